@@ -1,0 +1,154 @@
+"""The ``liars`` console script.  Each subcommand imports what it needs, so ``liars odds`` stays quick."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+__all__ = ["main"]
+
+
+def _read_json(path: str) -> Any:
+    try:
+        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+    except OSError as exc:
+        raise SystemExit(_fail(f"cannot read {path}: {exc.strerror}")) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SystemExit(_fail(f"malformed JSON in {path}: {exc.msg} at line {exc.lineno} column {exc.colno}")) from None
+
+
+def _fail(message: str) -> int:
+    print(f"liars: {message}", file=sys.stderr)
+    return 2
+
+
+def cmd_replay(args: argparse.Namespace, verify: bool = False) -> int:
+    from core.record import IllegalRecordedAction, RecordError, replay
+
+    record = _read_json(args.file)
+    try:
+        result = replay(record, verify=verify)
+    except RecordError as exc:
+        return _fail(str(exc))
+    except IllegalRecordedAction as exc:
+        print(json.dumps(exc.to_dict()))
+        return 2
+    if verify:
+        result = {"verified": True, **result}
+    print(json.dumps(result, indent=2 if args.pretty else None))
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    return cmd_replay(args, verify=True)
+
+
+def cmd_odds(args: argparse.Namespace) -> int:
+    from core.odds import at_least, count_distribution, player_odds
+    from core.serials import Serial
+
+    n = args.players
+    if not 2 <= n <= 12:
+        return _fail("--players must be 2 to 12")
+    if args.serial is None:
+        k = 8 * n
+        dist = count_distribution(k)
+        rows = [{"k": j, "exactly": dist[j], "at_least": at_least(j, k)} for j in range(k + 1)]
+        if args.json:
+            print(json.dumps({"players": n, "digits": k, "rows": rows}))
+        else:
+            print(f"One digit among the {k} digits of {n} serials (Binomial({k}, 1/10)):")
+            print(f"{'k':>3}  {'P(exactly k)':>12}  {'P(at least k)':>13}")
+            for row in rows:
+                if row["at_least"] < 5e-7 and row["k"] > 0:
+                    break
+                print(f"{row['k']:>3}  {row['exactly']:>12.6f}  {row['at_least']:>13.6f}")
+        return 0
+    try:
+        serial = Serial.parse(args.serial)
+    except ValueError as exc:
+        return _fail(str(exc))
+    table = player_odds(serial, n)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "players": n,
+                    "serial": serial.digits,
+                    "digits": [
+                        {"digit": d, "held": held, "at_least": {str(q + 1): p for q, p in enumerate(probs)}}
+                        for d, held, probs in table
+                    ],
+                }
+            )
+        )
+        return 0
+    top = min(8 * n, 12)
+    print(f"Serial {serial.digits} at a {n}-player table: P(total ≥ q) for each digit")
+    print("digit held " + " ".join(f"{q:>6}" for q in range(1, top + 1)))
+    for d, held, probs in table:
+        print(f"{d:>5} {held:>4} " + " ".join(f"{p:>6.4f}" for p in probs[:top]))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="liars", description="Liar's Poker, the serial-number game.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("replay", help="re-score a game record (JSON file, or - for stdin)")
+    p.add_argument("file")
+    p.add_argument("--pretty", action="store_true", help="indent the JSON output")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("verify", help="check a record's fairness commitments and re-score it")
+    p.add_argument("file")
+    p.add_argument("--pretty", action="store_true")
+    p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser("odds", help="exact odds of a digit's count")
+    p.add_argument("--players", type=int, required=True)
+    p.add_argument("--serial", help="your serial: odds given what you hold")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_odds)
+
+    for extra in _EXTRA_COMMANDS:
+        extra(sub)
+    return parser
+
+
+# Later layers register their subcommands here (play, ledger, sheet, discord, slack, arena).
+_EXTRA_COMMANDS: list[Callable[[Any], None]] = []
+
+
+def _register_extras() -> None:
+    import importlib
+
+    for module in ("bot.cli_play", "adapters.discord.cli", "adapters.slack.cli", "bot.cli_arena"):
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+            continue
+        _EXTRA_COMMANDS.append(mod.register)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    if not _EXTRA_COMMANDS:
+        _register_extras()
+    args = build_parser().parse_args(argv)
+    try:
+        code: int = args.func(args)
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,65 @@
+"""Exact binomial odds (RULES.md "Odds").  No sampling: every figure is a sum of exact terms.
+
+The count of one digit among ``k`` unknown uniform digits is Binomial(k, 1/10).  A player holding
+``h`` copies of ``d`` at an ``n``-player table needs ``q − h`` more among the other ``8(n − 1)`` digits.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cache
+from math import comb
+
+from .serials import Serial
+
+__all__ = ["at_least", "count_distribution", "exact_at_least", "exactly", "player_odds"]
+
+
+@cache
+def count_distribution(k: int) -> tuple[float, ...]:
+    """P(exactly j copies of one digit among k unknown digits) for j = 0 .. k."""
+    if k < 0:
+        raise ValueError("k must be at least 0")
+    return tuple(float(exact_pmf(k, j)) for j in range(k + 1))
+
+
+@cache
+def _tail(k: int) -> tuple[float, ...]:
+    """tail[j] = P(at least j copies among k digits), j = 0 .. k + 1 (computed exactly, then rounded)."""
+    out = [0.0] * (k + 2)
+    acc = Fraction(0)
+    for j in range(k, -1, -1):
+        acc += exact_pmf(k, j)
+        out[j] = float(acc)
+    return tuple(out)
+
+
+def exact_pmf(k: int, j: int) -> Fraction:
+    return Fraction(comb(k, j) * 9 ** (k - j), 10**k)
+
+
+def exactly(j: int, k: int) -> float:
+    return count_distribution(k)[j] if 0 <= j <= k else 0.0
+
+
+def at_least(j: int, k: int) -> float:
+    """P(at least j copies of one digit among k unknown digits)."""
+    if j <= 0:
+        return 1.0
+    if j > k:
+        return 0.0
+    return _tail(k)[j]
+
+
+def exact_at_least(j: int, k: int) -> Fraction:
+    return sum((exact_pmf(k, i) for i in range(max(j, 0), k + 1)), Fraction(0))
+
+
+def player_odds(serial: Serial, players: int) -> list[tuple[int, int, list[float]]]:
+    """For each digit d: (d, copies held, [P(total ≥ q) for q = 1 .. 8·players]) given one's own serial."""
+    unknown = 8 * (players - 1)
+    rows = []
+    for d in range(10):
+        held = serial.counts[d]
+        rows.append((d, held, [at_least(q - held, unknown) for q in range(1, 8 * players + 1)]))
+    return rows

@@ -1,0 +1,391 @@
+"""One round of bidding: a state machine with ``legal_actions()`` and ``apply(action)``.
+
+``apply`` checks first and raises a :class:`~core.errors.GameError` before changing anything; on
+success it returns the events the action caused.  Turns, challenges and the rebid right follow
+RULES.md "Turns and challenges":
+
+* After a bid the turn moves clockwise; each player raises or challenges.  A raise wipes every
+  challenge against the old bid.
+* ``all`` mode: a bid is challenged all around when the turn comes back to its bidder.
+  ``first`` mode: the first challenge (from any non-bidder, at any moment) ends the bidding.
+* With the rebid right, a bid challenged all around leaves its bidder a choice: call for the count
+  or rebid over their own bid.  A rebid that is itself challenged all around is counted at once; a
+  raise over a rebid gives everyone the right again.  Without the right the count is immediate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Union, overload
+
+from .bids import Bid
+from .errors import (
+    BidderCannotChallenge,
+    BidTooLow,
+    CountNotAvailable,
+    GameError,
+    NoStandingBid,
+    NotYourTurn,
+    QuantityOutOfRange,
+    RoundOver,
+    UnknownPlayer,
+)
+from .rules import ChallengeMode, Rules
+from .scoring import Outcome, score
+from .serials import Serial
+
+__all__ = [
+    "Action",
+    "BidPlaced",
+    "CallCount",
+    "Challenge",
+    "ChallengeMade",
+    "ChallengedAllAround",
+    "Counted",
+    "Event",
+    "LegalActions",
+    "MakeBid",
+    "Phase",
+    "Round",
+    "timeout_action",
+]
+
+
+# -- actions ----------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class MakeBid:
+    player: str
+    bid: Bid
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class CallCount:
+    """The bidder, challenged all around with the rebid right, calls for the count."""
+
+    player: str
+
+
+Action = Union[MakeBid, Challenge, CallCount]
+
+
+# -- events -----------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class BidPlaced:
+    player: str
+    bid: Bid
+    rebid: bool
+    next_to_act: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeMade:
+    player: str
+    bid: Bid
+    next_to_act: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengedAllAround:
+    """The standing bid has been challenged out.  ``may_rebid``: the bidder now chooses."""
+
+    bidder: str
+    bid: Bid
+    may_rebid: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Counted:
+    outcome: Outcome
+
+
+Event = Union[BidPlaced, ChallengeMade, ChallengedAllAround, Counted]
+
+
+class Phase(StrEnum):
+    BIDDING = "bidding"
+    REBID = "rebid"  # challenged all around; the bidder chooses count or rebid
+    OVER = "over"
+
+
+class LegalActions(Sequence[Action]):
+    """The legal actions of the player to act: raises (a range of bid ids), then challenge, then count.
+
+    A lazy sequence, so ``random.choice(round.legal_actions())`` costs no list of 960 bids.
+    """
+
+    __slots__ = ("_n", "_order", "challenge", "count", "player", "raise_ids")
+
+    def __init__(self, player: str | None, raise_ids: range, challenge: bool, call_count: bool, round_: Round) -> None:
+        self.player = player
+        self.raise_ids = raise_ids
+        self.challenge = challenge
+        self.call_count = call_count
+        self._order = round_.rules.rank_order
+        self._n = len(raise_ids) + challenge + call_count
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Action]: ...
+    def __getitem__(self, i: int | slice) -> Action | Sequence[Action]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self._n))]
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n or self.player is None:
+            raise IndexError(i)
+        r = len(self.raise_ids)
+        if i < r:
+            return MakeBid(self.player, Bid.from_id(self.raise_ids[i], self._order))
+        if i == r and self.challenge:
+            return Challenge(self.player)
+        return CallCount(self.player)
+
+    def __iter__(self) -> Iterator[Action]:
+        for i in range(self._n):
+            yield self[i]
+
+    def bids(self) -> list[Bid]:
+        return [Bid.from_id(i, self._order) for i in self.raise_ids]
+
+    def __contains__(self, action: object) -> bool:
+        if isinstance(action, MakeBid):
+            return action.player == self.player and action.bid.id in self.raise_ids
+        if isinstance(action, Challenge):
+            return self.challenge and action.player == self.player
+        if isinstance(action, CallCount):
+            return self.call_count and action.player == self.player
+        return False
+
+
+class Round:
+    """The bidding of one round at one table.  Seats are ``players`` in clockwise order."""
+
+    __slots__ = (
+        "_bidder",
+        "_challengers",
+        "_max_id",
+        "_n",
+        "_phase",
+        "_rebid_standing",
+        "_seat",
+        "_standing",
+        "_turn",
+        "history",
+        "opener",
+        "outcome",
+        "players",
+        "rules",
+        "serials",
+        "stake",
+    )
+
+    def __init__(
+        self,
+        rules: Rules,
+        players: Sequence[str],
+        serials: Mapping[str, Serial],
+        opener: str,
+        stake: int | None = None,
+    ) -> None:
+        if not 2 <= len(players) <= 12:
+            raise ValueError("a table seats 2 to 12 players")
+        if len(set(players)) != len(players):
+            raise ValueError("player names at a table must be distinct")
+        self.rules = rules
+        self.players: tuple[str, ...] = tuple(players)
+        self._seat = {p: i for i, p in enumerate(self.players)}
+        missing = [p for p in self.players if p not in serials]
+        if missing:
+            raise ValueError(f"no serial for {', '.join(missing)}")
+        if opener not in self._seat:
+            raise ValueError(f"the opener {opener!r} is not seated")
+        self.serials: dict[str, Serial] = {p: serials[p] for p in self.players}
+        self.opener = opener
+        self.stake = rules.stake if stake is None else stake
+        if self.stake <= 0:
+            raise ValueError("the stake must be positive")
+        self.history: list[Action] = []
+        self.outcome: Outcome | None = None
+        self._n = len(self.players)
+        self._turn = self._seat[opener]
+        self._standing: Bid | None = None
+        self._bidder = -1
+        self._challengers: list[int] = []
+        self._rebid_standing = False
+        self._phase = Phase.BIDDING
+        self._max_id = 8 * self._n * 10 - 1
+
+    # -- state ------------------------------------------------------------------------------------
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase is Phase.OVER
+
+    @property
+    def to_act(self) -> str | None:
+        return None if self._phase is Phase.OVER else self.players[self._turn]
+
+    @property
+    def standing_bid(self) -> Bid | None:
+        return self._standing
+
+    @property
+    def bidder(self) -> str | None:
+        return self.players[self._bidder] if self._bidder >= 0 else None
+
+    @property
+    def challengers(self) -> tuple[str, ...]:
+        """Who has challenged the standing bid, in order."""
+        return tuple(self.players[i] for i in self._challengers)
+
+    @property
+    def standing_is_rebid(self) -> bool:
+        return self._rebid_standing
+
+    @property
+    def max_quantity(self) -> int:
+        return 8 * self._n
+
+    def next_player(self, player: str) -> str:
+        return self.players[(self._seat[player] + 1) % self._n]
+
+    def legal_actions(self) -> LegalActions:
+        """The legal actions of the player to act (empty once the round is over).
+
+        In ``first`` mode, any non-bidder may also challenge out of turn: see :meth:`can_challenge`.
+        """
+        if self._phase is Phase.OVER:
+            return LegalActions(None, range(0), False, False, self)
+        start = 0 if self._standing is None else self._standing.id + 1
+        raises = range(start, self._max_id + 1)
+        if self._phase is Phase.REBID:
+            return LegalActions(self.players[self._turn], raises, False, True, self)
+        return LegalActions(self.players[self._turn], raises, self._standing is not None, False, self)
+
+    def can_challenge(self, player: str) -> bool:
+        if self._phase is not Phase.BIDDING or self._standing is None or player not in self._seat:
+            return False
+        seat = self._seat[player]
+        if seat == self._bidder:
+            return False
+        return self.rules.challenge_mode is ChallengeMode.FIRST or seat == self._turn
+
+    # -- transitions ------------------------------------------------------------------------------
+    def check(self, action: Action) -> None:
+        """Raise the :class:`GameError` that ``apply(action)`` would raise, or return None."""
+        if self._phase is Phase.OVER:
+            raise RoundOver()
+        player = action.player
+        seat = self._seat.get(player)
+        if seat is None:
+            raise UnknownPlayer(player)
+        if isinstance(action, MakeBid):
+            if seat != self._turn:
+                raise NotYourTurn(player, self.players[self._turn])
+            bid = action.bid
+            if not 1 <= bid.quantity <= 8 * self._n:
+                raise QuantityOutOfRange(bid.quantity, 8 * self._n)
+            if self._standing is not None and self._key(bid) <= self._standing.id:
+                raise BidTooLow(self._rekey(bid), self._standing)
+        elif isinstance(action, Challenge):
+            if self._standing is None:
+                raise NoStandingBid(player)
+            if seat == self._bidder:
+                raise BidderCannotChallenge(player)
+            if self._phase is Phase.REBID or (
+                seat != self._turn and self.rules.challenge_mode is not ChallengeMode.FIRST
+            ):
+                raise NotYourTurn(player, self.players[self._turn])
+        elif isinstance(action, CallCount):
+            if self._phase is not Phase.REBID or seat != self._bidder:
+                raise CountNotAvailable(player)
+        else:  # pragma: no cover - typing guards this
+            raise GameError(f"unknown action {action!r}")
+
+    def apply(self, action: Action) -> tuple[Event, ...]:
+        self.check(action)
+        self.history.append(action)
+        seat = self._seat[action.player]
+        if isinstance(action, MakeBid):
+            bid = self._rekey(action.bid)
+            rebid = self._phase is Phase.REBID
+            self._standing = bid
+            self._bidder = seat
+            self._challengers = []
+            self._rebid_standing = rebid
+            self._phase = Phase.BIDDING
+            self._turn = (seat + 1) % self._n
+            return (BidPlaced(action.player, bid, rebid, self.players[self._turn]),)
+        if isinstance(action, Challenge):
+            assert self._standing is not None
+            self._challengers.append(seat)
+            if self.rules.challenge_mode is ChallengeMode.FIRST:
+                all_around = True
+            else:
+                self._turn = (seat + 1) % self._n
+                all_around = self._turn == self._bidder
+            if not all_around:
+                return (ChallengeMade(action.player, self._standing, self.players[self._turn]),)
+            made = ChallengeMade(action.player, self._standing, None)
+            bidder = self.players[self._bidder]
+            if self.rules.rebid and not self._rebid_standing:
+                self._phase = Phase.REBID
+                self._turn = self._bidder
+                return (made, ChallengedAllAround(bidder, self._standing, True))
+            return (made, ChallengedAllAround(bidder, self._standing, False), self._count())
+        return (self._count(),)
+
+    def _count(self) -> Counted:
+        assert self._standing is not None
+        self._phase = Phase.OVER
+        self.outcome = score(
+            self.rules,
+            self.players,
+            self.serials,
+            self._standing,
+            self.players[self._bidder],
+            self.stake,
+            self.challengers,
+        )
+        return Counted(self.outcome)
+
+    def _key(self, bid: Bid) -> int:
+        return bid.id if bid.order is self.rules.rank_order else self._rekey(bid).id
+
+    def _rekey(self, bid: Bid) -> Bid:
+        order = self.rules.rank_order
+        return bid if bid.order is order else Bid(bid.quantity, bid.digit, order)
+
+
+def timeout_action(round_: Round) -> Action:
+    """What a player who lets the clock run out is taken to do.
+
+    The opener is given the bid they are sure of: their most frequent digit (the highest-ranked
+    among ties) at the count they hold.  A bidder deciding on a rebid calls for the count.  Anyone
+    else challenges.
+    """
+    player = round_.to_act
+    if player is None:
+        raise RoundOver()
+    if round_.phase is Phase.REBID:
+        return CallCount(player)
+    if round_.standing_bid is None:
+        counts = round_.serials[player].counts
+        order = round_.rules.rank_order
+        best = max(range(10), key=lambda d: (counts[d], order.rank(d)))
+        return MakeBid(player, Bid(counts[best], best, order))
+    return Challenge(player)

@@ -1,0 +1,241 @@
+"""The rule set a table agrees on before play (RULES.md section 1).
+
+Every option in RULES.md is one field of the frozen :class:`Rules` value. Presets name common
+combinations; any preset can be overridden option by option with :func:`make_rules`.
+
+Choices where RULES.md is silent (documented here, as RULES.md asks):
+
+* ``first`` challenge mode with the rebid right: the first challenge plays the part of
+  "challenged all around", so the bidder may rebid once.  This keeps the two modes the same game at
+  two players, as RULES.md requires.
+* Progressive stakes scale the table's base stake: the next stake is ``base_stake * m`` where ``m`` is
+  the size-and-sixes multiplier of the final bid (or 2 when the final bidder held none of the digit).
+  Only bonuses that are switched on count towards ``m``.
+* The ``winner`` later-opener rule: if the final bid was made (or skunked), the bidder opens; if it
+  failed, the first player to have challenged it opens.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from enum import Enum, StrEnum
+from typing import Any
+
+__all__ = [
+    "PRESETS",
+    "ChallengeMode",
+    "FirstOpener",
+    "LaterOpener",
+    "RankOrder",
+    "Rules",
+    "RulesError",
+    "SerialSource",
+    "make_rules",
+]
+
+
+class RulesError(ValueError):
+    """An unknown preset or option name, or a value an option does not take."""
+
+
+class RankOrder(StrEnum):
+    ZERO_LOW = "zero-low"
+    ZERO_HIGH = "zero-high"
+    ACES_HIGH = "aces-high"
+
+    @property
+    def digits_low_to_high(self) -> tuple[int, ...]:
+        return _ORDERS[self]
+
+    def rank(self, digit: int) -> int:
+        """0 for the lowest digit under this order, 9 for the highest."""
+        return _RANKS[self][digit]
+
+
+_ORDERS: dict[RankOrder, tuple[int, ...]] = {
+    RankOrder.ZERO_LOW: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9),
+    RankOrder.ZERO_HIGH: (1, 2, 3, 4, 5, 6, 7, 8, 9, 0),
+    RankOrder.ACES_HIGH: (2, 3, 4, 5, 6, 7, 8, 9, 0, 1),
+}
+_RANKS: dict[RankOrder, tuple[int, ...]] = {
+    order: tuple(digits.index(d) for d in range(10)) for order, digits in _ORDERS.items()
+}
+
+
+class ChallengeMode(StrEnum):
+    ALL = "all"
+    FIRST = "first"
+
+
+class FirstOpener(StrEnum):
+    LETTERS = "letters"
+    RANDOM = "random"
+    HOST = "host"
+
+
+class LaterOpener(StrEnum):
+    FINAL_BIDDER = "final-bidder"
+    WINNER = "winner"
+
+
+class SerialSource(StrEnum):
+    FRESH = "fresh"
+    SLIPS = "slips"
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every option of the serial-number game.  Defaults are the classic game."""
+
+    rank_order: RankOrder = RankOrder.ZERO_LOW
+    challenge_mode: ChallengeMode = ChallengeMode.ALL
+    rebid: bool = False
+    size_bonus: bool = False
+    sixes_bonus: bool = False
+    hero_bonus: bool = False
+    skunk: bool = False
+    progressive_stakes: bool = False
+    last_hand_double: bool = False
+    first_opener: FirstOpener = FirstOpener.RANDOM
+    later_opener: LaterOpener = LaterOpener.FINAL_BIDDER
+    serial_source: SerialSource = SerialSource.FRESH
+    stake: int = 1
+    preset: str = "classic"
+
+    def __post_init__(self) -> None:
+        if type(self.stake) is not int or self.stake <= 0:
+            raise RulesError(f"stake must be a positive whole number of units, not {self.stake!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Option names as a record writes them (dashes in names, enum values as strings)."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = value.value if isinstance(value, Enum) else value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        """Inverse of :meth:`to_dict`; also accepts ``{"preset": name, option: value, ...}``."""
+        data = dict(data)
+        preset = data.pop("preset", "classic")
+        return make_rules(preset, **data)
+
+    def describe(self) -> str:
+        """A one-paragraph summary for the ``rules`` command."""
+        naming = {
+            RankOrder.ZERO_LOW: "0 is the lowest digit",
+            RankOrder.ZERO_HIGH: "0 is the highest digit (called ten)",
+            RankOrder.ACES_HIGH: "2 is the lowest; 0 (ten) and 1 (ace) are highest",
+        }[self.rank_order]
+        bonuses = [
+            name
+            for name, on in (
+                ("size (n+3)", self.size_bonus),
+                ("sixes", self.sixes_bonus),
+                ("hero", self.hero_bonus),
+                ("skunk", self.skunk),
+            )
+            if on
+        ]
+        parts = [
+            f"Preset {self.preset}: {naming}",
+            "a bid is challenged out by the first challenge"
+            if self.challenge_mode is ChallengeMode.FIRST
+            else "a bid must be challenged all around",
+            "the bidder may rebid once when challenged" if self.rebid else "no rebids",
+            "bonuses: " + ", ".join(bonuses) if bonuses else "no bonus bids",
+        ]
+        if self.progressive_stakes:
+            parts.append("progressive stakes")
+        if self.last_hand_double:
+            parts.append("the declared last hand plays at double stake")
+        if self.serial_source is SerialSource.SLIPS:
+            parts.append("SLIPS: ten serials from a slip of fifteen, the tenth round at double stake")
+        parts.append(f"first opener by {self.first_opener.value}, later by {self.later_opener.value}")
+        parts.append(f"stake {self.stake} unit{'s' if self.stake != 1 else ''}")
+        return "; ".join(parts) + "."
+
+
+PRESETS: dict[str, Rules] = {
+    "classic": Rules(),
+    "quick": Rules(challenge_mode=ChallengeMode.FIRST, preset="quick"),
+    "salomon": Rules(
+        rank_order=RankOrder.ZERO_HIGH,
+        challenge_mode=ChallengeMode.ALL,
+        rebid=True,
+        size_bonus=True,
+        sixes_bonus=True,
+        hero_bonus=True,
+        skunk=True,
+        progressive_stakes=True,
+        first_opener=FirstOpener.LETTERS,
+        preset="salomon",
+    ),
+}
+
+_ENUM_FIELDS: dict[str, type[Enum]] = {
+    "rank_order": RankOrder,
+    "challenge_mode": ChallengeMode,
+    "first_opener": FirstOpener,
+    "later_opener": LaterOpener,
+    "serial_source": SerialSource,
+}
+_BOOL_FIELDS = frozenset(
+    {"rebid", "size_bonus", "sixes_bonus", "hero_bonus", "skunk", "progressive_stakes", "last_hand_double"}
+)
+# A few friendly aliases so people and records may write the short names of RULES.md.
+_ALIASES = {"size": "size_bonus", "sixes": "sixes_bonus", "hero": "hero_bonus", "progressive": "progressive_stakes"}
+OPTION_NAMES: tuple[str, ...] = tuple(sorted(_ENUM_FIELDS.keys() | _BOOL_FIELDS | {"stake"}))
+
+
+def _coerce(name: str, value: Any) -> Any:
+    if name in _ENUM_FIELDS:
+        enum_cls = _ENUM_FIELDS[name]
+        text = value.value if isinstance(value, Enum) else str(value).strip().lower().replace("_", "-")
+        try:
+            return enum_cls(text)
+        except ValueError:
+            allowed = ", ".join(str(m.value) for m in enum_cls)
+            raise RulesError(f"{name} must be one of {allowed}, not {value!r}") from None
+    if name in _BOOL_FIELDS:
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("on", "true", "yes", "1"):
+            return True
+        if text in ("off", "false", "no", "0"):
+            return False
+        raise RulesError(f"{name} must be on or off, not {value!r}")
+    if name == "stake":
+        if isinstance(value, bool):
+            raise RulesError("stake must be a positive whole number of units")
+        try:
+            stake = int(str(value).strip()) if not isinstance(value, int) else value
+        except ValueError:
+            raise RulesError(f"stake must be a positive whole number of units, not {value!r}") from None
+        if stake <= 0:
+            raise RulesError(f"stake must be a positive whole number of units, not {value!r}")
+        return stake
+    raise RulesError(f"unknown option {name!r}; options are: {', '.join(OPTION_NAMES)}")
+
+
+def make_rules(preset: str | Rules = "classic", **overrides: Any) -> Rules:
+    """A preset by name (``classic``, ``quick``, ``salomon``) with options overridden one by one.
+
+    Option names may use dashes or underscores (``rank-order`` or ``rank_order``).
+    """
+    if isinstance(preset, Rules):
+        base = preset
+    else:
+        key = str(preset).strip().lower()
+        if key not in PRESETS:
+            raise RulesError(f"unknown preset {preset!r}; presets are: {', '.join(PRESETS)}")
+        base = PRESETS[key]
+    changes: dict[str, Any] = {}
+    for raw_name, value in overrides.items():
+        name = raw_name.strip().lower().replace("-", "_")
+        name = _ALIASES.get(name, name)
+        changes[name] = _coerce(name, value)
+    return dataclasses.replace(base, **changes)

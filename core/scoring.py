@@ -1,0 +1,138 @@
+"""The count and the payout (RULES.md "The count and the payout", "Bonus bids", "Stakes across rounds")."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .bids import Bid
+from .rules import LaterOpener, Rules
+from .serials import Serial
+
+__all__ = ["Bonus", "Outcome", "Transfer", "score"]
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    payer: str
+    payee: str
+    units: int
+
+
+@dataclass(frozen=True, slots=True)
+class Bonus:
+    """One reason for the multiplier: ``kind`` is size/sixes/hero/skunk; ``effect`` reads "×3" or "+1"."""
+
+    kind: str
+    label: str
+    effect: str
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a counted round comes to.  ``net`` sums to zero; ``transfers`` are the payments."""
+
+    bid: Bid
+    bidder: str
+    count: int
+    made: bool
+    skunk: bool
+    multiplier: int
+    bonuses: tuple[Bonus, ...]
+    stake: int
+    transfers: tuple[Transfer, ...]
+    net: Mapping[str, int]
+    next_stake: int
+    next_opener: str
+    serials: Mapping[str, Serial]
+    challengers: tuple[str, ...]
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        return tuple(p for p, v in self.net.items() if v > 0)
+
+    def multiplier_text(self) -> str:
+        """``×6 = n+5 (×3) and sixes (×2)``, or ``×1`` for a plain bid."""
+        if not self.bonuses:
+            return f"×{self.multiplier}"
+        why = " and ".join(f"{b.label} ({b.effect})" for b in self.bonuses)
+        return f"×{self.multiplier} = {why}"
+
+
+def size_multiplier(quantity: int, n: int) -> int:
+    """The n+3 rule: 1 + max(0, ⌊(q − n − 1) / 2⌋)."""
+    return 1 + max(0, (quantity - n - 1) // 2)
+
+
+def score(
+    rules: Rules,
+    players: Sequence[str],
+    serials: Mapping[str, Serial],
+    bid: Bid,
+    bidder: str,
+    stake: int,
+    challengers: Sequence[str],
+) -> Outcome:
+    n = len(players)
+    d, q = bid.digit, bid.quantity
+    count = 0
+    for p in players:
+        count += serials[p].counts[d]
+    held = serials[bidder].counts[d]
+    made = count >= q
+
+    size_m = size_multiplier(q, n) if rules.size_bonus else 1
+    sixes_m = 2 if rules.sixes_bonus and d == 6 else 1
+    bonuses: list[Bonus] = []
+    if size_m > 1:
+        bonuses.append(Bonus("size", f"n+{2 * size_m - 1}", f"×{size_m}"))
+    if sixes_m > 1:
+        bonuses.append(Bonus("sixes", "sixes", "×2"))
+    multiplier = size_m * sixes_m
+
+    skunk = rules.skunk and count == 0 and n > 2
+    others = [p for p in players if p != bidder]
+    transfers: list[Transfer] = []
+    if skunk:
+        multiplier = 2 * n - 6
+        bonuses = [Bonus("skunk", "skunk", f"2n−6 = {multiplier}")]
+        if multiplier:
+            transfers = [Transfer(p, bidder, multiplier * stake) for p in others]
+    elif made:
+        if rules.hero_bonus and held == 0:
+            multiplier += 1
+            bonuses.append(Bonus("hero", "hero", "+1"))
+        transfers = [Transfer(p, bidder, multiplier * stake) for p in others]
+    else:
+        transfers = [Transfer(bidder, p, stake) for p in others]
+
+    net = dict.fromkeys(players, 0)
+    for t in transfers:
+        net[t.payer] -= t.units
+        net[t.payee] += t.units
+
+    if rules.progressive_stakes:
+        next_stake = rules.stake * (2 if held == 0 else size_m * sixes_m)
+    else:
+        next_stake = rules.stake
+    if rules.later_opener is LaterOpener.WINNER and not (made or skunk) and challengers:
+        next_opener = challengers[0]
+    else:
+        next_opener = bidder
+
+    return Outcome(
+        bid=bid,
+        bidder=bidder,
+        count=count,
+        made=made,
+        skunk=skunk,
+        multiplier=multiplier,
+        bonuses=tuple(bonuses),
+        stake=stake,
+        transfers=tuple(transfers),
+        net=net,
+        next_stake=next_stake,
+        next_opener=next_opener,
+        serials={p: serials[p] for p in players},
+        challengers=tuple(challengers),
+    )
