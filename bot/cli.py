@@ -19,7 +19,8 @@ def _read_json(path: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise SystemExit(_fail(f"malformed JSON in {path}: {exc.msg} at line {exc.lineno} column {exc.colno}")) from None
+        message = f"malformed JSON in {path}: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        raise SystemExit(_fail(message)) from None
 
 
 def _fail(message: str) -> int:

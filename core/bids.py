@@ -71,8 +71,9 @@ _FILLER = frozenset({"x", "×", "*", "of", "times"})
 
 
 def _parse_quantity(text: str) -> int | None:
-    if text.isdigit():
-        return int(text)
+    if text.isdecimal():  # not isdigit(): "²" is a digit that int() refuses
+        # Keep int() well inside its digit limit; a quantity this long is no bid at any table.
+        return int(text) if len(text) <= 6 else None
     if text in _NUMBER_WORDS:
         return _NUMBER_WORDS[text]
     if "-" in text:
@@ -147,25 +148,29 @@ class Bid:
     def __hash__(self) -> int:
         return hash((self.quantity, self.digit, self.order))
 
-    def _check(self, other: Bid) -> None:
+    def _key(self, other: object) -> int | None:
+        """``other``'s id, or None when ``other`` is no bid (so Python raises TypeError)."""
+        if not isinstance(other, Bid):
+            return None
         if self.order is not other.order:
             raise TypeError("bids under different rank orders are not comparable")
+        return other.id
 
-    def __lt__(self, other: Bid) -> bool:
-        self._check(other)
-        return self.id < other.id
+    def __lt__(self, other: object) -> bool:
+        key = self._key(other)
+        return NotImplemented if key is None else self.id < key
 
-    def __le__(self, other: Bid) -> bool:
-        self._check(other)
-        return self.id <= other.id
+    def __le__(self, other: object) -> bool:
+        key = self._key(other)
+        return NotImplemented if key is None else self.id <= key
 
-    def __gt__(self, other: Bid) -> bool:
-        self._check(other)
-        return self.id > other.id
+    def __gt__(self, other: object) -> bool:
+        key = self._key(other)
+        return NotImplemented if key is None else self.id > key
 
-    def __ge__(self, other: Bid) -> bool:
-        self._check(other)
-        return self.id >= other.id
+    def __ge__(self, other: object) -> bool:
+        key = self._key(other)
+        return NotImplemented if key is None else self.id >= key
 
     def __repr__(self) -> str:
         return f"Bid({self.quantity}, {self.digit}, {self.order.value!r})"

@@ -120,7 +120,7 @@ class LegalActions(Sequence[Action]):
     A lazy sequence, so ``random.choice(round.legal_actions())`` costs no list of 960 bids.
     """
 
-    __slots__ = ("_n", "_order", "challenge", "count", "player", "raise_ids")
+    __slots__ = ("_n", "_order", "call_count", "challenge", "player", "raise_ids")
 
     def __init__(self, player: str | None, raise_ids: range, challenge: bool, call_count: bool, round_: Round) -> None:
         self.player = player
@@ -160,7 +160,9 @@ class LegalActions(Sequence[Action]):
 
     def __contains__(self, action: object) -> bool:
         if isinstance(action, MakeBid):
-            return action.player == self.player and action.bid.id in self.raise_ids
+            bid = action.bid
+            bid_id = bid.id if bid.order is self._order else (bid.quantity - 1) * 10 + self._order.rank(bid.digit)
+            return action.player == self.player and bid_id in self.raise_ids
         if isinstance(action, Challenge):
             return self.challenge and action.player == self.player
         if isinstance(action, CallCount):

@@ -1,0 +1,167 @@
+"""The local table in the terminal (``liars play``): you and computer players, through the same
+service and the same SQLite ledger as the chat platforms (server ``local``)."""
+
+from __future__ import annotations
+
+import asyncio
+import getpass
+import random
+import re
+import sys
+from collections.abc import Callable, Sequence
+from typing import TextIO
+
+from bot.bootstrap import build_service
+from bot.model import COMMANDS, Actor, Command, Message, Reply, TableKey, render_mentions
+from bot.service import Service
+
+__all__ = ["ConsoleNotifier", "play"]
+
+KEY = TableKey("local", "local", "terminal")
+YOU = "you"
+_BID_SHORTHAND = re.compile(r"^\s*\S+\s*(x|×|\s)\s*\S+\s*$")
+_ALIASES = {"c": "challenge", "ch": "challenge", "b": "bid", "h": "hand", "o": "odds", "s": "status",
+            "q": "quit", "exit": "quit", "?": "help", "r": "raise"}
+
+
+def plain(text: str) -> str:
+    """Chat markup to terminal text."""
+    return text.replace("**", "").replace("`", "").replace("<#terminal>", "this table")
+
+
+class ConsoleNotifier:
+    """Prints what the channel sees, and the private messages addressed to the human at the terminal."""
+
+    def __init__(self, out: TextIO, viewer: str | None) -> None:
+        self.out = out
+        self.viewer = viewer
+        self._last_panel = ""
+
+    async def deliver(self, messages: Sequence[Message]) -> None:
+        for m in messages:
+            if m.to is not None and m.to != self.viewer:
+                continue  # someone else's private message: never shown here
+            if m.kind == "lobby" and m.panel:
+                continue  # the lobby panel repeats what the play messages say
+            text = plain(render_mentions(m, self._mention))
+            if m.panel == "table":
+                if text == self._last_panel:
+                    continue
+                self._last_panel = text
+            self.out.write(text + "\n\n")
+        self.out.flush()
+
+    def _mention(self, uid: str) -> str:
+        return "you" if uid == self.viewer else uid
+
+
+def parse_line(line: str) -> tuple[str, list[str]] | None:
+    words = line.strip().split()
+    if not words:
+        return None
+    head = _ALIASES.get(words[0].lower(), words[0].lower())
+    if head not in COMMANDS and head != "quit" and _BID_SHORTHAND.match(line):
+        return "bid", words  # "5 7", "5x7", "five sevens"
+    return head, words[1:]
+
+
+async def play(
+    *,
+    seats: int,
+    preset: str,
+    stake: int | None,
+    humans: int,
+    rounds: int | None,
+    seed: int | None,
+    level: str,
+    db_path: str | None,
+    stdin: TextIO = sys.stdin,
+    out: TextIO = sys.stdout,
+    options: Sequence[str] = (),
+) -> int:
+    rng = random.Random(seed) if seed is not None else None
+    viewer = YOU if humans else None
+    notifier = ConsoleNotifier(out, viewer)
+    service = await build_service(notifier, db_path=db_path, rng=rng, platform="local")
+    try:
+        return await _run(service, notifier, seats=seats, preset=preset, stake=stake, humans=humans, rounds=rounds,
+                          level=level, stdin=stdin, out=out, options=options)
+    finally:
+        await service.close()
+
+
+async def _run(
+    service: Service, notifier: ConsoleNotifier, *, seats: int, preset: str, stake: int | None, humans: int,
+    rounds: int | None, level: str, stdin: TextIO, out: TextIO, options: Sequence[str],
+) -> int:
+    if humans:
+        try:
+            name = getpass.getuser().capitalize()
+        except Exception:
+            name = "You"
+        actor = Actor(YOU, name, is_admin=True)
+    else:
+        actor = Actor("cpu-house", f"House ({level})", is_admin=True)
+
+    async def send(name: str, args: Sequence[str] = (), **opts: object) -> Reply:
+        return await service.handle(Command(name, KEY, actor, tuple(args), opts))
+
+    def show(reply: Reply) -> None:
+        out.write(("" if reply.ok else "⚠️  ") + plain(reply.text) + "\n\n")
+        out.flush()
+
+    table = service.table(KEY)
+    if table is not None and (humans and YOU in table.seats):
+        out.write("Resuming the table left open in this database.\n\n")
+        show(await send("status"))
+        if table.live_round is not None:
+            show(await send("hand"))
+    else:
+        if table is not None:
+            await service.handle(Command("end", KEY, Actor("cli", "the terminal", is_admin=True)))
+        start_opts: dict[str, object] = {"preset": preset, "seats": seats, "computers": seats - 1, "level": level}
+        if stake is not None:
+            start_opts["stake"] = stake
+        if rounds:
+            start_opts["rounds"] = rounds
+        if not humans:
+            start_opts["host_computer"] = level
+        for word in options:
+            k, _, v = word.partition("=")
+            start_opts[k] = v
+        reply = await send("start", **start_opts)
+        if not reply.ok:
+            show(reply)
+            return 2
+        reply = await send("deal")
+        if not reply.ok:
+            show(reply)
+            return 2
+    if not humans:
+        return 0
+
+    out.write("Type a bid (`5 7`, `five sevens`), `c` to challenge, `count`, `hand`, `odds`, `hint`, "
+              "`status`, `ledger`, `help`, or `quit`.\n\n")
+    out.flush()
+    loop = asyncio.get_running_loop()
+    readline: Callable[[], str] = stdin.readline
+    while service.table(KEY) is not None:
+        out.write("> ")
+        out.flush()
+        line = await loop.run_in_executor(None, readline)
+        if not line:
+            break
+        parsed = parse_line(line)
+        if parsed is None:
+            continue
+        name, args = parsed
+        if name == "quit":
+            break
+        if name == "raise":
+            name = "bid"
+        reply = await send(name, args)
+        if name not in ("bid", "challenge", "count") or not reply.ok:
+            show(reply)
+    out.write("Goodbye. The table stays open in the database: `liars play` resumes it.\n"
+              if service.table(KEY) is not None else "The table is closed.\n")
+    return 0

@@ -1,0 +1,77 @@
+"""``liars play``, ``liars ledger`` and ``liars sheet``: the local table and the ledger from the shell."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from typing import Any
+
+from .model import Actor, Command, TableKey
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("play", help="play at a local table in the terminal against computer players")
+    p.add_argument("--seats", type=int, default=4, help="seats at the table, you included (2-12)")
+    p.add_argument("--preset", default="classic", help="classic, quick or salomon")
+    p.add_argument("--stake", type=int, default=None)
+    p.add_argument("--humans", type=int, choices=(0, 1), default=1, help="0: an all-computer table")
+    p.add_argument("--rounds", type=int, default=None, help="stop after this many rounds")
+    p.add_argument("--seed", type=int, default=None, help="deal from a seeded source (demos and tests)")
+    p.add_argument("--level", default="hard", choices=("easy", "normal", "hard"))
+    p.add_argument("--db", default=None, help="SQLite file (default: $LIARS_DB or ./liars.sqlite3)")
+    p.add_argument("--option", action="append", default=[], help="a rule option, e.g. --option rebid=on")
+    p.set_defaults(func=cmd_play)
+
+    for name in ("ledger", "sheet"):
+        p = sub.add_parser(name, help=f"the server's {name} from the command line")
+        p.add_argument("--server", default="local", help="local, or platform:id such as discord:1234")
+        p.add_argument("--db", default=None)
+        p.add_argument("--json", action="store_true")
+        if name == "sheet":
+            p.add_argument("--period", default=None, help="YYYY-MM (default: this month)")
+        p.set_defaults(func=cmd_ledger, what=name)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from adapters.console.app import play
+
+    if not 2 <= args.seats <= 12:
+        print("liars: --seats must be 2 to 12")
+        return 2
+    if args.humans == 0 and args.rounds is None:
+        args.rounds = 20
+    return asyncio.run(
+        play(
+            seats=args.seats,
+            preset=args.preset,
+            stake=args.stake,
+            humans=args.humans,
+            rounds=args.rounds,
+            seed=args.seed,
+            level=args.level,
+            db_path=args.db,
+            options=args.option,
+        )
+    )
+
+
+def cmd_ledger(args: argparse.Namespace) -> int:
+    from .bootstrap import build_service
+    from .ports import RecordingNotifier
+
+    async def run() -> int:
+        service = await build_service(RecordingNotifier(), db_path=args.db, platform="none")
+        try:
+            key = TableKey.from_server(args.server, "cli")
+            cmd_args = (args.period,) if getattr(args, "period", None) else ()
+            reply = await service.handle(Command(args.what, key, Actor("cli", "cli"), cmd_args))
+        finally:
+            await service.close()
+        if args.json:
+            print(json.dumps(reply.data))
+        else:
+            print(reply.text.replace("**", "").replace("`", ""))
+        return 0 if reply.ok else 2
+
+    return asyncio.run(run())

@@ -1,0 +1,178 @@
+"""Platform-neutral values that cross the boundary between the service and its adapters.
+
+An adapter turns a slash command or a button press into a :class:`Command`, calls
+``Service.handle``, and renders the :class:`Reply` to the person who acted.  Everything else the
+table says (the lobby, the table panel, dealt serials, the count) reaches the adapter as
+:class:`Message` values through its :class:`~bot.ports.Notifier`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["COMMANDS", "Actor", "Button", "Command", "Message", "Reply", "TableKey", "render_mentions"]
+
+
+@dataclass(frozen=True, slots=True)
+class TableKey:
+    """One table per channel: (platform, server id, channel id)."""
+
+    platform: str
+    server_id: str
+    channel_id: str
+
+    @property
+    def server(self) -> str:
+        """The ledger's server key, e.g. ``discord:1234`` or ``slack:T0123``; the local table's is ``local``."""
+        return self.server_id if self.platform == "local" else f"{self.platform}:{self.server_id}"
+
+    @classmethod
+    def from_server(cls, server: str, channel_id: str) -> TableKey:
+        """Inverse of :attr:`server` (``local`` or ``platform:id``)."""
+        platform, sep, server_id = server.partition(":")
+        if not sep:
+            return cls("local", server, channel_id)
+        return cls(platform, server_id, channel_id)
+
+    def to_custom_id(self) -> str:
+        return f"{self.server_id}:{self.channel_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """The person who sent a command.  ``is_admin``: the platform says they administer the server."""
+
+    user_id: str
+    name: str
+    is_admin: bool = False
+
+
+# Every command the service understands, with its arguments (all optional unless noted).
+COMMANDS: dict[str, str] = {
+    "start": "open a table here: [preset] [stake] [seats] [computers] [level] [option=value ...]",
+    "join": "take a seat at the table here",
+    "leave": "leave the table (after the current round, if one is under way)",
+    "deal": "start play (host; at least 2 seats)",
+    "bid": "raise: a quantity and a digit, e.g. 'bid 5 sevens'",
+    "challenge": "challenge the standing bid",
+    "count": "call for the count (a bidder challenged all around, with the rebid right)",
+    "hand": "show me my serial again, privately",
+    "odds": "my private odds for each digit",
+    "hint": "what a computer player would do in my seat, and why",
+    "status": "the table's state",
+    "last": "declare the last hand (host)",
+    "end": "close the table (host or server admin)",
+    "kick": "remove a player (host or server admin)",
+    "rules": "the rules at this table",
+    "config": "server settings (admin): preset, option=value, unit value, currency, turn timeout",
+    "ledger": "balances for this server, this period and all time",
+    "sheet": "a period's balances and the fewest payments that settle it [period] [settle]",
+    "stats": "a player's record [player]",
+    "history": "recent rounds at this table",
+    "export": "the game record of this table (the liars replay format)",
+    "help": "what each command does",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """``name`` from :data:`COMMANDS`; ``args`` the words after it; ``options`` named arguments.
+
+    ``request_id``: a platform delivery id; a command with a request id already applied is not
+    applied again (the stored reply is returned).
+    """
+
+    name: str
+    key: TableKey
+    actor: Actor
+    args: tuple[str, ...] = ()
+    options: Mapping[str, Any] = field(default_factory=dict)
+    request_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """An action a message offers.  ``action`` is a command name; adapters build their ids from it."""
+
+    action: str
+    label: str
+    style: str = "secondary"  # primary | secondary | success | danger
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """The answer to the person who acted.  ``private``: ephemeral (always, for errors)."""
+
+    text: str
+    ok: bool = True
+    private: bool = True
+    buttons: tuple[Button, ...] = ()
+    data: Mapping[str, Any] | None = None
+    code: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "ok": self.ok,
+            "private": self.private,
+            "buttons": [[b.action, b.label, b.style] for b in self.buttons],
+            "data": dict(self.data) if self.data is not None else None,
+            "code": self.code,
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Reply:
+        return cls(
+            text=d["text"],
+            ok=d["ok"],
+            private=d["private"],
+            buttons=tuple(Button(*b) for b in d.get("buttons", [])),
+            data=d.get("data"),
+            code=d.get("code"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """Something the table says.
+
+    ``to`` is None for the channel, or the one user id the message is for (a DM).  A serial appears
+    only in a message with ``to`` set to its holder, until the count.  ``panel`` names a message the
+    adapter should edit in place (``lobby`` or ``table``); ``fresh`` asks for a new panel message
+    (a new round).  ``text`` carries mentions as ``<@id>``; render them with :func:`render_mentions`.
+    """
+
+    key: TableKey
+    text: str
+    kind: str
+    to: str | None = None
+    panel: str | None = None
+    fresh: bool = False
+    buttons: tuple[Button, ...] = ()
+    names: Mapping[str, str] = field(default_factory=dict)
+    humans: frozenset[str] = frozenset()
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def private(self) -> bool:
+        return self.to is not None
+
+
+_MENTION = re.compile(r"<@([^>\s]+)>")
+
+
+def render_mentions(message: Message | Reply, mention: Callable[[str], str] | None = None) -> str:
+    """Replace ``<@id>`` by ``mention(id)`` for human players, else by the display name."""
+    names: Mapping[str, str] = getattr(message, "names", {}) or {}
+    humans: frozenset[str] = getattr(message, "humans", frozenset())
+
+    def sub(m: re.Match[str]) -> str:
+        uid = m.group(1)
+        if mention is not None and uid in humans:
+            return mention(uid)
+        return names.get(uid, uid)
+
+    return _MENTION.sub(sub, message.text)

@@ -1,0 +1,134 @@
+"""The strategy interface and the table arithmetic every computer player shares.
+
+A strategy sees one :class:`~core.view.SeatView` (the rules, the public history, its own serial) and
+an injected :class:`random.Random`, and returns a legal :data:`~core.round.Action` for the seat to
+act.  Strategies hold no state between calls and read nothing else: same view, same seeded rng,
+same action.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+from ..bids import Bid, digit_name, digit_plural
+from ..odds import at_least
+from ..round import Action, CallCount, Challenge, MakeBid, Phase
+from ..rules import ChallengeMode, RankOrder
+from ..scoring import size_multiplier
+from ..view import SeatView
+
+__all__ = [
+    "Strategy",
+    "base_multiplier",
+    "bid_text",
+    "naive_true",
+    "pct",
+    "raise_bid",
+    "raise_options",
+    "sure_bid",
+]
+
+
+@runtime_checkable
+class Strategy(Protocol):
+    """A computer player.  ``decide`` must return one of ``view.legal`` (made out as ``view.me``)."""
+
+    name: str
+
+    def decide(self, view: SeatView, rng: random.Random) -> Action:
+        """The action to take; deterministic for a given view and rng state."""
+        ...
+
+    def explain(self, view: SeatView) -> str:
+        """One paragraph: the decision this strategy would make here, and the odds it saw."""
+        ...
+
+
+def pct(p: float) -> str:
+    """``0.4321`` → ``43%`` (``<1%``/``>99%`` at the ends, so a hint never claims certainty it lacks)."""
+    if 0.0 < p < 0.005:
+        return "<1%"
+    if 0.995 < p < 1.0:
+        return ">99%"
+    return f"{100 * p:.0f}%"
+
+
+def bid_text(bid: Bid) -> str:
+    name = digit_plural(bid.digit, bid.order) if bid.quantity != 1 else digit_name(bid.digit, bid.order)
+    return f"{bid.quantity} {name}"
+
+
+def naive_true(view: SeatView, quantity: int, digit: int) -> float:
+    """P(at least ``quantity`` copies of ``digit`` at the table) from one's own serial alone."""
+    return at_least(quantity - view.serial.counts[digit], 8 * (view.n - 1))
+
+
+def raise_options(view: SeatView) -> list[tuple[int, int]]:
+    """For each digit, the smallest legal raise on it, as ``(quantity, digit)``; digits with none are left out.
+
+    The legal raises are a range of dense bid ids, so the smallest raise on a digit of rank ``r`` is
+    the first id at or after the range's start whose last decimal is ``r``.
+    """
+    ids = view.legal.raise_ids
+    if not ids:
+        return []
+    start, stop = ids.start, ids.stop
+    order = view.rules.rank_order
+    out: list[tuple[int, int]] = []
+    for digit in range(10):
+        r = order.rank(digit)
+        bid_id = start + (r - start % 10) % 10
+        if bid_id < stop:
+            out.append((bid_id // 10 + 1, digit))
+    return out
+
+
+def raise_bid(view: SeatView, quantity: int, digit: int) -> MakeBid:
+    return MakeBid(view.me, Bid(quantity, digit, view.rules.rank_order))
+
+
+def sure_bid(view: SeatView) -> MakeBid:
+    """The opening a cautious player makes: the digit they hold most of (highest rank among ties), at that count."""
+    counts = view.serial.counts
+    order: RankOrder = view.rules.rank_order
+    best = max(range(10), key=lambda d: (counts[d], order.rank(d)))
+    quantity = max(1, counts[best])
+    bid = Bid(quantity, best, order)
+    if bid.id in view.legal.raise_ids:
+        return MakeBid(view.me, bid)
+    return MakeBid(view.me, Bid.from_id(view.legal.raise_ids[0], order))
+
+
+def base_multiplier(view: SeatView, quantity: int, digit: int) -> int:
+    """The size-and-sixes multiplier of a bid under the table's rules (hero and skunk apart)."""
+    rules = view.rules
+    m = size_multiplier(quantity, view.n) if rules.size_bonus else 1
+    if rules.sixes_bonus and digit == 6:
+        m *= 2
+    return m
+
+
+def challenge_or_count(view: SeatView) -> Action | None:
+    """The non-bidding answer available here: a challenge, a call for the count, or None (the opener)."""
+    if view.legal.challenge:
+        return Challenge(view.me)
+    if view.legal.call_count:
+        return CallCount(view.me)
+    return None
+
+
+def in_rebid(view: SeatView) -> bool:
+    return view.phase is Phase.REBID
+
+
+def must_all_challenge(view: SeatView) -> bool:
+    """True when a bid is counted only once every other player has challenged it."""
+    return view.rules.challenge_mode is ChallengeMode.ALL and view.n > 2
+
+
+def seats_after(players: Sequence[str], player: str) -> list[str]:
+    """The other players in turn order, starting with the one after ``player``."""
+    i = players.index(player)
+    return [players[(i + k) % len(players)] for k in range(1, len(players))]

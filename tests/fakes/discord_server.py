@@ -1,0 +1,2664 @@
+"""A fake Discord (REST + gateway) for end-to-end tests of a real discord.py bot.
+
+Binds to 127.0.0.1 only (random free port) and never talks to the real Discord.
+
+Pointing discord.py 2.7.1 at it
+-------------------------------
+discord.py reads three class attributes, all patched by :func:`point_discord_at`:
+
+* ``discord.http.Route.BASE`` -- every REST call, *including* interaction callbacks and
+  followup webhooks: ``discord/webhook/async_.py`` builds its URLs with the same ``Route``
+  class (read when a ``Route`` is constructed, so patch before the bot starts).
+* ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY`` -- used by a plain ``Client`` and
+  after an INVALID_SESSION. ``AutoShardedClient`` instead asks ``GET /gateway/bot`` and
+  uses the returned ``url``; after READY every client resumes on ``resume_gateway_url``.
+  The fake answers both with :attr:`FakeDiscord.gateway_url`.
+* ``discord.asset.Asset.BASE`` (CDN) -- redirected to ``/cdn`` here (answers 404) so that
+  nothing can leak to discordapp.com.
+
+Usage::
+
+    fake = FakeDiscord()
+    guild = fake.add_guild("Test")            # also adds channel "general" and the bot
+    alice = fake.add_user("alice")
+    fake.add_member(guild.id, alice.id)
+    await fake.start()
+    with point_discord_at(fake):
+        bot = MyBot(guild_ready_timeout=0.1)   # see "Readiness" below
+        task = await start_bot(bot, fake)       # login + connect, waits for on_ready
+        iid = await fake.send_slash(alice.id, guild.id, guild.channel("general").id,
+                                    "liars", "ping", {})
+        cb = await fake.wait_for_callback(iid)
+        await stop_bot(bot, task)
+    await fake.stop()
+
+Readiness: discord.py fires ``on_ready`` only after ``guild_ready_timeout`` seconds pass
+without a further GUILD_CREATE (default 2 s *per shard*), even though this fake sends
+READY and every GUILD_CREATE back to back. Construct the bot with
+``guild_ready_timeout=0.1`` in tests. (0 is not useful: ``asyncio.wait_for`` with a 0
+timeout always times out, so no ``guild_available`` events fire before ready. Guilds are
+cached either way.)
+
+Realism notes
+-------------
+* Every JSON response has ``Content-Type: application/json`` with no charset:
+  ``discord.http.json_or_text`` compares the header with ``==`` and otherwise hands the
+  raw text to the library (which then crashes on ``str`` indexing).
+* Interaction callbacks are answered with the callback resource
+  (``{"interaction": {...}, "resource": {"type": N, "message": {...}}}``) because
+  discord.py 2.7 posts ``?with_response=1`` and parses it; a 204 breaks it.
+* Each ``Member`` payload needs ``flags`` (``Member.__init__`` reads ``data['flags']``),
+  ``roles`` and ``user``; interactions need ``attachment_size_limit``, ``version``,
+  ``token``, ``application_id``; messages need ``type``, ``content``, ``author``,
+  ``mentions``, ``mention_roles``, ``components`` ...; READY needs ``shard`` for
+  ``AutoShardedClient`` and ``application.flags``; TextChannel needs ``position``.
+* Without the GUILD_MEMBERS intent GUILD_CREATE carries only the bot's own member (as on
+  Discord); with it, every member (so ``guild.chunked`` is true and nothing is requested).
+  REQUEST_GUILD_MEMBERS (op 8) is answered with one GUILD_MEMBERS_CHUNK anyway.
+* Privileged intents not in ``allowed_intents`` close the socket with 4014.
+* Bot messages are echoed back as MESSAGE_CREATE / MESSAGE_UPDATE / MESSAGE_DELETE
+  (subject to GUILD_MESSAGES / DIRECT_MESSAGES intents), except ephemeral ones.
+* DM channels have a fixed id per user for the lifetime of the fake. ``block_dms(user)``
+  makes ``POST /channels/{dm}/messages`` answer 403 ``{"code": 50007, "message": "Cannot
+  send messages to this user"}`` (discord.py raises ``discord.Forbidden``); opening the DM
+  channel still works, as on Discord, and interaction responses in DMs are unaffected.
+* Ephemeral messages (flag 64) exist only for their interaction token: channel routes
+  answer 404 (10008) for them.
+* After a deferred response (callback type 5) the *first* followup replaces the "thinking"
+  message (same message id, keeps the defer's ephemerality), as on Discord.
+* For component interactions, ``@original`` is the message the component is on.
+* Responding twice to one interaction gives 400 ``40060``; an unknown interaction or token
+  gives 404 ``10062``; a followup before any callback gives 404 ``10015``.
+* Message bodies are validated (empty message 50006; over-long content/embeds, too many
+  rows/buttons, duplicate or over-long ``custom_id`` -> 400 ``50035`` with discord-shaped
+  ``errors``) so adapter bugs fail loudly.
+* Unknown routes are logged (logger ``tests.fakes.discord_server``), recorded in
+  :attr:`FakeDiscord.unknown_requests` and answered 404 JSON ``{"code": 0}``.
+* Sessions: a bot that closes cleanly (close code 1000/1001, i.e. ``Client.close()``)
+  ends its session; any other disconnect leaves it resumable. RESUME replays missed
+  dispatches and sends RESUMED; an unknown session gets INVALID_SESSION(false).
+  Events are delivered to the newest session of the guild's shard.
+* All data (users, guilds, messages, DM channels, registered commands, interaction
+  tokens) lives on the ``FakeDiscord`` object, so a new bot started against the same
+  fake sees old message ids and custom ids, like a real process restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import secrets
+import socket
+import time
+import uuid
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+import yarl
+from aiohttp import WSMsgType, web
+
+__all__ = [
+    "ALL_PERMISSIONS",
+    "DEFAULT_BOT_PERMISSIONS",
+    "DEFAULT_EVERYONE_PERMISSIONS",
+    "DiscordRequestError",
+    "FakeChannel",
+    "FakeDiscord",
+    "FakeGuild",
+    "FakeMember",
+    "FakeRole",
+    "FakeUser",
+    "InjectedInteraction",
+    "Intent",
+    "Perm",
+    "RecordedAction",
+    "RecordedCallback",
+    "RecordedMessage",
+    "RecordedRequest",
+    "point_discord_at",
+    "start_bot",
+    "stop_bot",
+]
+
+_log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+JSON = dict[str, Any]
+
+DISCORD_EPOCH_MS = 1420070400000
+JSON_HEADERS = {"Content-Type": "application/json"}
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+SUPPRESS_EMBEDS = 1 << 2
+SUPPRESS_NOTIFICATIONS = 1 << 12
+IS_COMPONENTS_V2 = 1 << 15
+
+
+class Perm:
+    """Permission bits used by the fake (values as on Discord)."""
+
+    CREATE_INSTANT_INVITE = 1 << 0
+    KICK_MEMBERS = 1 << 1
+    BAN_MEMBERS = 1 << 2
+    ADMINISTRATOR = 1 << 3
+    MANAGE_CHANNELS = 1 << 4
+    MANAGE_GUILD = 1 << 5
+    ADD_REACTIONS = 1 << 6
+    VIEW_CHANNEL = 1 << 10
+    SEND_MESSAGES = 1 << 11
+    MANAGE_MESSAGES = 1 << 13
+    EMBED_LINKS = 1 << 14
+    ATTACH_FILES = 1 << 15
+    READ_MESSAGE_HISTORY = 1 << 16
+    MENTION_EVERYONE = 1 << 17
+    USE_EXTERNAL_EMOJIS = 1 << 18
+    CONNECT = 1 << 20
+    SPEAK = 1 << 21
+    CHANGE_NICKNAME = 1 << 26
+    MANAGE_ROLES = 1 << 28
+    USE_APPLICATION_COMMANDS = 1 << 31
+    SEND_MESSAGES_IN_THREADS = 1 << 38
+    USE_EXTERNAL_APPS = 1 << 50
+
+
+ALL_PERMISSIONS = (1 << 51) - 1
+DEFAULT_EVERYONE_PERMISSIONS = (
+    Perm.CREATE_INSTANT_INVITE
+    | Perm.ADD_REACTIONS
+    | Perm.VIEW_CHANNEL
+    | Perm.SEND_MESSAGES
+    | Perm.EMBED_LINKS
+    | Perm.ATTACH_FILES
+    | Perm.READ_MESSAGE_HISTORY
+    | Perm.USE_EXTERNAL_EMOJIS
+    | Perm.CONNECT
+    | Perm.SPEAK
+    | Perm.CHANGE_NICKNAME
+    | Perm.USE_APPLICATION_COMMANDS
+    | Perm.SEND_MESSAGES_IN_THREADS
+    | Perm.USE_EXTERNAL_APPS
+)
+DEFAULT_BOT_PERMISSIONS = DEFAULT_EVERYONE_PERMISSIONS | Perm.MANAGE_MESSAGES
+
+
+class Intent:
+    GUILDS = 1 << 0
+    GUILD_MEMBERS = 1 << 1
+    GUILD_PRESENCES = 1 << 8
+    GUILD_MESSAGES = 1 << 9
+    DIRECT_MESSAGES = 1 << 12
+    MESSAGE_CONTENT = 1 << 15
+    PRIVILEGED = GUILD_MEMBERS | GUILD_PRESENCES | MESSAGE_CONTENT
+
+
+def _now_iso() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+# ---------------------------------------------------------------------------------------
+# World model
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class FakeUser:
+    id: int
+    username: str
+    bot: bool = False
+    global_name: str | None = None
+
+    def payload(self) -> JSON:
+        return {
+            "id": str(self.id),
+            "username": self.username,
+            "discriminator": "0",
+            "global_name": self.global_name,
+            "avatar": None,
+            "banner": None,
+            "accent_color": None,
+            "avatar_decoration_data": None,
+            "collectibles": None,
+            "primary_guild": None,
+            "bot": self.bot,
+            "system": False,
+            "public_flags": 0,
+            "flags": 0,
+        }
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+
+@dataclass
+class FakeRole:
+    id: int
+    guild_id: int
+    name: str
+    permissions: int
+    position: int = 0
+    managed: bool = False
+    bot_id: int | None = None
+
+    def payload(self) -> JSON:
+        data: JSON = {
+            "id": str(self.id),
+            "name": self.name,
+            "color": 0,
+            "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+            "hoist": False,
+            "icon": None,
+            "unicode_emoji": None,
+            "position": self.position,
+            "permissions": str(self.permissions),
+            "managed": self.managed,
+            "mentionable": False,
+            "flags": 0,
+        }
+        if self.bot_id is not None:
+            data["tags"] = {"bot_id": str(self.bot_id)}
+        return data
+
+
+@dataclass
+class FakeChannel:
+    """A guild text channel (type 0) or a DM channel (type 1, ``recipient_id`` set)."""
+
+    id: int
+    name: str
+    guild_id: int | None
+    type: int = 0
+    position: int = 0
+    recipient_id: int | None = None
+    last_message_id: int | None = None
+
+    @property
+    def is_dm(self) -> bool:
+        return self.type == 1
+
+
+@dataclass
+class FakeMember:
+    user_id: int
+    guild_id: int
+    role_ids: list[int] = field(default_factory=list)
+    nick: str | None = None
+    joined_at: str = field(default_factory=_now_iso)
+
+
+@dataclass
+class FakeGuild:
+    id: int
+    name: str
+    owner_id: int
+    roles: dict[int, FakeRole] = field(default_factory=dict)
+    channels: dict[int, FakeChannel] = field(default_factory=dict)
+    members: dict[int, FakeMember] = field(default_factory=dict)
+    locale: str = "en-US"
+    joined_at: str = field(default_factory=_now_iso)
+
+    @property
+    def everyone(self) -> FakeRole:
+        return self.roles[self.id]
+
+    def channel(self, name: str) -> FakeChannel:
+        for ch in self.channels.values():
+            if ch.name == name:
+                return ch
+        raise KeyError(f"guild {self.id} has no channel named {name!r}")
+
+    def role(self, name: str) -> FakeRole:
+        for role in self.roles.values():
+            if role.name == name:
+                return role
+        raise KeyError(f"guild {self.id} has no role named {name!r}")
+
+
+# ---------------------------------------------------------------------------------------
+# Recording
+# ---------------------------------------------------------------------------------------
+
+
+def _walk_components(components: Sequence[JSON]) -> Iterator[JSON]:
+    for comp in components:
+        yield comp
+        for key in ("components",):
+            inner = comp.get(key)
+            if isinstance(inner, list):
+                yield from _walk_components(inner)
+        for key in ("component", "accessory"):
+            inner_one = comp.get(key)
+            if isinstance(inner_one, dict):
+                yield from _walk_components([inner_one])
+
+
+@dataclass
+class RecordedMessage:
+    """Current state of one message (bot- or user-authored). Mutated in place on edits."""
+
+    id: int
+    channel_id: int
+    guild_id: int | None
+    author_id: int
+    content: str
+    embeds: list[JSON]
+    components: list[JSON]
+    attachments: list[JSON]
+    flags: int
+    type: int
+    timestamp: str
+    dm_recipient_id: int | None = None
+    interaction_id: int | None = None
+    is_original_response: bool = False
+    webhook_id: int | None = None
+    message_reference: JSON | None = None
+    interaction_metadata: JSON | None = None
+    mentions: list[int] = field(default_factory=list)
+    tts: bool = False
+    edited_timestamp: str | None = None
+    edit_count: int = 0
+    deleted: bool = False
+    reactions: list[str] = field(default_factory=list)
+    history: list[JSON] = field(default_factory=list)
+
+    @property
+    def is_dm(self) -> bool:
+        return self.dm_recipient_id is not None
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        return bool(self.flags & LOADING)
+
+    def all_components(self) -> list[JSON]:
+        return list(_walk_components(self.components))
+
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for c in self.all_components() if "custom_id" in c]
+
+    def component(self, custom_id: str) -> JSON:
+        for comp in self.all_components():
+            if comp.get("custom_id") == custom_id:
+                return comp
+        raise KeyError(f"message {self.id} has no component with custom_id {custom_id!r}")
+
+    def text(self) -> str:
+        """Content plus embed titles/descriptions/fields and v2 text displays, for asserts."""
+        parts = [self.content]
+        for emb in self.embeds:
+            for key in ("title", "description"):
+                if emb.get(key):
+                    parts.append(str(emb[key]))
+            for fld in emb.get("fields", []):
+                parts.append(f"{fld.get('name', '')} {fld.get('value', '')}")
+            footer = emb.get("footer") or {}
+            if footer.get("text"):
+                parts.append(str(footer["text"]))
+        for comp in self.all_components():
+            if comp.get("type") == 10 and comp.get("content"):
+                parts.append(str(comp["content"]))
+        return "\n".join(p for p in parts if p)
+
+
+@dataclass
+class RecordedCallback:
+    """One ``POST /interactions/{id}/{token}/callback`` that succeeded."""
+
+    interaction_id: int
+    type: int
+    data: JSON
+    message_id: int | None = None
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(int(self.data.get("flags") or 0) & EPHEMERAL)
+
+    @property
+    def content(self) -> str:
+        return str(self.data.get("content") or "")
+
+
+@dataclass
+class RecordedAction:
+    """History entry: kind is create/edit/delete/dm_blocked/reaction_add/reaction_remove."""
+
+    kind: str
+    message_id: int | None
+    channel_id: int
+    body: JSON
+    interaction_id: int | None = None
+
+
+@dataclass
+class RecordedRequest:
+    method: str
+    path: str
+    query: dict[str, str]
+    body: Any
+    status: int = 0
+
+
+@dataclass
+class InjectedInteraction:
+    id: int
+    token: str
+    type: int
+    user_id: int
+    guild_id: int | None
+    channel_id: int
+    payload: JSON
+    message_id: int | None = None
+    callback_type: int | None = None
+    original_message_id: int | None = None
+    followup_ids: list[int] = field(default_factory=list)
+
+    @property
+    def acknowledged(self) -> bool:
+        return self.callback_type is not None
+
+
+@dataclass
+class _Upload:
+    index: int
+    filename: str
+    content_type: str
+    data: bytes
+
+
+class _UnknownRoute(Exception):
+    pass
+
+
+class DiscordRequestError(Exception):
+    """Raised inside handlers; turned into a Discord-shaped JSON error response."""
+
+    def __init__(self, status: int, code: int, message: str, errors: JSON | None = None) -> None:
+        super().__init__(f"{status} {code} {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+        self.errors = errors
+
+
+@dataclass
+class _FailRule:
+    method: str
+    pattern: re.Pattern[str]
+    status: int
+    code: int
+    message: str
+    remaining: int
+
+
+class _Conn:
+    def __init__(self, ws: web.WebSocketResponse) -> None:
+        self.ws = ws
+        self.lock = asyncio.Lock()
+        self.session: _Session | None = None
+
+    async def send(self, payload: JSON) -> None:
+        async with self.lock:
+            if self.ws.closed:
+                return
+            try:
+                await self.ws.send_str(json.dumps(payload))
+            except (ConnectionResetError, RuntimeError):
+                pass
+
+
+@dataclass
+class _Session:
+    id: str
+    shard_id: int
+    shard_count: int
+    intents: int
+    created: float
+    seq: int = 0
+    buffer: list[JSON] = field(default_factory=list)
+    conn: _Conn | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+def _error_tree(errors: list[tuple[str, str, str]]) -> JSON:
+    root: JSON = {}
+    for path, code, message in errors:
+        node = root
+        for part in path.split("."):
+            node = node.setdefault(part, {})
+        node.setdefault("_errors", []).append({"code": code, "message": message})
+    return root
+
+
+def _json_response(data: Any, status: int = 200) -> web.Response:
+    # No charset suffix: discord.py compares the header with == 'application/json'.
+    return web.Response(body=json.dumps(data).encode(), status=status, headers=JSON_HEADERS)
+
+
+_Handler = Callable[[web.Request, dict[str, str], Any, list[_Upload]], Awaitable[web.StreamResponse]]
+
+
+# ---------------------------------------------------------------------------------------
+# The fake
+# ---------------------------------------------------------------------------------------
+
+
+class FakeDiscord:
+    """In-process fake of Discord's REST API and gateway for one bot application."""
+
+    def __init__(
+        self,
+        *,
+        token: str = "fake-bot-token",
+        bot_name: str = "LiarsBot",
+        heartbeat_interval_ms: int = 41250,
+        shard_count: int = 1,
+        allowed_intents: int = Intent.PRIVILEGED,
+        echo_bot_messages: bool = True,
+    ) -> None:
+        self.token = token
+        self.heartbeat_interval_ms = heartbeat_interval_ms
+        self.shard_count = shard_count
+        self.allowed_intents = allowed_intents
+        self.echo_bot_messages = echo_bot_messages
+
+        self._last_id = 0
+        self.users: dict[int, FakeUser] = {}
+        self.guilds: dict[int, FakeGuild] = {}
+        self.dm_channels: dict[int, FakeChannel] = {}  # by user id
+        self.bot_user = self.add_user(bot_name, bot=True)
+        self.application_id = self.bot_user.id
+        self.owner = self.add_user("app-owner")
+
+        # Recording
+        self.messages: dict[int, RecordedMessage] = {}
+        self.actions: list[RecordedAction] = []
+        self.callbacks: list[RecordedCallback] = []
+        self.requests: list[RecordedRequest] = []
+        self.unknown_requests: list[RecordedRequest] = []
+        self.internal_errors: list[str] = []
+        self.interactions: dict[int, InjectedInteraction] = {}
+        self.identify_payloads: list[JSON] = []
+        self.presence_updates: list[JSON] = []
+        self.heartbeat_count = 0
+        self.identify_count = 0
+        self.resume_count = 0
+        self.blocked_dm_users: set[int] = set()
+        self.uploads: dict[int, bytes] = {}  # attachment id -> bytes
+
+        # Commands: scope None = global, else guild id; name/type -> payload
+        self.commands: dict[int | None, dict[tuple[str, int], JSON]] = {}
+
+        self._fail_rules: list[_FailRule] = []
+        self._sessions: dict[str, _Session] = {}
+        self._conns: set[_Conn] = set()
+        self._waiters: list[asyncio.Event] = []
+        self._runner: web.AppRunner | None = None
+        self._port: int | None = None
+        self._routes: list[tuple[str, re.Pattern[str], _Handler, bool]] = []
+        self._build_routes()
+
+    # ----------------------------------------------------------------- lifecycle
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway", self._gateway_handler)
+        app.router.add_get("/attachments/{aid}/{filename}", self._attachment_handler)
+        app.router.add_route("*", "/{tail:.*}", self._dispatch_http)
+        runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await runner.setup()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", 0))
+        self._port = sock.getsockname()[1]
+        site = web.SockSite(runner, sock, shutdown_timeout=1.0)
+        await site.start()
+        self._runner = runner
+
+    async def stop(self) -> None:
+        for conn in list(self._conns):
+            with contextlib.suppress(Exception):
+                await conn.ws.close(code=1001, message=b"fake discord stopping")
+        self._conns.clear()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeDiscord:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    @property
+    def port(self) -> int:
+        if self._port is None:
+            raise RuntimeError("FakeDiscord is not started")
+        return self._port
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def api_base(self) -> str:
+        return f"{self.base_url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    @property
+    def cdn_base(self) -> str:
+        return f"{self.base_url}/cdn"
+
+    # ----------------------------------------------------------------- world building
+
+    def new_id(self) -> int:
+        """A fresh, strictly increasing snowflake with a realistic timestamp."""
+        value = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
+        if value <= self._last_id:
+            value = self._last_id + 1
+        self._last_id = value
+        return value
+
+    def add_user(
+        self, username: str, *, user_id: int | None = None, bot: bool = False, global_name: str | None = None
+    ) -> FakeUser:
+        user = FakeUser(id=user_id or self.new_id(), username=username, bot=bot, global_name=global_name)
+        self.users[user.id] = user
+        return user
+
+    def add_guild(
+        self,
+        name: str = "Test Guild",
+        *,
+        guild_id: int | None = None,
+        owner_id: int | None = None,
+        channels: Sequence[str] = ("general",),
+        everyone_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
+        bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
+        locale: str = "en-US",
+    ) -> FakeGuild:
+        """Create a guild with @everyone, a managed bot role, the bot as member, and channels.
+
+        Call before the bot connects (GUILD_CREATE is sent at IDENTIFY); for a live bot use
+        :meth:`dispatch_guild_create` afterwards.
+        """
+        gid = guild_id or self.new_id()
+        guild = FakeGuild(id=gid, name=name, owner_id=owner_id or self.owner.id, locale=locale)
+        guild.roles[gid] = FakeRole(id=gid, guild_id=gid, name="@everyone", permissions=everyone_permissions)
+        bot_role = FakeRole(
+            id=self.new_id(),
+            guild_id=gid,
+            name=self.bot_user.username,
+            permissions=bot_permissions,
+            position=1,
+            managed=True,
+            bot_id=self.bot_user.id,
+        )
+        guild.roles[bot_role.id] = bot_role
+        self.guilds[gid] = guild
+        self.add_member(gid, self.bot_user.id, roles=[bot_role.id])
+        if guild.owner_id in self.users:
+            self.add_member(gid, guild.owner_id)
+        for ch_name in channels:
+            self.add_text_channel(gid, ch_name)
+        return guild
+
+    def add_role(self, guild_id: int, name: str, permissions: int = 0) -> FakeRole:
+        guild = self.guilds[guild_id]
+        role = FakeRole(
+            id=self.new_id(), guild_id=guild_id, name=name, permissions=permissions, position=len(guild.roles)
+        )
+        guild.roles[role.id] = role
+        return role
+
+    def add_text_channel(self, guild_id: int, name: str) -> FakeChannel:
+        guild = self.guilds[guild_id]
+        ch = FakeChannel(id=self.new_id(), name=name, guild_id=guild_id, type=0, position=len(guild.channels))
+        guild.channels[ch.id] = ch
+        return ch
+
+    def add_member(
+        self, guild_id: int, user_id: int, *, roles: Sequence[int] = (), nick: str | None = None
+    ) -> FakeMember:
+        if user_id not in self.users:
+            raise KeyError(f"unknown user {user_id}; call add_user first")
+        member = FakeMember(user_id=user_id, guild_id=guild_id, role_ids=list(roles), nick=nick)
+        self.guilds[guild_id].members[user_id] = member
+        return member
+
+    def dm_channel_for(self, user_id: int) -> FakeChannel:
+        """The (stable) DM channel between the bot and ``user_id``; created on first use."""
+        ch = self.dm_channels.get(user_id)
+        if ch is None:
+            if user_id not in self.users:
+                raise KeyError(f"unknown user {user_id}")
+            ch = FakeChannel(id=self.new_id(), name="", guild_id=None, type=1, recipient_id=user_id)
+            self.dm_channels[user_id] = ch
+        return ch
+
+    def block_dms(self, user_id: int) -> None:
+        """Make bot-sent channel messages to this user's DM fail with 403 / 50007."""
+        self.blocked_dm_users.add(user_id)
+
+    def unblock_dms(self, user_id: int) -> None:
+        self.blocked_dm_users.discard(user_id)
+
+    def fail_next(
+        self,
+        method: str,
+        path_regex: str,
+        *,
+        status: int = 500,
+        code: int = 0,
+        message: str = "Injected failure",
+        times: int = 1,
+    ) -> None:
+        """Fail the next ``times`` REST requests whose path (after ``/api/v10``) matches.
+
+        Beware: discord.py retries 500/502/504/524 up to 5 times with 1 s, 3 s, ... sleeps.
+        Use 4xx statuses (or ``times=5``) for fast tests.
+        """
+        self._fail_rules.append(_FailRule(method.upper(), re.compile(path_regex), status, code, message, times))
+
+    # ----------------------------------------------------------------- permissions
+
+    def member_permissions(self, guild_id: int, user_id: int) -> int:
+        guild = self.guilds[guild_id]
+        if user_id == guild.owner_id:
+            return ALL_PERMISSIONS
+        perms = guild.everyone.permissions
+        member = guild.members.get(user_id)
+        if member is not None:
+            for rid in member.role_ids:
+                role = guild.roles.get(rid)
+                if role is not None:
+                    perms |= role.permissions
+        if perms & Perm.ADMINISTRATOR:
+            return ALL_PERMISSIONS
+        return perms
+
+    # ----------------------------------------------------------------- payload builders
+
+    def _member_payload(
+        self, guild: FakeGuild, member: FakeMember, *, with_user: bool = True, permissions: int | None = None
+    ) -> JSON:
+        data: JSON = {
+            "nick": member.nick,
+            "avatar": None,
+            "banner": None,
+            "roles": [str(r) for r in member.role_ids],
+            "joined_at": member.joined_at,
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "communication_disabled_until": None,
+            "avatar_decoration_data": None,
+        }
+        if with_user:
+            data["user"] = self.users[member.user_id].payload()
+        if permissions is not None:
+            data["permissions"] = str(permissions)
+        return data
+
+    def _channel_payload(self, ch: FakeChannel, *, permissions: int | None = None) -> JSON:
+        if ch.is_dm:
+            assert ch.recipient_id is not None
+            data: JSON = {
+                "id": str(ch.id),
+                "type": 1,
+                "last_message_id": str(ch.last_message_id) if ch.last_message_id else None,
+                "flags": 0,
+                "recipients": [self.users[ch.recipient_id].payload()],
+            }
+        else:
+            data = {
+                "id": str(ch.id),
+                "type": ch.type,
+                "guild_id": str(ch.guild_id),
+                "name": ch.name,
+                "position": ch.position,
+                "permission_overwrites": [],
+                "parent_id": None,
+                "nsfw": False,
+                "topic": None,
+                "last_message_id": str(ch.last_message_id) if ch.last_message_id else None,
+                "rate_limit_per_user": 0,
+                "flags": 0,
+            }
+        if permissions is not None:
+            data["permissions"] = str(permissions)
+        return data
+
+    def _guild_payload(self, guild: FakeGuild, intents: int) -> JSON:
+        if intents & Intent.GUILD_MEMBERS:
+            members = list(guild.members.values())
+        else:
+            members = [m for m in guild.members.values() if m.user_id == self.bot_user.id]
+        return {
+            "id": str(guild.id),
+            "name": guild.name,
+            "icon": None,
+            "icon_hash": None,
+            "splash": None,
+            "discovery_splash": None,
+            "banner": None,
+            "description": None,
+            "owner_id": str(guild.owner_id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "widget_enabled": False,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "roles": [r.payload() for r in guild.roles.values()],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "mfa_level": 0,
+            "application_id": None,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "public_updates_channel_id": None,
+            "safety_alerts_channel_id": None,
+            "max_presences": None,
+            "max_members": 500000,
+            "vanity_url_code": None,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "preferred_locale": guild.locale,
+            "nsfw_level": 0,
+            "premium_progress_bar_enabled": False,
+            "incidents_data": None,
+            "joined_at": guild.joined_at,
+            "large": False,
+            "unavailable": False,
+            "lazy": True,
+            "member_count": len(guild.members),
+            "voice_states": [],
+            "members": [self._member_payload(guild, m) for m in members],
+            "channels": [self._channel_payload(c) for c in guild.channels.values()],
+            "threads": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
+
+    def _bot_user_payload(self) -> JSON:
+        data = self.bot_user.payload()
+        data.update(discriminator="0001", verified=True, mfa_enabled=False, email=None, locale="en-US")
+        return data
+
+    def _app_payload(self) -> JSON:
+        return {
+            "id": str(self.application_id),
+            "name": self.bot_user.username,
+            "icon": None,
+            "description": "",
+            "summary": "",
+            "type": None,
+            "hook": True,
+            "rpc_origins": [],
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "verify_key": "0" * 64,
+            "owner": self.owner.payload(),
+            "team": None,
+            "flags": 0,
+            "redirect_uris": [],
+            "interactions_endpoint_url": None,
+            "approximate_guild_count": len(self.guilds),
+            "integration_types_config": {"0": {}},
+            "bot": self._bot_user_payload(),
+        }
+
+    def _message_payload(self, msg: RecordedMessage, *, for_gateway: bool = False) -> JSON:
+        author = self.users.get(msg.author_id)
+        data: JSON = {
+            "id": str(msg.id),
+            "channel_id": str(msg.channel_id),
+            "type": msg.type,
+            "content": msg.content,
+            "author": author.payload()
+            if author
+            else {"id": str(msg.author_id), "username": "?", "discriminator": "0", "avatar": None},
+            "timestamp": msg.timestamp,
+            "edited_timestamp": msg.edited_timestamp,
+            "tts": msg.tts,
+            "mention_everyone": False,
+            "mentions": [self.users[u].payload() for u in msg.mentions if u in self.users],
+            "mention_roles": [],
+            "attachments": msg.attachments,
+            "embeds": msg.embeds,
+            "components": msg.components,
+            "pinned": False,
+            "flags": msg.flags,
+        }
+        if msg.reactions:
+            counts: dict[str, int] = {}
+            for emoji in msg.reactions:
+                counts[emoji] = counts.get(emoji, 0) + 1
+            data["reactions"] = [
+                {
+                    "count": n,
+                    "count_details": {"burst": 0, "normal": n},
+                    "me": True,
+                    "me_burst": False,
+                    "burst_colors": [],
+                    "emoji": {"id": None, "name": e},
+                }
+                for e, n in counts.items()
+            ]
+        if msg.webhook_id is not None:
+            data["webhook_id"] = str(msg.webhook_id)
+            data["application_id"] = str(self.application_id)
+        if msg.interaction_metadata is not None:
+            data["interaction_metadata"] = msg.interaction_metadata
+        if msg.message_reference is not None:
+            data["message_reference"] = msg.message_reference
+            ref_id = msg.message_reference.get("message_id")
+            ref = self.messages.get(int(ref_id)) if ref_id else None
+            data["referenced_message"] = self._message_payload(ref) if ref and not ref.deleted else None
+        if for_gateway and msg.guild_id is not None:
+            data["guild_id"] = str(msg.guild_id)
+            guild = self.guilds.get(msg.guild_id)
+            member = guild.members.get(msg.author_id) if guild else None
+            if guild and member:
+                data["member"] = self._member_payload(guild, member, with_user=False)
+        return data
+
+    # ----------------------------------------------------------------- recording helpers
+
+    def _notify(self) -> None:
+        for ev in self._waiters:
+            ev.set()
+
+    async def wait_for(self, predicate: Callable[[], T], timeout: float = 5.0) -> T:  # noqa: ASYNC109
+        """Wait until ``predicate()`` returns something truthy and return that value.
+
+        The predicate is re-evaluated whenever the fake records anything (and every 50 ms).
+        Raises ``TimeoutError`` with a summary of recent traffic.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            result = predicate()
+            if result:
+                return result
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(f"FakeDiscord.wait_for timed out after {timeout}s; recent: {self.summary()}")
+            ev = asyncio.Event()
+            self._waiters.append(ev)
+            try:
+                await asyncio.wait_for(ev.wait(), timeout=min(remaining, 0.05))
+            except TimeoutError:
+                pass
+            finally:
+                self._waiters.remove(ev)
+
+    def summary(self, last: int = 10) -> str:
+        lines = [f"{r.method} {r.path} -> {r.status}" for r in self.requests[-last:]]
+        return "; ".join(lines) or "(no requests)"
+
+    def messages_in(self, channel_id: int, *, include_deleted: bool = False) -> list[RecordedMessage]:
+        """Messages in a channel, oldest first (ephemeral interaction replies included)."""
+        return [m for m in self.messages.values() if m.channel_id == channel_id and (include_deleted or not m.deleted)]
+
+    def dms_to(self, user_id: int, *, include_deleted: bool = False) -> list[RecordedMessage]:
+        """Messages the bot posted in its DM channel with ``user_id`` (not blocked attempts)."""
+        return [
+            m
+            for m in self.messages.values()
+            if m.dm_recipient_id == user_id and m.author_id == self.bot_user.id and (include_deleted or not m.deleted)
+        ]
+
+    def blocked_dm_attempts(self, user_id: int | None = None) -> list[RecordedAction]:
+        return [
+            a
+            for a in self.actions
+            if a.kind == "dm_blocked" and (user_id is None or a.body.get("_recipient_id") == user_id)
+        ]
+
+    def interaction_responses(self, interaction_id: int, *, include_deleted: bool = False) -> list[RecordedMessage]:
+        """Messages created for the interaction: original response first, then followups."""
+        return [
+            m
+            for m in self.messages.values()
+            if m.interaction_id == interaction_id and (include_deleted or not m.deleted)
+        ]
+
+    def callbacks_for(self, interaction_id: int) -> list[RecordedCallback]:
+        return [c for c in self.callbacks if c.interaction_id == interaction_id]
+
+    def get_message(self, message_id: int) -> RecordedMessage:
+        return self.messages[message_id]
+
+    def actions_for(self, message_id: int) -> list[RecordedAction]:
+        return [a for a in self.actions if a.message_id == message_id]
+
+    async def wait_for_callback(self, interaction_id: int, timeout: float = 5.0) -> RecordedCallback:  # noqa: ASYNC109
+        def check() -> RecordedCallback | None:
+            found = self.callbacks_for(interaction_id)
+            return found[0] if found else None
+
+        return await self.wait_for(check, timeout)
+
+    async def wait_for_message(
+        self,
+        predicate: Callable[[RecordedMessage], bool],
+        timeout: float = 5.0,  # noqa: ASYNC109
+    ) -> RecordedMessage:
+        def check() -> RecordedMessage | None:
+            for m in self.messages.values():
+                if not m.deleted and predicate(m):
+                    return m
+            return None
+
+        return await self.wait_for(check, timeout)
+
+    # ----------------------------------------------------------------- gateway
+
+    @property
+    def live_sessions(self) -> list[_Session]:
+        return [s for s in self._sessions.values() if s.conn is not None and not s.conn.ws.closed]
+
+    async def wait_for_connection(self, timeout: float = 5.0) -> None:  # noqa: ASYNC109
+        await self.wait_for(lambda: bool(self.live_sessions), timeout)
+
+    def _shard_for(self, guild_id: int | None) -> int:
+        if guild_id is None:
+            return 0
+        return (guild_id >> 22) % self.shard_count
+
+    def _session_for_shard(self, shard_id: int) -> _Session | None:
+        candidates = [s for s in self._sessions.values() if s.shard_id == shard_id]
+        if not candidates:
+            return None
+        return max(candidates, key=lambda s: s.created)
+
+    async def _send_dispatch(self, session: _Session, event: str, data: JSON) -> None:
+        async with session.lock:
+            session.seq += 1
+            payload = {"op": 0, "t": event, "s": session.seq, "d": data}
+            session.buffer.append(payload)
+            if len(session.buffer) > 2000:
+                del session.buffer[:1000]
+            if session.conn is not None:
+                await session.conn.send(payload)
+
+    async def dispatch(self, event: str, data: JSON, *, guild_id: int | None = None) -> None:
+        """Send a raw DISPATCH to the newest session of the shard owning ``guild_id``."""
+        session = self._session_for_shard(self._shard_for(guild_id))
+        if session is None:
+            raise RuntimeError("no bot session is connected to FakeDiscord")
+        await self._send_dispatch(session, event, data)
+
+    async def _dispatch_if(self, event: str, data: JSON, *, guild_id: int | None, intent: int) -> None:
+        session = self._session_for_shard(self._shard_for(guild_id))
+        if session is not None and session.intents & intent:
+            await self._send_dispatch(session, event, data)
+
+    async def dispatch_guild_create(self, guild_id: int) -> None:
+        """Send GUILD_CREATE for a guild added after the bot connected."""
+        session = self._session_for_shard(self._shard_for(guild_id))
+        if session is None:
+            raise RuntimeError("no bot session is connected to FakeDiscord")
+        await self._send_dispatch(session, "GUILD_CREATE", self._guild_payload(self.guilds[guild_id], session.intents))
+
+    async def send_reconnect(self) -> None:
+        """Send op 7 RECONNECT to every live session (the bot should RESUME)."""
+        for session in self.live_sessions:
+            assert session.conn is not None
+            await session.conn.send({"op": 7, "d": None, "s": None, "t": None})
+
+    async def drop_connections(self, code: int = 4000) -> None:
+        """Close every gateway socket from the server side; sessions stay resumable."""
+        for session in self.live_sessions:
+            assert session.conn is not None
+            await session.conn.ws.close(code=code)
+
+    async def invalidate_sessions(self) -> None:
+        """Send INVALID_SESSION(false) to live sessions and forget all sessions."""
+        for session in self.live_sessions:
+            assert session.conn is not None
+            await session.conn.send({"op": 9, "d": False, "s": None, "t": None})
+        self._sessions.clear()
+
+    async def _gateway_handler(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
+        await ws.prepare(request)
+        conn = _Conn(ws)
+        self._conns.add(conn)
+        close_code: int | None = None
+        try:
+            await conn.send(
+                {
+                    "op": 10,
+                    "d": {"heartbeat_interval": self.heartbeat_interval_ms, "_trace": ["fake-gateway"]},
+                    "s": None,
+                    "t": None,
+                }
+            )
+            while True:
+                msg = await ws.receive()
+                if msg.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED):
+                    close_code = msg.data if isinstance(msg.data, int) else ws.close_code
+                    break
+                if msg.type == WSMsgType.ERROR:
+                    break
+                if msg.type == WSMsgType.TEXT:
+                    payload = json.loads(msg.data)
+                elif msg.type == WSMsgType.BINARY:
+                    payload = json.loads(msg.data.decode())
+                else:
+                    continue
+                await self._on_gateway_payload(conn, payload)
+                if ws.closed:
+                    break
+        finally:
+            self._conns.discard(conn)
+            session = conn.session
+            if session is not None and session.conn is conn:
+                session.conn = None
+                code = close_code if close_code is not None else ws.close_code
+                if code in (1000, 1001):
+                    # A clean client close ends the session (it cannot be resumed).
+                    self._sessions.pop(session.id, None)
+            self._notify()
+        return ws
+
+    async def _on_gateway_payload(self, conn: _Conn, payload: JSON) -> None:
+        op = payload.get("op")
+        d = payload.get("d")
+        if op == 1:
+            self.heartbeat_count += 1
+            await conn.send({"op": 11, "d": None, "s": None, "t": None})
+        elif op == 2:
+            await self._identify(conn, d or {})
+        elif op == 6:
+            await self._resume(conn, d or {})
+        elif op == 3:
+            self.presence_updates.append(d or {})
+        elif op == 8:
+            await self._request_members(conn, d or {})
+        elif op == 4:
+            pass  # voice state update: ignored
+        else:
+            _log.warning("FakeDiscord gateway: unknown op %s: %s", op, payload)
+
+    async def _identify(self, conn: _Conn, d: JSON) -> None:
+        self.identify_payloads.append(d)
+        if d.get("token") != self.token:
+            await conn.ws.close(code=4004, message=b"Authentication failed.")
+            return
+        if conn.session is not None:
+            await conn.ws.close(code=4005, message=b"Already authenticated.")
+            return
+        intents = d.get("intents")
+        if not isinstance(intents, int):
+            await conn.ws.close(code=4013, message=b"Invalid intent(s).")
+            return
+        if intents & Intent.PRIVILEGED & ~self.allowed_intents:
+            await conn.ws.close(code=4014, message=b"Disallowed intent(s).")
+            return
+        shard = d.get("shard") or [0, 1]
+        shard_id, shard_count = int(shard[0]), int(shard[1])
+        if shard_count != self.shard_count or not 0 <= shard_id < shard_count:
+            await conn.ws.close(code=4010, message=b"Invalid shard.")
+            return
+        self.identify_count += 1
+        session = _Session(
+            id=uuid.uuid4().hex, shard_id=shard_id, shard_count=shard_count, intents=intents, created=time.monotonic()
+        )
+        session.conn = conn
+        conn.session = session
+        self._sessions[session.id] = session
+        my_guilds = [g for g in self.guilds.values() if self._shard_for(g.id) == shard_id]
+        ready: JSON = {
+            "v": 10,
+            "user": self._bot_user_payload(),
+            "user_settings": {},
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in my_guilds],
+            "session_id": session.id,
+            "session_type": "normal",
+            "resume_gateway_url": self.gateway_url,
+            "shard": [shard_id, shard_count],
+            "application": {"id": str(self.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "guild_join_requests": [],
+            "geo_ordered_rtc_regions": [],
+            "auth": {},
+            "_trace": ["fake-gateway"],
+        }
+        await self._send_dispatch(session, "READY", ready)
+        if intents & Intent.GUILDS:
+            for guild in my_guilds:
+                await self._send_dispatch(session, "GUILD_CREATE", self._guild_payload(guild, intents))
+        self._notify()
+
+    async def _resume(self, conn: _Conn, d: JSON) -> None:
+        if d.get("token") != self.token:
+            await conn.ws.close(code=4004, message=b"Authentication failed.")
+            return
+        session = self._sessions.get(str(d.get("session_id")))
+        if session is None:
+            await conn.send({"op": 9, "d": False, "s": None, "t": None})
+            return
+        self.resume_count += 1
+        if session.conn is not None and session.conn is not conn:
+            with contextlib.suppress(Exception):
+                await session.conn.ws.close(code=4000)
+        async with session.lock:
+            session.conn = conn
+            conn.session = session
+            last_seq = int(d.get("seq") or 0)
+            for payload in session.buffer:
+                if payload["s"] > last_seq:
+                    await conn.send(payload)
+        await self._send_dispatch(session, "RESUMED", {"_trace": ["fake-gateway"]})
+        self._notify()
+
+    async def _request_members(self, conn: _Conn, d: JSON) -> None:
+        session = conn.session
+        if session is None:
+            return
+        guild_ids = d.get("guild_id")
+        ids = guild_ids if isinstance(guild_ids, list) else [guild_ids]
+        for gid in ids:
+            guild = self.guilds.get(int(gid))
+            if guild is None:
+                continue
+            query = str(d.get("query") or "").lower()
+            wanted = {int(u) for u in d.get("user_ids") or []}
+            members = [
+                m
+                for m in guild.members.values()
+                if (not wanted or m.user_id in wanted) and self.users[m.user_id].username.lower().startswith(query)
+            ]
+            limit = int(d.get("limit") or 0)
+            if limit:
+                members = members[:limit]
+            chunk: JSON = {
+                "guild_id": str(guild.id),
+                "members": [self._member_payload(guild, m) for m in members],
+                "chunk_index": 0,
+                "chunk_count": 1,
+                "not_found": [str(u) for u in wanted if u not in guild.members],
+            }
+            if d.get("nonce"):
+                chunk["nonce"] = d["nonce"]
+            if d.get("presences"):
+                chunk["presences"] = []
+            await self._send_dispatch(session, "GUILD_MEMBERS_CHUNK", chunk)
+
+    # ----------------------------------------------------------------- interaction injection
+
+    def _find_command(self, name: str, guild_id: int | None, cmd_type: int = 1) -> JSON:
+        scopes: list[int | None] = [guild_id, None] if guild_id is not None else [None]
+        for scope in scopes:
+            cmd = self.commands.get(scope, {}).get((name, cmd_type))
+            if cmd is not None:
+                return cmd
+        registered = {str(scope): sorted(n for n, _ in cmds) for scope, cmds in self.commands.items()}
+        raise LookupError(
+            f"command {name!r} (type {cmd_type}) is not registered for guild {guild_id} or globally; "
+            f"registered: {registered}. Did the bot sync its command tree?"
+        )
+
+    def _base_interaction(
+        self, itype: int, user_id: int, guild_id: int | None, channel_id: int | None, member_permissions: int | None
+    ) -> tuple[InjectedInteraction, JSON]:
+        if user_id not in self.users:
+            raise KeyError(f"unknown user {user_id}; call add_user first")
+        iid = self.new_id()
+        token = f"itok.{iid}.{secrets.token_hex(8)}"
+        payload: JSON = {
+            "id": str(iid),
+            "application_id": str(self.application_id),
+            "type": itype,
+            "token": token,
+            "version": 1,
+            "locale": "en-US",
+            "entitlements": [],
+            "entitlement_sku_ids": [],
+            "attachment_size_limit": 10 * 1024 * 1024,
+        }
+        if guild_id is not None:
+            guild = self.guilds[guild_id]
+            if channel_id is None:
+                raise ValueError("channel_id is required for guild interactions")
+            channel = guild.channels[channel_id]
+            member = guild.members.get(user_id)
+            if member is None:
+                raise KeyError(f"user {user_id} is not a member of guild {guild_id}; call add_member")
+            perms = self.member_permissions(guild_id, user_id) if member_permissions is None else member_permissions
+            app_perms = self.member_permissions(guild_id, self.bot_user.id)
+            payload.update(
+                guild_id=str(guild_id),
+                guild={"id": str(guild_id), "locale": guild.locale, "features": []},
+                guild_locale=guild.locale,
+                channel_id=str(channel_id),
+                channel=self._channel_payload(channel, permissions=perms),
+                member=self._member_payload(guild, member, permissions=perms),
+                app_permissions=str(app_perms),
+                authorizing_integration_owners={"0": str(guild_id)},
+                context=0,
+            )
+        else:
+            channel = self.dm_channel_for(user_id) if channel_id is None else self._dm_channel_by_id(channel_id)
+            dm_perms = (
+                Perm.ADD_REACTIONS
+                | Perm.VIEW_CHANNEL
+                | Perm.SEND_MESSAGES
+                | Perm.EMBED_LINKS
+                | Perm.ATTACH_FILES
+                | Perm.READ_MESSAGE_HISTORY
+                | Perm.USE_EXTERNAL_EMOJIS
+                | Perm.USE_APPLICATION_COMMANDS
+            )
+            payload.update(
+                channel_id=str(channel.id),
+                channel=self._channel_payload(channel),
+                user=self.users[user_id].payload(),
+                app_permissions=str(dm_perms),
+                authorizing_integration_owners={"0": "0"},
+                context=1,
+            )
+        inter = InjectedInteraction(
+            id=iid,
+            token=token,
+            type=itype,
+            user_id=user_id,
+            guild_id=guild_id,
+            channel_id=channel.id,
+            payload=payload,
+        )
+        return inter, payload
+
+    def _dm_channel_by_id(self, channel_id: int) -> FakeChannel:
+        for ch in self.dm_channels.values():
+            if ch.id == channel_id:
+                return ch
+        raise KeyError(f"unknown DM channel {channel_id}")
+
+    def _resolve_value(self, opt_type: int, value: Any, guild_id: int | None, resolved: JSON) -> Any:
+        if opt_type == 3:
+            return str(value)
+        if opt_type == 4:
+            return int(value)
+        if opt_type == 5:
+            return bool(value)
+        if opt_type == 10:
+            return float(value)
+        if opt_type in (6, 7, 8, 9):
+            obj_id = int(getattr(value, "id", value))
+            guild = self.guilds.get(guild_id) if guild_id is not None else None
+            if opt_type in (6, 9) and obj_id in self.users:
+                resolved.setdefault("users", {})[str(obj_id)] = self.users[obj_id].payload()
+                if guild is not None and obj_id in guild.members:
+                    resolved.setdefault("members", {})[str(obj_id)] = self._member_payload(
+                        guild,
+                        guild.members[obj_id],
+                        with_user=False,
+                        permissions=self.member_permissions(guild.id, obj_id),
+                    )
+                return str(obj_id)
+            if opt_type in (8, 9) and guild is not None and obj_id in guild.roles:
+                resolved.setdefault("roles", {})[str(obj_id)] = guild.roles[obj_id].payload()
+                return str(obj_id)
+            if opt_type == 7 and guild is not None and obj_id in guild.channels:
+                ch = guild.channels[obj_id]
+                resolved.setdefault("channels", {})[str(obj_id)] = self._channel_payload(
+                    ch, permissions=self.member_permissions(guild.id, self.bot_user.id)
+                )
+                return str(obj_id)
+            raise KeyError(f"cannot resolve option value {value!r} for option type {opt_type}")
+        raise NotImplementedError(f"option type {opt_type} is not supported by FakeDiscord")
+
+    def _build_options(
+        self,
+        schema: Sequence[JSON],
+        values: Mapping[str, Any],
+        guild_id: int | None,
+        resolved: JSON,
+        focused: str | None = None,
+    ) -> list[JSON]:
+        by_name = {o["name"]: o for o in schema}
+        out: list[JSON] = []
+        for name, value in values.items():
+            opt = by_name.get(name)
+            if opt is None:
+                raise KeyError(f"option {name!r} not in registered options {sorted(by_name)}")
+            if focused == name:
+                out.append({"name": name, "type": opt["type"], "value": str(value), "focused": True})
+            else:
+                out.append(
+                    {
+                        "name": name,
+                        "type": opt["type"],
+                        "value": self._resolve_value(opt["type"], value, guild_id, resolved),
+                    }
+                )
+        if focused is None:
+            missing = [o["name"] for o in schema if o.get("required") and o["name"] not in values]
+            if missing:
+                raise ValueError(f"required options missing: {missing}")
+        return out
+
+    def _command_data(
+        self,
+        name: str,
+        subcommand: str | None,
+        options: Mapping[str, Any],
+        guild_id: int | None,
+        focused: str | None = None,
+    ) -> JSON:
+        cmd = self._find_command(name, guild_id)
+        resolved: JSON = {}
+        schema: list[JSON] = cmd.get("options") or []
+        if subcommand:
+            path = subcommand.split()
+            wrappers: list[JSON] = []
+            for part in path:
+                node = next((o for o in schema if o["name"] == part and o["type"] in (1, 2)), None)
+                if node is None:
+                    raise KeyError(f"subcommand {part!r} not found under {name!r}")
+                wrappers.append({"name": part, "type": node["type"]})
+                schema = node.get("options") or []
+            leaf_opts = self._build_options(schema, options, guild_id, resolved, focused)
+            wrappers[-1]["options"] = leaf_opts
+            for i in range(len(wrappers) - 2, -1, -1):
+                wrappers[i]["options"] = [wrappers[i + 1]]
+            top_opts = [wrappers[0]]
+        else:
+            top_opts = self._build_options(schema, options, guild_id, resolved, focused)
+        data: JSON = {"id": cmd["id"], "name": name, "type": 1, "options": top_opts}
+        if cmd.get("guild_id"):
+            data["guild_id"] = cmd["guild_id"]
+        if resolved:
+            data["resolved"] = resolved
+        return data
+
+    async def _inject(self, inter: InjectedInteraction) -> int:
+        session = self._session_for_shard(self._shard_for(inter.guild_id))
+        if session is None:
+            raise RuntimeError("no bot session is connected to FakeDiscord")
+        self.interactions[inter.id] = inter
+        await self._send_dispatch(session, "INTERACTION_CREATE", inter.payload)
+        return inter.id
+
+    async def send_slash(
+        self,
+        user_id: int,
+        guild_id: int | None,
+        channel_id: int | None,
+        name: str,
+        subcommand: str | None = None,
+        options: Mapping[str, Any] | None = None,
+        member_permissions: int | None = None,
+    ) -> int:
+        """Inject a CHAT_INPUT command. Returns the interaction id.
+
+        ``subcommand`` may be ``"sub"`` or ``"group sub"``; ``options`` maps option name to a
+        value (users/roles/channels may be ids or objects with ``.id``; the matching
+        ``resolved`` data is added). Types come from the registered command, which must
+        exist (guild commands first, then global). ``guild_id=None`` makes a DM interaction
+        (``channel_id`` None = the user's DM channel). ``member_permissions`` overrides the
+        permissions computed from the member's roles.
+        """
+        inter, payload = self._base_interaction(2, user_id, guild_id, channel_id, member_permissions)
+        payload["data"] = self._command_data(name, subcommand, options or {}, guild_id)
+        return await self._inject(inter)
+
+    async def send_dm_slash(
+        self, user_id: int, name: str, subcommand: str | None = None, options: Mapping[str, Any] | None = None
+    ) -> int:
+        return await self.send_slash(user_id, None, None, name, subcommand, options)
+
+    async def send_autocomplete(
+        self,
+        user_id: int,
+        guild_id: int | None,
+        channel_id: int | None,
+        name: str,
+        subcommand: str | None,
+        options: Mapping[str, Any],
+        focused: str,
+    ) -> int:
+        """Inject an autocomplete request (type 4); the callback (type 8) has ``data.choices``."""
+        inter, payload = self._base_interaction(4, user_id, guild_id, channel_id, None)
+        payload["data"] = self._command_data(name, subcommand, options, guild_id, focused=focused)
+        return await self._inject(inter)
+
+    def _component_message(self, message_id: int, channel_id: int | None) -> RecordedMessage:
+        msg = self.messages.get(message_id)
+        if msg is None or msg.deleted:
+            raise KeyError(f"unknown message {message_id}")
+        if channel_id is not None and msg.channel_id != channel_id:
+            raise ValueError(f"message {message_id} is in channel {msg.channel_id}, not {channel_id}")
+        return msg
+
+    async def _component_interaction(
+        self,
+        user_id: int,
+        guild_id: int | None,
+        channel_id: int | None,
+        message_id: int,
+        custom_id: str,
+        component_type: int,
+        extra: JSON,
+        validate: bool,
+    ) -> int:
+        msg = self._component_message(message_id, channel_id)
+        if channel_id is None:
+            channel_id = msg.channel_id
+        comp_id: int | None = None
+        if validate:
+            comp = msg.component(custom_id)
+            if comp.get("type") != component_type:
+                raise ValueError(f"component {custom_id!r} has type {comp.get('type')}, not {component_type}")
+            if comp.get("disabled"):
+                raise ValueError(f"component {custom_id!r} is disabled")
+            comp_id = comp.get("id")
+        inter, payload = self._base_interaction(3, user_id, guild_id, channel_id, None)
+        inter.message_id = message_id
+        data: JSON = {"custom_id": custom_id, "component_type": component_type}
+        if comp_id is not None:
+            data["id"] = comp_id
+        data.update(extra)
+        payload["data"] = data
+        payload["message"] = self._message_payload(msg)
+        return await self._inject(inter)
+
+    async def click_button(
+        self,
+        user_id: int,
+        guild_id: int | None,
+        channel_id: int | None,
+        message_id: int,
+        custom_id: str,
+        *,
+        validate: bool = True,
+    ) -> int:
+        """Inject a button click (type 3, component_type 2) on a recorded message.
+
+        With ``validate`` the button must exist on the message and not be disabled.
+        """
+        return await self._component_interaction(user_id, guild_id, channel_id, message_id, custom_id, 2, {}, validate)
+
+    async def select(
+        self,
+        user_id: int,
+        guild_id: int | None,
+        channel_id: int | None,
+        message_id: int,
+        custom_id: str,
+        values: Sequence[str],
+        *,
+        validate: bool = True,
+    ) -> int:
+        """Inject a string-select choice (type 3, component_type 3, ``values``)."""
+        if validate:
+            comp = self._component_message(message_id, channel_id).component(custom_id)
+            allowed = {o["value"] for o in comp.get("options", [])}
+            bad = [v for v in values if v not in allowed]
+            if bad:
+                raise ValueError(f"values {bad} not among select options {sorted(allowed)}")
+        return await self._component_interaction(
+            user_id, guild_id, channel_id, message_id, custom_id, 3, {"values": list(values)}, validate
+        )
+
+    def shown_modals(self, custom_id: str | None = None) -> list[RecordedCallback]:
+        return [
+            c for c in self.callbacks if c.type == 9 and (custom_id is None or c.data.get("custom_id") == custom_id)
+        ]
+
+    async def submit_modal(
+        self,
+        user_id: int,
+        guild_id: int | None,
+        channel_id: int | None,
+        custom_id: str,
+        fields: Mapping[str, str | Sequence[str]],
+        *,
+        message_id: int | None = None,
+    ) -> int:
+        """Inject a modal submit (type 5). ``fields`` maps component custom_id to the text
+        (or a list of values for a select inside the modal). The component layout mirrors the
+        last modal the bot showed with this custom_id (Label or ActionRow wrappers);
+        ``message_id`` is the message whose component opened the modal, if any.
+        """
+        layout: dict[str, tuple[int, int | None]] = {}  # custom_id -> (wrapper type, inner type)
+        shown = self.shown_modals(custom_id)
+        if shown:
+            for top in shown[-1].data.get("components", []):
+                inners = top.get("components") if top.get("type") == 1 else [top.get("component")]
+                for inner in inners or []:
+                    if isinstance(inner, dict) and "custom_id" in inner:
+                        layout[inner["custom_id"]] = (int(top.get("type", 1)), inner.get("type"))
+        components: list[JSON] = []
+        for field_id, value in fields.items():
+            wrapper, inner_type = layout.get(field_id, (1, None))
+            if isinstance(value, str):
+                inner: JSON = {"type": inner_type or 4, "custom_id": field_id, "value": value}
+            else:
+                inner = {"type": inner_type or 3, "custom_id": field_id, "values": list(value)}
+            if wrapper == 18:
+                components.append({"type": 18, "component": inner})
+            else:
+                components.append({"type": 1, "components": [inner]})
+        if guild_id is not None and channel_id is None:
+            raise ValueError("channel_id is required for guild interactions")
+        inter, payload = self._base_interaction(5, user_id, guild_id, channel_id, None)
+        payload["data"] = {"custom_id": custom_id, "components": components}
+        if message_id is not None:
+            inter.message_id = message_id
+            payload["message"] = self._message_payload(self._component_message(message_id, None))
+        return await self._inject(inter)
+
+    async def send_user_message(
+        self, user_id: int, channel_id: int | None, content: str, *, guild_id: int | None = None
+    ) -> int:
+        """A user posts a message (``channel_id`` None = DM to the bot). Dispatches
+        MESSAGE_CREATE if the bot's intents allow (content blanked without MESSAGE_CONTENT
+        for guild messages that do not mention the bot)."""
+        if channel_id is None:
+            ch = self.dm_channel_for(user_id)
+        elif guild_id is not None:
+            ch = self.guilds[guild_id].channels[channel_id]
+        else:
+            ch = self._find_channel(channel_id)
+        msg = self._new_message(ch, author_id=user_id, body={"content": content}, uploads=[])
+        self._record("create", msg, {"content": content})
+        session = self._session_for_shard(self._shard_for(ch.guild_id))
+        if session is not None:
+            intent = Intent.DIRECT_MESSAGES if ch.is_dm else Intent.GUILD_MESSAGES
+            if session.intents & intent:
+                data = self._message_payload(msg, for_gateway=True)
+                mentioned = self.bot_user.id in msg.mentions
+                if not ch.is_dm and not mentioned and not session.intents & Intent.MESSAGE_CONTENT:
+                    data.update(content="", embeds=[], attachments=[], components=[])
+                await self._send_dispatch(session, "MESSAGE_CREATE", data)
+        return msg.id
+
+    # ----------------------------------------------------------------- HTTP plumbing
+
+    def _build_routes(self) -> None:
+        r = self._add_route
+        snow = r"(?P<{}>\d+)"
+        app = snow.format("app")
+        gid = snow.format("gid")
+        cid = snow.format("cid")
+        mid = snow.format("mid")
+        cmd = snow.format("cmd")
+        r("GET", r"/gateway", self._h_gateway)
+        r("GET", r"/gateway/bot", self._h_gateway_bot)
+        r("GET", r"/users/@me", self._h_me)
+        r("GET", r"/users/" + snow.format("uid"), self._h_get_user)
+        r("POST", r"/users/@me/channels", self._h_create_dm)
+        r("GET", r"/oauth2/applications/@me", self._h_app)
+        r("GET", r"/applications/@me", self._h_app)
+        r("GET", rf"/applications/{app}/commands", self._h_get_commands)
+        r("PUT", rf"/applications/{app}/commands", self._h_put_commands)
+        r("POST", rf"/applications/{app}/commands", self._h_post_command)
+        r("GET", rf"/applications/{app}/commands/{cmd}", self._h_get_command)
+        r("PATCH", rf"/applications/{app}/commands/{cmd}", self._h_patch_command)
+        r("DELETE", rf"/applications/{app}/commands/{cmd}", self._h_delete_command)
+        r("GET", rf"/applications/{app}/guilds/{gid}/commands/permissions", self._h_empty_list)
+        r("GET", rf"/applications/{app}/guilds/{gid}/commands", self._h_get_commands)
+        r("PUT", rf"/applications/{app}/guilds/{gid}/commands", self._h_put_commands)
+        r("POST", rf"/applications/{app}/guilds/{gid}/commands", self._h_post_command)
+        r("GET", rf"/applications/{app}/guilds/{gid}/commands/{cmd}", self._h_get_command)
+        r("PATCH", rf"/applications/{app}/guilds/{gid}/commands/{cmd}", self._h_patch_command)
+        r("DELETE", rf"/applications/{app}/guilds/{gid}/commands/{cmd}", self._h_delete_command)
+        r("GET", rf"/applications/{app}/emojis", self._h_app_emojis)
+        r("GET", rf"/applications/{app}/entitlements", self._h_empty_list)
+        r("GET", rf"/channels/{cid}", self._h_get_channel)
+        r("GET", rf"/channels/{cid}/messages", self._h_list_messages)
+        r("POST", rf"/channels/{cid}/messages", self._h_post_message)
+        r("GET", rf"/channels/{cid}/messages/{mid}", self._h_get_message)
+        r("PATCH", rf"/channels/{cid}/messages/{mid}", self._h_patch_message)
+        r("DELETE", rf"/channels/{cid}/messages/{mid}", self._h_delete_message)
+        r("POST", rf"/channels/{cid}/typing", self._h_no_content)
+        r("PUT", rf"/channels/{cid}/messages/{mid}/reactions/(?P<emoji>[^/]+)/@me", self._h_add_reaction)
+        r("DELETE", rf"/channels/{cid}/messages/{mid}/reactions/(?P<emoji>[^/]+)/@me", self._h_remove_reaction)
+        r("GET", rf"/guilds/{gid}", self._h_get_guild)
+        r("GET", rf"/guilds/{gid}/channels", self._h_guild_channels)
+        r("GET", rf"/guilds/{gid}/roles", self._h_guild_roles)
+        r("GET", rf"/guilds/{gid}/members", self._h_guild_members)
+        r("GET", rf"/guilds/{gid}/members/" + snow.format("uid"), self._h_guild_member)
+        r("POST", r"/interactions/(?P<iid>\d+)/(?P<token>[^/]+)/callback", self._h_callback, auth=False)
+        r("POST", rf"/webhooks/{app}/(?P<token>[^/]+)", self._h_webhook_execute, auth=False)
+        wmsg = rf"/webhooks/{app}/(?P<token>[^/]+)/messages/(?P<wmid>@original|\d+)"
+        r("GET", wmsg, self._h_webhook_get, auth=False)
+        r("PATCH", wmsg, self._h_webhook_patch, auth=False)
+        r("DELETE", wmsg, self._h_webhook_delete, auth=False)
+
+    def _add_route(self, method: str, pattern: str, handler: _Handler, *, auth: bool = True) -> None:
+        self._routes.append((method, re.compile(pattern + r"/?"), handler, auth))
+
+    async def _parse_body(self, request: web.Request) -> tuple[Any, list[_Upload]]:
+        ctype = request.content_type
+        if request.method in ("GET", "DELETE", "HEAD") and not request.can_read_body:
+            return None, []
+        if ctype.startswith("multipart/"):
+            body: Any = None
+            uploads: list[_Upload] = []
+            reader = await request.multipart()
+            while True:
+                part = await reader.next()
+                if part is None:
+                    break
+                name = getattr(part, "name", None) or ""
+                raw = await part.read()  # type: ignore[union-attr]
+                if name == "payload_json":
+                    body = json.loads(raw.decode())
+                else:
+                    m = re.fullmatch(r"files\[(\d+)\]", name)
+                    idx = int(m.group(1)) if m else len(uploads)
+                    uploads.append(
+                        _Upload(
+                            index=idx,
+                            filename=getattr(part, "filename", None) or f"file{idx}",
+                            content_type=part.headers.get("Content-Type", "application/octet-stream"),
+                            data=bytes(raw),
+                        )
+                    )
+            return body, uploads
+        raw_text = await request.text()
+        if not raw_text:
+            return None, []
+        try:
+            return json.loads(raw_text), []
+        except json.JSONDecodeError:
+            return raw_text, []
+
+    async def _dispatch_http(self, request: web.Request) -> web.StreamResponse:
+        path = request.path
+        api = re.match(r"^/api/v\d+(/.*)$", path)
+        body, uploads = await self._parse_body(request)
+        rec = RecordedRequest(request.method, path, dict(request.query), body)
+        self.requests.append(rec)
+        try:
+            if api is None:
+                if path.startswith("/cdn/"):
+                    raise DiscordRequestError(404, 0, "404: Not Found (fake CDN)")
+                raise _UnknownRoute(path)
+            sub = api.group(1)
+            for rule in self._fail_rules:
+                if rule.remaining > 0 and rule.method == request.method and rule.pattern.search(sub):
+                    rule.remaining -= 1
+                    raise DiscordRequestError(rule.status, rule.code, rule.message)
+            for method, pattern, handler, auth in self._routes:
+                m = pattern.fullmatch(sub)
+                if m is None or method != request.method:
+                    continue
+                if auth and request.headers.get("Authorization") != f"Bot {self.token}":
+                    raise DiscordRequestError(401, 0, "401: Unauthorized")
+                resp = await handler(request, m.groupdict(), body, uploads)
+                rec.status = resp.status
+                return resp
+            raise _UnknownRoute(sub)
+        except DiscordRequestError as exc:
+            rec.status = exc.status
+            data: JSON = {"message": exc.message, "code": exc.code}
+            if exc.errors:
+                data["errors"] = exc.errors
+            return _json_response(data, exc.status)
+        except _UnknownRoute:
+            rec.status = 404
+            self.unknown_requests.append(rec)
+            _log.warning("FakeDiscord: unknown route %s %s body=%r", request.method, path, body)
+            message = f"404: Not Found (FakeDiscord has no route {request.method} {path})"
+            return _json_response({"message": message, "code": 0}, 404)
+        except Exception as exc:
+            # A bug in the fake (or a payload it cannot handle). 400 rather than 500 so that
+            # discord.py does not sleep through its 5xx retries; tests should assert
+            # ``fake.internal_errors`` is empty.
+            rec.status = 400
+            self.internal_errors.append(f"{request.method} {path}: {exc!r}")
+            _log.exception("FakeDiscord: internal error handling %s %s", request.method, path)
+            return _json_response({"message": f"FakeDiscord internal error: {exc!r}", "code": 0}, 400)
+        finally:
+            self._notify()
+
+    async def _attachment_handler(self, request: web.Request) -> web.StreamResponse:
+        data = self.uploads.get(int(request.match_info["aid"]))
+        if data is None:
+            return _json_response({"message": "404: Not Found", "code": 0}, 404)
+        return web.Response(body=data, headers={"Content-Type": "application/octet-stream"})
+
+    # ----------------------------------------------------------------- simple handlers
+
+    async def _h_no_content(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        return web.Response(status=204)
+
+    async def _h_empty_list(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        return _json_response([])
+
+    async def _h_app_emojis(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        return _json_response({"items": []})
+
+    async def _h_gateway(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        return _json_response({"url": self.gateway_url})
+
+    async def _h_gateway_bot(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        return _json_response(
+            {
+                "url": self.gateway_url,
+                "shards": self.shard_count,
+                "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
+            }
+        )
+
+    async def _h_me(self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]) -> web.StreamResponse:
+        return _json_response(self._bot_user_payload())
+
+    async def _h_get_user(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        user = self.users.get(int(m["uid"]))
+        if user is None:
+            raise DiscordRequestError(404, 10013, "Unknown User")
+        return _json_response(user.payload())
+
+    async def _h_app(self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]) -> web.StreamResponse:
+        return _json_response(self._app_payload())
+
+    async def _h_create_dm(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        try:
+            user_id = int((body or {}).get("recipient_id"))
+        except (TypeError, ValueError):
+            raise DiscordRequestError(400, 50035, "Invalid Form Body") from None
+        if user_id not in self.users or user_id == self.bot_user.id:
+            raise DiscordRequestError(400, 50033, "Invalid Recipient(s)")
+        return _json_response(self._channel_payload(self.dm_channel_for(user_id)))
+
+    def _find_channel(self, channel_id: int) -> FakeChannel:
+        for guild in self.guilds.values():
+            ch = guild.channels.get(channel_id)
+            if ch is not None:
+                return ch
+        for dm in self.dm_channels.values():
+            if dm.id == channel_id:
+                return dm
+        raise DiscordRequestError(404, 10003, "Unknown Channel")
+
+    def _guild(self, m: dict[str, str]) -> FakeGuild:
+        guild = self.guilds.get(int(m["gid"]))
+        if guild is None:
+            raise DiscordRequestError(404, 10004, "Unknown Guild")
+        return guild
+
+    async def _h_get_channel(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        return _json_response(self._channel_payload(self._find_channel(int(m["cid"]))))
+
+    async def _h_get_guild(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        guild = self._guild(m)
+        data = self._guild_payload(guild, 0)
+        for key in (
+            "members",
+            "channels",
+            "threads",
+            "presences",
+            "voice_states",
+            "joined_at",
+            "large",
+            "lazy",
+            "member_count",
+        ):
+            data.pop(key, None)
+        data["approximate_member_count"] = len(guild.members)
+        return _json_response(data)
+
+    async def _h_guild_channels(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        return _json_response([self._channel_payload(c) for c in self._guild(m).channels.values()])
+
+    async def _h_guild_roles(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        return _json_response([r.payload() for r in self._guild(m).roles.values()])
+
+    async def _h_guild_members(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        guild = self._guild(m)
+        limit = int(request.query.get("limit", "1"))
+        after = int(request.query.get("after", "0"))
+        members = sorted((mb for mb in guild.members.values() if mb.user_id > after), key=lambda mb: mb.user_id)
+        return _json_response([self._member_payload(guild, mb) for mb in members[:limit]])
+
+    async def _h_guild_member(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        guild = self._guild(m)
+        member = guild.members.get(int(m["uid"]))
+        if member is None:
+            raise DiscordRequestError(404, 10007, "Unknown Member")
+        return _json_response(self._member_payload(guild, member))
+
+    # ----------------------------------------------------------------- commands
+
+    def _scope(self, m: dict[str, str]) -> int | None:
+        if int(m["app"]) != self.application_id:
+            raise DiscordRequestError(403, 50001, "Missing Access")
+        if "gid" in m and m["gid"] is not None:
+            self._guild(m)
+            return int(m["gid"])
+        return None
+
+    def _validate_command(self, data: JSON) -> list[tuple[str, str, str]]:
+        errors: list[tuple[str, str, str]] = []
+        name = str(data.get("name", ""))
+        ctype = int(data.get("type", 1))
+        if ctype == 1:
+            if not re.fullmatch(r"[-_\w]{1,32}", name) or name != name.lower():
+                errors.append(("name", "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid"))
+            desc = str(data.get("description", ""))
+            if not 1 <= len(desc) <= 100:
+                errors.append(("description", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length."))
+        if len(data.get("options") or []) > 25:
+            errors.append(("options", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."))
+        return errors
+
+    def _store_command(self, scope: int | None, data: JSON, existing: dict[tuple[str, int], JSON]) -> JSON:
+        errors = self._validate_command(data)
+        if errors:
+            raise DiscordRequestError(400, 50035, "Invalid Form Body", _error_tree(errors))
+        ctype = int(data.get("type", 1))
+        key = (str(data["name"]), ctype)
+        old = existing.get(key)
+        cmd: JSON = {
+            "default_member_permissions": None,
+            "dm_permission": True,
+            "nsfw": False,
+            "contexts": None,
+            "integration_types": [0],
+            "options": [],
+            "description": "",
+        }
+        cmd.update(data)
+        cmd.update(
+            id=old["id"] if old else str(self.new_id()),
+            application_id=str(self.application_id),
+            version=str(self.new_id()),
+            type=ctype,
+        )
+        if scope is not None:
+            cmd["guild_id"] = str(scope)
+        return cmd
+
+    async def _h_get_commands(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        return _json_response(list(self.commands.get(self._scope(m), {}).values()))
+
+    async def _h_put_commands(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        scope = self._scope(m)
+        existing = self.commands.get(scope, {})
+        new: dict[tuple[str, int], JSON] = {}
+        for data in body or []:
+            cmd = self._store_command(scope, data, existing)
+            new[(cmd["name"], cmd["type"])] = cmd
+        self.commands[scope] = new
+        return _json_response(list(new.values()))
+
+    async def _h_post_command(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        scope = self._scope(m)
+        existing = self.commands.setdefault(scope, {})
+        cmd = self._store_command(scope, body or {}, existing)
+        created = (cmd["name"], cmd["type"]) not in existing
+        existing[(cmd["name"], cmd["type"])] = cmd
+        return _json_response(cmd, 201 if created else 200)
+
+    def _command_by_id(self, scope: int | None, cmd_id: str) -> tuple[tuple[str, int], JSON]:
+        for key, cmd in self.commands.get(scope, {}).items():
+            if cmd["id"] == cmd_id:
+                return key, cmd
+        raise DiscordRequestError(404, 10063, "Unknown application command")
+
+    async def _h_get_command(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        return _json_response(self._command_by_id(self._scope(m), m["cmd"])[1])
+
+    async def _h_patch_command(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        scope = self._scope(m)
+        key, cmd = self._command_by_id(scope, m["cmd"])
+        merged = {**cmd, **(body or {})}
+        existing = self.commands[scope]
+        del existing[key]
+        new = self._store_command(scope, merged, {(merged["name"], int(merged.get("type", 1))): cmd})
+        existing[(new["name"], new["type"])] = new
+        return _json_response(new)
+
+    async def _h_delete_command(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        scope = self._scope(m)
+        key, _ = self._command_by_id(scope, m["cmd"])
+        del self.commands[scope][key]
+        return web.Response(status=204)
+
+    # ----------------------------------------------------------------- messages
+
+    def _validate_message(self, body: JSON, *, has_files: bool, partial: bool) -> None:
+        errors: list[tuple[str, str, str]] = []
+        content = body.get("content")
+        flags = int(body.get("flags") or 0)
+        v2 = bool(flags & IS_COMPONENTS_V2)
+        if content is not None and len(str(content)) > 2000:
+            errors.append(("content", "BASE_TYPE_MAX_LENGTH", "Must be 2000 or fewer in length."))
+        if v2 and content:
+            errors.append(
+                (
+                    "content",
+                    "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                    "The 'content' field cannot be used when using MessageFlags.IS_COMPONENTS_V2",
+                )
+            )
+        embeds = body.get("embeds") or []
+        if len(embeds) > 10:
+            errors.append(("embeds", "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length."))
+        for i, emb in enumerate(embeds):
+            if len(str(emb.get("title") or "")) > 256:
+                errors.append((f"embeds.{i}.title", "BASE_TYPE_MAX_LENGTH", "Must be 256 or fewer in length."))
+            if len(str(emb.get("description") or "")) > 4096:
+                errors.append((f"embeds.{i}.description", "BASE_TYPE_MAX_LENGTH", "Must be 4096 or fewer in length."))
+            fields = emb.get("fields") or []
+            if len(fields) > 25:
+                errors.append((f"embeds.{i}.fields", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."))
+            for j, fld in enumerate(fields):
+                if not str(fld.get("name") or "") or len(str(fld.get("name"))) > 256:
+                    errors.append(
+                        (f"embeds.{i}.fields.{j}.name", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 256 in length.")
+                    )
+                if not str(fld.get("value") or "") or len(str(fld.get("value"))) > 1024:
+                    errors.append(
+                        (
+                            f"embeds.{i}.fields.{j}.value",
+                            "BASE_TYPE_BAD_LENGTH",
+                            "Must be between 1 and 1024 in length.",
+                        )
+                    )
+        components = body.get("components") or []
+        if not v2:
+            if len(components) > 5:
+                errors.append(("components", "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length."))
+            for i, row in enumerate(components):
+                if row.get("type") != 1:
+                    errors.append(
+                        (f"components.{i}.type", "UNION_TYPE_CHOICES", "Top-level components must be action rows")
+                    )
+                    continue
+                inner = row.get("components") or []
+                if not 1 <= len(inner) <= 5:
+                    errors.append(
+                        (f"components.{i}.components", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
+                    )
+        seen: set[str] = set()
+        for comp in _walk_components(components):
+            cid = comp.get("custom_id")
+            if cid is not None:
+                if not 1 <= len(cid) <= 100:
+                    errors.append(("components", "BASE_TYPE_BAD_LENGTH", f"custom_id {cid!r} must be 1-100 characters"))
+                if cid in seen:
+                    errors.append(
+                        (
+                            "components",
+                            "COMPONENT_CUSTOM_ID_DUPLICATED",
+                            f"Component custom id {cid!r} cannot be duplicated",
+                        )
+                    )
+                seen.add(cid)
+            if comp.get("type") == 2:
+                if len(str(comp.get("label") or "")) > 80:
+                    errors.append(("components", "BASE_TYPE_MAX_LENGTH", "Button label must be 80 or fewer in length."))
+                if comp.get("style") != 5 and comp.get("style") != 6 and "custom_id" not in comp:
+                    errors.append(("components", "COMPONENT_CUSTOM_ID_REQUIRED", "Buttons need a custom_id"))
+            if comp.get("type") == 3 and not 1 <= len(comp.get("options") or []) <= 25:
+                errors.append(
+                    ("components", "BASE_TYPE_BAD_LENGTH", "Select options must be between 1 and 25 in length.")
+                )
+        if errors:
+            raise DiscordRequestError(400, 50035, "Invalid Form Body", _error_tree(errors))
+        if not partial:
+            empty = (
+                not body.get("content")
+                and not embeds
+                and not components
+                and not has_files
+                and not body.get("sticker_ids")
+                and not body.get("poll")
+            )
+            if empty:
+                raise DiscordRequestError(400, 50006, "Cannot send an empty message")
+
+    def _assign_component_ids(self, components: list[JSON]) -> list[JSON]:
+        components = json.loads(json.dumps(components))
+        used = {c["id"] for c in _walk_components(components) if isinstance(c.get("id"), int)}
+        counter = 1
+        for comp in _walk_components(components):
+            if not isinstance(comp.get("id"), int):
+                while counter in used:
+                    counter += 1
+                comp["id"] = counter
+                used.add(counter)
+        return components
+
+    def _make_attachments(self, body: JSON, uploads: list[_Upload], existing: list[JSON]) -> list[JSON]:
+        keep_ids: set[str] | None = None
+        descs: dict[int, JSON] = {}
+        if "attachments" in body and body["attachments"] is not None:
+            keep_ids = set()
+            for a in body["attachments"]:
+                aid = str(a.get("id"))
+                if any(str(e["id"]) == aid for e in existing):
+                    keep_ids.add(aid)
+                else:
+                    with contextlib.suppress(TypeError, ValueError):
+                        descs[int(a.get("id"))] = a
+        result = [e for e in existing if keep_ids is None or str(e["id"]) in keep_ids]
+        for up in uploads:
+            aid = self.new_id()
+            self.uploads[aid] = up.data
+            meta = descs.get(up.index, {})
+            url = f"{self.base_url}/attachments/{aid}/{up.filename}"
+            att: JSON = {
+                "id": str(aid),
+                "filename": meta.get("filename") or up.filename,
+                "size": len(up.data),
+                "url": url,
+                "proxy_url": url,
+                "content_type": up.content_type,
+            }
+            if meta.get("description"):
+                att["description"] = meta["description"]
+            result.append(att)
+        return result
+
+    def _mentions_in(self, content: str) -> list[int]:
+        found: list[int] = []
+        for match in re.finditer(r"<@!?(\d+)>", content):
+            uid = int(match.group(1))
+            if uid in self.users and uid not in found:
+                found.append(uid)
+        return found
+
+    def _new_message(
+        self,
+        ch: FakeChannel,
+        *,
+        author_id: int,
+        body: JSON,
+        uploads: list[_Upload],
+        flags: int = 0,
+        msg_type: int = 0,
+        interaction: InjectedInteraction | None = None,
+        original: bool = False,
+    ) -> RecordedMessage:
+        content = str(body.get("content") or "")
+        ref = body.get("message_reference")
+        if ref is not None:
+            ref = {"type": 0, "channel_id": str(ch.id), **ref}
+            if ch.guild_id is not None:
+                ref.setdefault("guild_id", str(ch.guild_id))
+            if msg_type == 0:
+                msg_type = 19
+        msg = RecordedMessage(
+            id=self.new_id(),
+            channel_id=ch.id,
+            guild_id=ch.guild_id,
+            author_id=author_id,
+            content=content,
+            embeds=list(body.get("embeds") or []),
+            components=self._assign_component_ids(list(body.get("components") or [])),
+            attachments=self._make_attachments(body, uploads, []),
+            flags=flags,
+            type=msg_type,
+            timestamp=_now_iso(),
+            dm_recipient_id=ch.recipient_id if ch.is_dm else None,
+            interaction_id=interaction.id if interaction else None,
+            is_original_response=original,
+            webhook_id=self.application_id if interaction else None,
+            message_reference=ref,
+            mentions=self._mentions_in(content),
+            tts=bool(body.get("tts")),
+        )
+        if interaction is not None:
+            meta: JSON = {
+                "id": str(interaction.id),
+                "type": interaction.type,
+                "user": self.users[interaction.user_id].payload(),
+                "authorizing_integration_owners": interaction.payload.get("authorizing_integration_owners", {}),
+            }
+            if interaction.type == 2:
+                meta["name"] = interaction.payload["data"]["name"]
+                meta["command_type"] = 1
+            if interaction.message_id is not None:
+                meta["interacted_message_id"] = str(interaction.message_id)
+            if not original and interaction.original_message_id is not None:
+                meta["original_response_message_id"] = str(interaction.original_message_id)
+            msg.interaction_metadata = meta
+        self.messages[msg.id] = msg
+        ch.last_message_id = msg.id
+        return msg
+
+    def _apply_edit(self, msg: RecordedMessage, body: JSON, uploads: list[_Upload]) -> None:
+        if "content" in body:
+            msg.content = str(body["content"] or "")
+            msg.mentions = self._mentions_in(msg.content)
+        if "embeds" in body:
+            msg.embeds = list(body["embeds"] or [])
+        if "components" in body:
+            msg.components = self._assign_component_ids(list(body["components"] or []))
+        if "flags" in body and body["flags"] is not None:
+            keep = msg.flags & (EPHEMERAL | LOADING)
+            msg.flags = keep | (int(body["flags"]) & (SUPPRESS_EMBEDS | IS_COMPONENTS_V2))
+        if "attachments" in body or uploads:
+            msg.attachments = self._make_attachments(body, uploads, msg.attachments)
+        msg.edited_timestamp = _now_iso()
+        msg.edit_count += 1
+
+    def _record(self, kind: str, msg: RecordedMessage, body: JSON) -> None:
+        snapshot = {k: v for k, v in body.items()} if isinstance(body, dict) else {}
+        msg.history.append({"kind": kind, **snapshot})
+        self.actions.append(RecordedAction(kind, msg.id, msg.channel_id, snapshot, msg.interaction_id))
+        self._notify()
+
+    async def _echo(self, event: str, msg: RecordedMessage) -> None:
+        if not self.echo_bot_messages or msg.ephemeral:
+            return
+        intent = Intent.DIRECT_MESSAGES if msg.is_dm else Intent.GUILD_MESSAGES
+        if event == "MESSAGE_DELETE":
+            data: JSON = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
+            if msg.guild_id is not None:
+                data["guild_id"] = str(msg.guild_id)
+        else:
+            data = self._message_payload(msg, for_gateway=True)
+        await self._dispatch_if(event, data, guild_id=msg.guild_id, intent=intent)
+
+    def _channel_message(self, m: dict[str, str]) -> tuple[FakeChannel, RecordedMessage]:
+        ch = self._find_channel(int(m["cid"]))
+        msg = self.messages.get(int(m["mid"]))
+        if msg is None or msg.deleted or msg.channel_id != ch.id or msg.ephemeral:
+            raise DiscordRequestError(404, 10008, "Unknown Message")
+        return ch, msg
+
+    async def _h_post_message(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        ch = self._find_channel(int(m["cid"]))
+        body = body or {}
+        if ch.is_dm and ch.recipient_id in self.blocked_dm_users:
+            self.actions.append(RecordedAction("dm_blocked", None, ch.id, {**body, "_recipient_id": ch.recipient_id}))
+            raise DiscordRequestError(403, 50007, "Cannot send messages to this user")
+        self._validate_message(body, has_files=bool(up), partial=False)
+        flags = int(body.get("flags") or 0) & (SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_COMPONENTS_V2)
+        msg = self._new_message(ch, author_id=self.bot_user.id, body=body, uploads=up, flags=flags)
+        self._record("create", msg, body)
+        await self._echo("MESSAGE_CREATE", msg)
+        return _json_response(self._message_payload(msg))
+
+    async def _h_get_message(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        _, msg = self._channel_message(m)
+        return _json_response(self._message_payload(msg))
+
+    async def _h_list_messages(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        ch = self._find_channel(int(m["cid"]))
+        msgs = [x for x in self.messages_in(ch.id) if not x.ephemeral]
+        q = request.query
+        if "before" in q:
+            msgs = [x for x in msgs if x.id < int(q["before"])]
+        if "after" in q:
+            msgs = [x for x in msgs if x.id > int(q["after"])]
+        limit = max(1, min(100, int(q.get("limit", "50"))))
+        if "after" in q:
+            page = msgs[:limit]
+        else:
+            page = msgs[-limit:]
+        return _json_response([self._message_payload(x) for x in reversed(page)])
+
+    async def _h_patch_message(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        _, msg = self._channel_message(m)
+        if msg.author_id != self.bot_user.id:
+            raise DiscordRequestError(403, 50005, "Cannot edit a message authored by another user")
+        body = body or {}
+        self._validate_message({"flags": msg.flags, **body}, has_files=bool(up), partial=True)
+        self._apply_edit(msg, body, up)
+        self._record("edit", msg, body)
+        await self._echo("MESSAGE_UPDATE", msg)
+        return _json_response(self._message_payload(msg))
+
+    async def _h_delete_message(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        _, msg = self._channel_message(m)
+        msg.deleted = True
+        self._record("delete", msg, {})
+        await self._echo("MESSAGE_DELETE", msg)
+        return web.Response(status=204)
+
+    async def _h_add_reaction(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        _, msg = self._channel_message(m)
+        emoji = m["emoji"]  # request.path is already percent-decoded
+        msg.reactions.append(emoji)
+        self._record("reaction_add", msg, {"emoji": emoji})
+        return web.Response(status=204)
+
+    async def _h_remove_reaction(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        _, msg = self._channel_message(m)
+        emoji = m["emoji"]
+        if emoji in msg.reactions:
+            msg.reactions.remove(emoji)
+        self._record("reaction_remove", msg, {"emoji": emoji})
+        return web.Response(status=204)
+
+    # ----------------------------------------------------------------- interactions (REST)
+
+    def _interaction_channel(self, inter: InjectedInteraction) -> FakeChannel:
+        if inter.guild_id is not None:
+            return self.guilds[inter.guild_id].channels[inter.channel_id]
+        return self._dm_channel_by_id(inter.channel_id)
+
+    def _callback_response(
+        self, inter: InjectedInteraction, cb_type: int, msg: RecordedMessage | None, loading: bool
+    ) -> JSON:
+        info: JSON = {
+            "id": str(inter.id),
+            "type": inter.type,
+            "response_message_loading": loading,
+            "response_message_ephemeral": bool(msg.ephemeral) if msg else False,
+        }
+        if msg is not None:
+            info["response_message_id"] = str(msg.id)
+        resource: JSON = {"type": cb_type}
+        if msg is not None:
+            resource["message"] = self._message_payload(msg)
+        return {"interaction": info, "resource": resource}
+
+    async def _h_callback(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        inter = self.interactions.get(int(m["iid"]))
+        if inter is None or inter.token != m["token"]:
+            raise DiscordRequestError(404, 10062, "Unknown interaction")
+        if inter.acknowledged:
+            raise DiscordRequestError(400, 40060, "Interaction has already been acknowledged.")
+        body = body or {}
+        cb_type = int(body.get("type", 0))
+        data: JSON = body.get("data") or {}
+        ch = self._interaction_channel(inter)
+        msg: RecordedMessage | None = None
+        loading = False
+        msg_type = 20 if inter.type == 2 else 0
+        if cb_type == 4:
+            self._validate_message(data, has_files=bool(up), partial=False)
+            flags = int(data.get("flags") or 0) & (
+                EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_COMPONENTS_V2
+            )
+            msg = self._new_message(
+                ch,
+                author_id=self.bot_user.id,
+                body=data,
+                uploads=up,
+                flags=flags,
+                msg_type=msg_type,
+                interaction=inter,
+                original=True,
+            )
+            inter.original_message_id = msg.id
+        elif cb_type == 5:
+            flags = (int(data.get("flags") or 0) & EPHEMERAL) | LOADING
+            msg = self._new_message(
+                ch,
+                author_id=self.bot_user.id,
+                body={},
+                uploads=[],
+                flags=flags,
+                msg_type=msg_type,
+                interaction=inter,
+                original=True,
+            )
+            inter.original_message_id = msg.id
+            loading = True
+        elif cb_type in (6, 7):
+            if inter.type not in (3, 5) or inter.message_id is None:
+                raise DiscordRequestError(
+                    400, 40043, "This interaction type cannot use UPDATE_MESSAGE / DEFERRED_UPDATE_MESSAGE"
+                )
+            target = self.messages[inter.message_id]
+            inter.original_message_id = target.id
+            if cb_type == 7:
+                self._validate_message({"flags": target.flags, **data}, has_files=bool(up), partial=True)
+                self._apply_edit(target, data, up)
+                msg = target
+            else:
+                msg = None
+        elif cb_type == 8:
+            if inter.type != 4:
+                raise DiscordRequestError(400, 50035, "Invalid Form Body")
+        elif cb_type == 9:
+            if inter.type == 5:
+                raise DiscordRequestError(400, 50035, "Invalid Form Body: a modal cannot answer a modal submit")
+        elif cb_type in (1, 12):
+            pass
+        else:
+            raise DiscordRequestError(400, 50035, f"Invalid Form Body: unknown callback type {cb_type}")
+        inter.callback_type = cb_type
+        self.callbacks.append(RecordedCallback(inter.id, cb_type, data, msg.id if msg else None))
+        if msg is not None:
+            if cb_type == 7:
+                self._record("edit", msg, data)
+                await self._echo("MESSAGE_UPDATE", msg)
+            else:
+                self._record("create", msg, data)
+                await self._echo("MESSAGE_CREATE", msg)
+        else:
+            self._notify()
+        return _json_response(self._callback_response(inter, cb_type, msg, loading))
+
+    def _webhook_interaction(self, m: dict[str, str]) -> InjectedInteraction:
+        if int(m["app"]) != self.application_id:
+            raise DiscordRequestError(404, 10015, "Unknown Webhook")
+        for inter in self.interactions.values():
+            if inter.token == m["token"]:
+                return inter
+        raise DiscordRequestError(404, 10015, "Unknown Webhook")
+
+    def _webhook_message(self, inter: InjectedInteraction, wmid: str) -> RecordedMessage:
+        if wmid == "@original":
+            if inter.original_message_id is None:
+                raise DiscordRequestError(404, 10008, "Unknown Message")
+            msg = self.messages[inter.original_message_id]
+        else:
+            msg_id = int(wmid)
+            if msg_id != inter.original_message_id and msg_id not in inter.followup_ids:
+                raise DiscordRequestError(404, 10008, "Unknown Message")
+            msg = self.messages[msg_id]
+        if msg.deleted:
+            raise DiscordRequestError(404, 10008, "Unknown Message")
+        return msg
+
+    async def _h_webhook_execute(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        inter = self._webhook_interaction(m)
+        if not inter.acknowledged:
+            raise DiscordRequestError(404, 10015, "Unknown Webhook")
+        body = body or {}
+        self._validate_message(body, has_files=bool(up), partial=False)
+        original = self.messages.get(inter.original_message_id) if inter.original_message_id else None
+        if (
+            inter.callback_type == 5
+            and original is not None
+            and original.loading
+            and original.interaction_id == inter.id
+        ):
+            # The first followup after a deferred response replaces the "thinking" message.
+            original.flags &= ~LOADING
+            self._apply_edit(original, body, up)
+            msg = original
+            self._record("edit", msg, body)
+            await self._echo("MESSAGE_UPDATE", msg)
+        else:
+            ch = self._interaction_channel(inter)
+            flags = int(body.get("flags") or 0) & (
+                EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_COMPONENTS_V2
+            )
+            msg = self._new_message(
+                ch, author_id=self.bot_user.id, body=body, uploads=up, flags=flags, interaction=inter
+            )
+            inter.followup_ids.append(msg.id)
+            self._record("create", msg, body)
+            await self._echo("MESSAGE_CREATE", msg)
+        if request.query.get("wait", "false").lower() in ("true", "1"):
+            return _json_response(self._message_payload(msg))
+        return web.Response(status=204)
+
+    async def _h_webhook_get(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        inter = self._webhook_interaction(m)
+        return _json_response(self._message_payload(self._webhook_message(inter, m["wmid"])))
+
+    async def _h_webhook_patch(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        inter = self._webhook_interaction(m)
+        msg = self._webhook_message(inter, m["wmid"])
+        body = body or {}
+        self._validate_message({"flags": msg.flags, **body}, has_files=bool(up), partial=True)
+        msg.flags &= ~LOADING
+        self._apply_edit(msg, body, up)
+        self._record("edit", msg, body)
+        await self._echo("MESSAGE_UPDATE", msg)
+        return _json_response(self._message_payload(msg))
+
+    async def _h_webhook_delete(
+        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
+    ) -> web.StreamResponse:
+        inter = self._webhook_interaction(m)
+        msg = self._webhook_message(inter, m["wmid"])
+        msg.deleted = True
+        self._record("delete", msg, {})
+        await self._echo("MESSAGE_DELETE", msg)
+        return web.Response(status=204)
+
+
+# ---------------------------------------------------------------------------------------
+# discord.py glue
+# ---------------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def point_discord_at(fake: FakeDiscord) -> Iterator[None]:
+    """Patch discord.py's class-level URLs to the fake; restores them on exit.
+
+    Must wrap the bot's whole life (``Route`` objects read ``BASE`` when created). Patches
+    ``discord.http.Route.BASE`` (REST, interaction callbacks and followup webhooks),
+    ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY`` and ``discord.asset.Asset.BASE``.
+    """
+    import discord.asset
+    import discord.gateway
+    import discord.http
+
+    old_base = discord.http.Route.BASE
+    old_gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    old_cdn = discord.asset.Asset.BASE
+    discord.http.Route.BASE = fake.api_base
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
+    discord.asset.Asset.BASE = fake.cdn_base
+    try:
+        yield
+    finally:
+        discord.http.Route.BASE = old_base
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
+        discord.asset.Asset.BASE = old_cdn
+
+
+async def start_bot(client: Any, fake: FakeDiscord, *, timeout: float = 10.0) -> asyncio.Task[None]:  # noqa: ASYNC109
+    """``await client.login(token)`` (runs ``setup_hook``), then run ``client.connect()`` in a
+    task and wait for ``on_ready``. Equivalent to ``client.start()`` split in two so that
+    ``wait_until_ready`` is usable. Raises the login/connect error if the client dies
+    first. Call inside :func:`point_discord_at`.
+    """
+    try:
+        await asyncio.wait_for(client.login(fake.token), timeout=timeout)
+    except BaseException:
+        await client.close()
+        raise
+    task: asyncio.Task[None] = asyncio.create_task(client.connect(), name="fake-discord-bot")
+    ready = asyncio.create_task(client.wait_until_ready())
+    done, _ = await asyncio.wait({task, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    if ready not in done:
+        ready.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await ready
+        if task in done:
+            task.result()  # re-raise the start failure
+            raise RuntimeError("bot stopped before becoming ready")
+        await stop_bot(client, task)
+        raise TimeoutError(f"bot not ready after {timeout}s; recent: {fake.summary()}")
+    return task
+
+
+async def stop_bot(client: Any, task: asyncio.Task[None] | None = None, *, timeout: float = 10.0) -> None:  # noqa: ASYNC109
+    """Close the client (clean close: its gateway session ends) and await its start task."""
+    await client.close()
+    if task is not None:
+        try:
+            await asyncio.wait_for(task, timeout=timeout)
+        except asyncio.CancelledError:
+            pass

@@ -1,0 +1,1296 @@
+"""A fake Slack for end-to-end tests. Binds to 127.0.0.1 only and never talks to real Slack.
+
+One aiohttp server (random free port) provides:
+
+* the Web API under ``/api/<method>`` (``FakeSlack.api_base`` ends with ``/`` because
+  ``AsyncWebClient`` joins method names with ``urllib.parse.urljoin``);
+* ``response_url`` endpoints under ``POST /response/<token>``;
+* a Socket Mode websocket under ``/socket`` (the URL ``apps.connections.open`` returns).
+
+It also has helpers that act as Slack towards the app: signing HTTP requests, building
+slash-command, ``block_actions`` and ``view_submission`` payloads, and pushing or
+redelivering Socket Mode envelopes.
+
+Realism notes (how the fake copies Slack):
+
+* Web API errors are HTTP 200 with ``{"ok": false, "error": ...}``, so slack_sdk raises
+  ``SlackApiError``. An injected ``ratelimited`` error uses HTTP 429 with ``Retry-After``.
+* Tokens come from ``Authorization: Bearer`` or a ``token`` parameter. A missing token gives
+  ``not_authed``. An ``xapp-`` token on a bot method, or a non-``xapp-`` token on
+  ``apps.connections.open``, gives ``not_allowed_token_type``.
+* The DM channel for user ``U123`` is always ``DU123``. ``chat.postMessage`` with
+  ``channel=U123`` posts into that DM, as real Slack does.
+* DM failures (``fail_dm``): stage ``"open"`` makes ``conversations.open`` for that user fail
+  (default error ``cannot_dm_bot``; ``user_not_found`` and ``user_disabled`` are also real
+  errors). Posting straight to the user id fails the same way. Stage ``"post"`` lets
+  ``conversations.open`` succeed but makes ``chat.postMessage`` to the DM fail (default error
+  ``messages_tab_disabled``, which real Slack returns when the user turned off the app's
+  Messages tab).
+* ``views.open``/``views.push`` check the ``trigger_id``: one this fake did not issue gives
+  ``invalid_trigger_id``, and one older than ``trigger_ttl`` (3 s, as on Slack) gives
+  ``expired_trigger_id``. Builders on the ``FakeSlack`` instance issue fresh trigger ids.
+* ``users.info`` makes up a plain member for any unknown user id. Use ``add_user`` to set
+  ``is_admin`` / ``is_owner`` / ``is_bot``.
+* Unknown methods are recorded and answered with ``{"ok": false, "error": "unknown_method"}``.
+* ``response_url`` posts are accepted for any token and answered ``200 ok``. A missing
+  ``response_type`` is recorded as ``"ephemeral"``, which is Slack's default.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any, Literal, NamedTuple, TypeVar
+from urllib.parse import urlencode
+
+import aiohttp
+from aiohttp import WSMsgType, web
+from slack_sdk.signature import SignatureVerifier
+
+T = TypeVar("T")
+
+FORM_CONTENT_TYPE = "application/x-www-form-urlencoded"
+DEFAULT_TEAM_ID = "T0FAKE"
+DEFAULT_TEAM_DOMAIN = "fake-team"
+DEFAULT_APP_ID = "A0FAKEAPP"
+DEFAULT_USER_ID = "U0PLAYER1"
+DEFAULT_CHANNEL_ID = "C0GAME"
+
+RequestVariant = Literal["valid", "unsigned", "wrong_signature", "stale", "tampered"]
+DmFailureStage = Literal["open", "post"]
+
+
+class WaitTimeout(AssertionError):
+    """Raised by ``FakeSlack.wait_for`` when the predicate never turned truthy."""
+
+
+# --------------------------------------------------------------------------------------
+# Records
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class ApiCall:
+    """One Web API request received by the fake."""
+
+    method: str
+    params: dict[str, Any]
+    token: str | None
+    http_method: str
+    body_format: str  # "json" | "form" | "multipart" | "query"
+    timestamp: float
+    response: dict[str, Any] | None = None  # None while the call is held or delayed
+    status: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.response and self.response.get("ok"))
+
+
+@dataclass(frozen=True)
+class ResponseUrlPost:
+    """One POST to a ``response_url`` (what bolt's ``respond()`` sends)."""
+
+    token: str
+    url: str
+    body: dict[str, Any]
+    timestamp: float
+    channel_id: str | None = None  # channel the url was minted for (FakeSlack builders), if known
+
+    @property
+    def response_type(self) -> str:
+        return str(self.body.get("response_type") or "ephemeral")
+
+    @property
+    def replace_original(self) -> bool:
+        return bool(self.body.get("replace_original", False))
+
+    @property
+    def delete_original(self) -> bool:
+        return bool(self.body.get("delete_original", False))
+
+    @property
+    def text(self) -> str | None:
+        text = self.body.get("text")
+        return None if text is None else str(text)
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """A Socket Mode envelope the fake pushed to a client."""
+
+    envelope_id: str
+    type: str
+    payload: dict[str, Any]
+    accepts_response_payload: bool
+    retry_attempt: int | None
+    retry_reason: str | None
+    connection_id: int
+    timestamp: float
+
+    def to_message(self) -> dict[str, Any]:
+        msg: dict[str, Any] = {
+            "envelope_id": self.envelope_id,
+            "type": self.type,
+            "payload": self.payload,
+            "accepts_response_payload": self.accepts_response_payload,
+        }
+        if self.retry_attempt is not None:
+            msg["retry_attempt"] = self.retry_attempt
+        if self.retry_reason is not None:
+            msg["retry_reason"] = self.retry_reason
+        return msg
+
+
+@dataclass(frozen=True)
+class SocketAck:
+    """An envelope acknowledgement sent by the client: ``{"envelope_id", "payload"?}``."""
+
+    envelope_id: str
+    payload: dict[str, Any] | None
+    raw: dict[str, Any]
+    connection_id: int
+    timestamp: float
+
+
+@dataclass
+class SocketConnection:
+    id: int
+    ws: web.WebSocketResponse
+    path_qs: str
+    connected_at: float
+    closed_at: float | None = None
+    pings: int = 0
+
+    @property
+    def open(self) -> bool:
+        return self.closed_at is None and not self.ws.closed
+
+
+@dataclass
+class FakeUser:
+    id: str
+    name: str
+    team_id: str
+    is_admin: bool = False
+    is_owner: bool = False
+    is_primary_owner: bool = False
+    is_bot: bool = False
+    deleted: bool = False
+    real_name: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        real_name = self.real_name or self.name
+        return {
+            "id": self.id,
+            "team_id": self.team_id,
+            "name": self.name,
+            "deleted": self.deleted,
+            "real_name": real_name,
+            "tz": "Europe/London",
+            "tz_offset": 0,
+            "is_admin": self.is_admin,
+            "is_owner": self.is_owner,
+            "is_primary_owner": self.is_primary_owner,
+            "is_restricted": False,
+            "is_ultra_restricted": False,
+            "is_bot": self.is_bot,
+            "is_app_user": False,
+            "profile": {"real_name": real_name, "display_name": self.name, "team": self.team_id},
+        }
+
+
+@dataclass
+class _Failure:
+    error: str
+    status: int
+    remaining: int | None
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------------------
+# Request helpers (acting as Slack towards the app's HTTP endpoint)
+# --------------------------------------------------------------------------------------
+
+
+class AppResponse(NamedTuple):
+    status: int
+    body: str
+    elapsed: float  # seconds from sending the request to reading the whole response
+
+
+def sign(body: bytes | str, secret: str, timestamp: int | str) -> str:
+    """Returns the ``X-Slack-Signature`` value (``v0=<hex>``) for body and timestamp."""
+    signature = SignatureVerifier(secret).generate_signature(timestamp=str(timestamp), body=body)
+    assert signature is not None
+    return signature
+
+
+def form_encode(fields: Mapping[str, Any]) -> bytes:
+    """Form-encodes ``fields`` the way Slack sends slash commands (None values are dropped)."""
+    return urlencode({k: v for k, v in fields.items() if v is not None}).encode()
+
+
+def interactive_body(payload: Mapping[str, Any]) -> bytes:
+    """Form body ``payload=<json>`` as Slack sends interactivity requests over HTTP."""
+    return urlencode({"payload": json.dumps(payload)}).encode()
+
+
+def signed_headers(
+    body: bytes,
+    secret: str,
+    *,
+    timestamp: int | None = None,
+    retry_num: int | None = None,
+    retry_reason: str = "http_timeout",
+    content_type: str = FORM_CONTENT_TYPE,
+) -> dict[str, str]:
+    """Headers of a correctly signed Slack request, plus retry headers if ``retry_num`` is set."""
+    ts = int(time.time()) if timestamp is None else timestamp
+    headers = {
+        "Content-Type": content_type,
+        "X-Slack-Request-Timestamp": str(ts),
+        "X-Slack-Signature": sign(body, secret, ts),
+        "User-Agent": "Slackbot 1.0 (+https://api.slack.com/robots)",
+    }
+    if retry_num is not None:
+        headers["X-Slack-Retry-Num"] = str(retry_num)
+        headers["X-Slack-Retry-Reason"] = retry_reason
+    return headers
+
+
+def build_signed_request(
+    body: bytes,
+    secret: str,
+    *,
+    variant: RequestVariant = "valid",
+    retry_num: int | None = None,
+    retry_reason: str = "http_timeout",
+    content_type: str = FORM_CONTENT_TYPE,
+) -> tuple[bytes, dict[str, str]]:
+    """Returns ``(body, headers)`` for a request that is valid or broken in one way.
+
+    * ``valid``: correct signature and a current timestamp.
+    * ``unsigned``: no ``X-Slack-Signature`` / ``X-Slack-Request-Timestamp`` headers.
+    * ``wrong_signature``: signed with a different secret.
+    * ``stale``: correctly signed, but the timestamp is 10 minutes old (bolt allows 5).
+    * ``tampered``: signature computed for the original body, but one more field is appended to it.
+    """
+    now = int(time.time())
+    if variant == "valid":
+        return body, signed_headers(
+            body, secret, timestamp=now, retry_num=retry_num, retry_reason=retry_reason, content_type=content_type
+        )
+    if variant == "unsigned":
+        headers = signed_headers(
+            body, secret, retry_num=retry_num, retry_reason=retry_reason, content_type=content_type
+        )
+        del headers["X-Slack-Signature"]
+        del headers["X-Slack-Request-Timestamp"]
+        return body, headers
+    if variant == "wrong_signature":
+        return body, signed_headers(
+            body,
+            secret + "-wrong",
+            timestamp=now,
+            retry_num=retry_num,
+            retry_reason=retry_reason,
+            content_type=content_type,
+        )
+    if variant == "stale":
+        return body, signed_headers(
+            body,
+            secret,
+            timestamp=now - 600,
+            retry_num=retry_num,
+            retry_reason=retry_reason,
+            content_type=content_type,
+        )
+    if variant == "tampered":
+        headers = signed_headers(
+            body, secret, timestamp=now, retry_num=retry_num, retry_reason=retry_reason, content_type=content_type
+        )
+        return body + b"&tampered=1", headers
+    raise ValueError(f"unknown variant {variant!r}")
+
+
+async def post_to_app(
+    url: str,
+    body: bytes,
+    headers: Mapping[str, str],
+    *,
+    timeout: float = 10.0,  # noqa: ASYNC109 - per-request HTTP timeout, not a cancel scope
+) -> AppResponse:
+    """POSTs ``body`` to the app. Returns ``(status, text body, elapsed seconds)``.
+
+    ``trust_env`` is off, so proxy environment variables never redirect loopback traffic.
+    """
+    assert url.startswith(("http://127.0.0.1", "http://localhost")), "post_to_app is loopback-only"
+    started = time.perf_counter()
+    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=timeout)) as session:
+        async with session.post(url, data=body, headers=dict(headers)) as resp:
+            text = await resp.text()
+            return AppResponse(resp.status, text, time.perf_counter() - started)
+
+
+def new_trigger_id() -> str:
+    """Looks like a real trigger id: ``<digits>.<digits>.<hex>``."""
+    return f"{int(time.time() * 1000)}.{uuid.uuid4().int % 10**12}.{uuid.uuid4().hex[:32]}"
+
+
+def slash_command_payload(
+    *,
+    text: str,
+    response_url: str,
+    trigger_id: str,
+    command: str = "/liars",
+    user_id: str = DEFAULT_USER_ID,
+    user_name: str = "player1",
+    team_id: str = DEFAULT_TEAM_ID,
+    team_domain: str = DEFAULT_TEAM_DOMAIN,
+    channel_id: str = DEFAULT_CHANNEL_ID,
+    channel_name: str = "liars-poker",
+    api_app_id: str = DEFAULT_APP_ID,
+    enterprise_id: str | None = None,
+    enterprise_name: str | None = None,
+    verification_token: str = "fake-verification-token",
+) -> dict[str, str]:
+    """Slash command fields, as sent form-encoded over HTTP or as the Socket Mode payload dict."""
+    fields: dict[str, str] = {
+        "token": verification_token,
+        "team_id": team_id,
+        "team_domain": team_domain,
+    }
+    if enterprise_id is not None:
+        fields["enterprise_id"] = enterprise_id
+        fields["enterprise_name"] = enterprise_name or "Fake Enterprise"
+    fields.update(
+        {
+            "channel_id": channel_id,
+            "channel_name": channel_name,
+            "user_id": user_id,
+            "user_name": user_name,
+            "command": command,
+            "text": text,
+            "api_app_id": api_app_id,
+            "is_enterprise_install": "false",
+            "response_url": response_url,
+            "trigger_id": trigger_id,
+        }
+    )
+    return fields
+
+
+def _user_obj(user_id: str, user_name: str, team_id: str) -> dict[str, Any]:
+    return {"id": user_id, "username": user_name, "name": user_name, "team_id": team_id}
+
+
+def _enterprise_obj(enterprise_id: str | None) -> dict[str, Any] | None:
+    return None if enterprise_id is None else {"id": enterprise_id, "name": "Fake Enterprise"}
+
+
+def block_actions_payload(
+    *,
+    action_id: str,
+    value: str,
+    response_url: str,
+    trigger_id: str,
+    message_ts: str,
+    block_id: str = "actions",
+    button_text: str = "Click",
+    user_id: str = DEFAULT_USER_ID,
+    user_name: str = "player1",
+    team_id: str = DEFAULT_TEAM_ID,
+    team_domain: str = DEFAULT_TEAM_DOMAIN,
+    channel_id: str = DEFAULT_CHANNEL_ID,
+    channel_name: str = "liars-poker",
+    api_app_id: str = DEFAULT_APP_ID,
+    enterprise_id: str | None = None,
+    is_ephemeral: bool = False,
+    message: dict[str, Any] | None = None,
+    verification_token: str = "fake-verification-token",
+) -> dict[str, Any]:
+    """A ``block_actions`` payload for a button click on a message (or an ephemeral message)."""
+    payload: dict[str, Any] = {
+        "type": "block_actions",
+        "user": _user_obj(user_id, user_name, team_id),
+        "api_app_id": api_app_id,
+        "token": verification_token,
+        "container": {
+            "type": "message",
+            "message_ts": message_ts,
+            "channel_id": channel_id,
+            "is_ephemeral": is_ephemeral,
+        },
+        "trigger_id": trigger_id,
+        "team": {"id": team_id, "domain": team_domain},
+        "enterprise": _enterprise_obj(enterprise_id),
+        "is_enterprise_install": False,
+        "channel": {"id": channel_id, "name": channel_name},
+        "state": {"values": {}},
+        "response_url": response_url,
+        "actions": [
+            {
+                "action_id": action_id,
+                "block_id": block_id,
+                "text": {"type": "plain_text", "text": button_text, "emoji": True},
+                "value": value,
+                "type": "button",
+                "action_ts": f"{time.time():.6f}",
+            }
+        ],
+    }
+    if not is_ephemeral:
+        payload["message"] = message or {
+            "type": "message",
+            "user": "U0BOT",
+            "ts": message_ts,
+            "text": "",
+            "blocks": [],
+        }
+    return payload
+
+
+def view_submission_payload(
+    *,
+    callback_id: str,
+    values: Mapping[str, Mapping[str, Mapping[str, Any]]],
+    trigger_id: str,
+    private_metadata: str = "",
+    view_id: str = "V0FAKEVIEW",
+    external_id: str = "",
+    user_id: str = DEFAULT_USER_ID,
+    user_name: str = "player1",
+    team_id: str = DEFAULT_TEAM_ID,
+    team_domain: str = DEFAULT_TEAM_DOMAIN,
+    api_app_id: str = DEFAULT_APP_ID,
+    enterprise_id: str | None = None,
+    response_urls: list[dict[str, Any]] | None = None,
+    verification_token: str = "fake-verification-token",
+) -> dict[str, Any]:
+    """A ``view_submission`` payload. ``values`` is ``view.state.values``:
+    ``{block_id: {action_id: {"type": "plain_text_input", "value": "3"}}}``."""
+    return {
+        "type": "view_submission",
+        "team": {"id": team_id, "domain": team_domain},
+        "user": _user_obj(user_id, user_name, team_id),
+        "api_app_id": api_app_id,
+        "token": verification_token,
+        "trigger_id": trigger_id,
+        "view": {
+            "id": view_id,
+            "team_id": team_id,
+            "type": "modal",
+            "blocks": [],
+            "private_metadata": private_metadata,
+            "callback_id": callback_id,
+            "state": {"values": {k: dict(v) for k, v in values.items()}},
+            "hash": f"{int(time.time())}.fakehash",
+            "title": {"type": "plain_text", "text": "Liar's Poker", "emoji": True},
+            "clear_on_close": False,
+            "notify_on_close": False,
+            "close": None,
+            "submit": {"type": "plain_text", "text": "Submit", "emoji": True},
+            "previous_view_id": None,
+            "root_view_id": view_id,
+            "app_id": api_app_id,
+            "external_id": external_id,
+            "app_installed_team_id": team_id,
+            "bot_id": "B0BOT",
+        },
+        "response_urls": response_urls or [],
+        "is_enterprise_install": False,
+        "enterprise": _enterprise_obj(enterprise_id),
+    }
+
+
+# --------------------------------------------------------------------------------------
+# The fake server
+# --------------------------------------------------------------------------------------
+
+
+class FakeSlack:
+    """Fake Slack Web API + response_url + Socket Mode server on 127.0.0.1.
+
+    Use ``async with FakeSlack() as fake:`` or ``await fake.start()`` / ``await fake.stop()``.
+    Stop any Socket Mode client first (``await handler.close_async()``). Otherwise the
+    client sees the socket close, reconnects, and logs errors while the fake shuts down.
+    """
+
+    def __init__(
+        self,
+        *,
+        team_id: str = DEFAULT_TEAM_ID,
+        team_name: str = "Fake Team",
+        team_domain: str = DEFAULT_TEAM_DOMAIN,
+        enterprise_id: str | None = None,
+        bot_user_id: str = "U0BOT",
+        bot_id: str = "B0BOT",
+        bot_name: str = "liars",
+        app_id: str = DEFAULT_APP_ID,
+        bot_token: str | None = None,
+        app_token: str | None = None,
+        trigger_ttl: float | None = 3.0,
+    ) -> None:
+        self.team_id = team_id
+        self.team_name = team_name
+        self.team_domain = team_domain
+        self.enterprise_id = enterprise_id
+        self.bot_user_id = bot_user_id
+        self.bot_id = bot_id
+        self.bot_name = bot_name
+        self.app_id = app_id
+        self.bot_token = bot_token  # if set, bot methods require exactly this token
+        self.app_token = app_token  # if set, apps.connections.open requires exactly this token
+        self.trigger_ttl = trigger_ttl
+
+        self._runner: web.AppRunner | None = None
+        self._port: int | None = None
+
+        self._calls: list[ApiCall] = []
+        self._response_posts: list[ResponseUrlPost] = []
+        self._envelopes: list[Envelope] = []
+        self._acks: list[SocketAck] = []
+        self._socket_messages: list[dict[str, Any]] = []
+        self._connections: list[SocketConnection] = []
+
+        self._users: dict[str, FakeUser] = {}
+        self._dm_failures: dict[str, tuple[DmFailureStage, str]] = {}
+        self._failures: dict[str, _Failure] = {}
+        self._latency: dict[str, float] = {}
+        self._holds: dict[str, asyncio.Event] = {}
+        self._opened_dms: set[str] = set()
+        self._messages: dict[tuple[str, str], dict[str, Any]] = {}
+        self._views: dict[str, dict[str, Any]] = {}
+        self._triggers: dict[str, float] = {}
+        self._response_url_channels: dict[str, str | None] = {}
+
+        self._ts_counter = itertools.count(1)
+        self._ts_base_us = int(time.time()) * 1_000_000
+        self._id_counter = itertools.count(1)
+        self._conn_counter = itertools.count(1)
+
+        self._handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+            "auth.test": self._auth_test,
+            "chat.postMessage": self._chat_post_message,
+            "chat.update": self._chat_update,
+            "chat.postEphemeral": self._chat_post_ephemeral,
+            "chat.delete": self._chat_delete,
+            "conversations.open": self._conversations_open,
+            "views.open": self._views_open,
+            "views.push": self._views_push,
+            "views.update": self._views_update,
+            "views.publish": self._views_publish,
+            "users.info": self._users_info,
+            "apps.connections.open": self._apps_connections_open,
+        }
+
+    # ---------------------------------------------------------------- lifecycle
+
+    async def start(self) -> FakeSlack:
+        app = web.Application()
+        app.router.add_route("*", "/api/{method}", self._handle_api)
+        app.router.add_post("/response/{token}", self._handle_response_url)
+        app.router.add_get("/socket", self._handle_socket)
+        self._runner = web.AppRunner(app, shutdown_timeout=1.0, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self._port = int(self._runner.addresses[0][1])
+        return self
+
+    async def stop(self) -> None:
+        for conn in self._connections:
+            if not conn.ws.closed:
+                await conn.ws.close(code=1001, message=b"fake slack stopping")
+        for event in self._holds.values():
+            event.set()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeSlack:
+        return await self.start()
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.stop()
+
+    # ---------------------------------------------------------------- addresses
+
+    @property
+    def port(self) -> int:
+        if self._port is None:
+            raise RuntimeError("FakeSlack not started")
+        return self._port
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def api_base(self) -> str:
+        """``http://127.0.0.1:PORT/api/``; pass as ``AsyncWebClient(base_url=...)``."""
+        return f"{self.base_url}/api/"
+
+    @property
+    def socket_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/socket"
+
+    # ---------------------------------------------------------------- configuration
+
+    def add_user(
+        self,
+        user_id: str,
+        *,
+        name: str | None = None,
+        is_admin: bool = False,
+        is_owner: bool = False,
+        is_primary_owner: bool = False,
+        is_bot: bool = False,
+        deleted: bool = False,
+    ) -> FakeUser:
+        user = FakeUser(
+            id=user_id,
+            name=name or user_id.lower(),
+            team_id=self.team_id,
+            is_admin=is_admin or is_owner or is_primary_owner,
+            is_owner=is_owner or is_primary_owner,
+            is_primary_owner=is_primary_owner,
+            is_bot=is_bot,
+            deleted=deleted,
+        )
+        self._users[user_id] = user
+        return user
+
+    def fail_dm(self, user_id: str, *, stage: DmFailureStage = "open", error: str | None = None) -> None:
+        """Makes DMs to ``user_id`` fail (see the module docstring for the stages and errors)."""
+        default = "cannot_dm_bot" if stage == "open" else "messages_tab_disabled"
+        self._dm_failures[user_id] = (stage, error or default)
+
+    def clear_dm_failure(self, user_id: str) -> None:
+        self._dm_failures.pop(user_id, None)
+
+    def fail_method(
+        self,
+        method: str,
+        error: str,
+        *,
+        times: int | None = None,
+        status: int | None = None,
+        retry_after: int = 1,
+    ) -> None:
+        """The next ``times`` calls to ``method`` (all of them if None) fail with ``error``.
+        ``ratelimited`` defaults to HTTP 429 + ``Retry-After``; other errors to 200."""
+        headers: dict[str, str] = {}
+        if error == "ratelimited":
+            headers["Retry-After"] = str(retry_after)
+        self._failures[method] = _Failure(
+            error=error,
+            status=status if status is not None else (429 if error == "ratelimited" else 200),
+            remaining=times,
+            headers=headers,
+        )
+
+    def clear_failures(self) -> None:
+        self._failures.clear()
+
+    def set_latency(self, method: str, seconds: float) -> None:
+        """Delays every response of ``method`` by ``seconds`` (the call is recorded on arrival)."""
+        self._latency[method] = seconds
+
+    def hold(self, method: str) -> asyncio.Event:
+        """Stalls responses for ``method`` until ``release(method)`` (or the returned event is set).
+        Calls are recorded on arrival, with ``response=None`` until they are released."""
+        event = asyncio.Event()
+        self._holds[method] = event
+        return event
+
+    def release(self, method: str) -> None:
+        event = self._holds.pop(method, None)
+        if event is not None:
+            event.set()
+
+    def reset(self) -> None:
+        """Clears all recordings (API calls, response_url posts, envelopes, acks)."""
+        self._calls.clear()
+        self._response_posts.clear()
+        self._envelopes.clear()
+        self._acks.clear()
+        self._socket_messages.clear()
+
+    # ---------------------------------------------------------------- minting
+
+    def new_response_url(self, channel_id: str | None = None) -> str:
+        token = f"T{next(self._id_counter)}x{uuid.uuid4().hex[:16]}"
+        self._response_url_channels[token] = channel_id
+        return f"{self.base_url}/response/{token}"
+
+    def new_trigger_id(self) -> str:
+        trigger = new_trigger_id()
+        self._triggers[trigger] = time.monotonic()
+        return trigger
+
+    @staticmethod
+    def dm_channel_for(user_id: str) -> str:
+        return f"D{user_id}"
+
+    def next_ts(self) -> str:
+        value = self._ts_base_us + next(self._ts_counter)
+        return f"{value // 1_000_000}.{value % 1_000_000:06d}"
+
+    # ---------------------------------------------------------------- payload builders (fresh urls/triggers)
+
+    def slash_command(self, text: str, **kwargs: Any) -> dict[str, str]:
+        """``slash_command_payload`` with a fresh response_url and trigger_id, and this team's ids."""
+        kwargs.setdefault("team_id", self.team_id)
+        kwargs.setdefault("team_domain", self.team_domain)
+        kwargs.setdefault("api_app_id", self.app_id)
+        kwargs.setdefault("enterprise_id", self.enterprise_id)
+        kwargs.setdefault("response_url", self.new_response_url(kwargs.get("channel_id", DEFAULT_CHANNEL_ID)))
+        kwargs.setdefault("trigger_id", self.new_trigger_id())
+        return slash_command_payload(text=text, **kwargs)
+
+    def block_actions(self, action_id: str, value: str, *, message_ts: str, **kwargs: Any) -> dict[str, Any]:
+        kwargs.setdefault("team_id", self.team_id)
+        kwargs.setdefault("team_domain", self.team_domain)
+        kwargs.setdefault("api_app_id", self.app_id)
+        kwargs.setdefault("enterprise_id", self.enterprise_id)
+        kwargs.setdefault("response_url", self.new_response_url(kwargs.get("channel_id", DEFAULT_CHANNEL_ID)))
+        kwargs.setdefault("trigger_id", self.new_trigger_id())
+        return block_actions_payload(action_id=action_id, value=value, message_ts=message_ts, **kwargs)
+
+    def view_submission(
+        self, callback_id: str, values: Mapping[str, Mapping[str, Mapping[str, Any]]], **kwargs: Any
+    ) -> dict[str, Any]:
+        kwargs.setdefault("team_id", self.team_id)
+        kwargs.setdefault("team_domain", self.team_domain)
+        kwargs.setdefault("api_app_id", self.app_id)
+        kwargs.setdefault("enterprise_id", self.enterprise_id)
+        kwargs.setdefault("trigger_id", self.new_trigger_id())
+        return view_submission_payload(callback_id=callback_id, values=values, **kwargs)
+
+    # ---------------------------------------------------------------- queries
+
+    def calls(self, method: str | None = None) -> list[ApiCall]:
+        """All recorded Web API calls (failed ones and ones still held), optionally for one method."""
+        return [c for c in self._calls if method is None or c.method == method]
+
+    def messages_to(self, channel: str) -> list[ApiCall]:
+        """Successful ``chat.postMessage`` calls whose resolved channel is ``channel``.
+        A ``channel=U123`` post resolves to ``DU123``."""
+        return [
+            c
+            for c in self._calls
+            if c.method == "chat.postMessage" and c.ok and c.response is not None and c.response["channel"] == channel
+        ]
+
+    def dms_to(self, user_id: str) -> list[ApiCall]:
+        """Successful ``chat.postMessage`` calls into the user's DM (posted to ``D<user>`` or to ``<user>``)."""
+        return self.messages_to(self.dm_channel_for(user_id))
+
+    def ephemerals_to(self, user_id: str) -> list[ApiCall]:
+        """Successful ``chat.postEphemeral`` calls for ``user_id`` (response_url posts are separate)."""
+        return [c for c in self._calls if c.method == "chat.postEphemeral" and c.ok and c.params.get("user") == user_id]
+
+    def response_url_posts(self, url: str | None = None) -> list[ResponseUrlPost]:
+        return [p for p in self._response_posts if url is None or p.url == url]
+
+    def envelopes(self) -> list[Envelope]:
+        return list(self._envelopes)
+
+    def acks(self, envelope_id: str | None = None) -> list[SocketAck]:
+        return [a for a in self._acks if envelope_id is None or a.envelope_id == envelope_id]
+
+    def socket_messages(self) -> list[dict[str, Any]]:
+        """Every JSON text frame the client sent (acks and anything else)."""
+        return list(self._socket_messages)
+
+    @property
+    def connections(self) -> list[SocketConnection]:
+        return list(self._connections)
+
+    def open_connections(self) -> list[SocketConnection]:
+        return [c for c in self._connections if c.open]
+
+    def pings_received(self) -> int:
+        return sum(c.pings for c in self._connections)
+
+    def message(self, channel: str, ts: str) -> dict[str, Any] | None:
+        """Current state of a stored message (after any ``chat.update``); None if missing or deleted."""
+        return self._messages.get((channel, ts))
+
+    def views(self) -> dict[str, dict[str, Any]]:
+        return dict(self._views)
+
+    async def wait_for(
+        self,
+        predicate: Callable[[], T | None],
+        timeout: float = 5.0,  # noqa: ASYNC109 - deadline for polling, part of the public API
+        *,
+        interval: float = 0.01,
+        description: str = "",
+    ) -> T:
+        """Polls ``predicate`` until it returns something truthy, then returns that value.
+        Raises ``WaitTimeout`` (an ``AssertionError``) with a summary of recorded calls."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            if time.monotonic() >= deadline:
+                summary = ", ".join(
+                    f"{c.method}({'ok' if c.ok else (c.response or {}).get('error', 'pending')})" for c in self._calls
+                )
+                raise WaitTimeout(
+                    f"timed out after {timeout}s waiting for {description or predicate!r}; "
+                    f"api calls: [{summary}]; acks: {[a.envelope_id for a in self._acks]}"
+                )
+            await asyncio.sleep(interval)
+
+    async def wait_for_socket(self, count: int = 1, timeout: float = 5.0) -> SocketConnection:  # noqa: ASYNC109
+        """Waits until ``count`` connections have been made in total and one is open; returns the newest open one."""
+
+        def ready() -> SocketConnection | None:
+            open_conns = self.open_connections()
+            if len(self._connections) >= count and open_conns:
+                return open_conns[-1]
+            return None
+
+        return await self.wait_for(ready, timeout, description=f"socket connection #{count}")
+
+    async def wait_for_ack(self, envelope_id: str, timeout: float = 5.0) -> SocketAck:  # noqa: ASYNC109
+        acks = await self.wait_for(lambda: self.acks(envelope_id), timeout, description=f"ack of {envelope_id}")
+        return acks[0]
+
+    # ---------------------------------------------------------------- Socket Mode pushing
+
+    async def push_envelope(
+        self,
+        type: str,
+        payload: dict[str, Any],
+        *,
+        envelope_id: str | None = None,
+        accepts_response_payload: bool | None = None,
+        retry_attempt: int | None = None,
+        retry_reason: str | None = None,
+        connection: SocketConnection | None = None,
+        timeout: float = 5.0,  # noqa: ASYNC109 - how long to wait for an open connection
+    ) -> Envelope:
+        """Sends an envelope to the newest open connection (waiting up to ``timeout`` for one).
+        ``accepts_response_payload`` defaults to True for slash_commands, False otherwise
+        (interactive view_submission envelopes on Slack also carry True)."""
+        conn = connection or await self.wait_for_socket(timeout=timeout)
+        if accepts_response_payload is None:
+            accepts_response_payload = type == "slash_commands" or (
+                type == "interactive" and payload.get("type") in ("view_submission", "block_suggestion")
+            )
+        envelope = Envelope(
+            envelope_id=envelope_id or str(uuid.uuid4()),
+            type=type,
+            payload=payload,
+            accepts_response_payload=accepts_response_payload,
+            retry_attempt=retry_attempt,
+            retry_reason=retry_reason,
+            connection_id=conn.id,
+            timestamp=time.time(),
+        )
+        self._envelopes.append(envelope)
+        await conn.ws.send_str(json.dumps(envelope.to_message()))
+        return envelope
+
+    async def push_slash_command(self, text: str, **kwargs: Any) -> Envelope:
+        return await self.push_envelope("slash_commands", self.slash_command(text, **kwargs))
+
+    async def push_interactive(self, payload: dict[str, Any]) -> Envelope:
+        return await self.push_envelope("interactive", payload)
+
+    async def redeliver(
+        self,
+        envelope: Envelope,
+        *,
+        same_envelope_id: bool = False,
+        retry_reason: str = "timeout",
+    ) -> Envelope:
+        """Sends ``envelope``'s payload again, as Slack does when an ack is late. The retry is
+        ``retry_attempt = previous + 1`` (0 means first delivery), and it gets a new envelope
+        id unless ``same_envelope_id``. Bolt turns the retry fields into
+        ``x-slack-retry-num`` / ``x-slack-retry-reason`` request headers."""
+        return await self.push_envelope(
+            envelope.type,
+            envelope.payload,
+            envelope_id=envelope.envelope_id if same_envelope_id else None,
+            accepts_response_payload=envelope.accepts_response_payload,
+            retry_attempt=(envelope.retry_attempt or 0) + 1,
+            retry_reason=retry_reason,
+        )
+
+    async def send_disconnect(self, reason: str = "refresh_requested") -> None:
+        """Sends Slack's ``{"type": "disconnect"}`` to the newest open connection. The client
+        then calls apps.connections.open again and reconnects."""
+        conn = await self.wait_for_socket()
+        await conn.ws.send_str(
+            json.dumps({"type": "disconnect", "reason": reason, "debug_info": {"host": "applink-fake-1"}})
+        )
+
+    async def drop_socket(self) -> None:
+        """Closes the newest open websocket from the server side (like a network blip)."""
+        conn = await self.wait_for_socket()
+        await conn.ws.close(code=1011, message=b"fake drop")
+
+    # ---------------------------------------------------------------- HTTP handlers
+
+    async def _handle_api(self, request: web.Request) -> web.Response:
+        method = request.match_info["method"]
+        params: dict[str, Any] = dict(request.query)
+        body_format = "query"
+        if request.method == "POST" and request.can_read_body:
+            ctype = request.content_type
+            if ctype == "application/json":
+                body_format = "json"
+                try:
+                    data = await request.json()
+                except json.JSONDecodeError:
+                    data = None
+                if isinstance(data, dict):
+                    params.update(data)
+            elif ctype in (FORM_CONTENT_TYPE, "multipart/form-data"):
+                body_format = "form" if ctype == FORM_CONTENT_TYPE else "multipart"
+                form = await request.post()
+                for key, value in form.items():
+                    params[key] = value if isinstance(value, str) else f"<file {getattr(value, 'filename', '')}>"
+        token: str | None = None
+        auth = request.headers.get("Authorization", "")
+        if auth.startswith("Bearer "):
+            token = auth[len("Bearer ") :]
+        if "token" in params:
+            token = str(params.pop("token"))
+
+        call = ApiCall(
+            method=method,
+            params=params,
+            token=token,
+            http_method=request.method,
+            body_format=body_format,
+            timestamp=time.time(),
+        )
+        self._calls.append(call)
+
+        hold = self._holds.get(method)
+        if hold is not None:
+            await hold.wait()
+        latency = self._latency.get(method)
+        if latency:
+            await asyncio.sleep(latency)
+
+        status = 200
+        headers: dict[str, str] = {}
+        failure = self._failures.get(method)
+        auth_error = self._check_token(method, token)
+        if auth_error is not None:
+            result: dict[str, Any] = {"ok": False, "error": auth_error}
+        elif failure is not None:
+            result = {"ok": False, "error": failure.error}
+            status = failure.status
+            headers.update(failure.headers)
+            if failure.remaining is not None:
+                failure.remaining -= 1
+                if failure.remaining <= 0:
+                    del self._failures[method]
+        elif method in self._handlers:
+            result = self._handlers[method](params)
+        else:
+            result = {"ok": False, "error": "unknown_method", "req_method": method}
+        if method == "auth.test" and result.get("ok"):
+            headers["x-oauth-scopes"] = "chat:write,commands,im:write,users:read"
+
+        call.response = result
+        call.status = status
+        return web.json_response(result, status=status, headers=headers)
+
+    def _check_token(self, method: str, token: str | None) -> str | None:
+        if not token:
+            return "not_authed"
+        if method == "apps.connections.open":
+            if not token.startswith("xapp-"):
+                return "not_allowed_token_type"
+            if self.app_token is not None and token != self.app_token:
+                return "invalid_auth"
+            return None
+        if token.startswith("xapp-"):
+            return "not_allowed_token_type"
+        if self.bot_token is not None and token != self.bot_token:
+            return "invalid_auth"
+        return None
+
+    async def _handle_response_url(self, request: web.Request) -> web.Response:
+        token = request.match_info["token"]
+        raw = await request.read()
+        body: dict[str, Any]
+        try:
+            parsed = json.loads(raw) if raw else {}
+            body = parsed if isinstance(parsed, dict) else {"_raw": parsed}
+        except json.JSONDecodeError:
+            return web.Response(status=400, text="invalid_payload")
+        self._response_posts.append(
+            ResponseUrlPost(
+                token=token,
+                url=f"{self.base_url}/response/{token}",
+                body=body,
+                timestamp=time.time(),
+                channel_id=self._response_url_channels.get(token),
+            )
+        )
+        return web.Response(status=200, text="ok")
+
+    async def _handle_socket(self, request: web.Request) -> web.WebSocketResponse:
+        # autoping=False so pings can be counted; every PING is answered below with a PONG
+        # carrying the same data (slack_sdk reads "sdk-ping-pong:<time>" back from it).
+        ws = web.WebSocketResponse(autoping=False)
+        await ws.prepare(request)
+        conn = SocketConnection(id=next(self._conn_counter), ws=ws, path_qs=request.path_qs, connected_at=time.time())
+        self._connections.append(conn)
+        await ws.send_str(
+            json.dumps(
+                {
+                    "type": "hello",
+                    "num_connections": len(self.open_connections()),
+                    "debug_info": {
+                        "host": "applink-fake-1",
+                        "build_number": 1,
+                        "approximate_connection_time": 18060,
+                    },
+                    "connection_info": {"app_id": self.app_id},
+                }
+            )
+        )
+        try:
+            async for msg in ws:
+                if msg.type == WSMsgType.PING:
+                    conn.pings += 1
+                    await ws.pong(msg.data)
+                elif msg.type == WSMsgType.TEXT:
+                    try:
+                        data = json.loads(msg.data)
+                    except json.JSONDecodeError:
+                        continue
+                    if not isinstance(data, dict):
+                        continue
+                    self._socket_messages.append(data)
+                    if "envelope_id" in data:
+                        self._acks.append(
+                            SocketAck(
+                                envelope_id=str(data["envelope_id"]),
+                                payload=data.get("payload"),
+                                raw=data,
+                                connection_id=conn.id,
+                                timestamp=time.time(),
+                            )
+                        )
+                elif msg.type in (WSMsgType.CLOSE, WSMsgType.ERROR):
+                    break
+        finally:
+            conn.closed_at = time.time()
+        return ws
+
+    # ---------------------------------------------------------------- Web API methods
+
+    def _new_id(self, prefix: str) -> str:
+        return f"{prefix}{next(self._id_counter):08d}"
+
+    def _auth_test(self, params: dict[str, Any]) -> dict[str, Any]:
+        result: dict[str, Any] = {
+            "ok": True,
+            "url": f"https://{self.team_domain}.slack.com/",
+            "team": self.team_name,
+            "user": self.bot_name,
+            "team_id": self.team_id,
+            "user_id": self.bot_user_id,
+            "bot_id": self.bot_id,
+            "is_enterprise_install": False,
+        }
+        if self.enterprise_id is not None:
+            result["enterprise_id"] = self.enterprise_id
+        return result
+
+    def _dm_user(self, channel: str) -> str | None:
+        """The user whose DM ``channel`` designates (``D<user>`` or a bare user id)."""
+        if channel.startswith("D") and channel[1:2] in ("U", "W"):
+            return channel[1:]
+        if channel[:1] in ("U", "W"):
+            return channel
+        return None
+
+    def _chat_post_message(self, params: dict[str, Any]) -> dict[str, Any]:
+        channel = str(params.get("channel") or "")
+        if not channel:
+            return {"ok": False, "error": "channel_not_found"}
+        if not (params.get("text") or params.get("blocks") or params.get("attachments")):
+            return {"ok": False, "error": "no_text"}
+        dm_user = self._dm_user(channel)
+        if dm_user is not None:
+            failure = self._dm_failures.get(dm_user)
+            is_bare_user = channel == dm_user
+            if failure is not None and (failure[0] == "post" or is_bare_user):
+                return {"ok": False, "error": failure[1]}
+            channel = self.dm_channel_for(dm_user)
+        ts = self.next_ts()
+        message: dict[str, Any] = {
+            "type": "message",
+            "user": self.bot_user_id,
+            "bot_id": self.bot_id,
+            "app_id": self.app_id,
+            "team": self.team_id,
+            "ts": ts,
+            "text": params.get("text", ""),
+        }
+        for key in ("blocks", "attachments", "thread_ts", "metadata"):
+            if key in params:
+                message[key] = params[key]
+        self._messages[(channel, ts)] = message
+        return {"ok": True, "channel": channel, "ts": ts, "message": message}
+
+    def _chat_update(self, params: dict[str, Any]) -> dict[str, Any]:
+        channel = str(params.get("channel") or "")
+        ts = str(params.get("ts") or "")
+        if not channel:
+            return {"ok": False, "error": "channel_not_found"}
+        message = self._messages.get((channel, ts))
+        if message is None:
+            return {"ok": False, "error": "message_not_found"}
+        for key in ("text", "blocks", "attachments", "metadata"):
+            if key in params:
+                message[key] = params[key]
+        message["edited"] = {"user": self.bot_user_id, "ts": self.next_ts()}
+        return {"ok": True, "channel": channel, "ts": ts, "text": message.get("text", ""), "message": message}
+
+    def _chat_post_ephemeral(self, params: dict[str, Any]) -> dict[str, Any]:
+        if not params.get("channel"):
+            return {"ok": False, "error": "channel_not_found"}
+        if not params.get("user"):
+            return {"ok": False, "error": "user_not_found"}
+        if not (params.get("text") or params.get("blocks") or params.get("attachments")):
+            return {"ok": False, "error": "no_text"}
+        return {"ok": True, "message_ts": self.next_ts()}
+
+    def _chat_delete(self, params: dict[str, Any]) -> dict[str, Any]:
+        channel = str(params.get("channel") or "")
+        ts = str(params.get("ts") or "")
+        if self._messages.pop((channel, ts), None) is None:
+            return {"ok": False, "error": "message_not_found"}
+        return {"ok": True, "channel": channel, "ts": ts}
+
+    def _conversations_open(self, params: dict[str, Any]) -> dict[str, Any]:
+        if params.get("channel"):
+            return {"ok": True, "no_op": True, "already_open": True, "channel": {"id": str(params["channel"])}}
+        users = [u.strip() for u in str(params.get("users") or "").split(",") if u.strip()]
+        if not users:
+            return {"ok": False, "error": "users_list_not_supplied"}
+        for user in users:
+            failure = self._dm_failures.get(user)
+            if failure is not None and failure[0] == "open":
+                return {"ok": False, "error": failure[1]}
+        if len(users) == 1:
+            channel_id = self.dm_channel_for(users[0])
+        else:
+            channel_id = "G" + "".join(sorted(u[-3:] for u in users))
+        already = channel_id in self._opened_dms
+        self._opened_dms.add(channel_id)
+        result: dict[str, Any] = {"ok": True, "channel": {"id": channel_id}}
+        if already:
+            result.update({"no_op": True, "already_open": True})
+        return result
+
+    def _check_trigger(self, trigger_id: Any) -> str | None:
+        if not trigger_id:
+            return "invalid_arguments"
+        issued = self._triggers.get(str(trigger_id))
+        if issued is None:
+            return "invalid_trigger_id"
+        if self.trigger_ttl is not None and time.monotonic() - issued > self.trigger_ttl:
+            return "expired_trigger_id"
+        return None
+
+    @staticmethod
+    def _view_arg(params: dict[str, Any]) -> dict[str, Any] | None:
+        view = params.get("view")
+        if isinstance(view, str):  # form-encoded callers send JSON text
+            try:
+                view = json.loads(view)
+            except json.JSONDecodeError:
+                return None
+        return view if isinstance(view, dict) else None
+
+    def _store_view(self, view: dict[str, Any], *, view_id: str | None = None) -> dict[str, Any]:
+        view_id = view_id or self._new_id("V")
+        stored = dict(view)
+        stored.update(
+            {
+                "id": view_id,
+                "team_id": self.team_id,
+                "app_id": self.app_id,
+                "bot_id": self.bot_id,
+                "hash": f"{int(time.time())}.{uuid.uuid4().hex[:8]}",
+                "state": {"values": {}},
+                "private_metadata": view.get("private_metadata", ""),
+                "callback_id": view.get("callback_id", ""),
+                "external_id": view.get("external_id", ""),
+            }
+        )
+        self._views[view_id] = stored
+        return stored
+
+    def _views_open(self, params: dict[str, Any]) -> dict[str, Any]:
+        error = self._check_trigger(params.get("trigger_id"))
+        if error is not None:
+            return {"ok": False, "error": error}
+        view = self._view_arg(params)
+        if view is None:
+            return {"ok": False, "error": "invalid_arguments"}
+        return {"ok": True, "view": self._store_view(view)}
+
+    def _views_push(self, params: dict[str, Any]) -> dict[str, Any]:
+        return self._views_open(params)
+
+    def _views_update(self, params: dict[str, Any]) -> dict[str, Any]:
+        view = self._view_arg(params)
+        if view is None:
+            return {"ok": False, "error": "invalid_arguments"}
+        view_id = params.get("view_id")
+        if not view_id and params.get("external_id"):
+            view_id = next(
+                (vid for vid, v in self._views.items() if v.get("external_id") == params["external_id"]), None
+            )
+        if not view_id or view_id not in self._views:
+            return {"ok": False, "error": "not_found"}
+        expected_hash = params.get("hash")
+        if expected_hash and self._views[str(view_id)]["hash"] != expected_hash:
+            return {"ok": False, "error": "hash_conflict"}
+        return {"ok": True, "view": self._store_view(view, view_id=str(view_id))}
+
+    def _views_publish(self, params: dict[str, Any]) -> dict[str, Any]:
+        view = self._view_arg(params)
+        if view is None or not params.get("user_id"):
+            return {"ok": False, "error": "invalid_arguments"}
+        return {"ok": True, "view": self._store_view(view, view_id=f"VHOME{params['user_id']}")}
+
+    def _users_info(self, params: dict[str, Any]) -> dict[str, Any]:
+        user_id = str(params.get("user") or "")
+        if not user_id:
+            return {"ok": False, "error": "user_not_found"}
+        user = self._users.get(user_id) or self.add_user(user_id)
+        return {"ok": True, "user": user.to_dict()}
+
+    def _apps_connections_open(self, params: dict[str, Any]) -> dict[str, Any]:
+        ticket = uuid.uuid4().hex
+        return {"ok": True, "url": f"{self.socket_url}?ticket={ticket}&app_id={self.app_id}"}
