@@ -168,7 +168,8 @@ class Service:
         if isinstance(exc, NotYourTurn) and table is not None:
             return f"It is not your turn: {table.name(exc.to_act)} is to act."
         if isinstance(exc, BidTooLow):
-            return f"{exc.bid} does not beat the standing bid of {exc.standing}. Raise the quantity, or bid a higher digit."
+            return (f"{exc.bid} does not beat the standing bid of {exc.standing}: "
+                    "raise the quantity, or bid a higher digit.")
         return _sentence(exc.message)
 
     # -- settings ---------------------------------------------------------------------------------
@@ -748,7 +749,8 @@ class Service:
         if stats["rounds"] == 0:
             return Reply(f"{name} has not played a settled round on this server.", data={**stats, "net": net})
         text = (
-            f"📊 {name}: {stats['rounds']} round{'s' if stats['rounds'] != 1 else ''}, net {M.signed_units(net, settings)}. "
+            f"📊 {name}: {stats['rounds']} round{'s' if stats['rounds'] != 1 else ''}, "
+            f"net {M.signed_units(net, settings)}. "
             f"Final bids made {stats['bids_made']}, failed {stats['bids_failed']}; "
             f"challenges won {stats['challenges_won']}, lost {stats['challenges_lost']}."
             + (f" Best hand: {best[1]} made." if best else "")

@@ -223,7 +223,7 @@ def test_progressive_next_stake_after_going_for_the_none_is_two() -> None:
 def test_progressive_next_stake_scales_the_base_stake() -> None:
     table = five("66000000", "12345789", "12345789", "12345789", "12345789")
     assert outcome(make_rules("salomon", stake=5), table, (8, 6), stake=5).next_stake == 20
-    assert outcome(make_rules("salomon", stake=5), table, (2, 1), stake=20).next_stake == 5
+    assert outcome(make_rules("salomon", stake=5), table, (2, 0), stake=20).next_stake == 5
 
 
 def test_progressive_counts_only_switched_on_bonuses() -> None:

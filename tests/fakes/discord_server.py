@@ -612,13 +612,13 @@ class FakeDiscord:
         app.router.add_get("/gateway", self._gateway_handler)
         app.router.add_get("/attachments/{aid}/{filename}", self._attachment_handler)
         app.router.add_route("*", "/{tail:.*}", self._dispatch_http)
-        runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
         await runner.setup()
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(("127.0.0.1", 0))
         self._port = sock.getsockname()[1]
-        site = web.SockSite(runner, sock, shutdown_timeout=1.0)
+        site = web.SockSite(runner, sock)
         await site.start()
         self._runner = runner
 
@@ -1077,6 +1077,11 @@ class FakeDiscord:
     def live_sessions(self) -> list[_Session]:
         return [s for s in self._sessions.values() if s.conn is not None and not s.conn.ws.closed]
 
+    @property
+    def resumable_sessions(self) -> list[str]:
+        """Ids of sessions a bot could still RESUME (connected or not)."""
+        return list(self._sessions)
+
     async def wait_for_connection(self, timeout: float = 5.0) -> None:  # noqa: ASYNC109
         await self.wait_for(lambda: bool(self.live_sessions), timeout)
 
@@ -1144,7 +1149,7 @@ class FakeDiscord:
         await ws.prepare(request)
         conn = _Conn(ws)
         self._conns.add(conn)
-        close_code: int | None = None
+        client_close_code: int | None = None  # only set when the *bot* sent a close frame
         try:
             await conn.send(
                 {
@@ -1156,9 +1161,11 @@ class FakeDiscord:
             )
             while True:
                 msg = await ws.receive()
-                if msg.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED):
-                    close_code = msg.data if isinstance(msg.data, int) else ws.close_code
+                if msg.type == WSMsgType.CLOSE:
+                    client_close_code = msg.data if isinstance(msg.data, int) else None
                     break
+                if msg.type in (WSMsgType.CLOSING, WSMsgType.CLOSED):
+                    break  # closed by the fake or the TCP connection dropped
                 if msg.type == WSMsgType.ERROR:
                     break
                 if msg.type == WSMsgType.TEXT:
@@ -1175,9 +1182,9 @@ class FakeDiscord:
             session = conn.session
             if session is not None and session.conn is conn:
                 session.conn = None
-                code = close_code if close_code is not None else ws.close_code
-                if code in (1000, 1001):
-                    # A clean client close ends the session (it cannot be resumed).
+                if client_close_code in (1000, 1001):
+                    # A clean close by the bot ends the session (it cannot be resumed), as on
+                    # Discord. Server-side closes and dropped connections stay resumable.
                     self._sessions.pop(session.id, None)
             self._notify()
         return ws

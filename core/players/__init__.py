@@ -1,0 +1,84 @@
+"""Computer players for the serial-number game: pure, synchronous, seeded, no I/O.
+
+A strategy is any object with ``name``, ``decide(view, rng) -> Action`` and ``explain(view) -> str``
+(:class:`Strategy`).  It sees a :class:`~core.view.SeatView` (its own serial and the public
+history, never another serial) and draws every random choice from the ``random.Random`` it is
+handed, so a seeded run replays exactly.
+
+Names (:data:`STRATEGY_NAMES`, all accepted by :func:`get_strategy`):
+
+``random``
+    Uniform over the legal actions.
+``binomial``
+    The greedy baseline: the raise most likely true from its own serial, or a challenge when that
+    is at least as likely to win.
+``always-challenge`` / ``raise-by-one``
+    Trivial counters: challenge everything (opening with the bid it is sure of, calling for the
+    count when challenged all around), or always make the smallest raise.
+``reader``
+    The strong player: reads the others' bids and challenges as evidence about their serials and
+    chooses by expected units under the table's payoffs (:mod:`core.players.reader`).
+``easy`` / ``normal`` / ``hard``
+    The difficulty levels offered to people: ``easy`` is ``binomial`` making a plausible slip a
+    quarter of the time; ``normal`` is ``reader`` playing looser (a higher choice temperature and
+    a slip one time in ten); ``hard`` is ``reader`` itself, the strongest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .base import Strategy
+from .reader import Reader, ReaderParams
+from .simple import AlwaysChallenge, Binomial, Noisy, RaiseByOne, RandomPlayer
+
+__all__ = [
+    "DIFFICULTY_LEVELS",
+    "STRATEGY_NAMES",
+    "AlwaysChallenge",
+    "Binomial",
+    "Noisy",
+    "RaiseByOne",
+    "RandomPlayer",
+    "Reader",
+    "ReaderParams",
+    "Strategy",
+    "get_strategy",
+]
+
+
+def _easy() -> Strategy:
+    return Noisy(Binomial(), noise=0.25, name="easy")
+
+
+def _normal() -> Strategy:
+    return Noisy(Reader(ReaderParams(temperature=0.25), name="normal-reader"), noise=0.10, name="normal")
+
+
+def _hard() -> Strategy:
+    return Reader(name="hard")
+
+
+_FACTORIES: dict[str, Callable[[], Strategy]] = {
+    "random": RandomPlayer,
+    "binomial": Binomial,
+    "always-challenge": AlwaysChallenge,
+    "raise-by-one": RaiseByOne,
+    "reader": Reader,
+    "easy": _easy,
+    "normal": _normal,
+    "hard": _hard,
+}
+
+STRATEGY_NAMES: tuple[str, ...] = tuple(_FACTORIES)
+DIFFICULTY_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+
+
+def get_strategy(name: str) -> Strategy:
+    """A fresh strategy by name (case and ``_``/``-`` insensitive); ``KeyError`` names the choices."""
+    key = name.strip().lower().replace("_", "-")
+    try:
+        factory = _FACTORIES[key]
+    except KeyError:
+        raise KeyError(f"unknown strategy {name!r}; strategies are: {', '.join(STRATEGY_NAMES)}") from None
+    return factory()

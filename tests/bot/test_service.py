@@ -1,0 +1,341 @@
+"""The table service on real SQLite files: lobby, play, ledger, restart, timers, idempotency."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+
+from bot.model import TableKey
+from core import Serial
+
+from .conftest import ADMIN, ALICE, BOB, CAROL, KEY, Harness, actor
+
+
+async def open_three(h: Harness, *args: str, **opts: object) -> None:
+    assert (await h.do(ALICE, "start", *args, **opts)).ok
+    assert (await h.do(BOB, "join")).ok
+    assert (await h.do(CAROL, "join")).ok
+    assert (await h.do(ALICE, "deal")).ok
+
+
+def event_count(h: Harness) -> int:
+    with sqlite3.connect(h.path) as db:
+        return int(db.execute("SELECT COUNT(*) FROM table_events").fetchone()[0])
+
+
+def ledger_sum(h: Harness, server: str = KEY.server) -> tuple[int, int]:
+    with sqlite3.connect(h.path) as db:
+        n, total = db.execute("SELECT COUNT(*), COALESCE(SUM(units), 0) FROM ledger WHERE server = ?",
+                              (server,)).fetchone()
+    return int(n), int(total)
+
+
+async def test_full_multi_round_game_settles_into_a_zero_sum_ledger(harness: Harness) -> None:
+    h = harness
+    await open_three(h, "classic", "2")
+    nets: dict[str, int] = {}
+    for _ in range(4):
+        table = h.service.table(KEY)  # type: ignore[union-attr]
+        assert table is not None
+        number = table.round_number
+        opener = h.to_act()
+        assert (await h.do(actor(opener), "bid", "1", "0")).ok
+        while h.service.table(KEY).round_number == number:  # type: ignore[union-attr]
+            assert (await h.do(actor(h.to_act()), "challenge")).ok
+        outcome = table.last_outcome
+        assert outcome is not None and outcome.stake == 2
+        for p, u in outcome.net.items():
+            nets[p] = nets.get(p, 0) + u
+    reply = await h.do(ALICE, "ledger")
+    assert reply.data is not None
+    assert reply.data["all_time"] == {p: u for p, u in nets.items() if u or p in reply.data["all_time"]}
+    assert sum(reply.data["all_time"].values()) == 0
+    assert ledger_sum(h) == (12, 0)
+    assert h.service.table(KEY).round_number == 5  # type: ignore[union-attr]
+
+
+async def test_a_restart_mid_bidding_continues_the_same_round(harness: Harness) -> None:
+    h = harness
+    await open_three(h)
+    first = h.to_act()
+    assert (await h.do(actor(first), "bid", "two", "sevens")).ok
+    table = h.service.table(KEY)  # type: ignore[union-attr]
+    before = (dict(table.live_round.serials), table.live_round.to_act, table.live_round.standing_bid)  # type: ignore[union-attr]
+    service = await h.restart()
+    table = service.table(KEY)
+    assert table is not None and table.live_round is not None
+    assert (dict(table.live_round.serials), table.live_round.to_act, table.live_round.standing_bid) == before
+    # the old round goes on to its count
+    assert (await h.do(actor(h.to_act()), "challenge")).ok
+    assert (await h.do(actor(h.to_act()), "challenge")).ok
+    assert table.last_outcome is not None and table.last_outcome.serials == before[0]
+    assert ledger_sum(h)[1] == 0
+
+
+async def test_bad_input_gets_one_private_reply_and_changes_nothing(harness: Harness) -> None:
+    h = harness
+    assert (await h.do(ALICE, "bid", "5", "7")).code == "no-table"
+    assert (await h.do(ALICE, "start", "nonsense")).code == "bad-option"
+    assert (await h.do(ALICE, "start", "classic", "0")).code == "bad-stake"
+    assert (await h.do(ALICE, "start", "classic", "-3")).code == "bad-stake"
+    assert event_count(h) == 0
+    assert (await h.do(ALICE, "start")).ok
+    assert (await h.do(ALICE, "deal")).code == "too-few"
+    assert (await h.do(ALICE, "join")).code == "already-seated"
+    assert (await h.do(BOB, "join")).ok
+    assert (await h.do(BOB, "end")).code == "not-host"
+    assert (await h.do(BOB, "config", "preset=salomon")).code == "not-admin"
+    assert (await h.do(CAROL, "frobnicate")).code == "unknown-command"
+    assert (await h.do(ALICE, "deal")).ok
+    assert (await h.do(CAROL, "join")).code == "table-running"
+    before = event_count(h)
+    messages = len(h.notifier.messages)
+    opener = h.to_act()
+    other = BOB if opener == ALICE.user_id else ALICE
+    cases = [
+        (other, ("bid", "1", "5"), "not-your-turn"),
+        (CAROL, ("bid", "1", "5"), "not-seated"),
+        (actor(opener), ("bid", "57"), "bad-bid"),
+        (actor(opener), ("bid", "five", "elevens"), "bad-bid"),
+        (actor(opener), ("bid", "17", "5"), "quantity-out-of-range"),
+        (actor(opener), ("challenge",), "no-standing-bid"),
+        (actor(opener), ("count",), "count-not-available"),
+    ]
+    for who, (name, *args), code in cases:
+        reply = await h.do(who, name, *args)
+        assert (reply.ok, reply.private, reply.code) == (False, True, code), (name, args, reply)
+    assert (await h.do(actor(opener), "bid", "2", "5")).ok
+    assert (await h.do(actor(h.to_act()), "bid", "2", "4")).code == "bid-too-low"
+    assert (await h.do(actor(opener), "challenge")).code in ("bidder-cannot-challenge", "not-your-turn")
+    assert event_count(h) == before + 1
+    assert len(h.notifier.messages) == messages + 1  # only the one good bid updated the table panel
+    assert ledger_sum(h) == (0, 0)
+
+
+async def test_a_repeated_request_id_is_applied_once(harness: Harness) -> None:
+    h = harness
+    await open_three(h)
+    opener = actor(h.to_act())
+    first = await h.do(opener, "bid", "1", "3", request_id="req-42")
+    count = event_count(h)
+    again = await h.do(opener, "bid", "1", "3", request_id="req-42")
+    assert first.ok and again == first
+    assert event_count(h) == count
+    # a fresh request id for the same words is a new (and now illegal) command
+    assert (await h.do(opener, "bid", "1", "3", request_id="req-43")).code == "not-your-turn"
+    # the request id survives a restart
+    await h.restart()
+    assert await h.do(opener, "bid", "1", "3", request_id="req-42") == first
+    assert event_count(h) == count
+
+
+async def test_a_settled_round_commits_ledger_and_events_together_or_not_at_all(harness: Harness) -> None:
+    h = harness
+    await open_three(h)
+    opener = actor(h.to_act())
+    assert (await h.do(opener, "bid", "1", "3")).ok
+    assert (await h.do(actor(h.to_act()), "challenge")).ok
+    events_before = event_count(h)
+    # Make the database refuse the ledger write (a real SQLite failure, not a mock).
+    with sqlite3.connect(h.path) as db:
+        db.execute("CREATE TRIGGER refuse BEFORE INSERT ON ledger BEGIN SELECT RAISE(ABORT, 'disk says no'); END")
+    last = actor(h.to_act())
+    try:
+        await h.do(last, "challenge")
+    except sqlite3.IntegrityError:
+        pass
+    else:  # pragma: no cover - the failure must surface
+        raise AssertionError("the failing commit was not reported")
+    assert event_count(h) == events_before
+    assert ledger_sum(h) == (0, 0)
+    with sqlite3.connect(h.path) as db:
+        assert db.execute("SELECT COUNT(*) FROM rounds").fetchone()[0] == 0
+    # the table was reloaded from the store: the challenge is not applied, the same player is to act
+    assert h.to_act() == last.user_id
+    with sqlite3.connect(h.path) as db:
+        db.execute("DROP TRIGGER refuse")
+    assert (await h.do(last, "challenge")).ok
+    assert event_count(h) == events_before + 2  # the challenge, and the next round's deal
+    assert ledger_sum(h) == (3, 0)
+
+
+async def test_no_channel_message_carries_a_serial_before_the_count(harness: Harness) -> None:
+    h = harness
+    await open_three(h)
+    for _ in range(3):
+        table = h.service.table(KEY)  # type: ignore[union-attr]
+        serials = {p: s for p, s in table.live_round.serials.items()}  # type: ignore[union-attr]
+        start = len(h.notifier.messages)
+        number = table.round_number
+        assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
+        while h.service.table(KEY).round_number == number:  # type: ignore[union-attr]
+            assert (await h.do(actor(h.to_act()), "challenge")).ok
+        msgs = h.notifier.messages[start:]
+        count_at = next(i for i, m in enumerate(msgs) if m.kind == "count")
+        for m in msgs[:count_at]:
+            for p, s in serials.items():
+                if m.to != p:
+                    assert s.digits not in m.text, (m.kind, m.to)
+        assert all(s.digits in msgs[count_at].text for s in serials.values())
+    # and each private serial went to its holder alone
+    for m in h.notifier.messages:
+        if m.kind == "serial":
+            assert m.to is not None and m.data["serial"] in m.text
+
+
+async def test_each_player_is_dealt_their_own_serial_privately(harness: Harness) -> None:
+    h = harness
+    await open_three(h)
+    table = h.service.table(KEY)  # type: ignore[union-attr]
+    dealt = [m for m in h.notifier.messages if m.kind == "serial"]
+    assert sorted(m.to or "" for m in dealt) == ["U1", "U2", "U3"]
+    for m in dealt:
+        assert Serial.parse(m.data["serial"]) == table.live_round.serials[m.to]  # type: ignore[union-attr,index]
+    hand = await h.do(BOB, "hand")
+    assert hand.private and str(table.live_round.serials["U2"]) in hand.text  # type: ignore[union-attr]
+    assert (await h.do(ADMIN, "hand")).code == "not-seated"
+
+
+async def test_commitment_is_posted_at_the_deal_and_the_salt_revealed_at_the_count(harness: Harness) -> None:
+    h = harness
+    await open_three(h)
+    deal = next(m for m in h.notifier.messages if m.kind == "deal")
+    digest = re.search(r"`([0-9a-f]{64})`", deal.text).group(1)  # type: ignore[union-attr]
+    assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
+    assert (await h.do(actor(h.to_act()), "challenge")).ok
+    assert (await h.do(actor(h.to_act()), "challenge")).ok
+    count = next(m for m in h.notifier.messages if m.kind == "count")
+    salt = re.search(r"Salt: `([0-9a-f]+)`", count.text).group(1)  # type: ignore[union-attr]
+    from core import commitment
+
+    table = h.service.table(KEY)  # type: ignore[union-attr]
+    outcome = table.last_outcome
+    assert commitment(list(outcome.serials), outcome.serials, salt) == digest  # type: ignore[union-attr]
+
+
+async def test_turn_timers_warn_then_challenge_and_survive_a_restart(harness: Harness) -> None:
+    h = harness
+    assert (await h.do(ADMIN, "config", "turn_timeout=60")).ok
+    await open_three(h)
+    opener = h.to_act()
+    assert await h.service.tick() == 0  # type: ignore[union-attr]
+    h.clock.advance(31)
+    assert await h.service.tick() == 1  # type: ignore[union-attr]
+    warning = h.notifier.messages[-1]
+    assert warning.kind == "warning" and f"<@{opener}>" in warning.text and warning.to is None
+    await h.restart()
+    h.clock.advance(30)
+    # after the restart the warning may be given again, then the timeout fires
+    for _ in range(3):
+        await h.service.tick()  # type: ignore[union-attr]
+    table = h.service.table(KEY)  # type: ignore[union-attr]
+    round_ = table.live_round
+    assert round_ is not None and round_.standing_bid is not None
+    held = round_.serials[opener].counts
+    # an opener who times out is given the bid they are sure of
+    assert round_.bidder == opener
+    assert round_.standing_bid.quantity == max(held)
+    assert held[round_.standing_bid.digit] == max(held)
+    nxt = h.to_act()
+    h.clock.advance(61)
+    await h.service.tick()  # type: ignore[union-attr]
+    await h.service.tick()  # type: ignore[union-attr]
+    assert nxt in table.live_round.challengers or table.round_number == 2  # type: ignore[union-attr]
+
+
+async def test_an_idle_lobby_closes_itself(harness: Harness) -> None:
+    h = harness
+    assert (await h.do(ALICE, "start")).ok
+    h.clock.advance(601)
+    assert await h.service.tick() == 1  # type: ignore[union-attr]
+    assert h.service.table(KEY) is None  # type: ignore[union-attr]
+    assert (await h.do(ALICE, "start")).ok  # the channel is free again
+
+
+async def test_leaving_mid_game_takes_effect_at_the_next_deal(harness: Harness) -> None:
+    h = harness
+    await open_three(h)
+    assert (await h.do(CAROL, "leave")).ok
+    assert (await h.do(CAROL, "leave")).code == "already-leaving"
+    table = h.service.table(KEY)  # type: ignore[union-attr]
+    assert "U3" in table.live_round.players  # type: ignore[union-attr]
+    assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
+    assert (await h.do(actor(h.to_act()), "challenge")).ok
+    assert (await h.do(actor(h.to_act()), "challenge")).ok
+    assert table.live_round.players == ("U1", "U2")  # type: ignore[union-attr]
+    assert (await h.do(BOB, "leave")).ok
+    assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
+    assert (await h.do(actor(h.to_act()), "challenge")).ok
+    assert h.service.table(KEY) is None  # type: ignore[union-attr]
+    assert ledger_sum(h) == (5, 0)
+
+
+async def test_config_is_for_admins_and_shapes_new_tables(harness: Harness) -> None:
+    h = harness
+    assert (await h.do(ALICE, "config", "preset=salomon")).code == "not-admin"
+    assert (await h.do(ADMIN, "config", "preset=salomon", "unit_value=0.25", "currency=€")).ok
+    assert (await h.do(ADMIN, "config", "rebid=maybe")).code == "bad-option"
+    assert (await h.do(ADMIN, "config", "unit_value=1.234")).code == "bad-option"
+    assert (await h.do(ALICE, "start")).ok
+    table = h.service.table(KEY)  # type: ignore[union-attr]
+    assert table.rules.preset == "salomon" and table.rules.rebid
+    reply = await h.do(BOB, "config")
+    assert "€0.25" in reply.text
+
+
+async def test_sheet_lists_fewest_payments_and_admins_settle_it(harness: Harness) -> None:
+    h = harness
+    await open_three(h)
+    for _ in range(3):
+        number = h.service.table(KEY).round_number  # type: ignore[union-attr]
+        assert (await h.do(actor(h.to_act()), "bid", "3", "9")).ok
+        while h.service.table(KEY).round_number == number:  # type: ignore[union-attr]
+            assert (await h.do(actor(h.to_act()), "challenge")).ok
+    sheet = await h.do(BOB, "sheet")
+    assert sheet.data is not None
+    balances = sheet.data["balances"]
+    assert sum(balances.values()) == 0
+    paid = dict.fromkeys(balances, 0)
+    for payer, payee, units in sheet.data["payments"]:
+        paid[payer] -= units
+        paid[payee] += units
+    assert all(paid[p] == -balances[p] for p in balances) or all(paid[p] == balances[p] for p in balances)
+    assert len(sheet.data["payments"]) <= max(0, sum(1 for v in balances.values() if v) - 1)
+    assert (await h.do(BOB, "sheet", "settle")).code == "not-admin"
+    settled = await h.do(ADMIN, "sheet", "settle")
+    assert settled.ok and settled.data["settled"]  # type: ignore[index]
+    assert (await h.do(ADMIN, "sheet", "settle")).code == "already"
+    assert (await h.do(ADMIN, "sheet", "2026-13")).code == "bad-period"
+
+
+async def test_tables_in_different_channels_are_independent(harness: Harness) -> None:
+    h = harness
+    other = TableKey("discord", "guild1", "chan2")
+    assert (await h.do(ALICE, "start")).ok
+    assert (await h.do(ALICE, "start", key=other)).ok
+    assert (await h.do(BOB, "join", key=other)).ok
+    assert (await h.do(ALICE, "deal", key=other)).ok
+    assert h.service.table(KEY).status == "lobby"  # type: ignore[union-attr]
+    assert h.service.table(other).status == "playing"  # type: ignore[union-attr]
+
+
+async def test_export_is_a_replayable_record(harness: Harness) -> None:
+    import json
+
+    from core.record import replay
+
+    h = harness
+    await open_three(h, "salomon")
+    for _ in range(2):
+        number = h.service.table(KEY).round_number  # type: ignore[union-attr]
+        assert (await h.do(actor(h.to_act()), "bid", "2", "2")).ok
+        while h.service.table(KEY).round_number == number:  # type: ignore[union-attr]
+            table = h.service.table(KEY)
+            name = "count" if table.live_round.phase.value == "rebid" else "challenge"  # type: ignore[union-attr]
+            assert (await h.do(actor(h.to_act()), name)).ok
+    reply = await h.do(ALICE, "export")
+    record = json.loads(reply.data["record"])  # type: ignore[index]
+    assert len(record["rounds"]) == 2  # the round under way is secret and left out
+    result = replay(record, verify=True)
+    ledger = (await h.do(ALICE, "ledger")).data
+    assert result["totals"] == {p: ledger["all_time"].get(p, 0) for p in record["players"]}  # type: ignore[index]
