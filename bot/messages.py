@@ -116,7 +116,7 @@ def table_panel(table: TableState, fresh: bool = False, note: str = "") -> Messa
     if note:
         lines.append(note)
     return table_message(table, "\n".join(lines), "table", panel="table", fresh=fresh, buttons=buttons,
-                data={"to_act": to_act, "phase": r.phase.value})
+                         data={"to_act": to_act, "phase": r.phase.value, "note": note})
 
 
 def deal_announcement(table: TableState) -> Message:

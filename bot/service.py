@@ -778,14 +778,13 @@ class Service:
 
     async def _cmd_export(self, cmd: Command) -> Reply:
         server = cmd.key.server
-        table = self.tables.get(cmd.key)
-        if table is None:
-            table_id = await self.store.last_table(server, cmd.key.channel_id)
-            if table_id is None:
-                raise UserError("No table has been played in this channel.", "no-table")
-            table = TableState(table_id, cmd.key)
-            for event in await self.store.table_events(table_id):
-                table.apply(event)
+        live = self.tables.get(cmd.key)
+        table_id = live.id if live is not None else await self.store.last_table(server, cmd.key.channel_id)
+        if table_id is None:
+            raise UserError("No table has been played in this channel.", "no-table")
+        table = TableState(table_id, cmd.key, keep_history=True)
+        for event in await self.store.table_events(table_id):
+            table.apply(event)
         records = table.records()
         if not records:
             raise UserError("No round has been counted at this table yet.", "no-round")

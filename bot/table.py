@@ -88,7 +88,9 @@ class SessionLog:
 
 
 class TableState:
-    def __init__(self, table_id: int, key: TableKey) -> None:
+    def __init__(self, table_id: int, key: TableKey, *, keep_history: bool = False) -> None:
+        """``keep_history``: keep every round's log (for game records); a live table keeps only the
+        round under way, so a long game does not grow in memory."""
         self.id = table_id
         self.key = key
         self.status = LOBBY
@@ -107,7 +109,8 @@ class TableState:
         self.rounds_counted = 0
         self.last_outcome: Outcome | None = None
         self.panels: dict[str, str] = {}
-        self.events: list[dict[str, Any]] = []
+        self.keep_history = keep_history
+        self._rounds_dealt = 0
         self.ended_reason = ""
         self.max_rounds = 0
 
@@ -134,7 +137,7 @@ class TableState:
     @property
     def round_number(self) -> int:
         """1-based number of the round under way (or last counted), across the table's sessions."""
-        return sum(len(s.rounds) for s in self.sessions)
+        return self._rounds_dealt
 
     @property
     def current_log(self) -> RoundLog | None:
@@ -199,7 +202,6 @@ class TableState:
             self.ended_reason = event.get("reason", "")
         else:  # pragma: no cover - the service writes only the kinds above
             raise ValueError(f"unknown table event {kind!r}")
-        self.events.append(event)
         return out
 
     def _deal(self, event: dict[str, Any]) -> None:
@@ -224,15 +226,23 @@ class TableState:
         )
         round_ = self.session.deal(serials, event["opener"])
         log.last_hand = self.session.last_hand == len(self.session.outcomes) + 1
+        if not self.keep_history:
+            for s in self.sessions:
+                s.rounds.clear()
+            del self.sessions[:-1]
         self.sessions[-1].rounds.append(log)
+        self._rounds_dealt += 1
         assert round_.opener == event["opener"]
 
     # -- records ----------------------------------------------------------------------------------
     def records(self) -> list[dict[str, Any]]:
         """The table's game records in the ``liars replay`` format: one per session of fixed seats.
 
-        A round still under way is left out: its serials are secret until the count.
+        A round still under way is left out: its serials are secret until the count.  Only a table
+        built with ``keep_history`` has them all.
         """
+        if not self.keep_history:
+            raise ValueError("this table state keeps no history; rebuild it with keep_history=True")
         out = []
         for s in self.sessions:
             rounds = list(s.rounds)

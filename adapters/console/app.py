@@ -43,16 +43,27 @@ class ConsoleNotifier:
                 continue  # someone else's private message: never shown here
             if m.kind == "lobby" and m.panel:
                 continue  # the lobby panel repeats what the play messages say
-            text = plain(render_mentions(m, self._mention))
-            if m.panel == "table":
-                if text == self._last_panel:
+            if m.panel == "table" and not m.fresh:
+                # a terminal scrolls: say what changed, not the whole panel again
+                note = str(m.data.get("note", ""))
+                to_act = m.data.get("to_act")
+                if to_act == self.viewer and to_act is not None:
+                    last = render_mentions(m, self._mention).splitlines()[-1]
+                    note = f"{note}\n{last}" if note else last
+                if not note:
                     continue
-                self._last_panel = text
+                text = plain(render_mentions(_with_text(m, note), self._mention))
+            else:
+                text = plain(render_mentions(m, self._mention))
             self.out.write(text + "\n\n")
         self.out.flush()
 
     def _mention(self, uid: str) -> str:
         return "you" if uid == self.viewer else uid
+
+
+def _with_text(m: Message, text: str) -> Message:
+    return Message(key=m.key, text=text, kind=m.kind, names=m.names, humans=m.humans)
 
 
 def parse_line(line: str) -> tuple[str, list[str]] | None:
@@ -75,10 +86,12 @@ async def play(
     seed: int | None,
     level: str,
     db_path: str | None,
-    stdin: TextIO = sys.stdin,
-    out: TextIO = sys.stdout,
+    stdin: TextIO | None = None,
+    out: TextIO | None = None,
     options: Sequence[str] = (),
 ) -> int:
+    stdin = stdin if stdin is not None else sys.stdin
+    out = out if out is not None else sys.stdout
     rng = random.Random(seed) if seed is not None else None
     viewer = YOU if humans else None
     notifier = ConsoleNotifier(out, viewer)
@@ -138,6 +151,7 @@ async def _run(
             show(reply)
             return 2
     if not humans:
+        show(await send("ledger"))
         return 0
 
     out.write("Type a bid (`5 7`, `five sevens`), `c` to challenge, `count`, `hand`, `odds`, `hint`, "

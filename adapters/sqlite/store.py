@@ -2,9 +2,11 @@
 
 WAL mode, foreign keys on, ``synchronous=FULL`` (a commit is durable when it returns), numbered
 migrations applied by ``PRAGMA user_version``.  The ledger and the table event log are append-only
-(triggers refuse UPDATE and DELETE).  Writes go through one writer task that **group-commits**: the
-units queued while a transaction runs are written together in the next one, each unit all-or-nothing
-(a unit whose statements fail is retried alone and its caller gets the error; the others commit).
+(triggers refuse UPDATE and DELETE).  Every write goes through one writer task that **group-commits**:
+the units queued while a transaction runs are written together in the next one, each unit
+all-or-nothing (a unit whose statements fail is retried alone and its caller gets the error; the
+others commit).  The store must be its database file's only writer (one bot process per file): it
+assigns table and round ids itself so that a batch costs a handful of statements.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import asyncio
 import json
 import logging
 import os
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -106,19 +109,59 @@ def default_db_path() -> str:
     return os.environ.get("LIARS_DB", "./liars.sqlite3")
 
 
+# Every write is one of these statements.  A batch runs them in this order, each ONCE over all the
+# batch's rows — the rows travel as one JSON array read by ``json_each`` — so a transaction is a
+# handful of statements whatever its size, and the worker thread hands the GIL back and forth a
+# handful of times rather than once per row.  The order satisfies the foreign keys: a table's row
+# comes before its events, a round before its ledger entries.
+_INSERTS: dict[str, tuple[str, int, str]] = {
+    # kind: (table and columns, number of columns, conflict clause)
+    "table": ("tables (id, server, channel, created_at)", 4, ""),
+    "event": ("table_events (table_id, seq, at, event)", 4, ""),
+    "round": ("rounds (id, table_id, server, number, period, at, record, outcome)", 8, ""),
+    "ledger": ("ledger (server, period, player, units, round_id, at)", 6, ""),
+    "player": ("players (server, player, name)", 3, "ON CONFLICT (server, player) DO UPDATE SET name = excluded.name"),
+    "request": ("requests (request_id, table_id, reply, at)", 4, "ON CONFLICT (request_id) DO NOTHING"),
+    "settings": ("servers (server, settings)", 2, "ON CONFLICT (server) DO UPDATE SET settings = excluded.settings"),
+    "settle": ("settlements (server, period, settled_by, at)", 4, "ON CONFLICT (server, period) DO NOTHING"),
+}
+_SQL: dict[str, str] = {
+    kind: f"INSERT INTO {target} SELECT "
+    + ", ".join(f"json_extract(value, '$[{i}]')" for i in range(ncols))
+    + f" FROM json_each(?) WHERE true {conflict}"
+    for kind, (target, ncols, conflict) in _INSERTS.items()
+}
+_UPDATES: dict[str, str] = {
+    "close": "UPDATE tables SET status = 'closed', closed_at = ? WHERE id = ?",
+    "panel": "UPDATE tables SET panels = json_set(panels, '$.' || ?, ?) WHERE id = ?",
+}
+_ORDER = ("table", "event", "round", "ledger", "player", "request", "close", "panel", "settings", "settle")
+
+
 @dataclass
 class _Unit:
-    table_id: int
-    server: str
-    events: Sequence[dict[str, Any]]
-    first_seq: int
-    at: float
-    period: str
-    rounds: Sequence[RoundRecord]
-    names: dict[str, str] | None
-    request: tuple[str, dict[str, Any]] | None
-    close: bool
+    """One caller's writes: all stored, or none."""
+
+    rows: dict[str, list[tuple[Any, ...]]]
+    rounds: list[tuple[tuple[Any, ...], list[tuple[Any, ...]]]]  # (round row without id, ledger rows without id)
     future: asyncio.Future[None]
+
+
+def _write_sync(conn: sqlite3.Connection, merged: dict[str, list[tuple[Any, ...]]]) -> None:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for kind in _ORDER:
+            rows = merged[kind]
+            if not rows:
+                continue
+            if kind in _UPDATES:
+                conn.executemany(_UPDATES[kind], rows)
+            else:
+                conn.execute(_SQL[kind], (json.dumps(rows, separators=(",", ":")),))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
 
 
 class SqliteStore:
@@ -130,6 +173,9 @@ class SqliteStore:
         self._writer: asyncio.Task[None] | None = None
         self._seq: dict[int, int] = {}
         self.transactions = 0  # how many write transactions ran (group commit makes this < units)
+        self._next_round_id = 1
+        self._next_table_id = 1
+        self._new_tables: dict[int, tuple[Any, ...]] = {}  # reserved ids whose row is not yet written
 
     # -- life cycle -------------------------------------------------------------------------------
     async def open(self) -> None:
@@ -140,6 +186,12 @@ class SqliteStore:
         await db.execute("PRAGMA foreign_keys=ON")
         await db.execute("PRAGMA busy_timeout=5000")
         await self._migrate()
+        async with db.execute(
+            "SELECT (SELECT COALESCE(MAX(id), 0) + 1 FROM rounds), (SELECT COALESCE(MAX(id), 0) + 1 FROM tables)"
+        ) as cur:
+            row = await cur.fetchone()
+        assert row is not None
+        self._next_round_id, self._next_table_id = int(row[0]), int(row[1])
         self._writer = asyncio.create_task(self._write_loop(), name="liars-sqlite-writer")
 
     async def close(self) -> None:
@@ -179,13 +231,11 @@ class SqliteStore:
 
     # -- tables and their events ------------------------------------------------------------------
     async def create_table(self, server: str, channel: str, at: float) -> int:
-        cur = await self.db.execute(
-            "INSERT INTO tables (server, channel, created_at) VALUES (?, ?, ?)", (server, channel, at)
-        )
-        table_id = cur.lastrowid
-        await cur.close()
-        assert table_id is not None
+        """Reserve a table id; its row is written with the table's first events (one transaction)."""
+        table_id = self._next_table_id
+        self._next_table_id += 1
         self._seq[table_id] = 0
+        self._new_tables[table_id] = (table_id, server, channel, at)
         return table_id
 
     async def load_open_tables(self) -> list[StoredTable]:
@@ -213,9 +263,7 @@ class SqliteStore:
         return int(row[0]) if row and row[0] is not None else None
 
     async def set_panel(self, table_id: int, panel: str, ref: str) -> None:
-        await self.db.execute(
-            "UPDATE tables SET panels = json_set(panels, '$.' || ?, ?) WHERE id = ?", (panel, ref, table_id)
-        )
+        await self._submit({"panel": [(panel, ref, table_id)]})
 
     async def commit(
         self,
@@ -230,17 +278,46 @@ class SqliteStore:
         request: tuple[str, dict[str, Any]] | None = None,
         close: bool = False,
     ) -> None:
-        if self._writer is None:
-            raise RuntimeError("the store is not open")
         first = self._seq.get(table_id, 0)
         self._seq[table_id] = first + len(events)
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        await self._queue.put(_Unit(table_id, server, events, first, at, period, rounds, names, request, close, fut))
+        rows: dict[str, list[tuple[Any, ...]]] = {}
+        new_table = self._new_tables.pop(table_id, None)
+        if new_table is not None:
+            rows["table"] = [new_table]
+        rows["event"] = [
+            (table_id, first + i, at, json.dumps(ev, separators=(",", ":"))) for i, ev in enumerate(events)
+        ]
+        if names:
+            rows["player"] = [(server, p, n) for p, n in names.items()]
+        if request is not None:
+            rows["request"] = [(request[0], table_id, json.dumps(request[1]), at)]
+        if close:
+            rows["close"] = [(at, table_id)]
+        round_rows = [
+            (
+                (table_id, server, r.number, period, at, json.dumps(r.record), json.dumps(r.outcome)),
+                [(server, period, e.player, e.units, at) for e in r.entries],
+            )
+            for r in rounds
+        ]
         try:
-            await fut
+            await self._submit(rows, round_rows)
         except BaseException:
             self._seq[table_id] = first  # nothing of the unit was stored
+            if new_table is not None:
+                self._new_tables[table_id] = new_table
             raise
+
+    async def _submit(
+        self,
+        rows: dict[str, list[tuple[Any, ...]]],
+        rounds: list[tuple[tuple[Any, ...], list[tuple[Any, ...]]]] | None = None,
+    ) -> None:
+        if self._writer is None:
+            raise RuntimeError("the store is not open")
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Unit(rows, rounds or [], fut))
+        await fut
 
     async def _write_loop(self) -> None:
         while True:
@@ -270,55 +347,23 @@ class SqliteStore:
 
     async def _write(self, batch: Sequence[_Unit]) -> None:
         db = self.db
-        await db.execute("BEGIN IMMEDIATE")
-        try:
-            event_rows = [
-                (u.table_id, u.first_seq + i, u.at, json.dumps(ev, separators=(",", ":")))
-                for u in batch
-                for i, ev in enumerate(u.events)
-            ]
-            if event_rows:
-                await db.executemany(
-                    "INSERT INTO table_events (table_id, seq, at, event) VALUES (?, ?, ?, ?)", event_rows
-                )
-            ledger_rows = []
-            for u in batch:
-                for r in u.rounds:
-                    cur = await db.execute(
-                        "INSERT INTO rounds (table_id, server, number, period, at, record, outcome) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        (u.table_id, u.server, r.number, u.period, u.at, json.dumps(r.record), json.dumps(r.outcome)),
-                    )
-                    round_id = cur.lastrowid
-                    await cur.close()
-                    ledger_rows.extend((u.server, u.period, e.player, e.units, round_id, u.at) for e in r.entries)
-            if ledger_rows:
-                await db.executemany(
-                    "INSERT INTO ledger (server, period, player, units, round_id, at) VALUES (?, ?, ?, ?, ?, ?)",
-                    ledger_rows,
-                )
-            name_rows = [(u.server, p, n) for u in batch if u.names for p, n in u.names.items()]
-            if name_rows:
-                await db.executemany(
-                    "INSERT INTO players (server, player, name) VALUES (?, ?, ?) "
-                    "ON CONFLICT (server, player) DO UPDATE SET name = excluded.name",
-                    name_rows,
-                )
-            request_rows = [(u.request[0], u.table_id, json.dumps(u.request[1]), u.at) for u in batch if u.request]
-            if request_rows:
-                await db.executemany(
-                    "INSERT INTO requests (request_id, table_id, reply, at) VALUES (?, ?, ?, ?)", request_rows
-                )
-            for u in batch:
-                if u.close:
-                    await db.execute(
-                        "UPDATE tables SET status = 'closed', closed_at = ? WHERE id = ?", (u.at, u.table_id)
-                    )
-            await db.execute("COMMIT")
-            self.transactions += 1
-        except BaseException:
-            await db.execute("ROLLBACK")
-            raise
+        merged: dict[str, list[tuple[Any, ...]]] = {kind: [] for kind in _ORDER}
+        next_id = self._next_round_id
+        for u in batch:
+            for kind, rows in u.rows.items():
+                merged[kind].extend(rows)
+            # Round ids are assigned here: this store is its database's one writer.
+            for round_row, ledger in u.rounds:
+                merged["round"].append((next_id, *round_row))
+                merged["ledger"].extend((*e[:4], next_id, e[4]) for e in ledger)
+                next_id += 1
+        # The whole transaction runs as one call on aiosqlite's worker thread: under load the event
+        # loop is busy, and a transaction that hopped back to the loop between statements would wait a
+        # loop iteration per statement.  (aiosqlite's ``_execute`` is the documented-in-source hook for
+        # running a function on the connection's thread; the pinned version is tested.)
+        await db._execute(_write_sync, db._conn, merged)
+        self._next_round_id = next_id
+        self.transactions += 1
 
     # -- requests ---------------------------------------------------------------------------------
     async def get_request(self, request_id: str) -> dict[str, Any] | None:
@@ -327,10 +372,7 @@ class SqliteStore:
         return json.loads(row[0]) if row else None
 
     async def save_request(self, request_id: str, table_id: int | None, reply: dict[str, Any], at: float) -> None:
-        await self.db.execute(
-            "INSERT OR IGNORE INTO requests (request_id, table_id, reply, at) VALUES (?, ?, ?, ?)",
-            (request_id, table_id, json.dumps(reply), at),
-        )
+        await self._submit({"request": [(request_id, table_id, json.dumps(reply), at)]})
 
     # -- servers ----------------------------------------------------------------------------------
     async def get_settings(self, server: str) -> dict[str, Any]:
@@ -340,11 +382,7 @@ class SqliteStore:
         return result
 
     async def set_settings(self, server: str, settings: dict[str, Any]) -> None:
-        await self.db.execute(
-            "INSERT INTO servers (server, settings) VALUES (?, ?) "
-            "ON CONFLICT (server) DO UPDATE SET settings = excluded.settings",
-            (server, json.dumps(settings)),
-        )
+        await self._submit({"settings": [(server, json.dumps(settings))]})
 
     async def names(self, server: str) -> dict[str, str]:
         async with self.db.execute("SELECT player, name FROM players WHERE server = ?", (server,)) as cur:
@@ -371,13 +409,11 @@ class SqliteStore:
             return [r[0] for r in await cur.fetchall()]
 
     async def settle_period(self, server: str, period: str, by: str, at: float) -> bool:
-        cur = await self.db.execute(
-            "INSERT OR IGNORE INTO settlements (server, period, settled_by, at) VALUES (?, ?, ?, ?)",
-            (server, period, by, at),
-        )
-        changed = cur.rowcount > 0
-        await cur.close()
-        return changed
+        """Mark a period settled; False if it already was."""
+        if period in await self.settled_periods(server):
+            return False
+        await self._submit({"settle": [(server, period, by, at)]})
+        return True
 
     async def settled_periods(self, server: str) -> dict[str, str]:
         async with self.db.execute(

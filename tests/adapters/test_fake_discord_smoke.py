@@ -65,7 +65,7 @@ class VoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"liar
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> VoteButton:
         return cls(int(match["n"]))
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from core import Bid, BidParseError, GameError, RankOrder, digit_name, digit_plural
@@ -140,7 +142,7 @@ def test_aces_high_puts_one_above_ten_above_nine() -> None:
 def test_every_bid_has_a_dense_id_that_is_its_place_in_the_order(order: RankOrder) -> None:
     bids = [Bid(q, d, order) for q in range(1, 97) for d in order.digits_low_to_high]
     assert [b.id for b in bids] == list(range(len(bids)))
-    assert all(a < b for a, b in zip(bids, bids[1:], strict=False))
+    assert all(a < b for a, b in itertools.pairwise(bids))
     assert sorted(reversed(bids)) == bids
     assert all(Bid.from_id(b.id, order) == b for b in bids)
     assert Bid.from_id(5000, order) == Bid(501, order.digits_low_to_high[0], order)

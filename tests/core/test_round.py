@@ -99,13 +99,18 @@ def test_worked_example_2_salomon_rebid_challenged_again_is_counted_at_once() ->
         ],
     )
     events = play(round_, [("Leo", "challenge")])
-    assert events == [ChallengeMade("Leo", Bid(3, 8, RankOrder.ZERO_HIGH), None), ChallengedAllAround("Mike", Bid(3, 8, RankOrder.ZERO_HIGH), True)]
+    assert events == [
+        ChallengeMade("Leo", Bid(3, 8, RankOrder.ZERO_HIGH), None),
+        ChallengedAllAround("Mike", Bid(3, 8, RankOrder.ZERO_HIGH), True),
+    ]
     assert round_.phase is Phase.REBID and round_.to_act == "Mike"
     events = play(round_, [("Mike", "4 fives")])
     assert events == [BidPlaced("Mike", Bid(4, 5, RankOrder.ZERO_HIGH), True, "Brad")]
     play(round_, [("Brad", "challenge")])
     events = play(round_, [("Leo", "challenge")])
-    assert isinstance(events[-1], Counted) and events[1] == ChallengedAllAround("Mike", Bid(4, 5, RankOrder.ZERO_HIGH), False)
+    assert isinstance(events[-1], Counted) and events[1] == ChallengedAllAround(
+        "Mike", Bid(4, 5, RankOrder.ZERO_HIGH), False
+    )
     outcome = events[-1].outcome
     assert (outcome.bidder, outcome.count, outcome.made, outcome.multiplier) == ("Mike", 5, True, 1)
     assert dict(outcome.net) == {"Brad": -1, "Leo": -1, "Mike": 2}

@@ -84,6 +84,24 @@ def test_slips_skip_k_unplayed_serials_after_each_round() -> None:
     assert session.slip_played == EXPECTED_POSITIONS
 
 
+def test_slips_skipping_wraps_from_the_bottom_of_the_slip_to_the_top() -> None:
+    # Four players whose serials are odd at positions 0, 1, 5 and 10 of every slip: k is 4 or 0.
+    #   round 1 plays 0;  k = 4: skip 1, 2, 3, 4                      -> 5
+    #   round 2 plays 5;  k = 4: skip 6, 7, 8, 9                      -> 10
+    #   round 3 plays 10; k = 4: skip 11, 12, 13, 14, wrap, 0 played  -> 1
+    #   round 4 plays 1;  k = 4: skip 2, 3, 4, (5 played) 6           -> 7
+    #   round 5 plays 7;  k = 0                                       -> 8
+    seats = ("a", "b", "c", "d")
+    odd = {0, 1, 5, 10}
+    slips = {p: [Serial(f"{i:02d}00000{1 if i in odd else 2}") for i in range(SLIP_LENGTH)] for p in seats}
+    session = Session(make_rules("classic", serial_source="slips", first_opener="host"), seats, slips=slips)
+    played = []
+    for _ in range(5):
+        played.append(int(session.deal().serials["c"].digits[:2]))
+        finish(session)
+    assert played == [0, 5, 10, 1, 7]
+
+
 def test_slips_tenth_round_is_double_stake_and_the_session_ends() -> None:
     session = slips_session()
     stakes = []

@@ -987,7 +987,7 @@ class FakeDiscord:
         for ev in self._waiters:
             ev.set()
 
-    async def wait_for(self, predicate: Callable[[], T], timeout: float = 5.0) -> T:  # noqa: ASYNC109
+    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 5.0) -> T:  # noqa: ASYNC109
         """Wait until ``predicate()`` returns something truthy and return that value.
 
         The predicate is re-evaluated whenever the fake records anything (and every 50 ms).
@@ -1289,7 +1289,7 @@ class FakeDiscord:
         guild_ids = d.get("guild_id")
         ids = guild_ids if isinstance(guild_ids, list) else [guild_ids]
         for gid in ids:
-            guild = self.guilds.get(int(gid))
+            guild = self.guilds.get(int(gid)) if gid is not None else None
             if guild is None:
                 continue
             query = str(d.get("query") or "").lower()
@@ -1657,9 +1657,9 @@ class FakeDiscord:
         if shown:
             for top in shown[-1].data.get("components", []):
                 inners = top.get("components") if top.get("type") == 1 else [top.get("component")]
-                for inner in inners or []:
-                    if isinstance(inner, dict) and "custom_id" in inner:
-                        layout[inner["custom_id"]] = (int(top.get("type", 1)), inner.get("type"))
+                for shown_inner in inners or []:
+                    if isinstance(shown_inner, dict) and "custom_id" in shown_inner:
+                        layout[shown_inner["custom_id"]] = (int(top.get("type", 1)), shown_inner.get("type"))
         components: list[JSON] = []
         for field_id, value in fields.items():
             wrapper, inner_type = layout.get(field_id, (1, None))
@@ -1903,8 +1903,8 @@ class FakeDiscord:
         self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
     ) -> web.StreamResponse:
         try:
-            user_id = int((body or {}).get("recipient_id"))
-        except (TypeError, ValueError):
+            user_id = int((body or {})["recipient_id"])
+        except (KeyError, TypeError, ValueError):
             raise DiscordRequestError(400, 50035, "Invalid Form Body") from None
         if user_id not in self.users or user_id == self.bot_user.id:
             raise DiscordRequestError(400, 50033, "Invalid Recipient(s)")
@@ -2205,15 +2205,15 @@ class FakeDiscord:
                     keep_ids.add(aid)
                 else:
                     with contextlib.suppress(TypeError, ValueError):
-                        descs[int(a.get("id"))] = a
+                        descs[int(a["id"])] = a
         result = [e for e in existing if keep_ids is None or str(e["id"]) in keep_ids]
         for up in uploads:
-            aid = self.new_id()
-            self.uploads[aid] = up.data
+            new_aid = self.new_id()
+            self.uploads[new_aid] = up.data
             meta = descs.get(up.index, {})
-            url = f"{self.base_url}/attachments/{aid}/{up.filename}"
+            url = f"{self.base_url}/attachments/{new_aid}/{up.filename}"
             att: JSON = {
-                "id": str(aid),
+                "id": str(new_aid),
                 "filename": meta.get("filename") or up.filename,
                 "size": len(up.data),
                 "url": url,

@@ -1,0 +1,140 @@
+"""The Slack bot: a slack-bolt ``AsyncApp`` wired to the table service, served over HTTP or Socket Mode.
+
+``create_bot`` builds everything from a :class:`~adapters.slack.config.SlackConfig`; ``serve_http`` and
+``connect_socket`` put it on the wire; ``run`` is what ``liars slack`` does.  The tests use the very
+same functions against a fake Slack on 127.0.0.1 (``SLACK_API_URL``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections import deque
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+from aiohttp import web
+from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
+from slack_bolt.async_app import AsyncApp
+from slack_sdk.errors import SlackApiError
+from slack_sdk.http_retry.builtin_async_handlers import AsyncRateLimitErrorRetryHandler
+
+from bot.bootstrap import build_service
+from bot.ports import Clock
+from bot.service import Service
+
+from .config import SlackConfig
+from .handlers import Listeners
+from .notifier import SlackNotifier
+
+__all__ = ["SlackBot", "connect_socket", "create_bot", "run", "serve_http"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class SlackBot:
+    config: SlackConfig
+    app: AsyncApp
+    service: Service
+    notifier: SlackNotifier
+    listeners: Listeners
+
+    @property
+    def processed(self) -> deque[tuple[str, str]]:
+        """``(request id, "done" | "duplicate" | "error")`` for each request taken, newest last."""
+        return self.listeners.processed
+
+    async def close(self) -> None:
+        await self.listeners.drain()
+        await self.service.close()
+
+
+async def create_bot(config: SlackConfig, *, rng: Any = None, clock: Clock | None = None) -> SlackBot:
+    """Open the store, reload open Slack tables, and register the listeners.  Timers are not started
+    here: ``run`` starts them (``service.start_timers()``); tests drive time themselves."""
+    app = AsyncApp(
+        token=config.bot_token,
+        signing_secret=config.signing_secret or "",
+        process_before_response=False,  # ack() answers Slack at once; the listener goes on after it
+        ssl_check_enabled=True,
+    )
+    client = app.client
+    client.base_url = config.api_url  # Slack's own, or a proxy, or a fake on 127.0.0.1
+    client.retry_handlers.append(AsyncRateLimitErrorRetryHandler(max_retry_count=2))
+    notifier = SlackNotifier(client)
+    service = await build_service(notifier, db_path=config.db_path, clock=clock, rng=rng,
+                                  computer_delay=config.computer_delay, platform="slack")
+    notifier.panels = service
+    listeners = Listeners(service, notifier)
+    listeners.register(app)
+    return SlackBot(config, app, service, notifier, listeners)
+
+
+@contextlib.asynccontextmanager
+async def serve_http(bot: SlackBot, host: str = "0.0.0.0", port: int | None = None) -> AsyncIterator[str]:
+    """Serve the Events/Interactivity endpoint (``config.path``) and ``GET /healthz``; yields the
+    endpoint's URL (``port=0`` picks a free port)."""
+    port = bot.config.port if port is None else port
+    web_app = bot.app.web_app(path=bot.config.path, port=port)
+
+    async def health(_: web.Request) -> web.Response:
+        return web.Response(text="ok")
+
+    web_app.router.add_get("/healthz", health)
+    runner = web.AppRunner(web_app, access_log=None, shutdown_timeout=2.0)
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, host, port)
+        await site.start()
+        bound = runner.addresses[0][1]
+        yield f"http://{'127.0.0.1' if host in ('0.0.0.0', '') else host}:{bound}{bot.config.path}"
+    finally:
+        await runner.cleanup()
+
+
+@contextlib.asynccontextmanager
+async def connect_socket(bot: SlackBot) -> AsyncIterator[AsyncSocketModeHandler]:
+    """Connect by Socket Mode (``apps.connections.open`` through the app's client, so through
+    ``SLACK_API_URL``); envelopes are acknowledged when the listener calls ``ack()``."""
+    if not bot.config.app_token:
+        raise ValueError("Socket Mode needs SLACK_APP_TOKEN")
+    handler = AsyncSocketModeHandler(bot.app, app_token=bot.config.app_token)
+    await handler.connect_async()
+    try:
+        yield handler
+    finally:
+        await handler.close_async()
+
+
+async def run(config: SlackConfig, *, host: str = "0.0.0.0", stop: asyncio.Event | None = None) -> int:
+    """``liars slack``: run until SIGINT/SIGTERM (or ``stop`` is set).  Returns the exit status."""
+    bot = await create_bot(config)
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    try:
+        try:
+            who = await bot.app.client.auth_test()
+        except SlackApiError as exc:
+            log.error("SLACK_BOT_TOKEN was refused by %s: %s", config.api_url, exc.response.get("error"))
+            return 1
+        log.info("signed in to Slack team %s as %s", who.get("team_id"), who.get("user"))
+        bot.service.start_timers()
+        if config.socket_mode:
+            async with connect_socket(bot):
+                log.info("connected by Socket Mode; waiting for /liars")
+                await stop.wait()
+        else:
+            async with serve_http(bot, host, config.port) as url:
+                log.info("serving Slack requests at %s", url)
+                await stop.wait()
+        log.info("stopping")
+        return 0
+    finally:
+        await bot.close()

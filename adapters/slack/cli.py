@@ -1,0 +1,46 @@
+"""``liars slack``: run the Slack bot.  Kept light: Slack's libraries load only when the command runs."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+__all__ = ["register"]
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "slack",
+        help="run the Slack bot: HTTP on $PORT (/slack/events), or Socket Mode when SLACK_APP_TOKEN is set",
+        description="Reads SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET (HTTP mode), SLACK_APP_TOKEN (Socket Mode), "
+        "SLACK_API_URL, PORT, LIARS_DB and LIARS_COMPUTER_DELAY from the environment.",
+    )
+    p.add_argument("--host", default="0.0.0.0", help="address to serve HTTP on (default 0.0.0.0)")
+    p.add_argument("--port", type=int, default=None, help="HTTP port (default: $PORT or 3000)")
+    p.add_argument("--db", default=None, help="SQLite file (default: $LIARS_DB or ./liars.sqlite3)")
+    p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+    p.add_argument("--manifest", action="store_true", help="print the Slack app manifest and exit")
+    p.set_defaults(func=cmd_slack)
+
+
+def cmd_slack(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+    import os
+    from pathlib import Path
+
+    if args.manifest:
+        sys.stdout.write((Path(__file__).parent / "manifest.yml").read_text(encoding="utf-8"))
+        return 0
+    from .config import ConfigError, SlackConfig
+
+    try:
+        config = SlackConfig.from_env(os.environ, port=args.port, db_path=args.db)
+    except ConfigError as exc:
+        print(f"liars slack: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from .app import run
+
+    return asyncio.run(run(config, host=args.host))

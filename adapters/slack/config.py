@@ -1,0 +1,106 @@
+"""The Slack adapter's configuration, read from the environment (never from module globals).
+
+=========================  ===================================================================
+``SLACK_BOT_TOKEN``        the bot token (``xoxb-…``); always required
+``SLACK_SIGNING_SECRET``   verifies Slack's HTTP requests; required in HTTP mode
+``SLACK_APP_TOKEN``        an app-level token (``xapp-…``, scope ``connections:write``); when set,
+                           the bot connects by Socket Mode and serves no HTTP
+``SLACK_API_URL``          the Web API base, default ``https://slack.com/api/``; for tests and
+                           proxies (``http://127.0.0.1:PORT/api/`` points at a local fake)
+``PORT``                   the HTTP port (default 3000); requests arrive at ``/slack/events``
+``LIARS_DB``               the SQLite file (default ``./liars.sqlite3``)
+``LIARS_COMPUTER_DELAY``   seconds a computer player waits before it acts (default 1.5)
+=========================  ===================================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+__all__ = ["DEFAULT_API_URL", "ConfigError", "SlackConfig"]
+
+DEFAULT_API_URL = "https://slack.com/api/"
+DEFAULT_PORT = 3000
+DEFAULT_PATH = "/slack/events"
+DEFAULT_COMPUTER_DELAY = 1.5
+
+
+class ConfigError(ValueError):
+    """A missing or malformed setting; the message names the variable and what it should hold."""
+
+
+@dataclass(frozen=True, slots=True)
+class SlackConfig:
+    bot_token: str
+    signing_secret: str | None = None
+    app_token: str | None = None
+    api_url: str = DEFAULT_API_URL
+    port: int = DEFAULT_PORT
+    path: str = DEFAULT_PATH
+    db_path: str | None = None
+    computer_delay: float = DEFAULT_COMPUTER_DELAY
+
+    @property
+    def socket_mode(self) -> bool:
+        return bool(self.app_token)
+
+    @property
+    def api_is_loopback(self) -> bool:
+        host = urlsplit(self.api_url).hostname or ""
+        return host in ("127.0.0.1", "localhost", "::1")
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str], *, port: int | None = None, db_path: str | None = None) -> SlackConfig:
+        """Read and check the settings; raise :class:`ConfigError` naming what is wrong."""
+
+        def get(name: str) -> str | None:
+            value = env.get(name, "").strip()
+            return value or None
+
+        bot_token = get("SLACK_BOT_TOKEN")
+        if bot_token is None:
+            raise ConfigError("SLACK_BOT_TOKEN is not set: copy the Bot User OAuth Token (xoxb-…) from the app's "
+                              "OAuth & Permissions page.")
+        if bot_token.startswith("xapp-"):
+            raise ConfigError("SLACK_BOT_TOKEN holds an app-level token (xapp-…); that one goes in SLACK_APP_TOKEN.")
+        app_token = get("SLACK_APP_TOKEN")
+        if app_token is not None and not app_token.startswith("xapp-"):
+            raise ConfigError("SLACK_APP_TOKEN must be an app-level token starting with xapp- (Basic Information → "
+                              "App-Level Tokens, scope connections:write).")
+        signing_secret = get("SLACK_SIGNING_SECRET")
+        if app_token is None and signing_secret is None:
+            raise ConfigError("SLACK_SIGNING_SECRET is not set: HTTP mode needs it to verify Slack's requests "
+                              "(Basic Information → Signing Secret). Set SLACK_APP_TOKEN instead for Socket Mode.")
+        api_url = get("SLACK_API_URL") or DEFAULT_API_URL
+        parts = urlsplit(api_url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ConfigError(f"SLACK_API_URL must be an http(s) URL like {DEFAULT_API_URL}, not {api_url!r}.")
+        if not api_url.endswith("/"):
+            api_url += "/"  # slack_sdk joins method names onto it
+        if port is None:
+            port = int(_number(get("PORT"), "PORT", int, DEFAULT_PORT))
+        if not 0 <= port <= 65535:
+            raise ConfigError(f"PORT must be 0 to 65535, not {port}.")
+        delay = _number(get("LIARS_COMPUTER_DELAY"), "LIARS_COMPUTER_DELAY", float, DEFAULT_COMPUTER_DELAY)
+        if not 0 <= delay <= 60:
+            raise ConfigError(f"LIARS_COMPUTER_DELAY must be 0 to 60 seconds, not {delay}.")
+        return cls(
+            bot_token=bot_token,
+            signing_secret=signing_secret,
+            app_token=app_token,
+            api_url=api_url,
+            port=port,
+            db_path=db_path or get("LIARS_DB"),
+            computer_delay=delay,
+        )
+
+
+def _number(text: str | None, name: str, kind: type[int] | type[float], default: float) -> float:
+    if text is None:
+        return default
+    try:
+        return kind(text)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number, not {text!r}.") from None

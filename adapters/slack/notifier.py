@@ -1,0 +1,126 @@
+"""The Slack :class:`~bot.ports.Notifier`: what a table says, posted to Slack.
+
+* A message with ``panel`` (the lobby, the table) is one Slack message edited in place with
+  ``chat.update``; ``fresh`` posts a new one.  The message's ``ts`` is kept by the service
+  (``set_panel``) so a restart goes on editing the same message.
+* A message with ``to`` (a dealt serial) goes by DM: ``conversations.open`` + ``chat.postMessage``.
+  If the DM cannot be opened or posted to, the same text goes as an ephemeral message to that player
+  in the table's channel, which nobody else sees.  ``hand`` shows it again at any time.
+* Anything else is a plain channel message.
+
+Privacy: nothing here logs a message's text (a private message carries a serial); logs name the
+message's kind, channel and Slack's error code only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.model import Message, TableKey
+
+from .render import render_message
+
+__all__ = ["PanelRefs", "SlackNotifier"]
+
+log = logging.getLogger(__name__)
+
+# chat.update errors after which posting a new panel message is the right repair
+_REPOST_ERRORS = frozenset({"message_not_found", "cant_update_message", "edit_window_closed"})
+# errors that mean the bot cannot speak in the channel at all (worth telling the person who acted)
+_CHANNEL_ERRORS = frozenset({"not_in_channel", "channel_not_found", "is_archived", "restricted_action"})
+
+
+class PanelRefs(Protocol):
+    """The part of the service that remembers panel message ids (``Service.panel/set_panel``)."""
+
+    def panel(self, key: TableKey, panel: str) -> str | None: ...
+
+    async def set_panel(self, key: TableKey, panel: str, ref: str) -> None: ...
+
+
+class SlackNotifier:
+    def __init__(self, client: AsyncWebClient) -> None:
+        self.client = client
+        self.panels: PanelRefs | None = None  # the service, once it exists (it needs this notifier first)
+        # The notifier's own copy of panel ids: the service forgets a table the moment it ends, but the
+        # closing lobby message should still edit the lobby in place.
+        self._refs: dict[tuple[TableKey, str], str] = {}
+        self._locks: dict[TableKey, asyncio.Lock] = {}
+        self._channel_errors: dict[str, str] = {}
+
+    def take_channel_error(self, channel: str) -> str | None:
+        """Slack's error if a channel message could not be posted since the last call (then forgotten)."""
+        return self._channel_errors.pop(channel, None)
+
+    async def deliver(self, messages: Sequence[Message]) -> None:
+        if not messages:
+            return
+        key = messages[0].key
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        async with lock:  # one table's messages go out in order, even from concurrent commands
+            for message in messages:
+                try:
+                    if message.to is not None:
+                        await self._direct(message)
+                    elif message.panel is not None:
+                        await self._panel(message)
+                    else:
+                        text, blocks = render_message(message)
+                        await self.client.chat_postMessage(channel=message.key.channel_id, text=text, blocks=blocks)
+                except SlackApiError as exc:
+                    log.warning("slack refused a %s message for %s: %s", message.kind, message.key.channel_id,
+                                _error(exc))
+                    if message.to is None and _error(exc) in _CHANNEL_ERRORS:
+                        self._channel_errors[message.key.channel_id] = _error(exc)
+                except Exception:
+                    log.exception("delivering a %s message to %s failed", message.kind, message.key.channel_id)
+
+    async def _panel(self, message: Message) -> None:
+        assert message.panel is not None
+        key, name = message.key, message.panel
+        text, blocks = render_message(message)
+        if message.fresh:
+            self._refs.pop((key, name), None)
+            ref = None
+        else:
+            ref = (self.panels.panel(key, name) if self.panels is not None else None) or self._refs.get((key, name))
+        if ref is not None:
+            try:
+                await self.client.chat_update(channel=key.channel_id, ts=ref, text=text, blocks=blocks)
+                return
+            except SlackApiError as exc:
+                if _error(exc) not in _REPOST_ERRORS:
+                    raise
+                log.info("the %s panel in %s is gone (%s); posting it again", name, key.channel_id, _error(exc))
+        response = await self.client.chat_postMessage(channel=key.channel_id, text=text, blocks=blocks)
+        ts = str(response["ts"])
+        self._refs[(key, name)] = ts
+        if self.panels is not None:
+            await self.panels.set_panel(key, name, ts)
+
+    async def _direct(self, message: Message) -> None:
+        assert message.to is not None
+        text, blocks = render_message(message)
+        try:
+            opened = await self.client.conversations_open(users=message.to)
+            channel = str(opened["channel"]["id"])
+            await self.client.chat_postMessage(channel=channel, text=text, blocks=blocks)
+        except SlackApiError as exc:
+            log.warning("cannot DM %s (%s); showing the %s message ephemerally in %s", message.to, _error(exc),
+                        message.kind, message.key.channel_id)
+            await self.client.chat_postEphemeral(channel=message.key.channel_id, user=message.to, text=text,
+                                                 blocks=blocks)
+
+
+def _error(exc: SlackApiError) -> str:
+    response: Any = exc.response
+    try:
+        return str(response.get("error") or response.status_code)
+    except Exception:  # pragma: no cover - a response without the usual shape
+        return "unknown"

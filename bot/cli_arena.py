@@ -1,0 +1,114 @@
+"""``liars arena``: computer players against each other, with the figures that judge them (see :mod:`bot.arena`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+__all__ = ["cmd_arena", "format_result", "register"]
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "arena",
+        help="play computer players against each other and measure them",
+        description=(
+            "Play rounds between computer players through the real engine, rotating the seats over every "
+            "distinct order so no strategy profits from its seat, and print each strategy's mean units per "
+            "round (95%% confidence interval), final bids made/failed, challenges won/lost and decision times."
+        ),
+    )
+    p.add_argument("--players", type=int, default=None, help="table size (default: one seat per strategy named)")
+    p.add_argument(
+        "--strategies",
+        default="reader,binomial,binomial",
+        help="comma-separated strategy per seat; a short list is padded with its last name (default: %(default)s)",
+    )
+    p.add_argument("--rounds", type=int, default=2000)
+    p.add_argument("--preset", default="classic", help="classic, quick or salomon (default: %(default)s)")
+    p.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="override one rule option (repeatable)"
+    )
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    p.set_defaults(func=cmd_arena)
+
+
+def _fail(message: str) -> int:
+    print(f"liars: {message}", file=sys.stderr)
+    return 2
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    from core.players import STRATEGY_NAMES
+    from core.rules import RulesError, make_rules
+
+    from .arena import ArenaError, run_arena
+
+    names = [s.strip() for s in str(args.strategies).split(",") if s.strip()]
+    if not names:
+        return _fail("--strategies names no strategy")
+    players = args.players if args.players is not None else len(names)
+    if not 2 <= players <= 12:
+        return _fail("--players must be 2 to 12")
+    if len(names) > players:
+        return _fail(f"--strategies names {len(names)} strategies for {players} seats")
+    names += [names[-1]] * (players - len(names))
+    unknown = [n for n in names if n.lower().replace("_", "-") not in STRATEGY_NAMES]
+    if unknown:
+        return _fail(f"unknown strategy {unknown[0]!r}; strategies are: {', '.join(STRATEGY_NAMES)}")
+    names = [n.lower().replace("_", "-") for n in names]
+    if args.rounds < 1:
+        return _fail("--rounds must be at least 1")
+    overrides: dict[str, str] = {}
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        if not sep:
+            return _fail(f"--option takes NAME=VALUE, not {item!r}")
+        overrides[key] = value
+    try:
+        rules = make_rules(args.preset, **overrides)
+    except RulesError as exc:
+        return _fail(str(exc))
+    try:
+        result = run_arena(names, args.rounds, rules, args.seed)
+    except ArenaError as exc:
+        return _fail(str(exc))
+    if args.json:
+        print(json.dumps(result.to_dict()))
+    else:
+        print(format_result(result))
+    return 0
+
+
+def format_result(result: Any) -> str:
+    """The figures as a table people read."""
+    d = result.to_dict()
+    lines = [
+        f"{d['players']} players, preset {d['preset']}, {d['rounds']} rounds, seed {d['seed']}: "
+        f"{', '.join(d['lineup'])}",
+        f"seats rotated over {d['rotation']['orders']} {d['rotation']['kind']} orders; "
+        f"{d['actions_per_round']:.1f} actions per round; mean stake {d['mean_stake']:.2f}",
+        "",
+        f"{'strategy':<17}{'seats':>5}  {'units/round':>11}  {'95% CI':>19}  {'bids made/failed':>16}  "
+        f"{'challenges won/lost':>19}  {'p50 ms':>7}  {'p99 ms':>7}",
+    ]
+    for s in d["strategies"]:
+        u = s["units_per_round"]
+        lo, hi = u["ci95"]
+        ms = s["decision_ms"]
+        lines.append(
+            f"{s['name']:<17}{s['seats']:>5}  {u['mean']:>+11.4f}  [{lo:>+8.4f}, {hi:>+8.4f}]  "
+            f"{s['bids_made']:>7}/{s['bids_failed']:<8}  {s['challenges_won']:>9}/{s['challenges_lost']:<9}  "
+            f"{ms['p50']:>7.3f}  {ms['p99']:>7.3f}"
+        )
+    if d["edges"]:
+        lines.append("")
+        for e in d["edges"]:
+            lo, hi = e["ci95"]
+            lines.append(
+                f"{e['strategy']} minus {e['versus']}: {e['mean']:+.4f} units per round, 95% CI [{lo:+.4f}, {hi:+.4f}]"
+            )
+    return "\n".join(lines)

@@ -1,0 +1,82 @@
+"""The local table: `liars play` all-computer and interactive, through the real service and SQLite."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from adapters.console.app import play
+from bot.cli import main
+
+
+def run_cli(args: list[str], capsys: object) -> tuple[int, str]:
+    code = main(args)
+    out = capsys.readouterr().out  # type: ignore[attr-defined]
+    return code, out
+
+
+def test_an_all_computer_table_plays_its_rounds_and_settles_the_ledger(tmp_path: Path, capsys: object) -> None:
+    db = str(tmp_path / "local.sqlite3")
+    code, out = run_cli(["play", "--humans", "0", "--seats", "4", "--rounds", "6", "--seed", "7", "--db", db], capsys)
+    assert code == 0
+    assert out.count("The count") == 6
+    assert "all 6 rounds are played" in out
+    assert "Traceback" not in out
+    code, ledger = run_cli(["ledger", "--db", db, "--json"], capsys)
+    data = json.loads(ledger)
+    assert code == 0 and sum(data["all_time"].values()) == 0 and len(data["all_time"]) == 4
+    # The same seed deals the same game: the transcript is reproducible.
+    db2 = str(tmp_path / "again.sqlite3")
+    _, again = run_cli(["play", "--humans", "0", "--seats", "4", "--rounds", "6", "--seed", "7", "--db", db2], capsys)
+    assert again == out
+    code, sheet = run_cli(["sheet", "--db", db, "--json"], capsys)
+    assert code == 0 and sum(json.loads(sheet)["balances"].values()) == 0
+
+
+async def test_an_interactive_table_reads_commands_from_standard_input(tmp_path: Path) -> None:
+    db = str(tmp_path / "local.sqlite3")
+    lines = ["hand", "odds", "status", "bid 99 sevens", "flibber", "5x", "rules"]
+    # then act whenever asked: try to open low, and challenge otherwise
+    lines += ["1 1", "c", "count"] * 12 + ["ledger", "quit"]
+    out = io.StringIO()
+    code = await play(seats=3, preset="classic", stake=None, humans=1, rounds=None, seed=3, level="easy",
+                      db_path=db, stdin=io.StringIO("\n".join(lines) + "\n"), out=out)
+    text = out.getvalue()
+    assert code == 0
+    assert "Traceback" not in text
+    serial = re.search(r"Your serial for round 1 at this table: (\w\w \d{8} \w)", text)
+    assert serial is not None
+    # the player's own serial is shown before the count; the computers' serials are not
+    first_count = text.index("The count")
+    before = text[:first_count]
+    other_serials = re.findall(r"• [^:]+: (\w\w \d{8} \w)", text[first_count:].split("Salt:")[0])
+    assert serial.group(1) in other_serials
+    for s in other_serials:
+        if s != serial.group(1):
+            assert s not in before
+    assert "⚠️  Unknown command 'flibber'" in text
+    assert "quantity must be 1 to 24" in text
+    assert "Goodbye" in text
+    assert "📒 Ledger" in text
+
+
+def test_liars_play_from_a_real_terminal_pipe(tmp_path: Path) -> None:
+    env = {**os.environ, "LIARS_DB": str(tmp_path / "pipe.sqlite3")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "play", "--seats", "2", "--seed", "1"],
+        input="status\nhand\nnonsense words here\nquit\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        cwd=Path(__file__).resolve().parents[3],
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Your serial" in proc.stdout
+    assert "Traceback" not in proc.stdout + proc.stderr
+    assert "Goodbye" in proc.stdout

@@ -1,0 +1,122 @@
+"""Configuration from the environment, the ``liars slack`` command and the app manifest."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adapters.slack.config import DEFAULT_API_URL, ConfigError, SlackConfig
+from bot import cli
+
+HTTP = {"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s3cret"}
+MANIFEST = Path(__file__).resolve().parents[3] / "adapters" / "slack" / "manifest.yml"
+
+
+def test_http_mode_defaults() -> None:
+    config = SlackConfig.from_env(HTTP)
+    assert (config.socket_mode, config.api_url, config.port, config.path) == (False, DEFAULT_API_URL, 3000,
+                                                                              "/slack/events")
+    assert config.computer_delay == 1.5 and config.db_path is None
+
+
+def test_an_app_token_selects_socket_mode_without_a_signing_secret() -> None:
+    config = SlackConfig.from_env({"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1-A-1-x"})
+    assert config.socket_mode and config.signing_secret is None
+
+
+def test_the_api_url_port_database_and_delay_come_from_the_environment() -> None:
+    config = SlackConfig.from_env({**HTTP, "SLACK_API_URL": "http://127.0.0.1:9999/api", "PORT": "8080",
+                                   "LIARS_DB": "/tmp/x.sqlite3", "LIARS_COMPUTER_DELAY": "0"})
+    assert config.api_url == "http://127.0.0.1:9999/api/" and config.api_is_loopback
+    assert (config.port, config.db_path, config.computer_delay) == (8080, "/tmp/x.sqlite3", 0.0)
+    assert SlackConfig.from_env(HTTP, port=0, db_path="a.db").port == 0
+
+
+@pytest.mark.parametrize(
+    ("env", "names"),
+    [
+        ({}, "SLACK_BOT_TOKEN"),
+        ({"SLACK_BOT_TOKEN": "xoxb-1"}, "SLACK_SIGNING_SECRET"),
+        ({"SLACK_BOT_TOKEN": "xapp-1"}, "SLACK_APP_TOKEN"),
+        ({**HTTP, "SLACK_APP_TOKEN": "xoxb-2"}, "SLACK_APP_TOKEN"),
+        ({**HTTP, "SLACK_API_URL": "slack.com/api"}, "SLACK_API_URL"),
+        ({**HTTP, "PORT": "web"}, "PORT"),
+        ({**HTTP, "PORT": "70000"}, "PORT"),
+        ({**HTTP, "LIARS_COMPUTER_DELAY": "-1"}, "LIARS_COMPUTER_DELAY"),
+    ],
+)
+def test_a_bad_setting_is_named(env: dict[str, str], names: str) -> None:
+    with pytest.raises(ConfigError, match=names):
+        SlackConfig.from_env(env)
+
+
+def test_liars_slack_without_a_token_exits_2_with_the_reason(monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET"):
+        monkeypatch.delenv(name, raising=False)
+    assert cli.main(["slack"]) == 2
+    assert "SLACK_BOT_TOKEN is not set" in capsys.readouterr().err
+
+
+def test_liars_slack_prints_the_manifest(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["slack", "--manifest"]) == 0
+    assert capsys.readouterr().out == MANIFEST.read_text(encoding="utf-8")
+
+
+def _yaml(text: str) -> dict[str, Any]:
+    """Enough YAML for the manifest: nested mappings, lists of scalars or mappings, quoted scalars."""
+    root: dict[str, Any] = {}
+    stack: list[tuple[int, Any]] = [(-1, root)]
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    for i, line in enumerate(lines):
+        indent = len(line) - len(line.lstrip())
+        body = line.strip()
+        while stack[-1][0] >= indent and not (body.startswith("- ") and stack[-1][0] == indent
+                                               and isinstance(stack[-1][1], list)):
+            stack.pop()
+        parent = stack[-1][1]
+        if body.startswith("- "):
+            item = body[2:]
+            if re.match(r"[A-Za-z_][\w-]*:(\s|$)", item):
+                entry: dict[str, Any] = {}
+                parent.append(entry)
+                stack.append((indent, parent))
+                stack.append((indent + 1, entry))
+                key, _, value = item.partition(":")
+                entry[key.strip()] = _scalar(value)
+            else:
+                parent.append(_scalar(item))
+            continue
+        key, _, value = body.partition(":")
+        if value.strip():
+            parent[key.strip()] = _scalar(value)
+        else:
+            nxt = lines[i + 1].strip() if i + 1 < len(lines) else ""
+            child: Any = [] if nxt.startswith("- ") else {}
+            parent[key.strip()] = child
+            stack.append((indent, child))
+    return root
+
+
+def _scalar(value: str) -> Any:
+    value = value.strip()
+    if value in ("true", "false"):
+        return value == "true"
+    if re.fullmatch(r'"[^"]*"', value):
+        return value[1:-1]
+    return value
+
+
+def test_the_manifest_creates_the_slash_command_interactivity_scopes_and_socket_mode_switch() -> None:
+    manifest = _yaml(MANIFEST.read_text(encoding="utf-8"))
+    [command] = manifest["features"]["slash_commands"]
+    assert command["command"] == "/liars" and command["should_escape"] is True
+    assert command["url"].endswith("/slack/events")
+    assert manifest["settings"]["interactivity"] == {"is_enabled": True,
+                                                     "request_url": command["url"]}
+    assert set(manifest["oauth_config"]["scopes"]["bot"]) >= {"commands", "chat:write", "im:write", "users:read"}
+    assert manifest["settings"]["socket_mode_enabled"] is False
+    assert manifest["display_information"]["name"]

@@ -1,0 +1,94 @@
+"""Exact binomial odds, and the ``liars odds`` command built on them."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from fractions import Fraction
+from math import comb
+
+import pytest
+
+from bot.cli import main
+from core import Serial
+from core.odds import at_least, count_distribution, exact_at_least, exact_pmf, exactly, player_odds
+
+
+@pytest.mark.parametrize(("digits", "p_none"), [(8, 0.430467), (16, 0.185302), (24, 0.079766), (32, 0.034337)])
+def test_reference_values_for_no_copies(digits: int, p_none: float) -> None:
+    assert round(exactly(0, digits), 6) == p_none
+    assert round(1 - at_least(1, digits), 6) == p_none
+
+
+def test_the_pmf_is_the_exact_binomial() -> None:
+    for k in (0, 1, 8, 24, 96):
+        for j in range(k + 1):
+            assert exact_pmf(k, j) == comb(k, j) * Fraction(1, 10) ** j * Fraction(9, 10) ** (k - j)
+        assert sum(exact_pmf(k, j) for j in range(k + 1)) == 1
+
+
+def test_the_float_tables_are_the_exact_values_rounded() -> None:
+    for k in (8, 16, 40, 88):
+        dist = count_distribution(k)
+        assert len(dist) == k + 1
+        assert abs(sum(dist) - 1) < 1e-12
+        for j in range(k + 2):
+            assert at_least(j, k) == pytest.approx(float(exact_at_least(j, k)), rel=1e-12, abs=1e-300)
+            assert exactly(j, k) == pytest.approx(float(exact_pmf(k, j)) if j <= k else 0.0, rel=1e-12)
+
+
+def test_tail_edges() -> None:
+    assert at_least(0, 16) == 1.0 and at_least(-3, 16) == 1.0
+    assert at_least(17, 16) == 0.0 and exactly(17, 16) == 0.0 and exactly(-1, 16) == 0.0
+    assert at_least(16, 16) == pytest.approx(1e-16)
+    assert at_least(1, 0) == 0.0 and at_least(0, 0) == 1.0
+    with pytest.raises(ValueError):
+        count_distribution(-1)
+
+
+def test_a_player_needs_q_minus_h_among_the_other_serials() -> None:
+    serial = Serial("77712345")
+    rows = {d: (held, probs) for d, held, probs in player_odds(serial, 3)}
+    assert len(rows) == 10 and all(len(probs) == 24 for _, probs in rows.values())
+    held, probs = rows[7]
+    assert held == 3
+    assert probs[:3] == [1.0, 1.0, 1.0]  # up to 3 sevens are in hand
+    assert probs[3] == pytest.approx(at_least(1, 16))
+    assert probs[5] == pytest.approx(1 - sum(exactly(j, 16) for j in range(3)))
+    assert rows[0] == (0, [at_least(q, 16) for q in range(1, 25)])
+    assert all(a >= b for a, b in itertools.pairwise(probs))
+
+
+# -- liars odds --------------------------------------------------------------------------------------
+def test_odds_command_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", "--players", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["players"] == 3 and data["digits"] == 24 and len(data["rows"]) == 25
+    assert round(data["rows"][0]["exactly"], 6) == 0.079766
+    assert data["rows"][0]["at_least"] == 1.0
+    assert data["rows"][5]["at_least"] == pytest.approx(at_least(5, 24))
+
+
+def test_odds_command_with_a_serial_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", "--players", "2", "--serial", "LB 06742088 A", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["serial"] == "06742088"
+    zeros = data["digits"][0]
+    assert zeros["held"] == 2 and zeros["at_least"]["2"] == 1.0
+    assert zeros["at_least"]["3"] == pytest.approx(at_least(1, 8))
+    assert round(1 - data["digits"][1]["at_least"]["1"], 6) == 0.430467
+
+
+def test_odds_command_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", "--players", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "Binomial(32, 1/10)" in out and "0.034337" in out
+    assert main(["odds", "--players", "4", "--serial", "06742088"]) == 0
+    assert "06742088" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [["--players", "1"], ["--players", "13"], ["--players", "3", "--serial", "123"]])
+def test_odds_command_refuses_bad_input_with_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("liars: ") and err.count("\n") == 1

@@ -1,0 +1,291 @@
+"""The real Slack adapter (slack-bolt AsyncApp served by aiohttp) against a fake Slack on 127.0.0.1.
+
+Every request is signed as Slack signs it; every acknowledgement is checked to arrive well inside
+Slack's 3 seconds; the Web API calls the adapter makes are what the assertions read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import re
+import signal
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from adapters.slack.app import serve_http
+from bot.model import TableKey
+from tests.adapters.slack.harness import (
+    ALICE,
+    BOB,
+    BOT_TOKEN,
+    CAROL,
+    CHANNEL,
+    NAMES,
+    PROXY_VARS,
+    SECRET,
+    HttpDriver,
+    assert_no_serial_before_count,
+    blocks_text,
+    event_count,
+    key_of,
+    ledger_rows,
+    make_bot,
+    play_round,
+)
+from tests.fakes.slack_server import (
+    FakeSlack,
+    build_signed_request,
+    form_encode,
+    interactive_body,
+    post_to_app,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _no_proxy_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    # slack_sdk reads HTTP(S)_PROXY itself and ignores NO_PROXY: loopback traffic must not go to a proxy.
+    for var in PROXY_VARS:
+        monkeypatch.delenv(var, raising=False)
+
+
+@pytest_asyncio.fixture
+async def fake() -> AsyncIterator[FakeSlack]:
+    async with FakeSlack(bot_token=BOT_TOKEN) as server:
+        yield server
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "liars.sqlite3"
+
+
+@pytest_asyncio.fixture
+async def driver(fake: FakeSlack, db: Path) -> AsyncIterator[HttpDriver]:
+    bot = await make_bot(fake, db)
+    try:
+        async with serve_http(bot, "127.0.0.1", 0) as url:
+            d = HttpDriver(fake, bot)
+            d.url = url
+            yield d
+    finally:
+        await bot.close()
+
+
+async def test_a_complete_three_player_round_over_http(driver: HttpDriver, db: Path) -> None:
+    result = await play_round(driver)
+
+    assert len(driver.acks) == 11 and max(a.elapsed for a in driver.acks) < 1.0
+    rows = ledger_rows(db)
+    assert sorted((p, u) for _, p, u in rows) == sorted(result.net.items())
+    assert {s for s, _, _ in rows} == {"slack:T0FAKE"}  # the workspace is the ledger's server
+    assert assert_no_serial_before_count(driver) > 20
+    # The service dealt the next round at once: one more DM each, and a fresh table message.
+    for player in NAMES:
+        await driver.fake.wait_for(lambda p=player: len(driver.fake.dms_to(p)) == 2)
+    assert driver.bot.service.panel(key_of(driver.fake), "table") != result.table_ts
+
+
+async def test_the_ack_comes_back_before_the_web_api_work(driver: HttpDriver) -> None:
+    fake = driver.fake
+    fake.hold("chat.postMessage")  # the lobby post stalls until released
+    payload = fake.slash_command("start", user_id=ALICE, user_name="alice")
+    body, headers = build_signed_request(form_encode(payload), SECRET)
+
+    resp = await post_to_app(driver.url, body, headers)
+
+    assert resp.status == 200 and resp.body == "" and resp.elapsed < 1.0
+    held = await fake.wait_for(lambda: fake.calls("chat.postMessage"))
+    assert held[0].response is None  # acknowledged while the work was still waiting on Slack
+    assert fake.response_url_posts() == []
+    fake.release("chat.postMessage")
+    reply = await driver.reply_to(payload["response_url"])
+    assert reply.text is not None and reply.text.startswith("You opened a table")
+
+
+@pytest.mark.parametrize("variant", ["unsigned", "wrong_signature", "stale", "tampered"])
+async def test_badly_signed_requests_get_401_and_change_nothing(driver: HttpDriver, db: Path, variant: Any) -> None:
+    fake, bot = driver.fake, driver.bot
+    await driver.slash(ALICE, "start")
+    lobby_ts = bot.service.panel(key_of(fake), "lobby")
+    assert lobby_ts is not None
+    before = (len(fake.calls()), len(fake.response_url_posts()), event_count(db), len(bot.processed))
+
+    join = form_encode(fake.slash_command("join", user_id=BOB))
+    click = interactive_body(driver.click_payload(CAROL, lobby_ts, "join"))
+    for body in (join, click):
+        body, headers = build_signed_request(body, SECRET, variant=variant)
+        resp = await post_to_app(driver.url, body, headers)
+        assert resp.status == 401 and json.loads(resp.body) == {"error": "invalid request"}
+
+    assert (len(fake.calls()), len(fake.response_url_posts()), event_count(db), len(bot.processed)) == before
+    table = bot.service.table(key_of(fake))
+    assert table is not None and table.seats == [ALICE]
+
+
+async def test_a_retried_request_changes_nothing(driver: HttpDriver, fake: FakeSlack, db: Path) -> None:
+    bot = driver.bot
+    await driver.slash(ALICE, "start")
+    lobby_ts = bot.service.panel(key_of(fake), "lobby")
+    assert lobby_ts is not None
+    join = fake.slash_command("join", user_id=BOB, user_name="bob")
+    driver.who[join["response_url"]] = BOB
+    await driver.send_slash(join)
+    first = await driver.reply_to(join["response_url"])
+    click = driver.click_payload(CAROL, lobby_ts, "join")
+    await driver.send_interactive(click)
+    await driver.reply_to(click["response_url"])
+    before = (len(fake.calls()), len(fake.response_url_posts()), event_count(db))
+
+    await driver.send_slash(join, retry_num=1)  # same body, X-Slack-Retry-Num: 1
+    await driver.send_interactive(click, retry_num=1)
+    await fake.wait_for(lambda: [s for _, s in bot.processed].count("duplicate") == 2)
+
+    assert (len(fake.calls()), len(fake.response_url_posts()), event_count(db)) == before
+    table = bot.service.table(key_of(fake))
+    assert table is not None and table.seats == [ALICE, BOB, CAROL]
+
+    # After a restart the adapter has forgotten the delivery; the service's request id still holds.
+    await bot.close()
+    bot = driver.bot = await make_bot(fake, db)
+    async with serve_http(bot, "127.0.0.1", 0) as url:
+        driver.url = url
+        updates = len(fake.calls("chat.update")) + len(fake.calls("chat.postMessage"))
+        await driver.send_slash(join, retry_num=2)
+        again = await fake.wait_for(lambda: fake.response_url_posts(join["response_url"])[1:])
+        assert again[0].text == first.text == "You are seated (2/12)."
+        assert event_count(db) == before[2]
+        assert len(fake.calls("chat.update")) + len(fake.calls("chat.postMessage")) == updates
+        table = bot.service.table(key_of(fake))
+        assert table is not None and table.seats == [ALICE, BOB, CAROL]
+
+
+async def test_no_serial_reaches_the_channel_before_the_count(driver: HttpDriver) -> None:
+    fake, bot, key = driver.fake, driver.bot, key_of(driver.fake)
+    fake.fail_dm(CAROL, stage="post")  # Carol turned off the app's Messages tab
+    await driver.slash(ALICE, "start")
+    await driver.slash(BOB, "join")
+    await driver.slash(CAROL, "join")
+    await driver.slash(ALICE, "deal")
+    table = bot.service.table(key)
+    assert table is not None and table.live_round is not None
+    serials = {p: s.digits for p, s in table.live_round.serials.items()}
+
+    hand = await driver.slash(CAROL, "hand")  # shows it again at any time, to her alone
+    assert hand.response_type == "ephemeral" and serials[CAROL] in (hand.text or "")
+    status = await driver.slash(BOB, "status")
+    assert status.response_type == "ephemeral"
+    fake.add_user("U0BOSS", name="boss", is_admin=True)
+    settled = await driver.slash("U0BOSS", "sheet settle")  # a public reply: in_channel through response_url
+    assert settled.response_type == "in_channel"
+    opener = table.live_round.to_act
+    assert opener is not None
+    assert (await driver.slash(opener, "bid two fives")).text == "Bid placed."  # the engine's parser reads words
+    for _ in range(2):
+        to_act = table.live_round.to_act
+        assert to_act is not None
+        assert (await driver.slash(to_act, "challenge")).text == "You challenged."
+    await fake.wait_for(lambda: [c for c in fake.messages_to(CHANNEL) if "The count" in c.params["text"]])
+
+    assert assert_no_serial_before_count(driver) > 10
+    # Carol's serial came as an ephemeral message in the channel instead of a DM, and only to her.
+    fallback = fake.ephemerals_to(CAROL)
+    assert fallback and serials[CAROL] in blocks_text(fallback[0].params)
+    assert fallback[0].params["channel"] == CHANNEL and fake.dms_to(CAROL) == []
+
+
+async def test_usage_dm_admin_and_kick(driver: HttpDriver, fake: FakeSlack) -> None:
+    reply = await driver.slash(ALICE, "frobnicate now")
+    assert reply.response_type == "ephemeral" and reply.text is not None
+    assert "I don't know `frobnicate`" in reply.text and "`bid`" in reply.text
+    assert "`start`" in ((await driver.slash(ALICE, "")).text or "")  # bare /liars: the commands
+    dm = f"D{ALICE}"
+    reply = await driver.slash(ALICE, "start", channel=dm, channel_name="directmessage")
+    assert "Tables live in channels" in (reply.text or "")
+
+    assert "Only a server admin" in ((await driver.slash(BOB, "config preset=salomon")).text or "")
+    fake.add_user("U0BOSS", name="boss", is_admin=True)
+    assert (await driver.slash("U0BOSS", "config preset=salomon")).text.startswith("Settings saved")  # type: ignore[union-attr]
+
+    await driver.slash(ALICE, "start")
+    await driver.slash(BOB, "join")
+    reply = await driver.slash(ALICE, "kick <@U0BOB|bob>")  # should_escape: true sends mentions like this
+    assert reply.text == "bob was removed from the table."
+    await driver.slash(CAROL, "join")
+    await driver.slash(ALICE, "deal")
+    table = driver.bot.service.table(key_of(fake))
+    assert table is not None and table.live_round is not None
+    reply = await driver.slash(CAROL, "hand", channel=f"D{CAROL}", channel_name="directmessage")
+    assert table.live_round.serials[CAROL].digits in (reply.text or "")  # by DM: the round she is in
+    reply = await driver.slash(BOB, "hand", channel=f"D{BOB}", channel_name="directmessage")
+    assert (reply.text or "").startswith("You hold no serial right now")
+
+
+async def test_a_channel_the_bot_cannot_post_in_and_an_enterprise_grid_ledger(driver: HttpDriver) -> None:
+    fake, bot = driver.fake, driver.bot
+    fake.fail_method("chat.postMessage", "not_in_channel", times=1)
+    reply = await driver.slash(ALICE, "start", channel="C0PRIVATE", enterprise_id="E0ORG")
+    assert (reply.text or "").startswith("You opened a table")
+    assert "Invite me with `/invite @liars`" in (reply.text or "")
+    assert bot.service.table(key_of(fake, "C0PRIVATE")) is None  # the table belongs to the organisation
+    assert bot.service.table(TableKey("slack", "E0ORG", "C0PRIVATE")) is not None
+    reply = await driver.slash(BOB, "join", channel="C0PRIVATE", enterprise_id="E0ORG")
+    assert reply.text == "You are seated (2/12)."  # and now the lobby shows up in the channel
+    lobby = await fake.wait_for(lambda: fake.messages_to("C0PRIVATE"))
+    assert "<@U0BOB>" in lobby[0].params["text"]
+
+
+async def test_an_unexpected_error_gets_an_apology_not_a_traceback(
+    driver: HttpDriver, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def broken(cmd: Any) -> Any:
+        raise RuntimeError("database on fire")
+
+    monkeypatch.setattr(driver.bot.service, "handle", broken)
+    with caplog.at_level(logging.ERROR, logger="adapters.slack.handlers"):
+        reply = await driver.slash(ALICE, "start")
+    assert reply.response_type == "ephemeral" and reply.text is not None
+    assert reply.text.startswith("Sorry, something went wrong") and "fire" not in reply.text
+    assert any("database on fire" in (r.exc_text or "") for r in caplog.records)
+
+
+async def test_the_liars_slack_process_serves_http(fake: FakeSlack, tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in PROXY_VARS and not k.startswith("SLACK_")}
+    env.update(SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_SIGNING_SECRET=SECRET, SLACK_API_URL=fake.api_base, PORT="0",
+               LIARS_DB=str(tmp_path / "liars.sqlite3"), LIARS_COMPUTER_DELAY="0")
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.cli", "slack", "--host", "127.0.0.1", cwd=ROOT, env=env,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+    assert proc.stderr is not None
+    try:
+        url = ""
+        async with asyncio.timeout(20):
+            while not url:
+                line = (await proc.stderr.readline()).decode()
+                assert line, "liars slack exited before serving"
+                if m := re.search(r"serving Slack requests at (\S+)", line):
+                    url = m.group(1)
+        drain = asyncio.create_task(proc.stderr.read())  # keep the pipe from filling up
+        payload = fake.slash_command("help", user_id=ALICE)
+        body, headers = build_signed_request(form_encode(payload), SECRET)
+        resp = await post_to_app(url, body, headers)
+        assert resp.status == 200 and resp.elapsed < 1.0
+        posts = await fake.wait_for(lambda: fake.response_url_posts(payload["response_url"]))
+        assert "Liar's Poker commands" in (posts[0].text or "")
+        assert fake.calls("auth.test")[0].token == BOT_TOKEN
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        async with asyncio.timeout(10):
+            await proc.wait()
+    log = (await drain).decode()
+    assert proc.returncode == 0, log
+    assert "Traceback" not in log and " ERROR " not in log, log

@@ -1,0 +1,134 @@
+"""The real Slack adapter over Socket Mode: ``apps.connections.open`` returns a ws://127.0.0.1 URL on the
+fake Slack, which pushes slash-command and interactive envelopes and records the envelope acks."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from adapters.slack.app import connect_socket
+from tests.adapters.slack.harness import (
+    ALICE,
+    APP_TOKEN,
+    BOB,
+    BOT_TOKEN,
+    CAROL,
+    PROXY_VARS,
+    SocketDriver,
+    assert_no_serial_before_count,
+    event_count,
+    key_of,
+    ledger_rows,
+    make_bot,
+    play_round,
+)
+from tests.fakes.slack_server import FakeSlack
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _no_proxy_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for var in PROXY_VARS:
+        monkeypatch.delenv(var, raising=False)
+
+
+@pytest_asyncio.fixture
+async def fake() -> AsyncIterator[FakeSlack]:
+    async with FakeSlack(bot_token=BOT_TOKEN, app_token=APP_TOKEN) as server:
+        yield server
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "liars.sqlite3"
+
+
+@pytest_asyncio.fixture
+async def driver(fake: FakeSlack, db: Path) -> AsyncIterator[SocketDriver]:
+    bot = await make_bot(fake, db, socket=True)
+    try:
+        async with connect_socket(bot):  # closed before the fake stops, so the client does not reconnect
+            await fake.wait_for_socket()
+            yield SocketDriver(fake, bot)
+    finally:
+        await bot.close()
+
+
+async def test_a_complete_three_player_round_over_socket_mode(driver: SocketDriver, fake: FakeSlack, db: Path) -> None:
+    connect = fake.calls("apps.connections.open")
+    assert len(connect) == 1 and connect[0].token == APP_TOKEN
+
+    result = await play_round(driver)
+
+    # Every envelope was acknowledged, once, at once, with a bare ack (the answers go by response_url).
+    envelopes = fake.envelopes()
+    assert len(envelopes) == len(driver.acks) == 11
+    for envelope in envelopes:
+        acks = fake.acks(envelope.envelope_id)
+        assert len(acks) == 1 and acks[0].payload is None
+    assert max(a.elapsed for a in driver.acks) < 1.0
+    assert sorted((p, u) for _, p, u in ledger_rows(db)) == sorted(result.net.items())
+    assert assert_no_serial_before_count(driver) > 20
+
+
+async def test_a_redelivered_envelope_changes_nothing(driver: SocketDriver, fake: FakeSlack, db: Path) -> None:
+    bot, key = driver.bot, key_of(fake)
+    await driver.slash(ALICE, "start")
+    await driver.slash(BOB, "join")
+    join = fake.envelopes()[-1]
+    await driver.slash(CAROL, "join")
+    await driver.slash(ALICE, "deal")
+    table = bot.service.table(key)
+    table_ts = bot.service.panel(key, "table")
+    assert table is not None and table.live_round is not None and table_ts is not None
+    opener = table.live_round.to_act
+    assert opener is not None
+    view = await driver.open_raise(opener, table_ts)
+    assert await driver.submit_raise(opener, view, "3", "4") == "Bid placed."
+    bid = fake.envelopes()[-1]
+    assert bid.payload["type"] == "view_submission"
+    before = (len(fake.calls()), len(fake.response_url_posts()), event_count(db), table.live_round.to_act)
+
+    again = [await fake.redeliver(join), await fake.redeliver(bid, same_envelope_id=True)]
+    for envelope in again:
+        await fake.wait_for_ack(envelope.envelope_id)  # a redelivery is acknowledged like any envelope
+    await fake.wait_for(lambda: [s for _, s in bot.processed].count("duplicate") == 2)
+
+    assert (len(fake.calls()), len(fake.response_url_posts()), event_count(db), table.live_round.to_act) == before
+    assert str(table.live_round.standing_bid) == "3 fours" and table.seats == [ALICE, BOB, CAROL]
+
+
+async def test_the_liars_slack_process_connects_by_socket_mode(fake: FakeSlack, tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in PROXY_VARS and not k.startswith("SLACK_")}
+    env.update(SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_APP_TOKEN=APP_TOKEN, SLACK_API_URL=fake.api_base,
+               LIARS_DB=str(tmp_path / "liars.sqlite3"), LIARS_COMPUTER_DELAY="0")
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.cli", "slack", cwd=ROOT, env=env,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+    assert proc.stderr is not None
+    drain = asyncio.create_task(proc.stderr.read())
+    try:
+        await fake.wait_for_socket(timeout=20)
+        envelope = await fake.push_slash_command("start classic 1 4 1", user_id=ALICE)
+        ack = await fake.wait_for_ack(envelope.envelope_id)
+        assert ack.payload is None and ack.timestamp - envelope.timestamp < 1.0
+        posts = await fake.wait_for(lambda: fake.response_url_posts(envelope.payload["response_url"]))
+        assert (posts[0].text or "").startswith("You opened a table")
+        lobby = await fake.wait_for(lambda: fake.messages_to("C0GAME"))
+        assert "Gekko" in lobby[0].params["text"]  # a computer player is named, not mentioned
+    finally:
+        await fake.wait_for_socket()
+        proc.send_signal(signal.SIGTERM)
+        async with asyncio.timeout(10):
+            await proc.wait()
+    log = (await drain).decode()
+    assert proc.returncode == 0, log
+    assert "Traceback" not in log and " ERROR " not in log, log
