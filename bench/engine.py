@@ -71,9 +71,7 @@ def main() -> None:
         return
     for preset in presets:
         wall, cpu, per_round = measure(preset, args.seconds)
-        print(
-            f"{preset:8s} {wall:8,.0f} rounds/s  ({cpu:,.0f} per CPU second; {per_round:.1f} actions per round, 3 players)"
-        )
+        print(f"{preset:8s} {wall:8,.0f} rounds/s  ({cpu:,.0f} per CPU second; {per_round:.1f} actions a round)")
 
 
 if __name__ == "__main__":

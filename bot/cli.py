@@ -33,14 +33,18 @@ def cmd_replay(args: argparse.Namespace, verify: bool = False) -> int:
 
     record = _read_json(args.file)
     try:
-        result = replay(record, verify=verify)
+        # An exported table whose seats changed is a list of records, one per session.
+        if isinstance(record, list):
+            result: Any = [replay(r, verify=verify) for r in record]
+        else:
+            result = replay(record, verify=verify)
     except RecordError as exc:
         return _fail(str(exc))
     except IllegalRecordedAction as exc:
         print(json.dumps(exc.to_dict()))
         return 2
     if verify:
-        result = {"verified": True, **result}
+        result = {"verified": True, "sessions": result} if isinstance(result, list) else {"verified": True, **result}
     print(json.dumps(result, indent=2 if args.pretty else None))
     return 0
 

@@ -103,11 +103,11 @@ async def connect_socket(bot: SlackBot) -> AsyncIterator[AsyncSocketModeHandler]
     if not bot.config.app_token:
         raise ValueError("Socket Mode needs SLACK_APP_TOKEN")
     handler = AsyncSocketModeHandler(bot.app, app_token=bot.config.app_token)
-    await handler.connect_async()
+    await handler.connect_async()  # type: ignore[no-untyped-call]
     try:
         yield handler
     finally:
-        await handler.close_async()
+        await handler.close_async()  # type: ignore[no-untyped-call]
 
 
 async def run(config: SlackConfig, *, host: str = "0.0.0.0", stop: asyncio.Event | None = None) -> int:

@@ -50,6 +50,8 @@ __all__ = ["Listeners"]
 log = logging.getLogger(__name__)
 
 DM_COMMANDS = frozenset({"hand", "help"})  # what makes sense in a DM with the bot
+# With should_escape on, Slack sends "@bob" as <@U123|bob> (the name may hold spaces): keep <@U123>.
+_ESCAPED_MENTION = re.compile(r"<@([UW][A-Z0-9]+)\|[^>]*>")
 SEEN_LIMIT = 10_000
 
 
@@ -84,7 +86,7 @@ class Listeners:
     async def on_command(self, ack: AsyncAck, command: dict[str, Any], client: AsyncWebClient,
                          respond: AsyncRespond, request: AsyncBoltRequest) -> None:
         await ack()
-        words = str(command.get("text") or "").split()
+        words = _ESCAPED_MENTION.sub(r"<@\1>", str(command.get("text") or "")).split()
         name = words[0].lower() if words else "help"
         channel, user = str(command["channel_id"]), str(command["user_id"])
         key = TableKey("slack", server_id(command), channel)

@@ -90,8 +90,7 @@ async def test_a_complete_three_player_round_over_http(driver: HttpDriver, db: P
     assert {s for s, _, _ in rows} == {"slack:T0FAKE"}  # the workspace is the ledger's server
     assert assert_no_serial_before_count(driver) > 20
     # The service dealt the next round at once: one more DM each, and a fresh table message.
-    for player in NAMES:
-        await driver.fake.wait_for(lambda p=player: len(driver.fake.dms_to(p)) == 2)
+    await driver.fake.wait_for(lambda: all(len(driver.fake.dms_to(p)) == 2 for p in NAMES))
     assert driver.bot.service.panel(key_of(driver.fake), "table") != result.table_ts
 
 
@@ -215,6 +214,9 @@ async def test_usage_dm_admin_and_kick(driver: HttpDriver, fake: FakeSlack) -> N
     assert "Only a server admin" in ((await driver.slash(BOB, "config preset=salomon")).text or "")
     fake.add_user("U0BOSS", name="boss", is_admin=True)
     assert (await driver.slash("U0BOSS", "config preset=salomon")).text.startswith("Settings saved")  # type: ignore[union-attr]
+    # A configured admin list, written with Slack mentions (escaped, and a name with a space):
+    assert (await driver.slash("U0BOSS", "config admins=<@U0BOB|bob smith>")).text.startswith("Settings saved")  # type: ignore[union-attr]
+    assert (await driver.slash(BOB, "config preset=classic")).text.startswith("Settings saved")  # type: ignore[union-attr]
 
     await driver.slash(ALICE, "start")
     await driver.slash(BOB, "join")

@@ -9,6 +9,7 @@ seconds, and waits for the adapter's answer (a ``response_url`` post, a modal, a
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import sqlite3
@@ -237,7 +238,7 @@ async def play_round(d: Driver) -> RoundResult:
     # Each DM carries exactly its own player's serial, with the fairness commitment.
     commitment = table.current_log.commitment if table.current_log else ""
     for player in NAMES:
-        dms = await fake.wait_for(lambda p=player: fake.dms_to(p), description=f"{player}'s DM")
+        dms = await fake.wait_for(functools.partial(fake.dms_to, player), description=f"{player}'s DM")
         assert len(dms) == 1
         text = blocks_text(dms[0].params)
         assert serials[player] in text and commitment in text

@@ -62,6 +62,7 @@ async def test_the_lobby_is_edited_in_place_to_the_end(service: Service, fake: F
 async def test_a_deleted_panel_is_posted_again(service: Service, fake: FakeSlack) -> None:
     await do(service, fake, ALICE, "start")
     old = service.panel(key_of(fake), "lobby")
+    assert old is not None
     client = AsyncWebClient(token=BOT_TOKEN, base_url=fake.api_base)
     await client.chat_delete(channel=CHANNEL, ts=old)
 
