@@ -278,7 +278,7 @@ class Service:
             if key in self.tables:
                 raise UserError("A table is already open in this channel. Use `join`, or `end` it first.", "table-open")
             settings = await self.settings(key.server)
-            opts = dict(cmd.options)
+            opts = {k: v for k, v in cmd.options.items() if v is not None and v != ""}
             words = list(cmd.args)
             # positional: [preset] [stake] [seats] [computers]; then option=value words
             positional = [w for w in words if "=" not in w]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import getpass
+import logging
 import random
 import re
 import sys
@@ -17,6 +18,7 @@ from bot.service import Service
 
 __all__ = ["ConsoleNotifier", "play"]
 
+log = logging.getLogger(__name__)
 KEY = TableKey("local", "local", "terminal")
 YOU = "you"
 _BID_SHORTHAND = re.compile(r"^\s*\S+\s*(x|×|\s)\s*\S+\s*$")
@@ -117,7 +119,11 @@ async def _run(
         actor = Actor("cpu-house", f"House ({level})", is_admin=True)
 
     async def send(name: str, args: Sequence[str] = (), **opts: object) -> Reply:
-        return await service.handle(Command(name, KEY, actor, tuple(args), opts))
+        try:
+            return await service.handle(Command(name, KEY, actor, tuple(args), opts))
+        except Exception:
+            log.exception("command %s failed", name)
+            return Reply("Sorry, something went wrong; nothing was changed. The details are in the log.", ok=False)
 
     def show(reply: Reply) -> None:
         out.write(("" if reply.ok else "⚠️  ") + plain(reply.text) + "\n\n")
