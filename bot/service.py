@@ -106,7 +106,7 @@ class Service:
         self._settings_cache: dict[str, dict[str, Any]] = {}
         self._handlers: dict[str, Handler] = {name: getattr(self, f"_cmd_{name}") for name in COMMANDS}
         self._timer_task: asyncio.Task[None] | None = None
-        self._wake = asyncio.Event()
+        self._in_flight: dict[str, asyncio.Future[Reply]] = {}
 
     # -- life cycle -------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -145,13 +145,33 @@ class Service:
     def table(self, key: TableKey) -> TableState | None:
         return self.tables.get(key)
 
+    def tables_of(self, server: str, user_id: str) -> list[TableState]:
+        """The open tables of a server at which this user is seated (for commands sent by DM)."""
+        return [t for k, t in self.tables.items() if k.server == server and user_id in t.seats]
+
     # -- the one entry point ----------------------------------------------------------------------
     async def handle(self, cmd: Command) -> Reply:
         """Apply a command; return the reply for the person who sent it.  Never raises for bad input."""
-        if cmd.request_id is not None:
-            seen = await self.store.get_request(cmd.request_id)
-            if seen is not None:
-                return Reply.from_dict(seen)
+        if cmd.request_id is None:
+            return await self._dispatch(cmd)
+        # A platform's retry of a delivery still in flight waits for the first one's reply.
+        running = self._in_flight.get(cmd.request_id)
+        if running is not None:
+            return await asyncio.shield(running)
+        seen = await self.store.get_request(cmd.request_id)
+        if seen is not None:
+            return Reply.from_dict(seen)
+        task = asyncio.ensure_future(self._dispatch(cmd))
+        self._in_flight[cmd.request_id] = task
+        try:
+            return await asyncio.shield(task)
+        finally:
+            if task.done():
+                self._in_flight.pop(cmd.request_id, None)
+            else:
+                task.add_done_callback(lambda _: self._in_flight.pop(cmd.request_id or "", None))
+
+    async def _dispatch(self, cmd: Command) -> Reply:
         handler = self._handlers.get(cmd.name)
         if handler is None:
             return Reply(f"Unknown command {cmd.name!r}. Try `help`.", ok=False, code="unknown-command")
@@ -231,8 +251,6 @@ class Service:
             log.exception("storing table %s failed; reloading it from the store", table.id)
             await self._reload(table)
             raise
-        if table.status == ENDED:
-            self.tables.pop(table.key, None)
         return core_events
 
     async def _reload(self, table: TableState) -> None:
@@ -240,10 +258,9 @@ class Service:
         for event in await self.store.table_events(table.id):
             fresh.apply(event)
         fresh.panels = table.panels
+        self.tables[table.key] = fresh
         if fresh.status == ENDED:
-            self.tables.pop(table.key, None)
-        else:
-            self.tables[table.key] = fresh
+            del self.tables[table.key]
 
     async def _say(self, messages: list[Message]) -> None:
         if messages:
@@ -359,8 +376,7 @@ class Service:
     async def _cmd_kick(self, cmd: Command) -> Reply:
         if not cmd.args and "member" not in cmd.options:
             raise UserError("Usage: `kick @player`.")
-        target = str(cmd.options.get("member") or cmd.args[0]).strip()
-        target = target.removeprefix("<@").removesuffix(">").split("|")[0].lstrip("@!")
+        target = _user_ref(str(cmd.options.get("member") or cmd.args[0]))
         async with self.lock(cmd.key):
             table = self._need_table(cmd.key)
             await self._need_host_or_admin(table, cmd, "remove a player")
@@ -553,6 +569,9 @@ class Service:
     async def _end(self, table: TableState, cmd: Command | None, reason: str, reply: Reply | None = None) -> None:
         await self._commit(table, [{"t": "end", "by": cmd.actor.user_id if cmd else "", "reason": reason}], cmd, reply)
         await self._say([M.closed_message(table, reason), M.lobby_message(table)])
+        # forget the table only once the adapters have edited its panels (they look the refs up here)
+        if self.tables.get(table.key) is table:
+            del self.tables[table.key]
 
     # -- private views ----------------------------------------------------------------------------
     async def _cmd_hand(self, cmd: Command) -> Reply:
@@ -659,7 +678,7 @@ class Service:
                     raise UserError(f"Unknown level {value!r}: choose {', '.join(LEVELS)}.", "bad-option")
                 changes[name] = value.lower()
             elif name == "admins":
-                changes[name] = [a.strip().removeprefix("<@").removesuffix(">") for a in value.split(",") if a.strip()]
+                changes[name] = [_user_ref(a) for a in value.split(",") if a.strip()]
             else:
                 if name == "stake":
                     value = str(_stake(value))
@@ -722,8 +741,7 @@ class Service:
 
     async def _cmd_stats(self, cmd: Command) -> Reply:
         server = cmd.key.server
-        target = str(cmd.options.get("member") or (cmd.args[0] if cmd.args else cmd.actor.user_id))
-        target = target.removeprefix("<@").removesuffix(">").split("|")[0].lstrip("@!")
+        target = _user_ref(str(cmd.options.get("member") or (cmd.args[0] if cmd.args else cmd.actor.user_id)))
         names = await self.store.names(server)
         stats = {"rounds": 0, "bids_made": 0, "bids_failed": 0, "challenges_won": 0, "challenges_lost": 0}
         best: tuple[int, str] | None = None
@@ -899,6 +917,11 @@ class Service:
 def _sentence(text: str) -> str:
     text = text.strip()
     return (text[:1].upper() + text[1:]).rstrip(".") + "."
+
+
+def _user_ref(text: str) -> str:
+    """A user id from a mention as platforms write it: ``<@U123>``, ``<@U123|name>``, ``<@!123>``."""
+    return text.strip().removeprefix("<@").removesuffix(">").split("|")[0].lstrip("@!")
 
 
 def _positive_int(value: Any, name: str, *, default: int, low: int, high: int) -> int:

@@ -14,7 +14,7 @@ from typing import Final
 from .errors import BidParseError
 from .rules import RankOrder
 
-__all__ = ["MAX_PLAYERS", "Bid", "digit_name", "digit_plural"]
+__all__ = ["MAX_PLAYERS", "Bid", "bids_by_id", "digit_name", "digit_plural"]
 
 MAX_PLAYERS: Final = 12
 MAX_QUANTITY: Final = 8 * MAX_PLAYERS
@@ -192,3 +192,8 @@ def _build_cache() -> dict[RankOrder, tuple[Bid, ...]]:
 
 
 _CACHE: Final = _build_cache()
+
+
+def bids_by_id(order: RankOrder) -> tuple[Bid, ...]:
+    """Every bid a table can hold (quantity 1 to 96) under ``order``, indexed by id."""
+    return _CACHE[order]

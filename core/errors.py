@@ -18,7 +18,10 @@ Engine operations raise these *before* changing any state.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .bids import Bid
 
 __all__ = [
     "BidParseError",
@@ -56,6 +59,7 @@ class BidParseError(GameError, ValueError):
 
 class UnknownPlayer(GameError):
     code = "not-seated"
+    player: str
 
     def __init__(self, player: str) -> None:
         super().__init__(f"{player} is not seated at this table", player=player)
@@ -63,6 +67,8 @@ class UnknownPlayer(GameError):
 
 class NotYourTurn(GameError):
     code = "not-your-turn"
+    player: str
+    to_act: str
 
     def __init__(self, player: str, to_act: str) -> None:
         super().__init__(f"it is not your turn: {to_act} is to act", player=player, to_act=to_act)
@@ -70,13 +76,17 @@ class NotYourTurn(GameError):
 
 class BidTooLow(GameError):
     code = "bid-too-low"
+    bid: Bid
+    standing: Bid
 
-    def __init__(self, bid: object, standing: object) -> None:
+    def __init__(self, bid: Bid, standing: Bid) -> None:
         super().__init__(f"{bid} does not beat the standing bid of {standing}", bid=bid, standing=standing)
 
 
 class QuantityOutOfRange(GameError):
     code = "quantity-out-of-range"
+    quantity: int
+    maximum: int
 
     def __init__(self, quantity: int, maximum: int) -> None:
         super().__init__(
@@ -86,6 +96,7 @@ class QuantityOutOfRange(GameError):
 
 class NoStandingBid(GameError):
     code = "no-standing-bid"
+    player: str
 
     def __init__(self, player: str) -> None:
         super().__init__("there is no bid to challenge yet: the opener must bid", player=player)
@@ -93,6 +104,7 @@ class NoStandingBid(GameError):
 
 class BidderCannotChallenge(GameError):
     code = "bidder-cannot-challenge"
+    player: str
 
     def __init__(self, player: str) -> None:
         super().__init__("you cannot challenge your own bid", player=player)
@@ -100,6 +112,7 @@ class BidderCannotChallenge(GameError):
 
 class CountNotAvailable(GameError):
     code = "count-not-available"
+    player: str
 
     def __init__(self, player: str) -> None:
         super().__init__(

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Union, overload
 
-from .bids import Bid
+from .bids import Bid, bids_by_id
 from .errors import (
     BidderCannotChallenge,
     BidTooLow,
@@ -120,15 +120,19 @@ class LegalActions(Sequence[Action]):
     A lazy sequence, so ``random.choice(round.legal_actions())`` costs no list of 960 bids.
     """
 
-    __slots__ = ("_n", "_order", "call_count", "challenge", "player", "raise_ids")
+    __slots__ = ("_n", "_order", "_r", "_start", "_table", "_who", "call_count", "challenge", "player", "raise_ids")
 
     def __init__(self, player: str | None, raise_ids: range, challenge: bool, call_count: bool, round_: Round) -> None:
         self.player = player
         self.raise_ids = raise_ids
         self.challenge = challenge
         self.call_count = call_count
-        self._order = round_.rules.rank_order
-        self._n = len(raise_ids) + challenge + call_count
+        self._order = order = round_.rules.rank_order
+        self._table = bids_by_id(order)
+        self._start = raise_ids.start
+        self._who = player or ""
+        self._r = len(raise_ids) if player is not None else 0
+        self._n = self._r + challenge + call_count if player is not None else 0
 
     def __len__(self) -> int:
         return self._n
@@ -138,25 +142,26 @@ class LegalActions(Sequence[Action]):
     @overload
     def __getitem__(self, i: slice) -> Sequence[Action]: ...
     def __getitem__(self, i: int | slice) -> Action | Sequence[Action]:
+        if i.__class__ is int and 0 <= i < self._r:  # the common case: a raise
+            return MakeBid(self._who, self._table[self._start + i])
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(self._n))]
         if i < 0:
             i += self._n
-        if not 0 <= i < self._n or self.player is None:
+        if not 0 <= i < self._n:
             raise IndexError(i)
-        r = len(self.raise_ids)
-        if i < r:
-            return MakeBid(self.player, Bid.from_id(self.raise_ids[i], self._order))
-        if i == r and self.challenge:
-            return Challenge(self.player)
-        return CallCount(self.player)
+        if i < self._r:
+            return MakeBid(self._who, self._table[self._start + i])
+        if i == self._r and self.challenge:
+            return Challenge(self._who)
+        return CallCount(self._who)
 
     def __iter__(self) -> Iterator[Action]:
         for i in range(self._n):
             yield self[i]
 
     def bids(self) -> list[Bid]:
-        return [Bid.from_id(i, self._order) for i in self.raise_ids]
+        return list(self._table[self._start : self._start + self._r])
 
     def __contains__(self, action: object) -> bool:
         if isinstance(action, MakeBid):
@@ -176,8 +181,10 @@ class Round:
     __slots__ = (
         "_bidder",
         "_challengers",
+        "_first",
         "_max_id",
         "_n",
+        "_order",
         "_phase",
         "_rebid_standing",
         "_seat",
@@ -227,6 +234,8 @@ class Round:
         self._rebid_standing = False
         self._phase = Phase.BIDDING
         self._max_id = 8 * self._n * 10 - 1
+        self._first = rules.challenge_mode is ChallengeMode.FIRST
+        self._order = rules.rank_order
 
     # -- state ------------------------------------------------------------------------------------
     @property
@@ -284,11 +293,15 @@ class Round:
         seat = self._seat[player]
         if seat == self._bidder:
             return False
-        return self.rules.challenge_mode is ChallengeMode.FIRST or seat == self._turn
+        return self._first or seat == self._turn
 
     # -- transitions ------------------------------------------------------------------------------
     def check(self, action: Action) -> None:
         """Raise the :class:`GameError` that ``apply(action)`` would raise, or return None."""
+        self._check(action)
+
+    def _check(self, action: Action) -> int:
+        """:meth:`check`, returning the actor's seat."""
         if self._phase is Phase.OVER:
             raise RoundOver()
         player = action.player
@@ -301,27 +314,26 @@ class Round:
             bid = action.bid
             if not 1 <= bid.quantity <= 8 * self._n:
                 raise QuantityOutOfRange(bid.quantity, 8 * self._n)
-            if self._standing is not None and self._key(bid) <= self._standing.id:
-                raise BidTooLow(self._rekey(bid), self._standing)
+            standing = self._standing
+            if standing is not None and (bid.id if bid.order is self._order else self._rekey(bid).id) <= standing.id:
+                raise BidTooLow(self._rekey(bid), standing)
         elif isinstance(action, Challenge):
             if self._standing is None:
                 raise NoStandingBid(player)
             if seat == self._bidder:
                 raise BidderCannotChallenge(player)
-            if self._phase is Phase.REBID or (
-                seat != self._turn and self.rules.challenge_mode is not ChallengeMode.FIRST
-            ):
+            if self._phase is Phase.REBID or (seat != self._turn and not self._first):
                 raise NotYourTurn(player, self.players[self._turn])
         elif isinstance(action, CallCount):
             if self._phase is not Phase.REBID or seat != self._bidder:
                 raise CountNotAvailable(player)
         else:  # pragma: no cover - typing guards this
             raise GameError(f"unknown action {action!r}")
+        return seat
 
     def apply(self, action: Action) -> tuple[Event, ...]:
-        self.check(action)
+        seat = self._check(action)
         self.history.append(action)
-        seat = self._seat[action.player]
         if isinstance(action, MakeBid):
             bid = self._rekey(action.bid)
             rebid = self._phase is Phase.REBID
@@ -335,7 +347,7 @@ class Round:
         if isinstance(action, Challenge):
             assert self._standing is not None
             self._challengers.append(seat)
-            if self.rules.challenge_mode is ChallengeMode.FIRST:
+            if self._first:
                 all_around = True
             else:
                 self._turn = (seat + 1) % self._n
@@ -365,11 +377,8 @@ class Round:
         )
         return Counted(self.outcome)
 
-    def _key(self, bid: Bid) -> int:
-        return bid.id if bid.order is self.rules.rank_order else self._rekey(bid).id
-
     def _rekey(self, bid: Bid) -> Bid:
-        order = self.rules.rank_order
+        order = self._order
         return bid if bid.order is order else Bid(bid.quantity, bid.digit, order)
 
 

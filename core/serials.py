@@ -43,8 +43,7 @@ class Serial:
     def __post_init__(self) -> None:
         if len(self.digits) != 8 or not self.digits.isdigit() or not self.digits.isascii():
             raise ValueError(f"a serial has exactly 8 digits, not {self.digits!r}")
-        d = self.digits
-        object.__setattr__(self, "counts", tuple(d.count(c) for c in "0123456789"))
+        object.__setattr__(self, "counts", tuple(map(self.digits.count, "0123456789")))
 
     @classmethod
     def parse(cls, text: str) -> Serial:

@@ -124,7 +124,13 @@ class Listeners:
         name = str(action.get("action_id", "")).removeprefix(ACTION_PREFIX)
         user = str(body["user"]["id"])
         channel = str((body.get("channel") or {}).get("id") or (body.get("container") or {}).get("channel_id", ""))
-        key = key_from_value(action.get("value")) or TableKey("slack", server_id(body), channel)
+        key = TableKey("slack", server_id(body), channel)
+        drawn = key_from_value(action.get("value"))  # the table that drew the button
+        if drawn is not None and drawn != key:
+            if channel:
+                log.warning("a %s button drawn for %s was pressed in %s; acting on %s", name, drawn, key, key)
+            else:
+                key = drawn
 
         async def answer(reply: Reply) -> None:
             await self._answer(client, respond, key.channel_id, user, reply, key)

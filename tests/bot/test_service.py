@@ -339,3 +339,17 @@ async def test_export_is_a_replayable_record(harness: Harness) -> None:
     result = replay(record, verify=True)
     ledger = (await h.do(ALICE, "ledger")).data
     assert result["totals"] == {p: ledger["all_time"].get(p, 0) for p in record["players"]}  # type: ignore[index]
+
+
+async def test_two_deliveries_of_one_request_at_the_same_moment_apply_once(harness: Harness) -> None:
+    import asyncio
+
+    h = harness
+    await open_three(h)
+    opener = actor(h.to_act())
+    count = event_count(h)
+    first, second = await asyncio.gather(
+        h.do(opener, "bid", "1", "4", request_id="dup-1"), h.do(opener, "bid", "1", "4", request_id="dup-1")
+    )
+    assert first.ok and second == first
+    assert event_count(h) == count + 1

@@ -156,9 +156,9 @@ def test_bids_under_different_orders_do_not_compare() -> None:
 
 def test_bids_do_not_compare_with_other_types() -> None:
     with pytest.raises(TypeError):
-        _ = Bid(3, 5) < 3  # type: ignore[operator]
+        _ = Bid(3, 5) < 3
     with pytest.raises(TypeError):
-        _ = Bid(3, 5) >= (3, 5)  # type: ignore[operator]
+        _ = Bid(3, 5) >= (3, 5)
     assert Bid(3, 5) != (3, 5)
 
 
@@ -166,9 +166,9 @@ def test_bids_do_not_compare_with_other_types() -> None:
 def test_bids_are_frozen() -> None:
     bid = Bid(3, 5)
     with pytest.raises(AttributeError):
-        bid.quantity = 4  # type: ignore[misc]
+        bid.quantity = 4
     with pytest.raises(AttributeError):
-        bid.id = 0  # type: ignore[misc]
+        bid.id = 0
     assert bid == Bid(3, 5) and bid.id == Bid(3, 5).id
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -52,7 +54,7 @@ def tables(draw: st.DrawFn, min_players: int = 2, max_players: int = 8) -> tuple
     return players, {p: Serial(draw(digits)) for p in players}
 
 
-def probe(draw: st.DrawFn, round_: Round) -> Action:
+def probe(draw: Callable[[st.SearchStrategy[Any]], Any], round_: Round) -> Action:
     """Any action at all, legal or not, by a seated player or a stranger."""
     player = draw(st.sampled_from([*round_.players, "stranger"]))
     kind = draw(st.sampled_from(["bid", "challenge", "count"]))
@@ -128,7 +130,8 @@ def test_random_legal_play_never_crashes_is_zero_sum_and_illegal_actions_change_
     check_outcome(round_, counted[0])
     assert len(round_.legal_actions()) == 0
     try:
-        round_.apply(data.draw(st.sampled_from([Challenge(players[0]), CallCount(players[0])])))
+        late: list[Action] = [Challenge(players[0]), CallCount(players[0])]
+        round_.apply(data.draw(st.sampled_from(late)))
     except RoundOver:
         pass
     else:

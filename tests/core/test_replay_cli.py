@@ -10,10 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.cli import main
 from core import Serial
 from core.fairness import commitment
+from core.record import IllegalRecordedAction, RecordError
+from core.record import replay as core_replay
 
 EXAMPLE_1: dict[str, Any] = {
     "rules": "classic",
@@ -359,3 +363,45 @@ def test_the_console_script_reports_an_illegal_action_without_a_traceback() -> N
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert json.loads(done.stdout) == {"error": "this round is over: it has been counted", "round": 0, "action": 8}
+
+
+# -- fuzz: whatever the JSON, replay answers or refuses cleanly ---------------------------------------------
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 100) | st.text(max_size=12) | st.sampled_from(["P1", "3 zeros", "9x"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=10,
+)
+
+
+def paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix]
+    if isinstance(node, dict):
+        for key, value in node.items():
+            found += paths(value, (*prefix, key))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            found += paths(value, (*prefix, i))
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(base=st.sampled_from([EXAMPLE_1, EXAMPLE_2]), data=st.data())
+def test_replay_never_fails_with_anything_but_its_two_errors(base: dict[str, Any], data: st.DataObject) -> None:
+    record = json.loads(json.dumps(base))
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(paths(record)))
+        value = data.draw(json_values)
+        if not path:
+            record = value
+            continue
+        parent = record
+        for key in path[:-1]:
+            parent = parent[key]
+        parent[path[-1]] = value
+    try:
+        result = core_replay(record)
+    except (RecordError, IllegalRecordedAction) as exc:
+        assert "\n" not in str(exc)
+        return
+    assert sum(result["totals"].values()) == 0
+    json.dumps(result)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from core import (
+    Action,
     Bid,
     BidderCannotChallenge,
     BidPlaced,
@@ -22,6 +23,7 @@ from core import (
     MakeBid,
     NoStandingBid,
     NotYourTurn,
+    Outcome,
     Phase,
     QuantityOutOfRange,
     RankOrder,
@@ -50,7 +52,7 @@ def new_round(rules: Rules = CLASSIC, table: dict[str, str] = PLAIN3, opener: st
     return Round(rules, list(table), serials(**table), opener)
 
 
-def outcome_of(round_: Round) -> object:
+def outcome_of(round_: Round) -> Outcome:
     assert round_.outcome is not None
     return round_.outcome
 
@@ -231,7 +233,7 @@ def test_a_raise_wipes_every_challenge_of_the_old_bid() -> None:
     play(round_, [("d", "challenge"), ("a", "challenge")])
     assert not round_.is_over and round_.to_act == "b"  # b must challenge again: the old challenge is gone
     play(round_, [("b", "challenge")])
-    assert round_.is_over and outcome_of(round_).challengers == ("d", "a", "b")  # type: ignore[attr-defined]
+    assert round_.is_over and outcome_of(round_).challengers == ("d", "a", "b")
 
 
 def test_in_all_mode_nobody_challenges_out_of_turn() -> None:
@@ -252,7 +254,7 @@ def test_in_first_mode_any_non_bidder_challenges_at_any_moment_and_ends_the_bidd
     assert events[0] == ChallengeMade("a", Bid(2, 1), None)
     assert events[1] == ChallengedAllAround("b", Bid(2, 1), False)
     assert isinstance(events[2], Counted)
-    assert round_.is_over and outcome_of(round_).challengers == ("a",)  # type: ignore[attr-defined]
+    assert round_.is_over and outcome_of(round_).challengers == ("a",)
 
 
 def test_in_first_mode_bids_are_still_made_in_turn() -> None:
@@ -284,7 +286,7 @@ def test_two_players_play_the_same_game_in_both_modes(rules: Rules) -> None:
     events = play(round_, [("a", "challenge")])
     assert [type(e) for e in events] == [ChallengeMade, ChallengedAllAround, Counted]
     outcome = outcome_of(round_)
-    assert outcome.made and dict(outcome.net) == {"a": -1, "b": 1}  # type: ignore[attr-defined]
+    assert outcome.made and dict(outcome.net) == {"a": -1, "b": 1}
 
 
 # -- the rebid right ---------------------------------------------------------------------------------
@@ -304,9 +306,9 @@ def test_with_the_rebid_right_the_bidder_chooses_to_call_for_the_count() -> None
     assert round_.phase is Phase.REBID and round_.to_act == "a" and not round_.is_over
     legal = round_.legal_actions()
     assert CallCount("a") in legal and not legal.challenge
-    events = round_.apply(CallCount("a"))
-    assert len(events) == 1 and isinstance(events[0], Counted)
-    assert events[0].outcome.bid == Bid(1, 1)
+    counted = round_.apply(CallCount("a"))
+    assert len(counted) == 1 and isinstance(counted[0], Counted)
+    assert counted[0].outcome.bid == Bid(1, 1)
 
 
 def test_a_rebid_must_beat_the_bidders_own_bid() -> None:
@@ -362,7 +364,7 @@ def test_only_one_rebid_in_a_row() -> None:
 
 
 # -- errors: raised with fields, before anything changes ---------------------------------------------
-ErrorCase = tuple[Callable[[], Round], object, type[GameError], dict[str, object]]
+ErrorCase = tuple[Callable[[], Round], Action, type[GameError], dict[str, object]]
 
 
 def _opened(rules: Rules = CLASSIC) -> Round:
@@ -418,7 +420,7 @@ def test_illegal_actions_raise_a_game_error_with_fields_and_change_nothing(case:
     round_ = build()
     before = snapshot(round_)
     with pytest.raises(error) as err:
-        round_.apply(action)  # type: ignore[arg-type]
+        round_.apply(action)
     assert isinstance(err.value, GameError)
     for key, value in fields.items():
         assert getattr(err.value, key) == value
@@ -426,7 +428,7 @@ def test_illegal_actions_raise_a_game_error_with_fields_and_change_nothing(case:
     assert err.value.code and str(err.value)
     assert snapshot(round_) == before
     with pytest.raises(error):
-        round_.check(action)  # type: ignore[arg-type]
+        round_.check(action)
     assert action not in round_.legal_actions()
 
 
@@ -507,7 +509,7 @@ def test_every_listed_action_is_accepted_and_random_choice_works() -> None:
             for i in rng.sample(range(len(legal)), min(5, len(legal))):
                 round_.check(legal[i])
             round_.apply(rng.choice(legal))
-        assert sum(outcome_of(round_).net.values()) == 0  # type: ignore[attr-defined]
+        assert sum(outcome_of(round_).net.values()) == 0
 
 
 # -- construction and timeouts -------------------------------------------------------------------------
@@ -538,3 +540,20 @@ def test_timeout_actions() -> None:
     round_.apply(timeout_action(round_))
     with pytest.raises(RoundOver):
         timeout_action(round_)
+
+
+def test_a_seat_view_shows_its_own_serial_and_the_public_state_only() -> None:
+    from core import seat_view
+
+    round_ = new_round(CLASSIC, {"a": "11111111", "b": "22222222", "c": "33333333"})
+    play(round_, [("a", "3 5")])
+    view = seat_view(round_, "b")
+    assert view.serial is round_.serials["b"] and view.me == "b" and view.n == 3
+    assert (view.standing_bid, view.bidder, view.to_act, view.phase) == (Bid(3, 5), "a", "b", Phase.BIDDING)
+    assert view.legal.player == "b" and Challenge("b") in view.legal
+    others = {round_.serials["a"], round_.serials["c"]}
+    assert len(others) == 2 and not any(value in others for value in vars_of(view))
+
+
+def vars_of(view: object) -> list[object]:
+    return [getattr(view, name) for name in view.__slots__]  # type: ignore[attr-defined]

@@ -232,6 +232,35 @@ async def test_usage_dm_admin_and_kick(driver: HttpDriver, fake: FakeSlack) -> N
     assert (reply.text or "").startswith("You hold no serial right now")
 
 
+async def test_raise_by_command_and_the_count_button_after_a_challenge_all_around(driver: HttpDriver) -> None:
+    fake, bot = driver.fake, driver.bot
+    await driver.slash(ALICE, "start salomon")  # Salomon rules: a bidder challenged all around may rebid
+    await driver.slash(BOB, "join")
+    await driver.slash(ALICE, "deal")
+    table = bot.service.table(key_of(fake))
+    table_ts = bot.service.panel(key_of(fake), "table")
+    assert table is not None and table.live_round is not None and table_ts is not None
+    bidder = table.live_round.to_act
+    assert bidder is not None
+    other = BOB if bidder == ALICE else ALICE
+
+    refused = await driver.slash(other, "raise")
+    assert refused.text == f"It is not your turn: {NAMES[bidder]} is to act."
+    payload = fake.slash_command("raise", user_id=bidder)
+    await driver.send_slash(payload)
+    opened = await fake.wait_for(lambda: [c for c in fake.calls("views.open") if c.ok])
+    assert opened[0].params["trigger_id"] == payload["trigger_id"]  # the modal, opened from the command
+    view = opened[0].params["view"]
+    assert await driver.submit_raise(bidder, view, "1", "6") == "Bid placed."
+    assert (await driver.click(other, table_ts, "challenge")).text == "You challenged."
+    panel = fake.message(CHANNEL, table_ts)
+    assert panel is not None and "call the count or rebid" in panel["text"]
+
+    assert (await driver.click(bidder, table_ts, "count")).text == "You called for the count."
+    counts = await fake.wait_for(lambda: [c for c in fake.messages_to(CHANNEL) if "The count" in c.params["text"]])
+    assert f"<@{bidder}> bid *1 six*" in counts[0].params["text"]
+
+
 async def test_a_channel_the_bot_cannot_post_in_and_an_enterprise_grid_ledger(driver: HttpDriver) -> None:
     fake, bot = driver.fake, driver.bot
     fake.fail_method("chat.postMessage", "not_in_channel", times=1)

@@ -1,0 +1,149 @@
+"""The Discord adapter's configuration, read from the environment (and ``.env`` in development).
+
+=========================  ===================================================================
+``DISCORD_TOKEN``          the bot token (Developer Portal → your application → Bot → Reset
+                           Token); always required
+``DISCORD_GUILD_ID``       optional: sync ``/liars`` to this one server only, which takes effect
+                           at once (for development); otherwise commands are synced globally
+``DISCORD_API_BASE``       optional: the REST base, default ``https://discord.com/api/v10``; for
+                           tests and proxies (``http://127.0.0.1:PORT/api/v10`` points at a fake)
+``DISCORD_GATEWAY_URL``    optional: the gateway, default Discord's own (as ``/gateway/bot``
+                           says); for tests and proxies (``ws://127.0.0.1:PORT/gateway``)
+``LIARS_DB``               the SQLite file (default ``./liars.sqlite3``)
+``LIARS_COMPUTER_DELAY``   seconds a computer player waits before it acts (default 1.5)
+``LIARS_LOG_LEVEL``        logging level for ``liars discord`` (default INFO)
+=========================  ===================================================================
+
+``.env``: python-dotenv is not a dependency, so :func:`read_dotenv` reads the simple subset the
+project's ``.env.example`` uses: ``NAME=value`` lines, ``#`` comments (whole-line, or after a
+space), optional ``export`` and optional single or double quotes.  Variables already set in the
+environment win over the file.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, MutableMapping
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+__all__ = [
+    "DEFAULT_API_BASE",
+    "ConfigError",
+    "DiscordConfig",
+    "load_dotenv",
+    "read_dotenv",
+]
+
+DEFAULT_API_BASE = "https://discord.com/api/v10"
+DEFAULT_COMPUTER_DELAY = 1.5
+
+
+class ConfigError(ValueError):
+    """A missing or malformed setting; the message names the variable and what it should hold."""
+
+
+@dataclass(frozen=True, slots=True)
+class DiscordConfig:
+    token: str
+    guild_id: int | None = None
+    api_base: str | None = None  # None: discord.py's default (Discord's own)
+    gateway_url: str | None = None  # None: whatever GET /gateway/bot answers
+    db_path: str | None = None
+    computer_delay: float = DEFAULT_COMPUTER_DELAY
+    log_level: str = "INFO"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str], *, db_path: str | None = None) -> DiscordConfig:
+        """Read and check the settings; raise :class:`ConfigError` naming what is wrong."""
+
+        def get(name: str) -> str | None:
+            value = env.get(name, "").strip()
+            return value or None
+
+        token = get("DISCORD_TOKEN")
+        if token is None:
+            raise ConfigError(
+                "DISCORD_TOKEN is not set: create an application at https://discord.com/developers/applications, "
+                "open Bot, press Reset Token and put the token in DISCORD_TOKEN (or in .env)."
+            )
+        if token.lower().startswith("bot "):
+            token = token[4:].strip()  # people paste the Authorization header's value
+        guild = get("DISCORD_GUILD_ID")
+        if guild is not None and not guild.isdigit():
+            raise ConfigError(f"DISCORD_GUILD_ID must be a server id (digits; right-click the server → Copy Server "
+                              f"ID with Developer Mode on), not {guild!r}.")
+        api_base = get("DISCORD_API_BASE")
+        if api_base is not None:
+            parts = urlsplit(api_base)
+            if parts.scheme not in ("http", "https") or not parts.netloc:
+                raise ConfigError(f"DISCORD_API_BASE must be an http(s) URL like {DEFAULT_API_BASE}, not {api_base!r}.")
+            api_base = api_base.rstrip("/")
+        gateway = get("DISCORD_GATEWAY_URL")
+        if gateway is not None:
+            parts = urlsplit(gateway)
+            if parts.scheme not in ("ws", "wss") or not parts.netloc:
+                raise ConfigError(
+                    f"DISCORD_GATEWAY_URL must be a ws(s) URL like wss://gateway.discord.gg, not {gateway!r}."
+                )
+        delay_text = get("LIARS_COMPUTER_DELAY")
+        try:
+            delay = DEFAULT_COMPUTER_DELAY if delay_text is None else float(delay_text)
+        except ValueError:
+            raise ConfigError(f"LIARS_COMPUTER_DELAY must be a number of seconds, not {delay_text!r}.") from None
+        if not 0 <= delay <= 60:
+            raise ConfigError(f"LIARS_COMPUTER_DELAY must be 0 to 60 seconds, not {delay}.")
+        level = (get("LIARS_LOG_LEVEL") or "INFO").upper()
+        if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+            raise ConfigError(f"LIARS_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
+        return cls(
+            token=token,
+            guild_id=int(guild) if guild else None,
+            api_base=api_base,
+            gateway_url=gateway,
+            db_path=db_path or get("LIARS_DB"),
+            computer_delay=delay,
+            log_level=level,
+        )
+
+
+def read_dotenv(text: str) -> dict[str, str]:
+    """``NAME=value`` pairs from the text of a ``.env`` file (the subset described above)."""
+    out: dict[str, str] = {}
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("export "):
+            line = line[len("export ") :].lstrip()
+        name, sep, value = line.partition("=")
+        name = name.strip()
+        if not sep or not name.replace("_", "").isalnum():
+            continue
+        value = value.strip()
+        if value[:1] in ("'", '"') and value[0] in value[1:]:
+            value = value[1 : value.index(value[0], 1)]
+        else:
+            for marker in (" #", "\t#"):
+                cut = value.find(marker)
+                if cut >= 0:
+                    value = value[:cut]
+            value = value.strip()
+        out[name] = value
+    return out
+
+
+def load_dotenv(path: str | os.PathLike[str] = ".env", environ: MutableMapping[str, str] | None = None) -> bool:
+    """Copy a ``.env`` file's settings into ``environ`` (default ``os.environ``) without overriding
+    what is already set.  Returns whether the file existed."""
+    env = os.environ if environ is None else environ
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return False
+    for name, value in read_dotenv(text).items():
+        if name not in env or not env[name].strip():
+            env[name] = value
+    return True
