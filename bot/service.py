@@ -158,10 +158,7 @@ class Service:
         running = self._in_flight.get(cmd.request_id)
         if running is not None:
             return await asyncio.shield(running)
-        seen = await self.store.get_request(cmd.request_id)
-        if seen is not None:
-            return Reply.from_dict(seen)
-        task = asyncio.ensure_future(self._dispatch(cmd))
+        task = asyncio.ensure_future(self._once(cmd, cmd.request_id))
         self._in_flight[cmd.request_id] = task
         try:
             return await asyncio.shield(task)
@@ -170,6 +167,12 @@ class Service:
                 self._in_flight.pop(cmd.request_id, None)
             else:
                 task.add_done_callback(lambda _: self._in_flight.pop(cmd.request_id or "", None))
+
+    async def _once(self, cmd: Command, request_id: str) -> Reply:
+        seen = await self.store.get_request(request_id)
+        if seen is not None:
+            return Reply.from_dict(seen)
+        return await self._dispatch(cmd)
 
     async def _dispatch(self, cmd: Command) -> Reply:
         handler = self._handlers.get(cmd.name)
