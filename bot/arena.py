@@ -28,7 +28,6 @@ How a run is played (the choices that make the figures fair):
 
 from __future__ import annotations
 
-import itertools
 import math
 import random
 import time
@@ -176,6 +175,19 @@ class ArenaResult:
         }
 
 
+def _name_orders(names: list[str], counts: dict[str, int], prefix: list[str], out: list[tuple[str, ...]]) -> None:
+    if not any(counts.values()):
+        out.append(tuple(prefix))
+        return
+    for name in names:
+        if counts[name]:
+            counts[name] -= 1
+            prefix.append(name)
+            _name_orders(names, counts, prefix, out)
+            prefix.pop()
+            counts[name] += 1
+
+
 def assignments(lineup: Sequence[str], rounds: int) -> tuple[str, list[tuple[int, ...]]]:
     """The seat orders to cycle through: ``order[seat]`` is the lineup slot sitting there.
 
@@ -183,17 +195,17 @@ def assignments(lineup: Sequence[str], rounds: int) -> tuple[str, list[tuple[int
     or the n cyclic shifts when there are more distinct orders than rounds.
     """
     n = len(lineup)
+    names = list(dict.fromkeys(lineup))
     distinct = math.factorial(n)
-    for name in set(lineup):
+    for name in names:
         distinct //= math.factorial(lineup.count(name))
     if distinct <= max(rounds, n) and distinct <= MAX_ORDERS:
-        seen: set[tuple[str, ...]] = set()
+        name_orders: list[tuple[str, ...]] = []
+        _name_orders(names, {name: lineup.count(name) for name in names}, [], name_orders)
         orders: list[tuple[int, ...]] = []
-        for perm in itertools.permutations(range(n)):
-            key = tuple(lineup[i] for i in perm)
-            if key not in seen:
-                seen.add(key)
-                orders.append(perm)
+        for key in name_orders:
+            slots = {name: [i for i, x in enumerate(lineup) if x == name] for name in names}
+            orders.append(tuple(slots[name].pop(0) for name in key))
         return "permutations", orders
     return "cyclic", [tuple((seat + shift) % n for seat in range(n)) for shift in range(n)]
 

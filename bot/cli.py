@@ -13,14 +13,22 @@ __all__ = ["main"]
 
 def _read_json(path: str) -> Any:
     try:
-        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
     except OSError as exc:
         raise SystemExit(_fail(f"cannot read {path}: {exc.strerror}")) from None
+    except UnicodeDecodeError:
+        raise SystemExit(_fail(f"{path} is not UTF-8 text")) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         message = f"malformed JSON in {path}: {exc.msg} at line {exc.lineno} column {exc.colno}"
         raise SystemExit(_fail(message)) from None
+    except RecursionError:
+        raise SystemExit(_fail(f"malformed JSON in {path}: nested too deeply")) from None
 
 
 def _fail(message: str) -> int:

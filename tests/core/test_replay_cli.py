@@ -308,7 +308,6 @@ def test_an_unknown_command_line_option_exits_2(tmp_path: Path, capsys: pytest.C
     assert out == "" and "unrecognized arguments: --bogus" in err and "Traceback" not in err
 
 
-@pytest.mark.xfail(strict=True, reason="bot/cli.py _read_json lets UnicodeDecodeError through (reported)")
 def test_a_file_that_is_not_utf8_exits_2_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "record.json"
     path.write_bytes(b"\xff\xfe{}")
@@ -316,7 +315,6 @@ def test_a_file_that_is_not_utf8_exits_2_with_one_line(tmp_path: Path, capsys: p
     one_line_failure(code, *capsys.readouterr())
 
 
-@pytest.mark.xfail(strict=True, reason="bot/cli.py _read_json lets RecursionError through (reported)")
 def test_absurdly_nested_json_exits_2_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = replay("[" * 100_000, tmp_path, capsys)
     one_line_failure(code, out, err)

@@ -1,0 +1,405 @@
+"""The Discord bot: an ``AutoShardedClient`` whose ``/liars`` commands and buttons drive the service.
+
+Every interaction — a subcommand of ``/liars``, a table button, the Raise… form — goes through
+:meth:`LiarsBot.execute` or one of the component handlers, and all of them run inside
+:meth:`LiarsBot._guard`: the one place where an unexpected exception is logged with the
+interaction's context and answered with a short apology, ephemerally.  Refusals from the service
+(a :class:`~bot.model.Reply` with ``ok=False``) go back to the acting user only, ephemerally.
+
+Interaction → command: the table key is ``("discord", guild id, channel id)`` (guild = server, for
+ledgers and settings), the actor is the member (``is_admin`` = Manage Server) and the request id is
+``discord:<interaction id>`` so a command is never applied twice.  Commands that write (and so may
+take more than Discord's 3 seconds: a deal sends every DM) are deferred first, ephemerally.
+
+``create_bot`` wires the service, the notifier and the bot; ``run`` is what ``liars discord`` does;
+:func:`endpoints` points discord.py at ``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL`` when they are
+set (tests and proxies).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+import discord
+import yarl
+from discord import app_commands
+
+from bot.bootstrap import build_service
+from bot.model import COMMANDS, Actor, Command, Reply, TableKey
+from bot.ports import Clock
+from bot.service import Service, UserError
+
+from .commands import LiarsGroup
+from .components import BidButton, RaiseSelect, TableButton
+from .config import DiscordConfig
+from .notifier import DiscordNotifier
+from .render import ALLOWED_MENTIONS, TEXT, buttons_view, chunks, raise_form, read_raise_form, record_file, render
+
+__all__ = ["LiarsBot", "create_bot", "endpoints", "run"]
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "discord"
+# Answered from memory (or public, for sheet): no need to defer.  Everything else may write to the
+# database and send messages first (a deal DMs every player), so it is deferred, ephemerally.
+QUICK = frozenset({"hand", "odds", "hint", "status", "rules", "help", "sheet"})
+IN_DM = frozenset({"hand", "help"})  # what makes sense in a DM with the bot
+
+
+class LiarsTree(app_commands.CommandTree["LiarsBot"]):
+    async def on_error(self, interaction: discord.Interaction[LiarsBot], error: app_commands.AppCommandError,
+                       /) -> None:
+        """Errors discord.py raises before our command runs (its own checks and option transforms)."""
+        if isinstance(error, app_commands.TransformerError | app_commands.CheckFailure):
+            log.warning("/liars option or check failed for user %s: %s", interaction.user.id, error)
+            await self.client.send_private(interaction, TEXT["bad_input"])
+            return
+        self.client.log_failure(interaction, _command_name(interaction), error)
+        await self.client.send_private(interaction, TEXT["apology"])
+
+
+class LiarsBot(discord.AutoShardedClient):
+    def __init__(
+        self,
+        service: Service,
+        *,
+        guild_id: int | None = None,
+        sync_commands: bool = True,
+        run_timers: bool = False,
+        **options: Any,
+    ) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # no privileged intents: interactions arrive whatever the intents
+        options.setdefault("allowed_mentions", ALLOWED_MENTIONS)
+        super().__init__(intents=intents, **options)
+        self.service = service
+        self.guild_id = guild_id
+        self.sync_commands = sync_commands
+        self.run_timers = run_timers
+        self.tree = LiarsTree(self)
+        self.tree.add_command(LiarsGroup())
+        self.synced: list[app_commands.AppCommand] = []
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(TableButton, RaiseSelect, BidButton)  # old buttons work after a restart
+        if self.sync_commands:
+            if self.guild_id is not None:
+                guild = discord.Object(id=self.guild_id)
+                self.tree.copy_global_to(guild=guild)
+                self.synced = await self.tree.sync(guild=guild)
+                log.info("synced /liars to server %s", self.guild_id)
+            else:
+                self.synced = await self.tree.sync()
+                log.info("synced /liars globally (Discord may take a while to show it everywhere)")
+        if self.run_timers:
+            self.service.start_timers()
+
+    async def on_ready(self) -> None:
+        log.info("ready as %s in %d servers (%s shards)", self.user, len(self.guilds), self.shard_count)
+
+    # -- the one place errors are handled ----------------------------------------------------------
+    async def _guard(self, interaction: discord.Interaction[Any], what: str,
+                     work: Callable[[], Awaitable[None]]) -> None:
+        try:
+            await work()
+        except Exception as exc:
+            self.log_failure(interaction, what, exc)
+            await self.send_private(interaction, TEXT["apology"])
+
+    def log_failure(self, interaction: discord.Interaction[Any], what: str, exc: BaseException) -> None:
+        log.error(
+            "/liars %s failed: interaction %s (type %s) by user %s in guild %s channel %s",
+            what, interaction.id, getattr(interaction.type, "name", interaction.type), interaction.user.id,
+            interaction.guild_id, interaction.channel_id, exc_info=exc,
+        )
+
+    async def send_private(self, interaction: discord.Interaction[Any], text: str) -> None:
+        """An ephemeral answer, whether or not the interaction was already answered or deferred."""
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException as exc:
+            log.warning("could not answer interaction %s: %s %s", interaction.id, exc.status, exc.code)
+
+    # -- interaction → command ---------------------------------------------------------------------
+    @staticmethod
+    def table_key(interaction: discord.Interaction[Any]) -> TableKey:
+        return TableKey(PLATFORM, str(interaction.guild_id), str(interaction.channel_id))
+
+    @staticmethod
+    def actor(interaction: discord.Interaction[Any]) -> Actor:
+        user = interaction.user
+        perms = interaction.permissions
+        admin = interaction.guild_id is not None and (perms.manage_guild or perms.administrator)
+        return Actor(str(user.id), user.display_name, is_admin=bool(admin))
+
+    async def execute(self, interaction: discord.Interaction[Any], name: str, *, args: tuple[str, ...] = (),
+                      options: dict[str, Any] | None = None, key: TableKey | None = None) -> None:
+        """Run one service command for this interaction and answer the person who acted."""
+
+        async def work() -> None:
+            if interaction.guild_id is None:
+                await self._in_dm(interaction, name)
+                return
+            cmd = Command(name, key or self.table_key(interaction), self.actor(interaction), args,
+                          dict(options or {}), request_id=f"discord:{interaction.id}")
+            if name not in QUICK:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            reply = await self.service.handle(cmd)
+            await self.answer(interaction, reply, cmd.key)
+
+        await self._guard(interaction, name, work)
+
+    async def _in_dm(self, interaction: discord.Interaction[Any], name: str) -> None:
+        if name not in IN_DM:
+            await self.send_private(interaction, TEXT["dm_refusal"])
+            return
+        actor = self.actor(interaction)
+        if name == "help":
+            key = TableKey(PLATFORM, "@me", str(interaction.channel_id))
+            await self.answer(interaction, await self.service.handle(Command(name, key, actor)), key)
+            return
+        # hand: the serial of every round this player is in, on any server
+        keys = [t.key for t in list(self.service.tables.values())
+                if t.key.platform == PLATFORM and actor.user_id in t.seats and t.live_round is not None]
+        if not keys:
+            await self.send_private(interaction, TEXT["no_hand"])
+        for key in keys:
+            await self.answer(interaction, await self.service.handle(Command(name, key, actor)), key)
+
+    async def answer(self, interaction: discord.Interaction[Any], reply: Reply, key: TableKey) -> None:
+        """Ephemeral to the person who acted, unless the service made the reply public (and it is ok)."""
+        ephemeral = not (reply.ok and not reply.private)
+        parts = chunks(render(reply))
+        file = record_file(reply, key)
+        view = buttons_view(reply.buttons, key) if reply.ok else None
+        for i, part in enumerate(parts):
+            kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": ALLOWED_MENTIONS}
+            if i == len(parts) - 1:
+                if view is not None:
+                    kwargs["view"] = view
+                if file is not None:
+                    kwargs["file"] = file
+            if interaction.response.is_done():
+                await interaction.followup.send(part, **kwargs)
+            else:
+                await interaction.response.send_message(part, **kwargs)
+
+    # -- components --------------------------------------------------------------------------------
+    def _own_key(self, interaction: discord.Interaction[Any], key: TableKey) -> TableKey:
+        """The table a component names — but only in the guild and channel it was clicked in."""
+        if key.server_id == str(interaction.guild_id) and key.channel_id == str(interaction.channel_id):
+            return key
+        return self.table_key(interaction)
+
+    async def table_button(self, interaction: discord.Interaction[Any], action: str, key: TableKey) -> None:
+        key = self._own_key(interaction, key)
+        if action == "raise":
+            await self._guard(interaction, "raise", lambda: self._open_raise(interaction, key))
+        elif action in COMMANDS:
+            await self.execute(interaction, action, key=key)
+        else:
+            await self._guard(interaction, action, lambda: self.send_private(interaction, TEXT["stale_button"]))
+
+    def _standing(self, key: TableKey) -> tuple[int, int] | None:
+        table = self.service.table(key)
+        round_ = table.live_round if table is not None else None
+        bid = round_.standing_bid if round_ is not None else None
+        return (bid.quantity, bid.digit) if bid is not None else None
+
+    def _raise_options(self, interaction: discord.Interaction[Any], key: TableKey) -> dict[str, Any] | str:
+        """The Raise… form's choices, or why the person who clicked cannot raise now."""
+        try:
+            options = self.service.raise_options(key, str(interaction.user.id))
+        except UserError as exc:
+            return exc.text
+        table = self.service.table(key)
+        if table is not None and str(interaction.user.id) not in table.seats:
+            return "You are not seated at this table."
+        if not options["your_turn"]:
+            to_act = str(options["to_act"])
+            return TEXT["not_your_turn"].format(player=table.name(to_act) if table is not None else to_act)
+        return options
+
+    async def _open_raise(self, interaction: discord.Interaction[Any], key: TableKey) -> None:
+        options = self._raise_options(interaction, key)
+        if isinstance(options, str):
+            await self.send_private(interaction, options)
+            return
+        content, view = raise_form(key, options, self._standing(key))
+        if view is None:
+            await interaction.response.send_message(content, ephemeral=True)
+        else:
+            await interaction.response.send_message(content, view=view, ephemeral=True)
+
+    async def raise_pick(self, interaction: discord.Interaction[Any], key: TableKey, part: str, value: str) -> None:
+        async def work() -> None:
+            own = self._own_key(interaction, key)
+            quantity, digit = read_raise_form(interaction.message)
+            if value.isdigit():
+                if part == "q":
+                    quantity = int(value)
+                else:
+                    digit = int(value)
+            options = self._raise_options(interaction, own)
+            if isinstance(options, str):
+                await interaction.response.edit_message(content=options, view=None)
+                return
+            content, view = raise_form(own, options, self._standing(own), quantity, digit)
+            await interaction.response.edit_message(content=content, view=view)
+
+        await self._guard(interaction, "raise", work)
+
+    async def raise_bid(self, interaction: discord.Interaction[Any], key: TableKey, quantity: int, digit: int) -> None:
+        async def work() -> None:
+            own = self._own_key(interaction, key)
+            await interaction.response.defer()  # acknowledges the click; the form is edited below
+            cmd = Command("bid", own, self.actor(interaction), options={"quantity": quantity, "digit": digit},
+                          request_id=f"discord:{interaction.id}")
+            reply = await self.service.handle(cmd)
+            text = render(reply)
+            if reply.ok:
+                await interaction.edit_original_response(content=text, view=None)
+                return
+            options = self._raise_options(interaction, own)
+            if isinstance(options, str):
+                await interaction.edit_original_response(content=f"{text}\n{options}", view=None)
+                return
+            content, view = raise_form(own, options, self._standing(own), quantity, digit, note=text)
+            await interaction.edit_original_response(content=content, view=view)
+
+        await self._guard(interaction, "bid", work)
+
+    # -- autocomplete ------------------------------------------------------------------------------
+    async def bid_choices(self, interaction: discord.Interaction[Any], part: str,
+                          current: str) -> list[app_commands.Choice[int]]:
+        """Legal quantities, or the digits named by the table's rank order (highest first)."""
+        try:
+            if interaction.guild_id is None:
+                return []
+            options = self.service.raise_options(self.table_key(interaction), str(interaction.user.id))
+            typed = current.strip().lower()
+            if part == "quantity":
+                return [app_commands.Choice(name=str(q), value=int(q)) for q in options["quantities"]
+                        if str(q).startswith(typed)][:25]
+            return [app_commands.Choice(name=f"{name} ({d})", value=int(d)) for d, name in options["digits"]
+                    if not typed or typed in f"{name} ({d})"][:25]
+        except UserError:
+            return []
+        except Exception as exc:
+            self.log_failure(interaction, f"bid autocomplete ({part})", exc)
+            return []
+
+    async def period_choices(self, interaction: discord.Interaction[Any],
+                             current: str) -> list[app_commands.Choice[str]]:
+        try:
+            if interaction.guild_id is None:
+                return []
+            periods = await self.service.store.periods(self.table_key(interaction).server)
+            return [app_commands.Choice(name=p, value=p) for p in sorted(periods, reverse=True)
+                    if p.startswith(current.strip())][:25]
+        except Exception as exc:
+            self.log_failure(interaction, "sheet autocomplete", exc)
+            return []
+
+
+def _command_name(interaction: discord.Interaction[Any]) -> str:
+    command = interaction.command
+    return command.qualified_name if command is not None else "?"
+
+
+# -- wiring -----------------------------------------------------------------------------------------
+async def create_bot(config: DiscordConfig, *, rng: Any = None, clock: Clock | None = None,
+                     computer_delay: float | None = None, sync_commands: bool = True, run_timers: bool = False,
+                     **options: Any) -> LiarsBot:
+    """Open the store, reload the open Discord tables, and build the bot (not yet connected).
+
+    Timers are off unless ``run_timers``: ``run`` turns them on; tests drive time themselves.
+    ``options`` go to ``discord.AutoShardedClient`` (tests pass ``guild_ready_timeout``)."""
+    notifier = DiscordNotifier()
+    delay = config.computer_delay if computer_delay is None else computer_delay
+    service = await build_service(notifier, db_path=config.db_path, clock=clock, rng=rng, computer_delay=delay,
+                                  platform=PLATFORM)
+    bot = LiarsBot(service, guild_id=config.guild_id, sync_commands=sync_commands, run_timers=run_timers, **options)
+    notifier.bind(bot, service)
+    return bot
+
+
+@contextlib.contextmanager
+def endpoints(config: DiscordConfig) -> Iterator[None]:
+    """Point discord.py at ``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL`` while the bot lives.
+
+    discord.py reads its REST base from ``discord.http.Route.BASE`` (interaction callbacks and
+    followups too) and, after an invalidated session, its gateway from
+    ``DiscordWebSocket.DEFAULT_GATEWAY``; an ``AutoShardedClient`` asks ``GET /gateway/bot`` for the
+    gateway at start-up (see :func:`_gateway_override`).  Restored on exit.
+    """
+    import discord.gateway
+    import discord.http
+
+    old_base = discord.http.Route.BASE
+    old_gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    if config.api_base:
+        discord.http.Route.BASE = config.api_base
+    if config.gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.gateway_url)
+    try:
+        yield
+    finally:
+        discord.http.Route.BASE = old_base
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
+
+
+def _gateway_override(bot: discord.Client, url: str) -> None:
+    """Make ``GET /gateway/bot`` answer ``url`` (keeping the shard count and session limits)."""
+    original = bot.http.get_bot_gateway
+
+    async def get_bot_gateway() -> tuple[int, str, Any]:
+        shards, _, limits = await original()
+        return shards, url, limits
+
+    bot.http.get_bot_gateway = get_bot_gateway  # type: ignore[method-assign]
+
+
+async def run(config: DiscordConfig, *, sync_commands: bool = True, stop: asyncio.Event | None = None) -> int:
+    """``liars discord``: connect and serve until SIGINT/SIGTERM (or ``stop`` is set)."""
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    with endpoints(config):
+        bot = await create_bot(config, sync_commands=sync_commands, run_timers=True)
+        if config.gateway_url:
+            _gateway_override(bot, config.gateway_url)
+        runner = asyncio.create_task(bot.start(config.token), name="discord-client")
+        stopper = asyncio.create_task(stop.wait(), name="stop-signal")
+        try:
+            done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            if runner not in done:
+                log.info("stopping")
+                await bot.close()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await runner
+                return 0
+            try:
+                runner.result()
+            except discord.LoginFailure:
+                log.error("DISCORD_TOKEN was refused: reset the token in the Developer Portal and set it again")
+                return 1
+            except Exception:
+                log.exception("the Discord connection failed")
+                return 1
+            return 0
+        finally:
+            stopper.cancel()
+            if not bot.is_closed():
+                await bot.close()
+            await bot.service.close()

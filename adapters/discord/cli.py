@@ -1,0 +1,46 @@
+"""``liars discord``: run the Discord bot.  Kept light: discord.py loads only when the command runs."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+__all__ = ["register"]
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "discord",
+        help="run the Discord bot (/liars in a channel, serials by DM)",
+        description="Reads DISCORD_TOKEN, DISCORD_GUILD_ID, DISCORD_API_BASE, DISCORD_GATEWAY_URL, LIARS_DB, "
+        "LIARS_COMPUTER_DELAY and LIARS_LOG_LEVEL from the environment, and from ./.env if it exists "
+        "(the environment wins).",
+    )
+    p.add_argument("--db", default=None, help="SQLite file (default: $LIARS_DB or ./liars.sqlite3)")
+    p.add_argument("--env-file", default=".env", help="development settings file (default ./.env; skipped if absent)")
+    p.add_argument("--log-level", default=None, choices=("DEBUG", "INFO", "WARNING", "ERROR"),
+                   help="default: $LIARS_LOG_LEVEL or INFO")
+    p.add_argument("--no-sync", action="store_true",
+                   help="do not sync the /liars command to Discord at start-up (it is already registered)")
+    p.set_defaults(func=cmd_discord)
+
+
+def cmd_discord(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+    import os
+
+    from .config import ConfigError, DiscordConfig, load_dotenv
+
+    load_dotenv(args.env_file)
+    try:
+        config = DiscordConfig.from_env(os.environ, db_path=args.db)
+    except ConfigError as exc:
+        print(f"liars discord: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=args.log_level or config.log_level,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from .bot import run
+
+    return asyncio.run(run(config, sync_commands=not args.no_sync))

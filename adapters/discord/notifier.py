@@ -1,0 +1,168 @@
+"""The Discord :class:`~bot.ports.Notifier`: what a table says, sent to Discord.
+
+* A message with ``panel`` (the lobby, the table) is one channel message edited in place; ``fresh``
+  posts a new one (a new round).  Its id is kept by the service (``set_panel``), so a restarted bot
+  goes on editing the same message.  If the message was deleted, a new one is posted.
+* A message with ``to`` (a dealt serial) goes by DM, with a link back to the table.  If the DM is
+  refused (the player's DMs are closed), one notice in the table's channel mentions every such
+  player and tells them to press **My serial** — which answers ephemerally.  The notice never carries
+  the serial.
+* Anything else is a plain channel message.
+
+Channel traffic stays low: each bid is one edit of the table message.  Rate limits are discord.py's
+business (it waits out 429s per route); nothing here retries by itself.
+
+Privacy: nothing here logs a message's text (a private message carries a serial); logs name the
+message's kind, channel and Discord's error code only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from typing import Protocol
+
+import discord
+
+from bot.model import Message, TableKey
+
+from .render import ALLOWED_MENTIONS, CONTENT_LIMIT, TEXT, buttons_view, chunks, jump_view, mention, render
+
+__all__ = ["DiscordNotifier", "PanelRefs"]
+
+log = logging.getLogger(__name__)
+
+
+class PanelRefs(Protocol):
+    """The part of the service that remembers panel message ids (``Service.panel/set_panel``)."""
+
+    def panel(self, key: TableKey, panel: str) -> str | None: ...
+
+    async def set_panel(self, key: TableKey, panel: str, ref: str) -> None: ...
+
+
+class DiscordNotifier:
+    def __init__(self, client: discord.Client | None = None) -> None:
+        self.client = client  # set once the bot exists (the service, and so the bot, need this first)
+        self.panels: PanelRefs | None = None  # the service, once it exists
+        # Own copy of panel ids: the service forgets a table the moment it ends, but the closing
+        # messages should still edit its panels in place.
+        self._refs: dict[tuple[TableKey, str], str] = {}
+        self._locks: dict[TableKey, asyncio.Lock] = {}
+
+    def bind(self, client: discord.Client, panels: PanelRefs) -> None:
+        self.client = client
+        self.panels = panels
+
+    async def deliver(self, messages: Sequence[Message]) -> None:
+        if not messages:
+            return
+        key = messages[0].key
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        async with lock:  # one table's messages go out in order, even from concurrent commands
+            refused: list[Message] = []
+            for message in messages:
+                try:
+                    if message.to is not None:
+                        if not await self._direct(message):
+                            refused.append(message)
+                    elif message.panel is not None:
+                        await self._panel(message)
+                    else:
+                        await self._post(message)
+                        if message.kind == "end":
+                            await self._retire(message.key, "table")
+                except discord.HTTPException as exc:
+                    log.warning("discord refused a %s message for channel %s: %s %s", message.kind,
+                                message.key.channel_id, exc.status, exc.code)
+                except Exception:
+                    log.exception("delivering a %s message to channel %s failed", message.kind,
+                                  message.key.channel_id)
+            if refused:
+                await self._dm_refused(refused)
+
+    # -- the three kinds ---------------------------------------------------------------------------
+    def _channel(self, key: TableKey) -> discord.PartialMessageable:
+        assert self.client is not None, "DiscordNotifier.bind() was not called"
+        guild = int(key.server_id) if key.server_id.isdigit() else None
+        return self.client.get_partial_messageable(int(key.channel_id), guild_id=guild, type=discord.ChannelType.text)
+
+    def _ref(self, key: TableKey, name: str) -> str | None:
+        ref = self.panels.panel(key, name) if self.panels is not None else None
+        if ref is not None:
+            self._refs[(key, name)] = ref
+            return ref
+        return self._refs.get((key, name))
+
+    async def _post(self, message: Message) -> None:
+        channel = self._channel(message.key)
+        parts = chunks(render(message))
+        for i, part in enumerate(parts):
+            last = i == len(parts) - 1
+            view = buttons_view(message.buttons, message.key) if last else None
+            if view is None:
+                await channel.send(part, allowed_mentions=ALLOWED_MENTIONS)
+            else:
+                await channel.send(part, view=view, allowed_mentions=ALLOWED_MENTIONS)
+
+    async def _panel(self, message: Message) -> None:
+        assert message.panel is not None
+        key, name = message.key, message.panel
+        content = render(message)[:CONTENT_LIMIT]
+        view = buttons_view(message.buttons, key)
+        ref = None if message.fresh else self._ref(key, name)
+        channel = self._channel(key)
+        if ref is not None:
+            try:
+                await channel.get_partial_message(int(ref)).edit(content=content, view=view,
+                                                                 allowed_mentions=ALLOWED_MENTIONS)
+                return
+            except discord.NotFound:
+                log.info("the %s message in channel %s is gone; posting it again", name, key.channel_id)
+        if view is None:
+            sent = await channel.send(content, allowed_mentions=ALLOWED_MENTIONS)
+        else:
+            sent = await channel.send(content, view=view, allowed_mentions=ALLOWED_MENTIONS)
+        self._refs[(key, name)] = str(sent.id)
+        if self.panels is not None:
+            await self.panels.set_panel(key, name, str(sent.id))
+
+    async def _retire(self, key: TableKey, name: str) -> None:
+        """A closed table's panel keeps its text but loses its buttons."""
+        ref = self._refs.pop((key, name), None)
+        if ref is not None:
+            try:
+                await self._channel(key).get_partial_message(int(ref)).edit(view=None)
+            except discord.NotFound:
+                pass
+
+    async def _direct(self, message: Message) -> bool:
+        """DM the message to its one reader; False if Discord refused it."""
+        assert message.to is not None and self.client is not None
+        try:
+            dm = await self.client.create_dm(discord.Object(id=int(message.to)))
+            view = jump_view(message.key, self._ref(message.key, "table"))
+            parts = chunks(render(message))
+            for i, part in enumerate(parts):
+                if i == len(parts) - 1:
+                    await dm.send(part, view=view, allowed_mentions=ALLOWED_MENTIONS)
+                else:
+                    await dm.send(part, allowed_mentions=ALLOWED_MENTIONS)
+        except discord.HTTPException as exc:
+            log.info("cannot DM a %s message to user %s (%s %s)", message.kind, message.to, exc.status, exc.code)
+            return False
+        return True
+
+    async def _dm_refused(self, refused: Sequence[Message]) -> None:
+        """One channel notice for the players whose serial could not be DMed (never the serial)."""
+        players = sorted({m.to for m in refused if m.to is not None and m.kind == "serial"})
+        if not players:
+            return
+        key = refused[0].key
+        text = TEXT["dm_closed"].format(players=", ".join(mention(p) for p in players))
+        try:
+            await self._channel(key).send(text, allowed_mentions=ALLOWED_MENTIONS)
+        except discord.HTTPException as exc:
+            log.warning("could not post the closed-DM notice in channel %s: %s %s", key.channel_id, exc.status,
+                        exc.code)

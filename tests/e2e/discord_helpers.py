@@ -1,0 +1,251 @@
+"""Shared pieces of the Discord end-to-end tests: a fake Discord with three members, the real bot
+(``create_bot`` → ``LiarsBot``) on a real SQLite file, and small drivers for slash commands, buttons
+and the Raise… form.
+
+The fixtures are imported by the test modules (``from tests.e2e.discord_helpers import …``).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from adapters.discord.bot import LiarsBot, create_bot
+from adapters.discord.config import DiscordConfig
+from bot.model import TableKey
+from core import Serial
+from tests.fakes.discord_server import (
+    FakeChannel,
+    FakeDiscord,
+    FakeGuild,
+    FakeUser,
+    Perm,
+    RecordedMessage,
+    point_discord_at,
+    start_bot,
+    stop_bot,
+)
+
+__all__ = ["Harness", "no_errors", "serials_in_dms", "world"]
+
+SERIAL_IN_DM = re.compile(r"Your serial for round (\d+) at <#\d+>: \*\*([^*]+)\*\*")
+LEDGER_ROW = re.compile(r"• (\S+): ([+-]?\d+) units?")
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(level=logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture(autouse=True)
+def no_errors() -> Iterator[list[logging.LogRecord]]:
+    """Fail the test on any ERROR record from discord.* (discord.py only logs what fails in a callback),
+    asyncio (lost task errors), the adapter or the service.  A test that provokes an error on purpose
+    takes its records out of the yielded list."""
+    handler = _Collect()
+    loggers = [logging.getLogger(n) for n in ("discord", "asyncio", "adapters.discord", "bot")]
+    for lg in loggers:
+        lg.addHandler(handler)
+    try:
+        yield handler.records
+    finally:
+        for lg in loggers:
+            lg.removeHandler(handler)
+    problems = [f"{r.name}: {r.getMessage()}\n{r.exc_text or ''}" for r in handler.records]
+    assert not problems, "ERROR log records:\n" + "\n".join(problems)
+
+
+@dataclass
+class Harness:
+    """A fake Discord with one server (#general) and three members, and the bot under test."""
+
+    fake: FakeDiscord
+    guild: FakeGuild
+    channel: FakeChannel
+    alice: FakeUser  # Manage Server, through a "Mods" role
+    bob: FakeUser
+    carol: FakeUser
+    db_path: Path
+    seed: int = 7
+    bot: LiarsBot | None = None
+    _task: Any = None
+    _bots: list[LiarsBot] = field(default_factory=list)
+
+    @property
+    def key(self) -> TableKey:
+        return TableKey("discord", str(self.guild.id), str(self.channel.id))
+
+    @property
+    def users(self) -> list[FakeUser]:
+        return [self.alice, self.bob, self.carol]
+
+    def user(self, uid: str | int) -> FakeUser:
+        return next(u for u in self.users if u.id == int(uid))
+
+    # -- the bot's life ----------------------------------------------------------------------------
+    async def start(self, **options: Any) -> LiarsBot:
+        config = DiscordConfig(token=self.fake.token, db_path=str(self.db_path))
+        bot = await create_bot(config, rng=random.Random(self.seed), computer_delay=0.0,
+                               guild_ready_timeout=0.1, **options)
+        self._task = await start_bot(bot, self.fake)
+        self.bot = bot
+        return bot
+
+    async def stop(self) -> None:
+        if self.bot is not None:
+            await stop_bot(self.bot, self._task)
+            await self.bot.service.close()
+            self.bot = None
+
+    async def restart(self) -> LiarsBot:
+        """A new process in all but name: new service on the same database, new client."""
+        await self.stop()
+        self.seed += 1000
+        return await self.start()
+
+    @property
+    def service(self) -> Any:
+        assert self.bot is not None
+        return self.bot.service
+
+    # -- driving -----------------------------------------------------------------------------------
+    async def slash(self, user: FakeUser, sub: str, member_permissions: int | None = None, **options: Any) -> int:
+        return await self.fake.send_slash(user.id, self.guild.id, self.channel.id, "liars", sub, options,
+                                          member_permissions=member_permissions)
+
+    async def click(self, user: FakeUser, message: RecordedMessage, custom_id: str) -> int:
+        return await self.fake.click_button(user.id, self.guild.id, self.channel.id, message.id, custom_id)
+
+    async def pick(self, user: FakeUser, message: RecordedMessage, custom_id: str, value: str) -> int:
+        return await self.fake.select(user.id, self.guild.id, self.channel.id, message.id, custom_id, [value])
+
+    async def response(self, iid: int) -> RecordedMessage:
+        """The (first) message answering an interaction, once it is no longer "thinking"."""
+
+        def done() -> RecordedMessage | None:
+            return next((m for m in self.fake.interaction_responses(iid) if not m.loading), None)
+
+        return await self.fake.wait_for(done)
+
+    async def ask(self, user: FakeUser, sub: str, **options: Any) -> RecordedMessage:
+        return await self.response(await self.slash(user, sub, **options))
+
+    async def press(self, user: FakeUser, message: RecordedMessage, custom_id: str) -> RecordedMessage:
+        return await self.response(await self.click(user, message, custom_id))
+
+    def button(self, action: str) -> str:
+        return f"liars:{action}:{self.guild.id}:{self.channel.id}"
+
+    def panel(self, name: str) -> RecordedMessage:
+        ref = self.service.panel(self.key, name)
+        assert ref is not None, f"no {name} panel"
+        return self.fake.get_message(int(ref))
+
+    def to_act(self) -> FakeUser:
+        table = self.service.table(self.key)
+        assert table is not None and table.live_round is not None
+        return self.user(table.live_round.to_act)
+
+    def after(self, user: FakeUser) -> FakeUser:
+        table = self.service.table(self.key)
+        assert table is not None and table.live_round is not None
+        return self.user(table.live_round.next_player(str(user.id)))
+
+    def channel_messages(self) -> list[RecordedMessage]:
+        """What everyone in #general sees: the channel's messages, ephemeral replies left out."""
+        return [m for m in self.fake.messages_in(self.channel.id) if not m.ephemeral]
+
+    async def open_table(self) -> None:
+        """alice opens, bob joins by button, carol by command; alice deals.  Returns once dealt."""
+        opened = await self.ask(self.alice, "start")
+        assert opened.ephemeral and "You opened a table" in opened.content, opened.content
+        lobby = self.panel("lobby")
+        joined = await self.press(self.bob, lobby, self.button("join"))
+        assert joined.ephemeral and "You are seated (2/" in joined.content
+        joined = await self.ask(self.carol, "join")
+        assert joined.ephemeral and "You are seated (3/" in joined.content
+        dealt = await self.press(self.alice, self.panel("lobby"), self.button("deal"))
+        assert dealt.ephemeral and "Dealt" in dealt.content, dealt.content
+
+    async def wait_dms(self, round_number: int, users: list[FakeUser] | None = None) -> dict[int, str]:
+        """Each user's serial for this round, read from the DM the bot sent them."""
+        users = users or self.users
+
+        def got() -> dict[int, str] | None:
+            found = {}
+            for u in users:
+                serials = serials_in_dms(self.fake.dms_to(u.id))
+                if round_number in serials:
+                    found[u.id] = serials[round_number]
+            return found if len(found) == len(users) else None
+
+        return await self.fake.wait_for(got)
+
+    async def raise_bid(self, user: FakeUser, quantity: int, digit: int,
+                        form: RecordedMessage | None = None) -> RecordedMessage:
+        """Bid through the table message's Raise… button and the ephemeral form it opens."""
+        if form is None:
+            form = await self.press(user, self.panel("table"), self.button("raise"))
+        assert form.ephemeral
+        g, c = self.guild.id, self.channel.id
+        before = form.edit_count
+        await self.pick(user, form, f"liars:pick-q:{g}:{c}", str(quantity))
+        await self.fake.wait_for(lambda: form.edit_count > before)
+        await self.pick(user, form, f"liars:pick-d:{g}:{c}", str(digit))
+        await self.fake.wait_for(lambda: form.edit_count > before + 1)
+        bid_id = f"liars:bid:{g}:{c}:{quantity}:{digit}"
+        assert bid_id in form.custom_ids(), form.custom_ids()
+        await self.click(user, form, bid_id)
+        await self.fake.wait_for(lambda: form.edit_count > before + 2)
+        return form
+
+
+def serials_in_dms(dms: list[RecordedMessage]) -> dict[int, str]:
+    """round number → the serial's digits, from the serial DMs a user received."""
+    out = {}
+    for m in dms:
+        for number, serial in SERIAL_IN_DM.findall(m.content):
+            out[int(number)] = Serial.parse(serial).digits
+    return out
+
+
+def ledger_rows(text: str) -> dict[str, int]:
+    """``{name: units this period}`` from the ledger reply."""
+    return {name: int(units) for name, units in LEDGER_ROW.findall(text)}
+
+
+@pytest_asyncio.fixture
+async def world(tmp_path: Path) -> AsyncIterator[Harness]:
+    fake = FakeDiscord()
+    guild = fake.add_guild("Liars Test")
+    mods = fake.add_role(guild.id, "Mods", Perm.MANAGE_GUILD | Perm.KICK_MEMBERS)
+    alice = fake.add_user("alice")
+    bob = fake.add_user("bob")
+    carol = fake.add_user("carol")
+    fake.add_member(guild.id, alice.id, roles=[mods.id])
+    fake.add_member(guild.id, bob.id)
+    fake.add_member(guild.id, carol.id)
+    await fake.start()
+    harness = Harness(fake, guild, guild.channel("general"), alice, bob, carol, tmp_path / "liars.sqlite3")
+    try:
+        with point_discord_at(fake):
+            try:
+                yield harness
+            finally:
+                await harness.stop()
+    finally:
+        await fake.stop()
+    assert not fake.unknown_requests, fake.unknown_requests
+    assert not fake.internal_errors, fake.internal_errors

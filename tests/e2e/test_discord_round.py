@@ -1,0 +1,221 @@
+"""A complete round on Discord: the real bot (discord.py AutoShardedClient, the real service, a real
+SQLite file) against a fake Discord on 127.0.0.1, driven by INTERACTION_CREATE payloads for three
+members — slash commands, persistent buttons and the Raise… form."""
+
+from __future__ import annotations
+
+import re
+
+from tests.e2e.discord_helpers import Harness, ledger_rows, no_errors, world  # noqa: F401
+from tests.fakes.discord_server import RecordedMessage
+
+SERIAL_LINE = re.compile(r"• <@(\d+)>: `([^`]+)` \((\d+)\)")
+
+
+def assert_no_serial_before_count(h: Harness) -> int:
+    """No message posted or edited in a guild channel, and no non-ephemeral interaction response,
+    shows a serial of a round before that round's count message.  Returns the rounds checked."""
+    rounds: dict[int, set[str]] = {}
+    for u in h.users:
+        from tests.e2e.discord_helpers import serials_in_dms
+
+        for number, digits in serials_in_dms(h.fake.dms_to(u.id)).items():
+            rounds.setdefault(number, set()).add(digits)
+    for action in h.fake.blocked_dm_attempts():  # a refused DM still names the serial it carried
+        for number, digits in __import__("tests.e2e.discord_helpers", fromlist=["x"]).serials_in_dms(
+            [_as_message(action.body)]
+        ).items():
+            rounds.setdefault(number, set()).add(digits)
+    assert rounds, "no serial was dealt"
+    counted = 0
+    public = 0
+    for action in h.fake.actions:
+        if action.kind not in ("create", "edit") or action.message_id is None:
+            continue
+        msg = h.fake.get_message(action.message_id)
+        if msg.is_dm or msg.ephemeral:
+            continue
+        public += 1
+        text = str(action.body.get("content") or "") + str(action.body.get("embeds") or "")
+        if "**The count**" in text:
+            counted += 1
+        for number, serials in rounds.items():
+            if number > counted:
+                leaked = [s for s in serials if s in text]
+                assert not leaked, f"round {number} serial {leaked} shown publicly before its count: {text!r}"
+    assert public > 0
+    return len(rounds)
+
+
+def _as_message(body: dict[str, object]) -> RecordedMessage:
+    return RecordedMessage(0, 0, None, 0, str(body.get("content") or ""), [], [], [], 0, 0, "")
+
+
+async def test_complete_round_with_buttons_and_commands(world: Harness) -> None:
+    h = world
+    await h.start()
+    await h.open_table()
+    lobby = h.panel("lobby")
+    assert "Play is under way" in lobby.content and lobby.custom_ids() == []
+
+    # Deal: each of the three DMs carries that member's serial and no other.
+    dealt = await h.wait_dms(1)
+    table = h.service.table(h.key)
+    assert {int(p): str(s.digits) for p, s in table.live_round.serials.items()} == dealt
+    for u in h.users:
+        [dm] = h.fake.dms_to(u.id)
+        assert dealt[u.id] in dm.content
+        assert [s for uid, s in dealt.items() if uid != u.id and s in dm.content] == []
+        assert f"<#{h.channel.id}>" in dm.content and table.current_log.commitment in dm.content
+        [link] = [c for c in dm.all_components() if c.get("url")]
+        assert link["url"] == f"https://discord.com/channels/{h.guild.id}/{h.channel.id}/{h.panel('table').id}"
+
+    # The table message pings whoever is to act and offers the common path as buttons.
+    panel = h.panel("table")
+    opener = h.to_act()
+    second = h.after(opener)
+    third = h.after(second)
+    assert f"Your turn, <@{opener.id}>" in panel.content
+    assert set(panel.custom_ids()) == {h.button(a) for a in ("raise", "hand", "odds")}
+
+    # Out of turn: refused privately, nothing changes.
+    posted, edits = len(h.channel_messages()), panel.edit_count
+    refused = await h.ask(second, "bid", quantity=1, digit=5)
+    assert refused.ephemeral and refused.content == f"It is not your turn: {opener.username} is to act."
+    assert table.live_round.standing_bid is None and panel.edit_count == edits
+    assert len(h.channel_messages()) == posted
+
+    # The opener raises through the Raise… form: quantity and digit selects, then Bid.
+    form = await h.raise_bid(opener, 3, 7)
+    assert form.content == "Bid placed." and form.custom_ids() == []
+    assert "Standing bid: **3 sevens**" in panel.content and f"Your turn, <@{second.id}>" in panel.content
+    assert panel.edit_count == edits + 1 and len(h.channel_messages()) == posted  # one edit, no new post
+    assert h.button("challenge") in panel.custom_ids()
+
+    # A raise that does not beat the standing bid is refused privately.
+    low = await h.ask(second, "bid", quantity=2, digit=9)
+    assert low.ephemeral and "does not beat the standing bid of 3 sevens" in low.content
+
+    # Challenges: one by the table's button, one by command; the second ends the round.
+    challenged = await h.press(second, panel, h.button("challenge"))
+    assert challenged.ephemeral and challenged.content == "You challenged."
+    assert f"Challenged by: <@{second.id}>" in panel.content
+    last = await h.ask(third, "challenge")
+    assert last.ephemeral
+
+    count = await h.fake.wait_for_message(lambda m: "**The count**" in m.content)
+    assert not count.ephemeral and count.channel_id == h.channel.id
+    shown = {int(uid): (serial, int(held)) for uid, serial, held in SERIAL_LINE.findall(count.content)}
+    assert {uid: serial.split()[1] if " " in serial else serial for uid, (serial, _) in shown.items()} == dealt
+    sevens = sum(s.count("7") for s in dealt.values())
+    assert f"There are **{sevens}** sevens" in count.content
+    assert all(held == dealt[uid].count("7") for uid, (_, held) in shown.items())
+    made = sevens >= 3
+    if sevens == 0:
+        assert "✊" in count.content
+    assert ("The bid is made" if made else "The bid fails") in count.content
+    assert "Payments:" in count.content
+
+    # The ledger matches what the serials imply (classic rules, stake 1: the bidder against each).
+    sign = 1 if made else -1
+    expected = {opener.username: 2 * sign, second.username: -sign, third.username: -sign}
+    ledger = await h.ask(h.bob, "ledger")
+    assert ledger.ephemeral
+    assert ledger_rows(ledger.content) == expected, ledger.content
+
+    # The next round is dealt at once: fresh DMs, a fresh table message; My serial and Odds answer privately.
+    round2 = await h.wait_dms(2)
+    new_panel = await h.fake.wait_for(lambda: (p := h.panel("table")).id != panel.id and p)
+    assert "Round 2" in new_panel.content and "Counted" in panel.content and panel.custom_ids() == []
+    mine = await h.press(h.carol, new_panel, h.button("hand"))
+    assert mine.ephemeral and round2[h.carol.id] in mine.content
+    odds = await h.press(h.carol, new_panel, h.button("odds"))
+    assert odds.ephemeral and "Your odds at 3 players" in odds.content
+    assert assert_no_serial_before_count(h) == 2
+
+
+async def test_no_serial_is_public_before_the_count(world: Harness) -> None:
+    """Every way of seeing a serial (DM, My serial, /liars hand, odds, status) stays private."""
+    h = world
+    await h.start()
+    await h.open_table()
+    dealt = await h.wait_dms(1)
+    panel = h.panel("table")
+    for u in h.users:
+        via_button = await h.press(u, panel, h.button("hand"))
+        via_command = await h.ask(u, "hand")
+        assert via_button.ephemeral and via_command.ephemeral
+        assert dealt[u.id] in via_button.content and dealt[u.id] in via_command.content
+    status = await h.ask(h.bob, "status")
+    assert status.ephemeral and not any(s in status.content for s in dealt.values())
+    rules = await h.ask(h.bob, "rules")
+    assert rules.ephemeral
+    opener = h.to_act()
+    await h.raise_bid(opener, 1, 0)
+    assert_no_serial_before_count(h)
+    # The checker itself is not blind: a serial posted publicly is caught.
+    channel = h.bot.get_partial_messageable(h.channel.id, guild_id=h.guild.id)
+    await channel.send(f"oops {dealt[h.alice.id]}")
+    try:
+        assert_no_serial_before_count(h)
+    except AssertionError as exc:
+        assert "shown publicly before its count" in str(exc)
+    else:
+        raise AssertionError("the privacy check missed a leaked serial")
+
+
+async def test_raise_form_offers_only_legal_bids_and_digit_names(world: Harness) -> None:
+    h = world
+    await h.start()
+    opened = await h.ask(h.alice, "start", preset="salomon")
+    assert "You opened a table" in opened.content
+    await h.press(h.bob, h.panel("lobby"), h.button("join"))
+    await h.press(h.alice, h.panel("lobby"), h.button("deal"))
+    await h.wait_dms(1, [h.alice, h.bob])
+    opener = h.to_act()
+    other = h.after(opener)
+
+    # Autocomplete names the digits by the table's rank order: zero is high ("tens") at salomon.
+    iid = await h.fake.send_autocomplete(opener.id, h.guild.id, h.channel.id, "liars", "bid",
+                                         {"quantity": 1, "digit": ""}, focused="digit")
+    choices = (await h.fake.wait_for_callback(iid)).data["choices"]
+    assert choices[0] == {"name": "tens (0)", "value": 0} and choices[-1]["name"] == "ones (1)"
+
+    # Not your turn: the Raise… button answers privately and opens nothing.
+    nope = await h.press(other, h.panel("table"), h.button("raise"))
+    assert nope.ephemeral and nope.content.startswith("It is not your turn") and nope.custom_ids() == []
+
+    await h.raise_bid(opener, 2, 5)
+    form = await h.press(other, h.panel("table"), h.button("raise"))
+    q_select = form.component(f"liars:pick-q:{h.guild.id}:{h.channel.id}")
+    d_select = form.component(f"liars:pick-d:{h.guild.id}:{h.channel.id}")
+    assert [o["value"] for o in q_select["options"]][0] == "2"
+    # At the standing quantity only higher digits are offered: 6 7 8 9 and 0 (high at salomon).
+    assert [o["value"] for o in d_select["options"]] == ["0", "9", "8", "7", "6"]
+    await h.pick(other, form, f"liars:pick-q:{h.guild.id}:{h.channel.id}", "3")
+    await h.fake.wait_for(lambda: form.edit_count >= 1)
+    d_select = form.component(f"liars:pick-d:{h.guild.id}:{h.channel.id}")
+    assert len(d_select["options"]) == 10
+    await h.raise_bid(other, 3, 1, form=form)
+    assert form.content == "Bid placed."
+    assert "Standing bid: **3 ones**" in h.panel("table").content
+
+
+async def test_rebid_and_count_button(world: Harness) -> None:
+    """With the rebid right a bid challenged all around leaves its bidder Call the count or Raise…."""
+    h = world
+    await h.start()
+    await h.ask(h.alice, "start", options="rebid=on")
+    await h.ask(h.bob, "join")
+    await h.ask(h.alice, "deal")
+    await h.wait_dms(1, [h.alice, h.bob])
+    opener = h.to_act()
+    other = h.after(opener)
+    await h.ask(opener, "bid", quantity=1, digit=1)
+    await h.press(other, h.panel("table"), h.button("challenge"))
+    panel = h.panel("table")
+    assert "challenged all around" in panel.content
+    assert h.button("count") in panel.custom_ids()
+    called = await h.press(opener, panel, h.button("count"))
+    assert called.content == "You called for the count."
+    await h.fake.wait_for_message(lambda m: "**The count**" in m.content)
