@@ -210,6 +210,8 @@ class TableState:
         if self.session is None or list(self.session.players) != players or "slips" in event:
             self.pending_leave.clear()
             self.seats = [p for p in self.seats if p in players] + [p for p in players if p not in self.seats]
+            if self.host not in players:  # the host left: the first human left at the table hosts now
+                self.host = next((p for p in players if p not in self.computers), players[0])
             slips = None
             if "slips" in event:
                 slips = {p: [Serial.parse(s) for s in event["slips"][p]] for p in players}

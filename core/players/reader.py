@@ -178,28 +178,50 @@ class _Table:
         self.post[(player, digit)] = _times(self.vec(player, digit), lik)
 
     def _read_history(self) -> None:
+        """Fold the public history into the posteriors.
+
+        Repeated evidence of one kind about one player's digit is not independent (bidding sevens
+        three times says little more than bidding them once), so for each player and digit only
+        the strongest of each kind counts: the highest bid target, the lowest quantity they
+        challenged, the highest quantity they raised over without challenging.  This also keeps
+        a long history (a table of raise-by-one players) cheap to read.
+        """
         p = self.params
         n = self.n
+        me = self.me
+        targets: dict[tuple[str, int], int] = {}
+        challenged: dict[tuple[str, int], int] = {}
+        raised_over: dict[tuple[str, int], int] = {}
         standing: Bid | None = None
         bidder: str | None = None
         for action in self.view.history:
             actor = action.player
             if isinstance(action, MakeBid):
                 bid = action.bid
-                if actor != self.me:
-                    if standing is not None and bidder != actor and p.noraise_weight > 0:
-                        rho = _challenge_prob(n, standing.quantity, p.steep, p.raise_shift)
-                        self._update(actor, standing.digit, _soft(rho, p.noraise_weight, True))
-                    if standing is None:
-                        target = min(bid.quantity, p.open_target)
-                    else:
-                        target = min(bid.quantity, p.raise_target)
-                    self._update(actor, bid.digit, _bid_likelihood(target, p.bid_floor, p.bid_ratio))
+                if actor != me:
+                    if standing is not None and bidder != actor:
+                        key = (actor, standing.digit)
+                        if raised_over.get(key, 0) < standing.quantity:
+                            raised_over[key] = standing.quantity
+                    target = min(bid.quantity, p.open_target if standing is None else p.raise_target)
+                    key = (actor, bid.digit)
+                    if targets.get(key, -1) < target:
+                        targets[key] = target
                 standing, bidder = bid, actor
-            elif isinstance(action, Challenge):
-                if actor != self.me and standing is not None and p.challenge_weight > 0:
-                    rho = _challenge_prob(n, standing.quantity, p.steep, p.raise_shift)
-                    self._update(actor, standing.digit, _soft(rho, p.challenge_weight, False))
+            elif isinstance(action, Challenge) and actor != me and standing is not None:
+                key = (actor, standing.digit)
+                if challenged.get(key, 1 << 30) > standing.quantity:
+                    challenged[key] = standing.quantity
+        for key, target in targets.items():
+            self._update(key[0], key[1], _bid_likelihood(target, p.bid_floor, p.bid_ratio))
+        if p.challenge_weight > 0:
+            for key, q in challenged.items():
+                rho = _challenge_prob(n, q, p.steep, p.raise_shift)
+                self._update(key[0], key[1], _soft(rho, p.challenge_weight, False))
+        if p.noraise_weight > 0:
+            for key, q in raised_over.items():
+                rho = _challenge_prob(n, q, p.steep, p.raise_shift)
+                self._update(key[0], key[1], _soft(rho, p.noraise_weight, True))
 
     # -- valuation ----------------------------------------------------------------------------------
     def _skunk_pays(self) -> int | None:

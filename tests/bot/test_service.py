@@ -353,3 +353,16 @@ async def test_two_deliveries_of_one_request_at_the_same_moment_apply_once(harne
     )
     assert first.ok and second == first
     assert event_count(h) == count + 1
+
+
+async def test_when_the_host_leaves_mid_game_the_next_human_hosts(harness: Harness) -> None:
+    h = harness
+    await open_three(h)
+    assert (await h.do(ALICE, "leave")).ok
+    assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
+    assert (await h.do(actor(h.to_act()), "challenge")).ok
+    assert (await h.do(actor(h.to_act()), "challenge")).ok
+    table = h.service.table(KEY)  # type: ignore[union-attr]
+    assert table.host == BOB.user_id and table.live_round.players == ("U2", "U3")  # type: ignore[union-attr]
+    assert (await h.do(ALICE, "end")).code == "not-host"
+    assert (await h.do(BOB, "end")).ok

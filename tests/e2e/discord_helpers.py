@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import random
 import re
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,7 +34,7 @@ from tests.fakes.discord_server import (
     stop_bot,
 )
 
-__all__ = ["Harness", "no_errors", "serials_in_dms", "world"]
+__all__ = ["Harness", "assert_no_serial_before_count", "ledger_rows", "no_errors", "serials_in_dms", "world"]
 
 SERIAL_IN_DM = re.compile(r"Your serial for round (\d+) at <#\d+>: \*\*([^*]+)\*\*")
 LEDGER_ROW = re.compile(r"• (\S+): ([+-]?\d+) units?")
@@ -212,13 +212,50 @@ class Harness:
         return form
 
 
-def serials_in_dms(dms: list[RecordedMessage]) -> dict[int, str]:
-    """round number → the serial's digits, from the serial DMs a user received."""
+def serials_in_texts(texts: Iterable[str]) -> dict[int, str]:
+    """round number → the serial's digits, from the texts of serial DMs."""
     out = {}
-    for m in dms:
-        for number, serial in SERIAL_IN_DM.findall(m.content):
+    for text in texts:
+        for number, serial in SERIAL_IN_DM.findall(text):
             out[int(number)] = Serial.parse(serial).digits
     return out
+
+
+def serials_in_dms(dms: list[RecordedMessage]) -> dict[int, str]:
+    return serials_in_texts(m.content for m in dms)
+
+
+def assert_no_serial_before_count(h: Harness) -> int:
+    """No message posted or edited in a guild channel, and no non-ephemeral interaction response,
+    shows a serial of a round before that round's count message.  Returns how many rounds it checked.
+
+    The serials are read from every DM the bot sent or tried to send (a refused DM is recorded too)."""
+    rounds: dict[int, set[str]] = {}
+    for u in h.users:
+        for number, digits in serials_in_dms(h.fake.dms_to(u.id)).items():
+            rounds.setdefault(number, set()).add(digits)
+    for attempt in h.fake.blocked_dm_attempts():
+        for number, digits in serials_in_texts([str(attempt.body.get("content") or "")]).items():
+            rounds.setdefault(number, set()).add(digits)
+    assert rounds, "no serial was dealt"
+    counted = 0
+    public = 0
+    for action in h.fake.actions:
+        if action.kind not in ("create", "edit") or action.message_id is None:
+            continue
+        msg = h.fake.get_message(action.message_id)
+        if msg.is_dm or msg.ephemeral:
+            continue
+        public += 1
+        text = str(action.body.get("content") or "") + str(action.body.get("embeds") or "")
+        if "**The count**" in text:
+            counted += 1
+        for number, serials in rounds.items():
+            if number > counted:
+                leaked = [s for s in serials if s in text]
+                assert not leaked, f"round {number} serial {leaked} shown publicly before its count: {text!r}"
+    assert public > 0
+    return len(rounds)
 
 
 def ledger_rows(text: str) -> dict[str, int]:

@@ -6,49 +6,13 @@ from __future__ import annotations
 
 import re
 
-from tests.e2e.discord_helpers import Harness, ledger_rows, no_errors, world  # noqa: F401
-from tests.fakes.discord_server import RecordedMessage
+from tests.e2e import discord_helpers
+from tests.e2e.discord_helpers import Harness, assert_no_serial_before_count, ledger_rows
+
+world = discord_helpers.world
+no_errors = discord_helpers.no_errors
 
 SERIAL_LINE = re.compile(r"• <@(\d+)>: `([^`]+)` \((\d+)\)")
-
-
-def assert_no_serial_before_count(h: Harness) -> int:
-    """No message posted or edited in a guild channel, and no non-ephemeral interaction response,
-    shows a serial of a round before that round's count message.  Returns the rounds checked."""
-    rounds: dict[int, set[str]] = {}
-    for u in h.users:
-        from tests.e2e.discord_helpers import serials_in_dms
-
-        for number, digits in serials_in_dms(h.fake.dms_to(u.id)).items():
-            rounds.setdefault(number, set()).add(digits)
-    for action in h.fake.blocked_dm_attempts():  # a refused DM still names the serial it carried
-        for number, digits in __import__("tests.e2e.discord_helpers", fromlist=["x"]).serials_in_dms(
-            [_as_message(action.body)]
-        ).items():
-            rounds.setdefault(number, set()).add(digits)
-    assert rounds, "no serial was dealt"
-    counted = 0
-    public = 0
-    for action in h.fake.actions:
-        if action.kind not in ("create", "edit") or action.message_id is None:
-            continue
-        msg = h.fake.get_message(action.message_id)
-        if msg.is_dm or msg.ephemeral:
-            continue
-        public += 1
-        text = str(action.body.get("content") or "") + str(action.body.get("embeds") or "")
-        if "**The count**" in text:
-            counted += 1
-        for number, serials in rounds.items():
-            if number > counted:
-                leaked = [s for s in serials if s in text]
-                assert not leaked, f"round {number} serial {leaked} shown publicly before its count: {text!r}"
-    assert public > 0
-    return len(rounds)
-
-
-def _as_message(body: dict[str, object]) -> RecordedMessage:
-    return RecordedMessage(0, 0, None, 0, str(body.get("content") or ""), [], [], [], 0, 0, "")
 
 
 async def test_complete_round_with_buttons_and_commands(world: Harness) -> None:
@@ -189,7 +153,7 @@ async def test_raise_form_offers_only_legal_bids_and_digit_names(world: Harness)
     form = await h.press(other, h.panel("table"), h.button("raise"))
     q_select = form.component(f"liars:pick-q:{h.guild.id}:{h.channel.id}")
     d_select = form.component(f"liars:pick-d:{h.guild.id}:{h.channel.id}")
-    assert [o["value"] for o in q_select["options"]][0] == "2"
+    assert q_select["options"][0]["value"] == "2"
     # At the standing quantity only higher digits are offered: 6 7 8 9 and 0 (high at salomon).
     assert [o["value"] for o in d_select["options"]] == ["0", "9", "8", "7", "6"]
     await h.pick(other, form, f"liars:pick-q:{h.guild.id}:{h.channel.id}", "3")

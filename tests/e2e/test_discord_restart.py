@@ -1,0 +1,84 @@
+"""Restarts and closed DMs: the bot is stopped mid-round and a new one (new service, same database,
+same Discord) finishes the round with the buttons the old one posted; a player whose DMs are closed
+is told to press My serial, which answers ephemerally."""
+
+from __future__ import annotations
+
+from tests.e2e import discord_helpers
+from tests.e2e.discord_helpers import Harness, assert_no_serial_before_count, ledger_rows
+
+world = discord_helpers.world
+no_errors = discord_helpers.no_errors
+
+
+async def test_restart_mid_round_and_finish_with_the_old_buttons(world: Harness) -> None:
+    h = world
+    await h.start()
+    await h.open_table()
+    dealt = await h.wait_dms(1)
+    panel = h.panel("table")
+    opener = h.to_act()
+    second = h.after(opener)
+    third = h.after(second)
+    # The opener opens the Raise… form before the restart and uses it after.
+    form = await h.press(opener, panel, h.button("raise"))
+    assert form.ephemeral and form.custom_ids()
+
+    await h.restart()
+    assert h.fake.identify_count == 2
+    table = h.service.table(h.key)
+    assert table is not None and {int(p): s.digits for p, s in table.live_round.serials.items()} == dealt
+    assert h.panel("table").id == panel.id  # the new process knows the old message
+
+    await h.raise_bid(opener, 2, 4, form=form)
+    assert form.content == "Bid placed."
+    assert "Standing bid: **2 fours**" in panel.content  # the same message, edited by the new process
+    reply = await h.press(second, panel, h.button("challenge"))
+    assert reply.content == "You challenged."
+    reply = await h.press(third, panel, h.button("challenge"))
+    assert reply.content == "You challenged."
+    count = await h.fake.wait_for_message(lambda m: "**The count**" in m.content)
+    fours = sum(s.count("4") for s in dealt.values())
+    assert f"There are **{fours}** fours" in count.content
+    assert all(s in count.content for s in dealt.values())
+    sign = 1 if fours >= 2 else -1
+    ledger = await h.ask(h.carol, "ledger")
+    assert ledger_rows(ledger.content) == {opener.username: 2 * sign, second.username: -sign,
+                                           third.username: -sign}
+    # The lobby from before the restart still answers (privately): play is under way.
+    late = await h.press(h.bob, h.panel("lobby"), h.button("join")) if h.panel("lobby").custom_ids() else None
+    assert late is None  # the lobby lost its buttons when play began
+    assert_no_serial_before_count(h)
+
+
+async def test_restart_in_the_lobby_keeps_the_lobby_buttons(world: Harness) -> None:
+    h = world
+    await h.start()
+    await h.ask(h.alice, "start")
+    lobby = h.panel("lobby")
+    await h.restart()
+    joined = await h.press(h.carol, lobby, h.button("join"))
+    assert joined.content.startswith("You are seated (2/")
+    assert f"<@{h.carol.id}>" in lobby.content
+    dealt = await h.press(h.alice, lobby, h.button("deal"))
+    assert dealt.content.startswith("Dealt")
+    await h.wait_dms(1, [h.alice, h.carol])
+
+
+async def test_closed_dms_point_to_my_serial(world: Harness) -> None:
+    h = world
+    h.fake.block_dms(h.carol.id)
+    await h.start()
+    await h.open_table()
+    dealt = await h.wait_dms(1, [h.alice, h.bob])
+    notice = await h.fake.wait_for_message(lambda m: "could not send you a direct message" in m.content)
+    assert not notice.ephemeral and notice.channel_id == h.channel.id
+    assert f"<@{h.carol.id}>" in notice.content and "My serial" in notice.content
+    assert f"<@{h.alice.id}>" not in notice.content and f"<@{h.bob.id}>" not in notice.content
+    assert h.fake.dms_to(h.carol.id) == [] and len(h.fake.blocked_dm_attempts(h.carol.id)) == 1
+    carols = h.service.table(h.key).live_round.serials[str(h.carol.id)].digits
+    assert carols not in notice.content and not any(s in notice.content for s in dealt.values())
+
+    mine = await h.press(h.carol, h.panel("table"), h.button("hand"))
+    assert mine.ephemeral and carols in mine.content
+    assert_no_serial_before_count(h)
