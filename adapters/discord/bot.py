@@ -47,7 +47,7 @@ log = logging.getLogger(__name__)
 PLATFORM = "discord"
 # Answered from memory (or public, for sheet): no need to defer.  Everything else may write to the
 # database and send messages first (a deal DMs every player), so it is deferred, ephemerally.
-QUICK = frozenset({"hand", "odds", "hint", "status", "rules", "help", "sheet"})
+QUICK = frozenset({"hand", "odds", "status", "rules", "help", "sheet"})
 IN_DM = frozenset({"hand", "help"})  # what makes sense in a DM with the bot
 
 
@@ -73,6 +73,9 @@ class LiarsBot(discord.AutoShardedClient):
         run_timers: bool = False,
         **options: Any,
     ) -> None:
+        # The bot never joins voice: silence discord.py's start-up warnings about voice libraries.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True  # no privileged intents: interactions arrive whatever the intents
         options.setdefault("allowed_mentions", ALLOWED_MENTIONS)
@@ -127,6 +130,8 @@ class LiarsBot(discord.AutoShardedClient):
                 await interaction.response.send_message(text, ephemeral=True)
         except discord.HTTPException as exc:
             log.warning("could not answer interaction %s: %s %s", interaction.id, exc.status, exc.code)
+        except Exception as exc:  # e.g. the connection dropped: nothing more can be said to this user
+            log.warning("could not answer interaction %s: %r", interaction.id, exc)
 
     # -- interaction → command ---------------------------------------------------------------------
     @staticmethod

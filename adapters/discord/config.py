@@ -6,7 +6,8 @@
 ``DISCORD_GUILD_ID``       optional: sync ``/liars`` to this one server only, which takes effect
                            at once (for development); otherwise commands are synced globally
 ``DISCORD_API_BASE``       optional: the REST base, default ``https://discord.com/api/v10``; for
-                           tests and proxies (``http://127.0.0.1:PORT/api/v10`` points at a fake)
+                           tests and proxies (``http://127.0.0.1:PORT/api/v10`` points at a fake;
+                           a bare ``http://host:port`` gets ``/api/v10`` added)
 ``DISCORD_GATEWAY_URL``    optional: the gateway, default Discord's own (as ``/gateway/bot``
                            says); for tests and proxies (``ws://127.0.0.1:PORT/gateway``)
 ``LIARS_DB``               the SQLite file (default ``./liars.sqlite3``)
@@ -80,6 +81,8 @@ class DiscordConfig:
             if parts.scheme not in ("http", "https") or not parts.netloc:
                 raise ConfigError(f"DISCORD_API_BASE must be an http(s) URL like {DEFAULT_API_BASE}, not {api_base!r}.")
             api_base = api_base.rstrip("/")
+            if parts.path in ("", "/"):
+                api_base += "/api/v10"  # a bare host: discord.py wants the versioned base
         gateway = get("DISCORD_GATEWAY_URL")
         if gateway is not None:
             parts = urlsplit(gateway)

@@ -67,6 +67,7 @@ __all__ = ["Reader", "ReaderParams"]
 
 PRIOR: tuple[float, ...] = count_distribution(8)
 _SIZES = range(9)
+Vector = list[float] | tuple[float, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +92,7 @@ class ReaderParams:
     temperature: float = 0.0
 
 
-# -- cached tables ------------------------------------------------------------------------------
+# -- tables, computed once per (params, table size) ----------------------------------------------
 def _sigmoid(x: float) -> float:
     if x >= 0:
         return 1.0 / (1.0 + math.exp(-x))
@@ -99,28 +100,48 @@ def _sigmoid(x: float) -> float:
     return e / (1.0 + e)
 
 
-@cache
-def _challenge_prob(n: int, q: int, steep: float, shift: float) -> tuple[float, ...]:
-    """P(a player holding c copies challenges q × d), c = 0 .. 8 (the opponent model)."""
-    k = 8 * (n - 1)
-    lo = math.floor(shift)
-    frac = shift - lo
-    best_raise = (1 - frac) * at_least(q - lo, k) + frac * at_least(q - lo - 1, k)
-    return tuple(_sigmoid(steep * ((1.0 - at_least(q - c, k)) - best_raise)) for c in _SIZES)
+class _Model:
+    """Likelihoods and the opponent model for one table size, indexed by quantity (0 .. 8n)."""
+
+    __slots__ = ("bid", "challenge", "counts_own", "n", "read_challenge", "read_raise_over")
+
+    def __init__(self, params: ReaderParams, n: int) -> None:
+        k = 8 * (n - 1)
+        lo = math.floor(params.raise_shift)
+        frac = params.raise_shift - lo
+        self.n = n
+        challenge: list[tuple[float, ...]] = []
+        counts_own: list[float] = []
+        for q in range(8 * n + 1):
+            # The opponent's best raise is taken to need q - raise_shift copies among the others.
+            best_raise = (1 - frac) * at_least(q - lo, k) + frac * at_least(q - lo - 1, k)
+            challenge.append(
+                tuple(_sigmoid(params.steep * ((1.0 - at_least(q - c, k)) - best_raise)) for c in _SIZES)
+            )
+            counts_own.append(0.0)
+        #: P(a player holding c copies challenges q × d), c = 0 .. 8.
+        self.challenge = tuple(challenge)
+        w = params.challenge_weight
+        self.read_challenge = tuple(tuple(1 - w + w * x for x in rho) for rho in challenge)
+        w = params.noraise_weight
+        self.read_raise_over = tuple(tuple(1 - w + w * (1 - x) for x in rho) for rho in challenge)
+        #: Likelihood of bidding a digit while holding c copies, by the holding the bid "wants".
+        self.bid = tuple(
+            tuple(params.bid_floor + (1 - params.bid_floor) * params.bid_ratio ** -max(0, t - c) for c in _SIZES)
+            for t in range(9)
+        )
+        #: P(a bidder challenged all around, holding c copies, calls for the count), by quantity.
+        self.counts_own = tuple(
+            tuple(_sigmoid(params.steep * (at_least(q - c, k) - 0.5)) for c in _SIZES) for q in range(8 * n + 1)
+        )
 
 
 @cache
-def _bid_likelihood(target: int, floor: float, ratio: float) -> tuple[float, ...]:
-    return tuple(floor + (1 - floor) * ratio ** -max(0, target - c) for c in _SIZES)
+def _model(params: ReaderParams, n: int) -> _Model:
+    return _Model(params, n)
 
 
-@cache
-def _soft(lik: tuple[float, ...], weight: float, invert: bool) -> tuple[float, ...]:
-    """``1 − w + w·L`` (or with ``1 − L``): a likelihood softened toward no evidence."""
-    return tuple(1 - weight + weight * ((1 - x) if invert else x) for x in lik)
-
-
-def _times(vec: tuple[float, ...] | list[float], lik: tuple[float, ...]) -> list[float]:
+def _times(vec: Vector, lik: tuple[float, ...]) -> list[float]:
     out = [a * b for a, b in zip(vec, lik, strict=True)]
     total = sum(out)
     if total <= 0.0:
@@ -128,7 +149,7 @@ def _times(vec: tuple[float, ...] | list[float], lik: tuple[float, ...]) -> list
     return [x / total for x in out]
 
 
-def _convolve(acc: list[float], vec: list[float] | tuple[float, ...], cap: int) -> list[float]:
+def _convolve(acc: list[float], vec: Vector, cap: int) -> list[float]:
     """Distribution of the sum, with everything at or above ``cap`` lumped into the last cell."""
     size = min(len(acc) + len(vec) - 1, cap + 1)
     out = [0.0] * size
@@ -145,6 +166,47 @@ def _convolve(acc: list[float], vec: list[float] | tuple[float, ...], cap: int) 
     return out
 
 
+class _Reading:
+    """The posteriors after a prefix of the public history; extended action by action."""
+
+    __slots__ = ("bidder", "key", "post", "seen", "standing")
+
+    def __init__(self, key: tuple[object, ...]) -> None:
+        self.key = key
+        self.post: dict[tuple[str, int], list[float]] = {}
+        self.seen: tuple[Action, ...] = ()
+        self.standing: Bid | None = None
+        self.bidder: str | None = None
+
+    def copy(self) -> _Reading:
+        other = _Reading(self.key)
+        other.post = dict(self.post)  # the vectors themselves are never changed in place
+        other.seen, other.standing, other.bidder = self.seen, self.standing, self.bidder
+        return other
+
+    def _update(self, player: str, digit: int, lik: tuple[float, ...]) -> None:
+        key = (player, digit)
+        self.post[key] = _times(self.post.get(key, PRIOR), lik)
+
+    def extend(self, history: tuple[Action, ...], me: str, params: ReaderParams, model: _Model) -> None:
+        standing, bidder = self.standing, self.bidder
+        for action in history[len(self.seen) :]:
+            actor = action.player
+            if isinstance(action, MakeBid):
+                bid = action.bid
+                if actor != me:
+                    if standing is not None and bidder != actor and params.noraise_weight > 0:
+                        self._update(actor, standing.digit, model.read_raise_over[standing.quantity])
+                    target = min(bid.quantity, params.open_target if standing is None else params.raise_target)
+                    self._update(actor, bid.digit, model.bid[target])
+                standing, bidder = bid, actor
+            elif isinstance(action, Challenge):
+                if actor != me and standing is not None and params.challenge_weight > 0:
+                    self._update(actor, standing.digit, model.read_challenge[standing.quantity])
+        self.standing, self.bidder = standing, bidder
+        self.seen = history
+
+
 # -- one decision -------------------------------------------------------------------------------
 @dataclass(slots=True)
 class _Option:
@@ -158,7 +220,7 @@ class _Option:
 class _Table:
     """The reader's picture of one decision: posteriors, then the value of every option."""
 
-    def __init__(self, view: SeatView, params: ReaderParams) -> None:
+    def __init__(self, view: SeatView, params: ReaderParams, reading: _Reading) -> None:
         self.view = view
         self.params = params
         self.n = view.n
@@ -167,103 +229,74 @@ class _Table:
         self.counts = view.serial.counts
         self.others = seats_after(view.players, view.me)
         self.all_must = view.rules.challenge_mode is ChallengeMode.ALL and self.n > 2
-        self.post: dict[tuple[str, int], list[float]] = {}
-        self._read_history()
+        self.model = _model(params, self.n)
+        self.post = reading.post
 
-    # -- evidence ---------------------------------------------------------------------------------
-    def vec(self, player: str, digit: int) -> list[float] | tuple[float, ...]:
+    def vec(self, player: str, digit: int) -> Vector:
         return self.post.get((player, digit), PRIOR)
 
-    def _update(self, player: str, digit: int, lik: tuple[float, ...]) -> None:
-        self.post[(player, digit)] = _times(self.vec(player, digit), lik)
-
-    def _read_history(self) -> None:
-        """Fold the public history into the posteriors.
-
-        Repeated evidence of one kind about one player's digit is not independent (bidding sevens
-        three times says little more than bidding them once), so for each player and digit only
-        the strongest of each kind counts: the highest bid target, the lowest quantity they
-        challenged, the highest quantity they raised over without challenging.  This also keeps
-        a long history (a table of raise-by-one players) cheap to read.
-        """
-        p = self.params
-        n = self.n
-        me = self.me
-        targets: dict[tuple[str, int], int] = {}
-        challenged: dict[tuple[str, int], int] = {}
-        raised_over: dict[tuple[str, int], int] = {}
-        standing: Bid | None = None
-        bidder: str | None = None
-        for action in self.view.history:
-            actor = action.player
-            if isinstance(action, MakeBid):
-                bid = action.bid
-                if actor != me:
-                    if standing is not None and bidder != actor:
-                        key = (actor, standing.digit)
-                        if raised_over.get(key, 0) < standing.quantity:
-                            raised_over[key] = standing.quantity
-                    target = min(bid.quantity, p.open_target if standing is None else p.raise_target)
-                    key = (actor, bid.digit)
-                    if targets.get(key, -1) < target:
-                        targets[key] = target
-                standing, bidder = bid, actor
-            elif isinstance(action, Challenge) and actor != me and standing is not None:
-                key = (actor, standing.digit)
-                if challenged.get(key, 1 << 30) > standing.quantity:
-                    challenged[key] = standing.quantity
-        for key, target in targets.items():
-            self._update(key[0], key[1], _bid_likelihood(target, p.bid_floor, p.bid_ratio))
-        if p.challenge_weight > 0:
-            for key, q in challenged.items():
-                rho = _challenge_prob(n, q, p.steep, p.raise_shift)
-                self._update(key[0], key[1], _soft(rho, p.challenge_weight, False))
-        if p.noraise_weight > 0:
-            for key, q in raised_over.items():
-                rho = _challenge_prob(n, q, p.steep, p.raise_shift)
-                self._update(key[0], key[1], _soft(rho, p.noraise_weight, True))
-
     # -- valuation ----------------------------------------------------------------------------------
-    def _skunk_pays(self) -> int | None:
-        if self.view.rules.skunk and self.n > 2:
-            return 2 * self.n - 6
-        return None
+    def _others_total(
+        self, digit: int, cap: int, rho: tuple[float, ...], answering: list[str], skip: str | None = None
+    ) -> tuple[list[float], float]:
+        """The others' total of ``digit`` (capped at ``cap``), given that ``answering`` all challenge.
 
-    def value_raise(self, quantity: int, digit: int, may_rebid: bool) -> tuple[float, float, float]:
-        """(value if counted, P(made | counted), P(counted)) for my bid of ``quantity × digit``."""
-        p = self.params
-        n = self.n
-        held = self.counts[digit]
-        need = quantity - held
-        cap = max(need, 1)
-        rho = _challenge_prob(n, quantity, p.steep, p.raise_shift)
-        answering = self.others if self.all_must else self.others[:1]
+        Returns the distribution and the probability that they all do challenge.
+        """
         p_count = 1.0
         dist: list[float] = [1.0]
         for j in self.others:
+            if j == skip:
+                continue
             v = self.vec(j, digit)
             if j in answering:
                 w = [a * b for a, b in zip(v, rho, strict=True)]
                 t = sum(w)
                 p_count *= t
                 if t > 0:
-                    w = [x / t for x in w]
-                if need > 0:
-                    dist = _convolve(dist, w, cap)
-            elif need > 0:
+                    v = [x / t for x in w]
+            if cap > 0:
                 dist = _convolve(dist, v, cap)
-        skunk = self._skunk_pays() if held == 0 else None
+        return dist, p_count
+
+    def _bidder_units(self, quantity: int, digit: int, dist: list[float], cap: int) -> tuple[float, float]:
+        """(units per opponent, P(made)) for my bid when the others' total is ``dist``."""
+        held = self.counts[digit]
+        need = quantity - held
+        rules = self.view.rules
         if need <= 0:
             p_made, p_zero = 1.0, 0.0
         else:
             p_made = dist[cap] if len(dist) > cap else 0.0
-            p_zero = dist[0] if skunk is not None else 0.0
+            p_zero = dist[0] if held == 0 and rules.skunk and self.n > 2 else 0.0
         m = base_multiplier(self.view, quantity, digit)
-        if held == 0 and self.view.rules.hero_bonus:
+        if held == 0 and rules.hero_bonus:
             m += 1
-        p_fail = 1.0 - p_made - p_zero
-        units = m * p_made - p_fail + (skunk or 0) * p_zero
-        return units * (n - 1) * self.stake, p_made, p_count
+        skunk = 2 * self.n - 6
+        return m * p_made - (1.0 - p_made - p_zero) + skunk * p_zero, p_made
+
+    def value_raise(self, quantity: int, digit: int) -> tuple[float, float, float]:
+        """(value if counted, P(made | counted), P(counted)) for my bid of ``quantity × digit``."""
+        need = quantity - self.counts[digit]
+        cap = max(need, 0 if need <= 0 else 1)
+        answering = self.others if self.all_must else self.others[:1]
+        dist, p_count = self._others_total(digit, cap, self.model.challenge[quantity], answering)
+        units, p_made = self._bidder_units(quantity, digit, dist, cap)
+        return units * (self.n - 1) * self.stake, p_made, p_count
+
+    def value_count(self) -> tuple[float, float]:
+        """(value, P(made)) of calling for the count on my own bid, challenged all around.
+
+        Everyone's challenges are already in the posteriors, so nobody is left to answer.
+        """
+        standing = self.view.standing_bid
+        assert standing is not None
+        q, d = standing.quantity, standing.digit
+        need = q - self.counts[d]
+        cap = max(need, 0 if need <= 0 else 1)
+        dist, _ = self._others_total(d, cap, self.model.challenge[q], [])
+        units, p_made = self._bidder_units(q, d, dist, cap)
+        return units * (self.n - 1) * self.stake, p_made
 
     def value_challenge(self) -> tuple[float, float, float]:
         """(value if counted, P(the standing bid fails | counted), P(counted)) for challenging it."""
@@ -271,8 +304,8 @@ class _Table:
         standing = view.standing_bid
         bidder = view.bidder
         assert standing is not None and bidder is not None
-        p = self.params
-        n = self.n
+        rules = view.rules
+        model = self.model
         q, d = standing.quantity, standing.digit
         held = self.counts[d]
         remaining: list[str] = []
@@ -281,26 +314,18 @@ class _Table:
                 if j == bidder:
                     break
                 remaining.append(j)
-        rho = _challenge_prob(n, q, p.steep, p.raise_shift)
-        p_count = 1.0
         cap = max(q - held, 1)
-        dist: list[float] = [1.0]
-        for j in self.others:
-            if j == bidder:
-                continue
-            v = self.vec(j, d)
-            if j in remaining:
-                w = [a * b for a, b in zip(v, rho, strict=True)]
-                t = sum(w)
-                p_count *= t
-                if t > 0:
-                    w = [x / t for x in w]
-                v = w
-            dist = _convolve(dist, v, cap)
-        skunk = self._skunk_pays()
+        dist, p_count = self._others_total(d, cap, model.challenge[q], remaining, skip=bidder)
+        # tail[i] = P(the non-bidders other than me hold at least i), i = 0 .. cap
+        tail = [0.0] * (cap + 2)
+        for i in range(len(dist) - 1, -1, -1):
+            tail[i] = tail[i + 1] + dist[i]
+        for i in range(len(dist), cap + 1):
+            tail[i] = 0.0
+        skunk = 2 * self.n - 6 if rules.skunk and self.n > 2 else None
         base = base_multiplier(view, q, d)
-        may_rebid = view.rules.rebid and not view.standing_is_rebid
-        k = 8 * (n - 1)
+        may_rebid = rules.rebid and not view.standing_is_rebid
+        calls = model.counts_own[q]
         units = 0.0
         p_fail_total = 0.0
         for cb, pb in enumerate(self.vec(bidder, d)):
@@ -310,62 +335,26 @@ class _Table:
             if need <= 0:
                 p_made, p_zero = 1.0, 0.0
             else:
-                idx = min(need, cap)
-                p_made = math.fsum(dist[idx:]) if idx < len(dist) else 0.0
+                p_made = tail[min(need, cap)]
                 p_zero = dist[0] if (skunk is not None and held == 0 and cb == 0) else 0.0
             p_fail = 1.0 - p_made - p_zero
-            m = base + (1 if cb == 0 and view.rules.hero_bonus else 0)
+            m = base + (1 if cb == 0 and rules.hero_bonus else 0)
             count_units = p_fail - m * p_made - (skunk or 0) * p_zero
             if may_rebid:
-                # The bidder, challenged all around, counts when their own odds are good.
-                counts = _sigmoid(p.steep * (at_least(q - cb, k) - 0.5))
-                count_units = counts * count_units + (1 - counts) * p.rebid_value
+                # Challenged all around, the bidder counts when their own odds are good, else rebids.
+                count_units = calls[cb] * count_units + (1 - calls[cb]) * self.params.rebid_value
             units += pb * count_units
             p_fail_total += pb * p_fail
         return units * self.stake, p_fail_total, p_count
-
-    def value_count(self) -> tuple[float, float]:
-        """(value, P(made)) of calling for the count on my own challenged bid."""
-        standing = self.view.standing_bid
-        assert standing is not None
-        saved = self.all_must
-        # Everyone has already challenged (that evidence is in the posteriors): nobody answers again.
-        self.all_must = False
-        try:
-            value, p_made, _ = self._value_counted_now(standing.quantity, standing.digit)
-        finally:
-            self.all_must = saved
-        return value, p_made
-
-    def _value_counted_now(self, quantity: int, digit: int) -> tuple[float, float, float]:
-        held = self.counts[digit]
-        need = quantity - held
-        cap = max(need, 1)
-        dist: list[float] = [1.0]
-        if need > 0:
-            for j in self.others:
-                dist = _convolve(dist, self.vec(j, digit), cap)
-        skunk = self._skunk_pays() if held == 0 else None
-        if need <= 0:
-            p_made, p_zero = 1.0, 0.0
-        else:
-            p_made = dist[cap] if len(dist) > cap else 0.0
-            p_zero = dist[0] if skunk is not None else 0.0
-        m = base_multiplier(self.view, quantity, digit)
-        if held == 0 and self.view.rules.hero_bonus:
-            m += 1
-        units = m * p_made - (1.0 - p_made - p_zero) + (skunk or 0) * p_zero
-        return units * (self.n - 1) * self.stake, p_made, 1.0
 
     # -- the options --------------------------------------------------------------------------------
     def candidates(self) -> list[tuple[int, int]]:
         """Raises worth valuing: per digit the smallest, and jumps while the naive odds stay reasonable."""
         p = self.params
-        view = self.view
         top = 8 * self.n
         k = 8 * (self.n - 1)
         out: list[tuple[int, int]] = []
-        for quantity, digit in raise_options(view):
+        for quantity, digit in raise_options(self.view):
             held = self.counts[digit]
             out.append((quantity, digit))
             q = quantity + 1
@@ -378,29 +367,27 @@ class _Table:
         view = self.view
         p = self.params
         me = self.me
-        rebid_phase = view.phase is Phase.REBID
-        may_rebid_later = view.rules.rebid and not rebid_phase
-        out: list[_Option] = []
-        raises: list[tuple[int, int, float, float, float]] = []
+        raised = p.raised_value * self.stake
+        may_rebid_later = view.rules.rebid and view.phase is not Phase.REBID
+        order = view.rules.rank_order
+        raises: list[tuple[Bid, float, float, float]] = []
         for quantity, digit in self.candidates():
-            counted, p_made, p_count = self.value_raise(quantity, digit, may_rebid_later)
-            raises.append((quantity, digit, counted, p_made, p_count))
+            counted, p_made, p_count = self.value_raise(quantity, digit)
+            raises.append((Bid(quantity, digit, order), counted, p_made, p_count))
         if may_rebid_later and raises:
-            # Challenged all around, a bid may be replaced by a rebid above it: worth the best such.
-            order = view.rules.rank_order
-            ids = [Bid(q, d, order).id for q, d, *_ in raises]
-            values = [pc * c + (1 - pc) * p.raised_value * self.stake for _, _, c, _, pc in raises]
-            best_above = [-math.inf] * len(raises)
-            ranked = sorted(range(len(raises)), key=lambda i: ids[i], reverse=True)
+            # Challenged all around, a bid may still be replaced by a rebid above it: it is worth
+            # the better of its count and the best rebid (valued as a raise from here).
+            raises.sort(key=lambda r: r[0].id, reverse=True)
             running = -math.inf
-            for i in ranked:
-                best_above[i] = running
-                running = max(running, values[i])
-            raises = [(q, d, max(c, best_above[i]), pm, pc) for i, (q, d, c, pm, pc) in enumerate(raises)]
-        for quantity, digit, counted, p_made, p_count in raises:
-            value = p_count * counted + (1 - p_count) * p.raised_value * self.stake
-            bid = Bid(quantity, digit, view.rules.rank_order)
-            out.append(_Option(MakeBid(me, bid), value, p_made, p_count, self.counts[digit] <= 1))
+            updated = []
+            for bid, counted, p_made, p_count in raises:
+                updated.append((bid, max(counted, running), p_made, p_count))
+                running = max(running, p_count * counted + (1 - p_count) * raised)
+            raises = updated
+        out: list[_Option] = []
+        for bid, counted, p_made, p_count in raises:
+            value = p_count * counted + (1 - p_count) * raised
+            out.append(_Option(MakeBid(me, bid), value, p_made, p_count, self.counts[bid.digit] <= 1))
         if view.legal.challenge:
             counted, p_fail, p_count = self.value_challenge()
             value = p_count * counted + (1 - p_count) * p.continue_value * self.stake
@@ -435,21 +422,43 @@ def _choice_index(weights: list[float], rng: random.Random) -> int:
 
 
 class Reader:
-    """The strong computer player (see the module docstring)."""
+    """The strong computer player (see the module docstring).
+
+    It remembers its reading of the last history it saw, so the next decision in the same round
+    reads only the new actions; that is a cache, not a memory: the result is the same as reading
+    the whole history afresh.
+    """
 
     def __init__(self, params: ReaderParams | None = None, name: str = "reader") -> None:
         self.params = params if params is not None else ReaderParams()
         self.name = name
+        self._last: _Reading | None = None
 
     def __repr__(self) -> str:
         return f"Reader({self.params!r}, name={self.name!r})"
 
+    def _table(self, view: SeatView) -> _Table:
+        key = (view.rules, view.players, view.me)
+        last = self._last
+        history = view.history
+        if (
+            last is not None
+            and last.key == key
+            and len(last.seen) <= len(history)
+            and history[: len(last.seen)] == last.seen
+        ):
+            reading = last.copy()
+        else:
+            reading = _Reading(key)
+        reading.extend(history, view.me, self.params, _model(self.params, view.n))
+        self._last = reading
+        return _Table(view, self.params, reading)
+
     def decide(self, view: SeatView, rng: random.Random) -> Action:
-        table = _Table(view, self.params)
-        return _pick(table.options(), self.params, rng, view.n, view.stake).action
+        return _pick(self._table(view).options(), self.params, rng, view.n, view.stake).action
 
     def explain(self, view: SeatView) -> str:
-        table = _Table(view, self.params)
+        table = self._table(view)
         options = table.options()
         best = max(options, key=lambda o: o.value)
         parts: list[str] = []

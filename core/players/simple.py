@@ -41,7 +41,7 @@ def _standing_line(view: SeatView) -> str:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RandomPlayer:
     """Uniform over the legal actions (a raise to any legal bid, a challenge, or the count)."""
 
@@ -62,7 +62,7 @@ class RandomPlayer:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Binomial:
     """The greedy baseline: the most likely raise, or a challenge when that is at least as likely to win."""
 
@@ -115,7 +115,7 @@ class Binomial:
         return _standing_line(view) + " " + self._choose(view)[1]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class AlwaysChallenge:
     """Challenges every bid; opens with the bid it is sure of; calls for the count when challenged all around."""
 
@@ -135,7 +135,7 @@ class AlwaysChallenge:
         return _standing_line(view) + f" I {verb} whatever the odds."
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RaiseByOne:
     """Always makes the smallest legal raise (a rebid too); challenges only when no raise is left."""
 
@@ -161,7 +161,7 @@ class RaiseByOne:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Noisy:
     """Another strategy that, with probability ``noise``, makes a plausible mistake instead.
 
@@ -187,4 +187,5 @@ class Noisy:
         return raise_bid(view, quantity, digit)
 
     def explain(self, view: SeatView) -> str:
-        return self.inner.explain(view) + f" (Playing at this level I make a plausible slip {pct(self.noise)} of the time.)"
+        slip = f" (Playing at this level I make a plausible slip {pct(self.noise)} of the time.)"
+        return self.inner.explain(view) + slip

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import re
 
+import discord
+
 from tests.e2e import discord_helpers
 from tests.e2e.discord_helpers import Harness, assert_no_serial_before_count, ledger_rows
+from tests.fakes.discord_server import Intent
 
 world = discord_helpers.world
 no_errors = discord_helpers.no_errors
@@ -17,7 +20,11 @@ SERIAL_LINE = re.compile(r"• <@(\d+)>: `([^`]+)` \((\d+)\)")
 
 async def test_complete_round_with_buttons_and_commands(world: Harness) -> None:
     h = world
-    await h.start()
+    bot = await h.start()
+    assert bot.shard_count == 1 and isinstance(bot, discord.AutoShardedClient)
+    assert not h.fake.identify_payloads[0]["intents"] & Intent.PRIVILEGED  # no privileged intents
+    [liars] = h.fake.commands[None].values()  # synced globally (no DISCORD_GUILD_ID)
+    assert len(liars["options"]) == 22 and liars["name"] == "liars"
     await h.open_table()
     lobby = h.panel("lobby")
     assert "Play is under way" in lobby.content and lobby.custom_ids() == []

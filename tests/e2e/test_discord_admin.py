@@ -1,0 +1,141 @@
+"""Who may do what, where: Manage Server for config and settling, host-or-admin for kick, DMs
+refused politely (except hand and help), and the one place unexpected errors are answered."""
+
+from __future__ import annotations
+
+import logging
+
+from tests.e2e import discord_helpers
+from tests.e2e.discord_helpers import Harness
+from tests.fakes.discord_server import Perm
+
+world = discord_helpers.world
+no_errors = discord_helpers.no_errors
+
+
+async def test_config_needs_manage_server(world: Harness) -> None:
+    h = world
+    await h.start()
+    refused = await h.ask(h.bob, "config", preset="salomon")
+    assert refused.ephemeral and refused.content == "Only a server admin can change the configuration."
+    shown = await h.ask(h.bob, "config")
+    assert shown.ephemeral and "preset classic" in shown.content
+    assert not h.channel_messages()
+
+    saved = await h.ask(h.alice, "config", preset="salomon", turn_timeout=90, settings="stake=2")
+    assert saved.ephemeral and saved.content.startswith("Settings saved."), saved.content
+    assert "preset salomon" in saved.content and "turn timeout 90 s" in saved.content
+    assert (await h.service.settings(h.key.server))["preset"] == "salomon"
+    # Administrator implies Manage Server.
+    admin = await h.response(await h.slash(h.carol, "config", member_permissions=Perm.ADMINISTRATOR,
+                                           currency="EUR"))
+    assert admin.content.startswith("Settings saved.")
+
+
+async def test_kick_is_for_the_host_or_an_admin(world: Harness) -> None:
+    h = world
+    await h.start()
+    await h.ask(h.bob, "start")
+    await h.ask(h.carol, "join")
+    await h.ask(h.alice, "join")
+    refused = await h.ask(h.carol, "kick", member=h.alice.id)
+    assert refused.ephemeral and refused.content == "Only the host or a server admin can remove a player."
+    kicked = await h.ask(h.alice, "kick", member=h.carol.id)  # not the host, but Manage Server
+    assert kicked.ephemeral and kicked.content == "carol was removed from the table."
+    assert f"<@{h.carol.id}>" not in h.panel("lobby").content
+    left = await h.press(h.alice, h.panel("lobby"), h.button("leave"))
+    assert left.ephemeral and left.content == "You left the table."
+    assert f"<@{h.alice.id}>" not in h.panel("lobby").content
+
+
+async def test_sheet_settle_is_public_and_admin_only(world: Harness) -> None:
+    h = world
+    await h.start()
+    refused = await h.ask(h.bob, "sheet", settle=True)
+    assert refused.ephemeral and refused.content == "Only a server admin can mark a period settled."
+    settled = await h.ask(h.alice, "sheet", settle=True)
+    assert not settled.ephemeral and "settled ✅" in settled.content
+    again = await h.ask(h.alice, "sheet", settle=True)
+    assert again.ephemeral and "already marked settled" in again.content
+
+
+async def test_commands_in_dms(world: Harness) -> None:
+    h = world
+    await h.start()
+    iid = await h.fake.send_dm_slash(h.bob.id, "liars", "status")
+    refused = await h.response(iid)
+    assert refused.ephemeral and refused.is_dm and "Tables live in server channels" in refused.content
+    iid = await h.fake.send_dm_slash(h.bob.id, "liars", "hand")
+    nothing = await h.response(iid)
+    assert "You hold no serial right now" in nothing.content
+    iid = await h.fake.send_dm_slash(h.bob.id, "liars", "help")
+    assert "`bid`" in (await h.response(iid)).content
+
+    await h.open_table()
+    dealt = await h.wait_dms(1)
+    iid = await h.fake.send_dm_slash(h.bob.id, "liars", "hand")
+    again = await h.response(iid)
+    assert again.is_dm and dealt[h.bob.id] in again.content
+    assert not any(s in again.content for uid, s in dealt.items() if uid != h.bob.id)
+
+
+async def test_unexpected_errors_are_logged_and_answered_with_an_apology(
+    world: Harness, no_errors: list[logging.LogRecord]
+) -> None:
+    h = world
+    await h.start()
+    await h.ask(h.alice, "start")
+
+    async def broken(cmd: object) -> object:
+        raise RuntimeError("database on fire")
+
+    h.service.handle = broken  # type: ignore[method-assign]
+    sorry = await h.ask(h.bob, "join")
+    assert sorry.ephemeral and sorry.content.startswith("Sorry, something went wrong")
+    sorry = await h.press(h.carol, h.panel("lobby"), h.button("join"))
+    assert sorry.ephemeral and sorry.content.startswith("Sorry, something went wrong")
+    assert "database on fire" not in sorry.content and "Traceback" not in sorry.content
+    logged = [r for r in no_errors if r.name == "adapters.discord.bot"]
+    assert len(logged) == 2
+    message = logged[0].getMessage()
+    assert "/liars join failed" in message and str(h.bob.id) in message and str(h.channel.id) in message
+    assert logged[0].exc_info is not None and "database on fire" in str(logged[0].exc_info[1])
+    no_errors.clear()  # expected: the test fails on any other ERROR record
+    assert not [m for m in h.channel_messages() if "Sorry" in m.content]
+
+
+async def test_export_attaches_the_game_record(world: Harness) -> None:
+    h = world
+    await h.start()
+    await h.open_table()
+    await h.wait_dms(1)
+    opener = h.to_act()
+    second = h.after(opener)
+    await h.ask(opener, "bid", quantity=1, digit=1)
+    await h.ask(second, "challenge")
+    await h.ask(h.after(second), "challenge")
+    await h.fake.wait_for_message(lambda m: "**The count**" in m.content)
+    exported = await h.ask(h.bob, "export")
+    assert exported.ephemeral and "Game record" in exported.content
+    [attachment] = exported.attachments
+    assert attachment["filename"].endswith(".json")
+    history = await h.ask(h.bob, "history")
+    assert "Round 1" in history.content
+    stats = await h.ask(h.bob, "stats", member=opener.id)
+    assert stats.ephemeral and f"📊 {opener.username}: 1 round" in stats.content
+
+
+async def test_end_closes_the_table_and_retires_its_buttons(world: Harness) -> None:
+    h = world
+    await h.start()
+    await h.open_table()
+    await h.wait_dms(1)
+    panel = h.panel("table")
+    refused = await h.ask(h.bob, "end")
+    assert refused.ephemeral and refused.content == "Only the host or a server admin can end the table."
+    ended = await h.ask(h.alice, "end")
+    assert ended.ephemeral and ended.content.startswith("The table is closed.")
+    await h.fake.wait_for_message(lambda m: m.content.startswith("🃏 The table is closed"))
+    await h.fake.wait_for(lambda: panel.custom_ids() == [])
+    status = await h.ask(h.bob, "status")
+    assert status.ephemeral and "There is no table in this channel" in status.content

@@ -1,0 +1,115 @@
+"""``liars discord`` itself: configuration from the environment and ``.env``, and the very same
+process the Procfile runs, pointed at a fake Discord on 127.0.0.1 by DISCORD_API_BASE and
+DISCORD_GATEWAY_URL."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from adapters.discord.config import ConfigError, DiscordConfig, load_dotenv, read_dotenv
+from tests.fakes.discord_server import FakeDiscord
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_config_from_env() -> None:
+    config = DiscordConfig.from_env({
+        "DISCORD_TOKEN": " Bot abc.def ", "DISCORD_GUILD_ID": "123", "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10/",
+        "DISCORD_GATEWAY_URL": "ws://127.0.0.1:9/gateway", "LIARS_DB": "x.db", "LIARS_COMPUTER_DELAY": "0.5",
+    })
+    assert config == DiscordConfig(token="abc.def", guild_id=123, api_base="http://127.0.0.1:9/api/v10",
+                                   gateway_url="ws://127.0.0.1:9/gateway", db_path="x.db", computer_delay=0.5)
+    defaults = DiscordConfig.from_env({"DISCORD_TOKEN": "t", "DISCORD_GUILD_ID": "", "DISCORD_API_BASE": " "})
+    assert defaults.guild_id is None and defaults.api_base is None and defaults.gateway_url is None
+    assert defaults.computer_delay == 1.5
+
+
+@pytest.mark.parametrize(
+    ("env", "names"),
+    [
+        ({}, "DISCORD_TOKEN"),
+        ({"DISCORD_GUILD_ID": "my server"}, "DISCORD_GUILD_ID"),
+        ({"DISCORD_API_BASE": "discord.com/api"}, "DISCORD_API_BASE"),
+        ({"DISCORD_GATEWAY_URL": "https://gateway.discord.gg"}, "DISCORD_GATEWAY_URL"),
+        ({"LIARS_COMPUTER_DELAY": "soon"}, "LIARS_COMPUTER_DELAY"),
+    ],
+)
+def test_config_errors_name_the_variable(env: dict[str, str], names: str) -> None:
+    full = {"DISCORD_TOKEN": "t", **env} if names != "DISCORD_TOKEN" else env
+    with pytest.raises(ConfigError, match=names):
+        DiscordConfig.from_env(full)
+
+
+def test_env_example_lists_every_variable_and_the_procfile_runs_the_worker() -> None:
+    config_doc = (ROOT / "adapters/discord/config.py").read_text(encoding="utf-8")
+    documented = set(re.findall(r"``([A-Z][A-Z_]+)``", config_doc))
+    assert {"DISCORD_TOKEN", "DISCORD_GUILD_ID", "DISCORD_API_BASE", "DISCORD_GATEWAY_URL"} <= documented
+    example = read_dotenv((ROOT / ".env.example").read_text(encoding="utf-8"))
+    assert documented <= set(example), documented - set(example)
+    assert example["DISCORD_GUILD_ID"] == "" and example["LIARS_COMPUTER_DELAY"] == "1.5"  # comments cut
+    assert "worker: liars discord" in (ROOT / "Procfile").read_text(encoding="utf-8").splitlines()
+
+
+def test_dotenv_fills_in_without_overriding(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text("# dev\nexport DISCORD_TOKEN='from file'\nDISCORD_GUILD_ID=42  # mine\nLIARS_DB=\"a #b\"\n"
+                        "not a setting\n", encoding="utf-8")
+    env = {"DISCORD_TOKEN": "from env", "LIARS_DB": ""}
+    assert load_dotenv(env_file, env)
+    assert env == {"DISCORD_TOKEN": "from env", "DISCORD_GUILD_ID": "42", "LIARS_DB": "a #b"}
+    assert not load_dotenv(tmp_path / "missing.env", env)
+
+
+def test_cli_without_a_token_says_what_to_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.cli import main
+
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert main(["discord"]) == 2
+    assert "DISCORD_TOKEN is not set" in capsys.readouterr().err
+
+
+async def test_liars_discord_process_against_a_local_fake(tmp_path: Path) -> None:
+    """The Procfile's worker, as a real subprocess: .env in its working directory, endpoints from the
+    environment, a slash command answered, then a clean stop on SIGTERM."""
+    async with FakeDiscord() as fake:
+        guild = fake.add_guild("Process Test")
+        alice = fake.add_user("alice")
+        fake.add_member(guild.id, alice.id)
+        channel = guild.channel("general")
+        (tmp_path / ".env").write_text(f"DISCORD_TOKEN={fake.token}\nDISCORD_GUILD_ID={guild.id}  # dev server\n",
+                                       encoding="utf-8")
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "LIARS_"))}
+        env.update(DISCORD_API_BASE=fake.api_base, DISCORD_GATEWAY_URL=fake.gateway_url,
+                   LIARS_DB=str(tmp_path / "liars.sqlite3"), LIARS_LOG_LEVEL="INFO")
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot.cli", "discord", cwd=tmp_path, env=env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )
+        try:
+            await fake.wait_for(lambda: fake.live_sessions and guild.id in fake.commands, timeout=20)
+            assert None not in fake.commands  # DISCORD_GUILD_ID from .env: synced to that server only
+            iid = await fake.send_slash(alice.id, guild.id, channel.id, "liars", "start", {})
+            opened = await fake.wait_for(
+                lambda: next((m for m in fake.interaction_responses(iid) if not m.loading), None), timeout=10)
+            assert opened.ephemeral and "You opened a table" in opened.content
+            await fake.wait_for_message(lambda m: m.channel_id == channel.id and "Liar's Poker" in m.content)
+            proc.send_signal(signal.SIGTERM)
+            _, stderr = await asyncio.wait_for(proc.communicate(), timeout=15)
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+        log = stderr.decode()
+        assert proc.returncode == 0, log
+        assert " ERROR " not in log and "Traceback" not in log, log
+        assert "synced /liars to server" in log
+        assert fake.identify_count == 1 and not fake.unknown_requests and not fake.internal_errors

@@ -1,0 +1,55 @@
+"""The Discord rendering helpers on their own: message splitting, mentions, the Raise… form."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from adapters.discord.render import CONTENT_LIMIT, chunks, raise_form, render
+from bot.model import Message, TableKey
+
+KEY = TableKey("discord", "111", "222")
+DIGITS_ZERO_LOW = [(d, name) for d, name in zip(range(9, -1, -1), (
+    "nines", "eights", "sevens", "sixes", "fives", "fours", "threes", "twos", "ones", "zeros"), strict=True)]
+
+
+def parts(view: discord.ui.View | None) -> list[dict[str, Any]]:
+    """The view's components as Discord receives them."""
+    assert view is not None
+    return [c for row in view.to_components() for c in row["components"]]
+
+
+def test_chunks_split_at_line_ends_within_the_limit() -> None:
+    text = "\n".join(f"• player {i}: +{i} units" for i in range(300))
+    parts = chunks(text)
+    assert len(parts) > 1 and all(0 < len(p) <= CONTENT_LIMIT for p in parts)
+    assert "\n".join(parts) == text
+    assert chunks("x" * 4500) == ["x" * 2000, "x" * 2000, "x" * 500]
+    assert chunks("") == ["\u200b"]  # Discord refuses an empty message
+
+
+def test_humans_are_mentioned_and_computers_named() -> None:
+    msg = Message(KEY, "<@42> bid, <@cpu-gekko> challenged", "table", names={"42": "Ann", "cpu-gekko": "Gekko"},
+                  humans=frozenset({"42"}))
+    assert render(msg) == "<@42> bid, Gekko challenged"
+
+
+async def test_raise_form_offers_only_bids_that_beat_the_standing_one() -> None:
+    options = {"standing": "4 sevens", "quantities": list(range(4, 29)), "digits": DIGITS_ZERO_LOW}
+    content, view = raise_form(KEY, options, (4, 7))
+    assert "**4 sevens**" in content
+    q_select, d_select, bid = parts(view)
+    assert [o["value"] for o in q_select["options"]][:2] == ["4", "5"] and q_select["options"][0]["default"]
+    assert [o["label"] for o in d_select["options"]] == ["nines (9)", "eights (8)"]  # at 4, only above sevens
+    assert bid["disabled"]
+    content, view = raise_form(KEY, options, (4, 7), quantity=5, digit=2)
+    _, d_select, bid = parts(view)
+    assert len(d_select["options"]) == 10
+    assert bid["custom_id"] == "liars:bid:111:222:5:2" and bid["label"] == "Bid 5 twos"
+    # 4 nines is the top bid at 4: with nines standing, 4 is no longer offered.
+    _, view = raise_form(KEY, {**options, "standing": "4 nines"}, (4, 9))
+    assert parts(view)[0]["options"][0]["value"] == "5"
+    # Nothing beats the highest bid there is.
+    content, view = raise_form(KEY, {"standing": "16 nines", "quantities": [16], "digits": DIGITS_ZERO_LOW}, (16, 9))
+    assert view is None and "challenge instead" in content
