@@ -119,6 +119,21 @@ def table_panel(table: TableState, fresh: bool = False, note: str = "") -> Messa
                          data={"to_act": to_act, "phase": r.phase.value, "note": note})
 
 
+def turn_message(table: TableState) -> Message:
+    """A small new message that pings the player to act (edits of the table panel notify nobody)."""
+    r = table.live_round
+    assert r is not None and r.to_act is not None
+    player = r.to_act
+    bid = r.standing_bid
+    if r.phase is Phase.REBID:
+        text = f"🔔 {mention(player)}, your {bid} is challenged all around: call the count or rebid."
+    elif bid is None:
+        text = f"🔔 {mention(player)}, you open round {table.round_number}."
+    else:
+        text = f"🔔 {mention(player)}, your turn: raise {bid} or challenge it."
+    return table_message(table, text, "turn", panel="turn", replace=True, data={"to_act": player})
+
+
 def deal_announcement(table: TableState) -> Message:
     r = table.round
     log = table.current_log

@@ -142,7 +142,10 @@ class Message:
     ``to`` is None for the channel, or the one user id the message is for (a DM).  A serial appears
     only in a message with ``to`` set to its holder, until the count.  ``panel`` names a message the
     adapter should edit in place (``lobby`` or ``table``); ``fresh`` asks for a new panel message
-    (a new round).  ``text`` carries mentions as ``<@id>``; render them with :func:`render_mentions`.
+    (a new round); ``replace`` asks for a new message that takes the place of the panel's previous
+    one, which is deleted (the ``turn`` ping: a mention notifies only in a new message, never in an
+    edit, so the channel holds one small ping at a time).  ``text`` carries mentions as ``<@id>``;
+    render them with :func:`render_mentions`.
     """
 
     key: TableKey
@@ -151,6 +154,7 @@ class Message:
     to: str | None = None
     panel: str | None = None
     fresh: bool = False
+    replace: bool = False
     buttons: tuple[Button, ...] = ()
     names: Mapping[str, str] = field(default_factory=dict)
     humans: frozenset[str] = frozenset()

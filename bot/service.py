@@ -517,6 +517,9 @@ class Service:
         if timed_out:
             note = f"⏰ {M.mention(action.player)} ran out of time. " + note
         msgs.append(M.table_panel(table, note=note))
+        nxt = table.live_round.to_act if table.live_round is not None else None
+        if nxt is not None and nxt != action.player and not table.is_computer(nxt):
+            msgs.append(M.turn_message(table))
         if counted:
             settings = await self.settings(table.key.server)
             msgs.append(M.count_message(table, counted[0].outcome, settings))

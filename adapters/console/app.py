@@ -43,8 +43,8 @@ class ConsoleNotifier:
         for m in messages:
             if m.to is not None and m.to != self.viewer:
                 continue  # someone else's private message: never shown here
-            if m.kind == "lobby" and m.panel:
-                continue  # the lobby panel repeats what the play messages say
+            if (m.kind == "lobby" and m.panel) or m.kind == "turn":
+                continue  # the lobby panel and the turn ping repeat what the play messages say
             if m.panel == "table" and not m.fresh:
                 # a terminal scrolls: say what changed, not the whole panel again
                 note = str(m.data.get("note", ""))

@@ -113,6 +113,11 @@ class DiscordNotifier:
         view = buttons_view(message.buttons, key)
         ref = None if message.fresh else self._ref(key, name)
         channel = self._channel(key)
+        if message.replace:
+            # a new message (mentions notify only in new messages), then the previous one goes
+            previous, ref = ref, None
+        else:
+            previous = None
         if ref is not None:
             try:
                 await channel.get_partial_message(int(ref)).edit(content=content, view=view,
@@ -127,6 +132,11 @@ class DiscordNotifier:
         self._refs[(key, name)] = str(sent.id)
         if self.panels is not None:
             await self.panels.set_panel(key, name, str(sent.id))
+        if previous is not None:
+            try:
+                await channel.get_partial_message(int(previous)).delete()
+            except discord.NotFound:
+                pass
 
     async def _retire(self, key: TableKey, name: str) -> None:
         """A closed table's panel keeps its text but loses its buttons."""

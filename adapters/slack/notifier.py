@@ -85,11 +85,15 @@ class SlackNotifier:
         assert message.panel is not None
         key, name = message.key, message.panel
         text, blocks = render_message(message)
+        previous = None
         if message.fresh:
             self._refs.pop((key, name), None)
             ref = None
         else:
             ref = (self.panels.panel(key, name) if self.panels is not None else None) or self._refs.get((key, name))
+        if message.replace:
+            # a new message (mentions notify only in new messages), then the previous one goes
+            previous, ref = ref, None
         if ref is not None:
             try:
                 await self.client.chat_update(channel=key.channel_id, ts=ref, text=text, blocks=blocks)
@@ -103,6 +107,12 @@ class SlackNotifier:
         self._refs[(key, name)] = ts
         if self.panels is not None:
             await self.panels.set_panel(key, name, ts)
+        if previous is not None:
+            try:
+                await self.client.chat_delete(channel=key.channel_id, ts=previous)
+            except SlackApiError as exc:
+                if _error(exc) not in _REPOST_ERRORS:
+                    raise
 
     async def _direct(self, message: Message) -> None:
         assert message.to is not None

@@ -108,7 +108,8 @@ async def test_bad_input_gets_one_private_reply_and_changes_nothing(harness: Har
     assert (await h.do(actor(h.to_act()), "bid", "2", "4")).code == "bid-too-low"
     assert (await h.do(actor(opener), "challenge")).code in ("bidder-cannot-challenge", "not-your-turn")
     assert event_count(h) == before + 1
-    assert len(h.notifier.messages) == messages + 1  # only the one good bid updated the table panel
+    # only the one good bid said anything: the table panel, and the ping for the next player
+    assert [m.kind for m in h.notifier.messages[messages:]] == ["table", "turn"]
     assert ledger_sum(h) == (0, 0)
 
 

@@ -165,7 +165,7 @@ class Harness:
 
     def channel_messages(self) -> list[RecordedMessage]:
         """What everyone in #general sees: the channel's messages, ephemeral replies left out."""
-        return [m for m in self.fake.messages_in(self.channel.id) if not m.ephemeral]
+        return [m for m in self.fake.messages_in(self.channel.id) if not m.ephemeral and not m.deleted]
 
     async def open_table(self) -> None:
         """alice opens, bob joins by button, carol by command; alice deals.  Returns once dealt."""

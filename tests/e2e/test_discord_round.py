@@ -60,7 +60,10 @@ async def test_complete_round_with_buttons_and_commands(world: Harness) -> None:
     form = await h.raise_bid(opener, 3, 7)
     assert form.content == "Bid placed." and form.custom_ids() == []
     assert "Standing bid: **3 sevens**" in panel.content and f"Your turn, <@{second.id}>" in panel.content
-    assert panel.edit_count == edits + 1 and len(h.channel_messages()) == posted  # one edit, no new post
+    # one edit of the table message, and one small new message that pings the next player
+    assert panel.edit_count == edits + 1 and len(h.channel_messages()) == posted + 1
+    ping = h.channel_messages()[-1]
+    assert ping.content.startswith(f"🔔 <@{second.id}>, your turn") and ping.custom_ids() == []
     assert h.button("challenge") in panel.custom_ids()
 
     # A raise that does not beat the standing bid is refused privately.
@@ -71,6 +74,8 @@ async def test_complete_round_with_buttons_and_commands(world: Harness) -> None:
     challenged = await h.press(second, panel, h.button("challenge"))
     assert challenged.ephemeral and challenged.content == "You challenged."
     assert f"Challenged by: <@{second.id}>" in panel.content
+    pings = [m for m in h.channel_messages() if m.content.startswith("🔔")]
+    assert len(pings) == 1 and pings[0].content.startswith(f"🔔 <@{third.id}>")  # the old ping was deleted
     last = await h.ask(third, "challenge")
     assert last.ephemeral
 
