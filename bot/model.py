@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["COMMANDS", "Actor", "Button", "Command", "Message", "Reply", "TableKey", "render_mentions"]
+__all__ = ["COMMANDS", "Actor", "Button", "Command", "Message", "Reply", "TableKey", "render_mentions", "split_text"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +163,31 @@ class Message:
     @property
     def private(self) -> bool:
         return self.to is not None
+
+
+def split_text(text: str, limit: int) -> list[str]:
+    """Split a message at line ends into pieces of at most ``limit`` characters (long lines are cut).
+
+    Platforms cap a message (Discord) or a block (Slack); adapters send one piece per message or block.
+    """
+    pieces: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            pieces.append(current)
+            current = line
+        else:
+            current = candidate
+    if current or not pieces:
+        pieces.append(current)
+    return pieces
 
 
 _MENTION = re.compile(r"<@([^>\s]+)>")

@@ -18,7 +18,7 @@ from typing import Any
 
 import discord
 
-from bot.model import Button, Message, Reply, TableKey, render_mentions
+from bot.model import Button, Message, Reply, TableKey, render_mentions, split_text
 
 from .components import BidButton, RaiseSelect, TableButton
 
@@ -73,25 +73,8 @@ def render(item: Message | Reply) -> str:
 
 
 def chunks(text: str, limit: int = CONTENT_LIMIT) -> list[str]:
-    """Split at line ends so each piece fits in one message (long lines are cut)."""
-    pieces: list[str] = []
-    current = ""
-    for line in text.split("\n"):
-        while len(line) > limit:
-            if current:
-                pieces.append(current)
-                current = ""
-            pieces.append(line[:limit])
-            line = line[limit:]
-        candidate = f"{current}\n{line}" if current else line
-        if len(candidate) > limit:
-            pieces.append(current)
-            current = line
-        else:
-            current = candidate
-    if current or not pieces:
-        pieces.append(current or "\u200b")
-    return pieces
+    """Split at line ends so each piece fits in one message (an empty text becomes a zero-width space)."""
+    return [piece or "\u200b" for piece in split_text(text, limit)]
 
 
 def buttons_view(buttons: Sequence[Button], key: TableKey) -> discord.ui.View | None:

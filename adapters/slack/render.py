@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from bot.model import COMMANDS, Button, Message, Reply, TableKey, render_mentions
+from bot.model import COMMANDS, Button, Message, Reply, TableKey, render_mentions, split_text
 
 __all__ = [
     "ACTION_PREFIX",
@@ -84,26 +84,6 @@ def _mention(uid: str) -> str:
     return f"<@{uid}>"
 
 
-def _chunks(text: str, limit: int = SECTION_LIMIT) -> list[str]:
-    """Split at line ends so each piece fits in one section block."""
-    pieces: list[str] = []
-    current = ""
-    for line in text.split("\n"):
-        while len(line) > limit:
-            if current:
-                pieces.append(current)
-                current = ""
-            pieces.append(line[:limit])
-            line = line[limit:]
-        candidate = f"{current}\n{line}" if current else line
-        if len(candidate) > limit:
-            pieces.append(current)
-            current = line
-        else:
-            current = candidate
-    if current or not pieces:
-        pieces.append(current)
-    return pieces
 
 
 def button_value(key: TableKey) -> str:
@@ -136,7 +116,8 @@ def _buttons_block(buttons: Sequence[Button], key: TableKey) -> dict[str, Any]:
 
 def _blocks(text: str, buttons: Sequence[Button], key: TableKey) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = [
-        {"type": "section", "text": {"type": "mrkdwn", "text": piece or " "}} for piece in _chunks(text)
+        {"type": "section", "text": {"type": "mrkdwn", "text": piece or " "}}
+        for piece in split_text(text, SECTION_LIMIT)
     ]
     if buttons:
         blocks.append(_buttons_block(buttons, key))

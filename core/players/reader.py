@@ -74,22 +74,23 @@ Vector = list[float] | tuple[float, ...]
 class ReaderParams:
     """The reader's dials (defaults: the tuned ``hard`` player)."""
 
-    bid_floor: float = 0.15
-    bid_ratio: float = 5.0
+    bid_floor: float = 0.07
+    bid_ratio: float = 8.0
     raise_target: int = 2
     open_target: int = 3
     challenge_weight: float = 0.6
-    noraise_weight: float = 0.3
+    noraise_weight: float = 0.6
     steep: float = 8.0
-    raise_shift: float = 1.5
-    raised_value: float = 0.0
+    raise_shift: float = 0.8
+    raised_value: float = 0.3
     continue_value: float = 0.0
     rebid_value: float = 0.0
     max_jump: int = 4
     min_naive: float = 0.12
-    bluff_rate: float = 0.10
-    bluff_margin: float = 0.10
+    bluff_rate: float = 0.2
+    bluff_margin: float = 0.6
     temperature: float = 0.0
+    bluff_hold: int = 1
 
 
 # -- tables, computed once per (params, table size) ----------------------------------------------
@@ -387,7 +388,7 @@ class _Table:
         out: list[_Option] = []
         for bid, counted, p_made, p_count in raises:
             value = p_count * counted + (1 - p_count) * raised
-            out.append(_Option(MakeBid(me, bid), value, p_made, p_count, self.counts[bid.digit] <= 1))
+            out.append(_Option(MakeBid(me, bid), value, p_made, p_count, self.counts[bid.digit] <= p.bluff_hold))
         if view.legal.challenge:
             counted, p_fail, p_count = self.value_challenge()
             value = p_count * counted + (1 - p_count) * p.continue_value * self.stake
