@@ -13,7 +13,6 @@ import logging
 import random
 import secrets
 from collections.abc import Awaitable, Callable
-from datetime import datetime
 from typing import Any
 
 from core import (
@@ -36,6 +35,7 @@ from core import (
     commitment,
     deal_serial,
     deal_slip,
+    digit_plural,
     make_rules,
     new_salt,
     seat_view,
@@ -45,45 +45,27 @@ from core.record import outcome_to_dict
 from core.serials import RandomSource
 
 from . import messages as M
-from .ledger import fewest_payments, period_of
+from .ledger import period_of
 from .model import COMMANDS, Actor, Command, Message, Reply, TableKey
+from .parsing import UserError, positive_int, sentence, stake, user_ref
 from .ports import Clock, LedgerEntry, Notifier, RoundRecord, Store, SystemClock
+from .server_commands import DEFAULT_SETTINGS, LEVELS, ServerCommands
 from .table import ENDED, LOBBY, PLAYING, TableState, action_to_event
 
 __all__ = ["DEFAULT_SETTINGS", "Service", "UserError"]
 
 log = logging.getLogger(__name__)
 
-DEFAULT_SETTINGS: dict[str, Any] = {
-    "preset": "classic",
-    "options": {},
-    "unit_value": 100,  # minor units (cents) per unit
-    "currency": "$",
-    "turn_timeout": 60,
-    "lobby_timeout": 600,
-    "admins": [],
-    "computer_level": "hard",
-}
 
 COMPUTER_NAMES = ("Gekko", "Sherman", "Meriwether", "Ranieri", "Gutfreund", "Lewis", "Strauss", "Kimmel",
                   "Hill", "Mozer", "Feuerstein")
-LEVELS = ("easy", "normal", "hard")
 MAX_SEATS = 12
-
-
-class UserError(Exception):
-    """Bad input: the text goes privately to the person who sent the command."""
-
-    def __init__(self, text: str, code: str = "bad-input") -> None:
-        super().__init__(text)
-        self.text = text
-        self.code = code
 
 
 Handler = Callable[[Command], Awaitable[Reply]]
 
 
-class Service:
+class Service(ServerCommands):
     def __init__(
         self,
         store: Store,
@@ -193,7 +175,7 @@ class Service:
         if isinstance(exc, BidTooLow):
             return (f"{exc.bid} does not beat the standing bid of {exc.standing}: "
                     "raise the quantity, or bid a higher digit.")
-        return _sentence(exc.message)
+        return sentence(exc.message)
 
     # -- settings ---------------------------------------------------------------------------------
     async def settings(self, server: str) -> dict[str, Any]:
@@ -313,9 +295,9 @@ class Service:
             preset = str(opts.pop("preset", None) or settings["preset"]).lower()
             if preset not in PRESETS:
                 raise UserError(f"Unknown preset {preset!r}: choose {', '.join(PRESETS)}.", "bad-option")
-            seats = _positive_int(opts.pop("seats", None), "seats", default=MAX_SEATS, low=2, high=MAX_SEATS)
-            computers = _positive_int(opts.pop("computers", None), "computers", default=0, low=0, high=MAX_SEATS - 1)
-            max_rounds = _positive_int(opts.pop("rounds", None), "rounds", default=0, low=1, high=10_000)
+            seats = positive_int(opts.pop("seats", None), "seats", default=MAX_SEATS, low=2, high=MAX_SEATS)
+            computers = positive_int(opts.pop("computers", None), "computers", default=0, low=0, high=MAX_SEATS - 1)
+            max_rounds = positive_int(opts.pop("rounds", None), "rounds", default=0, low=1, high=10_000)
             host_level = str(opts.pop("host_computer", "")).lower() if key.platform == "local" else ""
             level = str(opts.pop("level", None) or settings.get("computer_level", "hard")).lower()
             if level not in LEVELS or (host_level and host_level not in LEVELS):
@@ -324,11 +306,11 @@ class Service:
                 raise UserError(f"{computers} computer players and you do not fit in {seats} seats.", "bad-option")
             overrides = {**settings.get("options", {}), **opts}
             if "stake" in overrides:
-                overrides["stake"] = _stake(overrides["stake"])
+                overrides["stake"] = stake(overrides["stake"])
             try:
                 rules = make_rules(preset, **overrides)
             except RulesError as exc:
-                raise UserError(f"{_sentence(str(exc))}", "bad-option") from None
+                raise UserError(f"{sentence(str(exc))}", "bad-option") from None
             bots = [
                 (f"cpu-{COMPUTER_NAMES[i].lower()}", f"{COMPUTER_NAMES[i]} ({level})", level) for i in range(computers)
             ]
@@ -379,7 +361,7 @@ class Service:
     async def _cmd_kick(self, cmd: Command) -> Reply:
         if not cmd.args and "member" not in cmd.options:
             raise UserError("Usage: `kick @player`.")
-        target = _user_ref(str(cmd.options.get("member") or cmd.args[0]))
+        target = user_ref(str(cmd.options.get("member") or cmd.args[0]))
         async with self.lock(cmd.key):
             table = self._need_table(cmd.key)
             await self._need_host_or_admin(table, cmd, "remove a player")
@@ -650,174 +632,6 @@ class Service:
             await self._end(table, cmd, f"closed by {cmd.actor.name}.{unfinished}", reply)
         return reply
 
-    # -- server-level: config, ledger, sheet, stats, history, export ------------------------------
-    async def _cmd_config(self, cmd: Command) -> Reply:
-        server = cmd.key.server
-        settings = dict(await self.settings(server))
-        words = list(cmd.args) + [f"{k}={v}" for k, v in cmd.options.items()]
-        if not words:
-            return Reply(_settings_text(settings))
-        if not await self._is_admin(cmd):
-            raise UserError("Only a server admin can change the configuration.", "not-admin")
-        changes = dict(settings)
-        options = dict(settings.get("options", {}))
-        for word in words:
-            if "=" not in word:
-                raise UserError(f"Write settings as name=value (e.g. `preset=salomon`), not {word!r}.", "bad-option")
-            name, _, value = word.partition("=")
-            name = name.strip().lower().replace("-", "_")
-            value = value.strip()
-            if name == "preset":
-                if value.lower() not in PRESETS:
-                    raise UserError(f"Unknown preset {value!r}: choose {', '.join(PRESETS)}.", "bad-option")
-                changes["preset"] = value.lower()
-            elif name in ("turn_timeout", "lobby_timeout"):
-                changes[name] = _positive_int(value, name, default=0, low=10, high=86_400)
-            elif name == "unit_value":
-                changes[name] = _money(value)
-            elif name == "currency":
-                if not 1 <= len(value) <= 8:
-                    raise UserError("The currency label is 1 to 8 characters, like $ or EUR.", "bad-option")
-                changes[name] = value
-            elif name == "computer_level":
-                if value.lower() not in LEVELS:
-                    raise UserError(f"Unknown level {value!r}: choose {', '.join(LEVELS)}.", "bad-option")
-                changes[name] = value.lower()
-            elif name == "admins":
-                changes[name] = [_user_ref(a) for a in value.split(",") if a.strip()]
-            else:
-                if name == "stake":
-                    value = str(_stake(value))
-                options[name] = value
-        try:
-            make_rules(changes["preset"], **options)
-        except RulesError as exc:
-            raise UserError(_sentence(str(exc)), "bad-option") from None
-        changes["options"] = options
-        await self.store.set_settings(server, {k: v for k, v in changes.items() if DEFAULT_SETTINGS.get(k) != v})
-        self._settings_cache[server] = {**DEFAULT_SETTINGS, **changes}
-        return Reply("Settings saved.\n" + _settings_text(self._settings_cache[server]))
-
-    async def _cmd_ledger(self, cmd: Command) -> Reply:
-        server = cmd.key.server
-        settings = await self.settings(server)
-        period = self._period()
-        current = await self.store.balances(server, period)
-        total = await self.store.balances(server)
-        names = await self.store.names(server)
-        if not total:
-            return Reply("The ledger is empty: no round has been settled on this server yet.",
-                         data={"period": period, "current": {}, "all_time": {}})
-        lines = [f"📒 Ledger — {period} (all time in brackets):"]
-        for player in sorted(total, key=lambda p: -total[p]):
-            lines.append(f"• {names.get(player, player)}: {M.signed_units(current.get(player, 0), settings)} "
-                         f"[{M.signed_units(total[player], settings)}]")
-        lines.append(f"Sum: {sum(current.values())} this period, {sum(total.values())} all time.")
-        return Reply("\n".join(lines), data={"period": period, "current": current, "all_time": total})
-
-    async def _cmd_sheet(self, cmd: Command) -> Reply:
-        server = cmd.key.server
-        settings = await self.settings(server)
-        args = [a.lower() for a in cmd.args]
-        settle = "settle" in args or bool(cmd.options.get("settle"))
-        period = next((a for a in args if a != "settle"), None) or str(cmd.options.get("period") or self._period())
-        if not _is_period(period):
-            raise UserError(f"A period is written YYYY-MM, like {self._period()}.", "bad-period")
-        balances = await self.store.balances(server, period)
-        names = await self.store.names(server)
-        payments = fewest_payments(balances)
-        settled = await self.store.settled_periods(server)
-        if settle:
-            if not await self._is_admin(cmd):
-                raise UserError("Only a server admin can mark a period settled.", "not-admin")
-            if not await self.store.settle_period(server, period, cmd.actor.user_id, self.clock.now()):
-                raise UserError(f"{period} is already marked settled.", "already")
-            settled = await self.store.settled_periods(server)
-        lines = [f"🧾 Sheet for {period}" + (" — settled ✅" if period in settled else "") + ":"]
-        if not balances:
-            lines.append("No rounds were settled in this period.")
-        for p in sorted(balances, key=lambda p: -balances[p]):
-            lines.append(f"• {names.get(p, p)}: {M.signed_units(balances[p], settings)}")
-        if payments:
-            lines.append(f"To settle ({len(payments)} payment{'s' if len(payments) != 1 else ''}):")
-            lines += [f"  {names.get(a, a)} pays {names.get(b, b)} {M.units(u, settings)}" for a, b, u in payments]
-        return Reply("\n".join(lines), private=not settle, data={
-            "period": period, "balances": balances, "payments": [list(p) for p in payments],
-            "settled": period in settled})
-
-    async def _cmd_stats(self, cmd: Command) -> Reply:
-        server = cmd.key.server
-        target = _user_ref(str(cmd.options.get("member") or (cmd.args[0] if cmd.args else cmd.actor.user_id)))
-        names = await self.store.names(server)
-        stats = {"rounds": 0, "bids_made": 0, "bids_failed": 0, "challenges_won": 0, "challenges_lost": 0}
-        best: tuple[int, str] | None = None
-        for row in await self.store.rounds(server):
-            rec = row["record"]
-            out = rec["outcome"]
-            if target not in out["net"]:
-                continue
-            stats["rounds"] += 1
-            if out["final_bid"]["player"] == target:
-                won = out["net"][target] >= 0 and (out["made"] or out["skunk"])
-                stats["bids_made" if won else "bids_failed"] += 1
-                if out["made"]:
-                    q = out["final_bid"]["quantity"]
-                    if best is None or q > best[0] or (q == best[0] and out["net"][target] > 0):
-                        best = (q, out["final_bid_text"])
-            challengers = _challengers_of_final(rec)
-            if target in challengers:
-                stats["challenges_won" if not out["made"] else "challenges_lost"] += 1
-        net = (await self.store.balances(server)).get(target, 0)
-        settings = await self.settings(server)
-        name = names.get(target, target)
-        if stats["rounds"] == 0:
-            return Reply(f"{name} has not played a settled round on this server.", data={**stats, "net": net})
-        text = (
-            f"📊 {name}: {stats['rounds']} round{'s' if stats['rounds'] != 1 else ''}, "
-            f"net {M.signed_units(net, settings)}. "
-            f"Final bids made {stats['bids_made']}, failed {stats['bids_failed']}; "
-            f"challenges won {stats['challenges_won']}, lost {stats['challenges_lost']}."
-            + (f" Best hand: {best[1]} made." if best else "")
-        )
-        return Reply(text, data={**stats, "net": net, "best": best[1] if best else None})
-
-    async def _cmd_history(self, cmd: Command) -> Reply:
-        server = cmd.key.server
-        table = self.tables.get(cmd.key)
-        table_id = table.id if table else await self.store.last_table(server, cmd.key.channel_id)
-        if table_id is None:
-            return Reply("No rounds have been played in this channel.")
-        rows = await self.store.rounds(server, table_id=table_id, limit=10)
-        if not rows:
-            return Reply("No rounds have been counted at this table yet.")
-        names = await self.store.names(server)
-        lines = ["Recent rounds here:"]
-        for row in reversed(rows):
-            out = row["record"]["outcome"]
-            bidder = names.get(out["final_bid"]["player"], out["final_bid"]["player"])
-            verdict = "made" if out["made"] else ("skunk" if out["skunk"] else "failed")
-            lines.append(f"• Round {row['number']}: {bidder} bid {out['final_bid_text']}, count {out['count']} — "
-                         f"{verdict} {out['multiplier_text']}")
-        return Reply("\n".join(lines))
-
-    async def _cmd_export(self, cmd: Command) -> Reply:
-        server = cmd.key.server
-        live = self.tables.get(cmd.key)
-        table_id = live.id if live is not None else await self.store.last_table(server, cmd.key.channel_id)
-        if table_id is None:
-            raise UserError("No table has been played in this channel.", "no-table")
-        table = TableState(table_id, cmd.key, keep_history=True)
-        for event in await self.store.table_events(table_id):
-            table.apply(event)
-        records = table.records()
-        if not records:
-            raise UserError("No round has been counted at this table yet.", "no-round")
-        import json
-
-        body = json.dumps(records[0] if len(records) == 1 else records, indent=1)
-        return Reply(f"Game record ({len(records)} session{'s' if len(records) != 1 else ''}); "
-                     "check it with `liars verify FILE`.", data={"record": body})
-
     # -- timers -----------------------------------------------------------------------------------
     def next_deadline(self) -> float | None:
         deadlines = [d for t in self.tables.values() for d in [self._deadline(t)] if d is not None]
@@ -912,85 +726,9 @@ class Service:
         low_q = standing.quantity if standing is not None else 1
         return {
             "standing": str(standing) if standing else None,
+            "standing_bid": standing.as_list() if standing else None,
             "quantities": list(range(low_q, min(low_q + 24, round_.max_quantity) + 1)),
-            "digits": [(d, M.digit_plural(d, order)) for d in reversed(order.digits_low_to_high)],
+            "digits": [(d, digit_plural(d, order)) for d in reversed(order.digits_low_to_high)],
             "to_act": round_.to_act,
             "your_turn": round_.to_act == user_id,
         }
-
-
-# -- small parsers --------------------------------------------------------------------------------
-def _sentence(text: str) -> str:
-    text = text.strip()
-    return (text[:1].upper() + text[1:]).rstrip(".") + "."
-
-
-def _user_ref(text: str) -> str:
-    """A user id from a mention as platforms write it: ``<@U123>``, ``<@U123|name>``, ``<@!123>``."""
-    return text.strip().removeprefix("<@").removesuffix(">").split("|")[0].lstrip("@!")
-
-
-def _positive_int(value: Any, name: str, *, default: int, low: int, high: int) -> int:
-    if value is None or value == "":
-        return default
-    try:
-        n = int(str(value).strip())
-    except ValueError:
-        raise UserError(f"{name} must be a whole number from {low} to {high}, not {value!r}.", "bad-option") from None
-    if not low <= n <= high:
-        raise UserError(f"{name} must be from {low} to {high}, not {n}.", "bad-option")
-    return n
-
-
-def _stake(value: Any) -> int:
-    try:
-        n = int(str(value).strip())
-    except ValueError:
-        raise UserError(f"The stake must be a whole number of units, not {value!r}.", "bad-stake") from None
-    if n <= 0:
-        raise UserError("The stake must be a positive number of units.", "bad-stake")
-    if n > 1_000_000:
-        raise UserError("The stake is at most 1,000,000 units.", "bad-stake")
-    return n
-
-
-def _money(value: str) -> int:
-    """``1``, ``1.50``, ``0.25`` → minor units (cents).  No floats touch money."""
-    text = value.strip().lstrip("$€£")
-    whole, _, frac = text.partition(".")
-    if (not whole.isdigit() and whole != "") or not (frac == "" or (frac.isdigit() and len(frac) <= 2)):
-        raise UserError(f"A unit's value is written like 1 or 0.25, not {value!r}.", "bad-option")
-    cents = int(whole or "0") * 100 + int((frac + "00")[:2])
-    if cents <= 0:
-        raise UserError("A unit must be worth something.", "bad-option")
-    return cents
-
-
-def _is_period(text: str) -> bool:
-    try:
-        datetime.strptime(text, "%Y-%m")
-    except ValueError:
-        return False
-    return len(text) == 7
-
-
-def _settings_text(settings: dict[str, Any]) -> str:
-    opts = ", ".join(f"{k}={v}" for k, v in settings.get("options", {}).items()) or "none"
-    value = M.units(1, settings)
-    return (
-        f"Server settings: preset {settings['preset']}; option overrides: {opts}; one unit = {value}; "
-        f"turn timeout {settings['turn_timeout']} s; lobby timeout {settings['lobby_timeout']} s; "
-        f"computer level {settings.get('computer_level', 'hard')}."
-    )
-
-
-def _challengers_of_final(record: dict[str, Any]) -> list[str]:
-    """Who challenged the final bid in a stored round record."""
-    final: list[str] = []
-    for action in record.get("actions", []):
-        if "bid" in action:
-            final = []
-        elif action.get("challenge"):
-            final.append(action["player"])
-    return final
-

@@ -118,9 +118,9 @@ async def _run(
     else:
         actor = Actor("cpu-house", f"House ({level})", is_admin=True)
 
-    async def send(name: str, args: Sequence[str] = (), **opts: object) -> Reply:
+    async def send(name: str, args: Sequence[str] = (), opts: dict[str, object] | None = None) -> Reply:
         try:
-            return await service.handle(Command(name, KEY, actor, tuple(args), opts))
+            return await service.handle(Command(name, KEY, actor, tuple(args), opts or {}))
         except Exception:
             log.exception("command %s failed", name)
             return Reply("Sorry, something went wrong; nothing was changed. The details are in the log.", ok=False)
@@ -148,7 +148,7 @@ async def _run(
         for word in options:
             k, _, v = word.partition("=")
             start_opts[k] = v
-        reply = await send("start", **start_opts)
+        reply = await send("start", opts=start_opts)
         if not reply.ok:
             show(reply)
             return 2

@@ -361,7 +361,7 @@ class SqliteStore:
         # loop is busy, and a transaction that hopped back to the loop between statements would wait a
         # loop iteration per statement.  (aiosqlite's ``_execute`` is the documented-in-source hook for
         # running a function on the connection's thread; the pinned version is tested.)
-        await db._execute(_write_sync, db._conn, merged)
+        await db._execute(_write_sync, db._conn, merged)  # type: ignore[no-untyped-call]
         self._next_round_id = next_id
         self.transactions += 1
 

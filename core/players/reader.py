@@ -91,6 +91,7 @@ class ReaderParams:
     bluff_margin: float = 0.6
     temperature: float = 0.0
     bluff_hold: int = 1
+    bluff_uniform: bool = False
 
 
 # -- tables, computed once per (params, table size) ----------------------------------------------
@@ -405,6 +406,8 @@ def _pick(options: list[_Option], params: ReaderParams, rng: random.Random, n: i
         floor = best.value - params.bluff_margin * (n - 1) * stake
         bluffs = [o for o in options if o.bluff and o.value >= floor and o is not best]
         if bluffs:
+            if params.bluff_uniform:
+                return bluffs[rng.randrange(len(bluffs))]
             return max(bluffs, key=lambda o: o.value)
     if params.temperature > 0:
         scale = params.temperature * (n - 1) * stake
