@@ -270,6 +270,17 @@ async def play_round(d: Driver) -> RoundResult:
     assert reply.text == "You challenged."
     third = table.live_round.to_act
     assert third is not None and third not in (opener, second)
+    # Each turn is pinged by one small new message (edits notify nobody); the previous ping goes.
+    def pings(player: str) -> list[Any]:
+        return [c for c in fake.messages_to(CHANNEL) if c.params["text"].startswith(f"🔔 <@{player}>")]
+
+    await fake.wait_for(lambda: pings(third), description="the ping for the third player")
+    earlier = pings(second)
+    assert len(earlier) == 1
+    await fake.wait_for(
+        lambda: [c for c in fake.calls("chat.delete") if c.params.get("ts") == earlier[0].response["ts"]],
+        description="the second player's ping deleted",
+    )
     reply = await d.slash(third, "challenge")
     assert reply.text == "You challenged."
 
