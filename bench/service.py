@@ -19,7 +19,7 @@ import statistics
 import tempfile
 import time
 
-from bot.bootstrap import build_service
+from bot.bootstrap import build_service, tune_runtime
 from bot.model import Actor, Command, TableKey
 from core import CallCount, Challenge, MakeBid, seat_view
 from core.players import get_strategy
@@ -74,8 +74,7 @@ async def drive_table(  # type: ignore[no-untyped-def]
 
 
 async def main() -> None:
-    import sys
-    sys.setswitchinterval(0.0005)
+    tune_runtime()
     parser = argparse.ArgumentParser()
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=20.0)

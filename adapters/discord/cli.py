@@ -41,6 +41,9 @@ def cmd_discord(args: argparse.Namespace) -> int:
         return 2
     logging.basicConfig(level=args.log_level or config.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from bot.bootstrap import tune_runtime
+
     from .bot import run
 
+    tune_runtime()
     return asyncio.run(run(config, sync_commands=not args.no_sync))

@@ -41,6 +41,9 @@ def cmd_slack(args: argparse.Namespace) -> int:
         print(f"liars slack: {exc}", file=sys.stderr)
         return 2
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from bot.bootstrap import tune_runtime
+
     from .app import run
 
+    tune_runtime()
     return asyncio.run(run(config, host=args.host))

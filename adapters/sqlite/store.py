@@ -165,13 +165,16 @@ def _write_sync(conn: sqlite3.Connection, merged: dict[str, list[tuple[Any, ...]
 
 
 class SqliteStore:
-    def __init__(self, path: str | None = None, *, synchronous: str = "FULL") -> None:
+    def __init__(self, path: str | None = None, *, synchronous: str = "FULL", checkpoint_interval: float = 1.0) -> None:
         self.path = path or default_db_path()
         self.synchronous = synchronous
         self._db: aiosqlite.Connection | None = None
         self._queue: asyncio.Queue[_Unit] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self._seq: dict[int, int] = {}
+        self.checkpoint_interval = checkpoint_interval
+        self._checkpoint_db: aiosqlite.Connection | None = None
+        self._checkpointer: asyncio.Task[None] | None = None
         self.transactions = 0  # how many write transactions ran (group commit makes this < units)
         self._next_round_id = 1
         self._next_table_id = 1
@@ -185,6 +188,8 @@ class SqliteStore:
         await db.execute(f"PRAGMA synchronous={self.synchronous}")
         await db.execute("PRAGMA foreign_keys=ON")
         await db.execute("PRAGMA busy_timeout=5000")
+        # Checkpoints run on their own connection and thread (below), never inside a player's commit.
+        await db.execute("PRAGMA wal_autocheckpoint=0")
         await self._migrate()
         async with db.execute(
             "SELECT (SELECT COALESCE(MAX(id), 0) + 1 FROM rounds), (SELECT COALESCE(MAX(id), 0) + 1 FROM tables)"
@@ -193,8 +198,33 @@ class SqliteStore:
         assert row is not None
         self._next_round_id, self._next_table_id = int(row[0]), int(row[1])
         self._writer = asyncio.create_task(self._write_loop(), name="liars-sqlite-writer")
+        self._checkpoint_db = await aiosqlite.connect(self.path, isolation_level=None)
+        await self._checkpoint_db.execute("PRAGMA busy_timeout=5000")
+        self._checkpointer = asyncio.create_task(self._checkpoint_loop(), name="liars-sqlite-checkpoint")
+
+    async def _checkpoint_loop(self) -> None:
+        """Copy the WAL back into the database every ``checkpoint_interval`` seconds.
+
+        A PASSIVE checkpoint neither waits for nor blocks the writer, so its fsync of the database
+        file never lands inside a commit that a player is waiting for (with SQLite's automatic
+        checkpoints, one commit in a thousand pages would).
+        """
+        assert self._checkpoint_db is not None
+        while True:
+            await asyncio.sleep(self.checkpoint_interval)
+            try:
+                await self._checkpoint_db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            except sqlite3.Error as exc:  # pragma: no cover - busy or I/O trouble: try again later
+                log.warning("WAL checkpoint failed: %s", exc)
 
     async def close(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.cancel()
+            try:
+                await self._checkpointer
+            except asyncio.CancelledError:
+                pass
+            self._checkpointer = None
         if self._writer is not None:
             await self._queue.join()
             self._writer.cancel()
@@ -203,7 +233,11 @@ class SqliteStore:
             except asyncio.CancelledError:
                 pass
             self._writer = None
+        if self._checkpoint_db is not None:
+            await self._checkpoint_db.close()
+            self._checkpoint_db = None
         if self._db is not None:
+            await self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             await self._db.close()
             self._db = None
 
