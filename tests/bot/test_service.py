@@ -367,3 +367,37 @@ async def test_when_the_host_leaves_mid_game_the_next_human_hosts(harness: Harne
     assert table.host == BOB.user_id and table.live_round.players == ("U2", "U3")  # type: ignore[union-attr]
     assert (await h.do(ALICE, "end")).code == "not-host"
     assert (await h.do(BOB, "end")).ok
+
+
+async def test_private_views_and_public_information(harness: Harness) -> None:
+    h = harness
+    assert "no table" in (await h.do(ALICE, "rules")).text.lower()
+    await open_three(h, "salomon")
+    opener = actor(h.to_act())
+    other = BOB if opener is not BOB else CAROL
+    hint = await h.do(opener, "hint")
+    assert hint.ok and hint.private and "%" in hint.text
+    assert (await h.do(other, "hint")).code == "not-your-turn"
+    odds = await h.do(other, "odds")
+    table = h.service.table(KEY)  # type: ignore[union-attr]
+    mine = table.live_round.serials[other.user_id]  # type: ignore[union-attr]
+    assert odds.private and "Your odds at 3 players" in odds.text
+    # the odds speak of the asker's own holding, never of anyone else's serial
+    for p, s in table.live_round.serials.items():  # type: ignore[union-attr]
+        assert s.digits not in odds.text
+    assert f"hold {max(mine.counts)}" in odds.text
+    status = await h.do(ADMIN, "status")
+    assert status.private and "Round 1" in status.text and "<@" not in status.text
+    assert "0 is the highest digit (called ten)" in (await h.do(ADMIN, "rules")).text
+    assert "`bid`" in (await h.do(ADMIN, "help")).text
+    assert (await h.do(opener, "bid", "2", "2")).ok
+    while h.service.table(KEY).round_number == 1:  # type: ignore[union-attr]
+        phase = h.service.table(KEY).live_round.phase.value  # type: ignore[union-attr]
+        assert (await h.do(actor(h.to_act()), "count" if phase == "rebid" else "challenge")).ok
+    history = await h.do(ADMIN, "history")
+    assert "Round 1:" in history.text and "2 twos" in history.text
+    stats = await h.do(opener, "stats")
+    assert stats.data is not None and stats.data["rounds"] == 1
+    assert stats.data["bids_made"] + stats.data["bids_failed"] == 1
+    their = await h.do(ADMIN, "stats", f"<@{other.user_id}>")
+    assert their.data is not None and their.data["challenges_won"] + their.data["challenges_lost"] == 1
