@@ -383,7 +383,7 @@ async def test_private_views_and_public_information(harness: Harness) -> None:
     mine = table.live_round.serials[other.user_id]  # type: ignore[union-attr]
     assert odds.private and "Your odds at 3 players" in odds.text
     # the odds speak of the asker's own holding, never of anyone else's serial
-    for p, s in table.live_round.serials.items():  # type: ignore[union-attr]
+    for s in table.live_round.serials.values():  # type: ignore[union-attr]
         assert s.digits not in odds.text
     assert f"hold {max(mine.counts)}" in odds.text
     status = await h.do(ADMIN, "status")
