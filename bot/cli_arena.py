@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .arena import ArenaResult
 
 __all__ = ["cmd_arena", "format_result", "register"]
 
@@ -17,7 +20,7 @@ def register(sub: Any) -> None:
         description=(
             "Play rounds between computer players through the real engine, rotating the seats over every "
             "distinct order so no strategy profits from its seat, and print each strategy's mean units per "
-            "round (95%% confidence interval), final bids made/failed, challenges won/lost and decision times."
+            "round (95% confidence interval), final bids made/failed, challenges won/lost and decision times."
         ),
     )
     p.add_argument("--players", type=int, default=None, help="table size (default: one seat per strategy named)")
@@ -26,12 +29,12 @@ def register(sub: Any) -> None:
         default="reader,binomial,binomial",
         help="comma-separated strategy per seat; a short list is padded with its last name (default: %(default)s)",
     )
-    p.add_argument("--rounds", type=int, default=2000)
+    p.add_argument("--rounds", type=int, default=2000, help="rounds to play (default: %(default)s)")
     p.add_argument("--preset", default="classic", help="classic, quick or salomon (default: %(default)s)")
     p.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="override one rule option (repeatable)"
     )
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1, help="seeds the deal and every strategy (default: %(default)s)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.set_defaults(func=cmd_arena)
 
@@ -83,7 +86,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
-def format_result(result: Any) -> str:
+def format_result(result: ArenaResult) -> str:
     """The figures as a table people read."""
     d = result.to_dict()
     lines = [

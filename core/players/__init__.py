@@ -20,8 +20,8 @@ Names (:data:`STRATEGY_NAMES`, all accepted by :func:`get_strategy`):
     chooses by expected units under the table's payoffs (:mod:`core.players.reader`).
 ``easy`` / ``normal`` / ``hard``
     The difficulty levels offered to people: ``easy`` is ``binomial`` making a plausible slip a
-    quarter of the time; ``normal`` is ``reader`` playing looser (a higher choice temperature and
-    a slip one time in ten); ``hard`` is ``reader`` itself, the strongest.
+    quarter of the time; ``normal`` is ``reader`` playing looser (it picks among near-best options
+    by a softmax, and slips one time in twenty); ``hard`` is ``reader`` itself, the strongest.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def _easy() -> Strategy:
 
 
 def _normal() -> Strategy:
-    return Noisy(Reader(ReaderParams(temperature=0.25), name="normal-reader"), noise=0.10, name="normal")
+    return Noisy(Reader(ReaderParams(temperature=0.1), name="normal-reader"), noise=0.05, name="normal")
 
 
 def _hard() -> Strategy:

@@ -2,8 +2,8 @@
 
 A strategy sees one :class:`~core.view.SeatView` (the rules, the public history, its own serial) and
 an injected :class:`random.Random`, and returns a legal :data:`~core.round.Action` for the seat to
-act.  Strategies hold no state between calls and read nothing else: same view, same seeded rng,
-same action.
+act.  Strategies read nothing else and keep nothing that changes a decision (``reader`` caches its
+reading of a history, which is only a cache): same view, same seeded rng, same action.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Protocol, runtime_checkable
 from ..bids import Bid, digit_name, digit_plural
 from ..odds import at_least
 from ..round import Action, CallCount, Challenge, MakeBid, Phase
-from ..rules import ChallengeMode, RankOrder
+from ..rules import RankOrder
 from ..scoring import size_multiplier
 from ..view import SeatView
 
@@ -23,10 +23,13 @@ __all__ = [
     "Strategy",
     "base_multiplier",
     "bid_text",
+    "challenge_or_count",
+    "in_rebid",
     "naive_true",
     "pct",
     "raise_bid",
     "raise_options",
+    "seats_after",
     "sure_bid",
 ]
 
@@ -121,11 +124,6 @@ def challenge_or_count(view: SeatView) -> Action | None:
 
 def in_rebid(view: SeatView) -> bool:
     return view.phase is Phase.REBID
-
-
-def must_all_challenge(view: SeatView) -> bool:
-    """True when a bid is counted only once every other player has challenged it."""
-    return view.rules.challenge_mode is ChallengeMode.ALL and view.n > 2
 
 
 def seats_after(players: Sequence[str], player: str) -> list[str]:

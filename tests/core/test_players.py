@@ -1,0 +1,387 @@
+"""Computer players: legal, deterministic, blind to other serials, explained, and the reader plays well."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from core import (
+    Action,
+    Bid,
+    CallCount,
+    Challenge,
+    MakeBid,
+    Phase,
+    Round,
+    Rules,
+    SeatView,
+    Serial,
+    deal_serial,
+    make_rules,
+    seat_view,
+)
+from core.players import (
+    DIFFICULTY_LEVELS,
+    STRATEGY_NAMES,
+    Binomial,
+    Reader,
+    ReaderParams,
+    Strategy,
+    get_strategy,
+)
+
+from ._helpers import play, serials
+
+PRESETS = ("classic", "quick", "salomon")
+REQUIRED = {"random", "binomial", "always-challenge", "raise-by-one", "reader", "easy", "normal", "hard"}
+PROBABILITY = re.compile(r"\d+%|probability")
+
+
+def seats(n: int) -> list[str]:
+    return [f"p{i + 1}" for i in range(n)]
+
+
+def deal(rng: random.Random, players: list[str]) -> dict[str, Serial]:
+    return {p: deal_serial(rng) for p in players}
+
+
+def wander(round_: Round, rng: random.Random, steps: int) -> None:
+    """Drive a round to an arbitrary state with plausible random actions (never ending it on purpose)."""
+    for _ in range(steps):
+        legal = round_.legal_actions()
+        if round_.is_over or not legal:
+            return
+        roll = rng.random()
+        if legal.call_count and roll < 0.3:
+            return  # leave the bidder to choose
+        if legal.challenge and roll < 0.45:
+            round_.apply(Challenge(legal.player or ""))
+            continue
+        ids = legal.raise_ids
+        if not ids:
+            return
+        jump = rng.choice((0, 0, 1, 2, 5, 10, 40))
+        round_.apply(MakeBid(legal.player or "", Bid.from_id(ids[min(jump, len(ids) - 1)], round_.rules.rank_order)))
+
+
+def view_of(round_: Round) -> SeatView:
+    player = round_.to_act
+    assert player is not None
+    return seat_view(round_, player)
+
+
+# -- the registry -----------------------------------------------------------------------------------
+def test_every_required_name_is_offered_and_built() -> None:
+    assert set(STRATEGY_NAMES) >= REQUIRED
+    assert set(DIFFICULTY_LEVELS) == {"easy", "normal", "hard"}
+    for name in STRATEGY_NAMES:
+        strategy = get_strategy(name)
+        assert isinstance(strategy, Strategy)
+        assert strategy.name == name
+
+
+def test_names_are_forgiving_and_unknown_names_are_refused() -> None:
+    assert get_strategy(" Raise_By_One ").name == "raise-by-one"
+    with pytest.raises(KeyError, match="strategies are"):
+        get_strategy("oracle")
+
+
+def test_hard_is_the_reader_at_full_strength() -> None:
+    hard = get_strategy("hard")
+    assert isinstance(hard, Reader) and hard.params == ReaderParams()
+
+
+# -- legality -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", STRATEGY_NAMES)
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(preset=st.sampled_from(PRESETS), n=st.integers(2, 8), seed=st.integers(0, 2**32 - 1))
+def test_a_whole_round_of_one_strategy_is_legal(name: str, preset: str, n: int, seed: int) -> None:
+    rng = random.Random(seed)
+    players = seats(n)
+    round_ = Round(make_rules(preset), players, deal(rng, players), players[seed % n])
+    strategy = get_strategy(name)
+    while not round_.is_over:
+        view = view_of(round_)
+        action = strategy.decide(view, rng)
+        assert action in round_.legal_actions(), (name, action)
+        round_.apply(action)
+    assert round_.outcome is not None and sum(round_.outcome.net.values()) == 0
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    preset=st.sampled_from(PRESETS),
+    n=st.integers(2, 8),
+    seed=st.integers(0, 2**32 - 1),
+    steps=st.integers(0, 25),
+    stake=st.integers(1, 8),
+)
+def test_every_strategy_answers_any_reachable_state_legally(
+    preset: str, n: int, seed: int, steps: int, stake: int
+) -> None:
+    rng = random.Random(seed)
+    players = seats(n)
+    round_ = Round(make_rules(preset), players, deal(rng, players), players[0], stake)
+    wander(round_, rng, steps)
+    if round_.is_over:
+        return
+    view = view_of(round_)
+    for name in STRATEGY_NAMES:
+        action = get_strategy(name).decide(view, random.Random(seed))
+        assert action in round_.legal_actions(), (name, action)
+        assert action.player == view.me
+        round_.check(action)
+
+
+@pytest.mark.parametrize("name", STRATEGY_NAMES)
+def test_mixed_tables_play_out_under_every_preset(name: str) -> None:
+    rng = random.Random(name)
+    for preset in PRESETS:
+        for n in (2, 3, 5):
+            players = seats(n)
+            lineup = [get_strategy(name)] + [
+                get_strategy(STRATEGY_NAMES[(i + 3) % len(STRATEGY_NAMES)]) for i in range(n)
+            ]
+            for r in range(4):
+                round_ = Round(make_rules(preset), players, deal(rng, players), players[r % n])
+                while not round_.is_over:
+                    view = view_of(round_)
+                    action = lineup[players.index(view.me)].decide(view, rng)
+                    round_.apply(action)
+
+
+def test_the_opener_bids_and_a_challenged_bidder_with_the_rebid_right_answers() -> None:
+    rules = make_rules("salomon")
+    players = seats(3)
+    round_ = Round(rules, players, serials(p1="15101952", p2="39540096", p3="93004455"), "p1")
+    for name in STRATEGY_NAMES:
+        action = get_strategy(name).decide(view_of(round_), random.Random(1))
+        assert isinstance(action, MakeBid)
+    play(round_, [("p1", "3 5"), ("p2", "challenge"), ("p3", "challenge")])
+    assert round_.phase is Phase.REBID
+    for name in STRATEGY_NAMES:
+        action = get_strategy(name).decide(view_of(round_), random.Random(1))
+        assert isinstance(action, MakeBid | CallCount)
+        assert action in round_.legal_actions()
+    assert isinstance(get_strategy("always-challenge").decide(view_of(round_), random.Random(1)), CallCount)
+    assert get_strategy("raise-by-one").decide(view_of(round_), random.Random(1)) == MakeBid(
+        "p1", Bid(3, 6, rules.rank_order)
+    )
+
+
+def test_at_the_top_bid_everyone_must_challenge() -> None:
+    players = seats(2)
+    round_ = Round(make_rules("classic"), players, serials(p1="11111111", p2="22222222"), "p1")
+    play(round_, [("p1", "16 9")])
+    for name in STRATEGY_NAMES:
+        assert get_strategy(name).decide(view_of(round_), random.Random(0)) == Challenge("p2")
+
+
+# -- determinism and privacy -------------------------------------------------------------------------
+def mid_round(seed: int, preset: str = "classic", n: int = 4) -> Round:
+    rng = random.Random(seed)
+    players = seats(n)
+    round_ = Round(make_rules(preset), players, deal(rng, players), players[0])
+    wander(round_, rng, 5)
+    return round_
+
+
+@pytest.mark.parametrize("name", STRATEGY_NAMES)
+def test_a_seeded_strategy_is_deterministic(name: str) -> None:
+    for seed in range(25):
+        round_ = mid_round(seed, PRESETS[seed % 3])
+        if round_.is_over:
+            continue
+        view = view_of(round_)
+        first = [get_strategy(name).decide(view, random.Random(seed)) for _ in range(3)]
+        same = get_strategy(name)
+        again = [same.decide(view, random.Random(seed)) for _ in range(3)]
+        assert first == again and len(set(map(repr, first))) == 1
+
+
+def test_the_reader_remembers_nothing_that_changes_its_choices() -> None:
+    """One reader seat through whole rounds decides exactly as a fresh reader would at each turn."""
+    rng = random.Random(9)
+    players = seats(4)
+    for preset in PRESETS:
+        kept = [Reader() for _ in players]
+        for r in range(6):
+            round_ = Round(make_rules(preset), players, deal(rng, players), players[r % 4])
+            while not round_.is_over:
+                view = view_of(round_)
+                seed = rng.randrange(1 << 30)
+                action = kept[players.index(view.me)].decide(view, random.Random(seed))
+                assert action == Reader().decide(view, random.Random(seed))
+                round_.apply(action)
+
+
+def test_decisions_never_depend_on_the_other_serials() -> None:
+    """Two rounds with the same history and my serial, the others' serials changed: the same views, the same actions."""
+    mine = Serial("06742088")
+    history = [("p1", "2 3"), ("p2", "2 5"), ("p3", "3 2"), ("p4", "challenge")]  # quick: p4 raises instead
+    for preset in PRESETS:
+        rules = make_rules(preset)
+        rounds = []
+        for others in (("92859819", "07202503", "55555555"), ("00000000", "99999999", "12345678")):
+            table = {"p1": mine, **{p: Serial(s) for p, s in zip(("p2", "p3", "p4"), others, strict=True)}}
+            round_ = Round(rules, seats(4), table, "p1")
+            play(round_, history if preset != "quick" else [*history[:3], ("p4", "3 8")])
+            rounds.append(round_)
+        assert rounds[0].to_act == "p1" and rounds[0].serials["p2"] != rounds[1].serials["p2"]
+        views = [direct_view(r, "p1") for r in rounds]
+        assert public(views[0]) == public(views[1]) == public(seat_view(rounds[1], "p1"))
+        for name in STRATEGY_NAMES:
+            for seed in range(5):
+                acts = [get_strategy(name).decide(v, random.Random(seed)) for v in views]
+                assert acts[0] == acts[1], name
+            assert get_strategy(name).explain(views[0]) == get_strategy(name).explain(views[1])
+
+
+def public(view: SeatView) -> tuple[object, ...]:
+    """Everything in a view, with the lazy legal-action sequence spelled out."""
+    legal = view.legal
+    fields = tuple(getattr(view, f.name) for f in dataclasses.fields(view) if f.name != "legal")
+    return (*fields, legal.player, legal.raise_ids, legal.challenge, legal.call_count)
+
+
+def direct_view(round_: Round, player: str) -> SeatView:
+    """A view built field by field from what the seat may see (the engine's own builder is not trusted here)."""
+    return SeatView(
+        rules=round_.rules,
+        players=round_.players,
+        me=player,
+        serial=round_.serials[player],
+        history=tuple(round_.history),
+        standing_bid=round_.standing_bid,
+        bidder=round_.bidder,
+        challengers=round_.challengers,
+        phase=round_.phase,
+        stake=round_.stake,
+        to_act=round_.to_act,
+        legal=round_.legal_actions(),
+        standing_is_rebid=round_.standing_is_rebid,
+    )
+
+
+# -- explanations ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", STRATEGY_NAMES)
+def test_explain_is_a_paragraph_that_mentions_a_probability(name: str) -> None:
+    for seed in range(12):
+        round_ = mid_round(seed, PRESETS[seed % 3], 3)
+        if round_.is_over:
+            continue
+        text = get_strategy(name).explain(view_of(round_))
+        assert text.strip() and "\n" not in text
+        assert PROBABILITY.search(text), text
+
+
+def test_the_readers_explanation_names_its_choice() -> None:
+    players = seats(3)
+    round_ = Round(make_rules("classic"), players, serials(p1="77777123", p2="00000000", p3="11111111"), "p2")
+    play(round_, [("p2", "2 7"), ("p3", "3 7")])
+    text = get_strategy("reader").explain(view_of(round_))
+    assert "3 sevens" in text and "So I" in text
+
+
+# -- behaviour -------------------------------------------------------------------------------------------
+def test_binomial_opens_with_what_it_holds_and_challenges_the_unlikely() -> None:
+    players = seats(3)
+    round_ = Round(make_rules("classic"), players, serials(p1="77712345", p2="00000000", p3="11111111"), "p1")
+    assert Binomial().decide(view_of(round_), random.Random(0)) == MakeBid("p1", Bid(3, 7))
+    play(round_, [("p1", "3 7"), ("p2", "5 0")])  # p3 holds no zeros but eight ones: bids all of them
+    assert Binomial().decide(view_of(round_), random.Random(0)) == MakeBid("p3", Bid(8, 1))
+    round_ = Round(make_rules("classic"), players, serials(p1="77712345", p2="00000000", p3="11111111"), "p3")
+    play(round_, [("p3", "12 9")])
+    assert Binomial().decide(view_of(round_), random.Random(0)) == Challenge("p1")
+
+
+def test_the_reader_raises_a_bid_it_can_see_is_true_and_challenges_an_absurd_one() -> None:
+    players = seats(3)
+    round_ = Round(make_rules("classic"), players, serials(p1="77777123", p2="00000000", p3="11111111"), "p3")
+    play(round_, [("p3", "2 7")])
+    action = Reader(ReaderParams(bluff_rate=0)).decide(view_of(round_), random.Random(0))
+    assert isinstance(action, MakeBid) and action.bid.quantity <= 6  # holds five sevens: no reason to challenge
+    round_ = Round(make_rules("classic"), players, serials(p1="77777123", p2="00000000", p3="11111111"), "p2")
+    play(round_, [("p2", "15 4")])
+    assert get_strategy("reader").decide(view_of(round_), random.Random(0)) == Challenge("p3")
+
+
+def test_the_reader_counts_a_bid_it_holds_outright() -> None:
+    rules = make_rules("salomon")
+    players = seats(3)
+    round_ = Round(rules, players, serials(p1="55550123", p2="00000000", p3="11111111"), "p1")
+    play(round_, [("p1", "4 5"), ("p2", "challenge"), ("p3", "challenge")])
+    assert get_strategy("hard").decide(view_of(round_), random.Random(0)) == CallCount("p1")
+
+
+def test_the_reader_reads_bids_as_support_and_challenges_as_doubt() -> None:
+    """The same standing bid (3 nines by p3, p1 to answer) is judged likelier after another nines bid."""
+    rules = make_rules("classic")
+    players = seats(4)
+    table = serials(p1="12345678", p2="00000000", p3="11111111", p4="22222222")
+    backed = Round(rules, players, table, "p2")
+    play(backed, [("p2", "2 9"), ("p3", "3 9"), ("p4", "challenge")])
+    plain = Round(rules, players, table, "p2")
+    play(plain, [("p2", "3 8"), ("p3", "3 9"), ("p4", "challenge")])
+    reader = get_strategy("reader")
+    assert _p_win(reader.explain(view_of(backed))) < _p_win(reader.explain(view_of(plain)))
+    # p4 to answer 5 nines by p3: p2 challenged 4 nines (doubt) or raised over them (no doubt).
+    doubted = Round(rules, players, table, "p1")
+    play(doubted, [("p1", "4 9"), ("p2", "challenge"), ("p3", "5 9")])
+    trusted = Round(rules, players, table, "p1")
+    play(trusted, [("p1", "4 9"), ("p2", "5 0"), ("p3", "5 9")])
+    assert _p_win(reader.explain(view_of(doubted))) > _p_win(reader.explain(view_of(trusted)))
+
+
+def _p_win(text: str) -> int:
+    match = re.search(r"Challenging wins with probability (\d+)%", text)
+    assert match, text
+    return int(match.group(1))
+
+
+# -- strength ----------------------------------------------------------------------------------------------
+def mean_units(lineup: list[Strategy], rules: Rules, rounds: int, seed: int) -> list[float]:
+    """A small arena in core terms: seats rotate cyclically; mean units per round per lineup slot."""
+    n = len(lineup)
+    players = seats(n)
+    rng = random.Random(seed)
+    decisions = [random.Random(f"{seed}:{i}") for i in range(n)]
+    totals = [0.0] * n
+    for r in range(rounds):
+        slot = {players[i]: (i + r) % n for i in range(n)}
+        round_ = Round(rules, players, deal(rng, players), players[0])
+        while not round_.is_over:
+            view = view_of(round_)
+            k = slot[view.me]
+            action: Action = lineup[k].decide(view, decisions[k])
+            round_.apply(action)
+        assert round_.outcome is not None
+        for p, units in round_.outcome.net.items():
+            totals[slot[p]] += units
+    return [t / rounds for t in totals]
+
+
+def test_the_reader_is_ahead_of_random_players() -> None:
+    reader, *randoms = mean_units(
+        [get_strategy("reader"), get_strategy("random"), get_strategy("random")], make_rules("classic"), 300, 1
+    )
+    assert reader > 0.5 and all(reader > r for r in randoms)
+
+
+def test_the_reader_is_ahead_of_the_binomial_baseline() -> None:
+    reader, *others = mean_units(
+        [get_strategy("reader"), get_strategy("binomial"), get_strategy("binomial")], make_rules("classic"), 400, 2
+    )
+    assert reader > 0.1 and all(reader > o for o in others)
+
+
+def test_the_difficulty_levels_are_ordered() -> None:
+    hard, normal, easy = mean_units(
+        [get_strategy(level) for level in ("hard", "normal", "easy")], make_rules("classic"), 500, 3
+    )
+    assert hard > normal and hard > easy
