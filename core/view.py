@@ -33,6 +33,14 @@ class SeatView:
         return len(self.players)
 
 
+def _legal_for(round_: Round, player: str) -> LegalActions:
+    """The seat's own legal actions: everything on its turn; off turn, at most a challenge
+    (``first`` mode lets any non-bidder challenge at any moment)."""
+    if round_.to_act == player:
+        return round_.legal_actions()
+    return LegalActions(player, range(0), round_.can_challenge(player), False, round_)
+
+
 def seat_view(round_: Round, player: str) -> SeatView:
     return SeatView(
         rules=round_.rules,
@@ -46,6 +54,6 @@ def seat_view(round_: Round, player: str) -> SeatView:
         phase=round_.phase,
         stake=round_.stake,
         to_act=round_.to_act,
-        legal=round_.legal_actions(),
+        legal=_legal_for(round_, player),
         standing_is_rebid=round_.standing_is_rebid,
     )

@@ -557,3 +557,17 @@ def test_a_seat_view_shows_its_own_serial_and_the_public_state_only() -> None:
 
 def vars_of(view: object) -> list[object]:
     return [getattr(view, name) for name in view.__slots__]  # type: ignore[attr-defined]
+
+
+def test_a_seat_view_off_turn_offers_only_the_challenge_first_mode_allows() -> None:
+    from core import Challenge, MakeBid, Serial, make_rules, seat_view
+    from core.round import Round
+
+    serials = {p: Serial("01234567") for p in ("a", "b", "c")}
+    for mode, can in (("first", True), ("all", False)):
+        round_ = Round(make_rules("classic", challenge_mode=mode), ("a", "b", "c"), serials, "a")
+        round_.apply(MakeBid("a", round_.legal_actions()[5].bid))  # type: ignore[union-attr]
+        view = seat_view(round_, "c")  # b is to act
+        assert view.legal.player == "c"
+        assert list(view.legal) == ([Challenge("c")] if can else [])
+        assert seat_view(round_, "b").legal.player == "b" and len(seat_view(round_, "b").legal) > 1
