@@ -586,6 +586,8 @@ class Service(ServerCommands):
         if round_.to_act != cmd.actor.user_id:
             raise UserError("Hints are for your turn.", "not-your-turn")
         text = get_strategy("hard").explain(seat_view(round_, cmd.actor.user_id))
+        for player in sorted(round_.players, key=len, reverse=True):  # the engine speaks of seat ids
+            text = text.replace(player, table.name(player))
         return Reply(f"💡 {text}", private=True)
 
     # -- public info ------------------------------------------------------------------------------
