@@ -103,6 +103,8 @@ def table_panel(table: TableState, fresh: bool = False, note: str = "") -> Messa
         lines.append(f"Standing bid: **{bid}** by {mention(r.bidder or '')}{rebid}.")
         if r.challengers:
             lines.append("Challenged by: " + ", ".join(mention(c) for c in r.challengers))
+    if note:
+        lines.append(note)  # what just happened, then whose turn it is: the last line
     to_act = r.to_act or ""
     if r.phase is Phase.REBID:
         lines.append(f"{mention(to_act)}, you have been challenged all around: call the count or rebid.")
@@ -113,8 +115,6 @@ def table_panel(table: TableState, fresh: bool = False, note: str = "") -> Messa
     else:
         lines.append(f"Your turn, {mention(to_act)}: raise or challenge.")
         buttons = (B_CHALLENGE, B_RAISE, B_HAND, B_ODDS)
-    if note:
-        lines.append(note)
     return table_message(table, "\n".join(lines), "table", panel="table", fresh=fresh, buttons=buttons,
                          data={"to_act": to_act, "phase": r.phase.value, "note": note})
 

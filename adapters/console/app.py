@@ -57,6 +57,8 @@ class ConsoleNotifier:
                 text = plain(render_mentions(_with_text(m, note), self._mention))
             else:
                 text = plain(render_mentions(m, self._mention))
+            # "you" stands for the person at the terminal; capitalise it where it opens a line
+            text = "\n".join("You" + line[3:] if line.startswith("you ") else line for line in text.split("\n"))
             self.out.write(text + "\n\n")
         self.out.flush()
 
