@@ -416,18 +416,10 @@ class Service(ServerCommands):
                 serials = {p: str(session.slips[p][pos]) for p in players}
         else:
             serials = {p: str(deal_serial(self.rng)) for p in players}
-        if new_session:
-            from core import Serial, Session
-
-            probe = Session(table.rules, players, host=table.host if table.host in players else None, rng=self.rng,
-                            slips={p: [Serial.parse(s) for s in event["slips"][p]] for p in players}
-                            if "slips" in event else None)
-            opener = probe.opener_for_next_round({p: Serial.parse(s) for p, s in serials.items()})
-        else:
-            assert session is not None
-            opener = session.opener_for_next_round({})
+        opener, stake_ = table.preview_deal(players, serials, event.get("slips"), self.rng)
         salt = new_salt(self.rng)
-        event.update(serials=serials, opener=opener, salt=salt, commitment=commitment(players, serials, salt))
+        event.update(serials=serials, opener=opener, stake=stake_, salt=salt,
+                     commitment=commitment(players, serials, salt))
         await self._commit(table, [event], cmd, reply)
         msgs = [M.deal_announcement(table), M.table_panel(table, fresh=True)]
         if cmd is not None:
@@ -508,7 +500,17 @@ class Service(ServerCommands):
         await self._say(msgs)
 
     async def _after_change(self, key: TableKey) -> None:
-        """Deal the next round after a count, and let computer seats act (at once when there is no delay)."""
+        """Deal the next round after a count, and let computer seats act (at once when there is no delay).
+
+        The command that led here is already applied and stored; a failure now is logged, not
+        reported to its sender, and the table's timer retries it (:meth:`_deadline`).
+        """
+        try:
+            await self._follow_up(key)
+        except Exception:
+            log.exception("following up on table %s failed; its timer will retry", key)
+
+    async def _follow_up(self, key: TableKey) -> None:
         for _ in range(10_000):
             async with self.lock(key):
                 table = self.tables.get(key)
@@ -644,7 +646,10 @@ class Service(ServerCommands):
         if table.status == LOBBY:
             return table.opened_at + float(settings["lobby_timeout"])
         round_ = table.live_round
-        if round_ is None or round_.to_act is None:
+        if round_ is None:
+            # counted but the next round never dealt (a failed write, a crash): due at once
+            return table.turn_started_at if table.status == PLAYING else None
+        if round_.to_act is None:
             return None
         if table.is_computer(round_.to_act):
             return table.turn_started_at + self.computer_delay
@@ -662,39 +667,46 @@ class Service(ServerCommands):
         """
         done = 0
         for key in list(self.tables):
-            await self.settings(key.server)
-            changed = False
-            async with self.lock(key):
-                table = self.tables.get(key)
-                if table is None:
-                    continue
-                deadline = self._deadline(table)
-                now = self.clock.now()
-                if deadline is None or now < deadline:
-                    continue
-                settings = await self.settings(key.server)
-                if table.status == LOBBY:
-                    await self._end(table, None, "nobody dealt before the lobby timed out.")
-                    done += 1
-                    continue
-                round_ = table.live_round
-                assert round_ is not None and round_.to_act is not None
-                player = round_.to_act
-                if table.is_computer(player):
-                    await self._computer_move(table, player)
-                    changed = True
-                elif self._warned.get(key) != (table.id, table.turn_started_at):
-                    self._warned[key] = (table.id, table.turn_started_at)
-                    left = int(float(settings["turn_timeout"]) - (now - table.turn_started_at))
-                    text = f"⏳ {M.mention(player)}, {max(left, 0)} seconds left to act."
-                    await self._say([M.table_message(table, text, "warning")])
-                else:
-                    await self._act(table, timeout_action(round_), timed_out=True)
-                    changed = True
-                done += 1
-            if changed:
+            acted, follow_up = await self._tick_table(key)
+            done += acted
+            if follow_up:
                 await self._after_change(key)
         return done
+
+    async def _tick_table(self, key: TableKey) -> tuple[int, bool]:
+        """One table's due timer: (how many things happened, whether to follow up after)."""
+        settings = await self.settings(key.server)
+        async with self.lock(key):
+            table = self.tables.get(key)
+            if table is None:
+                return 0, False
+            deadline = self._deadline(table)
+            now = self.clock.now()
+            if deadline is None or now < deadline:
+                return 0, False
+            if table.status == LOBBY:
+                await self._end(table, None, "nobody dealt before the lobby timed out.")
+                return 1, False
+            round_ = table.live_round
+            if round_ is None:  # counted, but the next round was never dealt: deal it now
+                return 1, True
+            player = round_.to_act
+            assert player is not None
+            if table.is_computer(player):
+                await self._computer_move(table, player)
+                return 1, True
+            if self._warned.get(key) != (table.id, table.turn_started_at):
+                self._warned[key] = (table.id, table.turn_started_at)
+                left = int(float(settings["turn_timeout"]) - (now - table.turn_started_at))
+                text = f"⏳ {M.mention(player)}, {max(left, 0)} seconds left to act."
+                await self._say([M.table_message(table, text, "warning")])
+                return 1, False
+            await self._act(table, timeout_action(round_), timed_out=True)
+            return 1, True
+
+    async def resume(self, key: TableKey) -> None:
+        """Bring a loaded table up to date now: deal a round left undealt, let computers due act."""
+        await self._after_change(key)
 
     async def _timer_loop(self) -> None:
         while True:

@@ -31,6 +31,7 @@ from core import (
     Session,
 )
 from core.record import outcome_to_dict
+from core.serials import RandomSource
 
 from .model import TableKey
 
@@ -84,6 +85,7 @@ class RoundLog:
 class SessionLog:
     players: list[str]
     slips: dict[str, list[str]] | None
+    first_stake: int | None = None  # the stake carried into this session, when not the rules' own
     rounds: list[RoundLog] = field(default_factory=list)
 
 
@@ -210,16 +212,11 @@ class TableState:
         if self.session is None or list(self.session.players) != players or "slips" in event:
             self.pending_leave.clear()
             self.seats = [p for p in self.seats if p in players] + [p for p in players if p not in self.seats]
-            if self.host not in players:  # the host left: the first human left at the table hosts now
-                self.host = next((p for p in players if p not in self.computers), players[0])
-            slips = None
-            if "slips" in event:
-                slips = {p: [Serial.parse(s) for s in event["slips"][p]] for p in players}
-            self.session = Session(self.rules, players, host=self.host if self.host in players else None,
-                                   rng=_NoDraw(), slips=slips)
-            self.sessions.append(SessionLog(players, event.get("slips")))
-            if self.last_declared:
-                self.session.declare_last_hand()
+            self.host = self.successor_host(players)
+            session = self.new_session(players, event.get("slips"))
+            first_stake = session.next_stake if session.next_stake != self.rules.stake else None
+            self.session = session
+            self.sessions.append(SessionLog(players, event.get("slips"), first_stake))
         log = RoundLog(
             serials={p: str(s) for p, s in serials.items()},
             opener=event["opener"],
@@ -227,6 +224,7 @@ class TableState:
             commitment=event["commitment"],
         )
         round_ = self.session.deal(serials, event["opener"])
+        assert round_.stake == event.get("stake", round_.stake), "the stored deal disagrees with the rules"
         log.last_hand = self.session.last_hand == len(self.session.outcomes) + 1
         if not self.keep_history:
             for s in self.sessions:
@@ -236,12 +234,56 @@ class TableState:
         self._rounds_dealt += 1
         assert round_.opener == event["opener"]
 
+    # -- sessions ---------------------------------------------------------------------------------
+    def successor_host(self, players: list[str]) -> str:
+        """The host, or if they have left, the first human still seated (else the first seat)."""
+        if self.host in players:
+            return self.host
+        return next((p for p in players if p not in self.computers), players[0])
+
+    def new_session(self, players: list[str], slips: dict[str, list[str]] | None) -> Session:
+        """The session that deals the next round when the seats have changed.
+
+        The table goes on: the stake the last round set (progressive stakes) and the later-opener
+        rule carry over — if the player due to open has left, the next seat clockwise that is still
+        here opens.  A SLIPS table deals new slips (ten more rounds) for the new seats.
+        """
+        parsed = {p: [Serial.parse(s) for s in slips[p]] for p in players} if slips is not None else None
+        session = Session(self.rules, players, host=self.successor_host(players), rng=_NoDraw(), slips=parsed)
+        old = self.session
+        if old is not None:
+            session.next_stake = old.next_stake
+            if old.next_opener is not None:
+                ring = list(old.players)
+                start = ring.index(old.next_opener)
+                clockwise = [ring[(start + i) % len(ring)] for i in range(len(ring))]
+                session.next_opener = next((p for p in clockwise if p in players), None)
+        if self.last_declared:
+            session.declare_last_hand()
+        return session
+
+    def preview_deal(
+        self, players: list[str], serials: dict[str, str], slips: dict[str, list[str]] | None, rng: RandomSource
+    ) -> tuple[str, int]:
+        """(opener, stake) of the next round, as :meth:`apply` will deal it (``rng`` draws a random opener)."""
+        if self.session is not None and list(self.session.players) == players and slips is None:
+            session = self.session
+        else:
+            session = self.new_session(players, slips)
+        session.rng = rng
+        try:
+            opener = session.opener_for_next_round({p: Serial.parse(s) for p, s in serials.items()})
+        finally:
+            session.rng = _NoDraw()
+        return opener, session.stake_for_next_round()
+
     # -- records ----------------------------------------------------------------------------------
     def records(self) -> list[dict[str, Any]]:
         """The table's game records in the ``liars replay`` format: one per session of fixed seats.
 
-        A round still under way is left out: its serials are secret until the count.  Only a table
-        built with ``keep_history`` has them all.
+        A round still under way is left out: its serials are secret until the count.  So is a SLIPS
+        session still under way: its slips hold the serials of the rounds to come.  Only a table built
+        with ``keep_history`` has them all.
         """
         if not self.keep_history:
             raise ValueError("this table state keeps no history; rebuild it with keep_history=True")
@@ -250,7 +292,8 @@ class TableState:
             rounds = list(s.rounds)
             if s is self.sessions[-1] and self.live_round is not None:
                 rounds = rounds[:-1]
-            if not rounds:
+            live = s is self.sessions[-1] and self.status != ENDED and not (self.session and self.session.over)
+            if not rounds or (s.slips is not None and live):
                 continue
             rec: dict[str, Any] = {
                 "rules": self.rules.to_dict(),
@@ -259,6 +302,8 @@ class TableState:
                 "names": {p: self.name(p) for p in s.players},
                 "rounds": [r.to_record() for r in rounds],
             }
+            if s.first_stake is not None:
+                rec["first_stake"] = s.first_stake
             if s.slips is not None:
                 rec["slips"] = s.slips
                 for r in rec["rounds"]:

@@ -6,6 +6,8 @@ A record::
      "stake": 1,                                   # optional; overrides the rules' stake
      "players": ["brad", "leo", "mike"],           # seat order, clockwise
      "host": "brad",                               # optional; the host opener rule uses it
+     "first_stake": 4,                             # optional; the first round's stake before doubling
+                                                   # (a table whose seats changed carries its stake on)
      "slips": {"brad": [15 serials], ...},         # only with serial_source "slips"
      "rounds": [
        {"serials": {"brad": "15101952", ...},      # not with slips
@@ -173,6 +175,11 @@ def replay(record: Any, *, verify: bool = False) -> dict[str, Any]:
                 raise RecordError(f"{p}'s slip must list 15 serials")
             slips[p] = [_serial(s) for s in raw_slips[p]]
     session = Session(rules, players, host=host, rng=_NoRng(), slips=slips)
+    first_stake = record.get("first_stake")
+    if first_stake is not None:
+        if not isinstance(first_stake, int) or isinstance(first_stake, bool) or first_stake <= 0:
+            raise RecordError("'first_stake' must be a positive whole number of units")
+        session.next_stake = first_stake
 
     results: list[dict[str, Any]] = []
     for r, spec in enumerate(rounds):

@@ -134,6 +134,7 @@ async def _run(
     table = service.table(KEY)
     if table is not None and (humans and YOU in table.seats):
         out.write("Resuming the table left open in this database.\n\n")
+        await service.resume(KEY)
         show(await send("status"))
         if table.live_round is not None:
             show(await send("hand"))

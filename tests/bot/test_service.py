@@ -401,3 +401,69 @@ async def test_private_views_and_public_information(harness: Harness) -> None:
     assert stats.data["bids_made"] + stats.data["bids_failed"] == 1
     their = await h.do(ADMIN, "stats", f"<@{other.user_id}>")
     assert their.data is not None and their.data["challenges_won"] + their.data["challenges_lost"] == 1
+
+
+async def test_a_seat_change_carries_the_progressive_stake_and_the_opener_on(harness: Harness) -> None:
+    h = harness
+    await open_three(h, "salomon")
+    assert (await h.do(CAROL, "leave")).ok
+    table = h.service.table(KEY)  # type: ignore[union-attr]
+    bidder = actor(h.to_act())
+    # a size-and-sixes bid: at 3 players "7 sixes" is n+3 (×2) and sixes (×2), so the next stake is 4
+    # (unless the bidder holds no six, when the presumed skunk try sets it to 2)
+    assert (await h.do(bidder, "bid", "7", "6")).ok
+    while table.round_number == 1:
+        phase = table.live_round.phase.value  # type: ignore[union-attr]
+        assert (await h.do(actor(h.to_act()), "count" if phase == "rebid" else "challenge")).ok
+    outcome = table.last_outcome
+    assert outcome is not None and outcome.next_stake in (2, 4)
+    round_ = table.live_round
+    assert round_ is not None and round_.players == tuple(p for p in ("U1", "U2", "U3") if p != "U3")
+    assert round_.stake == outcome.next_stake
+    expected_opener = outcome.next_opener if outcome.next_opener != "U3" else "U1"
+    assert round_.opener == expected_opener
+    # a restart rebuilds the same stake and opener from the log
+    service = await h.restart()
+    again = service.table(KEY).live_round  # type: ignore[union-attr]
+    assert (again.stake, again.opener) == (round_.stake, round_.opener)  # type: ignore[union-attr]
+
+
+async def test_a_slips_session_under_way_is_not_exported(harness: Harness) -> None:
+    import json
+
+    h = harness
+    await open_three(h, "classic", "serial_source=slips")
+    table = h.service.table(KEY)  # type: ignore[union-attr]
+    assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
+    while table.round_number == 1:
+        assert (await h.do(actor(h.to_act()), "challenge")).ok
+    live = {s.digits for s in table.live_round.serials.values()}  # type: ignore[union-attr]
+    reply = await h.do(BOB, "export")
+    assert reply.code == "no-round"  # the slips hold this round's serials and the rounds to come
+    assert all(d not in reply.text for d in live)
+    assert (await h.do(ALICE, "end")).ok
+    record = json.loads((await h.do(BOB, "export")).data["record"])  # type: ignore[index]
+    assert len(record["slips"]["U1"]) == 15 and len(record["rounds"]) == 1
+
+
+async def test_a_round_counted_but_never_followed_by_a_deal_is_dealt_by_the_timer(harness: Harness) -> None:
+    h = harness
+    await open_three(h)
+    assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
+    assert (await h.do(actor(h.to_act()), "challenge")).ok
+    with sqlite3.connect(h.path) as db:  # the next deal's write fails (a real SQLite failure)
+        db.execute("""CREATE TRIGGER refuse_deal BEFORE INSERT ON table_events WHEN NEW.event LIKE '%"t":"deal"%'
+                      BEGIN SELECT RAISE(ABORT, 'disk says no'); END""")
+    last = await h.do(actor(h.to_act()), "challenge")
+    assert last.ok  # the challenge and the count are stored; the failed deal is not the sender's error
+    table = h.service.table(KEY)  # type: ignore[union-attr]
+    assert table.status == "playing" and table.live_round is None and table.rounds_counted == 1
+    assert ledger_sum(h) == (3, 0)
+    await h.service.tick()  # type: ignore[union-attr]
+    assert h.service.table(KEY).live_round is None  # type: ignore[union-attr]  # still failing
+    with sqlite3.connect(h.path) as db:
+        db.execute("DROP TRIGGER refuse_deal")
+    service = await h.restart()
+    assert await service.tick() == 1
+    round_ = service.table(KEY).live_round  # type: ignore[union-attr]
+    assert round_ is not None and service.table(KEY).round_number == 2  # type: ignore[union-attr]
