@@ -23,11 +23,15 @@ def register(sub: Any) -> None:
     p.add_argument("--option", action="append", default=[], help="a rule option, e.g. --option rebid=on")
     p.set_defaults(func=cmd_play)
 
-    for name in ("ledger", "sheet"):
-        p = sub.add_parser(name, help=f"the server's {name} from the command line")
+    for name in ("ledger", "sheet", "export"):
+        p = sub.add_parser(name, help=f"the server's {name} from the command line"
+                           if name != "export" else "a channel's game record (the liars replay format)")
         p.add_argument("--server", default="local", help="local, or platform:id such as discord:1234")
         p.add_argument("--db", default=None)
-        p.add_argument("--json", action="store_true")
+        if name == "export":
+            p.add_argument("--channel", default="terminal", help="the channel id (the local table: terminal)")
+        else:
+            p.add_argument("--json", action="store_true")
         if name == "sheet":
             p.add_argument("--period", default=None, help="YYYY-MM (default: this month)")
         p.set_defaults(func=cmd_ledger, what=name)
@@ -63,12 +67,14 @@ def cmd_ledger(args: argparse.Namespace) -> int:
     async def run() -> int:
         service = await build_service(RecordingNotifier(), db_path=args.db, platform="none")
         try:
-            key = TableKey.from_server(args.server, "cli")
+            key = TableKey.from_server(args.server, getattr(args, "channel", "cli"))
             cmd_args = (args.period,) if getattr(args, "period", None) else ()
             reply = await service.handle(Command(args.what, key, Actor("cli", "cli"), cmd_args))
         finally:
             await service.close()
-        if args.json:
+        if args.what == "export" and reply.ok and reply.data:
+            print(reply.data["record"])
+        elif getattr(args, "json", False):
             print(json.dumps(reply.data))
         else:
             print(reply.text.replace("**", "").replace("`", ""))

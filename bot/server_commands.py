@@ -165,7 +165,8 @@ class ServerCommands:
                         best = (q, out["final_bid_text"])
             challengers = _challengers_of_final(rec)
             if target in challengers:
-                stats["challenges_won" if not out["made"] else "challenges_lost"] += 1
+                won = not out["made"] and not out["skunk"]  # a skunk pays the bidder: the challengers lost
+                stats["challenges_won" if won else "challenges_lost"] += 1
         net = (await self.store.balances(server)).get(target, 0)
         settings = await self.settings(server)
         name = names.get(target, target)

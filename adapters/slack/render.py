@@ -55,6 +55,8 @@ TEXT = {
     "not_your_turn": "It is not your turn: {player} is to act.",
     "raise_failed": "The Raise… form would not open (Slack said {error}); `/liars bid 5 7` does the same.",
     "no_hand": "You hold no serial right now: it comes by DM when a round is dealt at your table.",
+    "record_too_long": "The record is too long for a Slack message. On the bot's host, "
+    "`liars export --server SERVER --channel CHANNEL` prints it whole.",
     "cannot_post": "I could not post in this channel (Slack said {error}), so nobody else sees the table. "
     "Invite me with `/invite @liars`: the table shows up with the next move.",
 }

@@ -4,6 +4,7 @@ refused politely (except hand and help), and the one place unexpected errors are
 from __future__ import annotations
 
 import logging
+import sqlite3
 
 from tests.e2e import discord_helpers
 from tests.e2e.discord_helpers import Harness
@@ -86,16 +87,18 @@ async def test_unexpected_errors_are_logged_and_answered_with_an_apology(
     await h.start()
     await h.ask(h.alice, "start")
 
-    async def broken(cmd: object) -> object:
-        raise RuntimeError("database on fire")
-
-    h.service.handle = broken  # type: ignore[method-assign]
+    # a real failure: the database refuses every further event
+    with sqlite3.connect(h.db_path) as conn:
+        conn.execute(
+            "CREATE TRIGGER fire BEFORE INSERT ON table_events BEGIN SELECT RAISE(ABORT, 'database on fire'); END"
+        )
     sorry = await h.ask(h.bob, "join")
     assert sorry.ephemeral and sorry.content.startswith("Sorry, something went wrong")
     sorry = await h.press(h.carol, h.panel("lobby"), h.button("join"))
     assert sorry.ephemeral and sorry.content.startswith("Sorry, something went wrong")
     assert "database on fire" not in sorry.content and "Traceback" not in sorry.content
     logged = [r for r in no_errors if r.name == "adapters.discord.bot"]
+    assert any(r.name == "bot.service" for r in no_errors)  # the service logged the failed write too
     assert len(logged) == 2
     message = logged[0].getMessage()
     assert "/liars join failed" in message and str(h.bob.id) in message and str(h.channel.id) in message

@@ -12,6 +12,7 @@ import logging
 import os
 import re
 import signal
+import sqlite3
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -276,12 +277,13 @@ async def test_a_channel_the_bot_cannot_post_in_and_an_enterprise_grid_ledger(dr
 
 
 async def test_an_unexpected_error_gets_an_apology_not_a_traceback(
-    driver: HttpDriver, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    driver: HttpDriver, db: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    async def broken(cmd: Any) -> Any:
-        raise RuntimeError("database on fire")
-
-    monkeypatch.setattr(driver.bot.service, "handle", broken)
+    # a real failure: the database refuses to store the table's first events
+    with sqlite3.connect(db) as conn:
+        conn.execute(
+            "CREATE TRIGGER fire BEFORE INSERT ON table_events BEGIN SELECT RAISE(ABORT, 'database on fire'); END"
+        )
     with caplog.at_level(logging.ERROR, logger="adapters.slack.handlers"):
         reply = await driver.slash(ALICE, "start")
     assert reply.response_type == "ephemeral" and reply.text is not None

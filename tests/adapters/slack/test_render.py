@@ -91,3 +91,9 @@ def test_usage_names_every_subcommand() -> None:
     assert text.startswith("I don't know `dance`.")
     for name in ("start", "join", "bid", "challenge", "kick", "ledger", "sheet", "help"):
         assert f"`{name}`" in text
+
+
+def test_a_record_too_long_for_a_message_says_how_to_get_it() -> None:
+    key = TableKey("slack", "T1", "C1")
+    text, _blocks = render_reply(Reply("Game record.", data={"record": "x" * 50_000}), key)
+    assert "liars export" in text and "x" * 100 not in text
