@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from core import Bid, ChallengeMode, Outcome, Phase, Round, Serial, digit_plural
+from core import Bid, ChallengeMode, Outcome, Phase, Round, Serial, digit_name, digit_plural
 from core.odds import player_odds
 
 from .model import Button, Message
@@ -211,7 +211,8 @@ def count_message(table: TableState, outcome: Outcome, settings: Mapping[str, An
     for p, serial in outcome.serials.items():
         lines.append(f"• {mention(p)}: `{serial}` ({serial.counts[bid.digit]})")
     if outcome.skunk:
-        verdict = f"Skunk! Nobody holds a {bid.digit}: {mention(bidder)} wins {outcome.multiplier_text()}."
+        verdict = (f"Skunk! Nobody holds a {digit_name(bid.digit, order)}: {mention(bidder)} wins "
+                   f"{outcome.multiplier_text()}.")
     elif outcome.made:
         verdict = f"The bid is made: {mention(bidder)} wins {outcome.multiplier_text()}."
     else:

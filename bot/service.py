@@ -226,7 +226,7 @@ class Service(ServerCommands):
                 table.key.server,
                 events,
                 at=now,
-                period=self._period(),
+                period=period_of(now),  # the same moment as the events' timestamps
                 rounds=rounds,
                 names=names or None,
                 request=request,
@@ -373,7 +373,9 @@ class Service(ServerCommands):
         if player in table.pending_leave:
             raise UserError("That seat is already leaving after this round.", "already-leaving")
         if table.status == LOBBY and player == table.host:
-            raise UserError("The host cannot leave the lobby; `end` the table instead.", "host-leave")
+            text = ("The host cannot be removed from the lobby; `end` the table instead." if kicked
+                    else "The host cannot leave the lobby; `end` the table instead.")
+            raise UserError(text, "host-leave")
         who = "They" if kicked else "You"
         if table.status == LOBBY:
             text = f"{who} left the table." if not kicked else f"{table.name(player)} was removed from the table."
@@ -562,6 +564,7 @@ class Service(ServerCommands):
         # forget the table only once the adapters have edited its panels (they look the refs up here)
         if self.tables.get(table.key) is table:
             del self.tables[table.key]
+            self._warned.pop(table.key, None)
 
     # -- private views ----------------------------------------------------------------------------
     async def _cmd_hand(self, cmd: Command) -> Reply:
@@ -624,7 +627,10 @@ class Service(ServerCommands):
             await self._commit(table, [{"t": "last"}], cmd, reply)
             number = table.session.last_hand
             double = " at double stake" if table.rules.last_hand_double else ""
-            await self._say([M.table_message(table, f"📣 Round {number} is the last hand{double}.", "info")])
+            msgs = [M.table_message(table, f"📣 Round {number} is the last hand{double}.", "info")]
+            if table.live_round is not None:
+                msgs.append(M.table_panel(table))  # the stake may have doubled
+            await self._say(msgs)
         return reply
 
     async def _cmd_end(self, cmd: Command) -> Reply:

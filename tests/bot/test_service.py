@@ -467,3 +467,21 @@ async def test_a_round_counted_but_never_followed_by_a_deal_is_dealt_by_the_time
     assert await service.tick() == 1
     round_ = service.table(KEY).live_round  # type: ignore[union-attr]
     assert round_ is not None and service.table(KEY).round_number == 2  # type: ignore[union-attr]
+
+
+async def test_the_declared_last_hand_plays_at_double_stake_and_closes_the_table(harness: Harness) -> None:
+    h = harness
+    await open_three(h, "classic", "3", "last_hand_double=on")
+    assert (await h.do(BOB, "last")).code == "not-host"
+    assert (await h.do(ALICE, "last")).ok
+    assert (await h.do(ALICE, "last")).code == "already"
+    table = h.service.table(KEY)  # type: ignore[union-attr]
+    assert table.live_round.stake == 6  # type: ignore[union-attr]
+    assert "stake 6 units" in [m for m in h.notifier.messages if m.kind == "table"][-1].text
+    assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
+    assert (await h.do(actor(h.to_act()), "challenge")).ok
+    assert (await h.do(actor(h.to_act()), "challenge")).ok
+    assert h.service.table(KEY) is None  # type: ignore[union-attr]
+    outcome = table.last_outcome
+    assert outcome is not None and outcome.stake == 6
+    assert sorted(abs(u) for u in outcome.net.values()) == [6, 6, 12]
