@@ -127,9 +127,18 @@ class Service(ServerCommands):
     def table(self, key: TableKey) -> TableState | None:
         return self.tables.get(key)
 
-    def tables_of(self, server: str, user_id: str) -> list[TableState]:
-        """The open tables of a server at which this user is seated (for commands sent by DM)."""
-        return [t for k, t in self.tables.items() if k.server == server and user_id in t.seats]
+    def tables_of(self, platform: str, user_id: str, server_id: str | None = None) -> list[TableState]:
+        """The tables where this user holds a serial now, on one server or all of a platform's
+        (for ``hand`` sent by DM, where there is no channel to name the table)."""
+        return [
+            t for k, t in list(self.tables.items())
+            if k.platform == platform and (server_id is None or k.server_id == server_id)
+            and user_id in t.seats and t.live_round is not None
+        ]
+
+    async def periods(self, server: str) -> list[str]:
+        """The ledger periods a server has rounds in, oldest first."""
+        return await self.store.periods(server)
 
     # -- the one entry point ----------------------------------------------------------------------
     async def handle(self, cmd: Command) -> Reply:
@@ -743,12 +752,23 @@ class Service(ServerCommands):
             raise UserError("No round is under way at this table.", "no-round")
         order = table.rules.rank_order
         standing = round_.standing_bid
-        low_q = standing.quantity if standing is not None else 1
+        legal = round_.legal_actions().bids() if round_.to_act == user_id else []
+        by_quantity: dict[int, list[int]] = {}
+        for bid in legal:  # low to high; the form lists digits highest first
+            by_quantity.setdefault(bid.quantity, []).insert(0, bid.digit)
+        if user_id not in table.seats:
+            refusal: str | None = "You are not seated at this table."
+        elif round_.to_act != user_id:
+            refusal = f"It is not your turn: {table.name(round_.to_act or '')} is to act."
+        else:
+            refusal = None
         return {
             "standing": str(standing) if standing else None,
             "standing_bid": standing.as_list() if standing else None,
-            "quantities": list(range(low_q, min(low_q + 24, round_.max_quantity) + 1)),
+            "quantities": sorted(by_quantity)[:25],
+            "legal_digits": {q: by_quantity[q] for q in sorted(by_quantity)[:25]},
             "digits": [(d, digit_plural(d, order)) for d in reversed(order.digits_low_to_high)],
             "to_act": round_.to_act,
             "your_turn": round_.to_act == user_id,
+            "refusal": refusal,
         }

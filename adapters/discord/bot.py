@@ -172,8 +172,7 @@ class LiarsBot(discord.AutoShardedClient):
             await self.answer(interaction, await self.service.handle(Command(name, key, actor)), key)
             return
         # hand: the serial of every round this player is in, on any server
-        keys = [t.key for t in list(self.service.tables.values())
-                if t.key.platform == PLATFORM and actor.user_id in t.seats and t.live_round is not None]
+        keys = [t.key for t in self.service.tables_of(PLATFORM, actor.user_id)]
         if not keys:
             await self.send_private(interaction, TEXT["no_hand"])
         for key in keys:
@@ -213,32 +212,21 @@ class LiarsBot(discord.AutoShardedClient):
         else:
             await self._guard(interaction, action, lambda: self.send_private(interaction, TEXT["stale_button"]))
 
-    def _standing(self, key: TableKey) -> tuple[int, int] | None:
-        table = self.service.table(key)
-        round_ = table.live_round if table is not None else None
-        bid = round_.standing_bid if round_ is not None else None
-        return (bid.quantity, bid.digit) if bid is not None else None
-
     def _raise_options(self, interaction: discord.Interaction[Any], key: TableKey) -> dict[str, Any] | str:
         """The Raise… form's choices, or why the person who clicked cannot raise now."""
         try:
             options = self.service.raise_options(key, str(interaction.user.id))
         except UserError as exc:
             return exc.text
-        table = self.service.table(key)
-        if table is not None and str(interaction.user.id) not in table.seats:
-            return "You are not seated at this table."
-        if not options["your_turn"]:
-            to_act = str(options["to_act"])
-            return TEXT["not_your_turn"].format(player=table.name(to_act) if table is not None else to_act)
-        return options
+        refusal: str | None = options["refusal"]
+        return refusal if refusal is not None else options
 
     async def _open_raise(self, interaction: discord.Interaction[Any], key: TableKey) -> None:
         options = self._raise_options(interaction, key)
         if isinstance(options, str):
             await self.send_private(interaction, options)
             return
-        content, view = raise_form(key, options, self._standing(key))
+        content, view = raise_form(key, options)
         if view is None:
             await interaction.response.send_message(content, ephemeral=True)
         else:
@@ -257,7 +245,7 @@ class LiarsBot(discord.AutoShardedClient):
             if isinstance(options, str):
                 await interaction.response.edit_message(content=options, view=None)
                 return
-            content, view = raise_form(own, options, self._standing(own), quantity, digit)
+            content, view = raise_form(own, options, quantity, digit)
             await interaction.response.edit_message(content=content, view=view)
 
         await self._guard(interaction, "raise", work)
@@ -277,7 +265,7 @@ class LiarsBot(discord.AutoShardedClient):
             if isinstance(options, str):
                 await interaction.edit_original_response(content=f"{text}\n{options}", view=None)
                 return
-            content, view = raise_form(own, options, self._standing(own), quantity, digit, note=text)
+            content, view = raise_form(own, options, quantity, digit, note=text)
             await interaction.edit_original_response(content=content, view=view)
 
         await self._guard(interaction, "bid", work)
@@ -307,7 +295,7 @@ class LiarsBot(discord.AutoShardedClient):
         try:
             if interaction.guild_id is None:
                 return []
-            periods = await self.service.store.periods(self.table_key(interaction).server)
+            periods = await self.service.periods(self.table_key(interaction).server)
             return [app_commands.Choice(name=p, value=p) for p in sorted(periods, reverse=True)
                     if p.startswith(current.strip())][:25]
         except Exception as exc:

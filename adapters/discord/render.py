@@ -49,7 +49,6 @@ TEXT = {
     "dm_closed": "{players}: I could not send you a direct message (your DMs are closed), so your serial "
     "was not sent. Press **My serial** on the table message: it shows your serial to you alone.",
     "no_hand": "You hold no serial right now: it comes by DM when a round is dealt at your table.",
-    "not_your_turn": "It is not your turn: {player} is to act.",
     "raise_standing": "Standing bid: **{standing}**. Choose a bid that beats it, then press **Bid**.",
     "raise_opening": "No bid yet: choose the opening bid, then press **Bid**.",
     "raise_quantity": "How many",
@@ -110,23 +109,18 @@ def record_file(reply: Reply, key: TableKey) -> discord.File | None:
 def raise_form(
     key: TableKey,
     options: Mapping[str, Any],
-    standing: tuple[int, int] | None,
     quantity: int | None = None,
     digit: int | None = None,
     note: str = "",
 ) -> tuple[str, discord.ui.View | None]:
     """Content and view of the ephemeral Raise… form: a quantity select, a digit select (named by the
-    table's rank order, highest first) and a Bid button, offering only bids that beat ``standing``
-    (``(quantity, digit)`` of the standing bid)."""
-    digits: list[tuple[int, str]] = [(int(d), str(name)) for d, name in options["digits"]]
+    table's rank order, highest first) and a Bid button, offering only the legal bids the service
+    lists (``legal_digits``: quantity → digits that beat the standing bid at that quantity)."""
+    names = {int(d): str(name) for d, name in options["digits"]}
+    legal: Mapping[int, list[int]] = options["legal_digits"]
 
     def legal_digits(q: int) -> list[tuple[int, str]]:
-        if standing is None or q > standing[0]:
-            return digits
-        if q < standing[0]:
-            return []
-        order = [d for d, _ in digits]
-        return digits[: order.index(standing[1])] if standing[1] in order else []
+        return [(d, names[d]) for d in legal.get(q, [])]
 
     quantities = [int(q) for q in options["quantities"] if legal_digits(int(q))][:25]
     intro = (TEXT["raise_standing"].format(standing=options["standing"]) if options.get("standing")

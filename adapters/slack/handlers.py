@@ -227,11 +227,8 @@ class Listeners:
         except UserError as exc:
             await answer(Reply(exc.text, ok=False, code=exc.code))
             return
-        if not options["your_turn"]:
-            table = self.service.table(key)
-            to_act = str(options["to_act"])
-            player = table.name(to_act) if table is not None else to_act
-            await answer(Reply(TEXT["not_your_turn"].format(player=player), ok=False, code="not-your-turn"))
+        if options["refusal"] is not None:
+            await answer(Reply(options["refusal"], ok=False, code="not-your-turn"))
             return
         try:
             await client.views_open(trigger_id=trigger_id, view=raise_modal(key, options))
@@ -270,11 +267,7 @@ class Listeners:
 
     def _tables_of(self, server: str, user: str) -> list[TableKey]:
         """Tables on this server where ``user`` holds a serial now (for ``hand`` sent by DM)."""
-        return [
-            t.key for t in list(self.service.tables.values())
-            if t.key.platform == "slack" and t.key.server_id == server and user in t.seats
-            and t.live_round is not None
-        ]
+        return [t.key for t in self.service.tables_of("slack", user, server)]
 
 
 def _header(request: AsyncBoltRequest, name: str) -> str | None:

@@ -52,7 +52,6 @@ TEXT = {
     "raise_digit": "Of which digit",
     "raise_standing": "Standing bid: *{standing}*. Your bid must beat it.",
     "raise_opening": "No bid yet: make the opening bid.",
-    "not_your_turn": "It is not your turn: {player} is to act.",
     "raise_failed": "The Raise… form would not open (Slack said {error}); `/liars bid 5 7` does the same.",
     "no_hand": "You hold no serial right now: it comes by DM when a round is dealt at your table.",
     "record_too_long": "The record is too long for a Slack message. On the bot's host, "

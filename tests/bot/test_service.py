@@ -485,3 +485,19 @@ async def test_the_declared_last_hand_plays_at_double_stake_and_closes_the_table
     outcome = table.last_outcome
     assert outcome is not None and outcome.stake == 6
     assert sorted(abs(u) for u in outcome.net.values()) == [6, 6, 12]
+
+
+async def test_raise_options_offer_exactly_the_legal_bids_and_say_why_not(harness: Harness) -> None:
+    h = harness
+    await open_three(h)
+    opener = actor(h.to_act())
+    assert (await h.do(opener, "bid", "3", "7")).ok
+    service = h.service
+    assert service is not None
+    nxt = h.to_act()
+    options = service.raise_options(KEY, nxt)
+    assert options["refusal"] is None and options["standing_bid"] == [3, 7]
+    assert options["legal_digits"][3] == [9, 8] and options["legal_digits"][4] == list(range(9, -1, -1))
+    assert options["quantities"][0] == 3 and len(options["quantities"]) == 22  # 3 .. 24 at three players
+    assert service.raise_options(KEY, opener.user_id)["refusal"].startswith("It is not your turn")
+    assert service.raise_options(KEY, ADMIN.user_id)["refusal"] == "You are not seated at this table."

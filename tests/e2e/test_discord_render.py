@@ -8,6 +8,7 @@ import discord
 
 from adapters.discord.render import CONTENT_LIMIT, chunks, raise_form, render
 from bot.model import Message, TableKey
+from core import Bid
 
 KEY = TableKey("discord", "111", "222")
 DIGITS_ZERO_LOW = [(d, name) for d, name in zip(range(9, -1, -1), (
@@ -35,21 +36,32 @@ def test_humans_are_mentioned_and_computers_named() -> None:
     assert render(msg) == "<@42> bid, Gekko challenged"
 
 
+def options_for(quantity: int, digit: int, top: int = 28) -> dict[str, Any]:
+    """What Service.raise_options says when (quantity, digit) stands, zero-low, up to ``top`` copies."""
+    legal: dict[int, list[int]] = {}
+    for bid_id in range(Bid(quantity, digit).id + 1, top * 10):
+        bid = Bid.from_id(bid_id)
+        legal.setdefault(bid.quantity, []).insert(0, bid.digit)
+    quantities = sorted(legal)[:25]
+    return {"standing": str(Bid(quantity, digit)), "quantities": quantities,
+            "legal_digits": {q: legal[q] for q in quantities}, "digits": DIGITS_ZERO_LOW}
+
+
 async def test_raise_form_offers_only_bids_that_beat_the_standing_one() -> None:
-    options = {"standing": "4 sevens", "quantities": list(range(4, 29)), "digits": DIGITS_ZERO_LOW}
-    content, view = raise_form(KEY, options, (4, 7))
+    options = options_for(4, 7)
+    content, view = raise_form(KEY, options)
     assert "**4 sevens**" in content
     q_select, d_select, bid = parts(view)
     assert [o["value"] for o in q_select["options"]][:2] == ["4", "5"] and q_select["options"][0]["default"]
     assert [o["label"] for o in d_select["options"]] == ["nines (9)", "eights (8)"]  # at 4, only above sevens
     assert bid["disabled"]
-    content, view = raise_form(KEY, options, (4, 7), quantity=5, digit=2)
+    content, view = raise_form(KEY, options, quantity=5, digit=2)
     _, d_select, bid = parts(view)
     assert len(d_select["options"]) == 10
     assert bid["custom_id"] == "liars:bid:111:222:5:2" and bid["label"] == "Bid 5 twos"
     # 4 nines is the top bid at 4: with nines standing, 4 is no longer offered.
-    _, view = raise_form(KEY, {**options, "standing": "4 nines"}, (4, 9))
+    _, view = raise_form(KEY, options_for(4, 9))
     assert parts(view)[0]["options"][0]["value"] == "5"
     # Nothing beats the highest bid there is.
-    content, view = raise_form(KEY, {"standing": "16 nines", "quantities": [16], "digits": DIGITS_ZERO_LOW}, (16, 9))
+    content, view = raise_form(KEY, options_for(16, 9, top=16))
     assert view is None and "challenge instead" in content
