@@ -60,6 +60,7 @@ log = logging.getLogger(__name__)
 COMPUTER_NAMES = ("Gekko", "Sherman", "Meriwether", "Ranieri", "Gutfreund", "Lewis", "Strauss", "Kimmel",
                   "Hill", "Mozer", "Feuerstein")
 MAX_SEATS = 12
+_TABLE_READS = frozenset({"hand", "odds", "hint", "status"})  # commands that read one live table
 
 
 Handler = Callable[[Command], Awaitable[Reply]]
@@ -170,7 +171,12 @@ class Service(ServerCommands):
         if handler is None:
             return Reply(f"Unknown command {cmd.name!r}. Try `help`.", ok=False, code="unknown-command")
         try:
-            reply = await handler(cmd)
+            if cmd.name in _TABLE_READS:
+                # a read waits for a write under way: it never sees a change its commit may roll back
+                async with self.lock(cmd.key):
+                    reply = await handler(cmd)
+            else:
+                reply = await handler(cmd)
         except UserError as exc:
             reply = Reply(exc.text, ok=False, code=exc.code)
         except GameError as exc:
