@@ -204,10 +204,9 @@ def count_message(table: TableState, outcome: Outcome, settings: Mapping[str, An
     assert log is not None
     bid, bidder = outcome.bid, outcome.bidder
     order = table.rules.rank_order
-    lines = [
-        f"🧮 **The count** — {mention(bidder)} bid **{bid}**. There are **{outcome.count}** "
-        f"{digit_plural(bid.digit, order)}: {fingers(outcome.count)}",
-    ]
+    there = (f"There is **1** {digit_name(bid.digit, order)}" if outcome.count == 1
+             else f"There are **{outcome.count}** {digit_plural(bid.digit, order)}")
+    lines = [f"🧮 **The count** — {mention(bidder)} bid **{bid}**. {there}: {fingers(outcome.count)}"]
     for p, serial in outcome.serials.items():
         lines.append(f"• {mention(p)}: `{serial}` ({serial.counts[bid.digit]})")
     if outcome.skunk:

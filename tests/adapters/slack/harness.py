@@ -289,7 +289,8 @@ async def play_round(d: Driver) -> RoundResult:
     count_text = counts[0].params["text"]
     outcome = table.last_outcome
     assert outcome is not None and outcome.bidder == opener and str(outcome.bid) == "2 sevens"
-    assert f"There are *{outcome.count}* sevens" in count_text
+    n = outcome.count
+    assert (f"There are *{n}* sevens" if n != 1 else "There is *1* seven") in count_text
     assert all(s in count_text for s in serials.values())
     assert ("The bid is made" in count_text) == outcome.made
     net = dict(outcome.net)
