@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from core import Bid, ChallengeMode, Outcome, Phase, Round, Serial, digit_name, digit_plural
-from core.odds import player_odds
+from core.odds import at_least, player_odds
 
 from .model import Button, Message
 from .table import ENDED, LOBBY, TableState
@@ -194,8 +194,6 @@ def odds_text(table: TableState, player: str) -> str:
 
 
 def probs_for(serial: Serial, n: int, bid: Bid) -> float:
-    from core.odds import at_least
-
     return at_least(bid.quantity - serial.counts[bid.digit], 8 * (n - 1))
 
 

@@ -27,7 +27,6 @@ from core import (
     Round,
     Rules,
     Serial,
-    SerialSource,
     Session,
 )
 from core.record import outcome_to_dict
@@ -315,10 +314,6 @@ class TableState:
         log = self.current_log
         assert log is not None
         return {"round": self.round_number, **log.to_record(), "outcome": outcome_to_dict(outcome)}
-
-    @property
-    def slip_source(self) -> bool:
-        return self.rules.serial_source is SerialSource.SLIPS
 
 
 class _NoDraw:

@@ -405,9 +405,6 @@ class SqliteStore:
             row = await cur.fetchone()
         return json.loads(row[0]) if row else None
 
-    async def save_request(self, request_id: str, table_id: int | None, reply: dict[str, Any], at: float) -> None:
-        await self._submit({"request": [(request_id, table_id, json.dumps(reply), at)]})
-
     # -- servers ----------------------------------------------------------------------------------
     async def get_settings(self, server: str) -> dict[str, Any]:
         async with self.db.execute("SELECT settings FROM servers WHERE server = ?", (server,)) as cur:
@@ -481,10 +478,3 @@ class SqliteStore:
             }
             for r in rows
         ]
-
-    async def ledger_rows(self, server: str) -> list[tuple[str, str, int, int]]:
-        """(period, player, units, round_id) in order — for audits and tests."""
-        async with self.db.execute(
-            "SELECT period, player, units, round_id FROM ledger WHERE server = ? ORDER BY id", (server,)
-        ) as cur:
-            return [(r[0], r[1], int(r[2]), int(r[3])) for r in await cur.fetchall()]
