@@ -44,7 +44,6 @@ pytestmark = pytest.mark.asyncio
 SIGNING_SECRET = "fake-signing-secret"
 BOT_TOKEN = "xoxb-test"
 APP_TOKEN = "xapp-1-A0FAKEAPP-1-test"
-PROXY_VARS = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy")
 
 
 @dataclass
@@ -144,13 +143,6 @@ async def serve_http(app: AsyncApp, path: str = "/slack/events") -> AsyncIterato
     finally:
         await runner.cleanup()
 
-
-@pytest.fixture(autouse=True)
-def _no_proxy_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    # slack_sdk reads HTTP(S)_PROXY itself and ignores NO_PROXY, so a proxy setting would
-    # send loopback traffic through the proxy.
-    for var in PROXY_VARS:
-        monkeypatch.delenv(var, raising=False)
 
 
 @pytest_asyncio.fixture

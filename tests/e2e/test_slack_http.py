@@ -31,7 +31,6 @@ from tests.adapters.slack.harness import (
     CAROL,
     CHANNEL,
     NAMES,
-    PROXY_VARS,
     SECRET,
     HttpDriver,
     assert_no_serial_before_count,
@@ -43,6 +42,7 @@ from tests.adapters.slack.harness import (
     play_round,
 )
 from tests.fakes.slack_server import (
+    PROXY_VARS,
     FakeSlack,
     build_signed_request,
     form_encode,
@@ -52,12 +52,6 @@ from tests.fakes.slack_server import (
 
 ROOT = Path(__file__).resolve().parents[2]
 
-
-@pytest.fixture(autouse=True)
-def _no_proxy_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    # slack_sdk reads HTTP(S)_PROXY itself and ignores NO_PROXY: loopback traffic must not go to a proxy.
-    for var in PROXY_VARS:
-        monkeypatch.delenv(var, raising=False)
 
 
 @pytest_asyncio.fixture

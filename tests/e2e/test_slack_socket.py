@@ -21,7 +21,6 @@ from tests.adapters.slack.harness import (
     BOB,
     BOT_TOKEN,
     CAROL,
-    PROXY_VARS,
     SocketDriver,
     assert_no_serial_before_count,
     event_count,
@@ -30,15 +29,10 @@ from tests.adapters.slack.harness import (
     make_bot,
     play_round,
 )
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.slack_server import PROXY_VARS, FakeSlack
 
 ROOT = Path(__file__).resolve().parents[2]
 
-
-@pytest.fixture(autouse=True)
-def _no_proxy_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    for var in PROXY_VARS:
-        monkeypatch.delenv(var, raising=False)
 
 
 @pytest_asyncio.fixture

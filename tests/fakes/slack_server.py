@@ -55,6 +55,9 @@ from slack_sdk.signature import SignatureVerifier
 
 T = TypeVar("T")
 
+# proxy variables slack_sdk honours (it ignores NO_PROXY): the suite clears them (tests/conftest.py)
+PROXY_VARS = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy")
+
 FORM_CONTENT_TYPE = "application/x-www-form-urlencoded"
 DEFAULT_TEAM_ID = "T0FAKE"
 DEFAULT_TEAM_DOMAIN = "fake-team"

@@ -40,7 +40,6 @@ SECRET = "liars-signing-secret"
 CHANNEL = DEFAULT_CHANNEL_ID
 ALICE, BOB, CAROL = "U0ALICE", "U0BOB", "U0CAROL"
 NAMES = {ALICE: "alice", BOB: "bob", CAROL: "carol"}
-PROXY_VARS = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy")
 ACK_LIMIT = 2.0  # seconds: "well inside" the 3 Slack allows, with room for a busy CI machine
 
 

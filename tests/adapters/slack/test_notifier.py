@@ -6,7 +6,6 @@ import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest
 import pytest_asyncio
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -14,14 +13,8 @@ from adapters.slack.notifier import SlackNotifier
 from bot.bootstrap import build_service
 from bot.model import Actor, Command, Reply
 from bot.service import Service
-from tests.adapters.slack.harness import ALICE, BOB, BOT_TOKEN, CHANNEL, PROXY_VARS, key_of
+from tests.adapters.slack.harness import ALICE, BOB, BOT_TOKEN, CHANNEL, key_of
 from tests.fakes.slack_server import FakeSlack
-
-
-@pytest.fixture(autouse=True)
-def _no_proxy_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    for var in PROXY_VARS:
-        monkeypatch.delenv(var, raising=False)
 
 
 @pytest_asyncio.fixture
