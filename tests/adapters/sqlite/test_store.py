@@ -1,0 +1,67 @@
+"""The SQLite store on real files: migrations, WAL, append-only tables, group commits."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from adapters.sqlite.store import MIGRATIONS, SqliteStore
+from bot.ports import LedgerEntry, RoundRecord
+
+
+async def test_a_new_file_is_migrated_once_in_wal_mode(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite3"
+    store = SqliteStore(str(path))
+    await store.open()
+    assert await store.schema_version() == len(MIGRATIONS)
+    table = await store.create_table("srv", "c1", 1.0)
+    await store.commit(table, "srv", [{"t": "open"}], at=1.0, period="2026-01")
+    await store.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    again = SqliteStore(str(path))
+    await again.open()  # migrating again would fail on CREATE TABLE: the version says it is done
+    assert await again.schema_version() == len(MIGRATIONS)
+    assert [t.events for t in await again.load_open_tables()] == [[{"t": "open"}]]
+    await again.close()
+
+
+async def test_the_ledger_and_the_event_log_are_append_only(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite3"
+    store = SqliteStore(str(path))
+    await store.open()
+    table = await store.create_table("srv", "c1", 1.0)
+    entries = [LedgerEntry("a", 2), LedgerEntry("b", -2)]
+    await store.commit(table, "srv", [{"t": "act"}], at=1.0, period="2026-01",
+                       rounds=[RoundRecord(1, {"r": 1}, {"o": 1}, entries)])
+    await store.close()
+    with sqlite3.connect(path) as db:
+        for sql in ("UPDATE ledger SET units = 0", "DELETE FROM ledger", "UPDATE table_events SET event = '{}'",
+                    "DELETE FROM table_events"):
+            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+                db.execute(sql)
+        assert db.execute("SELECT SUM(units), COUNT(*) FROM ledger").fetchone() == (0, 2)
+
+
+async def test_one_failing_unit_in_a_group_commit_fails_alone(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite3"
+    store = SqliteStore(str(path))
+    await store.open()
+    tables = [await store.create_table("srv", f"c{i}", 1.0) for i in range(6)]
+    with sqlite3.connect(path) as db:  # a real failure for one unit's rows
+        db.execute("""CREATE TRIGGER poison BEFORE INSERT ON table_events WHEN NEW.event LIKE '%poison%'
+                      BEGIN SELECT RAISE(ABORT, 'poisoned'); END""")
+    results = await asyncio.gather(
+        *(store.commit(t, "srv", [{"t": "poison" if i == 3 else "ok", "i": i}], at=1.0, period="2026-01",
+                       rounds=[RoundRecord(1, {}, {}, [LedgerEntry("a", 1), LedgerEntry("b", -1)])])
+          for i, t in enumerate(tables)),
+        return_exceptions=True,
+    )
+    assert [isinstance(r, sqlite3.IntegrityError) for r in results] == [False, False, False, True, False, False]
+    stored = {t.table_id: t.events for t in await store.load_open_tables()}
+    assert stored == {t: [{"t": "ok", "i": i}] for i, t in enumerate(tables) if i != 3}
+    assert await store.balances("srv") == {"a": 5, "b": -5}  # the poisoned unit's ledger rows are gone too
+    await store.close()
