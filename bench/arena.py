@@ -19,7 +19,7 @@ import json
 import time
 
 from bot.arena import ArenaResult, run_arena
-from core.rules import make_rules
+from core.serial.rules import make_rules
 
 # name, players, lineup (padded with its last name), preset, share of --rounds
 RUNS: list[tuple[str, int, list[str], str, float]] = [

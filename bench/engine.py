@@ -18,7 +18,7 @@ import pstats
 import random
 import time
 
-from core import Round, deal_serial, make_rules
+from core.serial import Round, deal_serial, make_rules
 
 PLAYERS = ("ann", "bob", "cat")
 

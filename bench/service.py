@@ -21,8 +21,8 @@ import time
 
 from bot.bootstrap import build_service, tune_runtime
 from bot.model import Actor, Command, TableKey
-from core import CallCount, Challenge, MakeBid, seat_view
-from core.players import get_strategy
+from core.serial import CallCount, Challenge, MakeBid, seat_view
+from core.serial.players import get_strategy
 
 
 class NullNotifier:

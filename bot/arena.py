@@ -35,12 +35,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.errors import GameError
-from core.players import Strategy, get_strategy
-from core.round import Round
-from core.rules import Rules
-from core.serials import deal_serial
-from core.view import seat_view
+from core.serial.errors import GameError
+from core.serial.players import Strategy, get_strategy
+from core.serial.round import Round
+from core.serial.rules import Rules
+from core.serial.serials import deal_serial
+from core.serial.view import seat_view
 
 __all__ = ["ArenaError", "ArenaResult", "Interval", "StrategyStats", "assignments", "run_arena"]
 

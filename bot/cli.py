@@ -37,7 +37,7 @@ def _fail(message: str) -> int:
 
 
 def cmd_replay(args: argparse.Namespace, verify: bool = False) -> int:
-    from core.record import IllegalRecordedAction, RecordError, replay
+    from core.serial.record import IllegalRecordedAction, RecordError, replay
 
     record = _read_json(args.file)
     try:
@@ -62,8 +62,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
-    from core.odds import at_least, count_distribution, player_odds
-    from core.serials import Serial
+    from core.serial.odds import at_least, count_distribution, player_odds
+    from core.serial.serials import Serial
 
     n = args.players
     if not 2 <= n <= 12:

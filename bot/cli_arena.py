@@ -45,8 +45,8 @@ def _fail(message: str) -> int:
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
-    from core.players import STRATEGY_NAMES
-    from core.rules import RulesError, make_rules
+    from core.serial.players import STRATEGY_NAMES
+    from core.serial.rules import RulesError, make_rules
 
     from .arena import ArenaError, run_arena
 

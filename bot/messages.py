@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from core import Bid, ChallengeMode, Outcome, Phase, Round, Serial, digit_name, digit_plural
-from core.odds import at_least, player_odds
+from core.serial import Bid, ChallengeMode, Outcome, Phase, Round, Serial, digit_name, digit_plural
+from core.serial.odds import at_least, player_odds
 
 from .model import Button, Message
 from .table import ENDED, LOBBY, TableState

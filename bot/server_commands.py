@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from core import PRESETS, RulesError, make_rules
+from core.serial import PRESETS, RulesError, make_rules
 
 from . import messages as M
 from .ledger import fewest_payments

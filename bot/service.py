@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from core import (
+from core.serial import (
     PRESETS,
     Action,
     Bid,
@@ -41,8 +41,8 @@ from core import (
     seat_view,
     timeout_action,
 )
-from core.record import outcome_to_dict
-from core.serials import RandomSource
+from core.serial.record import outcome_to_dict
+from core.serial.serials import RandomSource
 
 from . import messages as M
 from .ledger import period_of
@@ -564,7 +564,7 @@ class Service(ServerCommands):
         await self._deal(table)
 
     async def _computer_move(self, table: TableState, player: str) -> None:
-        from core.players import get_strategy
+        from core.serial.players import get_strategy
 
         round_ = table.live_round
         assert round_ is not None
@@ -596,7 +596,7 @@ class Service(ServerCommands):
         return Reply(M.odds_text(table, cmd.actor.user_id), private=True)
 
     async def _cmd_hint(self, cmd: Command) -> Reply:
-        from core.players import get_strategy
+        from core.serial.players import get_strategy
 
         table = self._need_table(cmd.key)
         self._need_seat(table, cmd.actor)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from core import (
+from core.serial import (
     Action,
     Bid,
     CallCount,
@@ -29,8 +29,8 @@ from core import (
     Serial,
     Session,
 )
-from core.record import outcome_to_dict
-from core.serials import RandomSource
+from core.serial.record import outcome_to_dict
+from core.serial.serials import RandomSource
 
 from .model import TableKey
 

@@ -1,40 +1,24 @@
-"""The engine's one error tree.  Every error carries fields, so adapters can word it.
+"""The games' one error tree: the shared base and the errors every game can raise.
 
-::
+Each game adds its own subclasses in its package (``core.serial.errors``, ``core.cards.errors``)::
 
-    GameError
-    ├── BidParseError (also ValueError)   text that is not a bid
-    ├── UnknownPlayer                     not seated at this table
-    ├── NotYourTurn                       acting out of turn
-    ├── BidTooLow                         a raise that does not beat the standing bid
-    ├── QuantityOutOfRange                q outside 1 .. 8n
-    ├── NoStandingBid                     a challenge before anyone has bid
-    ├── BidderCannotChallenge             challenging your own bid
-    ├── CountNotAvailable                 calling for the count when it is not yours to call
-    └── RoundOver                         acting after the count
+    GameError                           every rule violation; ``code`` names it, fields carry the values
+    ├── UnknownPlayer                   not seated at this table
+    ├── NotYourTurn                     acting out of turn
+    ├── RoundOver                       acting after the round has ended
+    ├── ActionParseError (ValueError)   text that is not an action of the game
+    ├── serial game: BidParseError, BidTooLow, QuantityOutOfRange, NoStandingBid, BidderCannotChallenge,
+    │                CountNotAvailable
+    └── card game:   see ``core.cards.errors``
 
 Engine operations raise these *before* changing any state.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from .bids import Bid
-
-__all__ = [
-    "BidParseError",
-    "BidTooLow",
-    "BidderCannotChallenge",
-    "CountNotAvailable",
-    "GameError",
-    "NoStandingBid",
-    "NotYourTurn",
-    "QuantityOutOfRange",
-    "RoundOver",
-    "UnknownPlayer",
-]
+__all__ = ["ActionParseError", "GameError", "NotYourTurn", "RoundOver", "UnknownPlayer"]
 
 
 class GameError(Exception):
@@ -50,8 +34,10 @@ class GameError(Exception):
             setattr(self, key, value)
 
 
-class BidParseError(GameError, ValueError):
-    code = "bad-bid"
+class ActionParseError(GameError, ValueError):
+    """Text that is not an action of the game (a bid, a declaration, ...)."""
+
+    code = "bad-action"
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -74,54 +60,8 @@ class NotYourTurn(GameError):
         super().__init__(f"it is not your turn: {to_act} is to act", player=player, to_act=to_act)
 
 
-class BidTooLow(GameError):
-    code = "bid-too-low"
-    bid: Bid
-    standing: Bid
-
-    def __init__(self, bid: Bid, standing: Bid) -> None:
-        super().__init__(f"{bid} does not beat the standing bid of {standing}", bid=bid, standing=standing)
-
-
-class QuantityOutOfRange(GameError):
-    code = "quantity-out-of-range"
-    quantity: int
-    maximum: int
-
-    def __init__(self, quantity: int, maximum: int) -> None:
-        super().__init__(
-            f"a bid's quantity must be 1 to {maximum} at this table, not {quantity}", quantity=quantity, maximum=maximum
-        )
-
-
-class NoStandingBid(GameError):
-    code = "no-standing-bid"
-    player: str
-
-    def __init__(self, player: str) -> None:
-        super().__init__("there is no bid to challenge yet: the opener must bid", player=player)
-
-
-class BidderCannotChallenge(GameError):
-    code = "bidder-cannot-challenge"
-    player: str
-
-    def __init__(self, player: str) -> None:
-        super().__init__("you cannot challenge your own bid", player=player)
-
-
-class CountNotAvailable(GameError):
-    code = "count-not-available"
-    player: str
-
-    def __init__(self, player: str) -> None:
-        super().__init__(
-            "the count is called only by a bidder whose bid has been challenged all around", player=player
-        )
-
-
 class RoundOver(GameError):
     code = "round-over"
 
-    def __init__(self) -> None:
-        super().__init__("this round is over: it has been counted")
+    def __init__(self, message: str = "this round is over: it has been counted") -> None:
+        super().__init__(message)

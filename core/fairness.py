@@ -1,35 +1,26 @@
-"""Commit-reveal fairness: a SHA-256 commitment over a round's serials and a random salt.
+"""Commit-reveal fairness, shared by every game: a SHA-256 digest of canonical JSON, and a random salt.
 
-At the deal the table posts ``commitment(...)``; at the count it reveals the salt, and anyone can
-recompute the digest from the revealed serials.  The salt comes from the caller (randomness is an
-input); :func:`new_salt` takes the random source.
+At the deal a table posts the digest of what it dealt (serials, a shuffled deck) with a secret salt;
+when the game reveals it (the count, the end of a card game) the salt is shown and anyone can
+recompute the digest.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from typing import Any
 
-from .serials import RandomSource, Serial
+from .game import RandomSource
 
-__all__ = ["commitment", "new_salt", "verify_commitment"]
+__all__ = ["digest", "new_salt"]
 
 
 def new_salt(rng: RandomSource) -> str:
     return f"{rng.randrange(2**128):032x}"
 
 
-def commitment(players: Sequence[str], serials: Mapping[str, Serial | str], salt: str) -> str:
-    """``sha256`` of the canonical JSON ``{"players": [...], "salt": s, "serials": [...]}``, in seat order."""
-    body = json.dumps(
-        {"players": list(players), "salt": salt, "serials": [str(serials[p]) for p in players]},
-        sort_keys=True,
-        separators=(",", ":"),
-        ensure_ascii=False,
-    )
+def digest(payload: Any) -> str:
+    """``sha256`` hex of ``payload`` as canonical JSON (sorted keys, no spaces, UTF-8)."""
+    body = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
-
-
-def verify_commitment(players: Sequence[str], serials: Mapping[str, Serial | str], salt: str, digest: str) -> bool:
-    return commitment(players, serials, salt) == digest.lower()

@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from core.record import replay
+from core.serial.record import replay
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.model import COMMANDS, TableKey
-from core import PRESETS
+from core.serial import PRESETS
 
 __all__ = ["LiarsGroup"]
 

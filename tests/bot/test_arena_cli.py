@@ -9,7 +9,7 @@ import pytest
 
 from bot.arena import ArenaError, assignments, run_arena
 from bot.cli import main
-from core import make_rules
+from core.serial import make_rules
 
 
 def arena_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:

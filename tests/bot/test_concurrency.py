@@ -7,8 +7,8 @@ import random
 import sqlite3
 
 from bot.model import Actor, Command, TableKey
-from core import CallCount, Challenge, MakeBid, seat_view
-from core.players import get_strategy
+from core.serial import CallCount, Challenge, MakeBid, seat_view
+from core.serial.players import get_strategy
 
 from .conftest import Harness
 

@@ -6,7 +6,7 @@ import re
 import sqlite3
 
 from bot.model import TableKey
-from core import Serial
+from core.serial import Serial
 
 from .conftest import ADMIN, ALICE, BOB, CAROL, KEY, Harness, actor
 
@@ -207,7 +207,7 @@ async def test_commitment_is_posted_at_the_deal_and_the_salt_revealed_at_the_cou
     assert (await h.do(actor(h.to_act()), "challenge")).ok
     count = next(m for m in h.notifier.messages if m.kind == "count")
     salt = re.search(r"Salt: `([0-9a-f]+)`", count.text).group(1)  # type: ignore[union-attr]
-    from core import commitment
+    from core.serial import commitment
 
     table = h.service.table(KEY)  # type: ignore[union-attr]
     outcome = table.last_outcome
@@ -323,7 +323,7 @@ async def test_tables_in_different_channels_are_independent(harness: Harness) ->
 async def test_export_is_a_replayable_record(harness: Harness) -> None:
     import json
 
-    from core.record import replay
+    from core.serial.record import replay
 
     h = harness
     await open_three(h, "salomon")

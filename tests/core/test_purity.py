@@ -113,7 +113,7 @@ def test_the_checker_allows_pure_code(source: str) -> None:
 
 def test_importing_core_loads_no_event_loop_network_storage_or_platform_sdk() -> None:
     code = (
-        "import sys, core, core.record, core.odds, core.view, core.fairness\n"
+        "import sys, core, core.game, core.serial, core.serial.record, core.serial.odds, core.serial.players\n"
         "bad = {'asyncio', 'discord', 'slack_bolt', 'slack_sdk', 'sqlite3', 'aiosqlite', 'aiohttp', 'socket'}\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in bad))\n"
     )

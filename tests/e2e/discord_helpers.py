@@ -21,7 +21,7 @@ import pytest_asyncio
 from adapters.discord.bot import LiarsBot, create_bot
 from adapters.discord.config import DiscordConfig
 from bot.model import TableKey
-from core import Serial
+from core.serial import Serial
 from tests.fakes.discord_server import (
     FakeChannel,
     FakeDiscord,

@@ -8,7 +8,7 @@ import discord
 
 from adapters.discord.render import CONTENT_LIMIT, chunks, raise_form, render
 from bot.model import Message, TableKey
-from core import Bid
+from core.serial import Bid
 
 KEY = TableKey("discord", "111", "222")
 DIGITS_ZERO_LOW = [(d, name) for d, name in zip(range(9, -1, -1), (

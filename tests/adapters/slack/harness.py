@@ -23,7 +23,7 @@ from adapters.slack.config import SlackConfig
 from bot.messages import signed_units
 from bot.model import TableKey
 from bot.service import DEFAULT_SETTINGS
-from core import Serial
+from core.serial import Serial
 from tests.fakes.slack_server import (
     DEFAULT_CHANNEL_ID,
     FakeSlack,

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..records import IllegalRecordedAction, RecordError
 from .bids import Bid
 from .errors import GameError
 from .fairness import verify_commitment
@@ -37,21 +38,6 @@ from .serials import Serial
 from .session import Session, SessionOver
 
 __all__ = ["IllegalRecordedAction", "RecordError", "outcome_to_dict", "parse_action", "replay", "rules_from_record"]
-
-
-class RecordError(ValueError):
-    """The record is not a well-formed game record.  ``str()`` is one line for people."""
-
-
-class IllegalRecordedAction(Exception):
-    def __init__(self, error: str, round_index: int, action_index: int | None) -> None:
-        super().__init__(error)
-        self.error = error
-        self.round = round_index
-        self.action = action_index
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"error": self.error, "round": self.round, "action": self.action}
 
 
 class _NoRng:

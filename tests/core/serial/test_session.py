@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from core import (
+from core.serial import (
     CallCount,
     Challenge,
     Round,
@@ -17,7 +17,7 @@ from core import (
     deal_serial,
     make_rules,
 )
-from core.serials import SLIP_LENGTH
+from core.serial.serials import SLIP_LENGTH
 
 from ._helpers import action, serials
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core import (
+from core.serial import (
     Action,
     Bid,
     CallCount,
@@ -25,7 +25,7 @@ from core import (
     make_rules,
     seat_view,
 )
-from core.players import (
+from core.serial.players import (
     DIFFICULTY_LEVELS,
     STRATEGY_NAMES,
     Binomial,

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import dataclass, field
-from typing import Protocol
+
+from ..game import RandomSource
 
 __all__ = ["SLIP_LENGTH", "SLIP_ROUNDS", "RandomSource", "Serial", "deal_serial", "deal_slip", "default_rng"]
 
@@ -20,10 +21,6 @@ SLIP_ROUNDS = 10
 _BANKS = "ABCDEFGHIJKL"
 _LETTERS = "ABCDEFGHIJKLMNPQRSTUVWXYZ"
 _SERIAL_TEXT = re.compile(r"^\s*(?:([A-Za-z]{2})\s*)?(\d{8})(?:\s*([A-Za-z\*]))?\s*$")
-
-
-class RandomSource(Protocol):
-    def randrange(self, start: int, stop: int = ..., step: int = ...) -> int: ...
 
 
 def default_rng() -> RandomSource:

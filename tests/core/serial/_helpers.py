@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from core import Action, Bid, CallCount, Challenge, Event, MakeBid, Round, Rules, Serial
+from core.serial import Action, Bid, CallCount, Challenge, Event, MakeBid, Round, Rules, Serial
 
 Step = tuple[str, str]
 

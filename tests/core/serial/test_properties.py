@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core import (
+from core.serial import (
     PRESETS,
     Action,
     Bid,
@@ -28,7 +28,7 @@ from core import (
     Session,
     make_rules,
 )
-from core.scoring import size_multiplier
+from core.serial.scoring import size_multiplier
 
 from ._helpers import snapshot
 

@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from core import Bid, BidParseError, GameError, RankOrder, digit_name, digit_plural
+from core.serial import Bid, BidParseError, GameError, RankOrder, digit_name, digit_plural
 
 ZL, ZH, AH = RankOrder.ZERO_LOW, RankOrder.ZERO_HIGH, RankOrder.ACES_HIGH
 

@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.cli import main
-from core import Serial
-from core.fairness import commitment
-from core.record import IllegalRecordedAction, RecordError
-from core.record import replay as core_replay
+from core.serial import Serial
+from core.serial.fairness import commitment
+from core.serial.record import IllegalRecordedAction, RecordError
+from core.serial.record import replay as core_replay
 
 EXAMPLE_1: dict[str, Any] = {
     "rules": "classic",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from core import Bid, Outcome, RankOrder, Rules, make_rules, score
-from core.scoring import size_multiplier
+from core.serial import Bid, Outcome, RankOrder, Rules, make_rules, score
+from core.serial.scoring import size_multiplier
 
 from ._helpers import serials
 

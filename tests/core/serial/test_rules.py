@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from core import (
+from core.serial import (
     PRESETS,
     ChallengeMode,
     FirstOpener,

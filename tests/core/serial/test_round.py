@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from core import (
+from core.serial import (
     Action,
     Bid,
     BidderCannotChallenge,
@@ -543,7 +543,7 @@ def test_timeout_actions() -> None:
 
 
 def test_a_seat_view_shows_its_own_serial_and_the_public_state_only() -> None:
-    from core import seat_view
+    from core.serial import seat_view
 
     round_ = new_round(CLASSIC, {"a": "11111111", "b": "22222222", "c": "33333333"})
     play(round_, [("a", "3 5")])
@@ -560,8 +560,8 @@ def vars_of(view: object) -> list[object]:
 
 
 def test_a_seat_view_off_turn_offers_only_the_challenge_first_mode_allows() -> None:
-    from core import Challenge, MakeBid, Serial, make_rules, seat_view
-    from core.round import Round
+    from core.serial import Challenge, MakeBid, Serial, make_rules, seat_view
+    from core.serial.round import Round
 
     serials = {p: Serial("01234567") for p in ("a", "b", "c")}
     for mode, can in (("first", True), ("all", False)):

@@ -10,8 +10,8 @@ from math import comb
 import pytest
 
 from bot.cli import main
-from core import Serial
-from core.odds import at_least, count_distribution, exact_at_least, exact_pmf, exactly, player_odds
+from core.serial import Serial
+from core.serial.odds import at_least, count_distribution, exact_at_least, exact_pmf, exactly, player_odds
 
 
 @pytest.mark.parametrize(("digits", "p_none"), [(8, 0.430467), (16, 0.185302), (24, 0.079766), (32, 0.034337)])

@@ -1,0 +1,297 @@
+"""The game seam: what the table service asks of any game (OpenSpiel's ``Game``/``State`` split).
+
+The service in ``bot/`` knows no game's rules.  It keeps seats, a lobby, timers, ledgers and an
+event log; a game plugs in through two protocols:
+
+- :class:`Game` — the game itself: its name, presets, commands, rules from options, a new
+  :class:`Match` for a set of seats, and its records (``liars replay`` / ``verify``).
+- :class:`Match` — a game in progress at fixed seats.  The table asks it to ``deal`` (the game draws
+  everything a round needs from the random source the table passes, and returns it as a JSON deal,
+  with its SHA-256 commitment), to ``parse`` what a player typed or pressed into a JSON action, to
+  ``check`` and ``apply`` actions, who is ``to_act``, what a timeout or a computer seat does, and
+  what to show (``panel``, private texts, forms).
+
+Everything that crosses the seam is a JSON value (the table stores deals and actions in its event
+log exactly as the game wrote them, and replays them on restart) or one of the frozen values below.
+A serial or a hand only ever appears in a :class:`Say` addressed to its holder until the game itself
+reveals it (the count, a challenge).
+
+Games register in :data:`GAMES` (see :mod:`core.registry`); ``bot/`` looks them up by name there.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol
+
+__all__ = [
+    "Control",
+    "Form",
+    "FormField",
+    "Game",
+    "GameRules",
+    "Json",
+    "Match",
+    "Panel",
+    "RandomSource",
+    "Say",
+    "SayKind",
+    "Settled",
+    "Step",
+]
+
+Json = dict[str, Any]
+"""A JSON object as stored in the event log (deals, actions, records, outcomes)."""
+
+
+class RandomSource(Protocol):
+    """Randomness is an input: ``secrets.SystemRandom()`` in play, a seeded ``random.Random`` in tests."""
+
+    def randrange(self, start: int, stop: int = ..., step: int = ...) -> int: ...
+
+
+class SayKind(StrEnum):
+    """What a :class:`Say` is, so a platform can choose how to show it."""
+
+    NOTE = "note"  # a public line about play ("Dirk took the hand and drew 3")
+    DEAL = "deal"  # the public announcement of a deal (with its commitment)
+    PRIVATE = "private"  # one player's secret (their serial, their hand): ``to`` is always set
+    RESULT = "result"  # a reveal and its result (the count, a challenge), with payments
+    END = "end"  # the match is over (a winner)
+
+
+@dataclass(frozen=True, slots=True)
+class Say:
+    """Something a game says after a deal or an action.
+
+    ``to`` is None for the channel, or the one player it is for.  ``text`` carries mentions as
+    ``<@id>``.  ``picture`` is the data a picture of a reveal is drawn from (only ever set on a
+    ``RESULT``: what it shows is public by then).
+    """
+
+    text: str
+    kind: SayKind = SayKind.NOTE
+    to: str | None = None
+    picture: Json | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """A finished round (serial game) or game (card game) with the money it moves.
+
+    ``net``: units per player, summing to exactly 0 (ledger entries).  ``record``: the round's record
+    (what ``export`` and ``history`` show).  ``outcome``: a JSON summary for stats.  ``ranking``:
+    finishing order for skill ratings, best first, players tied in one group (empty: not rated).
+    """
+
+    record: Json
+    outcome: Json
+    net: Mapping[str, int]
+    ranking: tuple[tuple[str, ...], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What a deal or an action produced: things to say, money settled, and a one-line note for the panel."""
+
+    says: tuple[Say, ...] = ()
+    settled: tuple[Settled, ...] = ()
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Control:
+    """A button.  ``verb`` is the command it sends; ``form``: it opens the verb's :class:`Form` instead."""
+
+    verb: str
+    label: str
+    style: str = "secondary"  # primary | secondary | success | danger
+    form: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """The table message: what the table looks like now, and the buttons it offers."""
+
+    text: str
+    controls: tuple[Control, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FormField:
+    """One choice of a form.  ``options`` are (value, label) pairs, in the order to show them.
+
+    A field that ``depends_on`` another lists its options per value of that field in ``options_by``
+    (a declaration's ranks depend on its type; a bid's digits on its quantity).  ``multi``: any number
+    of the options may be chosen (cards to discard).
+    """
+
+    name: str
+    label: str
+    options: tuple[tuple[str, str], ...] = ()
+    depends_on: str | None = None
+    options_by: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    multi: bool = False
+    required: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Form:
+    """A structured way to send ``verb``: the adapter shows the fields and sends the chosen values as the
+    command's options.  ``refusal`` says why this player cannot use it now (not their turn)."""
+
+    verb: str
+    title: str
+    fields: tuple[FormField, ...] = ()
+    refusal: str | None = None
+    intro: str = ""
+
+
+class GameRules(Protocol):
+    """A game's rule set: frozen, JSON round-trippable."""
+
+    @property
+    def preset(self) -> str: ...
+
+    @property
+    def stake(self) -> int: ...
+
+    def to_dict(self) -> Json: ...
+
+    def describe(self) -> str:
+        """One line: the preset and what differs from it."""
+        ...
+
+    def text(self) -> str:
+        """The rules at a table, for the ``rules`` command."""
+        ...
+
+
+class Match(Protocol):
+    """A game in progress at fixed seats.  Operations raise :class:`~core.errors.GameError` before
+    changing anything; ``apply``/``apply_deal`` replay stored payloads without re-drawing anything."""
+
+    @property
+    def players(self) -> tuple[str, ...]: ...
+
+    @property
+    def over(self) -> bool:
+        """No further round will be dealt (a winner, the last SLIPS round, the declared last hand)."""
+        ...
+
+    @property
+    def live(self) -> bool:
+        """A round is under way: actions are expected."""
+        ...
+
+    @property
+    def to_act(self) -> str | None:
+        """Who the table waits for (timers, turn pings), or None between rounds."""
+        ...
+
+    @property
+    def end_text(self) -> str:
+        """Why the match is over (when ``over``)."""
+        ...
+
+    def deal(self, rng: RandomSource) -> Json:
+        """Draw the next round (serials, a shuffled deck, an opener) and return it as the deal payload."""
+        ...
+
+    def apply_deal(self, deal: Mapping[str, Any]) -> Step: ...
+
+    def parse(self, player: str, verb: str, words: Sequence[str], options: Mapping[str, str]) -> Json:
+        """What a player typed (``words``) or chose in a form (``options``) as an action payload."""
+        ...
+
+    def check(self, action: Mapping[str, Any]) -> None: ...
+
+    def apply(self, action: Mapping[str, Any]) -> Step: ...
+
+    def timeout_action(self) -> Json:
+        """What the player to act does when their time runs out."""
+        ...
+
+    def computer_action(self, player: str, level: str, rng: random.Random) -> Json: ...
+
+    def declare_last(self) -> str:
+        """Declare the last round (the host's ``last``); returns what to announce."""
+        ...
+
+    def panel(self, stake_text: str) -> Panel: ...
+
+    def turn_text(self) -> str | None:
+        """The short ping that tells the player to act (mentions them), or None."""
+        ...
+
+    def private_text(self, player: str) -> str | None:
+        """A player's secret now (their serial, the hand they hold), for the ``hand`` command."""
+        ...
+
+    def read(self, player: str, verb: str) -> str:
+        """A private read command of the game (``odds``, ``hint``) for this player."""
+        ...
+
+    def form(self, player: str, verb: str) -> Form: ...
+
+    def record(self) -> Json:
+        """The match so far as a game record (the ``liars replay`` format), without the round under way."""
+        ...
+
+
+class Game(Protocol):
+    """A game the table service can run."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def min_players(self) -> int: ...
+
+    @property
+    def max_players(self) -> int: ...
+
+    @property
+    def presets(self) -> tuple[str, ...]: ...
+
+    @property
+    def levels(self) -> tuple[str, ...]:
+        """Computer player levels, weakest first."""
+        ...
+
+    @property
+    def verbs(self) -> Mapping[str, str]:
+        """The game's play commands (``bid``, ``challenge``, ``declare`` …) with their help text."""
+        ...
+
+    @property
+    def reads(self) -> Mapping[str, str]:
+        """The game's private read commands (``odds``, ``hint``) with their help text."""
+        ...
+
+    def make_rules(self, preset: str | None, options: Mapping[str, Any]) -> GameRules:
+        """Rules from a preset and option overrides; raises ``RulesError`` (a ``ValueError``)."""
+        ...
+
+    def rules_from_dict(self, data: Mapping[str, Any]) -> GameRules: ...
+
+    def new_match(
+        self, rules: GameRules, players: Sequence[str], *, host: str, previous: Match | None = None
+    ) -> Match:
+        """A match at these seats.  ``previous``: the match the table played until its seats changed
+        (what carries over — a progressive stake, who opens, who is already out — is the game's call)."""
+        ...
+
+    def replay(self, record: Mapping[str, Any]) -> Json:
+        """Re-score a game record; raises ``GameError`` for an illegal action (with ``round``/``action``)."""
+        ...
+
+    def verify(self, record: Mapping[str, Any]) -> Json:
+        """Like ``replay``, and check every commitment."""
+        ...

@@ -1,0 +1,41 @@
+"""What every game's records share: the errors ``liars replay`` and ``liars verify`` report.
+
+A record names its game (``"game": "cards"``; a record without it is the serial game's, as records
+were before there were two games).  :func:`game_of` reads that name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["DEFAULT_GAME", "IllegalRecordedAction", "RecordError", "game_of"]
+
+DEFAULT_GAME = "serial"
+
+
+class RecordError(ValueError):
+    """The record is not a well-formed game record.  ``str()`` is one line for people."""
+
+
+class IllegalRecordedAction(Exception):
+    """A recorded action the rules refuse: ``round`` and ``action`` are indexes into the record."""
+
+    def __init__(self, error: str, round_index: int, action_index: int | None) -> None:
+        super().__init__(error)
+        self.error = error
+        self.round = round_index
+        self.action = action_index
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"error": self.error, "round": self.round, "action": self.action}
+
+
+def game_of(record: Any) -> str:
+    """The game a record is of (``"serial"`` unless it says otherwise)."""
+    if isinstance(record, Mapping):
+        name = record.get("game", DEFAULT_GAME)
+        if not isinstance(name, str):
+            raise RecordError("'game' must be a game's name")
+        return name
+    return DEFAULT_GAME
