@@ -28,6 +28,7 @@ from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncBoltRequest, AsyncResp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
+from adapters.forms import picker
 from bot.model import COMMANDS, Actor, Command, Reply, TableKey
 from bot.service import Service, UserError
 
@@ -163,7 +164,7 @@ class Listeners:
                 return
             key, quantity, digit = parsed
             actor = await self._actor(client, user, body["user"].get("name") or body["user"].get("username"))
-            cmd = Command("bid", key, actor, options={"quantity": quantity, "digit": digit},
+            cmd = Command("bid", key, actor, options={"quantity": str(quantity), "digit": str(digit)},
                           request_id=self._request_id(body, "bid"))
             await answer(self._note_channel_error(await self.service.handle(cmd), key.channel_id))
 
@@ -223,12 +224,12 @@ class Listeners:
     async def _open_raise(self, client: AsyncWebClient, trigger_id: str, key: TableKey, user: str,
                           answer: Callable[[Reply], Awaitable[None]]) -> None:
         try:
-            options = self.service.raise_options(key, user)
+            options = picker(self.service.form(key, user, "bid"))
         except UserError as exc:
             await answer(Reply(exc.text, ok=False, code=exc.code))
             return
-        if options["refusal"] is not None:
-            await answer(Reply(options["refusal"], ok=False, code="not-your-turn"))
+        if options.refusal is not None:
+            await answer(Reply(options.refusal, ok=False, code="not-your-turn"))
             return
         try:
             await client.views_open(trigger_id=trigger_id, view=raise_modal(key, options))
