@@ -112,10 +112,10 @@ class Listeners:
                 if not keys:
                     await answer(Reply(TEXT["no_hand"], ok=False, code="no-round"))
                 for at in keys:
-                    await answer(await self.service.handle(Command(name, at, actor)), at)
+                    await answer(await self._handle(Command(name, at, actor)), at)
                 return
             cmd = Command(name, key, actor, tuple(words[1:]), request_id=self._request_id(command, name))
-            await answer(self._note_channel_error(await self.service.handle(cmd), channel))
+            await answer(self._note_channel_error(await self._handle(cmd), channel))
 
         await self._process(self._request_id(command, name), request, work, answer)
 
@@ -141,7 +141,7 @@ class Listeners:
                 await self._open_raise(client, str(body["trigger_id"]), key, user, answer)
             elif name in COMMANDS:
                 actor = await self._actor(client, user, body["user"].get("name") or body["user"].get("username"))
-                reply = await self.service.handle(Command(name, key, actor, request_id=self._request_id(body, name)))
+                reply = await self._handle(Command(name, key, actor, request_id=self._request_id(body, name)))
                 await answer(self._note_channel_error(reply, key.channel_id))
             else:
                 log.warning("ignoring an unknown button %r", name)
@@ -166,7 +166,7 @@ class Listeners:
             actor = await self._actor(client, user, body["user"].get("name") or body["user"].get("username"))
             cmd = Command("bid", key, actor, options={"quantity": str(quantity), "digit": str(digit)},
                           request_id=self._request_id(body, "bid"))
-            await answer(self._note_channel_error(await self.service.handle(cmd), key.channel_id))
+            await answer(self._note_channel_error(await self._handle(cmd), key.channel_id))
 
         await self._process(self._request_id(body, "bid"), request, work, answer)
 
@@ -220,6 +220,13 @@ class Listeners:
             await client.chat_postMessage(channel=channel, text=text, blocks=blocks or None)
         else:
             await client.chat_postEphemeral(channel=channel, user=user, text=text, blocks=blocks or None)
+
+    async def _handle(self, cmd: Command) -> Reply:
+        """The service's answer, once the table's messages for it have gone out (the channel's errors
+        are read from the notifier after)."""
+        reply = await self.service.handle(cmd)
+        await self.service.drain()
+        return reply
 
     async def _open_raise(self, client: AsyncWebClient, trigger_id: str, key: TableKey, user: str,
                           answer: Callable[[Reply], Awaitable[None]]) -> None:

@@ -311,7 +311,7 @@ def assert_no_serial_before_count(d: Driver) -> int:
     fake, bot = d.fake, d.bot
     table = bot.service.table(key_of(fake))
     assert table is not None
-    rounds = [log.serials for s in table.sessions for log in s.rounds]  # player -> serial text, per round
+    rounds = [log["serials"] for log in table.match.logs]  # player -> serial text, per round
     counts = [c.timestamp for c in fake.calls("chat.postMessage") if c.ok and "The count" in c.params["text"]]
     assert counts, "no round was counted"
 
