@@ -155,7 +155,6 @@ def _rank_value(ranks: tuple[int, ...]) -> HandValue:
     return HandValue(HandType.PAIR, order)
 
 
-_JOKER_RANKS = {j: tuple(combinations_with_replacement(range(2, 15), j)) for j in range(3)}
 
 
 @lru_cache(maxsize=1 << 18)
@@ -164,7 +163,16 @@ def evaluate_codes(codes: tuple[int, ...]) -> HandValue:
     naturals = [CARDS_BY_CODE[c] for c in codes if c != 52]
     jokers = len(codes) - len(naturals)
     nat_ranks = [c.rank for c in naturals]
-    best = max(_rank_value(tuple(sorted((*nat_ranks, *extra), reverse=True))) for extra in _JOKER_RANKS[jokers])
+    # a joker does best as a rank already held (sets), an ace or a king (kickers), or in a straight
+    names = sorted({*nat_ranks, 14, 13}) if jokers else []
+    best = max(
+        _rank_value(tuple(sorted((*nat_ranks, *extra), reverse=True)))
+        for extra in combinations_with_replacement(names, jokers)
+    )
+    if jokers and len(set(nat_ranks)) == len(nat_ranks):
+        top = _straight_top(nat_ranks)
+        if top:
+            best = max(best, HandValue(HandType.STRAIGHT, (top,)))
     suits = {c.suit for c in naturals}
     if len(suits) <= 2 and len({c.red for c in naturals}) <= 1:
         one_suit = len(suits) <= 1

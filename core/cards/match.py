@@ -19,9 +19,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import ActionParseError, GameError, RoundOver
 from .cards import Card, full_deck, parse_cards
 from .declarations import Declaration
-from ..errors import ActionParseError, GameError, RoundOver
 from .round import Action, Challenge, Challenged, Declare, Discard, Event, Pass, Round, Take
 from .rules import Rules
 

@@ -19,6 +19,7 @@ and nothing is drawn from a random source after the deal (``apply`` replays exac
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -38,7 +39,7 @@ from .errors import (
     UnknownPlayer,
     WrongPhase,
 )
-from .hands import HandValue, all_values, evaluate
+from .hands import WORST, HandValue, all_values, evaluate
 
 __all__ = [
     "Action",
@@ -193,6 +194,10 @@ class Round:
         self.passes: set[str] = set(passes) & set(players) if pass_allowed else set()  # who may still pass
         self.opener = opener
         self.history: list[Action] = []
+        # the declarations of the hand now in play (since the deal or the last throw-in), with the hand
+        # each declarer held: (player, declaration, cards drawn that turn or None, hand) — computer
+        # players see the hands of their own steps only (core.cards.players.view_of)
+        self.steps: list[tuple[str, Declaration, int | None, tuple[Card, ...]]] = []
         self.standing: Declaration | None = None
         self.result: Challenged | None = None
         self._active = self._seat[opener]
@@ -238,10 +243,6 @@ class Round:
 
     def least_floor_index(self) -> int:
         """Index in :func:`all_values` of the lowest floor a declaration may have now."""
-        from bisect import bisect_right
-
-        from .hands import WORST
-
         return bisect_right(self._least, WORST if self.standing is None else self.standing.floor)
 
     def least_raise(self) -> Declaration:
@@ -335,6 +336,7 @@ class Round:
             self._phase = Phase.GUN
             self._gun = (self._active + 1) % len(self.players)
             drew = self._drew if self._took else None
+            self.steps.append((action.player, action.declaration, drew, tuple(self.hand)))
             event = Declared(action.player, action.declaration, self._took, drew, self.players[self._gun])
             self._took = self._discarded = False
             self._drew = 0
@@ -362,6 +364,7 @@ class Round:
             drawn, self.deck, self.discards, made = self._drawn(self.hand, 5)
             self.hand = drawn
             self.reshuffles.extend(made)
+            self.steps = []
             self.standing = None
             self._phase = Phase.DECLARE
             self._took = self._discarded = False
