@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ActionParseError, GameError, NotYourTurn, RoundOver
 from ..fairness import new_salt
-from ..game import Form, GameRules, Json, Panel, RandomSource, Say, SayKind, Settled, Step
+from ..game import Form, GameRules, Json, Panel, RandomSource, Say, SayKind, Settled, Step, units
 from .cards import parse_cards, shuffled_deck
 from .declarations import Declaration
 from .errors import CardParseError, NoLastHand
@@ -272,8 +272,13 @@ class CardsMatch:
     def declare_last(self) -> str:
         raise NoLastHand()
 
-    def panel(self, stake_text: str) -> Panel:
-        return panel(self.engine, stake_text)
+    def panel(self, seats: str, note: str = "") -> Panel:
+        drawn = panel(self.engine, units(self.rules.stake))
+        lines = drawn.text.split("\n")
+        lines.insert(1, f"Seats: {seats}")
+        if note:
+            lines.insert(len(lines) - 1, note)  # what just happened, then whose turn it is
+        return Panel("\n".join(lines), drawn.controls)
 
     def turn_text(self) -> str | None:
         round_ = self.engine.round
@@ -302,7 +307,7 @@ class CardsMatch:
             return discard_form(self.engine.round, player)
         return Form(verb, verb.capitalize(), refusal=f"{verb} has no form")
 
-    def record(self) -> Json:
+    def record(self, closed: bool = False) -> Json:
         return self.engine.record()
 
 
@@ -348,6 +353,20 @@ class CardsGame:
         return CardsMatch(
             rules, players, out=out, passed=passed, forfeits=forfeits, opener=opener, summaries=previous._summaries
         )
+
+    def describe(self, rules: GameRules) -> str:
+        return rules.describe()
+
+    def stats(self, player: str, records: Sequence[Mapping[str, Any]]) -> tuple[str, Json]:
+        """Games won and challenges won and lost, from the stored settlements."""
+        won = sum(1 for r in records if r.get("outcome", {}).get("winner_of_game", r.get("winner")) == player)
+        figures: Json = {"settlements": len(records), "games_won": won}
+        return f"Games won: {won}.", figures
+
+    def history_line(self, record: Mapping[str, Any], names: Mapping[str, str]) -> str:
+        winner = record.get("winner")
+        who = names.get(str(winner), str(winner)) if winner else "nobody yet"
+        return f"Card game {record.get('round', '?')}: {len(record.get('rounds', []))} rounds, won by {who}"
 
     def replay(self, record: Mapping[str, Any]) -> Json:
         return replay(record)
