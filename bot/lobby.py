@@ -6,12 +6,13 @@ about play is asked of it through the game seam.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from core.registry import DEFAULT_GAME, GAMES, get_game
 
 from . import messages as M
-from .model import Command, MessageKind, Reply
+from .model import Command, MessageKind, Reply, TableKey
 from .parsing import UserError, positive_int, sentence, stake, user_ref
 from .runtime import Runtime
 from .table import TableState, TableStatus
@@ -34,7 +35,7 @@ def _start_options(cmd: Command) -> tuple[dict[str, str], list[str]]:
 
 
 class Lobby:
-    def __init__(self, rt: Runtime, follow_up: Any) -> None:
+    def __init__(self, rt: Runtime, follow_up: Callable[[TableKey], Awaitable[None]]) -> None:
         self.rt = rt
         self.follow_up = follow_up  # Play.after_change: deal, then let computer seats act
 

@@ -176,7 +176,8 @@ class Reports:
         data: dict[str, Any] = {"net": net, "rounds": 0}
         parts: list[tuple[str, int, str]] = []
         for game in GAMES.values():
-            records = [r["record"] for r in rows if _game_of(r) == game.name and target in r["outcome"].get("net", {})]
+            records = [{**r["record"], "outcome": r["outcome"]} for r in rows  # each record with its outcome
+                       if _game_of(r) == game.name and target in r["outcome"].get("net", {})]
             if not records:
                 continue
             text, figures = game.stats(target, records)

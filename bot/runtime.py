@@ -130,11 +130,11 @@ class Runtime:
                 steps.append(step)
                 if ev["t"] in ("open", "join"):
                     names.update({p: table.name(p) for p in table.seats})
-                for settled in step.settled:
-                    number = table.rounds_settled - len(step.settled) + 1 + len(rounds)
-                    rounds.append(RoundRecord(number=number, record=dict(settled.record),
-                                              outcome={**settled.outcome, "game": table.game.name,
-                                                       "ranking": [list(g) for g in settled.ranking]},
+                first = table.rounds_settled - len(step.settled) + 1  # the table's number of the first
+                for i, settled in enumerate(step.settled):
+                    outcome = {**settled.outcome, "game": table.game.name, "net": dict(settled.net),
+                               "ranking": [list(g) for g in settled.ranking]}
+                    rounds.append(RoundRecord(number=first + i, record=dict(settled.record), outcome=outcome,
                                               entries=[LedgerEntry(p, u) for p, u in settled.net.items()]))
         except Exception:
             log.exception("applying %s to table %s failed; reloading it", [e.get("t") for e in events], table.id)

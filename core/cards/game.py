@@ -359,7 +359,8 @@ class CardsGame:
 
     def stats(self, player: str, records: Sequence[Mapping[str, Any]]) -> tuple[str, Json]:
         """Games won and challenges won and lost, from the stored settlements."""
-        won = sum(1 for r in records if r.get("outcome", {}).get("winner_of_game", r.get("winner")) == player)
+        outcomes = [r.get("outcome", {}) for r in records]
+        won = sum(1 for o in outcomes if o.get("winner_of_game", o.get("winner")) == player)
         figures: Json = {"settlements": len(records), "games_won": won}
         return f"Games won: {won}.", figures
 

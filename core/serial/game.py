@@ -356,7 +356,7 @@ class SerialMatch:
             "rules": self.rules.to_dict(),
             "players": list(self._players),
             "host": self.host,
-            "rounds": [{k: v for k, v in log.items()} for log in logs],
+            "rounds": [dict(log) for log in logs],
         }
         if self.carry_stake is not None and self.carry_stake != self.rules.stake:
             out["first_stake"] = self.carry_stake
