@@ -169,6 +169,8 @@ class CardsMatch:
             says.extend(self._says(event))
             if isinstance(event, Challenged):
                 settled.extend(self._settle(event, paid))
+                if self.over:
+                    says.extend(self._end_says(paid))
         note = says[0].text if says and says[0].kind is not SayKind.PRIVATE else ""
         return Step(tuple(says), tuple(settled), note)
 

@@ -104,7 +104,7 @@ def test_malformed_records_are_record_errors(mutate: Any) -> None:
 
 def test_a_deck_that_is_not_a_full_deck_is_refused() -> None:
     record = seed_record()
-    record["rounds"][0]["deck"] = record["rounds"][0]["deck"][:-1] + ["7C"]
+    record["rounds"][0]["deck"] = [*record["rounds"][0]["deck"][:-1], "7C"]
     with pytest.raises(IllegalRecordedAction):
         replay(record)
 
