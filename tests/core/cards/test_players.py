@@ -85,7 +85,10 @@ def test_explain_speaks_to_the_player() -> None:
     r = Round(["a", "b"], parse_cards(seed_deck()), "a")
     text = explain(view_of(r, "a"))
     assert text.startswith("You hold 7♣ 7♦ 3♥ 3♠ J♦") and "You could declare two pair, sevens over threes" in text
-    r.apply(Declare("a", Declaration.parse("royal flush")))
+    r.apply(Declare("a", Declaration.parse("four aces")))
     hint = explain(view_of(r, "b"))
-    assert hint.startswith("You could challenge") and "<@a>'s royal flush" in hint
+    assert hint.startswith("You could challenge") and "<@a>'s four aces" in hint and "looks true about" in hint
     assert explain(view_of(r, "a")).startswith("It is not your turn")
+    top = Round(["a", "b"], parse_cards(seed_deck()), "a")
+    top.apply(Declare("a", Declaration.parse("royal flush")))
+    assert explain(view_of(top, "b")).startswith("Nothing can beat <@a>'s royal flush")
