@@ -135,8 +135,6 @@ class Declaration:
                 values = tuple(parse_rank(str(r)) for r in ranks)
             except ValueError as exc:
                 raise DeclarationParseError(str(exc)) from None
-            if kind in _TOP_TYPES and values == (1,):
-                values = (5,)
             return Declaration(kind, values)
         raise DeclarationParseError(f"a declaration is text or {{'type', 'ranks'}}, not {data!r}")
 

@@ -62,7 +62,9 @@ def panel(match: Match, stake_text: str) -> Panel:
         lines.append(ping)
     controls: list[Control] = []
     if round_.phase is Phase.GUN:
-        controls += [Control("take", "Take the hand", "primary"), Control("challenge", "Challenge", "danger")]
+        if round_.can_raise:
+            controls.append(Control("take", "Take the hand", "primary"))
+        controls.append(Control("challenge", "Challenge", "danger"))
         if round_.under_the_gun in round_.passes:
             controls.append(Control("pass", "Pass"))
     else:

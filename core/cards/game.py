@@ -169,6 +169,8 @@ class CardsMatch:
             says.extend(self._says(event))
             if isinstance(event, Challenged):
                 settled.extend(self._settle(event, paid))
+                if self.over:
+                    says.extend(self._end_says(paid))
         note = says[0].text if says and says[0].kind is not SayKind.PRIVATE else ""
         return Step(tuple(says), tuple(settled), note)
 
@@ -242,14 +244,15 @@ class CardsMatch:
 
     # -- the table's other questions --------------------------------------------------------------------
     def timeout_action(self) -> Json:
-        """Under the gun: take the hand.  Holding it: declare the least legal raise (no discard)."""
+        """Under the gun: take the hand (challenge when nothing can beat it).  Holding it: declare the least
+        legal raise (no discard)."""
         round_ = self.engine.round
         if round_ is None or round_.is_over:
             raise RoundOver("no round is under way")
         who = round_.to_act
         assert who is not None
         if round_.phase is Phase.GUN:
-            return {"player": who, "take": True}
+            return {"player": who, "take": True} if round_.can_raise else {"player": who, "challenge": True}
         return {"player": who, "declare": round_.least_raise().to_dict()}
 
     def timeout_actions(self) -> list[Json]:

@@ -51,6 +51,7 @@ class View:
     hand: tuple[Card, ...] | None
     may_discard: bool
     may_pass: bool
+    may_take: bool
     jokers: int
     steps: tuple[tuple[str, Declaration, int | None, tuple[Card, ...] | None], ...]
 
@@ -67,6 +68,7 @@ def view_of(round_: Round, player: str) -> View:
         hand=tuple(round_.hand) if holds else None,
         may_discard=holds and round_.may_discard,
         may_pass=player in round_.passes,
+        may_take=round_.phase is Phase.GUN and round_.to_act == player and round_.can_raise,
         jokers=round_.jokers,
         steps=tuple((p, d, drew, hand if p == player else None) for p, d, drew, hand in round_.steps),
     )
@@ -266,7 +268,9 @@ def choose_declaration(view: View, params: Params, rng: random.Random) -> Declar
 def _random_action(view: View, rng: random.Random) -> Action:
     me = view.me
     if view.phase is Phase.GUN:
-        options: list[Action] = [Take(me), Challenge(me)]
+        options: list[Action] = [Challenge(me)]
+        if view.may_take:
+            options.append(Take(me))
         if view.may_pass:
             options.append(Pass(me))
         return options[rng.randrange(len(options))]
@@ -296,7 +300,7 @@ def decide(view: View, level: str, rng: random.Random) -> Action:
         challenge = 1 - reading.holds
         if view.may_pass and max(take, challenge) < 0.45:
             return Pass(me)
-        return Challenge(me) if challenge >= take else Take(me)
+        return Challenge(me) if challenge >= take or not view.may_take else Take(me)
     if view.may_discard:
         discard, _ = best_discard(view, params, rng)
         if discard:
@@ -319,6 +323,8 @@ def explain(view: View, rng: random.Random | None = None) -> str:
             f"From what was declared and drawn, {claim} looks true about {r.holds:.0%} of the time; "
             f"if you take the hand you could make a higher declaration true about {r.make:.0%} of the time."
         )
+        if not view.may_take:
+            return f"Nothing can beat {claim}: you could challenge it" + (" or pass." if view.may_pass else ".")
         if view.may_pass and max(take, 1 - r.holds) < 0.45:
             return f"You could pass (once a game): both choices look poor. {odds}"
         if 1 - r.holds >= take:

@@ -245,8 +245,15 @@ class Round:
         """Index in :func:`all_values` of the lowest floor a declaration may have now."""
         return bisect_right(self._least, WORST if self.standing is None else self.standing.floor)
 
+    @property
+    def can_raise(self) -> bool:
+        """Some declaration beats the standing one (nothing beats a royal flush without jokers)."""
+        return self.least_floor_index() < len(self._least)
+
     def least_raise(self) -> Declaration:
         """The least legal declaration now (named as briefly as its floor allows)."""
+        if not self.can_raise:
+            raise DeclarationTooLow(Declaration.exactly(self._least[-1]), self.standing)
         return Declaration.exactly(self._least[self.least_floor_index()])
 
     def legal_actions(self) -> Legal:
@@ -254,7 +261,7 @@ class Round:
         if who is None:
             return Legal(None)
         if self._phase is Phase.GUN:
-            return Legal(who, take=True, challenge=True, pass_=who in self.passes)
+            return Legal(who, take=self.can_raise, challenge=True, pass_=who in self.passes)
         return Legal(who, discard=self.may_discard, declare_from=self.least_floor_index())
 
     # -- drawing ----------------------------------------------------------------------------------------
@@ -303,6 +310,8 @@ class Round:
         if isinstance(action, Take | Challenge | Pass):
             if self._phase is not Phase.GUN:
                 raise WrongPhase("you hold the hand: declare (or discard first, after taking it)", player)
+            if isinstance(action, Take) and not self.can_raise:
+                raise WrongPhase("nothing can beat the standing declaration: challenge it (or pass)", player)
             if isinstance(action, Pass) and player not in self.passes:
                 raise NoPassLeft(
                     "you have used your pass this game" if self.pass_allowed else "passing is not allowed here", player

@@ -163,3 +163,15 @@ def test_a_match_ends_with_one_player_and_pays_the_winner() -> None:
     assert m.ranking() == ((m.winner,), (m.out[1],), (m.out[0],))
     with pytest.raises(RoundOver):
         m.start_round(shuffled_deck(rng), m.winner)
+
+
+def test_nothing_beats_a_royal_flush_without_jokers_so_it_must_be_challenged() -> None:
+    r = Round(["a", "b"], parse_cards(seed_deck()), "a")
+    r.apply(Declare("a", D("royal flush")))
+    assert not r.can_raise and not r.legal_actions().take
+    with pytest.raises(WrongPhase):
+        r.check(Take("b"))
+    r.check(Challenge("b"))
+    jokers = Round(["a", "b"], parse_cards(seed_deck()), "a", jokers=1)
+    jokers.apply(Declare("a", D("royal flush")))
+    assert jokers.can_raise and jokers.least_raise() == D("five of a kind")
