@@ -87,7 +87,10 @@ class Timers:
                 rt.post([M.table_message(table, text, MessageKind.WARNING)])
                 return 1
             else:
-                await self.play.apply(table, table.match.timeout_action(), timed_out=True)
+                for _ in range(3):  # one turn may be several moves: the card game's take, then declare
+                    await self.play.apply(table, table.match.timeout_action(), timed_out=True)
+                    if not table.live or table.to_act != player:
+                        break
         await self.play.after_change(key)
         return 1
 

@@ -152,13 +152,32 @@ class FormField:
 class Form:
     """A structured way to send ``verb``: the adapter shows the fields and sends the chosen values as the
     command's options.  ``refusal`` says why this player cannot use it now (not their turn); ``intro``
-    what the form answers (the standing bid or declaration; empty for an opening)."""
+    what the form answers (the standing bid or declaration; empty for an opening).  ``submit`` labels
+    the send button: ``{field}`` is the chosen option's label (its words before any `` (``), or how
+    many were chosen of a many-choice field."""
 
     verb: str
     title: str
     fields: tuple[FormField, ...] = ()
     refusal: str | None = None
     intro: str = ""
+    submit: str = ""
+
+    def submit_label(self, chosen: Mapping[str, str | int]) -> str:
+        """The send button's label for these choices (``chosen``: field name -> value, or a count)."""
+        words: dict[str, str] = {}
+        for f in self.fields:
+            value = chosen.get(f.name, "")
+            if isinstance(value, int):
+                words[f.name] = str(value)
+                continue
+            options = dict(f.options_by.get(str(chosen.get(f.depends_on or "", "")), ())) if f.depends_on \
+                else dict(f.options)
+            words[f.name] = options.get(value, value).split(" (")[0]
+        try:
+            return (self.submit or self.title).format(**words)
+        except (KeyError, IndexError, ValueError):
+            return self.title
 
 
 class GameRules(Protocol):

@@ -1,6 +1,6 @@
 """The Discord bot: an ``AutoShardedClient`` whose ``/liars`` commands and buttons drive the service.
 
-Every interaction — a subcommand of ``/liars``, a table button, the Raise… form — goes through
+Every interaction — a subcommand of ``/liars``, a table button, a game's form (``forms.py``) — goes through
 :meth:`LiarsBot.execute` or one of the component handlers, and all of them run inside
 :meth:`LiarsBot._guard`: the one place where an unexpected exception is logged with the
 interaction's context and answered with a short apology, ephemerally.  Refusals from the service
@@ -29,17 +29,18 @@ import discord
 import yarl
 from discord import app_commands
 
-from adapters.forms import Picker, picker
+from adapters.forms import picker
 from bot.bootstrap import build_service
 from bot.model import COMMANDS, Actor, Command, Reply, TableKey
 from bot.ports import Clock
 from bot.service import Service, UserError
 
 from .commands import LiarsGroup
-from .components import BidButton, RaiseSelect, TableButton
+from .components import FormButton, FormSelect, SendButton, TableButton, ToggleButton
 from .config import DiscordConfig
+from .forms import FormFlows
 from .notifier import DiscordNotifier
-from .render import ALLOWED_MENTIONS, TEXT, buttons_view, chunks, raise_form, read_raise_form, record_file, render
+from .render import ALLOWED_MENTIONS, TEXT, buttons_view, chunks, record_file, render
 
 __all__ = ["LiarsBot", "create_bot", "endpoints", "run"]
 
@@ -88,6 +89,7 @@ class LiarsBot(discord.AutoShardedClient):
         self.tree = LiarsTree(self)
         self.tree.add_command(LiarsGroup())
         self.synced: list[app_commands.AppCommand] = []
+        self.forms = FormFlows(self, render)
 
     async def close(self) -> None:
         """Send what the tables still have queued, then disconnect."""
@@ -98,7 +100,8 @@ class LiarsBot(discord.AutoShardedClient):
         await super().close()
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(TableButton, RaiseSelect, BidButton)  # old buttons work after a restart
+        # old buttons work after a restart
+        self.add_dynamic_items(TableButton, FormButton, FormSelect, ToggleButton, SendButton)
         if self.sync_commands:
             if self.guild_id is not None:
                 guild = discord.Object(id=self.guild_id)
@@ -206,77 +209,35 @@ class LiarsBot(discord.AutoShardedClient):
                 await interaction.response.send_message(part, **kwargs)
 
     # -- components --------------------------------------------------------------------------------
-    def _own_key(self, interaction: discord.Interaction[Any], key: TableKey) -> TableKey:
+    def own_key(self, interaction: discord.Interaction[Any], key: TableKey) -> TableKey:
         """The table a component names — but only in the guild and channel it was clicked in."""
         if key.server_id == str(interaction.guild_id) and key.channel_id == str(interaction.channel_id):
             return key
         return self.table_key(interaction)
 
     async def table_button(self, interaction: discord.Interaction[Any], action: str, key: TableKey) -> None:
-        key = self._own_key(interaction, key)
-        if action == "raise":
-            await self._guard(interaction, "raise", lambda: self._open_raise(interaction, key))
+        key = self.own_key(interaction, key)
+        if action == "raise":  # a table message posted before forms had their own buttons
+            await self.forms.open(interaction, key, action)
         elif action in COMMANDS:
             await self.execute(interaction, action, key=key)
         else:
             await self._guard(interaction, action, lambda: self.send_private(interaction, TEXT["stale_button"]))
 
-    def _raise_options(self, interaction: discord.Interaction[Any], key: TableKey) -> Picker | str:
-        """The Raise… form's choices, or why the person who clicked cannot raise now."""
-        try:
-            options = picker(self.service.form(key, str(interaction.user.id), "bid"))
-        except UserError as exc:
-            return exc.text
-        return options.refusal if options.refusal is not None else options
+    async def open_form(self, interaction: discord.Interaction[Any], key: TableKey, verb: str) -> None:
+        await self.forms.open(interaction, key, verb)
 
-    async def _open_raise(self, interaction: discord.Interaction[Any], key: TableKey) -> None:
-        options = self._raise_options(interaction, key)
-        if isinstance(options, str):
-            await self.send_private(interaction, options)
-            return
-        content, view = raise_form(key, options)
-        if view is None:
-            await interaction.response.send_message(content, ephemeral=True)
-        else:
-            await interaction.response.send_message(content, view=view, ephemeral=True)
+    async def form_pick(self, interaction: discord.Interaction[Any], key: TableKey, verb: str, part: int,
+                        value: str) -> None:
+        await self.forms.pick(interaction, key, verb, part, value)
 
-    async def raise_pick(self, interaction: discord.Interaction[Any], key: TableKey, part: str, value: str) -> None:
-        async def work() -> None:
-            own = self._own_key(interaction, key)
-            quantity, digit = read_raise_form(interaction.message)
-            if value.isdigit():
-                if part == "q":
-                    quantity = int(value)
-                else:
-                    digit = int(value)
-            options = self._raise_options(interaction, own)
-            if isinstance(options, str):
-                await interaction.response.edit_message(content=options, view=None)
-                return
-            content, view = raise_form(own, options, quantity, digit)
-            await interaction.response.edit_message(content=content, view=view)
+    async def form_toggle(self, interaction: discord.Interaction[Any], key: TableKey, verb: str, mask: int,
+                          index: int) -> None:
+        await self.forms.toggle(interaction, key, verb, mask, index)
 
-        await self._guard(interaction, "raise", work)
-
-    async def raise_bid(self, interaction: discord.Interaction[Any], key: TableKey, quantity: int, digit: int) -> None:
-        async def work() -> None:
-            own = self._own_key(interaction, key)
-            await interaction.response.defer()  # acknowledges the click; the form is edited below
-            cmd = Command("bid", own, self.actor(interaction), options={"quantity": str(quantity), "digit": str(digit)},
-                          request_id=f"discord:{interaction.id}")
-            reply = await self.service.handle(cmd)
-            text = render(reply)
-            if reply.ok:
-                await interaction.edit_original_response(content=text, view=None)
-                return
-            options = self._raise_options(interaction, own)
-            if isinstance(options, str):
-                await interaction.edit_original_response(content=f"{text}\n{options}", view=None)
-                return
-            content, view = raise_form(own, options, quantity, digit, note=text)
-            await interaction.edit_original_response(content=content, view=view)
-
-        await self._guard(interaction, "bid", work)
+    async def form_send(self, interaction: discord.Interaction[Any], key: TableKey, verb: str, first: str,
+                        second: str) -> None:
+        await self.forms.send(interaction, key, verb, first, second)
 
     # -- autocomplete ------------------------------------------------------------------------------
     async def bid_choices(self, interaction: discord.Interaction[Any], part: str,

@@ -14,11 +14,13 @@ import discord
 from discord import app_commands
 
 from bot.model import COMMANDS, TableKey
-from core.serial import PRESETS
+from core.registry import GAMES
 
 __all__ = ["LiarsGroup"]
 
-LEVELS = ("easy", "normal", "hard")
+LEVELS = tuple(dict.fromkeys(level for game in GAMES.values() for level in game.levels))
+PRESETS = tuple(dict.fromkeys(preset for game in GAMES.values() for preset in game.presets))
+MOST_SEATS = max(game.max_players for game in GAMES.values())
 PERIOD_CHOICES = 25
 
 
@@ -49,39 +51,45 @@ def _given(**options: Any) -> dict[str, Any]:
 
 
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]
-LEVEL_CHOICES = [app_commands.Choice(name=name, value=name) for name in LEVELS]
+LEVEL_CHOICES = [app_commands.Choice(name=name, value=name) for name in LEVELS][:25]
+GAME_CHOICES = [app_commands.Choice(name=game.title, value=name) for name, game in GAMES.items()]
 
 
 class LiarsGroup(app_commands.Group):
-    """``/liars …`` — available in servers; in DMs only ``hand`` and ``help`` do anything."""
+    """``/liars …`` — available in servers; in DMs only ``hand`` and ``help`` do anything.
+
+    Discord allows 25 subcommands in a group, so two commands ride on others: ``sheet period:all`` is
+    the all-time ledger and ``history file:True`` the exported record."""
 
     def __init__(self) -> None:
-        super().__init__(name="liars", description="Liar's Poker, the serial-number game")
+        super().__init__(name="liars", description="Liar's Poker: the serial-number game and the card game")
 
     # -- the table ---------------------------------------------------------------------------------
     @app_commands.command(name="start", description="Open a table in this channel")
     @app_commands.describe(
+        game="Which Liar's Poker: serial numbers (default) or cards",
         preset="Rule set (default: this server's)",
         stake="Units won or lost per player per round",
-        seats="Most players at the table (2-12)",
+        seats="Most players at the table",
         computers="Computer players to seat (0-11)",
         level="How well the computer players play",
         options="More rules as name=value words, e.g. rebid=on skunk=on",
     )
-    @app_commands.choices(preset=PRESET_CHOICES, level=LEVEL_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, preset=PRESET_CHOICES, level=LEVEL_CHOICES)
     async def start(
         self,
         interaction: discord.Interaction[Any],
+        game: str | None = None,
         preset: str | None = None,
         stake: app_commands.Range[int, 1, 1_000_000] | None = None,
-        seats: app_commands.Range[int, 2, 12] | None = None,
-        computers: app_commands.Range[int, 0, 11] | None = None,
+        seats: app_commands.Range[int, 2, MOST_SEATS] | None = None,
+        computers: app_commands.Range[int, 0, MOST_SEATS - 1] | None = None,
         level: str | None = None,
         options: str | None = None,
     ) -> None:
         await _bot(interaction).execute(
             interaction, "start", args=tuple((options or "").split()),
-            options=_given(preset=preset, stake=stake, seats=seats, computers=computers, level=level),
+            options=_given(game=game, preset=preset, stake=stake, seats=seats, computers=computers, level=level),
         )
 
     @app_commands.command(name="join", description=_describe("join"))
@@ -119,6 +127,24 @@ class LiarsGroup(app_commands.Group):
         app_commands.Choice[int]
     ]:
         return await _bot(interaction).bid_choices(interaction, "digit", current)
+
+    @app_commands.command(name="declare", description="Card game: declare a hand, e.g. two pair sevens over threes")
+    @app_commands.describe(hand="What you declare: 'king-ten high', 'pair of aces', 'eights full of fours' …")
+    async def declare(self, interaction: discord.Interaction[Any], hand: str) -> None:
+        await _bot(interaction).execute(interaction, "declare", args=tuple(hand.split()))
+
+    @app_commands.command(name="take", description=_describe("take"))
+    async def take(self, interaction: discord.Interaction[Any]) -> None:
+        await _bot(interaction).execute(interaction, "take")
+
+    @app_commands.command(name="discard", description="Card game: discard cards from the hand you took, e.g. JD 3H")
+    @app_commands.describe(cards="The cards to throw away, e.g. 'JD 3H' or '10S'")
+    async def discard(self, interaction: discord.Interaction[Any], cards: str) -> None:
+        await _bot(interaction).execute(interaction, "discard", args=tuple(cards.split()))
+
+    @app_commands.command(name="pass", description=_describe("pass"))
+    async def pass_(self, interaction: discord.Interaction[Any]) -> None:
+        await _bot(interaction).execute(interaction, "pass")
 
     @app_commands.command(name="challenge", description=_describe("challenge"))
     async def challenge(self, interaction: discord.Interaction[Any]) -> None:
@@ -193,15 +219,14 @@ class LiarsGroup(app_commands.Group):
         )
 
     # -- money and records -------------------------------------------------------------------------
-    @app_commands.command(name="ledger", description=_describe("ledger"))
-    async def ledger(self, interaction: discord.Interaction[Any]) -> None:
-        await _bot(interaction).execute(interaction, "ledger")
-
     @app_commands.command(name="sheet", description="A month's balances and the fewest payments that settle it")
-    @app_commands.describe(period="The month, YYYY-MM (default: this month)",
+    @app_commands.describe(period="The month, YYYY-MM (default: this month); 'all' for the all-time ledger",
                            settle="Mark the month settled (Manage Server); posts the sheet in the channel")
     async def sheet(self, interaction: discord.Interaction[Any], period: str | None = None,
                     settle: bool | None = None) -> None:
+        if (period or "").strip().lower() == "all":  # the ledger (Discord allows 25 subcommands)
+            await _bot(interaction).execute(interaction, "ledger")
+            return
         await _bot(interaction).execute(interaction, "sheet", options=_given(period=period, settle=settle or None))
 
     @sheet.autocomplete("period")
@@ -217,12 +242,9 @@ class LiarsGroup(app_commands.Group):
                                         options=_given(member=str(member.id) if member else None))
 
     @app_commands.command(name="history", description=_describe("history"))
-    async def history(self, interaction: discord.Interaction[Any]) -> None:
-        await _bot(interaction).execute(interaction, "history")
-
-    @app_commands.command(name="export", description="The game record of this table, as a JSON file")
-    async def export(self, interaction: discord.Interaction[Any]) -> None:
-        await _bot(interaction).execute(interaction, "export")
+    @app_commands.describe(file="The whole game record of this table as a JSON file (liars replay format)")
+    async def history(self, interaction: discord.Interaction[Any], file: bool | None = None) -> None:
+        await _bot(interaction).execute(interaction, "export" if file else "history")
 
     @app_commands.command(name="help", description=_describe("help"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:

@@ -119,7 +119,7 @@ def declare_form(round_: Round | None, player: str) -> Form:
         "ranks", "Ranks", depends_on="type", options_by={k: v for k, v in by_type.items() if v}
     )
     intro = _standing_text(round_)
-    return Form("declare", title, (type_field, ranks_field), intro=intro)
+    return Form("declare", title, (type_field, ranks_field), intro=intro, submit="Declare {ranks}")
 
 
 def discard_form(round_: Round | None, player: str) -> Form:
@@ -132,4 +132,5 @@ def discard_form(round_: Round | None, player: str) -> Form:
         n = sum(1 for value, _ in options if value.split("#")[0] == name)
         options.append((name if n == 0 else f"{name}#{n + 1}", card.pretty()))
     field = FormField("cards", "Cards to discard", tuple(options), multi=True, required=False)
-    return Form("discard", title, (field,), intro="Choose the cards to throw away; you draw as many.")
+    return Form("discard", title, (field,), intro="Mark the cards to throw away; you draw as many.",
+                submit="Discard {cards} and draw")

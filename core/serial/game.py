@@ -321,7 +321,7 @@ class SerialMatch:
         """The Raise… form: quantities low to high, each with the digits that beat the standing bid."""
         round_ = self.live_round
         if round_ is None:
-            return Form(verb, "Raise", refusal="No round is under way at this table.")
+            return Form("bid", "Raise", refusal="No round is under way at this table.")
         order = self.rules.rank_order
         if player not in self._players:
             refusal: str | None = "You are not seated at this table."
@@ -344,7 +344,7 @@ class SerialMatch:
              FormField("digit", "Digit", depends_on="quantity", options_by={
                  str(q): tuple((str(d), f"{digit_plural(d, order)} ({d})") for d in by_quantity[q])
                  for q in quantities})),
-            refusal=refusal, intro=intro)
+            refusal=refusal, intro=intro, submit="Bid {quantity} {digit}")
 
     # -- records ----------------------------------------------------------------------------------
     def record(self, closed: bool = False) -> Json:

@@ -199,15 +199,15 @@ class Harness:
                         form: RecordedMessage | None = None) -> RecordedMessage:
         """Bid through the table message's Raise… button and the ephemeral form it opens."""
         if form is None:
-            form = await self.press(user, self.panel("table"), self.button("raise"))
+            form = await self.press(user, self.panel("table"), self.button("open-raise"))
         assert form.ephemeral
         g, c = self.guild.id, self.channel.id
         before = form.edit_count
-        await self.pick(user, form, f"liars:pick-q:{g}:{c}", str(quantity))
+        await self.pick(user, form, f"liars:pick-bid-1:{g}:{c}", str(quantity))
         await self.fake.wait_for(lambda: form.edit_count > before)
-        await self.pick(user, form, f"liars:pick-d:{g}:{c}", str(digit))
+        await self.pick(user, form, f"liars:pick-bid-2:{g}:{c}", str(digit))
         await self.fake.wait_for(lambda: form.edit_count > before + 1)
-        bid_id = f"liars:bid:{g}:{c}:{quantity}:{digit}"
+        bid_id = f"liars:go-bid:{g}:{c}:{quantity}:{digit}"
         assert bid_id in form.custom_ids(), form.custom_ids()
         await self.click(user, form, bid_id)
         await self.fake.wait_for(lambda: form.edit_count > before + 2)

@@ -6,8 +6,8 @@ from typing import Any
 
 import discord
 
-from adapters.discord.render import CONTENT_LIMIT, chunks, raise_form, render
-from adapters.forms import picker
+from adapters.discord.forms import form_view
+from adapters.discord.render import CONTENT_LIMIT, chunks, render
 from bot.model import Message, TableKey
 from core.game import Form, FormField
 from core.serial import Bid
@@ -38,7 +38,7 @@ def test_humans_are_mentioned_and_computers_named() -> None:
     assert render(msg) == "<@42> bid, Gekko challenged"
 
 
-def options_for(quantity: int, digit: int, top: int = 28) -> dict[str, Any]:
+def options_for(quantity: int, digit: int, top: int = 28) -> Form:
     """What Service.raise_options says when (quantity, digit) stands, zero-low, up to ``top`` copies."""
     legal: dict[int, list[int]] = {}
     for bid_id in range(Bid(quantity, digit).id + 1, top * 10):
@@ -46,28 +46,28 @@ def options_for(quantity: int, digit: int, top: int = 28) -> dict[str, Any]:
         legal.setdefault(bid.quantity, []).insert(0, bid.digit)
     quantities = sorted(legal)[:25]
     names = dict(DIGITS_ZERO_LOW)
-    return picker(Form("bid", "Raise", (
+    return Form("bid", "Raise", (
         FormField("quantity", "Quantity", tuple((str(q), str(q)) for q in quantities)),
         FormField("digit", "Digit", depends_on="quantity", options_by={
             str(q): tuple((str(d), f"{names[d]} ({d})") for d in legal[q]) for q in quantities})),
-        intro=str(Bid(quantity, digit))))
+        intro=str(Bid(quantity, digit)), submit="Bid {quantity} {digit}")
 
 
 async def test_raise_form_offers_only_bids_that_beat_the_standing_one() -> None:
     options = options_for(4, 7)
-    content, view = raise_form(KEY, options)
+    content, view = form_view(KEY, options)
     assert "**4 sevens**" in content
     q_select, d_select, bid = parts(view)
     assert [o["value"] for o in q_select["options"]][:2] == ["4", "5"] and q_select["options"][0]["default"]
     assert [o["label"] for o in d_select["options"]] == ["nines (9)", "eights (8)"]  # at 4, only above sevens
     assert bid["disabled"]
-    content, view = raise_form(KEY, options, quantity=5, digit=2)
+    content, view = form_view(KEY, options, "5", "2")
     _, d_select, bid = parts(view)
     assert len(d_select["options"]) == 10
-    assert bid["custom_id"] == "liars:bid:111:222:5:2" and bid["label"] == "Bid 5 twos"
+    assert bid["custom_id"] == "liars:go-bid:111:222:5:2" and bid["label"] == "Bid 5 twos"
     # 4 nines is the top bid at 4: with nines standing, 4 is no longer offered.
-    _, view = raise_form(KEY, options_for(4, 9))
+    _, view = form_view(KEY, options_for(4, 9))
     assert parts(view)[0]["options"][0]["value"] == "5"
     # Nothing beats the highest bid there is.
-    content, view = raise_form(KEY, options_for(16, 9, top=16))
+    content, view = form_view(KEY, options_for(16, 9, top=16))
     assert view is None and "challenge instead" in content

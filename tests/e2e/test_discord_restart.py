@@ -21,7 +21,7 @@ async def test_restart_mid_round_and_finish_with_the_old_buttons(world: Harness)
     second = h.after(opener)
     third = h.after(second)
     # The opener opens the Raise… form before the restart and uses it after.
-    form = await h.press(opener, panel, h.button("raise"))
+    form = await h.press(opener, panel, h.button("open-raise"))
     assert form.ephemeral and form.custom_ids()
 
     await h.restart()

@@ -47,7 +47,7 @@ async def test_complete_round_with_buttons_and_commands(world: Harness) -> None:
     second = h.after(opener)
     third = h.after(second)
     assert f"Your turn, <@{opener.id}>" in panel.content
-    assert set(panel.custom_ids()) == {h.button(a) for a in ("raise", "hand", "odds")}
+    assert set(panel.custom_ids()) == {h.button(a) for a in ("open-raise", "hand", "odds")}
 
     # Out of turn: refused privately, nothing changes.
     posted, edits = len(h.channel_messages()), panel.edit_count
@@ -158,19 +158,19 @@ async def test_raise_form_offers_only_legal_bids_and_digit_names(world: Harness)
     assert choices[0] == {"name": "tens (0)", "value": 0} and choices[-1]["name"] == "ones (1)"
 
     # Not your turn: the Raise… button answers privately and opens nothing.
-    nope = await h.press(other, h.panel("table"), h.button("raise"))
+    nope = await h.press(other, h.panel("table"), h.button("open-raise"))
     assert nope.ephemeral and nope.content.startswith("It is not your turn") and nope.custom_ids() == []
 
     await h.raise_bid(opener, 2, 5)
-    form = await h.press(other, h.panel("table"), h.button("raise"))
-    q_select = form.component(f"liars:pick-q:{h.guild.id}:{h.channel.id}")
-    d_select = form.component(f"liars:pick-d:{h.guild.id}:{h.channel.id}")
+    form = await h.press(other, h.panel("table"), h.button("open-raise"))
+    q_select = form.component(f"liars:pick-bid-1:{h.guild.id}:{h.channel.id}")
+    d_select = form.component(f"liars:pick-bid-2:{h.guild.id}:{h.channel.id}")
     assert q_select["options"][0]["value"] == "2"
     # At the standing quantity only higher digits are offered: 6 7 8 9 and 0 (high at salomon).
     assert [o["value"] for o in d_select["options"]] == ["0", "9", "8", "7", "6"]
-    await h.pick(other, form, f"liars:pick-q:{h.guild.id}:{h.channel.id}", "3")
+    await h.pick(other, form, f"liars:pick-bid-1:{h.guild.id}:{h.channel.id}", "3")
     await h.fake.wait_for(lambda: form.edit_count >= 1)
-    d_select = form.component(f"liars:pick-d:{h.guild.id}:{h.channel.id}")
+    d_select = form.component(f"liars:pick-bid-2:{h.guild.id}:{h.channel.id}")
     assert len(d_select["options"]) == 10
     await h.raise_bid(other, 3, 1, form=form)
     assert form.content == "Bid placed."

@@ -1,0 +1,240 @@
+"""A game's forms on Discord: ephemeral messages whose components carry every choice in their ids.
+
+* A two-step form (the serial game's Raise…: quantity → digit; the card game's Declare…: hand type →
+  ranks) is two selects and a send button; picking the first re-lists the second.
+* A many-choice form (the card game's Discard…) is one toggle button per card, marked in red when
+  chosen, and a send button.
+
+Nothing is kept in memory: the chosen values (or the toggles' bit mask) ride in the ``custom_id``s, so
+a form works after a restart and two players' forms never mix.  The form's contents always come
+fresh from the service (``Service.form``), so only what is legal for the clicker now is offered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+import discord
+
+from adapters.forms import Picker, picker
+from bot.model import Actor, Command, Reply, TableKey
+from bot.service import Service, UserError
+from core.game import Form, FormField
+
+from .components import FormSelect, SendButton, ToggleButton
+from .render import suits
+
+__all__ = ["FORM_TEXT", "FormFlows", "chosen_values", "form_view", "picker_view", "toggle_view"]
+
+FORM_TEXT = {
+    "bid_standing": "Standing bid: **{standing}**. Choose a bid that beats it, then press **Bid**.",
+    "bid_opening": "No bid yet: choose the opening bid, then press **Bid**.",
+    "bid_first": "How many",
+    "bid_second": "Of which digit",
+    "choose": "Choose first",
+    "none": "There is nothing higher to choose: challenge instead.",
+    "sent": "Done.",
+    "bid_sent": "Bid placed.",
+}
+MAX_CHOICES = 25  # a select's options, and a message's buttons
+
+
+def _intro(form: Form) -> str:
+    if form.verb == "bid":  # the serial game's intro is the standing bid; its words are the platform's
+        return FORM_TEXT["bid_standing"].format(standing=form.intro) if form.intro else FORM_TEXT["bid_opening"]
+    return form.intro or form.title
+
+
+def picker_view(key: TableKey, form: Form, first: str | None = None, second: str | None = None,
+                note: str = "") -> tuple[str, discord.ui.View | None]:
+    """Content and view of a two-step form, offering only the legal choices the game lists."""
+    p: Picker = picker(form)
+    intro = _intro(form)
+    content = f"{note}\n{intro}" if note else intro
+    firsts = [value for value, _ in p.choices][:MAX_CHOICES]
+    if not firsts:
+        none = FORM_TEXT["none"]
+        return (f"{note}\n{none}" if note else none), None
+    if first not in firsts:
+        first = firsts[0]
+    seconds = list(p.seconds(first))[:MAX_CHOICES]
+    if second not in [v for v, _ in seconds]:
+        second = None
+    view = discord.ui.View(timeout=None)
+    first_options = [discord.SelectOption(label=label[:100], value=value, default=value == first)
+                     for value, label in p.choices[:MAX_CHOICES]]
+    second_options = [discord.SelectOption(label=label[:100], value=value, default=value == second)
+                      for value, label in seconds]
+    view.add_item(FormSelect(form.verb, 1, key, first_options,
+                             FORM_TEXT.get(f"{form.verb}_first", p.first_label)))
+    view.add_item(FormSelect(form.verb, 2, key, second_options,
+                             FORM_TEXT.get(f"{form.verb}_second", p.second_label)))
+    if second is None:
+        view.add_item(discord.ui.Button(label=FORM_TEXT["choose"], style=discord.ButtonStyle.primary,
+                                        custom_id=f"liars:go-pending:{key.server_id}:{key.channel_id}",
+                                        disabled=True))
+    else:
+        label = form.submit_label({p.first: first, p.second: second})
+        view.add_item(SendButton(form.verb, key, first, second, label))
+    return content, view
+
+
+def toggle_view(key: TableKey, form: Form, mask: int = 0, note: str = "") -> tuple[str, discord.ui.View | None]:
+    """Content and view of a many-choice form: one toggle per option, then the send button."""
+    field = form.fields[0]
+    options = field.options[:MAX_CHOICES - 1]
+    mask &= (1 << len(options)) - 1
+    intro = _intro(form)
+    content = suits(f"{note}\n{intro}" if note else intro)
+    view = discord.ui.View(timeout=None)
+    for i, (_, label) in enumerate(options):
+        view.add_item(ToggleButton(form.verb, key, mask, i, suits(label)))
+    marked = bin(mask).count("1")
+    send = SendButton(form.verb, key, str(mask), "", form.submit_label({field.name: marked}))
+    send.item.disabled = marked == 0  # discarding nothing is simply declaring
+    view.add_item(send)
+    return content, view
+
+
+def form_view(key: TableKey, form: Form, first: str | None = None, second: str | None = None,
+              note: str = "") -> tuple[str, discord.ui.View | None]:
+    if form.fields and form.fields[0].multi:
+        return toggle_view(key, form, int(first) if first and first.isdigit() else 0, note)
+    return picker_view(key, form, first, second, note)
+
+
+def chosen_values(message: discord.Message | None) -> tuple[str | None, str | None]:
+    """The values chosen so far on a two-step form message (its selects' defaults)."""
+    chosen: dict[str, str | None] = {"1": None, "2": None}
+    if message is None:
+        return None, None
+    for row in message.components:
+        for comp in getattr(row, "children", []):
+            custom_id = getattr(comp, "custom_id", None) or ""
+            if not custom_id.startswith("liars:pick-"):
+                continue
+            part = custom_id.split(":")[1][-1]
+            for opt in getattr(comp, "options", []):
+                if opt.default:
+                    chosen[part] = opt.value
+    return chosen["1"], chosen["2"]
+
+
+def _command_options(form: Form, first: str, second: str) -> dict[str, str] | None:
+    """The command options a send button's values stand for; None if they no longer fit the form."""
+    if not form.fields:
+        return None
+    field: FormField = form.fields[0]
+    if field.multi:
+        if not first.isdigit():
+            return None
+        mask = int(first)
+        picked = [value for i, (value, _) in enumerate(field.options) if mask >> i & 1]
+        return {field.name: " ".join(picked)} if picked else None
+    if len(form.fields) < 2:
+        return {field.name: first}
+    return {field.name: first, form.fields[1].name: second}
+
+
+class Host(Protocol):
+    """What the form flows need from the bot (``LiarsBot``)."""
+
+    service: Service
+
+    async def _guard(self, interaction: discord.Interaction[Any], what: str,
+                     work: Callable[[], Awaitable[None]]) -> None: ...
+
+    async def send_private(self, interaction: discord.Interaction[Any], text: str) -> None: ...
+
+    def own_key(self, interaction: discord.Interaction[Any], key: TableKey) -> TableKey: ...
+
+    @staticmethod
+    def actor(interaction: discord.Interaction[Any]) -> Actor: ...
+
+
+class FormFlows:
+    """Opening a form, picking, toggling and sending — each a click on an ephemeral message."""
+
+    def __init__(self, host: Host, render: Callable[[Reply], str]) -> None:
+        self.host = host
+        self.render = render
+
+    def _form(self, interaction: discord.Interaction[Any], key: TableKey, verb: str) -> Form | str:
+        """The form for the clicker now, or why they cannot use it."""
+        try:
+            form = self.host.service.form(key, str(interaction.user.id), verb)
+        except UserError as exc:
+            return exc.text
+        return form.refusal if form.refusal is not None else form
+
+    async def open(self, interaction: discord.Interaction[Any], key: TableKey, verb: str) -> None:
+        async def work() -> None:
+            form = self._form(interaction, self.host.own_key(interaction, key), verb)
+            if isinstance(form, str):
+                await self.host.send_private(interaction, form)
+                return
+            content, view = form_view(self.host.own_key(interaction, key), form)
+            if view is None:
+                await interaction.response.send_message(content, ephemeral=True)
+            else:
+                await interaction.response.send_message(content, view=view, ephemeral=True)
+
+        await self.host._guard(interaction, verb, work)
+
+    async def _redraw(self, interaction: discord.Interaction[Any], key: TableKey, verb: str,
+                      first: str | None, second: str | None) -> None:
+        own = self.host.own_key(interaction, key)
+        form = self._form(interaction, own, verb)
+        if isinstance(form, str):
+            await interaction.response.edit_message(content=form, view=None)
+            return
+        content, view = form_view(own, form, first, second)
+        await interaction.response.edit_message(content=content, view=view)
+
+    async def pick(self, interaction: discord.Interaction[Any], key: TableKey, verb: str, part: int,
+                   value: str) -> None:
+        async def work() -> None:
+            first, second = chosen_values(interaction.message)
+            if part == 1:
+                first, second = value, (second if value == first else None)
+            else:
+                second = value
+            await self._redraw(interaction, key, verb, first, second)
+
+        await self.host._guard(interaction, verb, work)
+
+    async def toggle(self, interaction: discord.Interaction[Any], key: TableKey, verb: str, mask: int,
+                     index: int) -> None:
+        await self.host._guard(interaction, verb,
+                               lambda: self._redraw(interaction, key, verb, str(mask ^ (1 << index)), None))
+
+    async def send(self, interaction: discord.Interaction[Any], key: TableKey, verb: str, first: str,
+                   second: str) -> None:
+        async def work() -> None:
+            own = self.host.own_key(interaction, key)
+            await interaction.response.defer()  # acknowledges the click; the form is edited below
+            form = self._form(interaction, own, verb)
+            if isinstance(form, str):
+                await interaction.edit_original_response(content=form, view=None)
+                return
+            options = _command_options(form, first, second)
+            if options is None:
+                content, view = form_view(own, form, note=FORM_TEXT["choose"])
+                await interaction.edit_original_response(content=content, view=view)
+                return
+            cmd = Command(form.verb, own, self.host.actor(interaction), options=options,
+                          request_id=f"discord:{interaction.id}")
+            reply = await self.host.service.handle(cmd)
+            text = self.render(reply)
+            if reply.ok:
+                await interaction.edit_original_response(content=text, view=None)
+                return
+            again = self._form(interaction, own, verb)
+            if isinstance(again, str):
+                await interaction.edit_original_response(content=f"{text}\n{again}", view=None)
+                return
+            content, view = form_view(own, again, first, second, note=text)
+            await interaction.edit_original_response(content=content, view=view)
+
+        await self.host._guard(interaction, verb, work)

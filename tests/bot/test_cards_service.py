@@ -1,0 +1,104 @@
+"""The card game through the service: timers, stats and the game seam's boundary."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from core.cards.round import Phase
+from tests.bot.conftest import ADMIN, ALICE, BOB, KEY, Harness, actor
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def open_cards(h: Harness) -> None:
+    assert (await h.do(ALICE, "start", "game=cards")).ok
+    assert (await h.do(BOB, "join")).ok
+    assert (await h.do(ALICE, "deal")).ok
+
+
+def round_of(h: Harness):  # type: ignore[no-untyped-def]
+    assert h.service is not None
+    table = h.service.table(KEY)
+    assert table is not None
+    return table.match.engine.round
+
+
+async def test_a_timed_out_player_declares_or_takes_and_declares_the_least_raise(harness: Harness) -> None:
+    h = harness
+    assert (await h.do(ADMIN, "config", "turn_timeout=60")).ok
+    await open_cards(h)
+    opener = round_of(h).to_act
+    h.clock.advance(61)
+    for _ in range(2):  # the warning, then the timeout
+        await h.service.tick()  # type: ignore[union-attr]
+    r = round_of(h)
+    assert r.standing is not None and r.active == opener and r.phase is Phase.GUN
+    opening = r.standing
+    under_gun = r.to_act
+    assert under_gun != opener
+    least = r.least_raise()
+    h.clock.advance(61)
+    for _ in range(3):
+        await h.service.tick()  # type: ignore[union-attr]
+    r = round_of(h)
+    # Under the gun and out of time: took the hand and declared the least legal raise, in one turn.
+    assert r.active == under_gun and r.standing == least and r.standing > opening
+    assert r.phase is Phase.GUN and r.to_act == opener
+    said = [m.text for m in h.notifier.messages if "ran out of time" in m.text]
+    assert len(said) >= 2
+
+
+async def test_a_finished_card_game_counts_in_stats_and_history(harness: Harness) -> None:
+    h = harness
+    await open_cards(h)
+    for _ in range(20):
+        r = round_of(h)
+        if r is None or h.service.table(KEY) is None:  # type: ignore[union-attr]
+            break
+        who = r.to_act
+        if who is None:
+            break
+        if r.phase is Phase.GUN:
+            assert (await h.do(actor(who), "challenge")).ok
+        else:
+            assert (await h.do(actor(who), "declare", *r.least_raise().name().split())).ok
+        if h.service.table(KEY) is None:  # type: ignore[union-attr]
+            break
+    assert h.service.table(KEY) is None  # type: ignore[union-attr]  # two players: one challenge ends it
+    ended = [m.text for m in h.notifier.messages if "won the game" in m.text]
+    assert len(ended) == 1
+    winner = ALICE if ALICE.user_id in ended[0] else BOB
+    loser = BOB if winner is ALICE else ALICE
+    won = await h.do(winner, "stats")
+    lost = await h.do(loser, "stats")
+    assert won.ok and lost.ok
+    assert "Games won: 1" in won.text and "net +1 unit" in won.text
+    assert "Games won: 0" in lost.text and "net -1 unit" in lost.text
+    history = await h.do(ALICE, "history")
+    assert history.ok and f"won by {winner.name}" in history.text, history.text
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+        elif isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+    return names
+
+
+def test_the_service_and_the_sqlite_store_reach_games_only_through_the_registry() -> None:
+    games = {p.name for p in (ROOT / "core").iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    assert {"serial", "cards"} <= games
+    checked = 0
+    for folder in ("bot", "adapters/sqlite"):
+        for path in sorted((ROOT / folder).glob("*.py")):
+            if path.name.startswith("cli") or path.name == "arena.py":
+                continue  # tools about one game's computer players (the arena, the CLI) name their game
+            checked += 1
+            bad = {m for m in _imports(path) if any(m == f"core.{g}" or m.startswith(f"core.{g}.") for g in games)}
+            assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}: use core.registry"
+    assert checked >= 10

@@ -1,0 +1,160 @@
+"""The card game on Discord, end to end: three players by buttons, forms and commands to a winner.
+
+The hand travels by DM to whoever holds it; the channel sees declarations, takes, draws and the hand
+only when it is challenged.  Half-way through the bot restarts (a new process on the same database)
+and the game goes on where it was.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from tests.e2e.discord_helpers import Harness, ledger_rows, no_errors, world
+from tests.fakes.discord_server import FakeUser, RecordedMessage
+
+__all__ = ["no_errors", "world"]
+
+CARD = r"(?:10|[2-9JQKA])[♣♦♥♠]\ufe0f?|🃏"
+HAND = re.compile(rf"(?:{CARD})(?: (?:{CARD})){{4}}")
+
+
+def hands_in(text: str) -> set[frozenset[str]]:
+    return {frozenset(h.replace("\ufe0f", "").split()) for h in HAND.findall(text)}
+
+
+def round_of(h: Harness) -> object:
+    table = h.service.table(h.key)
+    assert table is not None and table.match is not None
+    return table.match.engine.round
+
+
+def holder(h: Harness) -> FakeUser | None:
+    table = h.service.table(h.key)
+    if table is None or table.match is None:  # the game is over and the table closed
+        return None
+    who = table.match.to_act
+    return h.user(who) if who is not None else None
+
+
+async def declare_by_form(h: Harness, user: FakeUser) -> RecordedMessage:
+    form = await h.press(user, h.panel("table"), h.button("open-declare"))
+    assert form.ephemeral, form.content
+    g, c = h.guild.id, h.channel.id
+    first = form.component(f"liars:pick-declare-1:{g}:{c}")
+    kind = first["options"][0]["value"]
+    before = form.edit_count
+    await h.pick(user, form, f"liars:pick-declare-1:{g}:{c}", kind)
+    await h.fake.wait_for(lambda: form.edit_count > before)
+    second = form.component(f"liars:pick-declare-2:{g}:{c}")
+    ranks = second["options"][0]["value"]
+    await h.pick(user, form, f"liars:pick-declare-2:{g}:{c}", ranks)
+    await h.fake.wait_for(lambda: form.edit_count > before + 1)
+    send = f"liars:go-declare:{g}:{c}:{kind}:{ranks}"
+    assert send in form.custom_ids(), form.custom_ids()
+    assert form.component(send)["label"].startswith("Declare ")
+    await h.click(user, form, send)
+    await h.fake.wait_for(lambda: form.edit_count > before + 2)
+    await h.service.drain()
+    assert "declare" in form.content.lower(), form.content
+    return form
+
+
+async def discard_two(h: Harness, user: FakeUser) -> None:
+    """Mark the first two cards on the Discard… form's toggles, then send."""
+    form = await h.press(user, h.panel("table"), h.button("open-discard"))
+    assert form.ephemeral
+    g, c = h.guild.id, h.channel.id
+    toggles = [i for i in form.custom_ids() if i.startswith(f"liars:tog-discard:{g}:{c}:0:")]
+    assert len(toggles) == 5  # the hand, to its holder alone
+    before = form.edit_count
+    await h.click(user, form, toggles[0])
+    await h.fake.wait_for(lambda: form.edit_count > before)
+    assert form.component(f"liars:tog-discard:{g}:{c}:1:0")["style"] == 4  # marked: red
+    await h.click(user, form, f"liars:tog-discard:{g}:{c}:1:1")
+    await h.fake.wait_for(lambda: form.edit_count > before + 1)
+    send = f"liars:go-discard:{g}:{c}:3:"
+    assert form.component(send)["label"] == "Discard 2 and draw"
+    await h.click(user, form, send)
+    await h.fake.wait_for(lambda: form.edit_count > before + 2)
+    await h.service.drain()
+
+
+async def test_three_players_play_the_card_game_to_a_winner(world: Harness) -> None:
+    h = world
+    rng = random.Random(5)
+    if True:  # every ERROR log line fails the test (the autouse no_errors fixture)
+        await h.start()
+        opened = await h.ask(h.alice, "start", game="cards")
+        assert opened.ephemeral and "You opened a table" in opened.content, opened.content
+        await h.press(h.bob, h.panel("lobby"), h.button("join"))
+        await h.ask(h.carol, "join")
+        dealt = await h.press(h.alice, h.panel("lobby"), h.button("deal"))
+        assert "Dealt" in dealt.content or dealt.ephemeral
+
+        ways = {"form": 0, "slash": 0, "take": 0, "discard": 0, "challenge": 0}
+        restarted = False
+        for _ in range(200):
+            user = holder(h)
+            table = h.service.table(h.key)
+            if table is None or table.match.over:
+                break
+            if user is None:
+                await h.service.drain()
+                continue
+            ids = h.panel("table").custom_ids()
+            if h.button("take") in ids or h.button("challenge") in ids:
+                # Someone else may not act for them: the take button refuses privately.
+                other = next(u for u in h.users if u is not user)
+                refused = await h.press(other, h.panel("table"), h.button("challenge"))
+                assert refused.ephemeral
+                if h.button("take") in ids and (rng.random() < 0.6 or ways["take"] < 2):
+                    took = await h.press(user, h.panel("table"), h.button("take"))
+                    assert took.ephemeral
+                    ways["take"] += 1
+                else:
+                    await h.press(user, h.panel("table"), h.button("challenge"))
+                    ways["challenge"] += 1
+                continue
+            if h.button("open-discard") in h.panel("table").custom_ids() and ways["discard"] < 2:
+                await discard_two(h, user)
+                ways["discard"] += 1
+            if (ways["form"] + ways["slash"]) % 2 == 0:
+                await declare_by_form(h, user)
+                ways["form"] += 1
+            else:
+                least = round_of(h).least_raise()  # type: ignore[attr-defined]
+                said = await h.ask(user, "declare", hand=least.name())
+                assert said.ephemeral and "declare" in said.content.lower(), said.content
+                ways["slash"] += 1
+            if not restarted and ways["challenge"] >= 1:
+                await h.restart()  # mid-game: the hand, the standing declaration and who is out survive
+                restarted = True
+        assert h.service.table(h.key) is None, ways  # the game ended and the table closed
+        assert restarted and ways["form"] and ways["slash"] and ways["take"] and ways["challenge"] >= 2, ways
+        assert ways["discard"] >= 1, ways
+
+        public = h.channel_messages()
+        won = [m.content for m in public if " won the game" in m.content]
+        assert won, [m.content for m in public][-3:]
+
+        # Privacy: a hand is only ever in its holder's DMs, or in a channel in the challenge that shows it.
+        dealt_hands = {u.id: set().union(*(hands_in(m.content) for m in h.fake.dms_to(u.id))) for u in h.users}
+        assert all(dealt_hands.values())
+        revealed = 0
+        for action in h.fake.actions:
+            if action.kind not in ("create", "edit") or action.message_id is None:
+                continue
+            msg = h.fake.get_message(action.message_id)
+            if msg.is_dm:
+                continue
+            text = str(action.body.get("content") or "") + str(action.body.get("embeds") or "")
+            shown = hands_in(text)
+            if shown and not msg.ephemeral:
+                assert "challenges" in text, f"a hand in the channel outside a challenge: {text!r}"
+                revealed += 1
+                assert shown & set().union(*dealt_hands.values())  # the hand as its holders saw it
+        assert revealed >= 2  # each challenge showed its hand
+        # Ledger: the winner collected the stake from each of the others; it sums to 0.
+        rows = ledger_rows((await h.ask(h.alice, "sheet", period="all")).content)
+        assert sum(rows.values()) == 0 and len([v for v in rows.values() if v > 0]) == 1, rows
