@@ -1,0 +1,193 @@
+"""What every picture shares: pinned fonts and settings, a pixel-coordinate canvas, PNG bytes.
+
+Determinism, so that a picture is the same on every machine:
+
+- Fonts are the DejaVu files matplotlib ships in its own package data, loaded by file name
+  (``FontProperties(fname=...)``): no font lookup by family name, so a system DejaVu (or any other
+  system font) is never used, and no fallback font either. Text is drawn with ``parse_math=False``
+  (a ``$`` in a name is just a dollar sign) and never with TeX.
+- Every render runs with matplotlib's built-in defaults (``rcParamsDefault``, so a user's or a
+  working directory's ``matplotlibrc`` changes nothing) plus :data:`PINNED_RC` (hinting, kerning),
+  inside :func:`matplotlib.rc_context`.
+- PNGs carry no ``Software`` version text and no timestamps.
+
+Threads: matplotlib is not thread-safe as a whole (``rcParams`` are global, the Agg renderer
+shares font objects), so each render builds its own :class:`~matplotlib.figure.Figure` on a
+:class:`~matplotlib.backends.backend_agg.FigureCanvasAgg` (never pyplot) and holds
+:data:`RENDER_LOCK` from building to encoding. Renders are short (milliseconds), so callers on
+worker threads (``asyncio.to_thread``) just queue briefly.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import threading
+import unicodedata
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import cache
+from typing import Any, Final
+
+import matplotlib as mpl
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
+from matplotlib.ft2font import FT2Font
+from matplotlib.patches import Patch
+from matplotlib.text import Text
+from matplotlib.transforms import Affine2D
+
+__all__ = [
+    "PINNED_RC",
+    "RENDER_LOCK",
+    "PixelCanvas",
+    "font",
+    "font_path",
+    "pixel_canvas",
+    "player_colour",
+    "render_png",
+    "safe_text",
+]
+
+RENDER_LOCK: Final = threading.RLock()
+
+PINNED_RC: Final[dict[str, Any]] = {
+    "text.hinting": "no_hinting",  # glyph shapes independent of the autohinter
+    "text.kerning_factor": 0,
+    "text.antialiased": True,
+    "text.usetex": False,
+    "path.simplify": True,
+    "savefig.dpi": "figure",
+    "timezone": "UTC",
+    "axes.unicode_minus": True,
+}
+
+_SKIP_RC: Final = frozenset({"backend", "backend_fallback", "interactive"})
+
+
+@cache
+def _rc() -> dict[str, Any]:
+    rc = {k: v for k, v in mpl.rcParamsDefault.items() if k not in _SKIP_RC}
+    rc.update(PINNED_RC)
+    return rc
+
+
+_FONT_FILES: Final = {
+    "sans": "DejaVuSans.ttf",
+    "sans-bold": "DejaVuSans-Bold.ttf",
+    "mono": "DejaVuSansMono.ttf",
+    "mono-bold": "DejaVuSansMono-Bold.ttf",
+    "serif-bold": "DejaVuSerif-Bold.ttf",
+}
+
+
+def font_path(kind: str) -> str:
+    """The file of one of our fonts: ``sans``, ``sans-bold``, ``mono``, ``mono-bold``, ``serif-bold``."""
+    return os.path.join(mpl.get_data_path(), "fonts", "ttf", _FONT_FILES[kind])
+
+
+@cache
+def font(kind: str = "sans", size: float = 12.0) -> FontProperties:
+    """Font properties pinned to a file (FontProperties are not mutated by artists; sharing is safe)."""
+    return FontProperties(fname=font_path(kind), size=size)
+
+
+@cache
+def _charmap(kind: str) -> frozenset[int]:
+    return frozenset(FT2Font(font_path(kind)).get_charmap())
+
+
+def safe_text(text: str, *, limit: int = 18, kind: str = "sans") -> str:
+    """``text`` shortened to ``limit`` characters (with …), every glyph the font lacks (emoji, CJK)
+    replaced by ``?``, control characters dropped: a display name never draws as tofu or warns."""
+    chars = _charmap(kind)
+    out = []
+    for ch in unicodedata.normalize("NFC", text):
+        if unicodedata.category(ch).startswith("C"):
+            continue
+        out.append(ch if ord(ch) in chars else "?")
+    clean = "".join(out).strip() or "?"
+    return clean if len(clean) <= limit else clean[: max(1, limit - 1)].rstrip() + "…"
+
+
+_PALETTE: Final = (
+    "#1f77b4",
+    "#d62728",
+    "#2ca02c",
+    "#ff7f0e",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#17becf",
+    "#7f7f7f",
+    "#bcbd22",
+    "#393b79",
+    "#ad494a",
+)
+
+
+def player_colour(index: int) -> str:
+    """A stable line colour for the ``index``-th player (players are ordered by id by the callers)."""
+    return _PALETTE[index % len(_PALETTE)]
+
+
+@contextmanager
+def _pinned() -> Iterator[None]:
+    with RENDER_LOCK, mpl.rc_context(rc=_rc()):
+        yield
+
+
+def render_png(width: int, height: int, dpi: int, draw: Callable[[Figure], None]) -> bytes:
+    """A ``width`` × ``height`` pixel PNG: ``draw`` fills a fresh figure; all under the pinned settings."""
+    with _pinned():
+        fig, canvas = _figure(width, height, dpi)
+        try:
+            draw(fig)
+            buf = io.BytesIO()
+            canvas.print_png(  # type: ignore[no-untyped-call]
+                buf, metadata={"Software": None}, pil_kwargs={"compress_level": 1}
+            )
+            return buf.getvalue()
+        finally:
+            fig.clear()
+
+
+_FIGURES: dict[tuple[int, int, int], tuple[Figure, FigureCanvasAgg]] = {}
+_MAX_FIGURES: Final = 32
+
+
+def _figure(width: int, height: int, dpi: int) -> tuple[Figure, FigureCanvasAgg]:
+    """A blank figure of this size, kept (under the lock) so its Agg renderer and the text metrics
+    cached against that renderer are reused from one render to the next."""
+    key = (width, height, dpi)
+    entry = _FIGURES.get(key)
+    if entry is None:
+        if len(_FIGURES) >= _MAX_FIGURES:
+            _FIGURES.pop(next(iter(_FIGURES)))
+        fig = Figure(figsize=(width / dpi, height / dpi), dpi=dpi, facecolor="white")
+        entry = _FIGURES[key] = (fig, FigureCanvasAgg(fig))
+    return entry
+
+
+class PixelCanvas:
+    """Artists placed straight on a figure in pixels, y down (no axes: faster, nothing to hide)."""
+
+    def __init__(self, fig: Figure, height: int) -> None:
+        self.fig = fig
+        # figure pixels are display pixels (the canvas renders at the figure's dpi); flip y.
+        self.transform = Affine2D().scale(1.0, -1.0).translate(0.0, float(height))
+
+    def text(self, x: float, y: float, s: str, **kwargs: Any) -> Text:
+        t = Text(x, y, s, transform=self.transform, parse_math=False, usetex=False, **kwargs)
+        self.fig.add_artist(t)
+        return t
+
+    def patch(self, patch: Patch) -> Patch:
+        patch.set_transform(self.transform)
+        self.fig.add_artist(patch)
+        return patch
+
+
+def pixel_canvas(fig: Figure, height: int) -> PixelCanvas:
+    return PixelCanvas(fig, height)
