@@ -42,6 +42,7 @@ __all__ = [
     "PINNED_RC",
     "RENDER_LOCK",
     "PixelCanvas",
+    "fit_text",
     "font",
     "font_path",
     "pixel_canvas",
@@ -109,6 +110,29 @@ def safe_text(text: str, *, limit: int = 18, kind: str = "sans") -> str:
         out.append(ch if ord(ch) in chars else "?")
     clean = "".join(out).strip() or "?"
     return clean if len(clean) <= limit else clean[: max(1, limit - 1)].rstrip() + "…"
+
+
+@cache
+def _measurer(kind: str) -> FT2Font:
+    return FT2Font(font_path(kind))
+
+
+def fit_text(text: str, kind: str, size: float, width_px: float, dpi: float) -> str:
+    """``text`` shortened with … until it is at most ``width_px`` wide. Call only while rendering
+    (under :data:`RENDER_LOCK`: the measuring font object is shared)."""
+    ft = _measurer(kind)
+    ft.set_size(size, dpi)
+
+    def width(s: str) -> float:
+        ft.set_text(s, 0.0)
+        return float(ft.get_width_height()[0]) / 64.0
+
+    if width(text) <= width_px:
+        return text
+    cut = len(text)
+    while cut > 1 and width(text[:cut].rstrip() + "…") > width_px:
+        cut -= 1
+    return text[:cut].rstrip() + "…"
 
 
 _PALETTE: Final = (

@@ -34,7 +34,7 @@ from matplotlib.patches import FancyBboxPatch, Rectangle
 from core.serial.bids import digit_name, digit_plural
 from core.serial.rules import RankOrder
 
-from ._canvas import PixelCanvas, font, pixel_canvas, render_png, safe_text
+from ._canvas import PixelCanvas, fit_text, font, pixel_canvas, render_png, safe_text
 
 __all__ = ["COUNT_DPI", "COUNT_WIDTH", "count_height", "render_count", "result_line"]
 
@@ -133,10 +133,10 @@ def _prepare(data: Mapping[str, Any]) -> dict[str, Any]:
     serials: Mapping[str, str] = data.get("serials") or outcome["serials"]
     players = list(serials)
     raw_names: Mapping[str, str] = data.get("names") or {}
-    names = {p: safe_text(str(raw_names.get(p, p))) for p in players}
+    names = {p: safe_text(str(raw_names.get(p, p)), limit=15) for p in players}
     for t in outcome.get("transfers", []):
         for p in (t["from"], t["to"]):
-            names.setdefault(str(p), safe_text(str(raw_names.get(p, p))))
+            names.setdefault(str(p), safe_text(str(raw_names.get(p, p)), limit=15))
     order = _rank_order(data)
     payments = [w for line in _payments(outcome.get("transfers", []), names) for w in textwrap.wrap(line, 78)]
     return {"players": players, "serials": serials, "names": names, "order": order, "payments": payments}
@@ -195,11 +195,16 @@ def _draw(fig: Figure, data: Mapping[str, Any], prep: dict[str, Any], height: in
     ax.text(20, 56, sub, fontproperties=font("sans", 12), color=_GREY, va="center")
     net: Mapping[str, int] = outcome.get("net", {})
     bill_x, bill_w, bill_h = 190.0, 400.0, 50.0
+    ax.text(bill_x + bill_w + 16, _HEADER - 8, digit_plural(d, order), fontproperties=font("sans", 9),
+            color=_GREY, ha="left", va="baseline")
+    ax.text(COUNT_WIDTH - 20, _HEADER - 8, "net", fontproperties=font("sans", 9), color=_GREY, ha="right",
+            va="baseline")
     for row, player in enumerate(prep["players"]):
         y = _HEADER + row * _ROW
         yc = y + bill_h / 2
         weight = "sans-bold" if player == bidder else "sans"
-        ax.text(bill_x - 14, yc, names[player], fontproperties=font(weight, 13), color="#222222", ha="right",
+        label = fit_text(names[player], weight, 12, bill_x - 30, COUNT_DPI)
+        ax.text(bill_x - 14, yc, label, fontproperties=font(weight, 12), color="#222222", ha="right",
                 va="center_baseline")
         if player == bidder:
             ax.text(bill_x - 14, yc + 17, "bidder", fontproperties=font("sans", 9), color=_GREY, ha="right",
