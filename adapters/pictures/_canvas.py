@@ -9,7 +9,7 @@ Determinism, so that a picture is the same on every machine:
 - Every render runs with matplotlib's built-in defaults (``rcParamsDefault``, so a user's or a
   working directory's ``matplotlibrc`` changes nothing) plus :data:`PINNED_RC` (hinting, kerning),
   inside :func:`matplotlib.rc_context`.
-- PNGs carry no ``Software`` version text and no timestamps.
+- PNGs are RGB, encoded by Pillow with no text chunks (no version, no timestamp).
 
 Threads: matplotlib is not thread-safe as a whole (``rcParams`` are global, the Agg renderer
 shares font objects), so each render builds its own :class:`~matplotlib.figure.Figure` on a
@@ -37,6 +37,7 @@ from matplotlib.ft2font import FT2Font
 from matplotlib.patches import Patch
 from matplotlib.text import Text
 from matplotlib.transforms import Affine2D
+from PIL import Image
 
 __all__ = [
     "PINNED_RC",
@@ -158,8 +159,11 @@ def player_colour(index: int) -> str:
 
 @contextmanager
 def _pinned() -> Iterator[None]:
-    with RENDER_LOCK, mpl.rc_context(rc=_rc()):
-        yield
+    with RENDER_LOCK:
+        # only the settings that differ (usually none): rc_context restores everything afterwards
+        changed = {k: v for k, v in _rc().items() if dict.__getitem__(mpl.rcParams, k) != v}
+        with mpl.rc_context(rc=changed):
+            yield
 
 
 def render_png(width: int, height: int, dpi: int, draw: Callable[[Figure], None]) -> bytes:
@@ -168,10 +172,11 @@ def render_png(width: int, height: int, dpi: int, draw: Callable[[Figure], None]
         fig, canvas = _figure(width, height, dpi)
         try:
             draw(fig)
+            canvas.draw()
+            rgba = Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
             buf = io.BytesIO()
-            canvas.print_png(  # type: ignore[no-untyped-call]
-                buf, metadata={"Software": None}, pil_kwargs={"compress_level": 1}
-            )
+            # opaque pictures: RGB is smaller and quicker to encode; no text chunks (no version, no time)
+            rgba.convert("RGB").save(buf, format="png", compress_level=1)
             return buf.getvalue()
         finally:
             fig.clear()

@@ -174,7 +174,9 @@ def _bill(ax: PixelCanvas, x: float, y: float, w: float, h: float, serial: str, 
                 boxstyle="round,pad=1,rounding_size=4", facecolor=_HILITE, edgecolor="#b8860b", linewidth=0.8,
             )
         )
-        ax.text(cx, yc, wanted, fontproperties=font("mono-bold", size), color="#111111", ha="center",
+    if hits:  # all of a bill's picked-out digits in one text (the font is monospaced: spaces keep places)
+        picked = "".join(wanted if i in hits else " " for i in range(len(text))).rstrip()
+        ax.text(x0, yc, picked, fontproperties=font("mono-bold", size), color="#111111", ha="left",
                 va="center_baseline")
     return len(hits)
 

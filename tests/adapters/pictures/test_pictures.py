@@ -2,7 +2,10 @@ from __future__ import annotations
 
 import io
 import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -164,3 +167,29 @@ def test_balance_series_groups_settlements_and_starts_from_given_balances() -> N
 def test_empty_charts_render() -> None:
     for png in (render_balance_chart([]), render_nets_chart({}), render_rating_chart({})):
         assert _size(png) == (760, 420)
+
+
+def test_a_users_matplotlibrc_changes_nothing(tmp_path: Any) -> None:
+    """Another process whose matplotlib config picks other fonts, hinting, line widths and colours still
+    draws the goldens: every setting a picture depends on is pinned, every font loaded by file."""
+    config = tmp_path / "mplconfig"
+    config.mkdir()
+    (config / "matplotlibrc").write_text(
+        "font.family: serif\nfont.size: 20\ntext.hinting: force_autohint\nlines.linewidth: 6\n"
+        "axes.prop_cycle: cycler('color', ['k'])\nfigure.facecolor: black\naxes.facecolor: yellow\n"
+        "text.color: blue\naxes.grid: True\nxtick.labelsize: 20\n"
+    )
+    out = tmp_path / "out"
+    out.mkdir()
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from tests.adapters.pictures.cases import CASES\n"
+        "for name in ('count', 'balances'):\n"
+        "    Path(sys.argv[1], name + '.png').write_bytes(CASES[name]())\n"
+    )
+    env = {**os.environ, "MPLCONFIGDIR": str(config)}
+    root = Path(__file__).resolve().parents[3]
+    subprocess.run([sys.executable, "-c", script, str(out)], check=True, env=env, cwd=root, timeout=120)
+    for name in ("count", "balances"):
+        assert matches((out / f"{name}.png").read_bytes(), _golden(name)), name
