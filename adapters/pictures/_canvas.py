@@ -167,13 +167,14 @@ def _pinned() -> Iterator[None]:
 
 
 def render_png(width: int, height: int, dpi: int, draw: Callable[[Figure], None]) -> bytes:
-    """A ``width`` × ``height`` pixel PNG: ``draw`` fills a fresh figure; all under the pinned settings."""
+    """A ``width`` × ``height`` pixel PNG: ``draw`` fills a blank figure; all under the pinned settings."""
     with _pinned():
         fig, canvas = _figure(width, height, dpi)
         try:
             draw(fig)
-            canvas.draw()
-            rgba = Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+            canvas.draw()  # type: ignore[no-untyped-call]
+            pixels = canvas.buffer_rgba()  # type: ignore[no-untyped-call]
+            rgba = Image.frombuffer("RGBA", canvas.get_width_height(), pixels, "raw", "RGBA", 0, 1)
             buf = io.BytesIO()
             # opaque pictures: RGB is smaller and quicker to encode; no text chunks (no version, no time)
             rgba.convert("RGB").save(buf, format="png", compress_level=1)
