@@ -40,6 +40,7 @@ from matplotlib.transforms import Affine2D
 from PIL import Image
 
 __all__ = [
+    "DESIGN_DPI",
     "PINNED_RC",
     "RENDER_LOCK",
     "PixelCanvas",
@@ -53,6 +54,7 @@ __all__ = [
 ]
 
 RENDER_LOCK: Final = threading.RLock()
+DESIGN_DPI: Final = 100.0  # layouts are written in pixels at this dpi
 
 PINNED_RC: Final[dict[str, Any]] = {
     "text.hinting": "no_hinting",  # glyph shapes independent of the autohinter
@@ -118,20 +120,21 @@ def _measurer(kind: str) -> FT2Font:
     return FT2Font(font_path(kind))
 
 
-def fit_text(text: str, kind: str, size: float, width_px: float, dpi: float) -> str:
-    """``text`` shortened with … until it is at most ``width_px`` wide. Call only while rendering
-    (under :data:`RENDER_LOCK`: the measuring font object is shared)."""
+def fit_text(text: str, kind: str, size: float, width: float, dpi: float) -> str:
+    """``text`` shortened with … until it is at most ``width`` design pixels wide when drawn at ``dpi``.
+    Call only while rendering (under :data:`RENDER_LOCK`: the measuring font object is shared)."""
     ft = _measurer(kind)
     ft.set_size(size, dpi)
+    width_px = width * dpi / DESIGN_DPI
 
-    def width(s: str) -> float:
+    def measure(s: str) -> float:
         ft.set_text(s, 0.0)
         return float(ft.get_width_height()[0]) / 64.0
 
-    if width(text) <= width_px:
+    if measure(text) <= width_px:
         return text
     cut = len(text)
-    while cut > 1 and width(text[:cut].rstrip() + "…") > width_px:
+    while cut > 1 and measure(text[:cut].rstrip() + "…") > width_px:
         cut -= 1
     return text[:cut].rstrip() + "…"
 
@@ -166,10 +169,11 @@ def _pinned() -> Iterator[None]:
             yield
 
 
-def render_png(width: int, height: int, dpi: int, draw: Callable[[Figure], None]) -> bytes:
-    """A ``width`` × ``height`` pixel PNG: ``draw`` fills a blank figure; all under the pinned settings."""
+def render_png(width: float, height: float, draw: Callable[[Figure], None], *, scale: float = 1.0) -> bytes:
+    """A PNG of ``width`` × ``height`` design pixels, ``scale`` × as many real ones: ``draw`` fills a blank
+    figure at ``DESIGN_DPI × scale``; all under the pinned settings."""
     with _pinned():
-        fig, canvas = _figure(width, height, dpi)
+        fig, canvas = _figure(round(width * scale), round(height * scale), DESIGN_DPI * scale)
         try:
             draw(fig)
             canvas.draw()  # type: ignore[no-untyped-call]
@@ -183,11 +187,11 @@ def render_png(width: int, height: int, dpi: int, draw: Callable[[Figure], None]
             fig.clear()
 
 
-_FIGURES: dict[tuple[int, int, int], tuple[Figure, FigureCanvasAgg]] = {}
+_FIGURES: dict[tuple[int, int, float], tuple[Figure, FigureCanvasAgg]] = {}
 _MAX_FIGURES: Final = 32
 
 
-def _figure(width: int, height: int, dpi: int) -> tuple[Figure, FigureCanvasAgg]:
+def _figure(width: int, height: int, dpi: float) -> tuple[Figure, FigureCanvasAgg]:
     """A blank figure of this size, kept (under the lock) so its Agg renderer and the text metrics
     cached against that renderer are reused from one render to the next."""
     key = (width, height, dpi)
@@ -201,12 +205,16 @@ def _figure(width: int, height: int, dpi: int) -> tuple[Figure, FigureCanvasAgg]
 
 
 class PixelCanvas:
-    """Artists placed straight on a figure in pixels, y down (no axes: faster, nothing to hide)."""
+    """Artists placed straight on a figure (no axes: faster, nothing to hide) in design pixels, y down.
 
-    def __init__(self, fig: Figure, height: int) -> None:
+    A design pixel is a pixel at :data:`DESIGN_DPI`; a figure rendered at another dpi scales the whole
+    picture (fonts and line widths are in points, so they follow the dpi by themselves)."""
+
+    def __init__(self, fig: Figure, height: float) -> None:
         self.fig = fig
+        k = fig.dpi / DESIGN_DPI
         # figure pixels are display pixels (the canvas renders at the figure's dpi); flip y.
-        self.transform = Affine2D().scale(1.0, -1.0).translate(0.0, float(height))
+        self.transform = Affine2D().scale(k, -k).translate(0.0, float(height) * k)
 
     def text(self, x: float, y: float, s: str, **kwargs: Any) -> Text:
         t = Text(x, y, s, transform=self.transform, parse_math=False, usetex=False, **kwargs)
@@ -219,5 +227,5 @@ class PixelCanvas:
         return patch
 
 
-def pixel_canvas(fig: Figure, height: int) -> PixelCanvas:
+def pixel_canvas(fig: Figure, height: float) -> PixelCanvas:
     return PixelCanvas(fig, height)

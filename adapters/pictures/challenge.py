@@ -31,7 +31,6 @@ __all__ = ["CHALLENGE_HEIGHT", "CHALLENGE_WIDTH", "card_face", "render_challenge
 
 CHALLENGE_WIDTH: Final = 760
 CHALLENGE_HEIGHT: Final = 420
-_DPI: Final = 100
 
 _SUITS: Final = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 _RED: Final = "#c62828"
@@ -129,4 +128,4 @@ def render_challenge(data: Mapping[str, Any]) -> bytes:
     """The challenge picture as PNG bytes (760 × 420). Thread-safe. Raises ValueError for a bad card."""
     for card in [*data["floor"], *data["hand"]]:
         card_face(str(card))
-    return render_png(CHALLENGE_WIDTH, CHALLENGE_HEIGHT, _DPI, lambda fig: _draw(fig, data))
+    return render_png(CHALLENGE_WIDTH, CHALLENGE_HEIGHT, lambda fig: _draw(fig, data))

@@ -35,7 +35,6 @@ __all__ = [
 
 CHART_WIDTH: Final = 760
 CHART_HEIGHT: Final = 420
-_DPI: Final = 100
 _GREEN: Final = "#2e7d32"
 _RED: Final = "#c62828"
 _MAX_LINES: Final = 12
@@ -155,7 +154,7 @@ def render_balance_chart(
         for p, v in balances.items():
             per_player.setdefault(p, []).append((float(x) if time_axis else float(i), float(v)))
     xlabel = "" if time_axis else "settlement"
-    return render_png(CHART_WIDTH, CHART_HEIGHT, _DPI, lambda fig: _lines(
+    return render_png(CHART_WIDTH, CHART_HEIGHT, lambda fig: _lines(
         fig, per_player, names, title, xlabel, time_axis=time_axis, integer=True, step=True))
 
 
@@ -164,7 +163,7 @@ def render_rating_chart(
     title: str = "Rating (conservative estimate)",
 ) -> bytes:
     """One line per player (at most 12, by id) of ``(rated round index, rating)`` points."""
-    return render_png(CHART_WIDTH, CHART_HEIGHT, _DPI, lambda fig: _lines(
+    return render_png(CHART_WIDTH, CHART_HEIGHT, lambda fig: _lines(
         fig, history, names, title, "rated round", time_axis=False, integer=False, step=False))
 
 
@@ -207,4 +206,4 @@ def render_nets_chart(
     nets: Mapping[str, int], names: Mapping[str, str] | None = None, *, title: str = "Nets this period"
 ) -> bytes:
     """Horizontal bars of each player's net (at most 20, best first): green up, red down, zero grey."""
-    return render_png(CHART_WIDTH, CHART_HEIGHT, _DPI, lambda fig: _bars(fig, nets, names, title))
+    return render_png(CHART_WIDTH, CHART_HEIGHT, lambda fig: _bars(fig, nets, names, title))

@@ -34,13 +34,13 @@ from matplotlib.patches import FancyBboxPatch, Rectangle
 from core.serial.bids import digit_name, digit_plural
 from core.serial.rules import RankOrder
 
-from ._canvas import PixelCanvas, fit_text, font, pixel_canvas, render_png, safe_text
+from ._canvas import DESIGN_DPI, PixelCanvas, fit_text, font, pixel_canvas, render_png, safe_text
 
-__all__ = ["COUNT_DPI", "COUNT_WIDTH", "count_height", "render_count", "result_line"]
+__all__ = ["COUNT_SCALE", "COUNT_WIDTH", "count_height", "render_count", "result_line"]
 
-COUNT_DPI: Final = 100
-COUNT_WIDTH: Final = 760
-_PX: Final = COUNT_DPI / 72.0  # pixels per point
+COUNT_WIDTH: Final = 760  # design pixels
+COUNT_SCALE: Final = 1.0  # real pixels per design pixel
+_PX: Final = DESIGN_DPI / 72.0  # design pixels per point
 _MONO_ADVANCE: Final = 1233 / 2048  # DejaVu Sans Mono's advance, in ems (every glyph)
 
 _HEADER: Final = 78
@@ -205,7 +205,7 @@ def _draw(fig: Figure, data: Mapping[str, Any], prep: dict[str, Any], height: in
         y = _HEADER + row * _ROW
         yc = y + bill_h / 2
         weight = "sans-bold" if player == bidder else "sans"
-        label = fit_text(names[player], weight, 12, bill_x - 30, COUNT_DPI)
+        label = fit_text(names[player], weight, 12, bill_x - 30, fig.dpi)
         ax.text(bill_x - 14, yc, label, fontproperties=font(weight, 12), color="#222222", ha="right",
                 va="center_baseline")
         if player == bidder:
@@ -234,4 +234,4 @@ def render_count(data: Mapping[str, Any]) -> bytes:
     """The count picture as PNG bytes (760 px wide; 3 players ≈ 760 × 430). Thread-safe."""
     prep = _prepare(data)
     height = count_height(len(prep["players"]), len(prep["payments"]))
-    return render_png(COUNT_WIDTH, height, COUNT_DPI, lambda fig: _draw(fig, data, prep, height))
+    return render_png(COUNT_WIDTH, height, lambda fig: _draw(fig, data, prep, height), scale=COUNT_SCALE)
