@@ -3,7 +3,11 @@
 Rendered with matplotlib's Agg backend (no pyplot), with the DejaVu fonts matplotlib ships, so the same
 data gives the same picture on every machine. Every function is safe to call from a worker thread
 (``await asyncio.to_thread(render_count, data)``): renders are serialised by a lock and take tens of
-milliseconds. Input shapes are documented in each module.
+milliseconds. Input shapes are documented in each module; ``samples.py`` has one of each.
+
+Golden images of every picture live in ``tests/adapters/pictures/golden/``; after a deliberate change,
+regenerate them with ``.venv/bin/python -m tests.adapters.pictures.regen [NAME ...]`` (or run the tests
+with ``LIARS_REGEN_GOLDENS=1``), look at them, and commit them with the change.
 """
 
 from .challenge import card_face, render_challenge
