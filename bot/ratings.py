@@ -15,16 +15,17 @@ Each player's rating is (mu, sigma); the **conservative estimate** ``ordinal = m
 skill leaderboard (a newcomer's 25 − 3 × 8.33 = 0 ranks below a proven player with a lower mu), and is
 shown as ``display = round(1000 + 40 × ordinal)`` (a newcomer shows 1000).
 
-:func:`serial_stats` (at the end, clearly apart) reads the serial game's stored round records; it is the
-one game-specific piece here and may move to ``core/serial/``.
+:class:`RatingBook` keeps every server's ratings in memory, per game and per ledger period, built from
+the store's round rows on first use and brought up to date with the rows stored since (by row id) on
+every later read: a rebuilt book and an updated one are equal.
 """
 
 from __future__ import annotations
 
-import re
+import asyncio
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
-from typing import Any, Final, Literal
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal, Protocol
 
 from openskill.models import PlackettLuce
 
@@ -35,14 +36,18 @@ __all__ = [
     "HistoryPoint",
     "Ranking",
     "Rating",
+    "RatingBook",
     "Ratings",
-    "SerialStats",
+    "RoundSource",
+    "ServerRatings",
     "Standing",
+    "build",
     "chart_history",
+    "extend",
     "leaderboard",
     "ranking_from_nets",
     "rebuild",
-    "serial_stats",
+    "result_of",
     "trend",
     "update",
 ]
@@ -227,87 +232,104 @@ def leaderboard(
     return out
 
 
-# --- The serial game only: stats from its stored round records --------------------------------------
-# A round record is what the bot stores (bot/table.py TableState.round_record): {"serials": {player:
-# "LB 06742088 A"}, "actions": [{"player", "bid": [q, d]} | {"player", "challenge": true} | ...],
-# "outcome": {"final_bid": {"player", "quantity", "digit"}, "final_bid_text", "count", "made", "skunk",
-# "multiplier", "bonuses": ["size", "sixes", "hero", ...], "net": {player: units}, ...}}.
+# --- Every server's ratings, kept in memory and in step with the store -------------------------------
+class RoundSource(Protocol):
+    """The part of the store ratings read (``bot.ports.Store.rounds``): rows newest first, each with its
+    ``id`` (increasing in commit order), ``period``, ``outcome`` (``game``, ``ranking``, ``net``)."""
 
-_DIGITS: Final = re.compile(r"\d+")
-
-
-@dataclass(frozen=True, slots=True)
-class SerialStats:
-    rounds: int = 0  # counted rounds played
-    won: int = 0
-    lost: int = 0
-    biggest_win: int = 0  # the most units won in one round
-    biggest_loss: int = 0  # the most units lost in one round (a positive number)
-    final_bids: int = 0  # rounds in which the player's bid was the one counted
-    bids_made: int = 0
-    best_made_bid: str | None = None  # e.g. "9 sevens": the made final bid of the most copies (then multiplier)
-    hero_bumps: int = 0  # made final bids holding none of the digit
-    skunks: int = 0  # final bids nobody held any of
-    challenges: int = 0
-    challenges_right: int = 0  # challenges of bids that failed
-
-    @property
-    def challenge_accuracy(self) -> float | None:
-        return self.challenges_right / self.challenges if self.challenges else None
+    async def rounds(self, server: str, *, table_id: int | None = None, limit: int | None = None) -> list[
+        dict[str, Any]
+    ]: ...
 
 
-def _copies(serials: Mapping[str, str], digit: int) -> int:
-    return sum("".join(_DIGITS.findall(str(s))).count(str(digit)) for s in serials.values())
+def result_of(outcome: Mapping[str, Any]) -> Ranking | None:
+    """The ranking a stored outcome is rated by, or None (a push; a card-game challenge before the game
+    is over).  It is the seam's ``Settled.ranking`` as the runtime stores it; a serial-game row stored
+    before rankings were has its ranking made from its net."""
+    raw = outcome.get("ranking")
+    if raw is None:
+        if outcome.get("game", "serial") != "serial" or outcome.get("complete") is False or not outcome.get("net"):
+            return None
+        raw = ranking_from_nets(outcome["net"])
+    groups = tuple((str(g),) if isinstance(g, str) else tuple(str(p) for p in g) for g in raw)
+    return _check(groups) if len(groups) >= 2 else None
 
 
-def _challenges(record: Mapping[str, Any], player: str) -> tuple[int, int]:
-    """(challenges by ``player``, of which right). A challenge of the counted bid is right when the
-    challenger won (not made, no skunk); of a bid later raised over, when the serials fall short of it."""
-    outcome = record["outcome"]
-    serials: Mapping[str, str] = record.get("serials") or outcome.get("serials") or {}
-    final = outcome["final_bid"]
-    standing: tuple[int, int] | None = None
-    total = right = 0
-    for action in record.get("actions") or []:
-        bid = action.get("bid")
-        if isinstance(bid, list | tuple) and len(bid) == 2:
-            standing = (int(bid[0]), int(bid[1]))
-        elif action.get("challenge") and action.get("player") == player and standing is not None:
-            total += 1
-            if standing == (int(final["quantity"]), int(final["digit"])):
-                right += not outcome["made"] and not outcome.get("skunk")
-            else:
-                right += _copies(serials, standing[1]) < standing[0]
-    return total, right
+@dataclass
+class ServerRatings:
+    """One server's ratings: all time per game, and per (game, ledger period) — a season's own ratings."""
+
+    games: dict[str, Ratings] = field(default_factory=dict)
+    periods: dict[tuple[str, str], Ratings] = field(default_factory=dict)
+    last_id: int | None = None  # the newest store row folded in
+
+    def of(self, game: str, period: str | None = None) -> Ratings:
+        found = self.games.get(game) if period is None else self.periods.get((game, period))
+        return found if found is not None else Ratings()
 
 
-def serial_stats(rounds: Iterable[Mapping[str, Any]], player: str) -> SerialStats:
-    """One player's stats over the serial game's counted round records (others are skipped)."""
-    s: dict[str, Any] = {f.name: 0 for f in fields(SerialStats)}
-    s["best_made_bid"] = None
-    best: tuple[int, int] | None = None
-    for record in rounds:
-        outcome = record.get("outcome")
-        if not outcome or outcome.get("complete") is False or player not in outcome.get("net", {}):
-            continue
-        net = int(outcome["net"][player])
-        s["rounds"] += 1
-        s["won"] += net > 0
-        s["lost"] += net < 0
-        s["biggest_win"] = max(s["biggest_win"], net)
-        s["biggest_loss"] = max(s["biggest_loss"], -net)
-        final = outcome["final_bid"]
-        if final["player"] == player:
-            s["final_bids"] += 1
-            s["skunks"] += bool(outcome.get("skunk"))
-            if outcome["made"]:
-                s["bids_made"] += 1
-                s["hero_bumps"] += "hero" in (outcome.get("bonuses") or [])
-                key = (int(final["quantity"]), int(outcome.get("multiplier", 1)))
-                if best is None or key > best:
-                    best = key
-                    s["best_made_bid"] = str(outcome.get("final_bid_text") or f"{final['quantity']}×{final['digit']}")
-        total, right = _challenges(record, player)
-        s["challenges"] += total
-        s["challenges_right"] += right
-    return SerialStats(**s)
+def _rated(rows: Iterable[Mapping[str, Any]]) -> list[tuple[str, str, Ranking]]:
+    out = []
+    for row in rows:
+        outcome = row.get("outcome") or {}
+        ranking = result_of(outcome)
+        if ranking is not None:
+            out.append((str(outcome.get("game", "serial")), str(row.get("period", "")), ranking))
+    return out
+
+
+def build(rows: Iterable[Mapping[str, Any]]) -> ServerRatings:
+    """A server's ratings from its stored rows, oldest first (each game and season a :func:`rebuild`)."""
+    rows = list(rows)
+    by_game: dict[str, list[Ranking]] = {}
+    by_period: dict[tuple[str, str], list[Ranking]] = {}
+    for game, period, ranking in _rated(rows):
+        by_game.setdefault(game, []).append(ranking)
+        by_period.setdefault((game, period), []).append(ranking)
+    ids = [int(r["id"]) for r in rows if r.get("id") is not None]
+    return ServerRatings({g: rebuild(r) for g, r in by_game.items()},
+                         {k: rebuild(r) for k, r in by_period.items()}, max(ids) if ids else None)
+
+
+def extend(book: ServerRatings, rows: Iterable[Mapping[str, Any]]) -> None:
+    """Fold newer rows (oldest first) into ``book`` with :func:`update`: the same as building again."""
+    rows = list(rows)
+    for game, period, ranking in _rated(rows):
+        book.games[game] = update(book.of(game), ranking)
+        book.periods[(game, period)] = update(book.of(game, period), ranking)
+    ids = [int(r["id"]) for r in rows if r.get("id") is not None]
+    if ids:
+        book.last_id = max([*ids, book.last_id or 0])
+
+
+class RatingBook:
+    """Every server's :class:`ServerRatings`, in memory.  The first read of a server builds them from all
+    its stored rows; every later read asks the store for its newest row and, if rows were stored since
+    (a round settled), folds just those in.  Reads are serialised per server."""
+
+    def __init__(self, store: RoundSource) -> None:
+        self.store = store
+        self._servers: dict[str, ServerRatings] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    async def get(self, server: str) -> ServerRatings:
+        async with self._locks.setdefault(server, asyncio.Lock()):
+            book = self._servers.get(server)
+            if book is None or book.last_id is None:
+                book = self._servers[server] = build(reversed(await self.store.rounds(server)))
+                return book
+            limit = 1
+            while True:
+                rows = await self.store.rounds(server, limit=limit)
+                if len(rows) < limit or any(int(r.get("id") or 0) <= book.last_id for r in rows):
+                    break
+                limit *= 8
+            extend(book, reversed([r for r in rows if int(r.get("id") or 0) > book.last_id]))
+            return book
+
+    def forget(self, server: str | None = None) -> None:
+        """Drop cached ratings (one server, or all: after a rating-model change) to rebuild on next read."""
+        if server is None:
+            self._servers.clear()
+        else:
+            self._servers.pop(server, None)

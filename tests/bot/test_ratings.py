@@ -5,6 +5,7 @@ from typing import Any
 
 import pytest
 
+from bot.playerstats import serial_stats
 from bot.ratings import (
     Rating,
     Ratings,
@@ -12,7 +13,6 @@ from bot.ratings import (
     leaderboard,
     ranking_from_nets,
     rebuild,
-    serial_stats,
     trend,
     update,
 )
