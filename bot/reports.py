@@ -197,8 +197,9 @@ class Reports:
                 "settled": period in settled}
         if _wants_chart(cmd):
             rows = [r for r in reversed(await rt.store.rounds(server)) if r.get("period") == period]
-            picture = {"chart": "balances", "series": _balance_series(rows), "time_axis": True,
-                       "title": f"Balances — {period}"}
+            series = _balance_series(rows)  # dated when it spans days; else by settlement, easier to read
+            picture = {"chart": "balances", "series": series, "title": f"Balances — {period}",
+                       "time_axis": bool(series) and series[-1][0] - series[0][0] >= 86_400}
             note = self._chart(cmd, "\n".join(lines), picture, names)
             return Reply(note if not settle else "\n".join([*lines, note]), private=not settle,
                          data={**data, "chart": True})

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 import discord
 
+from adapters import pictures
 from adapters.forms import Picker
 from bot.model import Button, Message, Reply, TableKey, render_mentions, split_text
 
@@ -31,6 +32,7 @@ __all__ = [
     "jump_url",
     "jump_view",
     "mention",
+    "picture_attachment",
     "raise_form",
     "read_raise_form",
     "record_file",
@@ -103,6 +105,19 @@ def record_file(reply: Reply, key: TableKey) -> discord.File | None:
     if not isinstance(record, str):
         return None
     return discord.File(io.BytesIO(record.encode("utf-8")), filename=TEXT["record"].format(channel=key.channel_id))
+
+
+def picture_attachment(message: Message) -> tuple[discord.File, discord.Embed]:
+    """A message's picture drawn as a PNG attachment, and the embed that shows it (``attachment://``).
+
+    Blocking (it renders): call it on a worker thread.  Raises if the picture cannot be drawn."""
+    assert message.picture is not None
+    png = pictures.render(message.picture, message.names)
+    name = pictures.filename(message.picture)
+    embed = discord.Embed(colour=discord.Colour.dark_green())
+    embed.set_image(url=f"attachment://{name}")
+    alt = render_mentions(message).replace("*", "").split("\n")[0][:1000]  # the alt text: the text's first line
+    return discord.File(io.BytesIO(png), filename=name, description=alt), embed
 
 
 # -- the Raise… form ------------------------------------------------------------------------------
