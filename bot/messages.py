@@ -17,15 +17,21 @@ from typing import Any
 from core.game import Control, Panel, Say, SayKind
 
 from .model import Button, Message, MessageKind
+from .playerstats import CardsStats, SerialStats
+from .ratings import Rating, Standing
 from .table import TableState, TableStatus
 
 __all__ = [
+    "cards_stats_text",
     "closed_message",
+    "leaderboard_text",
     "lobby_message",
     "mention",
     "panel_message",
+    "rating_text",
     "say_messages",
     "seat_list",
+    "serial_stats_text",
     "settings_text",
     "signed_units",
     "table_message",
@@ -147,3 +153,44 @@ def settings_text(settings: Mapping[str, Any]) -> str:
         f"turn timeout {settings['turn_timeout']} s; lobby timeout {settings['lobby_timeout']} s; "
         f"computer level {settings.get('computer_level', 'hard')}."
     )
+
+
+# -- reports: the leaderboard, and what ``stats`` adds ----------------------------------------------------
+def rating_text(rating: Rating, trend: int, last: int = 5) -> str:
+    """``rating 1034 (+12 over the last 5)``: the displayed conservative estimate and its recent change."""
+    arrow = f"{trend:+d}".replace("-", "−") if trend else "±0"
+    return f"rating {rating.display} ({arrow} over the last {min(last, rating.rounds)})"
+
+
+def leaderboard_text(title: str, standings: Sequence[Standing], names: Mapping[str, str], by: str,
+                     settings: Mapping[str, Any] | None, trends: Mapping[str, int]) -> str:
+    lines = [title]
+    for s in standings:
+        name = names.get(s.player, s.player)
+        if by == "skill" and s.rating is not None:
+            played = f"{s.rating.rounds} rated result{'s' if s.rating.rounds != 1 else ''}"
+            lines.append(f"{s.place}. {name} — {rating_text(s.rating, trends.get(s.player, 0))}, {played}; "
+                         f"{signed_units(s.balance, settings)}")
+        else:
+            rated = f" (rating {s.rating.display})" if s.rating is not None else ""
+            lines.append(f"{s.place}. {name} — {signed_units(s.balance, settings)}{rated}")
+    return "\n".join(lines)
+
+
+def serial_stats_text(s: SerialStats, settings: Mapping[str, Any] | None) -> str:
+    parts = [f"Biggest pot won {signed_units(s.biggest_win, settings)}, lost {units(s.biggest_loss, settings)}"]
+    if s.best_made_bid:
+        parts.append(f"best made bid {s.best_made_bid}")
+    parts.append(f"hero bumps {s.hero_bumps}, skunks {s.skunks}")
+    if s.challenge_accuracy is not None:
+        parts.append(f"challenge accuracy {s.challenge_accuracy:.0%} ({s.challenges_right} of {s.challenges})")
+    return "; ".join(parts) + "."
+
+
+def cards_stats_text(s: CardsStats) -> str:
+    parts = [f"Games finished {s.games}, won {s.games_won}"]
+    if s.challenge_accuracy is not None:
+        parts.append(f"challenge accuracy {s.challenge_accuracy:.0%} ({s.challenges_right} of {s.challenges})")
+    if s.challenged:
+        parts.append(f"challenged {s.challenged} time{'s' if s.challenged != 1 else ''}, held {s.held}")
+    return "; ".join(parts) + "."

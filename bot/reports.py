@@ -5,27 +5,54 @@ and a player's private views.  None of them changes a table; the ledger commands
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict
 from typing import Any
 
 from core.registry import DEFAULT_GAME, GAMES, get_game
 
 from . import messages as M
 from .ledger import fewest_payments
-from .model import COMMANDS, Command, MessageKind, Reply, render_mentions
+from .model import COMMANDS, Command, Message, MessageKind, Reply, render_mentions
 from .parsing import UserError, is_period, money, positive_int, sentence, stake, user_ref
+from .playerstats import cards_stats, serial_stats
+from .ratings import RatingBook, chart_history, leaderboard, trend
 from .runtime import Runtime
 from .table import TableState
 
 __all__ = ["Reports"]
 
 
-def _game_of(row: dict[str, Any]) -> str:
+def _game_of(row: Mapping[str, Any]) -> str:
     return str(row["outcome"].get("game", DEFAULT_GAME))
+
+
+def _wants_chart(cmd: Command) -> bool:
+    return "chart" in (a.lower() for a in cmd.args) or str(cmd.options.get("chart", "")).lower() in ("1", "true", "yes")
+
+
+def _balance_series(rows: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
+    """``[[at, {player: balance}], ...]`` after each stored round (oldest first), from a zero start."""
+    balances: dict[str, int] = {}
+    for row in rows:
+        balances.update(dict.fromkeys((p for p in row["outcome"].get("net", {}) if p not in balances), 0))
+    series: list[list[Any]] = [[float(rows[0]["at"]), dict(balances)]] if rows else []
+    for row in rows:
+        for p, u in row["outcome"].get("net", {}).items():
+            balances[p] += int(u)
+        series.append([float(row["at"]), dict(balances)])
+    return series
 
 
 class Reports:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
+        self.ratings = RatingBook(rt.store)
+
+    def _chart(self, cmd: Command, text: str, picture: dict[str, Any], names: Mapping[str, str]) -> str:
+        """Post a chart (its data; the platform draws it) with its text in the channel; the asker's note."""
+        self.rt.post([Message(cmd.key, text, MessageKind.INFO, names=dict(names), picture=picture)])
+        return "📈 The chart is posted in this channel."
 
     # -- the table --------------------------------------------------------------------------------
     def _plain(self, table: TableState, text: str) -> str:
@@ -133,14 +160,19 @@ class Reports:
             lines.append(f"• {names.get(player, player)}: {M.signed_units(current.get(player, 0), settings)} "
                          f"[{M.signed_units(total[player], settings)}]")
         lines.append(f"Sum: {sum(current.values())} this period, {sum(total.values())} all time.")
-        return Reply("\n".join(lines), data={"period": period, "current": current, "all_time": total})
+        text, data = "\n".join(lines), {"period": period, "current": current, "all_time": total}
+        if _wants_chart(cmd):
+            picture = {"chart": "nets", "nets": current, "title": f"Nets — {period}"}
+            return Reply(self._chart(cmd, text, picture, names), data={**data, "chart": True})
+        return Reply(text, data=data)
 
     async def sheet(self, cmd: Command) -> Reply:
         rt, server = self.rt, cmd.key.server
         settings = await rt.settings(server)
         args = [a.lower() for a in cmd.args]
         settle = "settle" in args or bool(cmd.options.get("settle"))
-        period = next((a for a in args if a != "settle"), None) or str(cmd.options.get("period") or rt.period())
+        period = next((a for a in args if a not in ("settle", "chart")), None) or str(
+            cmd.options.get("period") or rt.period())
         if not is_period(period):
             raise UserError(f"A period is written YYYY-MM, like {rt.period()}.", "bad-period")
         balances = await rt.store.balances(server, period)
@@ -161,26 +193,51 @@ class Reports:
         if payments:
             lines.append(f"To settle ({len(payments)} payment{'s' if len(payments) != 1 else ''}):")
             lines += [f"  {names.get(a, a)} pays {names.get(b, b)} {M.units(u, settings)}" for a, b, u in payments]
-        return Reply("\n".join(lines), private=not settle, data={
-            "period": period, "balances": balances, "payments": [list(p) for p in payments],
-            "settled": period in settled})
+        data = {"period": period, "balances": balances, "payments": [list(p) for p in payments],
+                "settled": period in settled}
+        if _wants_chart(cmd):
+            rows = [r for r in reversed(await rt.store.rounds(server)) if r.get("period") == period]
+            series = _balance_series(rows)  # dated when it spans days; else by settlement, easier to read
+            picture = {"chart": "balances", "series": series, "title": f"Balances — {period}",
+                       "time_axis": bool(series) and series[-1][0] - series[0][0] >= 86_400}
+            note = self._chart(cmd, "\n".join(lines), picture, names)
+            return Reply(note if not settle else "\n".join([*lines, note]), private=not settle,
+                         data={**data, "chart": True})
+        return Reply("\n".join(lines), private=not settle, data=data)
 
     async def stats(self, cmd: Command) -> Reply:
         rt, server = self.rt, cmd.key.server
-        target = user_ref(str(cmd.options.get("member") or (cmd.args[0] if cmd.args else cmd.actor.user_id)))
+        words = [a for a in cmd.args if a.lower() != "chart"]
+        target = user_ref(str(cmd.options.get("member") or (words[0] if words else cmd.actor.user_id)))
         names = await rt.store.names(server)
         rows = list(reversed(await rt.store.rounds(server)))
         net = (await rt.store.balances(server)).get(target, 0)
         settings = await rt.settings(server)
+        book = await self.ratings.get(server)
         name = names.get(target, target)
         data: dict[str, Any] = {"net": net, "rounds": 0}
         parts: list[tuple[str, int, str]] = []
         for game in GAMES.values():
-            records = [{**r["record"], "outcome": r["outcome"]} for r in rows  # each record with its outcome
-                       if _game_of(r) == game.name and target in r["outcome"].get("net", {})]
+            mine = [r for r in rows if _game_of(r) == game.name]
+            records = [{**r["record"], "outcome": r["outcome"]} for r in mine  # each record with its outcome
+                       if target in r["outcome"].get("net", {})]
             if not records:
                 continue
             text, figures = game.stats(target, records)
+            figures = dict(figures)
+            if game.name == "serial":
+                more = serial_stats(records, target)
+                figures.update(asdict(more), challenge_accuracy=more.challenge_accuracy)
+                text += " " + M.serial_stats_text(more, settings)
+            elif game.name == "cards":
+                extra = cards_stats([{**r["record"], "outcome": r["outcome"]} for r in mine], target)
+                figures.update(asdict(extra), challenge_accuracy=extra.challenge_accuracy)
+                text += " " + M.cards_stats_text(extra)
+            ratings = book.of(game.name)
+            if target in ratings.players:
+                rating, change = ratings.players[target], trend(ratings, target)
+                figures.update(rating=rating.display, trend=change, mu=rating.mu, sigma=rating.sigma)
+                text += " " + sentence(M.rating_text(rating, change))
             data.update(figures if game.name == DEFAULT_GAME else {game.name: figures})
             parts.append((game.title, len(records), text))
         data["rounds"] = sum(n for _, n, _ in parts)
@@ -191,10 +248,54 @@ class Reports:
             return f"{n} round{'s' if n != 1 else ''}"
 
         if len(parts) == 1:
-            return Reply(f"📊 {name}: {rounds(parts[0][1])}, net {M.signed_units(net, settings)}. {parts[0][2]}",
-                         data=data)
-        detail = " ".join(f"{title}: {rounds(n)}. {text}" for title, n, text in parts)
-        return Reply(f"📊 {name}: net {M.signed_units(net, settings)}. {detail}", data=data)
+            text = f"📊 {name}: {rounds(parts[0][1])}, net {M.signed_units(net, settings)}. {parts[0][2]}"
+        else:
+            detail = " ".join(f"{title}: {rounds(n)}. {text}" for title, n, text in parts)
+            text = f"📊 {name}: net {M.signed_units(net, settings)}. {detail}"
+        if _wants_chart(cmd):
+            rated = [g for g in GAMES if target in book.of(g).history]
+            if not rated:
+                return Reply(text + "\nNo rating history to chart yet.", data=data)
+            game_name = max(rated, key=lambda g: len(book.of(g).history[target]))
+            picture = {"chart": "rating", "history": chart_history(book.of(game_name), [target]),
+                       "title": f"{name}: rating — {GAMES[game_name].title}"}
+            return Reply(self._chart(cmd, text, picture, names), data={**data, "chart": True})
+        return Reply(text, data=data)
+
+    async def leaderboard(self, cmd: Command) -> Reply:
+        """``leaderboard [period|all] [by money|skill] [serial|cards]``: this season's top players by default."""
+        rt, server = self.rt, cmd.key.server
+        period: str | None = rt.period()
+        by, game = "skill", DEFAULT_GAME
+        words = [a.lower() for a in cmd.args] + [str(v).lower() for k, v in cmd.options.items()
+                                                  if k in ("period", "by", "game")]
+        for word in words:
+            if word == "all":
+                period = None
+            elif is_period(word):
+                period = word
+            elif word in ("money", "skill"):
+                by = word
+            elif word in GAMES:
+                game = word
+            elif word != "by":
+                raise UserError(f"Write `leaderboard [YYYY-MM|all] [by money|skill] [{'|'.join(GAMES)}]`, "
+                                f"not {word!r}.", "bad-option")
+        settings = await rt.settings(server)
+        names = await rt.store.names(server)
+        ratings = (await self.ratings.get(server)).of(game, period)
+        balances = await rt.store.balances(server, period)
+        standings = leaderboard(ratings, balances, "skill" if by == "skill" else "money", limit=10)
+        when = period or "all time"
+        what = f"by skill at {GAMES[game].title}" if by == "skill" else "by money"
+        data = {"period": period, "by": by, "game": game, "standings": [
+            {"place": s.place, "player": s.player, "balance": s.balance,
+             "rating": s.rating.display if s.rating else None} for s in standings]}
+        if not standings:
+            return Reply(f"🏆 Nobody is on the board for {when} {what} yet.", data=data)
+        trends = {s.player: trend(ratings, s.player) for s in standings}
+        text = M.leaderboard_text(f"🏆 Leaderboard — {when}, {what}:", standings, names, by, settings, trends)
+        return Reply(text, data=data)
 
     async def history(self, cmd: Command) -> Reply:
         rt, server = self.rt, cmd.key.server
@@ -208,7 +309,8 @@ class Reports:
         names = await rt.store.names(server)
         lines = ["Recent rounds here:"]
         for row in reversed(rows):
-            line = get_game(_game_of(row)).history_line({"round": row["number"], **row["record"]}, names)
+            line = get_game(_game_of(row)).history_line(
+                {"round": row["number"], **row["record"], "outcome": row.get("outcome") or {}}, names)
             lines.append(f"• {line}")
         return Reply("\n".join(lines))
 

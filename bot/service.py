@@ -49,6 +49,7 @@ class Service:
             "deal": lobby.deal, "last": lobby.last, "end": lobby.end,
             "hand": reports.hand, "status": reports.status, "rules": reports.rules, "help": reports.help,
             "config": reports.config, "ledger": reports.ledger, "sheet": reports.sheet, "stats": reports.stats,
+            "leaderboard": reports.leaderboard,
             "history": reports.history, "export": reports.export,
         }
         assert set(handlers) == set(TABLE_COMMANDS)

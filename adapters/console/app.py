@@ -9,9 +9,12 @@ import logging
 import random
 import re
 import sys
-from collections.abc import Callable, Sequence
-from typing import TextIO
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, TextIO
 
+from adapters import pictures
+from adapters.sqlite.store import default_db_path
 from bot.bootstrap import build_service
 from bot.model import COMMANDS, Actor, Command, Message, Reply, TableKey, render_mentions
 from bot.service import Service
@@ -41,13 +44,49 @@ def plain(text: str) -> str:
     return text.replace("**", "").replace("`", "").replace("<#terminal>", "this table")
 
 
-class ConsoleNotifier:
-    """Prints what the channel sees, and the private messages addressed to the human at the terminal."""
+def _write_png(directory: Path, stem: str, picture: Mapping[str, Any], names: Mapping[str, str]) -> Path:
+    """Render the picture and write it next to the database as ``<db>-<picture>.png`` (a new name each time)."""
+    png = pictures.render(picture, names)
+    base = f"{stem}-{pictures.filename(picture).removesuffix('.png')}"
+    path, n = directory / f"{base}.png", 1
+    while path.exists():
+        n += 1
+        path = directory / f"{base}-{n}.png"
+    path.write_bytes(png)
+    return path
 
-    def __init__(self, out: TextIO, viewer: str | None) -> None:
+
+def _picture_place(db_path: str | None) -> tuple[Path, str]:
+    """Pictures go next to the database, named after it: ``/data/liars.sqlite3`` → ``/data/liars-count-1.png``."""
+    db_file = Path(db_path or default_db_path()).resolve()
+    return db_file.parent, db_file.stem
+
+
+class ConsoleNotifier:
+    """Prints what the channel sees, and the private messages addressed to the human at the terminal.
+
+    A message with a ``picture`` (the count, a challenge, a chart) is also drawn, on a worker thread, to a
+    PNG file in ``picture_dir`` (next to the database) and its path printed after the text; if drawing
+    fails, the text goes alone and one WARNING is logged.  ``picture_dir=None``: text only.
+    """
+
+    def __init__(self, out: TextIO, viewer: str | None, picture_dir: Path | None = None,
+                 picture_stem: str = "liars") -> None:
         self.out = out
         self.viewer = viewer
+        self.picture_dir = picture_dir
+        self.picture_stem = picture_stem
         self._last_panel = ""
+
+    async def _picture(self, m: Message) -> str:
+        if m.picture is None or self.picture_dir is None:
+            return ""
+        try:
+            path = await asyncio.to_thread(_write_png, self.picture_dir, self.picture_stem, m.picture, m.names)
+        except Exception as exc:
+            log.warning("drawing the %s picture failed (%s); the text goes alone", m.kind, type(exc).__name__)
+            return ""
+        return f"\n🖼  Picture: {path}"
 
     async def deliver(self, messages: Sequence[Message]) -> None:
         for m in messages:
@@ -69,6 +108,7 @@ class ConsoleNotifier:
                 text = plain(render_mentions(m, self._mention))
             # "you" stands for the person at the terminal; capitalise it where it opens a line
             text = "\n".join("You" + line[3:] if line.startswith("you ") else line for line in text.split("\n"))
+            text += await self._picture(m)
             self.out.write(text + "\n\n")
         self.out.flush()
 
@@ -109,7 +149,8 @@ async def play(
     out = out if out is not None else sys.stdout
     rng = random.Random(seed) if seed is not None else None
     viewer = YOU if humans else None
-    notifier = ConsoleNotifier(out, viewer)
+    picture_dir, stem = _picture_place(db_path)
+    notifier = ConsoleNotifier(out, viewer, picture_dir, stem)
     service = await build_service(notifier, db_path=db_path, rng=rng, platform="local")
     try:
         return await _run(service, notifier, game=game, seats=seats, preset=preset, stake=stake, humans=humans,

@@ -58,8 +58,9 @@ GAME_CHOICES = [app_commands.Choice(name=game.title, value=name) for name, game 
 class LiarsGroup(app_commands.Group):
     """``/liars …`` — available in servers; in DMs only ``hand`` and ``help`` do anything.
 
-    Discord allows 25 subcommands in a group, so two commands ride on others: ``sheet period:all`` is
-    the all-time ledger and ``history file:True`` the exported record."""
+    Discord allows 25 subcommands in a group, so three commands ride on others: ``sheet period:all`` is
+    the all-time ledger, ``history file:True`` the exported record, and ``profile`` is ``stats`` (with
+    its chart)."""
 
     def __init__(self) -> None:
         super().__init__(name="liars", description="Liar's Poker: the serial-number game and the card game")
@@ -221,13 +222,16 @@ class LiarsGroup(app_commands.Group):
     # -- money and records -------------------------------------------------------------------------
     @app_commands.command(name="sheet", description="A month's balances and the fewest payments that settle it")
     @app_commands.describe(period="The month, YYYY-MM (default: this month); 'all' for the all-time ledger",
-                           settle="Mark the month settled (Manage Server); posts the sheet in the channel")
+                           settle="Mark the month settled (Manage Server); posts the sheet in the channel",
+                           chart="Post the balances as a chart in the channel")
     async def sheet(self, interaction: discord.Interaction[Any], period: str | None = None,
-                    settle: bool | None = None) -> None:
+                    settle: bool | None = None, chart: bool | None = None) -> None:
+        shown = "yes" if chart else None
         if (period or "").strip().lower() == "all":  # the ledger (Discord allows 25 subcommands)
-            await _bot(interaction).execute(interaction, "ledger")
+            await _bot(interaction).execute(interaction, "ledger", options=_given(chart=shown))
             return
-        await _bot(interaction).execute(interaction, "sheet", options=_given(period=period, settle=settle or None))
+        await _bot(interaction).execute(interaction, "sheet",
+                                        options=_given(period=period, settle=settle or None, chart=shown))
 
     @sheet.autocomplete("period")
     async def _sheet_period(self, interaction: discord.Interaction[Any], current: str) -> list[
@@ -235,11 +239,28 @@ class LiarsGroup(app_commands.Group):
     ]:
         return await _bot(interaction).period_choices(interaction, current)
 
-    @app_commands.command(name="stats", description=_describe("stats"))
-    @app_commands.describe(member="Whose record (default: yours)")
-    async def stats(self, interaction: discord.Interaction[Any], member: discord.User | None = None) -> None:
-        await _bot(interaction).execute(interaction, "stats",
-                                        options=_given(member=str(member.id) if member else None))
+    @app_commands.command(name="profile", description="A player's record here: money, rating and its chart")
+    @app_commands.describe(member="Whose profile (default: yours)",
+                           chart="Post the rating chart in the channel too (default: yes)")
+    async def profile(self, interaction: discord.Interaction[Any], member: discord.User | None = None,
+                      chart: bool | None = None) -> None:
+        await _bot(interaction).execute(interaction, "stats", options=_given(
+            member=str(member.id) if member else None, chart="no" if chart is False else "yes"))
+
+    @app_commands.command(name="leaderboard", description="The top players, by skill or money, this month or all time")
+    @app_commands.describe(period="YYYY-MM, or 'all' (default: this month)", by="Rank by skill (default) or money",
+                           game="Which game's ratings (default: the serial game)")
+    @app_commands.choices(by=[app_commands.Choice(name=n, value=n) for n in ("skill", "money")],
+                          game=GAME_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction[Any], period: str | None = None,
+                          by: str | None = None, game: str | None = None) -> None:
+        await _bot(interaction).execute(interaction, "leaderboard", options=_given(period=period, by=by, game=game))
+
+    @leaderboard.autocomplete("period")
+    async def _board_period(self, interaction: discord.Interaction[Any], current: str) -> list[
+        app_commands.Choice[str]
+    ]:
+        return await _bot(interaction).period_choices(interaction, current)
 
     @app_commands.command(name="history", description=_describe("history"))
     @app_commands.describe(file="The whole game record of this table as a JSON file (liars replay format)")

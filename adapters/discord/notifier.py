@@ -7,7 +7,10 @@
   refused (the player's DMs are closed), one notice in the table's channel mentions every such
   player and tells them to press **My serial** — which answers ephemerally.  The notice never carries
   the serial.
-* Anything else is a plain channel message.
+* Anything else is a plain channel message.  One that carries a ``picture`` (the count, a challenge,
+  a chart) gets it drawn on a worker thread (``asyncio.to_thread``: the event loop, and so every
+  acknowledgement, goes on meanwhile) and attached as a PNG shown in an embed, below the text (kept for
+  screen readers and notifications).  If drawing fails, the text goes alone and one WARNING is logged.
 
 Channel traffic stays low: each bid is one edit of the table message.  Rate limits are discord.py's
 business (it waits out 429s per route); nothing here retries by itself.
@@ -21,13 +24,23 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 import discord
 
 from bot.model import Message, TableKey
 
-from .render import ALLOWED_MENTIONS, CONTENT_LIMIT, TEXT, buttons_view, chunks, jump_view, mention, render
+from .render import (
+    ALLOWED_MENTIONS,
+    CONTENT_LIMIT,
+    TEXT,
+    buttons_view,
+    chunks,
+    jump_view,
+    mention,
+    picture_attachment,
+    render,
+)
 
 __all__ = ["DiscordNotifier", "PanelRefs"]
 
@@ -95,16 +108,29 @@ class DiscordNotifier:
             return ref
         return self._refs.get((key, name))
 
+    async def _picture(self, message: Message) -> dict[str, Any]:
+        """``send`` arguments for the message's picture ({} if none, or if it could not be drawn)."""
+        if message.picture is None:
+            return {}
+        try:
+            file, embed = await asyncio.to_thread(picture_attachment, message)
+        except Exception as exc:
+            log.warning("drawing the %s picture for channel %s failed (%s); the text goes alone", message.kind,
+                        message.key.channel_id, type(exc).__name__)
+            return {}
+        return {"file": file, "embed": embed}
+
     async def _post(self, message: Message) -> None:
         channel = self._channel(message.key)
         parts = chunks(render(message))
+        picture = await self._picture(message)
         for i, part in enumerate(parts):
             last = i == len(parts) - 1
             view = buttons_view(message.buttons, message.key) if last else None
-            if view is None:
-                await channel.send(part, allowed_mentions=ALLOWED_MENTIONS)
-            else:
-                await channel.send(part, view=view, allowed_mentions=ALLOWED_MENTIONS)
+            extra: dict[str, Any] = picture if last else {}
+            if view is not None:
+                extra = {**extra, "view": view}
+            await channel.send(part, allowed_mentions=ALLOWED_MENTIONS, **extra)
 
     async def _panel(self, message: Message) -> None:
         assert message.panel is not None

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 import discord
 
+from adapters import pictures
 from bot.model import Button, Message, Reply, TableKey, render_mentions, split_text
 
 from .components import FormButton, TableButton
@@ -30,6 +31,7 @@ __all__ = [
     "jump_url",
     "jump_view",
     "mention",
+    "picture_attachment",
     "record_file",
     "render",
     "suits",
@@ -106,3 +108,16 @@ def record_file(reply: Reply, key: TableKey) -> discord.File | None:
     if not isinstance(record, str):
         return None
     return discord.File(io.BytesIO(record.encode("utf-8")), filename=TEXT["record"].format(channel=key.channel_id))
+
+
+def picture_attachment(message: Message) -> tuple[discord.File, discord.Embed]:
+    """A message's picture drawn as a PNG attachment, and the embed that shows it (``attachment://``).
+
+    Blocking (it renders): call it on a worker thread.  Raises if the picture cannot be drawn."""
+    assert message.picture is not None
+    png = pictures.render(message.picture, message.names)
+    name = pictures.filename(message.picture)
+    embed = discord.Embed(colour=discord.Colour.dark_green())
+    embed.set_image(url=f"attachment://{name}")
+    alt = render_mentions(message).replace("*", "").split("\n")[0][:1000]  # the alt text: the text's first line
+    return discord.File(io.BytesIO(png), filename=name, description=alt), embed

@@ -368,9 +368,15 @@ class CardsGame:
         return f"Games won: {won}.", figures
 
     def history_line(self, record: Mapping[str, Any], names: Mapping[str, str]) -> str:
-        winner = record.get("winner")
-        who = names.get(str(winner), str(winner)) if winner else "nobody yet"
-        return f"Card game {record.get('round', '?')}: {len(record.get('rounds', []))} rounds, won by {who}"
+        outcome = record.get("outcome") or {}
+        winner = record.get("winner") or outcome.get("winner") or outcome.get("winner_of_game")
+        n = len(record.get("rounds", []))
+        rounds = f"{n} round{'s' if n != 1 else ''}"
+        if not winner:  # a knockout challenge before the game's end
+            loser = outcome.get("out")
+            out = f", {names.get(str(loser), str(loser))} out" if loser else ""
+            return f"Card game {record.get('round', '?')}: {rounds}{out}"
+        return f"Card game {record.get('round', '?')}: {rounds}, won by {names.get(str(winner), str(winner))}"
 
     def replay(self, record: Mapping[str, Any]) -> Json:
         return replay(record)

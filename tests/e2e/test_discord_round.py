@@ -24,7 +24,7 @@ async def test_complete_round_with_buttons_and_commands(world: Harness) -> None:
     assert bot.shard_count == 1 and isinstance(bot, discord.AutoShardedClient)
     assert not h.fake.identify_payloads[0]["intents"] & Intent.PRIVILEGED  # no privileged intents
     [liars] = h.fake.commands[None].values()  # synced globally (no DISCORD_GUILD_ID)
-    assert len(liars["options"]) == 22 and liars["name"] == "liars"
+    assert len(liars["options"]) == 25 and liars["name"] == "liars"
     await h.open_table()
     lobby = h.panel("lobby")
     assert "Play is under way" in lobby.content and lobby.custom_ids() == []
@@ -95,7 +95,7 @@ async def test_complete_round_with_buttons_and_commands(world: Harness) -> None:
     # The ledger matches what the serials imply (classic rules, stake 1: the bidder against each).
     sign = 1 if made else -1
     expected = {opener.username: 2 * sign, second.username: -sign, third.username: -sign}
-    ledger = await h.ask(h.bob, "ledger")
+    ledger = await h.ask(h.bob, "sheet", period="all")
     assert ledger.ephemeral
     assert ledger_rows(ledger.content) == expected, ledger.content
 

@@ -33,7 +33,14 @@ def test_an_all_computer_table_plays_its_rounds_and_settles_the_ledger(tmp_path:
     # The same seed deals the same game: the transcript is reproducible.
     db2 = str(tmp_path / "again.sqlite3")
     _, again = run_cli(["play", "--humans", "0", "--seats", "4", "--rounds", "6", "--seed", "7", "--db", db2], capsys)
-    assert again == out
+    # each count is drawn to a PNG next to the database, its path printed after the text
+    pictures = re.findall(r"🖼  Picture: (\S+)", out)
+    assert len(pictures) == 6 and all(Path(p).parent == tmp_path for p in pictures)
+    assert sorted(Path(p).name for p in pictures) == [f"local-count-{n}.png" for n in range(1, 7)]
+    assert all(Path(p).read_bytes().startswith(b"\x89PNG") for p in pictures)
+    def unpictured(text: str) -> str:
+        return re.sub(r"\n🖼  Picture: \S+", "", text)
+    assert unpictured(again) == unpictured(out)
     code, sheet = run_cli(["sheet", "--db", db, "--json"], capsys)
     assert code == 0 and sum(json.loads(sheet)["balances"].values()) == 0
 

@@ -1,0 +1,33 @@
+"""PNG pictures of the count, the challenge and the charts: plain data in, PNG bytes out.
+
+Platform adapters call :func:`render` (a message's ``picture`` data, any shape in ``dispatch.py``) on a
+worker thread and name the attachment with :func:`filename`.
+
+Rendered with matplotlib's Agg backend (no pyplot), with the DejaVu fonts matplotlib ships, so the same
+data gives the same picture on every machine. Every function is safe to call from a worker thread
+(``await asyncio.to_thread(render_count, data)``): renders are serialised by a lock and take tens of
+milliseconds. Input shapes are documented in each module; ``samples.py`` has one of each.
+
+Golden images of every picture live in ``tests/adapters/pictures/golden/``; after a deliberate change,
+regenerate them with ``.venv/bin/python -m tests.adapters.pictures.regen [NAME ...]`` (or run the tests
+with ``LIARS_REGEN_GOLDENS=1``), look at them, and commit them with the change.
+"""
+
+from .challenge import card_face, render_challenge
+from .charts import balance_series, render_balance_chart, render_nets_chart, render_rating_chart
+from .count import render_count, result_line
+from .dispatch import filename, kind, render
+
+__all__ = [
+    "balance_series",
+    "card_face",
+    "filename",
+    "kind",
+    "render",
+    "render_balance_chart",
+    "render_challenge",
+    "render_count",
+    "render_nets_chart",
+    "render_rating_chart",
+    "result_line",
+]

@@ -1,0 +1,237 @@
+"""The serial game's count as a picture: every bill, the bid digit picked out, the total, the payments.
+
+Input (:func:`render_count`), a dict built from what the service has at the count — the round record
+as ``TableState.round_record`` stores it, plus display names::
+
+    {"serials": {"p1": "LB 06742088 A", "p2": "92859819", ...},  # seat order = display order;
+                                    # any number of digits (reduced formats too), letters optional
+     "actions": [{"player": "p1", "bid": [2, 0]}, {"player": "p2", "challenge": true}, ...],  # optional
+     "outcome": {"final_bid": {"player": "p3", "quantity": 6, "digit": 0},
+                 "final_bid_text": "6 zeros",                 # optional; names the digit ("tens")
+                 "count": 5, "made": false, "skunk": false,
+                 "multiplier": 1, "multiplier_text": "×1",
+                 "transfers": [{"from": "p3", "to": "p1", "units": 1}, ...],
+                 "net": {"p1": 1, "p2": 1, "p3": -2}},
+     "names": {"p1": "Alice", ...},          # optional; default the player ids
+     "last_challenger": "p2",                # optional; default the last "challenge" in actions
+     "rank_order": "zero-low",               # optional; else guessed from final_bid_text
+     "round": 3}                             # optional; shown in the title
+
+``outcome["serials"]`` is used when the top-level ``serials`` is missing. Nothing here is secret any
+more: this picture is drawn only after the count, when every serial is revealed.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from matplotlib.figure import Figure
+from matplotlib.patches import FancyBboxPatch, Rectangle
+
+from core.serial.bids import digit_name, digit_plural
+from core.serial.rules import RankOrder
+
+from ._canvas import DESIGN_DPI, PixelCanvas, fit_text, font, pixel_canvas, render_png, safe_text
+
+__all__ = ["COUNT_SCALE", "COUNT_WIDTH", "count_height", "render_count", "result_line"]
+
+COUNT_WIDTH: Final = 760  # design pixels
+COUNT_SCALE: Final = 1.0  # real pixels per design pixel
+_PX: Final = DESIGN_DPI / 72.0  # design pixels per point
+_MONO_ADVANCE: Final = 1233 / 2048  # DejaVu Sans Mono's advance, in ems (every glyph)
+
+_HEADER: Final = 78
+_ROW: Final = 60
+_LINE: Final = 22
+
+_PAPER: Final = "#e4eedb"
+_PAPER_EDGE: Final = "#3f6b4a"
+_INK: Final = "#1d6b41"  # a note's serial numbers are printed in green
+_HILITE: Final = "#ffcf33"
+_GREEN: Final = "#1b7a3a"
+_RED: Final = "#b3261e"
+_GREY: Final = "#555555"
+
+_SERIAL: Final = re.compile(r"^\s*([A-Za-z]{1,3})?\s*(\d+)\s*([A-Za-z*])?\s*$")
+
+
+def _split_serial(text: str) -> tuple[str, str, str]:
+    m = _SERIAL.match(text)
+    if not m:
+        return "", "".join(ch for ch in text if ch.isdigit()), ""
+    return (m.group(1) or "").upper(), m.group(2), (m.group(3) or "").upper()
+
+
+def _rank_order(data: Mapping[str, Any]) -> RankOrder:
+    given = data.get("rank_order")
+    if given:
+        return RankOrder(given)
+    text = str(data["outcome"].get("final_bid_text", ""))
+    if re.search(r"\baces?\b", text):
+        return RankOrder.ACES_HIGH
+    if re.search(r"\btens?\b", text):
+        return RankOrder.ZERO_HIGH
+    return RankOrder.ZERO_LOW
+
+
+def _quantity(q: int, digit: int, order: RankOrder) -> str:
+    return f"{q} {digit_name(digit, order) if q == 1 else digit_plural(digit, order)}"
+
+
+def result_line(outcome: Mapping[str, Any], order: RankOrder = RankOrder.ZERO_LOW) -> str:
+    """``5 zeros against a bid of 6 — not made`` (``made``, ``skunk``)."""
+    bid = outcome["final_bid"]
+    count, q, d = int(outcome["count"]), int(bid["quantity"]), int(bid["digit"])
+    if outcome.get("skunk"):
+        verdict = "skunk"
+    else:
+        verdict = "made" if outcome["made"] else "not made"
+    return f"{_quantity(count, d, order)} against a bid of {q} — {verdict}"
+
+
+def _payments(transfers: Sequence[Mapping[str, Any]], names: Mapping[str, str]) -> list[str]:
+    """Transfers grouped by payer (``Carol pays 1 each to Alice, Bob``) or by payee, whichever is shorter."""
+    if not transfers:
+        return ["No payments: a push."]
+
+    def grouped(key: str, other: str) -> dict[tuple[str, int], list[str]]:
+        out: dict[tuple[str, int], list[str]] = {}
+        for t in transfers:
+            out.setdefault((str(t[key]), int(t["units"])), []).append(str(t[other]))
+        return out
+
+    by_payer, by_payee = grouped("from", "to"), grouped("to", "from")
+    lines = []
+    if len(by_payer) <= len(by_payee):
+        for (payer, units), payees in by_payer.items():
+            who = ", ".join(names[p] for p in payees)
+            each = " each" if len(payees) > 1 else ""
+            lines.append(f"{names[payer]} pays {units}{each} to {who}")
+    else:
+        for (payee, units), payers in by_payee.items():
+            who = ", ".join(names[p] for p in payers)
+            verb = "pay" if len(payers) > 1 else "pays"
+            each = " each" if len(payers) > 1 else ""
+            lines.append(f"{who} {verb} {names[payee]} {units}{each}")
+    return lines
+
+
+def _last_challenger(data: Mapping[str, Any]) -> str | None:
+    if data.get("last_challenger"):
+        return str(data["last_challenger"])
+    for action in reversed(data.get("actions") or []):
+        if action.get("challenge"):
+            return str(action["player"])
+    return None
+
+
+def _prepare(data: Mapping[str, Any]) -> dict[str, Any]:
+    outcome = data["outcome"]
+    serials: Mapping[str, str] = data.get("serials") or outcome["serials"]
+    players = list(serials)
+    raw_names: Mapping[str, str] = data.get("names") or {}
+    names = {p: safe_text(str(raw_names.get(p, p)), limit=15) for p in players}
+    for t in outcome.get("transfers", []):
+        for p in (t["from"], t["to"]):
+            names.setdefault(str(p), safe_text(str(raw_names.get(p, p)), limit=15))
+    order = _rank_order(data)
+    payments = [w for line in _payments(outcome.get("transfers", []), names) for w in textwrap.wrap(line, 78)]
+    return {"players": players, "serials": serials, "names": names, "order": order, "payments": payments}
+
+
+def count_height(n_players: int, payment_lines: int) -> int:
+    return _HEADER + n_players * _ROW + 18 + 2 * 30 + payment_lines * _LINE + 16
+
+
+def _bill(ax: PixelCanvas, x: float, y: float, w: float, h: float, serial: str, digit: int) -> int:
+    """One note at (x, y) (top left); returns how many of ``digit`` it holds."""
+    ax.patch(
+        FancyBboxPatch(
+            (x, y), w, h, boxstyle="round,pad=0,rounding_size=6", facecolor=_PAPER, edgecolor=_PAPER_EDGE, linewidth=2
+        )
+    )
+    ax.patch(Rectangle((x + 5, y + 5), w - 10, h - 10, fill=False, edgecolor=_PAPER_EDGE, linewidth=0.6))
+    prefix, digits, suffix = _split_serial(serial)
+    parts = [p for p in (prefix, digits, suffix) if p]
+    text = " ".join(parts)
+    size = 22.0 if len(text) <= 16 else max(11.0, 22.0 * 16 / len(text))
+    adv = _MONO_ADVANCE * size * _PX
+    x0 = x + (w - adv * len(text)) / 2
+    yc = y + h / 2
+    start = len(prefix) + 1 if prefix else 0
+    wanted = str(digit)
+    hits = [start + i for i, ch in enumerate(digits) if ch == wanted]
+    plain = "".join(" " if i in hits else ch for i, ch in enumerate(text))
+    ax.text(x0, yc, plain, fontproperties=font("mono", size), color=_INK, ha="left", va="center_baseline")
+    for i in hits:
+        cx = x0 + (i + 0.5) * adv
+        ax.patch(
+            FancyBboxPatch(
+                (cx - adv * 0.5, yc - size * _PX * 0.62), adv, size * _PX * 1.24,
+                boxstyle="round,pad=1,rounding_size=4", facecolor=_HILITE, edgecolor="#b8860b", linewidth=0.8,
+            )
+        )
+    if hits:  # all of a bill's picked-out digits in one text (the font is monospaced: spaces keep places)
+        picked = "".join(wanted if i in hits else " " for i in range(len(text))).rstrip()
+        ax.text(x0, yc, picked, fontproperties=font("mono-bold", size), color="#111111", ha="left",
+                va="center_baseline")
+    return len(hits)
+
+
+def _draw(fig: Figure, data: Mapping[str, Any], prep: dict[str, Any], height: int) -> None:
+    ax = pixel_canvas(fig, height)
+    outcome = data["outcome"]
+    bid = outcome["final_bid"]
+    bidder, q, d = str(bid["player"]), int(bid["quantity"]), int(bid["digit"])
+    names: dict[str, str] = prep["names"]
+    order: RankOrder = prep["order"]
+    title = "The count" + (f" — round {data['round']}" if data.get("round") is not None else "")
+    ax.text(20, 26, title, fontproperties=font("sans-bold", 17), color="#222222", va="center")
+    sub = f"Final bid: {_quantity(q, d, order)} by {names.get(bidder, bidder)}"
+    last = _last_challenger(data)
+    if last is not None:
+        sub += f", challenged last by {names.get(last, last)}"
+    ax.text(20, 56, sub, fontproperties=font("sans", 12), color=_GREY, va="center")
+    net: Mapping[str, int] = outcome.get("net", {})
+    bill_x, bill_w, bill_h = 190.0, 400.0, 50.0
+    ax.text(bill_x + bill_w + 16, _HEADER - 8, digit_plural(d, order), fontproperties=font("sans", 9),
+            color=_GREY, ha="left", va="baseline")
+    ax.text(COUNT_WIDTH - 20, _HEADER - 8, "net", fontproperties=font("sans", 9), color=_GREY, ha="right",
+            va="baseline")
+    for row, player in enumerate(prep["players"]):
+        y = _HEADER + row * _ROW
+        yc = y + bill_h / 2
+        weight = "sans-bold" if player == bidder else "sans"
+        label = fit_text(names[player], weight, 12, bill_x - 30, fig.dpi)
+        ax.text(bill_x - 14, yc, label, fontproperties=font(weight, 12), color="#222222", ha="right",
+                va="center_baseline")
+        if player == bidder:
+            ax.text(bill_x - 14, yc + 17, "bidder", fontproperties=font("sans", 9), color=_GREY, ha="right",
+                    va="center_baseline")
+        held = _bill(ax, bill_x, y, bill_w, bill_h, str(prep["serials"][player]), d)
+        ax.text(bill_x + bill_w + 16, yc, f"{held}", fontproperties=font("sans-bold", 15), color="#222222",
+                ha="left", va="center_baseline")
+        units = int(net.get(player, 0))
+        colour = _GREEN if units > 0 else _RED if units < 0 else _GREY
+        ax.text(COUNT_WIDTH - 20, yc, f"{units:+d}".replace("-", "−") if units else "0",
+                fontproperties=font("sans-bold", 15), color=colour, ha="right", va="center_baseline")
+    y = _HEADER + len(prep["players"]) * _ROW + 18
+    made = bool(outcome["made"])
+    colour = _GREEN if made else _RED
+    ax.text(20, y + 12, result_line(outcome, order), fontproperties=font("sans-bold", 16), color=colour,
+            va="center")
+    mult = str(outcome.get("multiplier_text") or f"×{outcome.get('multiplier', 1)}")
+    ax.text(20, y + 42, f"Multiplier {mult}", fontproperties=font("sans", 12), color="#222222", va="center")
+    y += 60
+    for i, line in enumerate(prep["payments"]):
+        ax.text(20, y + 10 + i * _LINE, line, fontproperties=font("sans", 12), color="#222222", va="center")
+
+
+def render_count(data: Mapping[str, Any]) -> bytes:
+    """The count picture as PNG bytes (760 px wide; 3 players ≈ 760 × 430). Thread-safe."""
+    prep = _prepare(data)
+    height = count_height(len(prep["players"]), len(prep["payments"]))
+    return render_png(COUNT_WIDTH, height, lambda fig: _draw(fig, data, prep, height), scale=COUNT_SCALE)

@@ -1,0 +1,195 @@
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from adapters.pictures import (
+    balance_series,
+    card_face,
+    render_balance_chart,
+    render_challenge,
+    render_count,
+    render_nets_chart,
+    render_rating_chart,
+    result_line,
+)
+from adapters.pictures._canvas import safe_text
+from adapters.pictures.samples import challenge_example, count_example, ledger_example
+from core.serial.record import replay
+from tests.adapters.pictures.cases import CASES, differing_fraction, golden_path, matches
+
+REGEN = os.environ.get("LIARS_REGEN_GOLDENS") == "1"
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_picture_matches_its_golden(name: str) -> None:
+    png = CASES[name]()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    if REGEN:
+        golden_path(name).write_bytes(png)
+        pytest.skip("golden rewritten (LIARS_REGEN_GOLDENS=1)")
+    golden = golden_path(name).read_bytes()
+    assert matches(png, golden), f"{name}: {differing_fraction(png, golden):.4%} of pixels differ"
+
+
+def _golden(name: str) -> bytes:
+    return golden_path(name).read_bytes()
+
+
+def test_count_with_one_digit_changed_does_not_match() -> None:
+    data = count_example()
+    data["serials"]["p2"] = "CF 92859818 D"  # one digit of Bob's bill, not a zero
+    assert not matches(render_count(data), _golden("count"))
+
+
+def test_count_of_a_made_bid_does_not_match() -> None:
+    data = count_example()
+    data["outcome"] = {**data["outcome"], "made": True, "count": 6, "net": {"p1": -1, "p2": -1, "p3": 2}}
+    assert not matches(render_count(data), _golden("count"))
+
+
+def test_challenge_with_another_suit_does_not_match() -> None:
+    data = challenge_example()
+    data["hand"][1] = "7D"
+    assert not matches(render_challenge(data), _golden("challenge"))
+
+
+def test_chart_of_another_ledger_does_not_match() -> None:
+    rows = ledger_example()
+    rows[0] = {**rows[0], "units": rows[0]["units"] + 2}
+    rows[1] = {**rows[1], "units": rows[1]["units"] - 2}
+    golden = _golden("balances")
+    assert not matches(render_balance_chart(balance_series(rows), {"p1": "Alice"}), golden)
+
+
+def test_the_sample_is_the_rules_worked_example_as_the_engine_scores_it() -> None:
+    data = count_example()
+    serials = {p: s.split()[1] for p, s in data["serials"].items()}
+    record = {"rules": "classic", "players": ["p1", "p2", "p3"],
+              "rounds": [{"serials": serials, "opener": "p1", "actions": data["actions"]}]}
+    (scored,) = replay(record)["rounds"]
+    expected = {k: v for k, v in data["outcome"].items() if k != "serials"}
+    assert {k: scored[k] for k in expected} == expected
+    assert result_line(scored) == "5 zeros against a bid of 6 — not made"
+
+
+def test_renders_are_deterministic_and_thread_safe() -> None:
+    expected = {name: CASES[name]() for name in ("count", "challenge", "nets")}
+    assert CASES["count"]() == expected["count"]  # byte-identical, not just close
+    results: list[tuple[str, bytes]] = []
+    errors: list[BaseException] = []
+
+    def work(name: str) -> None:
+        try:
+            for _ in range(2):
+                results.append((name, CASES[name]()))
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in expected for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert len(results) == 12
+    assert all(png == expected[name] for name, png in results)
+
+
+def _size(png: bytes) -> tuple[int, int]:
+    return Image.open(io.BytesIO(png)).size
+
+
+@pytest.mark.parametrize("digits", ["123", "40404", "9876543210"])
+def test_count_handles_other_serial_lengths_and_bare_serials(digits: str) -> None:
+    data: dict[str, Any] = {
+        "serials": {"a": digits, "b": digits[::-1], "c": "ZZ " + digits + " *"},
+        "outcome": {"final_bid": {"player": "a", "quantity": 2, "digit": 0}, "final_bid_text": "2 tens",
+                    "count": 1, "made": False, "skunk": False, "multiplier": 1, "multiplier_text": "×1",
+                    "transfers": [{"from": "a", "to": "b", "units": 1}, {"from": "a", "to": "c", "units": 1}],
+                    "net": {"a": -2, "b": 1, "c": 1}},
+    }
+    png = render_count(data)
+    assert _size(png)[0] == 760
+    assert result_line(data["outcome"]) == "1 zero against a bid of 2 — not made"
+
+
+def test_count_grows_with_players_and_shows_a_push() -> None:
+    players = [f"p{i}" for i in range(12)]
+    data = {
+        "serials": {p: f"{i % 8:08d}" for i, p in enumerate(players)},  # no nines
+        "names": {p: "🎲 player " + p + " with a very long display name $x$" for p in players},
+        "outcome": {"final_bid": {"player": "p0", "quantity": 3, "digit": 9}, "count": 0, "made": False,
+                    "skunk": True, "multiplier": 0, "multiplier_text": "×0 = skunk (2n−6)", "transfers": [],
+                    "net": {}},
+    }
+    big = render_count(data)
+    assert _size(big)[1] > _size(render_count(count_example()))[1]
+    assert result_line(data["outcome"]) == "0 nines against a bid of 3 — skunk"
+
+
+def test_card_faces() -> None:
+    assert card_face("TH")[:2] == ("10", "♥")
+    assert card_face("qd")[0] == "Q"
+    assert card_face("JK")[0] == "JOKER"
+    assert card_face("7H")[2] == card_face("2D")[2] != card_face("7S")[2] == card_face("AC")[2]
+    for bad in ("1H", "7X", "", "K"):
+        with pytest.raises(ValueError):
+            card_face(bad)
+    data = challenge_example()
+    data["hand"][0] = "ZZ"
+    with pytest.raises(ValueError):
+        render_challenge(data)
+
+
+def test_names_are_made_drawable() -> None:
+    assert safe_text("Ann\u0007 🎲") == "Ann ?"
+    assert safe_text("x" * 40, limit=10) == "x" * 9 + "…"
+    assert safe_text("\u200b") == "?"
+
+
+def test_balance_series_groups_settlements_and_starts_from_given_balances() -> None:
+    rows = [{"at": 20.0, "player": "b", "units": -3}, {"at": 10.0, "player": "a", "units": 2},
+            {"at": 10.0, "player": "b", "units": -2}, {"at": 20.0, "player": "a", "units": 3}]
+    assert balance_series(rows, start={"a": 1}) == [
+        (10.0, {"a": 1, "b": 0}), (10.0, {"a": 3, "b": -2}), (20.0, {"a": 6, "b": -5})]
+    assert balance_series([]) == []
+
+
+def test_empty_charts_render() -> None:
+    for png in (render_balance_chart([]), render_nets_chart({}), render_rating_chart({})):
+        assert _size(png) == (760, 420)
+
+
+def test_a_users_matplotlibrc_changes_nothing(tmp_path: Any) -> None:
+    """Another process whose matplotlib config picks other fonts, hinting, line widths and colours still
+    draws the goldens: every setting a picture depends on is pinned, every font loaded by file."""
+    config = tmp_path / "mplconfig"
+    config.mkdir()
+    (config / "matplotlibrc").write_text(
+        "font.family: serif\nfont.size: 20\ntext.hinting: force_autohint\nlines.linewidth: 6\n"
+        "axes.prop_cycle: cycler('color', ['k'])\nfigure.facecolor: black\naxes.facecolor: yellow\n"
+        "text.color: blue\naxes.grid: True\nxtick.labelsize: 20\n"
+    )
+    out = tmp_path / "out"
+    out.mkdir()
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from tests.adapters.pictures.cases import CASES\n"
+        "for name in ('count', 'balances'):\n"
+        "    Path(sys.argv[1], name + '.png').write_bytes(CASES[name]())\n"
+    )
+    env = {**os.environ, "MPLCONFIGDIR": str(config)}
+    root = Path(__file__).resolve().parents[3]
+    subprocess.run([sys.executable, "-c", script, str(out)], check=True, env=env, cwd=root, timeout=120)
+    for name in ("count", "balances"):
+        assert matches((out / f"{name}.png").read_bytes(), _golden(name)), name
