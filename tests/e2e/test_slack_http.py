@@ -260,9 +260,14 @@ async def test_raise_by_command_and_the_count_button_after_a_challenge_all_aroun
 async def test_a_channel_the_bot_cannot_post_in_and_an_enterprise_grid_ledger(driver: HttpDriver) -> None:
     fake, bot = driver.fake, driver.bot
     fake.fail_method("chat.postMessage", "not_in_channel", times=1)
-    reply = await driver.slash(ALICE, "start", channel="C0PRIVATE", enterprise_id="E0ORG")
-    assert (reply.text or "").startswith("You opened a table")
-    assert "Invite me with `/invite @liars`" in (reply.text or "")
+    payload = fake.slash_command("start", user_id=ALICE, channel_id="C0PRIVATE", enterprise_id="E0ORG")
+    driver.who[payload["response_url"]] = ALICE
+    await driver.send_slash(payload)
+    # the answer first; then, when the lobby cannot be posted, a second private word through the same url
+    first, second = await fake.wait_for(lambda: fake.response_url_posts(payload["response_url"])[:2] or None
+                                        if len(fake.response_url_posts(payload["response_url"])) >= 2 else None)
+    assert (first.text or "").startswith("You opened a table")
+    assert "Invite me with `/invite @liars`" in (second.text or "") and second.response_type == "ephemeral"
     assert bot.service.table(key_of(fake, "C0PRIVATE")) is None  # the table belongs to the organisation
     assert bot.service.table(TableKey("slack", "E0ORG", "C0PRIVATE")) is not None
     reply = await driver.slash(BOB, "join", channel="C0PRIVATE", enterprise_id="E0ORG")

@@ -116,9 +116,17 @@ class Driver:
         return await self.reply_to(payload["response_url"])
 
     async def reply_to(self, response_url: str) -> ResponseUrlPost:
+        """The answer posted to ``response_url``, once the table's messages it caused have gone out too
+        (the answer goes first; the notifier's outboxes follow)."""
         posts = await self.fake.wait_for(lambda: self.fake.response_url_posts(response_url),
                                          description=f"the reply at {response_url}")
+        await self.settled()
         return posts[-1]
+
+    async def settled(self) -> None:
+        """Wait until the bot has sent everything it queued (answers under way, then the outboxes)."""
+        await self.bot.listeners.drain()
+        await self.bot.notifier.idle()
 
     def button(self, ts: str, action: str, channel: str = CHANNEL) -> dict[str, Any]:
         message = self.fake.message(channel, ts)
@@ -166,6 +174,7 @@ class Driver:
         assert acked.payload in (None, ""), acked.payload  # a bare ack closes the modal
         got = await self.fake.wait_for(lambda: self.fake.ephemerals_to(user)[before:],
                                        description=f"the answer to {user}'s bid")
+        await self.settled()
         return str(got[0].params["text"])
 
 

@@ -30,11 +30,16 @@ async def service(fake: FakeSlack, tmp_path: Path) -> AsyncIterator[Service]:
                               platform="slack")
     notifier.panels = svc
     yield svc
+    await notifier.close()
     await svc.close()
 
 
 async def do(service: Service, fake: FakeSlack, user: str, name: str, *args: str) -> Reply:
-    return await service.handle(Command(name, key_of(fake), Actor(user, user.lower()), args))
+    """A command, then everything it queued sent (``deliver`` only queues)."""
+    reply = await service.handle(Command(name, key_of(fake), Actor(user, user.lower()), args))
+    assert isinstance(service.notifier, SlackNotifier)
+    await service.notifier.idle()
+    return reply
 
 
 async def test_the_lobby_is_edited_in_place_to_the_end(service: Service, fake: FakeSlack) -> None:
