@@ -108,19 +108,21 @@ class Driver:
         return acked
 
     # -- the players' moves ----------------------------------------------------------------------
-    async def slash(self, user: str, text: str, *, channel: str = CHANNEL, **extra: Any) -> ResponseUrlPost:
+    async def slash(self, user: str, text: str, *, channel: str = CHANNEL, settle: bool = True,
+                    **extra: Any) -> ResponseUrlPost:
         payload = self.fake.slash_command(text, user_id=user, user_name=NAMES.get(user, user.lower()),
                                           channel_id=channel, **extra)
         self.who[payload["response_url"]] = user
         await self.send_slash(payload)
-        return await self.reply_to(payload["response_url"])
+        return await self.reply_to(payload["response_url"], settle=settle)
 
-    async def reply_to(self, response_url: str) -> ResponseUrlPost:
-        """The answer posted to ``response_url``, once the table's messages it caused have gone out too
-        (the answer goes first; the notifier's outboxes follow)."""
+    async def reply_to(self, response_url: str, *, settle: bool = True) -> ResponseUrlPost:
+        """The answer posted to ``response_url``; with ``settle``, once the table's messages it caused
+        have gone out too (the answer goes first; the notifier's outboxes follow)."""
         posts = await self.fake.wait_for(lambda: self.fake.response_url_posts(response_url),
                                          description=f"the reply at {response_url}")
-        await self.settled()
+        if settle:
+            await self.settled()
         return posts[-1]
 
     async def settled(self) -> None:

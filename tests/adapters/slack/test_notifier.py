@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -84,3 +85,24 @@ async def test_a_serial_that_cannot_be_dmed_is_shown_ephemerally(service: Servic
     assert ephemeral.params["channel"] == CHANNEL
     assert table.live_round.serials[BOB].digits in ephemeral.params["text"]
     assert fake.dms_to(BOB) == [] and len(fake.dms_to(ALICE)) == 1
+
+
+async def test_waiting_panel_updates_coalesce_and_the_latest_state_wins(service: Service, fake: FakeSlack) -> None:
+    await do(service, fake, ALICE, "start")
+    lobby_ts = service.panel(key_of(fake), "lobby")
+    assert lobby_ts is not None
+    fake.hold("chat.update")  # the first lobby edit stalls on Slack; the next ones queue behind it
+    players = [f"U0P{i}" for i in range(5)]
+    for player in players:  # each join answers at once: deliver() only queues
+        reply = await asyncio.wait_for(service.handle(Command("join", key_of(fake), Actor(player, player))), 5)
+        assert reply.ok
+    await fake.wait_for(lambda: fake.calls("chat.update"))
+    fake.release("chat.update")
+    assert isinstance(service.notifier, SlackNotifier)
+    await service.notifier.idle()
+
+    updates = fake.calls("chat.update")
+    assert len(updates) == 2  # the held edit, then one edit carrying the four joins that waited
+    final = fake.message(CHANNEL, lobby_ts)
+    assert final is not None and all(f"<@{p}>" in final["text"] for p in players)
+    assert service.notifier.outboxes.coalesced == 3
