@@ -170,7 +170,7 @@ async def run(config: SlackConfig, *, host: str = "0.0.0.0", stop: asyncio.Event
             async with serve_http(bot, host, config.port) as url:
                 log.info("serving Slack requests at %s", url)
                 await stop.wait()
-        log.info("stopping")
+        log.info("stopping: %s", bot.listeners.summary())
         return 0
     finally:
         await bot.close()

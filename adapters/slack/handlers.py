@@ -65,6 +65,9 @@ DM_COMMANDS = frozenset({"hand", "help"})  # what makes sense in a DM with the b
 # With should_escape on, Slack sends "@bob" as <@U123|bob> (the name may hold spaces): keep <@U123>.
 _ESCAPED_MENTION = re.compile(r"<@([UW][A-Z0-9]+)\|[^>]*>")
 SEEN_LIMIT = 10_000
+# Commands that change nothing: no request id, so the service neither looks one up nor stores it (a
+# redelivery just reads again).
+READ_ONLY = frozenset({"hand", "odds", "hint", "status", "rules", "help", "history", "stats", "ledger", "export"})
 ACK_BUDGET = 2.5  # seconds a listener may spend before its acknowledgement (Slack allows 3)
 
 After = Callable[[], Awaitable[None]]  # what a request does once it is acknowledged
@@ -115,6 +118,7 @@ class Listeners:
         self._last_url: OrderedDict[str, str] = OrderedDict()
         # (request id, "done" | "duplicate" | "error"), newest last: for logs, health checks and tests
         self.processed: deque[tuple[str, str]] = deque(maxlen=1000)
+        self.work_times: deque[float] = deque(maxlen=100_000)  # seconds from receipt to committed, per request
         if notifier is not None:
             notifier.on_channel_error = self._channel_error
 
@@ -123,6 +127,16 @@ class Listeners:
         app.action(re.compile("^" + re.escape(ACTION_PREFIX)))(self.on_action)
         app.view(RAISE_CALLBACK)(self.on_raise)
         app.error(self.on_error)
+
+    def summary(self) -> str:
+        """How long requests spent before their acknowledgement (the service's commit included)."""
+        times = sorted(self.work_times)
+        if not times:
+            return "no requests handled"
+        def pct(q: float) -> float:
+            return times[min(len(times) - 1, int(q * len(times)))] * 1000
+        return (f"{len(times)} requests handled; receipt to commit p50 {pct(.5):.1f} ms, p99 {pct(.99):.1f} ms, "
+                f"max {times[-1] * 1000:.1f} ms")
 
     async def drain(self, timeout: float = 5.0) -> None:  # noqa: ASYNC109 - a grace period at shutdown
         """Let work and answers under way finish (at shutdown), for at most ``timeout`` seconds."""
@@ -157,7 +171,7 @@ class Listeners:
                 if not keys:
                     return [answer(Reply(TEXT["no_hand"], ok=False, code="no-round"))]
                 return [answer(await self.service.handle(Command(name, at, actor)), at) for at in keys]
-            cmd = Command(name, key, actor, tuple(words[1:]), request_id=self._request_id(command, name))
+            cmd = Command(name, key, actor, tuple(words[1:]), request_id=self._service_request_id(command, name))
             return [answer(await self.service.handle(cmd))]
 
         self._remember_url(channel, url)
@@ -186,7 +200,8 @@ class Listeners:
                 return [lambda: self._open_raise(client, str(body.get("trigger_id") or ""), key, user, answer)]
             if name in COMMANDS:
                 actor = await self._actor(client, user, body["user"].get("name") or body["user"].get("username"))
-                reply = await self.service.handle(Command(name, key, actor, request_id=self._request_id(body, name)))
+                reply = await self.service.handle(Command(name, key, actor,
+                                                          request_id=self._service_request_id(body, name)))
                 return [answer(reply)]
             log.warning("ignoring an unknown button %r", name[:40])
             return []
@@ -230,6 +245,11 @@ class Listeners:
         trigger = body.get("trigger_id")
         return f"slack:{trigger}:{name}" if trigger else None
 
+    @classmethod
+    def _service_request_id(cls, body: Mapping[str, Any], name: str) -> str | None:
+        """The request id the service sees: None for a command that changes nothing."""
+        return None if name in READ_ONLY else cls._request_id(body, name)
+
     async def _run(self, rid: str | None, request: AsyncBoltRequest, ack: AsyncAck,
                    work: Callable[[], Awaitable[list[After]]], apology: After) -> BoltResponse | None:
         """Do the work (commit), acknowledge, then start what comes after (the answers)."""
@@ -258,8 +278,10 @@ class Listeners:
 
     async def _work(self, rid: str | None, retry: str | None, work: Callable[[], Awaitable[list[After]]],
                     apology: After) -> None:
+        started = time.perf_counter()
         try:
             afters = await work()
+            self.work_times.append(time.perf_counter() - started)
             self.processed.append((rid or "", "done"))
         except Exception:
             log.exception("handling Slack request %s (retry %s) failed", rid, retry)

@@ -62,6 +62,7 @@ class SlackNotifier:
         # closing lobby message should still edit the lobby in place.
         self._refs: dict[tuple[TableKey, str], str] = {}
         self._channel_errors: dict[str, str] = {}
+        self._dm_channels: dict[str, str] = {}  # user -> their DM channel with the bot (conversations.open)
         self.outboxes = Outboxes(self._send)
 
     def take_channel_error(self, channel: str) -> str | None:
@@ -149,12 +150,17 @@ class SlackNotifier:
         assert message.to is not None
         text, blocks = render_message(message)
         try:
-            opened = await self.client.conversations_open(users=message.to)
-            channel = str(opened["channel"]["id"])
+            channel = self._dm_channels.get(message.to)
+            if channel is None:
+                opened = await self.client.conversations_open(users=message.to)
+                channel = self._dm_channels[message.to] = str(opened["channel"]["id"])
+                while len(self._dm_channels) > 100_000:
+                    del self._dm_channels[next(iter(self._dm_channels))]
             await self.client.chat_postMessage(channel=channel, text=text, blocks=blocks)
         except SlackApiError as exc:
             if retry_after(exc) is not None:
                 raise  # rate-limited, not refused: the outbox sends it again
+            self._dm_channels.pop(message.to, None)  # open it again next time
             log.warning("cannot DM %s (%s); showing the %s message ephemerally in %s", message.to, _error(exc),
                         message.kind, message.key.channel_id)
             await self.client.chat_postEphemeral(channel=message.key.channel_id, user=message.to, text=text,
