@@ -64,6 +64,7 @@ class SlackBot:
 
     async def close(self) -> None:
         await self.listeners.drain()
+        await self.service.drain()  # the service's per-table outbox hands the rest to the notifier
         await self.notifier.close()
         await self.service.close()
         await self.session.close()

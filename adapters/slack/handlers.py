@@ -5,7 +5,9 @@ command's events (and its request id) are durably committed.  Only then is the r
 (the app runs with ``process_before_response=True``, so the HTTP 200 or the Socket Mode ack goes out
 when the listener returns), and only after that does the bot talk: the private answer to the person
 who acted goes at once through ``response_url`` (one shared HTTP session), and the table's messages
-follow from the notifier's outboxes.  So an acknowledged request is a committed one.  If the commit
+follow: the service queues them in its per-table outbox after the commit, and the notifier holds
+that table's back (``SlackNotifier.hold``) until the answer has been posted, then sends them from
+its per-destination outboxes.  So an acknowledged request is a committed one.  If the commit
 takes longer than :data:`ACK_BUDGET` (Slack allows 3 seconds), the request is *not* acknowledged
 (HTTP 503, no Socket Mode ack): Slack's redelivery finds the first delivery still at work, waits for
 it, and is acknowledged when it has committed.  A command that fails inside the bot commits nothing;
@@ -40,6 +42,7 @@ from slack_sdk.http_retry.builtin_async_handlers import AsyncConnectionErrorRetr
 from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.webhook.async_client import AsyncWebhookClient
 
+from adapters.forms import picker
 from bot.model import COMMANDS, Actor, Command, Reply, TableKey
 from bot.service import Service, UserError
 
@@ -176,7 +179,7 @@ class Listeners:
 
         self._remember_url(channel, url)
         return await self._run(self._request_id(command, name), request, ack, work,
-                               answer(Reply(TEXT["apology"], ok=False, code="internal")))
+                               answer(Reply(TEXT["apology"], ok=False, code="internal")), key)
 
     async def on_action(self, ack: AsyncAck, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient,
                         request: AsyncBoltRequest) -> BoltResponse | None:
@@ -208,7 +211,7 @@ class Listeners:
 
         self._remember_url(key.channel_id, url)
         return await self._run(self._request_id(body, name), request, ack, work,
-                               answer(Reply(TEXT["apology"], ok=False, code="internal")))
+                               answer(Reply(TEXT["apology"], ok=False, code="internal")), key)
 
     async def on_raise(self, ack: AsyncAck, body: dict[str, Any], view: dict[str, Any], client: AsyncWebClient,
                        request: AsyncBoltRequest) -> BoltResponse | None:
@@ -227,13 +230,14 @@ class Listeners:
                 return []
             key, quantity, digit = parsed
             actor = await self._actor(client, user, body["user"].get("name") or body["user"].get("username"))
-            cmd = Command("bid", key, actor, options={"quantity": quantity, "digit": digit},
+            cmd = Command("bid", key, actor, options={"quantity": str(quantity), "digit": str(digit)},
                           request_id=self._request_id(body, "bid"))
             return [answer(await self.service.handle(cmd))]
 
         # the bare acknowledgement closes the modal; a refused bid is answered ephemerally in the channel
         return await self._run(self._request_id(body, "bid"), request, ack, work,
-                               answer(Reply(TEXT["apology"], ok=False, code="internal")))
+                               answer(Reply(TEXT["apology"], ok=False, code="internal")),
+                               parsed[0] if parsed is not None else None)
 
     async def on_error(self, error: Exception, body: dict[str, Any]) -> None:
         kind = (body.get("type") or body.get("command")) if isinstance(body, Mapping) else None
@@ -251,7 +255,8 @@ class Listeners:
         return None if name in READ_ONLY else cls._request_id(body, name)
 
     async def _run(self, rid: str | None, request: AsyncBoltRequest, ack: AsyncAck,
-                   work: Callable[[], Awaitable[list[After]]], apology: After) -> BoltResponse | None:
+                   work: Callable[[], Awaitable[list[After]]], apology: After,
+                   key: TableKey | None) -> BoltResponse | None:
         """Do the work (commit), acknowledge, then start what comes after (the answers)."""
         retry = _header(request, "x-slack-retry-num")
         first = self._seen.get(rid) if rid is not None else None
@@ -259,7 +264,7 @@ class Listeners:
             log.info("redelivery #%s of %s: already taken", retry, rid)
             self.processed.append((rid or "", "duplicate"))
             return await self._ack_when(first, ack, rid)
-        job = asyncio.ensure_future(self._work(rid, retry, work, apology))
+        job = asyncio.ensure_future(self._work(rid, retry, work, apology, key))
         self._track(job)
         if rid is not None:
             self._seen[rid] = job
@@ -277,7 +282,9 @@ class Listeners:
         return None
 
     async def _work(self, rid: str | None, retry: str | None, work: Callable[[], Awaitable[list[After]]],
-                    apology: After) -> None:
+                    apology: After, key: TableKey | None) -> None:
+        # the table's messages from this request wait until its answers have been posted
+        release = self.notifier.hold(key) if self.notifier is not None and key is not None else None
         started = time.perf_counter()
         try:
             afters = await work()
@@ -289,8 +296,16 @@ class Listeners:
                 self._seen.pop(rid, None)  # let a redelivery try again; the service applies a command once
             self.processed.append((rid or "", "error"))
             afters = [apology]
-        for after in afters:  # after the acknowledgement (the listener returns when this job is done)
-            self._track(asyncio.ensure_future(self._quietly(after)))
+        # after the acknowledgement (the listener returns when this job is done)
+        self._track(asyncio.ensure_future(self._after(afters, release)))
+
+    async def _after(self, afters: list[After], release: Callable[[], None] | None) -> None:
+        try:
+            for after in afters:
+                await self._quietly(after)
+        finally:
+            if release is not None:
+                release()
 
     @staticmethod
     async def _quietly(after: After) -> None:
@@ -332,12 +347,12 @@ class Listeners:
     async def _open_raise(self, client: AsyncWebClient, trigger_id: str, key: TableKey, user: str,
                           answer: Callable[[Reply], After]) -> None:
         try:
-            options = self.service.raise_options(key, user)
+            options = picker(self.service.form(key, user, "bid"))
         except UserError as exc:
             await answer(Reply(exc.text, ok=False, code=exc.code))()
             return
-        if options["refusal"] is not None:
-            await answer(Reply(options["refusal"], ok=False, code="not-your-turn"))()
+        if options.refusal is not None:
+            await answer(Reply(options.refusal, ok=False, code="not-your-turn"))()
             return
         try:
             await client.views_open(trigger_id=trigger_id, view=raise_modal(key, options))

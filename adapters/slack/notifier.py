@@ -14,6 +14,11 @@
   is not a failure: the DM waits and goes.
 * Anything else is a plain channel message.
 
+Answer first.  While the person who acted is being answered (``hold(key)`` … the release it returns),
+``deliver`` keeps that table's messages back (at most :data:`HOLD_LIMIT` seconds), so the private
+answer reaches Slack before the table moves.  The service's per-table outbox calls ``deliver`` after
+the commit, off the table's lock, so a held table delays only its own messages.
+
 If the bot cannot post in a channel at all (``not_in_channel`` …), ``on_channel_error`` is called
 (the listeners tell the person who acted last there, privately).
 
@@ -23,6 +28,7 @@ message's kind, channel and Slack's error code only.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from typing import Any, Protocol
@@ -35,7 +41,7 @@ from bot.model import Message, TableKey
 from .outbox import Item, Outboxes, retry_after
 from .render import render_message
 
-__all__ = ["PanelRefs", "SlackNotifier"]
+__all__ = ["HOLD_LIMIT", "PanelRefs", "SlackNotifier"]
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +49,7 @@ log = logging.getLogger(__name__)
 _REPOST_ERRORS = frozenset({"message_not_found", "cant_update_message", "edit_window_closed"})
 # errors that mean the bot cannot speak in the channel at all (worth telling the person who acted)
 _CHANNEL_ERRORS = frozenset({"not_in_channel", "channel_not_found", "is_archived", "restricted_action"})
+HOLD_LIMIT = 2.0  # seconds a table's messages wait at most for the answer to the person who acted
 
 
 class PanelRefs(Protocol):
@@ -64,13 +71,33 @@ class SlackNotifier:
         self._channel_errors: dict[str, str] = {}
         self._dm_channels: dict[str, str] = {}  # user -> their DM channel with the bot (conversations.open)
         self.outboxes = Outboxes(self._send)
+        self._holds: dict[TableKey, set[asyncio.Future[None]]] = {}
+
+    def hold(self, key: TableKey) -> Callable[[], None]:
+        """Keep ``key``'s table messages back until the returned release is called (or HOLD_LIMIT)."""
+        held: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._holds.setdefault(key, set()).add(held)
+
+        def release() -> None:
+            if not held.done():
+                held.set_result(None)
+            holds = self._holds.get(key)
+            if holds is not None:
+                holds.discard(held)
+                if not holds:
+                    del self._holds[key]
+        return release
 
     def take_channel_error(self, channel: str) -> str | None:
         """Slack's error if a channel message could not be posted since the last call (then forgotten)."""
         return self._channel_errors.pop(channel, None)
 
     async def deliver(self, messages: Sequence[Message]) -> None:
-        """Queue the messages (each destination keeps their order) and return at once."""
+        """Queue the messages (each destination keeps their order) once no answer holds their table."""
+        for key in dict.fromkeys(m.key for m in messages):
+            holds = self._holds.get(key)
+            if holds:
+                await asyncio.wait(list(holds), timeout=HOLD_LIMIT)
         for message in messages:
             if message.to is not None:
                 self.outboxes.put(("dm", message.to), Item((message, None)))

@@ -27,7 +27,6 @@ from tests.adapters.slack.harness import (
     SECRET,
     HttpDriver,
     event_count,
-    key_of,
     make_bot,
 )
 from tests.fakes.slack_server import (
@@ -204,22 +203,25 @@ async def test_the_ack_waits_for_the_commit(driver: HttpDriver, db: Path) -> Non
     assert reply.text == "You are seated (2/12)."
 
 
-async def test_the_answer_does_not_wait_for_the_table_messages(driver: HttpDriver) -> None:
+async def test_the_answer_goes_before_the_table_messages(driver: HttpDriver) -> None:
     fake = driver.fake
-    fake.hold("chat.postMessage")  # the lobby post stalls until released
-    payload = fake.slash_command("start", user_id=ALICE, user_name="alice")
+    await driver.slash(ALICE, "start")
+    fake.hold("response_url")  # Slack is slow to take the answer to Bob's join
+    payload = fake.slash_command("join", user_id=BOB, user_name="bob")
     body, headers = build_signed_request(form_encode(payload), SECRET)
+    before = len(fake.calls("chat.update"))
 
     resp = await post_to_app(driver.url, body, headers)
 
-    assert resp.status == 200 and resp.body == "" and resp.elapsed < ACK_LIMIT
-    posts = await fake.wait_for(lambda: fake.response_url_posts(payload["response_url"]))
-    assert (posts[0].text or "").startswith("You opened a table")
-    held = fake.calls("chat.postMessage")
-    assert len(held) == 1 and held[0].response is None  # answered while the lobby was still waiting on Slack
-    fake.release("chat.postMessage")
+    assert resp.status == 200 and resp.body == ""  # acknowledged: the join is committed
+    [answer] = await fake.wait_for(lambda: fake.response_url_posts(payload["response_url"]))
+    for _ in range(20):  # let every task that is ready run: the lobby edit must still be waiting
+        await asyncio.sleep(0)
+    assert len(fake.calls("chat.update")) == before  # the table waits for the answer
+    fake.release("response_url")
     await driver.settled()
-    assert driver.bot.service.panel(key_of(fake), "lobby") is not None
+    [edit] = fake.calls("chat.update")[before:]
+    assert answer.timestamp <= edit.timestamp and "<@U0BOB>" in edit.params["text"]
 
 
 async def test_answers_and_web_api_calls_reuse_connections(driver: HttpDriver) -> None:

@@ -755,8 +755,9 @@ class FakeSlack:
         self._latency[method] = seconds
 
     def hold(self, method: str) -> asyncio.Event:
-        """Stalls responses for ``method`` until ``release(method)`` (or the returned event is set).
-        Calls are recorded on arrival, with ``response=None`` until they are released."""
+        """Stalls responses for ``method`` (a Web API method, or ``"response_url"``) until
+        ``release(method)`` (or the returned event is set).  Calls are recorded on arrival, with
+        ``response=None`` until they are released."""
         event = asyncio.Event()
         self._holds[method] = event
         return event
@@ -1106,6 +1107,9 @@ class FakeSlack:
         self._response_posts.append(post)
         for observe in self.observers:
             observe(post)
+        hold = self._holds.get("response_url")  # hold("response_url") stalls the answers' responses
+        if hold is not None:
+            await hold.wait()
         return web.Response(status=200, text="ok")
 
     async def _handle_socket(self, request: web.Request) -> web.WebSocketResponse:

@@ -36,10 +36,13 @@ async def service(fake: FakeSlack, tmp_path: Path) -> AsyncIterator[Service]:
 
 
 async def do(service: Service, fake: FakeSlack, user: str, name: str, *args: str) -> Reply:
-    """A command, then everything it queued sent (``deliver`` only queues)."""
+    """A command, then everything it queued sent: the service's outbox hands it to the notifier
+    (``deliver`` only queues), whose outboxes send it."""
     reply = await service.handle(Command(name, key_of(fake), Actor(user, user.lower()), args))
-    assert isinstance(service.notifier, SlackNotifier)
-    await service.notifier.idle()
+    await service.drain()
+    notifier = service.rt.notifier
+    assert isinstance(notifier, SlackNotifier)
+    await notifier.idle()
     return reply
 
 
@@ -79,11 +82,11 @@ async def test_a_serial_that_cannot_be_dmed_is_shown_ephemerally(service: Servic
     await do(service, fake, BOB, "join")
     await do(service, fake, ALICE, "deal")
     table = service.table(key_of(fake))
-    assert table is not None and table.live_round is not None
+    assert table is not None and table.match.live_round is not None
 
     [ephemeral] = fake.ephemerals_to(BOB)
     assert ephemeral.params["channel"] == CHANNEL
-    assert table.live_round.serials[BOB].digits in ephemeral.params["text"]
+    assert table.match.live_round.serials[BOB].digits in ephemeral.params["text"]
     assert fake.dms_to(BOB) == [] and len(fake.dms_to(ALICE)) == 1
 
 
@@ -98,11 +101,13 @@ async def test_waiting_panel_updates_coalesce_and_the_latest_state_wins(service:
         assert reply.ok
     await fake.wait_for(lambda: fake.calls("chat.update"))
     fake.release("chat.update")
-    assert isinstance(service.notifier, SlackNotifier)
-    await service.notifier.idle()
+    await service.drain()
+    notifier = service.rt.notifier
+    assert isinstance(notifier, SlackNotifier)
+    await notifier.idle()
 
     updates = fake.calls("chat.update")
     assert len(updates) == 2  # the held edit, then one edit carrying the four joins that waited
     final = fake.message(CHANNEL, lobby_ts)
     assert final is not None and all(f"<@{p}>" in final["text"] for p in players)
-    assert service.notifier.outboxes.coalesced == 3
+    assert notifier.outboxes.coalesced == 3
