@@ -162,6 +162,8 @@ async def run(config: SlackConfig, *, host: str = "0.0.0.0", stop: asyncio.Event
             log.error("SLACK_BOT_TOKEN was refused by %s: %s", config.api_url, exc.response.get("error"))
             return 1
         log.info("signed in to Slack team %s as %s", who.get("team_id"), who.get("user"))
+        # every open table's messages as committed: a move stored just before a crash is shown now
+        log.info("redrawing %d open tables", await bot.service.redraw())
         bot.service.start_timers()
         if config.socket_mode:
             async with connect_socket(bot):

@@ -236,3 +236,64 @@ async def test_kill_9_under_load_then_restart(fake: FakeSlack, tmp_path: Path) -
     assert all(total == 0 for (_, total) in rows(db, "SELECT server, SUM(units) FROM ledger GROUP BY server"))
     per_table = rows(db, "SELECT table_id, COUNT(*) FROM rounds GROUP BY table_id")
     assert len(per_table) == TABLES and all(n >= 1 for _, n in per_table)  # every table played on
+
+
+async def _slash(http: aiohttp.ClientSession, fake: FakeSlack, bot: Bot, user: str, text: str,
+                 channel: str) -> str | None:
+    payload = fake.slash_command(text, user_id=user, user_name=user.lower(), channel_id=channel)
+    body = form_encode(payload)
+    async with http.post(bot.url, data=body, headers=signed_headers(body, SECRET)) as resp:
+        await resp.read()
+        assert resp.status == 200  # acknowledged: committed
+    posts = await fake.wait_for(lambda: fake.response_url_posts(payload["response_url"]))
+    return posts[-1].text
+
+
+async def test_a_restart_redraws_what_was_committed_but_never_drawn(fake: FakeSlack, tmp_path: Path) -> None:
+    db, channel = tmp_path / "liars.sqlite3", "C0REDRAW"
+    players = ["U0RA", "U0RB", "U0RC"]
+    bot = await start_bot(fake, db)
+    try:
+        async with aiohttp.ClientSession() as http:
+            assert (await _slash(http, fake, bot, players[0], "start classic 1", channel) or "").startswith(
+                "You opened a table")
+            for p in players[1:]:
+                await _slash(http, fake, bot, p, "join", channel)
+            await _slash(http, fake, bot, players[0], "deal", channel)
+            [table] = await fake.wait_for(
+                lambda: [c for c in fake.messages_to(channel) if c.ok and c.params["text"].startswith("🃏 *Round")])
+            table_ts = str(table.response["ts"])  # type: ignore[index]
+            opener = next(p for p in players if f"Your turn, <@{p}>" in table.params["text"])
+            lobby_ts = str(fake.messages_to(channel)[0].response["ts"])  # type: ignore[index]
+
+            def lobby_text() -> str:
+                message = fake.message(channel, lobby_ts)
+                return message["text"] if message is not None else ""
+            await fake.wait_for(lambda: "Play is under way" in lobby_text())  # the deal is drawn
+            updates = len(fake.calls("chat.update"))
+
+            # From now on Slack refuses every edit for a minute: the bid is committed, never drawn.
+            fake.fail_method("chat.update", "ratelimited", retry_after=60)
+            assert await _slash(http, fake, bot, opener, "bid 1 9", channel) == "Bid placed."
+            await fake.wait_for(lambda: [c for c in fake.calls("chat.update")[updates:]
+                                         if c.params.get("ts") == table_ts and c.status == 429])
+            drawn = fake.message(channel, table_ts)
+            assert drawn is not None and "1 nine" not in drawn["text"]  # the table still shows no bid
+
+            bot.proc.send_signal(signal.SIGKILL)
+            await bot.proc.wait()
+            fake.clear_failures()
+            bot = await start_bot(fake, db)  # the same file; nobody acts
+
+            def redrawn() -> bool:
+                message = fake.message(channel, table_ts)
+                return message is not None and "1 nine" in message["text"]
+            await fake.wait_for(redrawn, description="the table message redrawn with the stored bid")
+            assert "Play is under way" in lobby_text()
+    finally:
+        if not bot.dead:
+            bot.proc.send_signal(signal.SIGTERM)
+            async with asyncio.timeout(10):
+                await bot.proc.wait()
+    log = (await bot.drain).decode()
+    assert bot.proc.returncode == 0 and "Traceback" not in log, log
