@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from adapters.slack.notifier import SlackNotifier
 from bot.bootstrap import build_service
 from bot.model import Actor, Command, Reply
 from bot.service import Service
-from tests.adapters.slack.harness import ALICE, BOB, BOT_TOKEN, CHANNEL, key_of
+from tests.adapters.slack.harness import ALICE, BOB, BOT_TOKEN, CAROL, CHANNEL, event_count, key_of
 from tests.fakes.slack_server import FakeSlack
 
 
@@ -111,3 +112,33 @@ async def test_waiting_panel_updates_coalesce_and_the_latest_state_wins(service:
     final = fake.message(CHANNEL, lobby_ts)
     assert final is not None and all(f"<@{p}>" in final["text"] for p in players)
     assert notifier.outboxes.coalesced == 3
+
+
+async def test_no_table_message_is_drawn_before_its_commit_is_durable(service: Service, fake: FakeSlack,
+                                                                      tmp_path: Path) -> None:
+    # Straight from the service (no Slack listener, so no answer holds the table back): what Slack is
+    # asked to show about a move comes after the move is in the file.
+    db = tmp_path / "liars.sqlite3"
+    for user, name in ((ALICE, "start"), (BOB, "join"), (CAROL, "join"), (ALICE, "deal")):
+        await do(service, fake, user, name)
+    table = service.table(key_of(fake))
+    assert table is not None and table.to_act is not None
+    opener, stored = table.to_act, event_count(db)
+    seen: list[tuple[str, int]] = []  # (what Slack was asked to show, events in the file at that moment)
+
+    def observe(call: object) -> None:
+        if getattr(call, "method", None) in ("chat.postMessage", "chat.update"):
+            seen.append((str(getattr(call, "params", {}).get("text")), event_count(db)))
+    fake.observers.append(observe)
+    blocker = sqlite3.connect(db, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")  # another writer: the bid cannot be stored yet
+    try:
+        bid = asyncio.create_task(do(service, fake, opener, "bid", "1", "9"))
+        await asyncio.sleep(0.3)
+        assert not bid.done() and not [t for t, _ in seen if "1 nine" in t]  # nothing drawn while not stored
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    assert (await bid).text == "Bid placed."
+    drawn = [n for t, n in seen if "1 nine" in t]
+    assert drawn and all(n == stored + 1 for n in drawn)  # each drawing of the bid: the bid was in the file
