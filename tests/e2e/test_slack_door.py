@@ -235,4 +235,3 @@ async def test_answers_and_web_api_calls_reuse_connections(driver: HttpDriver) -
     assert len({p.peer for p in posts}) <= 2, {p.peer for p in posts}  # keep-alive, not one connection each
     calls: list[Any] = fake.calls()
     assert len(calls) >= 4 and len({c.peer for c in calls}) <= 2
-
