@@ -29,7 +29,7 @@ import sqlite3
 import sys
 import tempfile
 import time
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -123,6 +123,7 @@ class Load:
         self.measured: list[Request] = []
         self.counts = 0
         self.missed = 0
+        self.sent = 0  # every request, set-up included
         self.statuses: dict[int, int] = {}
         fake.observers.append(self.observe)
 
@@ -151,6 +152,7 @@ class Load:
                                           team_id=table.team)
         req = Request(table, user, text, payload["response_url"], markers=markers)
         self.by_url[req.url] = req
+        self.sent += 1
         table.current = req
         body = form_encode(payload)
         req.sent = time.perf_counter()
@@ -279,6 +281,10 @@ async def main(args: argparse.Namespace) -> int:
           f"on {os.cpu_count()} cores")
     print(f"  rounds completed while measured: {load.counts - counts_before} (all in the file: {rounds})")
     print(f"  ledgers: {len(ledgers)} servers, sums {sorted(set(ledgers.values()))}")
+    methods = Counter(c.method for c in fake.calls())
+    total = sum(methods.values())
+    print(f"  Web API calls (whole run): {total}, {total / max(1, load.sent):.1f} per request: "
+          + ", ".join(f"{m} {k}" for m, k in methods.most_common()))
     for line in log.splitlines():
         if "stopping:" in line:
             print("  the bot's own view: " + line.split("stopping: ", 1)[1])
