@@ -32,6 +32,7 @@ async def service(fake: FakeSlack, tmp_path: Path) -> AsyncIterator[Service]:
                               platform="slack")
     notifier.panels = svc
     yield svc
+    await svc.drain()  # the service's outbox hands the rest over before the notifier stops
     await notifier.close()
     await svc.close()
 
