@@ -72,9 +72,11 @@ class SlackNotifier:
         self._dm_channels: dict[str, str] = {}  # user -> their DM channel with the bot (conversations.open)
         self.outboxes = Outboxes(self._send)
         self._holds: dict[TableKey, set[asyncio.Future[None]]] = {}
+        self.hold_limit = HOLD_LIMIT
 
     def hold(self, key: TableKey) -> Callable[[], None]:
-        """Keep ``key``'s table messages back until the returned release is called (or HOLD_LIMIT)."""
+        """Keep ``key``'s table messages back until the returned release is called (or ``hold_limit``
+        seconds have passed: a lost release never stalls a table)."""
         held: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._holds.setdefault(key, set()).add(held)
 
@@ -97,7 +99,7 @@ class SlackNotifier:
         for key in dict.fromkeys(m.key for m in messages):
             holds = self._holds.get(key)
             if holds:
-                await asyncio.wait(list(holds), timeout=HOLD_LIMIT)
+                await asyncio.wait(list(holds), timeout=self.hold_limit)
         for message in messages:
             if message.to is not None:
                 self.outboxes.put(("dm", message.to), Item((message, None)))

@@ -143,3 +143,26 @@ async def test_no_table_message_is_drawn_before_its_commit_is_durable(service: S
     assert (await bid).text == "Bid placed."
     drawn = [n for t, n in seen if "1 nine" in t]
     assert drawn and all(n == stored + 1 for n in drawn)  # each drawing of the bid: the bid was in the file
+
+
+async def test_a_hold_keeps_the_table_back_until_released_or_timed_out(service: Service, fake: FakeSlack) -> None:
+    notifier = service.rt.notifier
+    assert isinstance(notifier, SlackNotifier)
+    await do(service, fake, ALICE, "start")
+    edits = len(fake.calls("chat.update"))
+    release = notifier.hold(key_of(fake))  # what a listener does while it answers the person who acted
+    assert (await service.handle(Command("join", key_of(fake), Actor(BOB, "bob")))).ok
+    for _ in range(50):
+        await asyncio.sleep(0)
+    assert len(fake.calls("chat.update")) == edits  # the lobby edit waits for the release
+    release()
+    await service.drain()
+    await notifier.idle()
+    assert len(fake.calls("chat.update")) == edits + 1
+
+    notifier.hold_limit = 0.05
+    notifier.hold(key_of(fake))  # never released: the table goes on after hold_limit
+    assert (await service.handle(Command("join", key_of(fake), Actor(CAROL, "carol")))).ok
+    await asyncio.wait_for(service.drain(), 5)
+    await notifier.idle()
+    assert len(fake.calls("chat.update")) == edits + 2
