@@ -18,6 +18,7 @@ from core.errors import GameError, NotYourTurn
 from core.game import Form, RandomSource
 from core.registry import GAMES
 
+from . import messages as M
 from .model import COMMANDS, TABLE_COMMANDS, Command, Reply, TableKey
 from .parsing import UserError, sentence
 from .play import Play
@@ -100,6 +101,22 @@ class Service:
     async def drain(self) -> None:
         """Wait until every message queued so far has been handed to the notifier."""
         await self.rt.outbox.idle()
+
+    async def redraw(self) -> int:
+        """Queue every open table's lobby and table message as the table stands now (each edits its
+        message in place).  Called by an adapter once it can send, after a restart: a move committed
+        just before a crash whose message never went out is shown.  Returns how many tables."""
+        count = 0
+        for key in list(self.rt.tables):
+            async with self.rt.lock(key):
+                table = self.rt.tables.get(key)
+                if table is None:
+                    continue
+                settings = await self.rt.settings(key.server)
+                playing = table.status == TableStatus.PLAYING and table.match is not None
+                self.rt.post([M.lobby_message(table), M.panel_message(table, settings) if playing else None])
+                count += 1
+        return count
 
     async def resume(self, key: TableKey) -> None:
         """Bring a loaded table up to date now: deal a round left undealt, let computers due act."""

@@ -1,8 +1,12 @@
 """The Slack bot: a slack-bolt ``AsyncApp`` wired to the table service, served over HTTP or Socket Mode.
 
 ``create_bot`` builds everything from a :class:`~adapters.slack.config.SlackConfig`; ``serve_http`` and
-``connect_socket`` put it on the wire; ``run`` is what ``liars slack`` does.  The tests use the very
-same functions against a fake Slack on 127.0.0.1 (``SLACK_API_URL``).
+``connect_socket`` put it on the wire, behind :mod:`adapters.slack.door`; ``run`` is what ``liars slack``
+does.  The tests use the very same functions against a fake Slack on 127.0.0.1 (``SLACK_API_URL``).
+
+Every HTTP call the bot makes goes over one shared aiohttp session (keep-alive connections): the Web
+API client's, and the answers to ``response_url``s.  The Web API client retries connection errors and
+waits out HTTP 429 (slack_sdk's retry handlers); the notifier's outboxes retry beyond that.
 """
 
 from __future__ import annotations
@@ -16,18 +20,23 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
+import aiohttp
 from aiohttp import web
-from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_bolt.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError
-from slack_sdk.http_retry.builtin_async_handlers import AsyncRateLimitErrorRetryHandler
+from slack_sdk.http_retry.builtin_async_handlers import (
+    AsyncConnectionErrorRetryHandler,
+    AsyncRateLimitErrorRetryHandler,
+)
+from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.bootstrap import build_service
 from bot.ports import Clock
 from bot.service import Service
 
 from .config import SlackConfig
-from .handlers import Listeners
+from .door import MAX_BODY, Door, GuardedSocketModeHandler, store_ready
+from .handlers import Listeners, Responder
 from .notifier import SlackNotifier
 
 __all__ = ["SlackBot", "connect_socket", "create_bot", "run", "serve_http"]
@@ -42,49 +51,76 @@ class SlackBot:
     service: Service
     notifier: SlackNotifier
     listeners: Listeners
+    session: aiohttp.ClientSession
 
     @property
     def processed(self) -> deque[tuple[str, str]]:
         """``(request id, "done" | "duplicate" | "error")`` for each request taken, newest last."""
         return self.listeners.processed
 
+    async def ready(self) -> bool:
+        """Whether the bot can serve: its store answers (``/readyz``)."""
+        return await store_ready(self.service.store)
+
     async def close(self) -> None:
         await self.listeners.drain()
+        await self.service.drain()  # the service's per-table outbox hands the rest to the notifier
+        await self.notifier.close()
         await self.service.close()
+        await self.session.close()
 
 
 async def create_bot(config: SlackConfig, *, rng: Any = None, clock: Clock | None = None) -> SlackBot:
     """Open the store, reload open Slack tables, and register the listeners.  Timers are not started
     here: ``run`` starts them (``service.start_timers()``); tests drive time themselves."""
-    app = AsyncApp(
+    session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30))
+    client = AsyncWebClient(
         token=config.bot_token,
+        base_url=config.api_url,  # Slack's own, or a proxy, or a fake on 127.0.0.1
+        session=session,
+        retry_handlers=[AsyncConnectionErrorRetryHandler(max_retry_count=2),
+                        AsyncRateLimitErrorRetryHandler(max_retry_count=2)],
+    )
+    app = AsyncApp(
+        client=client,
         signing_secret=config.signing_secret or "",
-        process_before_response=False,  # ack() answers Slack at once; the listener goes on after it
+        # the listener runs before the response: it acknowledges after the service has committed
+        process_before_response=True,
         ssl_check_enabled=True,
     )
-    client = app.client
-    client.base_url = config.api_url  # Slack's own, or a proxy, or a fake on 127.0.0.1
-    client.retry_handlers.append(AsyncRateLimitErrorRetryHandler(max_retry_count=2))
     notifier = SlackNotifier(client)
-    service = await build_service(notifier, db_path=config.db_path, clock=clock, rng=rng,
-                                  computer_delay=config.computer_delay, platform="slack")
+    try:
+        service = await build_service(notifier, db_path=config.db_path, clock=clock, rng=rng,
+                                      computer_delay=config.computer_delay, platform="slack")
+    except BaseException:
+        await session.close()
+        raise
     notifier.panels = service
-    listeners = Listeners(service, notifier)
+    listeners = Listeners(service, notifier, responder=Responder(session))
     listeners.register(app)
-    return SlackBot(config, app, service, notifier, listeners)
+    return SlackBot(config, app, service, notifier, listeners, session)
 
 
 @contextlib.asynccontextmanager
 async def serve_http(bot: SlackBot, host: str = "0.0.0.0", port: int | None = None) -> AsyncIterator[str]:
-    """Serve the Events/Interactivity endpoint (``config.path``) and ``GET /healthz``; yields the
+    """Serve the Events/Interactivity endpoint (``config.path``) behind the door, ``GET /healthz``
+    (the process is up) and ``GET /readyz`` (503 while the store is unreachable); yields the
     endpoint's URL (``port=0`` picks a free port)."""
     port = bot.config.port if port is None else port
-    web_app = bot.app.web_app(path=bot.config.path, port=port)
+    door = Door(bot.app, bot.config.signing_secret or "", max_body=MAX_BODY)
+    web_app = web.Application(client_max_size=MAX_BODY)
 
     async def health(_: web.Request) -> web.Response:
         return web.Response(text="ok")
 
+    async def ready(_: web.Request) -> web.Response:
+        if await bot.ready():
+            return web.Response(text="ready")
+        return web.Response(status=503, text="the store is unreachable")
+
+    web_app.router.add_post(bot.config.path, door.handle)
     web_app.router.add_get("/healthz", health)
+    web_app.router.add_get("/readyz", ready)
     runner = web.AppRunner(web_app, access_log=None, shutdown_timeout=2.0)
     await runner.setup()
     try:
@@ -97,12 +133,13 @@ async def serve_http(bot: SlackBot, host: str = "0.0.0.0", port: int | None = No
 
 
 @contextlib.asynccontextmanager
-async def connect_socket(bot: SlackBot) -> AsyncIterator[AsyncSocketModeHandler]:
+async def connect_socket(bot: SlackBot) -> AsyncIterator[GuardedSocketModeHandler]:
     """Connect by Socket Mode (``apps.connections.open`` through the app's client, so through
-    ``SLACK_API_URL``); envelopes are acknowledged when the listener calls ``ack()``."""
+    ``SLACK_API_URL``); an envelope is acknowledged when its listener returns (after the commit), a
+    malformed one is acknowledged and dropped by the door's check."""
     if not bot.config.app_token:
         raise ValueError("Socket Mode needs SLACK_APP_TOKEN")
-    handler = AsyncSocketModeHandler(bot.app, app_token=bot.config.app_token)
+    handler = GuardedSocketModeHandler(bot.app, app_token=bot.config.app_token)
     await handler.connect_async()  # type: ignore[no-untyped-call]
     try:
         yield handler
@@ -125,6 +162,8 @@ async def run(config: SlackConfig, *, host: str = "0.0.0.0", stop: asyncio.Event
             log.error("SLACK_BOT_TOKEN was refused by %s: %s", config.api_url, exc.response.get("error"))
             return 1
         log.info("signed in to Slack team %s as %s", who.get("team_id"), who.get("user"))
+        # every open table's messages as committed: a move stored just before a crash is shown now
+        log.info("redrawing %d open tables", await bot.service.redraw())
         bot.service.start_timers()
         if config.socket_mode:
             async with connect_socket(bot):
@@ -134,7 +173,7 @@ async def run(config: SlackConfig, *, host: str = "0.0.0.0", stop: asyncio.Event
             async with serve_http(bot, host, config.port) as url:
                 log.info("serving Slack requests at %s", url)
                 await stop.wait()
-        log.info("stopping")
+        log.info("stopping: %s", bot.listeners.summary())
         return 0
     finally:
         await bot.close()

@@ -46,4 +46,8 @@ def cmd_slack(args: argparse.Namespace) -> int:
     from .app import run
 
     tune_runtime()
-    return asyncio.run(run(config, host=args.host))
+    try:  # libuv's event loop: the same asyncio, a good deal less CPU per request (Linux and macOS)
+        import uvloop
+    except ImportError:
+        return asyncio.run(run(config, host=args.host))
+    return uvloop.run(run(config, host=args.host))

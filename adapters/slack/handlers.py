@@ -1,22 +1,31 @@
-"""Bolt listeners: ``ack()`` first, then parse, call the service, render the reply.
+"""Bolt listeners: parse, call the service, acknowledge, then answer.
 
-Every listener acknowledges before doing anything else, so Slack hears back well inside its 3
-seconds whatever the Web API or the database are doing; the work goes on after the acknowledgement
-(``process_before_response=False``).
+Commit, then acknowledge.  A listener calls ``service.handle(cmd)`` first; ``handle`` returns once the
+command's events (and its request id) are durably committed.  Only then is the request acknowledged
+(the app runs with ``process_before_response=True``, so the HTTP 200 or the Socket Mode ack goes out
+when the listener returns), and only after that does the bot talk: the private answer to the person
+who acted goes at once through ``response_url`` (one shared HTTP session), and the table's messages
+follow: the service queues them in its per-table outbox after the commit, and the notifier holds
+that table's back (``SlackNotifier.hold``) until the answer has been posted, then sends them from
+its per-destination outboxes.  So an acknowledged request is a committed one.  If the commit
+takes longer than :data:`ACK_BUDGET` (Slack allows 3 seconds), the request is *not* acknowledged
+(HTTP 503, no Socket Mode ack): Slack's redelivery finds the first delivery still at work, waits for
+it, and is acknowledged when it has committed.  A command that fails inside the bot commits nothing;
+it is acknowledged with an apology to its sender.
 
 Retries.  Slack redelivers a request whose acknowledgement it missed: over HTTP with
 ``X-Slack-Retry-Num``, over Socket Mode as a new envelope with the same payload.  A redelivery
 carries the same ``trigger_id`` (unique per user action), so ``slack:<trigger_id>:<command>`` is a
-stable request id.  A request id this process has already taken is dropped at once; one it has not
-(say, after a restart) still reaches the service, which returns the stored reply of a command it has
-already applied and changes nothing.
+stable request id.  A request id this process has already taken is acknowledged once the first
+delivery's commit is done, and not answered again; one it has not (say, after a restart) still
+reaches the service, which returns the stored reply of a command it has already applied and changes
+nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 import re
 import time
@@ -24,9 +33,14 @@ from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncBoltRequest, AsyncRespond
+import aiohttp
+from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncBoltRequest
+from slack_bolt.response import BoltResponse
 from slack_sdk.errors import SlackApiError
+from slack_sdk.http_retry.async_handler import AsyncRetryHandler
+from slack_sdk.http_retry.builtin_async_handlers import AsyncConnectionErrorRetryHandler
 from slack_sdk.web.async_client import AsyncWebClient
+from slack_sdk.webhook.async_client import AsyncWebhookClient
 
 from adapters.forms import picker
 from bot.model import COMMANDS, Actor, Command, Reply, TableKey
@@ -46,7 +60,7 @@ from .render import (
     usage,
 )
 
-__all__ = ["Listeners"]
+__all__ = ["ACK_BUDGET", "Listeners", "Responder"]
 
 log = logging.getLogger(__name__)
 
@@ -54,22 +68,62 @@ DM_COMMANDS = frozenset({"hand", "help"})  # what makes sense in a DM with the b
 # With should_escape on, Slack sends "@bob" as <@U123|bob> (the name may hold spaces): keep <@U123>.
 _ESCAPED_MENTION = re.compile(r"<@([UW][A-Z0-9]+)\|[^>]*>")
 SEEN_LIMIT = 10_000
+# Commands that change nothing: no request id, so the service neither looks one up nor stores it (a
+# redelivery just reads again).
+READ_ONLY = frozenset({"hand", "odds", "hint", "status", "rules", "help", "history", "stats", "ledger", "export"})
+ACK_BUDGET = 2.5  # seconds a listener may spend before its acknowledgement (Slack allows 3)
+
+After = Callable[[], Awaitable[None]]  # what a request does once it is acknowledged
+
+
+class Responder:
+    """Posts to ``response_url``s over one shared aiohttp session (bolt's ``respond()`` opens a new
+    session, hence a new connection, for every answer)."""
+
+    def __init__(self, session: aiohttp.ClientSession | None = None) -> None:
+        self._session = session
+        self._retry: list[AsyncRetryHandler] = [AsyncConnectionErrorRetryHandler(max_retry_count=2)]
+
+    @property
+    def session(self) -> aiohttp.ClientSession:
+        if self._session is None or self._session.closed:
+            self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30))
+        return self._session
+
+    async def post(self, url: str, text: str, blocks: list[dict[str, Any]] | None, *, public: bool = False) -> None:
+        client = AsyncWebhookClient(url, session=self.session, retry_handlers=self._retry)
+        response = await client.send(text=text, blocks=blocks or None,
+                                     response_type="in_channel" if public else "ephemeral", replace_original=False)
+        if response.status_code != 200:
+            log.warning("a response_url answered %s (%s)", response.status_code, response.body[:80])
+
+    async def close(self) -> None:
+        if self._session is not None:
+            await self._session.close()
 
 
 class Listeners:
     """The slash command, the buttons and the Raise… modal, over one :class:`Service`."""
 
     def __init__(self, service: Service, notifier: SlackNotifier | None = None, *, user_ttl: float = 300.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, responder: Responder | None = None,
+                 ack_budget: float = ACK_BUDGET) -> None:
         self.service = service
         self.notifier = notifier
+        self.responder = responder or Responder()
         self.user_ttl = user_ttl
+        self.ack_budget = ack_budget
         self._clock = clock
         self._users: dict[str, tuple[float, Actor]] = {}
-        self._seen: OrderedDict[str, None] = OrderedDict()
-        self._inflight: set[asyncio.Task[Any]] = set()
+        self._seen: OrderedDict[str, asyncio.Future[None]] = OrderedDict()
+        self._inflight: set[asyncio.Future[Any]] = set()
+        # the last response_url used in each channel: where to say that the bot cannot post there
+        self._last_url: OrderedDict[str, str] = OrderedDict()
         # (request id, "done" | "duplicate" | "error"), newest last: for logs, health checks and tests
         self.processed: deque[tuple[str, str]] = deque(maxlen=1000)
+        self.work_times: deque[float] = deque(maxlen=100_000)  # seconds from receipt to committed, per request
+        if notifier is not None:
+            notifier.on_channel_error = self._channel_error
 
     def register(self, app: AsyncApp) -> None:
         app.command(SLASH)(self.on_command)
@@ -77,102 +131,117 @@ class Listeners:
         app.view(RAISE_CALLBACK)(self.on_raise)
         app.error(self.on_error)
 
+    def summary(self) -> str:
+        """How long requests spent before their acknowledgement (the service's commit included)."""
+        times = sorted(self.work_times)
+        if not times:
+            return "no requests handled"
+        def pct(q: float) -> float:
+            return times[min(len(times) - 1, int(q * len(times)))] * 1000
+        return (f"{len(times)} requests handled; receipt to commit p50 {pct(.5):.1f} ms, p99 {pct(.99):.1f} ms, "
+                f"max {times[-1] * 1000:.1f} ms")
+
     async def drain(self, timeout: float = 5.0) -> None:  # noqa: ASYNC109 - a grace period at shutdown
-        """Let work already acknowledged finish (at shutdown), for at most ``timeout`` seconds."""
+        """Let work and answers under way finish (at shutdown), for at most ``timeout`` seconds."""
         pending = [t for t in self._inflight if not t.done()]
         if pending:
             await asyncio.wait(pending, timeout=timeout)
 
     # -- listeners ---------------------------------------------------------------------------------
     async def on_command(self, ack: AsyncAck, command: dict[str, Any], client: AsyncWebClient,
-                         respond: AsyncRespond, request: AsyncBoltRequest) -> None:
-        await ack()
+                         request: AsyncBoltRequest) -> BoltResponse | None:
         words = _ESCAPED_MENTION.sub(r"<@\1>", str(command.get("text") or "")).split()
         name = words[0].lower() if words else "help"
         channel, user = str(command["channel_id"]), str(command["user_id"])
         key = TableKey("slack", server_id(command), channel)
+        url = command.get("response_url")
 
-        async def answer(reply: Reply, at: TableKey = key) -> None:
-            await self._answer(client, respond, channel, user, reply, at)
+        def answer(reply: Reply, at: TableKey = key) -> After:
+            return lambda: self._answer(client, url, channel, user, reply, at)
 
-        async def work() -> None:
+        async def work() -> list[After]:
             if name == "raise":  # the Raise… form, by command as well as by button
-                await self._open_raise(client, str(command["trigger_id"]), key, user, answer)
-                return
+                return [lambda: self._open_raise(client, str(command.get("trigger_id") or ""), key, user,
+                                                 answer)]
             if name not in COMMANDS:
-                await answer(Reply(usage(name), ok=False, code="usage"))
-                return
+                return [answer(Reply(usage(name), ok=False, code="usage"))]
             in_dm = channel.startswith("D") or command.get("channel_name") == "directmessage"
             if in_dm and name not in DM_COMMANDS:
-                await answer(Reply(TEXT["dm_only_hand"], ok=False, code="dm"))
-                return
+                return [answer(Reply(TEXT["dm_only_hand"], ok=False, code="dm"))]
             actor = await self._actor(client, user, command.get("user_name"))
             if in_dm and name == "hand":  # the serials of every round this player is in, on this server
                 keys = self._tables_of(key.server_id, user)
                 if not keys:
-                    await answer(Reply(TEXT["no_hand"], ok=False, code="no-round"))
-                for at in keys:
-                    await answer(await self._handle(Command(name, at, actor)), at)
-                return
-            cmd = Command(name, key, actor, tuple(words[1:]), request_id=self._request_id(command, name))
-            await answer(self._note_channel_error(await self._handle(cmd), channel))
+                    return [answer(Reply(TEXT["no_hand"], ok=False, code="no-round"))]
+                return [answer(await self.service.handle(Command(name, at, actor)), at) for at in keys]
+            cmd = Command(name, key, actor, tuple(words[1:]), request_id=self._service_request_id(command, name))
+            return [answer(await self.service.handle(cmd))]
 
-        await self._process(self._request_id(command, name), request, work, answer)
+        self._remember_url(channel, url)
+        return await self._run(self._request_id(command, name), request, ack, work,
+                               answer(Reply(TEXT["apology"], ok=False, code="internal")), key)
 
     async def on_action(self, ack: AsyncAck, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient,
-                        respond: AsyncRespond, request: AsyncBoltRequest) -> None:
-        await ack()
+                        request: AsyncBoltRequest) -> BoltResponse | None:
         name = str(action.get("action_id", "")).removeprefix(ACTION_PREFIX)
         user = str(body["user"]["id"])
         channel = str((body.get("channel") or {}).get("id") or (body.get("container") or {}).get("channel_id", ""))
         key = TableKey("slack", server_id(body), channel)
-        drawn = key_from_value(action.get("value"))  # the table that drew the button
+        drawn = key_from_value(action.get("value") if isinstance(action.get("value"), str) else None)
         if drawn is not None and drawn != key:
             if channel:
                 log.warning("a %s button drawn for %s was pressed in %s; acting on %s", name, drawn, key, key)
             else:
                 key = drawn
+        url = body.get("response_url")
 
-        async def answer(reply: Reply) -> None:
-            await self._answer(client, respond, key.channel_id, user, reply, key)
+        def answer(reply: Reply) -> After:
+            return lambda: self._answer(client, url, key.channel_id, user, reply, key)
 
-        async def work() -> None:
+        async def work() -> list[After]:
             if name == "raise":
-                await self._open_raise(client, str(body["trigger_id"]), key, user, answer)
-            elif name in COMMANDS:
+                return [lambda: self._open_raise(client, str(body.get("trigger_id") or ""), key, user, answer)]
+            if name in COMMANDS:
                 actor = await self._actor(client, user, body["user"].get("name") or body["user"].get("username"))
-                reply = await self._handle(Command(name, key, actor, request_id=self._request_id(body, name)))
-                await answer(self._note_channel_error(reply, key.channel_id))
-            else:
-                log.warning("ignoring an unknown button %r", name)
+                reply = await self.service.handle(Command(name, key, actor,
+                                                          request_id=self._service_request_id(body, name)))
+                return [answer(reply)]
+            log.warning("ignoring an unknown button %r", name[:40])
+            return []
 
-        await self._process(self._request_id(body, name), request, work, answer)
+        self._remember_url(key.channel_id, url)
+        return await self._run(self._request_id(body, name), request, ack, work,
+                               answer(Reply(TEXT["apology"], ok=False, code="internal")), key)
 
     async def on_raise(self, ack: AsyncAck, body: dict[str, Any], view: dict[str, Any], client: AsyncWebClient,
-                       request: AsyncBoltRequest) -> None:
-        await ack()  # closes the modal; a refused bid is answered ephemerally in the table's channel
+                       request: AsyncBoltRequest) -> BoltResponse | None:
         user = str(body["user"]["id"])
         parsed = parse_raise(view)
 
-        async def answer(reply: Reply) -> None:
-            if parsed is not None:
-                await self._answer(client, None, parsed[0].channel_id, user, reply, parsed[0])
+        def answer(reply: Reply) -> After:
+            async def send() -> None:
+                if parsed is not None:
+                    await self._answer(client, None, parsed[0].channel_id, user, reply, parsed[0])
+            return send
 
-        async def work() -> None:
+        async def work() -> list[After]:
             if parsed is None:
                 log.warning("a Raise… submission without its table or selections; ignored")
-                return
+                return []
             key, quantity, digit = parsed
             actor = await self._actor(client, user, body["user"].get("name") or body["user"].get("username"))
             cmd = Command("bid", key, actor, options={"quantity": str(quantity), "digit": str(digit)},
                           request_id=self._request_id(body, "bid"))
-            await answer(self._note_channel_error(await self._handle(cmd), key.channel_id))
+            return [answer(await self.service.handle(cmd))]
 
-        await self._process(self._request_id(body, "bid"), request, work, answer)
+        # the bare acknowledgement closes the modal; a refused bid is answered ephemerally in the channel
+        return await self._run(self._request_id(body, "bid"), request, ack, work,
+                               answer(Reply(TEXT["apology"], ok=False, code="internal")),
+                               parsed[0] if parsed is not None else None)
 
     async def on_error(self, error: Exception, body: dict[str, Any]) -> None:
-        log.error("a Slack %s request failed before its work began", body.get("type") or body.get("command"),
-                  exc_info=error)
+        kind = (body.get("type") or body.get("command")) if isinstance(body, Mapping) else None
+        log.error("a Slack %s request failed before its work began", kind, exc_info=error)
 
     # -- the common path ---------------------------------------------------------------------------
     @staticmethod
@@ -180,77 +249,117 @@ class Listeners:
         trigger = body.get("trigger_id")
         return f"slack:{trigger}:{name}" if trigger else None
 
-    async def _process(self, rid: str | None, request: AsyncBoltRequest, work: Callable[[], Awaitable[None]],
-                       answer: Callable[[Reply], Awaitable[None]]) -> None:
+    @classmethod
+    def _service_request_id(cls, body: Mapping[str, Any], name: str) -> str | None:
+        """The request id the service sees: None for a command that changes nothing."""
+        return None if name in READ_ONLY else cls._request_id(body, name)
+
+    async def _run(self, rid: str | None, request: AsyncBoltRequest, ack: AsyncAck,
+                   work: Callable[[], Awaitable[list[After]]], apology: After,
+                   key: TableKey | None) -> BoltResponse | None:
+        """Do the work (commit), acknowledge, then start what comes after (the answers)."""
         retry = _header(request, "x-slack-retry-num")
+        first = self._seen.get(rid) if rid is not None else None
+        if first is not None:
+            log.info("redelivery #%s of %s: already taken", retry, rid)
+            self.processed.append((rid or "", "duplicate"))
+            return await self._ack_when(first, ack, rid)
+        job = asyncio.ensure_future(self._work(rid, retry, work, apology, key))
+        self._track(job)
         if rid is not None:
-            if rid in self._seen:
-                log.info("dropping redelivery #%s of %s: already taken", retry, rid)
-                self.processed.append((rid, "duplicate"))
-                return
-            self._seen[rid] = None
+            self._seen[rid] = job
             while len(self._seen) > SEEN_LIMIT:
                 self._seen.popitem(last=False)
-        task = asyncio.current_task()
-        if task is not None:
-            self._inflight.add(task)
+        return await self._ack_when(job, ack, rid)
+
+    async def _ack_when(self, job: asyncio.Future[None], ack: AsyncAck, rid: str | None) -> BoltResponse | None:
         try:
-            await work()
+            await asyncio.wait_for(asyncio.shield(job), self.ack_budget)
+        except TimeoutError:
+            log.warning("request %s is still committing after %.1f s: not acknowledged yet", rid, self.ack_budget)
+            return BoltResponse(status=503, body="")
+        await ack()
+        return None
+
+    async def _work(self, rid: str | None, retry: str | None, work: Callable[[], Awaitable[list[After]]],
+                    apology: After, key: TableKey | None) -> None:
+        # the table's messages from this request wait until its answers have been posted
+        release = self.notifier.hold(key) if self.notifier is not None and key is not None else None
+        started = time.perf_counter()
+        try:
+            afters = await work()
+            self.work_times.append(time.perf_counter() - started)
             self.processed.append((rid or "", "done"))
         except Exception:
             log.exception("handling Slack request %s (retry %s) failed", rid, retry)
             if rid is not None:
                 self._seen.pop(rid, None)  # let a redelivery try again; the service applies a command once
             self.processed.append((rid or "", "error"))
-            with contextlib.suppress(Exception):
-                await answer(Reply(TEXT["apology"], ok=False, code="internal"))
-        finally:
-            if task is not None:
-                self._inflight.discard(task)
+            afters = [apology]
+        # after the acknowledgement (the listener returns when this job is done)
+        self._track(asyncio.ensure_future(self._after(afters, release)))
 
-    async def _answer(self, client: AsyncWebClient, respond: AsyncRespond | None, channel: str, user: str,
-                      reply: Reply, key: TableKey) -> None:
+    async def _after(self, afters: list[After], release: Callable[[], None] | None) -> None:
+        try:
+            for after in afters:
+                await self._quietly(after)
+        finally:
+            if release is not None:
+                release()
+
+    @staticmethod
+    async def _quietly(after: After) -> None:
+        try:
+            await after()
+        except Exception:
+            log.exception("answering a Slack request failed")
+
+    def _track(self, task: asyncio.Future[Any]) -> None:
+        self._inflight.add(task)
+        task.add_done_callback(self._inflight.discard)
+
+    def _remember_url(self, channel: str, url: Any) -> None:
+        if channel and isinstance(url, str) and url:
+            self._last_url[channel] = url
+            self._last_url.move_to_end(channel)
+            while len(self._last_url) > SEEN_LIMIT:
+                self._last_url.popitem(last=False)
+
+    async def _channel_error(self, key: TableKey, error: str) -> None:
+        """The bot cannot post in ``key``'s channel: tell whoever acted there last, privately."""
+        url = self._last_url.get(key.channel_id)
+        if url is not None:
+            with contextlib.suppress(Exception):
+                await self.responder.post(url, TEXT["cannot_post"].format(error=error), None)
+
+    async def _answer(self, client: AsyncWebClient, url: Any, channel: str, user: str, reply: Reply,
+                      key: TableKey) -> None:
         """Ephemeral to the person who acted, unless the service made the reply public."""
         text, blocks = render_reply(reply, key)
         public = reply.ok and not reply.private
-        if respond is not None and respond.response_url:
-            await respond(text=text, blocks=blocks or None, response_type="in_channel" if public else "ephemeral",
-                          replace_original=False)
+        if isinstance(url, str) and url:
+            await self.responder.post(url, text, blocks, public=public)
         elif public:
             await client.chat_postMessage(channel=channel, text=text, blocks=blocks or None)
         else:
             await client.chat_postEphemeral(channel=channel, user=user, text=text, blocks=blocks or None)
 
-    async def _handle(self, cmd: Command) -> Reply:
-        """The service's answer, once the table's messages for it have gone out (the channel's errors
-        are read from the notifier after)."""
-        reply = await self.service.handle(cmd)
-        await self.service.drain()
-        return reply
-
     async def _open_raise(self, client: AsyncWebClient, trigger_id: str, key: TableKey, user: str,
-                          answer: Callable[[Reply], Awaitable[None]]) -> None:
+                          answer: Callable[[Reply], After]) -> None:
         try:
             options = picker(self.service.form(key, user, "bid"))
         except UserError as exc:
-            await answer(Reply(exc.text, ok=False, code=exc.code))
+            await answer(Reply(exc.text, ok=False, code=exc.code))()
             return
         if options.refusal is not None:
-            await answer(Reply(options.refusal, ok=False, code="not-your-turn"))
+            await answer(Reply(options.refusal, ok=False, code="not-your-turn"))()
             return
         try:
             await client.views_open(trigger_id=trigger_id, view=raise_modal(key, options))
         except SlackApiError as exc:
             error = str(exc.response.get("error"))
             log.warning("views.open for the Raise… form failed: %s", error)
-            await answer(Reply(TEXT["raise_failed"].format(error=error), ok=False, code="modal"))
-
-    def _note_channel_error(self, reply: Reply, channel: str) -> Reply:
-        """Tell the person who acted if the table's messages could not be posted in the channel."""
-        error = self.notifier.take_channel_error(channel) if self.notifier is not None else None
-        if error is None:
-            return reply
-        return dataclasses.replace(reply, text=f"{reply.text}\n{TEXT['cannot_post'].format(error=error)}")
+            await answer(Reply(TEXT["raise_failed"].format(error=error), ok=False, code="modal"))()
 
     async def _actor(self, client: AsyncWebClient, user_id: str, fallback: str | None) -> Actor:
         """Who acted, with their display name and whether they administer the workspace (cached)."""

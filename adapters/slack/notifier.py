@@ -1,12 +1,26 @@
 """The Slack :class:`~bot.ports.Notifier`: what a table says, posted to Slack.
 
+* ``deliver`` only queues (see :mod:`adapters.slack.outbox`): the service's command returns as
+  soon as its events are committed, and the person who acted hears back without waiting for the Web
+  API.  Each channel, and each user's DM, has its own queue, sent in order by one worker; waiting
+  panel updates coalesce, so under rate limits the latest state wins.  ``idle()`` waits until
+  everything queued has gone out.
 * A message with ``panel`` (the lobby, the table) is one Slack message edited in place with
   ``chat.update``; ``fresh`` posts a new one.  The message's ``ts`` is kept by the service
   (``set_panel``) so a restart goes on editing the same message.
 * A message with ``to`` (a dealt serial) goes by DM: ``conversations.open`` + ``chat.postMessage``.
   If the DM cannot be opened or posted to, the same text goes as an ephemeral message to that player
-  in the table's channel, which nobody else sees.  ``hand`` shows it again at any time.
+  in the table's channel, which nobody else sees.  ``hand`` shows it again at any time.  A rate limit
+  is not a failure: the DM waits and goes.
 * Anything else is a plain channel message.
+
+Answer first.  While the person who acted is being answered (``hold(key)`` … the release it returns),
+``deliver`` keeps that table's messages back (at most :data:`HOLD_LIMIT` seconds), so the private
+answer reaches Slack before the table moves.  The service's per-table outbox calls ``deliver`` after
+the commit, off the table's lock, so a held table delays only its own messages.
+
+If the bot cannot post in a channel at all (``not_in_channel`` …), ``on_channel_error`` is called
+(the listeners tell the person who acted last there, privately).
 
 Privacy: nothing here logs a message's text (a private message carries a serial); logs name the
 message's kind, channel and Slack's error code only.
@@ -16,7 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from typing import Any, Protocol
 
 from slack_sdk.errors import SlackApiError
@@ -24,9 +38,10 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.model import Message, TableKey
 
+from .outbox import Item, Outboxes, retry_after
 from .render import render_message
 
-__all__ = ["PanelRefs", "SlackNotifier"]
+__all__ = ["HOLD_LIMIT", "PanelRefs", "SlackNotifier"]
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +49,7 @@ log = logging.getLogger(__name__)
 _REPOST_ERRORS = frozenset({"message_not_found", "cant_update_message", "edit_window_closed"})
 # errors that mean the bot cannot speak in the channel at all (worth telling the person who acted)
 _CHANNEL_ERRORS = frozenset({"not_in_channel", "channel_not_found", "is_archived", "restricted_action"})
+HOLD_LIMIT = 2.0  # seconds a table's messages wait at most for the answer to the person who acted
 
 
 class PanelRefs(Protocol):
@@ -48,49 +64,94 @@ class SlackNotifier:
     def __init__(self, client: AsyncWebClient) -> None:
         self.client = client
         self.panels: PanelRefs | None = None  # the service, once it exists (it needs this notifier first)
+        self.on_channel_error: Callable[[TableKey, str], Awaitable[None]] | None = None
         # The notifier's own copy of panel ids: the service forgets a table the moment it ends, but the
         # closing lobby message should still edit the lobby in place.
         self._refs: dict[tuple[TableKey, str], str] = {}
-        self._locks: dict[TableKey, asyncio.Lock] = {}
         self._channel_errors: dict[str, str] = {}
+        self._dm_channels: dict[str, str] = {}  # user -> their DM channel with the bot (conversations.open)
+        self.outboxes = Outboxes(self._send)
+        self._holds: dict[TableKey, set[asyncio.Future[None]]] = {}
+        self.hold_limit = HOLD_LIMIT
+
+    def hold(self, key: TableKey) -> Callable[[], None]:
+        """Keep ``key``'s table messages back until the returned release is called (or ``hold_limit``
+        seconds have passed: a lost release never stalls a table)."""
+        held: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._holds.setdefault(key, set()).add(held)
+
+        def release() -> None:
+            if not held.done():
+                held.set_result(None)
+            holds = self._holds.get(key)
+            if holds is not None:
+                holds.discard(held)
+                if not holds:
+                    del self._holds[key]
+        return release
 
     def take_channel_error(self, channel: str) -> str | None:
         """Slack's error if a channel message could not be posted since the last call (then forgotten)."""
         return self._channel_errors.pop(channel, None)
 
     async def deliver(self, messages: Sequence[Message]) -> None:
-        if not messages:
-            return
-        key = messages[0].key
-        lock = self._locks.setdefault(key, asyncio.Lock())
-        async with lock:  # one table's messages go out in order, even from concurrent commands
-            for message in messages:
-                try:
-                    if message.to is not None:
-                        await self._direct(message)
-                    elif message.panel is not None:
-                        await self._panel(message)
-                    else:
-                        text, blocks = render_message(message)
-                        await self.client.chat_postMessage(channel=message.key.channel_id, text=text, blocks=blocks)
-                except SlackApiError as exc:
-                    log.warning("slack refused a %s message for %s: %s", message.kind, message.key.channel_id,
-                                _error(exc))
-                    if message.to is None and _error(exc) in _CHANNEL_ERRORS:
-                        self._channel_errors[message.key.channel_id] = _error(exc)
-                except Exception:
-                    log.exception("delivering a %s message to %s failed", message.kind, message.key.channel_id)
+        """Queue the messages (each destination keeps their order) once no answer holds their table."""
+        for key in dict.fromkeys(m.key for m in messages):
+            holds = self._holds.get(key)
+            if holds:
+                await asyncio.wait(list(holds), timeout=self.hold_limit)
+        for message in messages:
+            if message.to is not None:
+                self.outboxes.put(("dm", message.to), Item((message, None)))
+                continue
+            dest = ("channel", message.key.channel_id)
+            if message.panel is None:
+                self.outboxes.put(dest, Item((message, None)))
+                continue
+            # the panel's message id as the service knows it now (it may forget an ended table by send time)
+            hint = self.panels.panel(message.key, message.panel) if self.panels is not None else None
+            self.outboxes.put(dest, Item((message, hint), panel=(message.key, message.panel),
+                                         fresh=message.fresh))
 
-    async def _panel(self, message: Message) -> None:
+    async def idle(self) -> None:
+        """Wait until everything delivered so far has been sent (or given up)."""
+        await self.outboxes.idle()
+
+    async def close(self, timeout: float = 5.0) -> None:  # noqa: ASYNC109 - a grace period at shutdown
+        await self.outboxes.close(timeout)
+
+    async def _send(self, dest: Hashable, item: Item) -> None:
+        message, hint = item.payload
+        try:
+            if message.to is not None:
+                await self._direct(message)
+            elif message.panel is not None:
+                await self._panel(message, item.fresh, hint)
+            else:
+                text, blocks = render_message(message)
+                await self.client.chat_postMessage(channel=message.key.channel_id, text=text, blocks=blocks)
+        except SlackApiError as exc:
+            status = getattr(exc.response, "status_code", 200)
+            if retry_after(exc) is not None or (isinstance(status, int) and status >= 500):
+                raise  # the outbox waits and sends it again
+            error = _error(exc)
+            log.warning("slack refused a %s message for %s: %s", message.kind, message.key.channel_id, error)
+            if message.to is None and error in _CHANNEL_ERRORS:
+                self._channel_errors[message.key.channel_id] = error
+                if self.on_channel_error is not None:
+                    await self.on_channel_error(message.key, error)
+
+    async def _panel(self, message: Message, fresh: bool, hint: str | None) -> None:
         assert message.panel is not None
         key, name = message.key, message.panel
         text, blocks = render_message(message)
         previous = None
-        if message.fresh:
+        if fresh:
             self._refs.pop((key, name), None)
             ref = None
         else:
-            ref = (self.panels.panel(key, name) if self.panels is not None else None) or self._refs.get((key, name))
+            # what this process posted last wins over what the service knew when the update was queued
+            ref = self._refs.get((key, name)) or hint
         if message.replace:
             # a new message (mentions notify only in new messages), then the previous one goes
             previous, ref = ref, None
@@ -118,10 +179,17 @@ class SlackNotifier:
         assert message.to is not None
         text, blocks = render_message(message)
         try:
-            opened = await self.client.conversations_open(users=message.to)
-            channel = str(opened["channel"]["id"])
+            channel = self._dm_channels.get(message.to)
+            if channel is None:
+                opened = await self.client.conversations_open(users=message.to)
+                channel = self._dm_channels[message.to] = str(opened["channel"]["id"])
+                while len(self._dm_channels) > 100_000:
+                    del self._dm_channels[next(iter(self._dm_channels))]
             await self.client.chat_postMessage(channel=channel, text=text, blocks=blocks)
         except SlackApiError as exc:
+            if retry_after(exc) is not None:
+                raise  # rate-limited, not refused: the outbox sends it again
+            self._dm_channels.pop(message.to, None)  # open it again next time
             log.warning("cannot DM %s (%s); showing the %s message ephemerally in %s", message.to, _error(exc),
                         message.kind, message.key.channel_id)
             await self.client.chat_postEphemeral(channel=message.key.channel_id, user=message.to, text=text,

@@ -4,6 +4,7 @@ fake Slack, which pushes slash-command and interactive envelopes and records the
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
 import sys
@@ -127,3 +128,33 @@ async def test_the_liars_slack_process_connects_by_socket_mode(fake: FakeSlack, 
     log = (await drain).decode()
     assert proc.returncode == 0, log
     assert "Traceback" not in log and " ERROR " not in log, log
+
+
+async def test_malformed_envelopes_are_acknowledged_and_dropped_with_one_line(
+    driver: SocketDriver, fake: FakeSlack, db: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    await driver.slash(ALICE, "start")
+    before = (len(fake.calls()), len(fake.response_url_posts()), event_count(db))
+    no_user = fake.slash_command("join")
+    del no_user["user_id"]
+    click = fake.block_actions("liars:join", "T0FAKE:C0GAME", message_ts="1.000001", user_id=BOB)
+    del click["actions"][0]["action_id"]
+    forged = [
+        ("slash_commands", no_user),
+        ("interactive", click),
+        ("interactive", {**click, "user": "U0BOB"}),
+        ("interactive", {"type": "view_submission", "user": {"id": BOB}, "view": "not an object"}),
+        ("interactive", {"type": "message_action", "user": {"id": BOB}}),  # a kind the bot does not handle
+        ("events_api", {"type": "event_callback", "event": {"type": "app_mention"}}),
+    ]
+    for kind, payload in forged:
+        caplog.clear()
+        with caplog.at_level(logging.INFO):
+            envelope = await fake.push_envelope(kind, payload)
+            await fake.wait_for_ack(envelope.envelope_id)  # acknowledged, so Slack does not send it again
+        warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+        assert len(warnings) == 1, [r.getMessage() for r in caplog.records]
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+
+    assert (len(fake.calls()), len(fake.response_url_posts()), event_count(db)) == before
+    assert (await driver.slash(BOB, "join")).text == "You are seated (2/12)."

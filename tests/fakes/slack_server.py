@@ -34,6 +34,12 @@ Realism notes (how the fake copies Slack):
 * Unknown methods are recorded and answered with ``{"ok": false, "error": "unknown_method"}``.
 * ``response_url`` posts are accepted for any token and answered ``200 ok``. A missing
   ``response_type`` is recorded as ``"ephemeral"``, which is Slack's default.
+* Rate-limit mode (``rate_limit``): like Slack's "about one message per second per channel",
+  ``chat.postMessage``/``chat.update`` to a channel faster than one per ``interval`` seconds get
+  HTTP 429, ``{"ok": false, "error": "ratelimited"}`` and ``Retry-After`` (whole seconds, rounded up).
+* Every recorded call and ``response_url`` post notes the client's address and port (``peer``): a
+  client that keeps its connections alive shows few ports. ``observers`` are called with each
+  finished call (``ApiCall``) and each ``response_url`` post (``ResponseUrlPost``), for benchmarks.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import math
 import time
 import uuid
 from collections.abc import Callable, Mapping
@@ -90,6 +97,7 @@ class ApiCall:
     timestamp: float
     response: dict[str, Any] | None = None  # None while the call is held or delayed
     status: int | None = None
+    peer: tuple[str, int] | None = None  # the client's address and port
 
     @property
     def ok(self) -> bool:
@@ -105,6 +113,7 @@ class ResponseUrlPost:
     body: dict[str, Any]
     timestamp: float
     channel_id: str | None = None  # channel the url was minted for (FakeSlack builders), if known
+    peer: tuple[str, int] | None = None  # the client's address and port
 
     @property
     def response_type(self) -> str:
@@ -513,6 +522,11 @@ def view_submission_payload(
     }
 
 
+def _peer(request: web.Request) -> tuple[str, int] | None:
+    peer = request.transport.get_extra_info("peername") if request.transport is not None else None
+    return (str(peer[0]), int(peer[1])) if isinstance(peer, tuple) and len(peer) >= 2 else None
+
+
 # --------------------------------------------------------------------------------------
 # The fake server
 # --------------------------------------------------------------------------------------
@@ -573,6 +587,10 @@ class FakeSlack:
         self._views: dict[str, dict[str, Any]] = {}
         self._triggers: dict[str, float] = {}
         self._response_url_channels: dict[str, str | None] = {}
+        self._rate_interval: float | None = None
+        self._rate_methods: frozenset[str] = frozenset()
+        self._rate_last: dict[str, float] = {}  # channel -> when its last write was allowed
+        self.observers: list[Callable[[ApiCall | ResponseUrlPost], None]] = []
 
         self._ts_counter = itertools.count(1)
         self._ts_base_us = int(time.time()) * 1_000_000
@@ -705,6 +723,30 @@ class FakeSlack:
             headers=headers,
         )
 
+    def rate_limit(
+        self, interval: float | None = 1.0, methods: tuple[str, ...] = ("chat.postMessage", "chat.update")
+    ) -> None:
+        """Rate-limit mode: at most one of ``methods`` per channel per ``interval`` seconds; faster calls
+        get 429 + ``Retry-After``. ``None`` turns it off."""
+        self._rate_interval = interval
+        self._rate_methods = frozenset(methods)
+        self._rate_last.clear()
+
+    def rate_limited_calls(self) -> list[ApiCall]:
+        return [c for c in self._calls if c.status == 429]
+
+    def _rate_check(self, method: str, params: dict[str, Any]) -> float | None:
+        """Seconds to wait if this call is over the channel's rate, else None (and the call counts)."""
+        if self._rate_interval is None or method not in self._rate_methods:
+            return None
+        channel = str(params.get("channel") or "")
+        now = time.monotonic()
+        last = self._rate_last.get(channel)
+        if last is not None and now - last < self._rate_interval:
+            return self._rate_interval - (now - last)
+        self._rate_last[channel] = now
+        return None
+
     def clear_failures(self) -> None:
         self._failures.clear()
 
@@ -713,8 +755,9 @@ class FakeSlack:
         self._latency[method] = seconds
 
     def hold(self, method: str) -> asyncio.Event:
-        """Stalls responses for ``method`` until ``release(method)`` (or the returned event is set).
-        Calls are recorded on arrival, with ``response=None`` until they are released."""
+        """Stalls responses for ``method`` (a Web API method, or ``"response_url"``) until
+        ``release(method)`` (or the returned event is set).  Calls are recorded on arrival, with
+        ``response=None`` until they are released."""
         event = asyncio.Event()
         self._holds[method] = event
         return event
@@ -986,6 +1029,7 @@ class FakeSlack:
             http_method=request.method,
             body_format=body_format,
             timestamp=time.time(),
+            peer=_peer(request),
         )
         self._calls.append(call)
 
@@ -1000,8 +1044,13 @@ class FakeSlack:
         headers: dict[str, str] = {}
         failure = self._failures.get(method)
         auth_error = self._check_token(method, token)
+        wait = self._rate_check(method, params) if auth_error is None else None
         if auth_error is not None:
             result: dict[str, Any] = {"ok": False, "error": auth_error}
+        elif wait is not None:
+            result = {"ok": False, "error": "ratelimited"}
+            status = 429
+            headers["Retry-After"] = str(max(1, math.ceil(wait)))
         elif failure is not None:
             result = {"ok": False, "error": failure.error}
             status = failure.status
@@ -1019,6 +1068,8 @@ class FakeSlack:
 
         call.response = result
         call.status = status
+        for observe in self.observers:
+            observe(call)
         return web.json_response(result, status=status, headers=headers)
 
     def _check_token(self, method: str, token: str | None) -> str | None:
@@ -1045,15 +1096,20 @@ class FakeSlack:
             body = parsed if isinstance(parsed, dict) else {"_raw": parsed}
         except json.JSONDecodeError:
             return web.Response(status=400, text="invalid_payload")
-        self._response_posts.append(
-            ResponseUrlPost(
-                token=token,
-                url=f"{self.base_url}/response/{token}",
-                body=body,
-                timestamp=time.time(),
-                channel_id=self._response_url_channels.get(token),
-            )
+        post = ResponseUrlPost(
+            token=token,
+            url=f"{self.base_url}/response/{token}",
+            body=body,
+            timestamp=time.time(),
+            channel_id=self._response_url_channels.get(token),
+            peer=_peer(request),
         )
+        self._response_posts.append(post)
+        for observe in self.observers:
+            observe(post)
+        hold = self._holds.get("response_url")  # hold("response_url") stalls the answers' responses
+        if hold is not None:
+            await hold.wait()
         return web.Response(status=200, text="ok")
 
     async def _handle_socket(self, request: web.Request) -> web.WebSocketResponse:

@@ -108,18 +108,29 @@ class Driver:
         return acked
 
     # -- the players' moves ----------------------------------------------------------------------
-    async def slash(self, user: str, text: str, *, channel: str = CHANNEL, **extra: Any) -> ResponseUrlPost:
+    async def slash(self, user: str, text: str, *, channel: str = CHANNEL, settle: bool = True,
+                    **extra: Any) -> ResponseUrlPost:
         payload = self.fake.slash_command(text, user_id=user, user_name=NAMES.get(user, user.lower()),
                                           channel_id=channel, **extra)
         self.who[payload["response_url"]] = user
         await self.send_slash(payload)
-        return await self.reply_to(payload["response_url"])
+        return await self.reply_to(payload["response_url"], settle=settle)
 
-    async def reply_to(self, response_url: str) -> ResponseUrlPost:
+    async def reply_to(self, response_url: str, *, settle: bool = True) -> ResponseUrlPost:
+        """The answer posted to ``response_url``; with ``settle``, once the table's messages it caused
+        have gone out too (the answer goes first; the notifier's outboxes follow)."""
         posts = await self.fake.wait_for(lambda: self.fake.response_url_posts(response_url),
                                          description=f"the reply at {response_url}")
-        await self.bot.service.drain()  # the table's messages go out after the reply, off the table's lock
+        if settle:
+            await self.settled()
         return posts[-1]
+
+    async def settled(self) -> None:
+        """Wait until the bot has sent everything it queued: answers under way, then the service's
+        per-table outbox (into the notifier), then the notifier's outboxes."""
+        await self.bot.listeners.drain()
+        await self.bot.service.drain()
+        await self.bot.notifier.idle()
 
     def button(self, ts: str, action: str, channel: str = CHANNEL) -> dict[str, Any]:
         message = self.fake.message(channel, ts)
@@ -167,6 +178,7 @@ class Driver:
         assert acked.payload in (None, ""), acked.payload  # a bare ack closes the modal
         got = await self.fake.wait_for(lambda: self.fake.ephemerals_to(user)[before:],
                                        description=f"the answer to {user}'s bid")
+        await self.settled()
         return str(got[0].params["text"])
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -13,7 +15,7 @@ from adapters.slack.notifier import SlackNotifier
 from bot.bootstrap import build_service
 from bot.model import Actor, Command, Reply
 from bot.service import Service
-from tests.adapters.slack.harness import ALICE, BOB, BOT_TOKEN, CHANNEL, key_of
+from tests.adapters.slack.harness import ALICE, BOB, BOT_TOKEN, CAROL, CHANNEL, event_count, key_of
 from tests.fakes.slack_server import FakeSlack
 
 
@@ -30,12 +32,19 @@ async def service(fake: FakeSlack, tmp_path: Path) -> AsyncIterator[Service]:
                               platform="slack")
     notifier.panels = svc
     yield svc
+    await svc.drain()  # the service's outbox hands the rest over before the notifier stops
+    await notifier.close()
     await svc.close()
 
 
 async def do(service: Service, fake: FakeSlack, user: str, name: str, *args: str) -> Reply:
+    """A command, then everything it queued sent: the service's outbox hands it to the notifier
+    (``deliver`` only queues), whose outboxes send it."""
     reply = await service.handle(Command(name, key_of(fake), Actor(user, user.lower()), args))
-    await service.drain()  # the table's messages go out after the command, off its lock
+    await service.drain()
+    notifier = service.rt.notifier
+    assert isinstance(notifier, SlackNotifier)
+    await notifier.idle()
     return reply
 
 
@@ -81,3 +90,79 @@ async def test_a_serial_that_cannot_be_dmed_is_shown_ephemerally(service: Servic
     assert ephemeral.params["channel"] == CHANNEL
     assert table.match.live_round.serials[BOB].digits in ephemeral.params["text"]
     assert fake.dms_to(BOB) == [] and len(fake.dms_to(ALICE)) == 1
+
+
+async def test_waiting_panel_updates_coalesce_and_the_latest_state_wins(service: Service, fake: FakeSlack) -> None:
+    await do(service, fake, ALICE, "start")
+    lobby_ts = service.panel(key_of(fake), "lobby")
+    assert lobby_ts is not None
+    fake.hold("chat.update")  # the first lobby edit stalls on Slack; the next ones queue behind it
+    players = [f"U0P{i}" for i in range(5)]
+    for player in players:  # each join answers at once: deliver() only queues
+        reply = await asyncio.wait_for(service.handle(Command("join", key_of(fake), Actor(player, player))), 5)
+        assert reply.ok
+    await fake.wait_for(lambda: fake.calls("chat.update"))
+    fake.release("chat.update")
+    await service.drain()
+    notifier = service.rt.notifier
+    assert isinstance(notifier, SlackNotifier)
+    await notifier.idle()
+
+    updates = fake.calls("chat.update")
+    assert len(updates) == 2  # the held edit, then one edit carrying the four joins that waited
+    final = fake.message(CHANNEL, lobby_ts)
+    assert final is not None and all(f"<@{p}>" in final["text"] for p in players)
+    assert notifier.outboxes.coalesced == 3
+
+
+async def test_no_table_message_is_drawn_before_its_commit_is_durable(service: Service, fake: FakeSlack,
+                                                                      tmp_path: Path) -> None:
+    # Straight from the service (no Slack listener, so no answer holds the table back): what Slack is
+    # asked to show about a move comes after the move is in the file.
+    db = tmp_path / "liars.sqlite3"
+    for user, name in ((ALICE, "start"), (BOB, "join"), (CAROL, "join"), (ALICE, "deal")):
+        await do(service, fake, user, name)
+    table = service.table(key_of(fake))
+    assert table is not None and table.to_act is not None
+    opener, stored = table.to_act, event_count(db)
+    seen: list[tuple[str, int]] = []  # (what Slack was asked to show, events in the file at that moment)
+
+    def observe(call: object) -> None:
+        if getattr(call, "method", None) in ("chat.postMessage", "chat.update"):
+            seen.append((str(getattr(call, "params", {}).get("text")), event_count(db)))
+    fake.observers.append(observe)
+    blocker = sqlite3.connect(db, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")  # another writer: the bid cannot be stored yet
+    try:
+        bid = asyncio.create_task(do(service, fake, opener, "bid", "1", "9"))
+        await asyncio.sleep(0.3)
+        assert not bid.done() and not [t for t, _ in seen if "1 nine" in t]  # nothing drawn while not stored
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    assert (await bid).text == "Bid placed."
+    drawn = [n for t, n in seen if "1 nine" in t]
+    assert drawn and all(n == stored + 1 for n in drawn)  # each drawing of the bid: the bid was in the file
+
+
+async def test_a_hold_keeps_the_table_back_until_released_or_timed_out(service: Service, fake: FakeSlack) -> None:
+    notifier = service.rt.notifier
+    assert isinstance(notifier, SlackNotifier)
+    await do(service, fake, ALICE, "start")
+    edits = len(fake.calls("chat.update"))
+    release = notifier.hold(key_of(fake))  # what a listener does while it answers the person who acted
+    assert (await service.handle(Command("join", key_of(fake), Actor(BOB, "bob")))).ok
+    for _ in range(50):
+        await asyncio.sleep(0)
+    assert len(fake.calls("chat.update")) == edits  # the lobby edit waits for the release
+    release()
+    await service.drain()
+    await notifier.idle()
+    assert len(fake.calls("chat.update")) == edits + 1
+
+    notifier.hold_limit = 0.05
+    notifier.hold(key_of(fake))  # never released: the table goes on after hold_limit
+    assert (await service.handle(Command("join", key_of(fake), Actor(CAROL, "carol")))).ok
+    await asyncio.wait_for(service.drain(), 5)
+    await notifier.idle()
+    assert len(fake.calls("chat.update")) == edits + 2

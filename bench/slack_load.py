@@ -1,0 +1,304 @@
+"""Slack load benchmark: the real ``liars slack`` process (HTTP mode) against the fake Slack on 127.0.0.1.
+
+Many tables, three people each, play in turn by signed slash commands sent at a steady rate (an open
+schedule: one request every ``1/rate`` seconds to whichever table is ready for its next move; a slot
+with no table ready is counted as missed).  For every request it measures
+
+* ack: sending the request to reading Slack's HTTP 200 (the commit is done by then);
+* effect: sending to the table's update arriving at the fake Slack (the panel note naming the move,
+  or the count);
+* answer: sending to the actor's private reply arriving at its ``response_url``;
+
+and prints p50/p99/max, 4xx/5xx counts, rounds completed, and every server's ledger sum read from the
+SQLite file after the bot has stopped.
+
+    python bench/slack_load.py [--rate 200] [--seconds 60] [--tables 100] [--servers 10] [--db PATH]
+
+Targets: ack p99 <= 100 ms, effect and answer p99 <= 300 ms at 200 requests/s, no 5xx, every ledger 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import re
+import signal
+import sqlite3
+import sys
+import tempfile
+import time
+from collections import Counter, deque
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import aiohttp
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.fakes.slack_server import (  # noqa: E402 - after the path set-up
+    PROXY_VARS,
+    ApiCall,
+    FakeSlack,
+    ResponseUrlPost,
+    form_encode,
+    signed_headers,
+)
+
+BOT_TOKEN = "xoxb-liars-bench"
+SECRET = "liars-bench-secret"
+NOT_YOUR_TURN = re.compile(r"It is not your turn: (\S+) is to act\.")
+
+
+@dataclass
+class Request:
+    table: Table
+    user: str
+    text: str
+    url: str
+    sent: float = 0.0
+    ack: float | None = None
+    effect: float | None = None
+    answer: float | None = None
+    answer_text: str | None = None
+    status: int | None = None
+    markers: tuple[str, ...] = ()
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def check(self) -> None:
+        """Done when answered and, for a move that was applied, when its effect has been seen."""
+        applied = self.answer_text in ("Bid placed.", "You challenged.")
+        if self.answer is not None and (self.effect is not None or not self.markers or not applied):
+            self.done.set()
+
+
+@dataclass
+class Table:
+    channel: str
+    team: str
+    players: list[str]
+    step: int = 0
+    to_act: str | None = None
+    bid_standing: bool = False
+    quantity: int = 0
+    current: Request | None = None
+
+    def next_move(self) -> tuple[str, str, tuple[str, ...]]:
+        host, *guests = self.players
+        setup = [(host, "start classic 1"), *((g, "join") for g in guests), (host, "deal")]
+        if self.step < len(setup):
+            return (*setup[self.step], ())
+        user = self.to_act or host
+        if self.bid_standing and self.quantity >= 2:
+            return user, "challenge", (f"<@{user}> challenged", "The count")
+        text = f"bid {self.quantity + 1} 9"
+        return user, text, (f"<@{user}> bid",)
+
+    def learn(self, req: Request) -> None:
+        if self.step < len(self.players) + 1:
+            self.step += 1
+            return
+        answer = req.answer_text or ""
+        if m := NOT_YOUR_TURN.match(answer):
+            self.to_act = m.group(1).upper()
+            return
+        nxt = self.players[(self.players.index(req.user) + 1) % len(self.players)]
+        if answer == "Bid placed.":
+            self.bid_standing, self.to_act = True, nxt
+            self.quantity += 1
+        elif answer == "You challenged.":
+            self.to_act = nxt
+        else:  # no bid to challenge (a new round) or a bid too low (one is standing): look again
+            self.bid_standing = not self.bid_standing
+            self.quantity = 0 if not self.bid_standing else 2
+
+
+class Load:
+    def __init__(self, fake: FakeSlack, url: str, tables: list[Table]) -> None:
+        self.fake, self.url, self.tables = fake, url, tables
+        self.by_url: dict[str, Request] = {}
+        self.by_channel: dict[str, Table] = {t.channel: t for t in tables}
+        self.measured: list[Request] = []
+        self.counts = 0
+        self.missed = 0
+        self.sent = 0  # every request, set-up included
+        self.statuses: dict[int, int] = {}
+        fake.observers.append(self.observe)
+
+    def observe(self, event: ApiCall | ResponseUrlPost) -> None:
+        now = time.perf_counter()
+        if isinstance(event, ResponseUrlPost):
+            req = self.by_url.get(event.url)
+            if req is not None and req.answer is None:
+                req.answer, req.answer_text = now, event.text
+                req.check()
+            return
+        if event.method not in ("chat.postMessage", "chat.update") or not event.ok:
+            return
+        text = str(event.params.get("text") or "")
+        if "The count" in text:
+            self.counts += 1
+        table = self.by_channel.get(str(event.params.get("channel")))
+        req = table.current if table is not None else None
+        if req is not None and req.effect is None and any(m in text for m in req.markers):
+            req.effect = now
+            req.check()
+
+    async def send(self, http: aiohttp.ClientSession, table: Table, measure: bool) -> None:
+        user, text, markers = table.next_move()
+        payload = self.fake.slash_command(text, user_id=user, user_name=user.lower(), channel_id=table.channel,
+                                          team_id=table.team)
+        req = Request(table, user, text, payload["response_url"], markers=markers)
+        self.by_url[req.url] = req
+        self.sent += 1
+        table.current = req
+        body = form_encode(payload)
+        req.sent = time.perf_counter()
+        try:
+            async with http.post(self.url, data=body, headers=signed_headers(body, SECRET)) as resp:
+                await resp.read()
+                req.ack, req.status = time.perf_counter(), resp.status
+        except aiohttp.ClientError:
+            req.status = 0
+        self.statuses[req.status or 0] = self.statuses.get(req.status or 0, 0) + 1
+        if req.status == 200:
+            with contextlib.suppress(TimeoutError):  # a missing effect or answer is counted in the report
+                await asyncio.wait_for(req.done.wait(), 5.0)
+        if measure:
+            self.measured.append(req)
+        table.learn(req)
+        self.by_url.pop(req.url, None)
+        table.current = None
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))] * 1000
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux ``/proc``); 0 where that is not available."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def start_bot(fake: FakeSlack, db: Path, profile: str | None = None
+                    ) -> tuple[asyncio.subprocess.Process, str, asyncio.Task[bytes]]:
+    env = {k: v for k, v in os.environ.items() if k not in PROXY_VARS and not k.startswith("SLACK_")}
+    env.update(SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_SIGNING_SECRET=SECRET, SLACK_API_URL=fake.api_base, PORT="0",
+               LIARS_DB=str(db), LIARS_COMPUTER_DELAY="0")
+    wrap = ["-m", "cProfile", "-o", profile] if profile else []
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, *wrap, "-m", "bot.cli", "slack", "--host", "127.0.0.1", cwd=ROOT,
+        env=env, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+    assert proc.stderr is not None
+    async with asyncio.timeout(30):
+        while True:
+            line = (await proc.stderr.readline()).decode()
+            if not line:
+                raise RuntimeError("liars slack exited before serving")
+            if m := re.search(r"serving Slack requests at (\S+)", line):
+                return proc, m.group(1), asyncio.create_task(proc.stderr.read())
+
+
+async def main(args: argparse.Namespace) -> int:
+    db = Path(args.db) if args.db else Path(tempfile.mkdtemp(prefix="liars-slack-bench-")) / "liars.sqlite3"
+    tables = [Table(f"C0B{i:04d}", f"T0S{i % args.servers:03d}", [f"U0{c}{i:04d}" for c in "ABC"])
+              for i in range(args.tables)]
+    async with FakeSlack(bot_token=BOT_TOKEN) as fake:
+        proc, url, stderr = await start_bot(fake, db, args.profile)
+        load = Load(fake, url, tables)
+        connector = aiohttp.TCPConnector(limit=0)
+        async with aiohttp.ClientSession(connector=connector) as http:
+            # set-up: open, seat and deal every table (not measured), a few at a time
+            for start in range(0, len(tables), 20):
+                for _ in range(len(tables[0].players) + 1):
+                    await asyncio.gather(*(load.send(http, t, False) for t in tables[start:start + 20]))
+            counts_before = load.counts
+            ready: deque[Table] = deque(tables)
+            tasks: set[asyncio.Task[None]] = set()
+
+            async def fire(table: Table) -> None:
+                await load.send(http, table, True)
+                ready.append(table)
+
+            interval = 1.0 / args.rate
+            cpu_before = _cpu_seconds(proc.pid)
+            t0 = time.perf_counter()
+            n = 0
+            while True:
+                due = t0 + n * interval
+                if due - t0 >= args.seconds:
+                    break
+                delay = due - time.perf_counter()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                n += 1
+                if not ready:
+                    load.missed += 1
+                    continue
+                task = asyncio.create_task(fire(ready.popleft()))
+                tasks.add(task)
+                task.add_done_callback(tasks.discard)
+            elapsed = time.perf_counter() - t0
+            cpu = _cpu_seconds(proc.pid) - cpu_before
+            if tasks:
+                await asyncio.wait(tasks, timeout=10)
+        proc.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(proc.wait(), 20)
+        log = (await stderr).decode()
+
+    reqs = load.measured
+    acks = [r.ack - r.sent for r in reqs if r.ack is not None and r.status == 200]
+    answers = [r.answer - r.sent for r in reqs if r.answer is not None]
+    moved = [r for r in reqs if r.answer_text in ("Bid placed.", "You challenged.")]
+    effects = [r.effect - r.sent for r in moved if r.effect is not None]
+    four = sum(v for k, v in load.statuses.items() if 400 <= k < 500)
+    five = sum(v for k, v in load.statuses.items() if k >= 500 or k == 0)
+    with sqlite3.connect(db) as conn:
+        ledgers = dict(conn.execute("SELECT server, SUM(units) FROM ledger GROUP BY server").fetchall())
+        rounds = conn.execute("SELECT COUNT(*) FROM rounds").fetchone()[0]
+    print(f"liars slack under load: {args.tables} tables ({args.servers} servers), target {args.rate} req/s "
+          f"for {args.seconds:.0f} s")
+    print(f"  sent {len(reqs)} requests in {elapsed:.1f} s = {len(reqs) / elapsed:.0f} req/s "
+          f"({load.missed} slots missed: no table ready)")
+    print(f"  ack     p50 {pct(acks, .5):7.1f} ms  p99 {pct(acks, .99):7.1f} ms  max {pct(acks, 1):7.1f} ms "
+          f"(target p99 <= 100)")
+    print(f"  effect  p50 {pct(effects, .5):7.1f} ms  p99 {pct(effects, .99):7.1f} ms  max {pct(effects, 1):7.1f} ms "
+          f"(target p99 <= 300; {len(moved) - len(effects)} of {len(moved)} moves never seen)")
+    print(f"  answer  p50 {pct(answers, .5):7.1f} ms  p99 {pct(answers, .99):7.1f} ms  max {pct(answers, 1):7.1f} ms "
+          f"(target p99 <= 300; {len(reqs) - len(answers)} unanswered)")
+    print(f"  moves applied {len(moved)}, refused {len(reqs) - len(moved)}; 4xx {four}, 5xx/failed {five}")
+    print(f"  the bot's CPU: {cpu:.1f} s in {elapsed:.1f} s ({100 * cpu / elapsed:.0f}% of a core, "
+          f"{1000 * cpu / max(1, len(reqs)):.2f} ms per request); machine load average {os.getloadavg()[0]:.1f} "
+          f"on {os.cpu_count()} cores")
+    print(f"  rounds completed while measured: {load.counts - counts_before} (all in the file: {rounds})")
+    print(f"  ledgers: {len(ledgers)} servers, sums {sorted(set(ledgers.values()))}")
+    methods = Counter(c.method for c in fake.calls())
+    total = sum(methods.values())
+    print(f"  Web API calls (whole run): {total}, {total / max(1, load.sent):.1f} per request: "
+          + ", ".join(f"{m} {k}" for m, k in methods.most_common()))
+    for line in log.splitlines():
+        if "stopping:" in line:
+            print("  the bot's own view: " + line.split("stopping: ", 1)[1])
+    if "Traceback" in log or " ERROR " in log:
+        print("  the bot logged errors:\n" + log[-3000:])
+    return 0 if five == 0 and all(v == 0 for v in ledgers.values()) else 1
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rate", type=float, default=200.0, help="requests per second (default 200)")
+    parser.add_argument("--seconds", type=float, default=60.0, help="how long to send (default 60)")
+    parser.add_argument("--tables", type=int, default=100, help="tables, three players each (default 100)")
+    parser.add_argument("--servers", type=int, default=10, help="workspaces the tables are spread over")
+    parser.add_argument("--db", default=None, help="SQLite file (default: a fresh temporary one)")
+    parser.add_argument("--profile", default=None, help="run the bot under cProfile, writing this file")
+    sys.exit(asyncio.run(main(parser.parse_args())))
