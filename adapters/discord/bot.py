@@ -111,6 +111,10 @@ class LiarsBot(discord.AutoShardedClient):
             else:
                 self.synced = await self.tree.sync()
                 log.info("synced /liars globally (Discord may take a while to show it everywhere)")
+        # After a restart: a move committed just before a crash whose message never went out is shown.
+        redrawn = await self.service.redraw()
+        if redrawn:
+            log.info("redrew %d open tables", redrawn)
         if self.run_timers:
             self.service.start_timers()
 

@@ -24,8 +24,11 @@ async def test_restart_mid_round_and_finish_with_the_old_buttons(world: Harness)
     form = await h.press(opener, panel, h.button("open-raise"))
     assert form.ephemeral and form.custom_ids()
 
+    edits = panel.edit_count
     await h.restart()
     assert h.fake.identify_count == 2
+    await h.service.drain()
+    assert panel.edit_count > edits  # the new process redraws the open table's message once it can send
     table = h.service.table(h.key)
     assert table is not None and {int(p): s.digits for p, s in table.match.live_round.serials.items()} == dealt
     assert h.panel("table").id == panel.id  # the new process knows the old message
