@@ -37,15 +37,23 @@ def _fail(message: str) -> int:
 
 
 def cmd_replay(args: argparse.Namespace, verify: bool = False) -> int:
-    from core.serial.record import IllegalRecordedAction, RecordError, replay
+    from core.records import IllegalRecordedAction, RecordError, game_of
+    from core.registry import get_game
+
+    def one(record: Any) -> Any:
+        try:
+            game = get_game(game_of(record))  # "game": "cards" names the card game; none is the serial game
+        except KeyError as exc:
+            raise RecordError(str(exc.args[0])) from None
+        return game.verify(record) if verify else game.replay(record)
 
     record = _read_json(args.file)
     try:
         # An exported table whose seats changed is a list of records, one per session.
         if isinstance(record, list):
-            result: Any = [replay(r, verify=verify) for r in record]
+            result: Any = [one(r) for r in record]
         else:
-            result = replay(record, verify=verify)
+            result = one(record)
     except RecordError as exc:
         return _fail(str(exc))
     except IllegalRecordedAction as exc:

@@ -1,0 +1,65 @@
+"""``liars replay`` and ``liars verify`` read either game's records (the record's ``game`` names it)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.cli import main
+from core.cards.record import commitment
+from core.cards.rules import make_rules
+from tests.core.cards._helpers import play_game, seed_record
+
+
+def run(record: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str], *command: str) -> tuple[int, str, str]:
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    code = main([*command, str(path)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_replay_prints_the_seeds_card_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = seed_record()
+    assert record["game"] == "cards"
+    code, out, err = run(record, tmp_path, capsys, "replay")
+    assert code == 0, err
+    [round_] = json.loads(out)["rounds"]
+    assert round_["hand"] == ["7C", "7D", "QH", "6S", "2H"] and round_["out"] == "dirk"
+    assert round_["next_opener"] == "ellie"
+
+
+def test_an_illegal_card_action_exits_2_with_its_place(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = seed_record()
+    record["rounds"][0]["actions"][0] = {"player": "annie", "discard": ["7C"]}
+    code, out, _ = run(record, tmp_path, capsys, "replay")
+    assert code == 2
+    said = json.loads(out)
+    assert set(said) == {"error", "round", "action"} and said["round"] == 0 and said["action"] == 0
+
+
+def test_an_unknown_game_is_a_record_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = seed_record()
+    record["game"] = "dominoes"
+    code, out, err = run(record, tmp_path, capsys, "replay")
+    assert code == 2 and out == "" and "dominoes" in err and "\n" not in err.strip()
+
+
+def test_verify_checks_a_played_card_games_commitments(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    match = play_game({p: "normal" for p in ("a", "b", "c")}, make_rules("wild"), seed=3)
+    record = match.record()
+    for spec in record["rounds"]:  # as the bot seals each deal (the test plays the match directly)
+        spec.setdefault("salt", "pepper")
+        spec["commitment"] = commitment(spec["deck"], spec["salt"])
+    code, out, err = run(record, tmp_path, capsys, "verify")
+    assert code == 0, out + err
+    result = json.loads(out)
+    assert result["verified"] is True and result["winner"] in ("a", "b", "c")
+    # A round whose deck was changed after its commitment no longer verifies.
+    deck = record["rounds"][0]["deck"]
+    deck[0], deck[1] = deck[1], deck[0]
+    code, out, err = run(record, tmp_path, capsys, "verify")
+    assert code == 2 and "commitment" in (out + err)
