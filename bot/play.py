@@ -98,6 +98,11 @@ class Play:
             await self.lobby.close(table, None, f"all {table.max_rounds} rounds are played.")
         elif table.match.over:
             await self.lobby.close(table, None, table.match.end_text)
+        elif table.seat_change_ends_game():  # e.g. the card game's last rival left: the game settles
+            [step] = await self.rt.commit(table, [{"t": "seat", "players": remaining}])
+            settings = self.rt.cached_settings(table.key.server)
+            self.rt.post(M.say_messages(table, step.says, settings))
+            await self.lobby.close(table, None, table.match.end_text)
         elif len(remaining) < table.game.min_players:
             await self.lobby.close(table, None, "fewer than two players remain.")
         elif all(table.is_computer(p) for p in remaining) and table.humans:

@@ -129,6 +129,8 @@ class TableState:
             self.turn_started_at = at
             self.rounds_settled += len(step.settled)
             return step
+        elif kind == "seat":
+            return self._reseat(list(event["players"]))
         elif kind == "last":
             self.last_declared = True
             if self.match is not None:
@@ -140,16 +142,30 @@ class TableState:
             raise ValueError(f"unknown table event {kind!r}")
         return Step()
 
+    def _reseat(self, players: list[str]) -> Step:
+        """Carry the game on at these seats (a seat change between rounds); what that settles, if the
+        game ends there (the card game with one player left in it)."""
+        self.pending_leave.clear()
+        self.seats = [p for p in self.seats if p in players] + [p for p in players if p not in self.seats]
+        self.host = self.successor_host(players)
+        self.match = self._new_match(players)
+        if self.keep_history:
+            self.matches.append(self.match)
+        return self.match.pending or Step()
+
     def _deal(self, event: dict[str, Any]) -> Step:
         players = list(event["players"])
         if self.match is None or list(self.match.players) != players:
-            self.pending_leave.clear()
-            self.seats = [p for p in self.seats if p in players] + [p for p in players if p not in self.seats]
-            self.host = self.successor_host(players)
-            self.match = self._new_match(players)
-            if self.keep_history:
-                self.matches.append(self.match)
+            self._reseat(players)
+        assert self.match is not None
         return self.match.apply_deal({k: v for k, v in event.items() if k not in _ENVELOPE})
+
+    def seat_change_ends_game(self) -> bool:
+        """Would the seats of the next deal end the game before it is dealt (nobody left to play)?"""
+        players = self.players_for_next_deal()
+        if self.match is None or list(self.match.players) == players or len(players) < self.game.min_players:
+            return False
+        return self._new_match(players).over
 
     def _new_match(self, players: list[str]) -> Match:
         return self.game.new_match(self.rules, players, host=self.successor_host(players), previous=self.match)

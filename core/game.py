@@ -200,6 +200,10 @@ class Match(Protocol):
     """A game in progress at fixed seats.  Operations raise :class:`~core.errors.GameError` before
     changing anything; ``apply``/``apply_deal`` replay stored payloads without re-drawing anything."""
 
+    #: What the match settles as it is made, if it starts already over (the card game when a seat
+    #: change leaves one player in it); None otherwise.  The table applies it at the seat change.
+    pending: Step | None
+
     @property
     def players(self) -> tuple[str, ...]: ...
 

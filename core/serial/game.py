@@ -77,6 +77,7 @@ class SerialMatch:
         self.logs: list[Json] = []  # each dealt round: serials, opener, salt, commitment, actions
         self.first_round = 1
         self.carry_stake: int | None = None
+        self.pending: Step | None = None  # a serial session never starts over
         self.carry_opener: str | None = None
         self.last_declared = False
         if previous is not None:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from core.cards.round import Phase
-from tests.bot.conftest import ADMIN, ALICE, BOB, KEY, Harness, actor
+from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, KEY, Harness, actor
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -102,3 +103,30 @@ def test_the_service_and_the_sqlite_store_reach_games_only_through_the_registry(
             bad = {m for m in _imports(path) if any(m == f"core.{g}" or m.startswith(f"core.{g}.") for g in games)}
             assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}: use core.registry"
     assert checked >= 10
+
+
+async def test_when_the_last_rival_leaves_the_game_ends_and_settles(harness: Harness) -> None:
+    """Three players; while one round is played the third leaves.  The challenge knocks one of the
+    other two out, so nobody is left to play the survivor: the game ends there, the leaver forfeits
+    (pays the winner like everyone else), and the table closes."""
+    h = harness
+    assert (await h.do(ALICE, "start", "game=cards")).ok
+    assert (await h.do(BOB, "join")).ok
+    assert (await h.do(CAROL, "join")).ok
+    assert (await h.do(ALICE, "deal")).ok
+    r = round_of(h)
+    opener = r.to_act
+    assert (await h.do(actor(opener), "declare", *r.least_raise().name().split())).ok
+    under_gun = r.to_act
+    third = next(p for p in (ALICE.user_id, BOB.user_id, CAROL.user_id) if p not in (opener, under_gun))
+    left = await h.do(actor(third), "leave")
+    assert left.ok, left.text
+    assert (await h.do(actor(under_gun), "challenge")).ok
+    assert h.service.table(KEY) is None  # type: ignore[union-attr]
+    ended = [m.text for m in h.notifier.messages if "wins the game" in m.text]
+    assert ended, [m.text for m in h.notifier.messages][-6:]
+    board = await h.do(ALICE, "ledger")
+    units = dict(re.findall(r"• (\w+): ([+-]?\d+) units? ", board.text))
+    assert sorted(units.values()) == ["+2", "-1", "-1"], board.text  # the survivor took a stake from each
+    assert ended[0].count("wins the game") == 1 and units[next(
+        a.name for a in (ALICE, BOB, CAROL) if a.user_id in ended[0])] == "+2"
