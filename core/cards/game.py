@@ -171,8 +171,11 @@ class CardsMatch:
                 settled.extend(self._settle(event, paid))
                 if self.over:
                     says.extend(self._end_says(paid))
-        note = says[0].text if says and says[0].kind is not SayKind.PRIVATE else ""
-        return Step(tuple(says), tuple(settled), note)
+        # What was declared, taken or drawn is the table message's note (as the serial game's bids are),
+        # not a message of its own as well; reveals, the end and the holder's hand are messages.
+        public_notes = [say for say in says if say.kind is SayKind.NOTE and say.to is None]
+        note = " ".join(say.text for say in public_notes)
+        return Step(tuple(say for say in says if say not in public_notes), tuple(settled), note)
 
     def _says(self, event: Event) -> list[Say]:
         if isinstance(event, Declared):
