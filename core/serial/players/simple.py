@@ -182,7 +182,7 @@ class Noisy:
         if answer is not None and (not options or rng.random() < 0.4):
             return answer
         quantity, digit = options[rng.randrange(len(options))]
-        if rng.random() < 0.3 and quantity < 8 * view.n:
+        if rng.random() < 0.3 and quantity < view.rules.serial_length * view.n:
             quantity += 1
         return raise_bid(view, quantity, digit)
 
