@@ -279,6 +279,15 @@ class Round:
             format_bid_ids(self._order, rules.digits, self._max_q) if reduced_digits else None
         )
 
+    def copy(self) -> Round:
+        """An independent copy (for searches that try every action from one state)."""
+        other = Round.__new__(Round)
+        for name in Round.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.history = list(self.history)
+        other._challengers = list(self._challengers)
+        return other
+
     # -- state ------------------------------------------------------------------------------------
     @property
     def phase(self) -> Phase:

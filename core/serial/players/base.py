@@ -25,8 +25,10 @@ __all__ = [
     "bid_text",
     "challenge_or_count",
     "in_rebid",
+    "memo_key_of",
     "naive_true",
     "pct",
+    "policy_of",
     "raise_bid",
     "raise_options",
     "seats_after",
@@ -47,6 +49,33 @@ class Strategy(Protocol):
     def explain(self, view: SeatView) -> str:
         """One paragraph: the decision this strategy would make here, and the odds it saw."""
         ...
+
+
+def policy_of(strategy: Strategy, view: SeatView) -> list[tuple[Action, float]]:
+    """The exact distribution of ``strategy.decide(view, rng)`` over actions, as (action, probability) pairs.
+
+    Every strategy of this package has a ``policy`` method that says it without drawing (the
+    exploitability tools need the exact mixture); another strategy raises ``TypeError``.
+    """
+    policy = getattr(strategy, "policy", None)
+    if policy is None:
+        raise TypeError(f"{strategy.name} does not state its policy")
+    out: list[tuple[Action, float]] = policy(view)
+    return out
+
+
+def memo_key_of(strategy: Strategy, view: SeatView) -> tuple[object, ...] | None:
+    """What besides the public state (standing bid, bidder, phase, challengers) and its own serial the
+    strategy's choices depend on, as a hashable key; ``None`` when that is the whole history.
+
+    Two views with equal public state, equal serial and equal key get the same :func:`policy_of`,
+    and so do their continuations under equal actions: a best-response search may merge them.
+    """
+    key = getattr(strategy, "memo_key", None)
+    if key is None:
+        return None
+    out: tuple[object, ...] | None = key(view)
+    return out
 
 
 def pct(p: float) -> str:

@@ -444,6 +444,32 @@ def _pick(options: list[_Option], params: ReaderParams, rng: random.Random, n: i
     return best
 
 
+def _pick_policy(options: list[_Option], params: ReaderParams, n: int, stake: int) -> list[tuple[Action, float]]:
+    """The exact distribution :func:`_pick` draws from."""
+    best = max(options, key=lambda o: o.value)
+    if params.temperature > 0:
+        scale = params.temperature * (n - 1) * stake
+        weights = [math.exp((o.value - best.value) / scale) for o in options]
+        total = sum(weights)
+        base = [(o.action, w / total) for o, w in zip(options, weights, strict=True)]
+    else:
+        base = [(best.action, 1.0)]
+    bluffs: list[_Option] = []
+    if params.bluff_rate > 0:
+        floor = best.value - params.bluff_margin * (n - 1) * stake
+        bluffs = [o for o in options if o.bluff and o.value >= floor and o is not best]
+    if not bluffs:
+        return base
+    if not params.bluff_uniform:
+        bluffs = [max(bluffs, key=lambda o: o.value)]
+    out: dict[Action, float] = {}
+    for action, p in base:
+        out[action] = out.get(action, 0.0) + (1.0 - params.bluff_rate) * p
+    for o in bluffs:
+        out[o.action] = out.get(o.action, 0.0) + params.bluff_rate / len(bluffs)
+    return list(out.items())
+
+
 def _choice_index(weights: list[float], rng: random.Random) -> int:
     x = rng.random() * sum(weights)
     for i, w in enumerate(weights):
@@ -488,6 +514,15 @@ class Reader:
 
     def decide(self, view: SeatView, rng: random.Random) -> Action:
         return _pick(self._table(view).options(), self.params, rng, view.n, view.stake).action
+
+    def policy(self, view: SeatView) -> list[tuple[Action, float]]:
+        """The exact distribution of :meth:`decide` over actions (its bluffs and softmax included)."""
+        return _pick_policy(self._table(view).options(), self.params, view.n, view.stake)
+
+    def memo_key(self, view: SeatView) -> tuple[object, ...]:
+        """The reading of the others (rounded posteriors): with the public state, all a decision depends on."""
+        post = self._table(view).post
+        return tuple(sorted((key, tuple(round(x, 12) for x in vec)) for key, vec in post.items()))
 
     def explain(self, view: SeatView) -> str:
         table = self._table(view)
