@@ -21,7 +21,11 @@ Names (:data:`STRATEGY_NAMES`, all accepted by :func:`get_strategy`):
 ``easy`` / ``normal`` / ``hard``
     The difficulty levels offered to people: ``easy`` is ``binomial`` making a plausible slip a
     quarter of the time; ``normal`` is ``reader`` playing looser (it picks among near-best options
-    by a softmax, and slips one time in twenty); ``hard`` is ``reader`` itself, the strongest.
+    by a softmax, and slips one time in twenty); ``hard`` is ``reader`` itself, the strongest,
+    except in a small heads-up format with a solved table (2-player 3×3), where it plays the table.
+``solver``
+    The solved (CFR+) strategy of :mod:`core.serial.players.solved` where a table fits the format
+    (:mod:`core.serial.players.solved_data`); ``reader`` elsewhere.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ from collections.abc import Callable
 from .base import Strategy
 from .reader import Reader, ReaderParams
 from .simple import AlwaysChallenge, Binomial, Noisy, RaiseByOne, RandomPlayer
+from .solved import Solved, SolvedTable, WithSolved
+from .solved_data import TABLES
 
 __all__ = [
     "DIFFICULTY_LEVELS",
@@ -42,8 +48,11 @@ __all__ = [
     "RandomPlayer",
     "Reader",
     "ReaderParams",
+    "Solved",
+    "SolvedTable",
     "Strategy",
     "get_strategy",
+    "solved_strategies",
 ]
 
 
@@ -55,8 +64,17 @@ def _normal() -> Strategy:
     return Noisy(Reader(ReaderParams(temperature=0.1), name="normal-reader"), noise=0.05, name="normal")
 
 
+def solved_strategies() -> list[Solved]:
+    """One :class:`Solved` per shipped table (parsed once per call: a few kilobytes)."""
+    return [Solved(SolvedTable.decode(text)) for text in TABLES]
+
+
 def _hard() -> Strategy:
-    return Reader(name="hard")
+    return WithSolved(Reader(name="hard"), solved_strategies(), name="hard")
+
+
+def _solver() -> Strategy:
+    return WithSolved(Reader(name="reader"), solved_strategies(), name="solver")
 
 
 _FACTORIES: dict[str, Callable[[], Strategy]] = {
@@ -68,6 +86,7 @@ _FACTORIES: dict[str, Callable[[], Strategy]] = {
     "easy": _easy,
     "normal": _normal,
     "hard": _hard,
+    "solver": _solver,
 }
 
 STRATEGY_NAMES: tuple[str, ...] = tuple(_FACTORIES)
