@@ -93,7 +93,8 @@ def test_timeout_opening_uses_a_digit_in_play() -> None:
 def test_every_strategy_plays_a_reduced_format_legally(name: str) -> None:
     rng = random.Random(3)
     strategy = get_strategy(name)
-    for rules in (THREE, make_rules("quick", digits=2, serial_length=1), make_rules("salomon", digits=5, serial_length=4)):
+    formats = (THREE, make_rules("quick", digits=2, serial_length=1), make_rules("salomon", digits=5, serial_length=4))
+    for rules in formats:
         for _ in range(15):
             seats = ("a", "b", "c")
             r = Round(rules, seats, {p: deal_serial(rng, rules.serial_length, rules.digits) for p in seats}, "a")
