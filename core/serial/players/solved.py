@@ -7,7 +7,8 @@ the probability of each action in thousandths.  Pure: parsing a string, no I/O.
 The abstract state, from the player to act (a :data:`StateKey`): whether it opened the round, the
 standing bid (its index in the format, ``(q − 1) × D`` + the digit's rank position; −1 before the
 first bid), the phase (0: bidding, 1: its own bid has been challenged all around and it may rebid),
-whether the standing bid is a rebid, and with ``memory`` 1 the bid before the standing one (−1 if
+whether the standing bid is a rebid, and the bids before the standing one that the table remembers
+(``memory`` of them, most recent first, packed into one number by :func:`pack_memory`; −1 for
 none).  A hand class is the copies held of each digit in play, in rank order, so the table fits
 every rank order.  Action −1 is the answer that is not a raise (challenge, or call for the count);
 any other action is a bid index.
@@ -24,7 +25,7 @@ from ..rules import Rules
 from ..view import SeatView
 from .base import Strategy, bid_text, memo_key_of, pct, policy_of
 
-__all__ = ["Solved", "SolvedTable", "StateKey", "WithSolved", "abstract_key"]
+__all__ = ["Solved", "SolvedTable", "StateKey", "WithSolved", "abstract_key", "pack_memory", "push_memory"]
 
 StateKey = tuple[bool, int, int, bool, int]
 Row = tuple[tuple[int, int], ...]
@@ -93,6 +94,25 @@ def _index(bid: Bid, rules: Rules) -> int:
     return (bid.quantity - 1) * rules.digits + rules.digit_set.index(bid.digit)
 
 
+def pack_memory(bids: tuple[int, ...], nbids: int) -> int:
+    """Remembered bid indices, most recent first, as one number: −1 for none; one bid: its index.
+
+    In base ``nbids + 1``, digit ``i`` holds ``bids[i] + 1`` (so a 1-bid memory packs as the bid itself)."""
+    value = 0
+    for i, b in enumerate(bids):
+        value += (b + 1) * (nbids + 1) ** i
+    return value - 1
+
+
+def push_memory(prev: int, standing: int, memory: int, nbids: int) -> int:
+    """The packed memory after a new bid over ``standing`` (which becomes the most recent remembered bid)."""
+    if memory == 0:
+        return -1
+    base = nbids + 1
+    kept: int = (prev + 1) % base ** (memory - 1)
+    return (standing + 1) + base * kept - 1
+
+
 def abstract_key(view: SeatView, memory: int) -> StateKey:
     """The abstract public state of ``view`` for its player (see the module docstring)."""
     rules = view.rules
@@ -102,9 +122,9 @@ def abstract_key(view: SeatView, memory: int) -> StateKey:
     phase = 1 if view.phase is Phase.REBID else 0
     prev = -1
     if memory and standing >= 0:
-        bids = [a.bid for a in history if isinstance(a, MakeBid)]
-        if len(bids) >= 2:
-            prev = _index(bids[-2], rules)
+        bids = [_index(a.bid, rules) for a in history if isinstance(a, MakeBid)]
+        before = bids[-1 - memory : -1][::-1]  # the bids before the standing one, most recent first
+        prev = pack_memory(tuple(before), rules.serial_length * 2 * rules.digits)
     return (opener, standing, phase, view.standing_is_rebid, prev)
 
 
