@@ -59,7 +59,10 @@ def action_to_json(action: Action) -> Json:
 
 def _serial(text: str, rules: Rules) -> Serial:
     """A stored serial, checked against the table's format (a reduced format deals short serials)."""
-    serial = Serial.parse(text, rules.serial_length)
+    try:
+        serial = Serial.parse(text, rules.serial_length)
+    except ValueError as exc:
+        raise GameError(str(exc)) from None
     wrong = fits(serial, rules.serial_length, rules.digits)
     if wrong is not None:
         raise GameError(wrong)
@@ -211,6 +214,8 @@ class SerialMatch:
                 q, d = int(options["quantity"]), int(options["digit"])
             except ValueError:
                 raise BidParseError("a bid is a quantity and a digit, like `bid 5 7`") from None
+            if not 0 <= d <= 9:
+                raise BidParseError("the digit must be 0 to 9")
             if d not in self.rules.digit_set:
                 raise DigitNotInPlay(d, self.rules.digit_set)
             if q < 1:

@@ -145,3 +145,34 @@ def test_serial_parse_takes_the_format_length() -> None:
     with pytest.raises(ValueError):
         Serial.parse("123")
     assert RankOrder.ZERO_LOW.rank(3) == 3
+
+
+def test_the_game_seam_deals_parses_and_replays_a_reduced_format() -> None:
+    from core.errors import GameError
+    from core.serial.errors import BidParseError
+    from core.serial.game import SERIAL
+
+    rules = SERIAL.make_rules(None, {"digits": "3", "serial_length": "3", "rebid": "on"})
+    assert "reduced format 3×3" in SERIAL.describe(rules)
+    match = SERIAL.new_match(rules, ["a", "b"], host="a")
+    rng = random.Random(4)
+    deal = match.deal(rng)
+    assert all(len(s.split()[1]) == 3 and set(s.split()[1]) <= set("123") for s in deal["serials"].values())
+    match.apply_deal(deal)
+    player = match.to_act
+    assert player is not None
+    with pytest.raises(DigitNotInPlay):
+        match.parse(player, "bid", [], {"quantity": "1", "digit": "5"})
+    with pytest.raises(BidParseError):
+        match.parse(player, "bid", [], {"quantity": "1", "digit": "12"})
+    while match.live:
+        who = match.to_act
+        assert who is not None
+        match.apply(match.computer_action(who, "hard", rng))
+    record = match.record(closed=True)
+    assert record["rules"]["digits"] == 3 and record["rules"]["serial_length"] == 3
+    assert SERIAL.verify(record)["totals"] == match.last_outcome.net  # type: ignore[union-attr]
+    for wrong in ("LB 12345678 A", "LB 124 A"):  # a stored deal that does not fit the format is refused
+        stored = dict(deal, serials=dict.fromkeys(deal["serials"], wrong))
+        with pytest.raises(GameError):
+            SERIAL.new_match(rules, ["a", "b"], host="a").apply_deal(stored)
