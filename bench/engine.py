@@ -8,6 +8,11 @@ sequence, so this builds no list of bids).  Run::
 
 Not part of the test suite; the issue's target is 15,000 rounds/s under the classic rules.  The
 rate per CPU second is printed too: on a shared machine it is the steadier figure.
+
+``--openspiel`` also plays OpenSpiel's ``python_liars_poker`` (3 players, serials of 8, 10 digits:
+the classic format) in the same run, uniformly random, deals included, and prints the ratio (issue
+#12's target: 5×).  OpenSpiel is only for this bench, never a dependency:
+``.venv/bin/pip install open-spiel==2.0.2``.
 """
 
 from __future__ import annotations
@@ -56,11 +61,49 @@ def measure(preset: str, seconds: float) -> tuple[float, float, float]:
             return done / elapsed, done / (time.process_time() - cpu), actions / done
 
 
+def openspiel_rounds(count: int, seed: int = 1) -> int:
+    """``count`` uniformly random rounds of OpenSpiel's python_liars_poker in the classic format; returns actions."""
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.games import liars_poker  # noqa: F401  (registers the game)
+
+    game = pyspiel.load_game("python_liars_poker", {"players": 3, "hand_length": 8, "num_digits": 10})
+    rng = np.random.default_rng(seed)
+    actions = 0
+    for _ in range(count):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[int(rng.integers(len(legal)))])
+                actions += 1
+    return actions
+
+
+def measure_openspiel(seconds: float) -> tuple[float, float, float] | None:
+    try:
+        openspiel_rounds(50)
+    except ImportError:
+        return None
+    batch, done, actions = 200, 0, 0
+    wall, cpu = time.perf_counter(), time.process_time()
+    while True:
+        actions += openspiel_rounds(batch, seed=done + 1)
+        done += batch
+        elapsed = time.perf_counter() - wall
+        if elapsed >= seconds:
+            return done / elapsed, done / (time.process_time() - cpu), actions / done
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--preset", default=None, help="one preset (default: all three)")
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--profile", action="store_true", help="cProfile 20,000 rounds instead")
+    parser.add_argument("--openspiel", action="store_true", help="also measure OpenSpiel's python_liars_poker")
     args = parser.parse_args()
     presets = [args.preset] if args.preset else ["classic", "quick", "salomon"]
     if args.profile:
@@ -69,9 +112,20 @@ def main() -> None:
             prof.runcall(play_rounds, 20_000, preset)
             pstats.Stats(prof).sort_stats("tottime").print_stats(15)
         return
+    ours: dict[str, float] = {}
     for preset in presets:
         wall, cpu, per_round = measure(preset, args.seconds)
+        ours[preset] = cpu
         print(f"{preset:8s} {wall:8,.0f} rounds/s  ({cpu:,.0f} per CPU second; {per_round:.1f} actions a round)")
+    if args.openspiel:
+        theirs = measure_openspiel(args.seconds)
+        if theirs is None:
+            print("OpenSpiel is not installed: .venv/bin/pip install open-spiel==2.0.2 (for this bench only)")
+            return
+        wall, cpu, per_round = theirs
+        print(f"openspiel {wall:7,.0f} rounds/s  ({cpu:,.0f} per CPU second; {per_round:.1f} actions a round)")
+        if "classic" in ours:
+            print(f"classic / openspiel: {ours['classic'] / cpu:.1f}x per CPU second")
 
 
 if __name__ == "__main__":

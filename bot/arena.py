@@ -248,7 +248,7 @@ def run_arena(
     for r in range(rounds):
         order = orders[r % len(orders)]
         slot_of = {seats[i]: order[i] for i in range(n)}
-        serials = {p: deal_serial(deal_rng) for p in seats}
+        serials = {p: deal_serial(deal_rng, rules.serial_length, rules.digits) for p in seats}
         round_ = Round(rules, seats, serials, seats[0], stake)
         result.stake_total += stake
         while not round_.is_over:

@@ -149,7 +149,7 @@ _EXTRA_COMMANDS: list[Callable[[Any], None]] = []
 def _register_extras() -> None:
     import importlib
 
-    for module in ("bot.cli_play", "adapters.discord.cli", "adapters.slack.cli", "bot.cli_arena"):
+    for module in ("bot.cli_play", "adapters.discord.cli", "adapters.slack.cli", "bot.cli_arena", "bot.cli_exploit"):
         try:
             mod = importlib.import_module(module)
         except ModuleNotFoundError as exc:

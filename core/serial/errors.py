@@ -7,7 +7,8 @@
     ├── UnknownPlayer                     not seated at this table
     ├── NotYourTurn                       acting out of turn
     ├── BidTooLow                         a raise that does not beat the standing bid
-    ├── QuantityOutOfRange                q outside 1 .. 8n
+    ├── QuantityOutOfRange                q outside 1 .. 8n (serial_length × n in a reduced format)
+    ├── DigitNotInPlay                    a digit the table's format does not use (reduced formats)
     ├── NoStandingBid                     a challenge before anyone has bid
     ├── BidderCannotChallenge             challenging your own bid
     ├── CountNotAvailable                 calling for the count when it is not yours to call
@@ -30,6 +31,7 @@ __all__ = [
     "BidTooLow",
     "BidderCannotChallenge",
     "CountNotAvailable",
+    "DigitNotInPlay",
     "GameError",
     "NoStandingBid",
     "NotYourTurn",
@@ -63,6 +65,19 @@ class QuantityOutOfRange(GameError):
     def __init__(self, quantity: int, maximum: int) -> None:
         super().__init__(
             f"a bid's quantity must be 1 to {maximum} at this table, not {quantity}", quantity=quantity, maximum=maximum
+        )
+
+
+class DigitNotInPlay(GameError):
+    code = "digit-not-in-play"
+    digit: int
+    digits: tuple[int, ...]
+
+    def __init__(self, digit: int, digits: tuple[int, ...]) -> None:
+        super().__init__(
+            f"this table plays only the digits {', '.join(map(str, sorted(digits)))}, not {digit}",
+            digit=digit,
+            digits=digits,
         )
 
 

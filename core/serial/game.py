@@ -24,7 +24,7 @@ from ..fairness import new_salt
 from ..game import Form, FormField, GameRules, Json, Match, Panel, RandomSource, Say, SayKind, Settled, Step
 from . import text as T
 from .bids import MAX_PLAYERS, Bid, digit_plural
-from .errors import BidParseError
+from .errors import BidParseError, DigitNotInPlay
 from .fairness import commitment
 from .players import DIFFICULTY_LEVELS, get_strategy
 from .record import outcome_to_dict, parse_action, replay
@@ -41,7 +41,7 @@ from .round import (
 )
 from .rules import PRESETS, Rules, SerialSource, make_rules
 from .scoring import Outcome
-from .serials import Serial, deal_serial, deal_slip
+from .serials import Serial, deal_serial, deal_slip, fits
 from .session import Session
 from .stats import history_line, player_stats
 from .view import seat_view
@@ -55,6 +55,18 @@ def action_to_json(action: Action) -> Json:
     if isinstance(action, Challenge):
         return {"player": action.player, "challenge": True}
     return {"player": action.player, "count": True}
+
+
+def _serial(text: str, rules: Rules) -> Serial:
+    """A stored serial, checked against the table's format (a reduced format deals short serials)."""
+    try:
+        serial = Serial.parse(text, rules.serial_length)
+    except ValueError as exc:
+        raise GameError(str(exc)) from None
+    wrong = fits(serial, rules.serial_length, rules.digits)
+    if wrong is not None:
+        raise GameError(wrong)
+    return serial
 
 
 class _NoDraw:
@@ -133,7 +145,8 @@ class SerialMatch:
         return self.first_round + len(self.logs) - 1
 
     def _new_session(self, slips: Mapping[str, Sequence[str]] | None) -> Session:
-        parsed = {p: [Serial.parse(s) for s in slips[p]] for p in self._players} if slips is not None else None
+        length = self.rules.serial_length
+        parsed = {p: [Serial.parse(s, length) for s in slips[p]] for p in self._players} if slips is not None else None
         session = Session(self.rules, self._players, host=self.host, rng=_NoDraw(), slips=parsed)
         if self.carry_stake is not None:
             session.next_stake = self.carry_stake
@@ -145,24 +158,24 @@ class SerialMatch:
 
     # -- dealing ----------------------------------------------------------------------------------
     def deal(self, rng: RandomSource) -> Json:
-        players = self._players
+        players, rules = self._players, self.rules
         payload: Json = {}
         session = self.session
         if self.rules.serial_source is SerialSource.SLIPS:
             if session is None:
-                slips = {p: [str(s) for s in deal_slip(rng)] for p in players}
+                slips = {p: [str(s) for s in deal_slip(rng, rules.serial_length, rules.digits)] for p in players}
                 payload["slips"] = slips
                 session = self._new_session(slips)
             assert session.slips is not None
             pos = session.slip_position()
             serials = {p: str(session.slips[p][pos]) for p in players}
         else:
-            serials = {p: str(deal_serial(rng)) for p in players}
+            serials = {p: str(deal_serial(rng, rules.serial_length, rules.digits)) for p in players}
             if session is None:
                 session = self._new_session(None)
         session.rng = rng
         try:
-            opener = session.opener_for_next_round({p: Serial.parse(s) for p, s in serials.items()})
+            opener = session.opener_for_next_round({p: _serial(s, rules) for p, s in serials.items()})
         finally:
             session.rng = _NoDraw()
         salt = new_salt(rng)
@@ -174,7 +187,7 @@ class SerialMatch:
         if self.session is None:
             self.session = self._new_session(deal.get("slips"))
         session = self.session
-        serials = {p: Serial.parse(s) for p, s in deal["serials"].items()}
+        serials = {p: _serial(s, self.rules) for p, s in deal["serials"].items()}
         round_ = session.deal(serials, deal["opener"])
         if "stake" in deal and round_.stake != deal["stake"]:
             raise GameError("the stored deal disagrees with the rules' stake")
@@ -204,6 +217,8 @@ class SerialMatch:
                 raise BidParseError("a bid is a quantity and a digit, like `bid 5 7`") from None
             if not 0 <= d <= 9:
                 raise BidParseError("the digit must be 0 to 9")
+            if d not in self.rules.digit_set:
+                raise DigitNotInPlay(d, self.rules.digit_set)
             if q < 1:
                 raise BidParseError("a bid is for at least one copy")
             return {"player": player, "bid": [q, d]}

@@ -34,7 +34,7 @@ from .fairness import verify_commitment
 from .round import Action, CallCount, Challenge, MakeBid, Round
 from .rules import Rules, RulesError, SerialSource, make_rules
 from .scoring import Outcome
-from .serials import Serial
+from .serials import Serial, fits
 from .session import Session, SessionOver
 
 __all__ = ["IllegalRecordedAction", "RecordError", "outcome_to_dict", "parse_action", "replay", "rules_from_record"]
@@ -88,13 +88,17 @@ def parse_action(data: Any, rules: Rules) -> Action:
     return Challenge(player) if kinds[0] == "challenge" else CallCount(player)
 
 
-def _serial(text: Any) -> Serial:
+def _serial(text: Any, rules: Rules) -> Serial:
     if not isinstance(text, str):
-        raise RecordError(f"a serial is a string of 8 digits, not {text!r}")
+        raise RecordError(f"a serial is a string of {rules.serial_length} digits, not {text!r}")
     try:
-        return Serial.parse(text)
+        serial = Serial.parse(text, rules.serial_length)
     except ValueError as exc:
         raise RecordError(str(exc)) from None
+    wrong = fits(serial, rules.serial_length, rules.digits)
+    if wrong is not None:
+        raise RecordError(wrong)
+    return serial
 
 
 def outcome_to_dict(outcome: Outcome) -> dict[str, Any]:
@@ -159,7 +163,7 @@ def replay(record: Any, *, verify: bool = False) -> dict[str, Any]:
         for p in players:
             if not isinstance(raw_slips[p], list) or len(raw_slips[p]) != 15:
                 raise RecordError(f"{p}'s slip must list 15 serials")
-            slips[p] = [_serial(s) for s in raw_slips[p]]
+            slips[p] = [_serial(s, rules) for s in raw_slips[p]]
     session = Session(rules, players, host=host, rng=_NoRng(), slips=slips)
     first_stake = record.get("first_stake")
     if first_stake is not None:
@@ -178,7 +182,7 @@ def replay(record: Any, *, verify: bool = False) -> dict[str, Any]:
             raw = spec.get("serials")
             if not isinstance(raw, Mapping) or set(raw) != set(players):
                 raise RecordError(f"round {r} needs 'serials' for exactly the players")
-            serials = {p: _serial(raw[p]) for p in players}
+            serials = {p: _serial(raw[p], rules) for p in players}
         opener = spec.get("opener")
         if opener is not None and opener not in players:
             raise IllegalRecordedAction(f"the opener {opener!r} is not seated", r, None)

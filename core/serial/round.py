@@ -15,9 +15,11 @@ RULES.md "Turns and challenges":
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 from typing import Union, overload
 
 from .bids import Bid, bids_by_id
@@ -25,6 +27,7 @@ from .errors import (
     BidderCannotChallenge,
     BidTooLow,
     CountNotAvailable,
+    DigitNotInPlay,
     GameError,
     NoStandingBid,
     NotYourTurn,
@@ -32,9 +35,9 @@ from .errors import (
     RoundOver,
     UnknownPlayer,
 )
-from .rules import ChallengeMode, Rules
+from .rules import ChallengeMode, RankOrder, Rules
 from .scoring import Outcome, score
-from .serials import Serial
+from .serials import Serial, fits
 
 __all__ = [
     "Action",
@@ -49,6 +52,7 @@ __all__ = [
     "MakeBid",
     "Phase",
     "Round",
+    "format_bid_ids",
     "timeout_action",
 ]
 
@@ -114,22 +118,45 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+@cache
+def format_bid_ids(order: RankOrder, digits: int, max_quantity: int) -> tuple[int, ...]:
+    """The ids of every bid a reduced format allows (digits in play, quantity up to ``max_quantity``), ascending."""
+    in_play = {order.rank(d) for d in range(10) if 1 <= d <= digits} if digits < 10 else set(range(10))
+    return tuple(i for i in range(max_quantity * 10) if i % 10 in in_play)
+
+
 class LegalActions(Sequence[Action]):
-    """The legal actions of the player to act: raises (a range of bid ids), then challenge, then count.
+    """The legal actions of the player to act: raises (ascending bid ids), then challenge, then count.
 
     A lazy sequence, so ``random.choice(round.legal_actions())`` costs no list of 960 bids.
+    ``raise_ids`` is a ``range`` in the full game; in a reduced format (fewer digits) a tuple of ids.
     """
 
-    __slots__ = ("_n", "_order", "_r", "_start", "_table", "_who", "call_count", "challenge", "player", "raise_ids")
+    __slots__ = (
+        "_dense",
+        "_n",
+        "_order",
+        "_r",
+        "_start",
+        "_table",
+        "_who",
+        "call_count",
+        "challenge",
+        "player",
+        "raise_ids",
+    )
 
-    def __init__(self, player: str | None, raise_ids: range, challenge: bool, call_count: bool, round_: Round) -> None:
+    def __init__(
+        self, player: str | None, raise_ids: Sequence[int], challenge: bool, call_count: bool, round_: Round
+    ) -> None:
         self.player = player
         self.raise_ids = raise_ids
         self.challenge = challenge
         self.call_count = call_count
         self._order = order = round_.rules.rank_order
         self._table = bids_by_id(order)
-        self._start = raise_ids.start
+        self._dense = dense = raise_ids.__class__ is range
+        self._start = raise_ids.start if dense else 0  # type: ignore[attr-defined]
         self._who = player or ""
         self._r = len(raise_ids) if player is not None else 0
         self._n = self._r + challenge + call_count if player is not None else 0
@@ -143,7 +170,7 @@ class LegalActions(Sequence[Action]):
     def __getitem__(self, i: slice) -> Sequence[Action]: ...
     def __getitem__(self, i: int | slice) -> Action | Sequence[Action]:
         if i.__class__ is int and 0 <= i < self._r:  # the common case: a raise
-            return MakeBid(self._who, self._table[self._start + i])
+            return MakeBid(self._who, self._table[self._start + i if self._dense else self.raise_ids[i]])
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(self._n))]
         if i < 0:
@@ -151,7 +178,7 @@ class LegalActions(Sequence[Action]):
         if not 0 <= i < self._n:
             raise IndexError(i)
         if i < self._r:
-            return MakeBid(self._who, self._table[self._start + i])
+            return MakeBid(self._who, self._table[self.raise_ids[i]])
         if i == self._r and self.challenge:
             return Challenge(self._who)
         return CallCount(self._who)
@@ -161,7 +188,9 @@ class LegalActions(Sequence[Action]):
             yield self[i]
 
     def bids(self) -> list[Bid]:
-        return list(self._table[self._start : self._start + self._r])
+        if self._dense:
+            return list(self._table[self._start : self._start + self._r])
+        return [self._table[i] for i in self.raise_ids]
 
     def __contains__(self, action: object) -> bool:
         if isinstance(action, MakeBid):
@@ -182,7 +211,10 @@ class Round:
         "_bidder",
         "_challengers",
         "_first",
+        "_format_ids",
+        "_in_play",
         "_max_id",
+        "_max_q",
         "_n",
         "_order",
         "_phase",
@@ -220,6 +252,10 @@ class Round:
         if opener not in self._seat:
             raise ValueError(f"the opener {opener!r} is not seated")
         self.serials: dict[str, Serial] = {p: serials[p] for p in self.players}
+        for p, serial in self.serials.items():
+            wrong = fits(serial, rules.serial_length, rules.digits)
+            if wrong is not None:
+                raise ValueError(f"{p}: {wrong}")
         self.opener = opener
         self.stake = rules.stake if stake is None else stake
         if self.stake <= 0:
@@ -233,9 +269,24 @@ class Round:
         self._challengers: list[int] = []
         self._rebid_standing = False
         self._phase = Phase.BIDDING
-        self._max_id = 8 * self._n * 10 - 1
+        self._max_q = rules.serial_length * self._n
+        self._max_id = self._max_q * 10 - 1
         self._first = rules.challenge_mode is ChallengeMode.FIRST
         self._order = rules.rank_order
+        reduced_digits = rules.digits < 10
+        self._in_play: frozenset[int] | None = frozenset(rules.digit_set) if reduced_digits else None
+        self._format_ids: tuple[int, ...] | None = (
+            format_bid_ids(self._order, rules.digits, self._max_q) if reduced_digits else None
+        )
+
+    def copy(self) -> Round:
+        """An independent copy (for searches that try every action from one state)."""
+        other = Round.__new__(Round)
+        for name in Round.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.history = list(self.history)
+        other._challengers = list(self._challengers)
+        return other
 
     # -- state ------------------------------------------------------------------------------------
     @property
@@ -269,7 +320,7 @@ class Round:
 
     @property
     def max_quantity(self) -> int:
-        return 8 * self._n
+        return self._max_q
 
     def next_player(self, player: str) -> str:
         return self.players[(self._seat[player] + 1) % self._n]
@@ -282,7 +333,8 @@ class Round:
         if self._phase is Phase.OVER:
             return LegalActions(None, range(0), False, False, self)
         start = 0 if self._standing is None else self._standing.id + 1
-        raises = range(start, self._max_id + 1)
+        ids = self._format_ids
+        raises: Sequence[int] = range(start, self._max_id + 1) if ids is None else ids[bisect_left(ids, start) :]
         if self._phase is Phase.REBID:
             return LegalActions(self.players[self._turn], raises, False, True, self)
         return LegalActions(self.players[self._turn], raises, self._standing is not None, False, self)
@@ -312,8 +364,10 @@ class Round:
             if seat != self._turn:
                 raise NotYourTurn(player, self.players[self._turn])
             bid = action.bid
-            if not 1 <= bid.quantity <= 8 * self._n:
-                raise QuantityOutOfRange(bid.quantity, 8 * self._n)
+            if not 1 <= bid.quantity <= self._max_q:
+                raise QuantityOutOfRange(bid.quantity, self._max_q)
+            if self._in_play is not None and bid.digit not in self._in_play:
+                raise DigitNotInPlay(bid.digit, self.rules.digit_set)
             standing = self._standing
             if standing is not None and (bid.id if bid.order is self._order else self._rekey(bid).id) <= standing.id:
                 raise BidTooLow(self._rekey(bid), standing)
@@ -397,6 +451,6 @@ def timeout_action(round_: Round) -> Action:
     if round_.standing_bid is None:
         counts = round_.serials[player].counts
         order = round_.rules.rank_order
-        best = max(range(10), key=lambda d: (counts[d], order.rank(d)))
+        best = max(round_.rules.digit_set, key=lambda d: (counts[d], order.rank(d)))
         return MakeBid(player, Bid(counts[best], best, order))
     return Challenge(player)

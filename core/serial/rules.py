@@ -13,6 +13,12 @@ Choices where RULES.md is silent (documented here, as RULES.md asks):
   Only bonuses that are switched on count towards ``m``.
 * The ``winner`` later-opener rule: if the final bid was made (or skunked), the bidder opens; if it
   failed, the first player to have challenged it opens.
+
+Reduced formats (issue #12; the published "3×3" and "5×5" research formats): ``digits`` (2–10) digit
+values and ``serial_length`` (1–8) digits per serial.  With ``digits`` < 10 the digits in play are
+1 … ``digits`` under every rank order, ranked among themselves as that order ranks them (so under
+``aces-high`` the 1 is still the highest); a bid names a digit in play and at most
+``serial_length × n`` copies.  Everything else is unchanged (the n+3 rule still counts from n).
 """
 
 from __future__ import annotations
@@ -101,17 +107,42 @@ class Rules:
     later_opener: LaterOpener = LaterOpener.FINAL_BIDDER
     serial_source: SerialSource = SerialSource.FRESH
     stake: int = 1
+    digits: int = 10
+    serial_length: int = 8
     preset: str = "classic"
 
     def __post_init__(self) -> None:
         if type(self.stake) is not int or self.stake <= 0:
             raise RulesError(f"stake must be a positive whole number of units, not {self.stake!r}")
+        if type(self.digits) is not int or not 2 <= self.digits <= 10:
+            raise RulesError(f"digits must be a whole number from 2 to 10, not {self.digits!r}")
+        if type(self.serial_length) is not int or not 1 <= self.serial_length <= 8:
+            raise RulesError(f"serial_length must be a whole number from 1 to 8, not {self.serial_length!r}")
+
+    @property
+    def digit_set(self) -> tuple[int, ...]:
+        """The digits in play, lowest rank first (0 … 9 in the full game, 1 … ``digits`` otherwise)."""
+        return _digit_set(self.rank_order, self.digits)
+
+    @property
+    def reduced(self) -> bool:
+        """True for a reduced format (fewer digit values or shorter serials than the full game)."""
+        return self.digits != 10 or self.serial_length != 8
+
+    @property
+    def format_name(self) -> str:
+        """``3×3`` (digits × serial length) for a reduced format, ``full`` otherwise."""
+        return f"{self.digits}×{self.serial_length}" if self.reduced else "full"
 
     def to_dict(self) -> dict[str, Any]:
-        """Option names as a record writes them (dashes in names, enum values as strings)."""
+        """Option names as a record writes them (enum values as strings).
+
+        ``digits`` and ``serial_length`` appear only for a reduced format."""
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
+            if f.name in _INT_FIELDS and value == f.default:
+                continue  # the full game's format: records written before reduced formats stay as they were
             out[f.name] = value.value if isinstance(value, Enum) else value
         return out
 
@@ -155,6 +186,15 @@ class Rules:
             parts.append("SLIPS: ten serials from a slip of fifteen, the tenth round at double stake")
         parts.append(f"first opener by {self.first_opener.value}, later by {self.later_opener.value}")
         parts.append(f"stake {self.stake} unit{'s' if self.stake != 1 else ''}")
+        if self.reduced:
+            low, high = self.digit_set[0], self.digit_set[-1]
+            parts.append(
+                f"reduced format {self.format_name}: serials of {self.serial_length} "
+                f"digit{'s' if self.serial_length != 1 else ''}, each {low} to {high}"
+                if self.digits < 10
+                else f"reduced format {self.format_name}: serials of {self.serial_length} "
+                f"digit{'s' if self.serial_length != 1 else ''}"
+            )
         return "; ".join(parts) + "."
 
 
@@ -186,8 +226,21 @@ _BOOL_FIELDS = frozenset(
     {"rebid", "size_bonus", "sixes_bonus", "hero_bonus", "skunk", "progressive_stakes", "last_hand_double"}
 )
 # A few friendly aliases so people and records may write the short names of RULES.md.
-_ALIASES = {"size": "size_bonus", "sixes": "sixes_bonus", "hero": "hero_bonus", "progressive": "progressive_stakes"}
-OPTION_NAMES: tuple[str, ...] = tuple(sorted(_ENUM_FIELDS.keys() | _BOOL_FIELDS | {"stake"}))
+_ALIASES = {
+    "size": "size_bonus",
+    "sixes": "sixes_bonus",
+    "hero": "hero_bonus",
+    "progressive": "progressive_stakes",
+    "length": "serial_length",
+}
+_INT_FIELDS: dict[str, tuple[int, int]] = {"digits": (2, 10), "serial_length": (1, 8)}
+OPTION_NAMES: tuple[str, ...] = tuple(sorted(_ENUM_FIELDS.keys() | _BOOL_FIELDS | _INT_FIELDS.keys() | {"stake"}))
+
+
+def _digit_set(order: RankOrder, digits: int) -> tuple[int, ...]:
+    if digits == 10:
+        return order.digits_low_to_high
+    return tuple(d for d in order.digits_low_to_high if 1 <= d <= digits)
 
 
 def _coerce(name: str, value: Any) -> Any:
@@ -208,6 +261,17 @@ def _coerce(name: str, value: Any) -> Any:
         if text in ("off", "false", "no", "0"):
             return False
         raise RulesError(f"{name} must be on or off, not {value!r}")
+    if name in _INT_FIELDS:
+        low, high = _INT_FIELDS[name]
+        if isinstance(value, bool):
+            raise RulesError(f"{name} must be a whole number from {low} to {high}")
+        try:
+            number = int(str(value).strip()) if not isinstance(value, int) else value
+        except ValueError:
+            raise RulesError(f"{name} must be a whole number from {low} to {high}, not {value!r}") from None
+        if not low <= number <= high:
+            raise RulesError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+        return number
     if name == "stake":
         if isinstance(value, bool):
             raise RulesError("stake must be a positive whole number of units")

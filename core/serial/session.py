@@ -52,7 +52,7 @@ class Session:
         self.slip_played: list[int] = []  # slip positions played so far, in order
         if rules.serial_source is SerialSource.SLIPS:
             if slips is None:
-                slips = {p: deal_slip(self.rng) for p in self.players}
+                slips = {p: deal_slip(self.rng, rules.serial_length, rules.digits) for p in self.players}
             self.slips = {p: tuple(slips[p]) for p in self.players}
             if any(len(s) < SLIP_ROUNDS for s in self.slips.values()):
                 raise ValueError("a slip holds at least ten serials")
@@ -142,7 +142,7 @@ class Session:
                 serials = {p: self.slips[p][pos] for p in self.players}
             self.slip_played.append(pos)
         elif serials is None:
-            serials = {p: deal_serial(self.rng) for p in self.players}
+            serials = {p: deal_serial(self.rng, self.rules.serial_length, self.rules.digits) for p in self.players}
         if opener is None:
             opener = self.opener_for_next_round(serials)
         self.round = Round(self.rules, self.players, serials, opener, self.stake_for_next_round())

@@ -128,24 +128,26 @@ def odds_text(r: Round, player: str) -> str:
     serial = r.serials[player]
     n = len(r.players)
     bid = r.standing_bid
-    order = r.rules.rank_order
+    rules = r.rules
+    order, top = rules.rank_order, rules.serial_length * n
     lines = [f"Your odds at {n} players (you hold {holding_summary(serial, r)}):"]
-    for d, held, probs in sorted(player_odds(serial, n), key=lambda row: order.rank(row[0])):
+    table = player_odds(serial, n, digits=rules.digit_set, serial_length=rules.serial_length)
+    for d, held, probs in sorted(table, key=lambda row: order.rank(row[0])):
         start = held + 1  # show the quantities around where the bidding is
         if bid is not None:
             start = max(start, bid.quantity)
-        parts = " · ".join(f"≥{q}: {probs[q - 1]:.0%}" for q in range(start, min(start + 3, 8 * n) + 1))
+        parts = " · ".join(f"≥{q}: {probs[q - 1]:.0%}" for q in range(start, min(start + 3, top) + 1))
         lines.append(f"{digit_plural(d, order)} (hold {held}): {parts}")
     if bid is not None:
         held = serial.counts[bid.digit]
-        p = bid_true(serial, n, bid)
+        p = bid_true(serial, n, bid, rules)
         lines.append(f"The standing bid {bid} is true with probability {p:.1%} given your {held}.")
     return "\n".join(lines)
 
 
-def bid_true(serial: Serial, n: int, bid: Bid) -> float:
-    """The chance a bid is true given one's own serial (the others' digits uniform)."""
-    return at_least(bid.quantity - serial.counts[bid.digit], 8 * (n - 1))
+def bid_true(serial: Serial, n: int, bid: Bid, rules: Rules) -> float:
+    """The chance a bid is true given one's own serial (the others' digits uniform over the format's)."""
+    return at_least(bid.quantity - serial.counts[bid.digit], rules.serial_length * (n - 1), rules.digits)
 
 
 def count_text(outcome: Outcome, rules: Rules, salt: str, commitment: str, last_challenger: str | None) -> str:

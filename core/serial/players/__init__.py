@@ -21,16 +21,24 @@ Names (:data:`STRATEGY_NAMES`, all accepted by :func:`get_strategy`):
 ``easy`` / ``normal`` / ``hard``
     The difficulty levels offered to people: ``easy`` is ``binomial`` making a plausible slip a
     quarter of the time; ``normal`` is ``reader`` playing looser (it picks among near-best options
-    by a softmax, and slips one time in twenty); ``hard`` is ``reader`` itself, the strongest.
+    by a softmax, and slips one time in twenty); ``hard`` is ``reader`` itself, the strongest,
+    except in a small heads-up format with a solved table (2-player 2×2, 3×2, 3×3 with the rebid
+    right), where it plays the table.
+``solver``
+    The solved (CFR+) strategy of :mod:`core.serial.players.solved` where a table fits the format
+    (:mod:`core.serial.players.solved_data`); ``reader`` elsewhere.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 from .base import Strategy
 from .reader import Reader, ReaderParams
 from .simple import AlwaysChallenge, Binomial, Noisy, RaiseByOne, RandomPlayer
+from .solved import Solved, SolvedTable, WithSolved
+from .solved_data import TABLES
 
 __all__ = [
     "DIFFICULTY_LEVELS",
@@ -42,8 +50,11 @@ __all__ = [
     "RandomPlayer",
     "Reader",
     "ReaderParams",
+    "Solved",
+    "SolvedTable",
     "Strategy",
     "get_strategy",
+    "solved_strategies",
 ]
 
 
@@ -55,8 +66,23 @@ def _normal() -> Strategy:
     return Noisy(Reader(ReaderParams(temperature=0.1), name="normal-reader"), noise=0.05, name="normal")
 
 
+@cache
+def _solved_tables() -> tuple[SolvedTable, ...]:
+    """The shipped tables, parsed once per process (a few hundred kilobytes: ~70 ms), on first use."""
+    return tuple(SolvedTable.decode(text) for text in TABLES)
+
+
+def solved_strategies() -> list[Solved]:
+    """One :class:`Solved` per shipped table (the tables are parsed once and shared; nothing mutates them)."""
+    return [Solved(table) for table in _solved_tables()]
+
+
 def _hard() -> Strategy:
-    return Reader(name="hard")
+    return WithSolved(Reader(name="hard"), solved_strategies(), name="hard")
+
+
+def _solver() -> Strategy:
+    return WithSolved(Reader(name="reader"), solved_strategies(), name="solver")
 
 
 _FACTORIES: dict[str, Callable[[], Strategy]] = {
@@ -68,6 +94,7 @@ _FACTORIES: dict[str, Callable[[], Strategy]] = {
     "easy": _easy,
     "normal": _normal,
     "hard": _hard,
+    "solver": _solver,
 }
 
 STRATEGY_NAMES: tuple[str, ...] = tuple(_FACTORIES)

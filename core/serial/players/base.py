@@ -25,8 +25,10 @@ __all__ = [
     "bid_text",
     "challenge_or_count",
     "in_rebid",
+    "memo_key_of",
     "naive_true",
     "pct",
+    "policy_of",
     "raise_bid",
     "raise_options",
     "seats_after",
@@ -49,6 +51,33 @@ class Strategy(Protocol):
         ...
 
 
+def policy_of(strategy: Strategy, view: SeatView) -> list[tuple[Action, float]]:
+    """The exact distribution of ``strategy.decide(view, rng)`` over actions, as (action, probability) pairs.
+
+    Every strategy of this package has a ``policy`` method that says it without drawing (the
+    exploitability tools need the exact mixture); another strategy raises ``TypeError``.
+    """
+    policy = getattr(strategy, "policy", None)
+    if policy is None:
+        raise TypeError(f"{strategy.name} does not state its policy")
+    out: list[tuple[Action, float]] = policy(view)
+    return out
+
+
+def memo_key_of(strategy: Strategy, view: SeatView) -> tuple[object, ...] | None:
+    """What besides the public state (standing bid, bidder, phase, challengers) and its own serial the
+    strategy's choices depend on, as a hashable key; ``None`` when that is the whole history.
+
+    Two views with equal public state, equal serial and equal key get the same :func:`policy_of`,
+    and so do their continuations under equal actions: a best-response search may merge them.
+    """
+    key = getattr(strategy, "memo_key", None)
+    if key is None:
+        return None
+    out: tuple[object, ...] | None = key(view)
+    return out
+
+
 def pct(p: float) -> str:
     """``0.4321`` → ``43%`` (``<1%``/``>99%`` at the ends, so a hint never claims certainty it lacks)."""
     if 0.0 < p < 0.005:
@@ -65,26 +94,28 @@ def bid_text(bid: Bid) -> str:
 
 def naive_true(view: SeatView, quantity: int, digit: int) -> float:
     """P(at least ``quantity`` copies of ``digit`` at the table) from one's own serial alone."""
-    return at_least(quantity - view.serial.counts[digit], 8 * (view.n - 1))
+    rules = view.rules
+    return at_least(quantity - view.serial.counts[digit], rules.serial_length * (view.n - 1), rules.digits)
 
 
 def raise_options(view: SeatView) -> list[tuple[int, int]]:
     """For each digit, the smallest legal raise on it, as ``(quantity, digit)``; digits with none are left out.
 
-    The legal raises are a range of dense bid ids, so the smallest raise on a digit of rank ``r`` is
-    the first id at or after the range's start whose last decimal is ``r``.
+    The legal raises are ascending bid ids ``(q − 1) × 10 + rank``, so the smallest raise on a digit
+    of rank ``r`` is the first id at or after the first legal one whose last decimal is ``r``.
     """
     ids = view.legal.raise_ids
     if not ids:
         return []
-    start, stop = ids.start, ids.stop
+    start, last = ids[0], ids[-1]
     order = view.rules.rank_order
     out: list[tuple[int, int]] = []
-    for digit in range(10):
+    for digit in view.rules.digit_set:
         r = order.rank(digit)
         bid_id = start + (r - start % 10) % 10
-        if bid_id < stop:
+        if bid_id <= last:
             out.append((bid_id // 10 + 1, digit))
+    out.sort(key=lambda qd: qd[1])
     return out
 
 
@@ -96,7 +127,7 @@ def sure_bid(view: SeatView) -> MakeBid:
     """The opening a cautious player makes: the digit they hold most of (highest rank among ties), at that count."""
     counts = view.serial.counts
     order: RankOrder = view.rules.rank_order
-    best = max(range(10), key=lambda d: (counts[d], order.rank(d)))
+    best = max(view.rules.digit_set, key=lambda d: (counts[d], order.rank(d)))
     quantity = max(1, counts[best])
     bid = Bid(quantity, best, order)
     if bid.id in view.legal.raise_ids:

@@ -75,8 +75,7 @@ from .base import base_multiplier, bid_text, pct, raise_options, seats_after
 
 __all__ = ["Reader", "ReaderParams"]
 
-PRIOR: tuple[float, ...] = count_distribution(8)
-_SIZES = range(9)
+PRIOR: tuple[float, ...] = count_distribution(8)  # the full game's prior; a format's is ``_Model.prior``
 Vector = list[float] | tuple[float, ...]
 
 
@@ -113,20 +112,37 @@ def _sigmoid(x: float) -> float:
 
 
 class _Model:
-    """Likelihoods and the opponent model for one table size, indexed by quantity (0 .. 8n)."""
+    """Likelihoods and the opponent model for one table size and format, indexed by quantity (0 .. Ln)."""
 
-    __slots__ = ("bid", "challenge", "counts_own", "n", "read_challenge", "read_raise_over")
+    __slots__ = (
+        "bid",
+        "challenge",
+        "counts_own",
+        "length",
+        "n",
+        "prior",
+        "read_challenge",
+        "read_raise_over",
+        "values",
+    )
 
-    def __init__(self, params: ReaderParams, n: int) -> None:
-        k = 8 * (n - 1)
+    def __init__(self, params: ReaderParams, n: int, length: int = 8, values: int = 10) -> None:
+        k = length * (n - 1)
         lo = math.floor(params.raise_shift)
         frac = params.raise_shift - lo
         self.n = n
+        self.length = length
+        self.values = values
+        sizes = range(length + 1)
+        #: The prior over one player's holding of one digit: Binomial(length, 1/values).
+        self.prior = count_distribution(length, values)
         challenge: list[tuple[float, ...]] = []
-        for q in range(8 * n + 1):
+        for q in range(length * n + 1):
             # The opponent's best raise is taken to need q - raise_shift copies among the others.
-            best_raise = (1 - frac) * at_least(q - lo, k) + frac * at_least(q - lo - 1, k)
-            challenge.append(tuple(_sigmoid(params.steep * ((1.0 - at_least(q - c, k)) - best_raise)) for c in _SIZES))
+            best_raise = (1 - frac) * at_least(q - lo, k, values) + frac * at_least(q - lo - 1, k, values)
+            challenge.append(
+                tuple(_sigmoid(params.steep * ((1.0 - at_least(q - c, k, values)) - best_raise)) for c in sizes)
+            )
         #: P(a player holding c copies challenges q × d), c = 0 .. 8.
         self.challenge = tuple(challenge)
         w = params.challenge_weight
@@ -135,18 +151,23 @@ class _Model:
         self.read_raise_over = tuple(tuple(1 - w + w * (1 - x) for x in rho) for rho in challenge)
         #: Likelihood of bidding a digit while holding c copies, by the holding the bid "wants".
         self.bid = tuple(
-            tuple(params.bid_floor + (1 - params.bid_floor) * params.bid_ratio ** -max(0, t - c) for c in _SIZES)
+            tuple(params.bid_floor + (1 - params.bid_floor) * params.bid_ratio ** -max(0, t - c) for c in sizes)
             for t in range(9)
         )
         #: P(a bidder challenged all around, holding c copies, calls for the count), by quantity.
         self.counts_own = tuple(
-            tuple(_sigmoid(params.steep * (at_least(q - c, k) - 0.5)) for c in _SIZES) for q in range(8 * n + 1)
+            tuple(_sigmoid(params.steep * (at_least(q - c, k, values) - 0.5)) for c in sizes)
+            for q in range(length * n + 1)
         )
 
 
 @cache
-def _model(params: ReaderParams, n: int) -> _Model:
-    return _Model(params, n)
+def _model(params: ReaderParams, n: int, length: int = 8, values: int = 10) -> _Model:
+    return _Model(params, n, length, values)
+
+
+def _model_for(params: ReaderParams, view: SeatView) -> _Model:
+    return _model(params, view.n, view.rules.serial_length, view.rules.digits)
 
 
 def _times(vec: Vector, lik: tuple[float, ...]) -> list[float]:
@@ -192,9 +213,9 @@ class _Reading:
         other.seen, other.standing, other.bidder = self.seen, self.standing, self.bidder
         return other
 
-    def _update(self, player: str, digit: int, lik: tuple[float, ...]) -> None:
+    def _update(self, player: str, digit: int, lik: tuple[float, ...], prior: tuple[float, ...]) -> None:
         key = (player, digit)
-        self.post[key] = _times(self.post.get(key, PRIOR), lik)
+        self.post[key] = _times(self.post.get(key, prior), lik)
 
     def extend(self, history: tuple[Action, ...], me: str, params: ReaderParams, model: _Model) -> None:
         standing, bidder = self.standing, self.bidder
@@ -204,13 +225,13 @@ class _Reading:
                 bid = action.bid
                 if actor != me:
                     if standing is not None and bidder != actor and params.noraise_weight > 0:
-                        self._update(actor, standing.digit, model.read_raise_over[standing.quantity])
+                        self._update(actor, standing.digit, model.read_raise_over[standing.quantity], model.prior)
                     target = min(bid.quantity, params.open_target if standing is None else params.raise_target)
-                    self._update(actor, bid.digit, model.bid[target])
+                    self._update(actor, bid.digit, model.bid[target], model.prior)
                 standing, bidder = bid, actor
             elif isinstance(action, Challenge):
                 if actor != me and standing is not None and params.challenge_weight > 0:
-                    self._update(actor, standing.digit, model.read_challenge[standing.quantity])
+                    self._update(actor, standing.digit, model.read_challenge[standing.quantity], model.prior)
         self.standing, self.bidder = standing, bidder
         self.seen = history
 
@@ -237,11 +258,11 @@ class _Table:
         self.counts = view.serial.counts
         self.others = seats_after(view.players, view.me)
         self.all_must = view.rules.challenge_mode is ChallengeMode.ALL and self.n > 2
-        self.model = _model(params, self.n)
+        self.model = _model_for(params, view)
         self.post = reading.post
 
     def vec(self, player: str, digit: int) -> Vector:
-        return self.post.get((player, digit), PRIOR)
+        return self.post.get((player, digit), self.model.prior)
 
     # -- valuation ----------------------------------------------------------------------------------
     def _others_total(
@@ -359,14 +380,15 @@ class _Table:
     def candidates(self) -> list[tuple[int, int]]:
         """Raises worth valuing: per digit the smallest, and jumps while the naive odds stay reasonable."""
         p = self.params
-        top = 8 * self.n
-        k = 8 * (self.n - 1)
+        length, values = self.view.rules.serial_length, self.view.rules.digits
+        top = length * self.n
+        k = length * (self.n - 1)
         out: list[tuple[int, int]] = []
         for quantity, digit in raise_options(self.view):
             held = self.counts[digit]
             out.append((quantity, digit))
             q = quantity + 1
-            while q <= top and q - quantity <= p.max_jump and at_least(q - held, k) >= p.min_naive:
+            while q <= top and q - quantity <= p.max_jump and at_least(q - held, k, values) >= p.min_naive:
                 out.append((q, digit))
                 q += 1
         return out
@@ -422,6 +444,32 @@ def _pick(options: list[_Option], params: ReaderParams, rng: random.Random, n: i
     return best
 
 
+def _pick_policy(options: list[_Option], params: ReaderParams, n: int, stake: int) -> list[tuple[Action, float]]:
+    """The exact distribution :func:`_pick` draws from."""
+    best = max(options, key=lambda o: o.value)
+    if params.temperature > 0:
+        scale = params.temperature * (n - 1) * stake
+        weights = [math.exp((o.value - best.value) / scale) for o in options]
+        total = sum(weights)
+        base = [(o.action, w / total) for o, w in zip(options, weights, strict=True)]
+    else:
+        base = [(best.action, 1.0)]
+    bluffs: list[_Option] = []
+    if params.bluff_rate > 0:
+        floor = best.value - params.bluff_margin * (n - 1) * stake
+        bluffs = [o for o in options if o.bluff and o.value >= floor and o is not best]
+    if not bluffs:
+        return base
+    if not params.bluff_uniform:
+        bluffs = [max(bluffs, key=lambda o: o.value)]
+    out: dict[Action, float] = {}
+    for action, p in base:
+        out[action] = out.get(action, 0.0) + (1.0 - params.bluff_rate) * p
+    for o in bluffs:
+        out[o.action] = out.get(o.action, 0.0) + params.bluff_rate / len(bluffs)
+    return list(out.items())
+
+
 def _choice_index(weights: list[float], rng: random.Random) -> int:
     x = rng.random() * sum(weights)
     for i, w in enumerate(weights):
@@ -460,12 +508,21 @@ class Reader:
             reading = last.copy()
         else:
             reading = _Reading(key)
-        reading.extend(history, view.me, self.params, _model(self.params, view.n))
+        reading.extend(history, view.me, self.params, _model_for(self.params, view))
         self._last = reading
         return _Table(view, self.params, reading)
 
     def decide(self, view: SeatView, rng: random.Random) -> Action:
         return _pick(self._table(view).options(), self.params, rng, view.n, view.stake).action
+
+    def policy(self, view: SeatView) -> list[tuple[Action, float]]:
+        """The exact distribution of :meth:`decide` over actions (its bluffs and softmax included)."""
+        return _pick_policy(self._table(view).options(), self.params, view.n, view.stake)
+
+    def memo_key(self, view: SeatView) -> tuple[object, ...]:
+        """The reading of the others (rounded posteriors): with the public state, all a decision depends on."""
+        post = self._table(view).post
+        return tuple(sorted((key, tuple(round(x, 12) for x in vec)) for key, vec in post.items()))
 
     def explain(self, view: SeatView) -> str:
         table = self._table(view)

@@ -19,8 +19,10 @@ from .base import (
     bid_text,
     challenge_or_count,
     in_rebid,
+    memo_key_of,
     naive_true,
     pct,
+    policy_of,
     raise_bid,
     raise_options,
     sure_bid,
@@ -53,6 +55,14 @@ class RandomPlayer:
         if isinstance(action, MakeBid):
             return MakeBid(view.me, action.bid)
         return Challenge(view.me) if isinstance(action, Challenge) else CallCount(view.me)
+
+    def policy(self, view: SeatView) -> list[tuple[Action, float]]:
+        legal = view.legal
+        p = 1.0 / len(legal)
+        return [(a, p) for a in legal]
+
+    def memo_key(self, view: SeatView) -> tuple[object, ...]:
+        return ()
 
     def explain(self, view: SeatView) -> str:
         return (
@@ -111,6 +121,12 @@ class Binomial:
     def decide(self, view: SeatView, rng: random.Random) -> Action:
         return self._choose(view)[0]
 
+    def policy(self, view: SeatView) -> list[tuple[Action, float]]:
+        return [(self._choose(view)[0], 1.0)]
+
+    def memo_key(self, view: SeatView) -> tuple[object, ...]:
+        return ()
+
     def explain(self, view: SeatView) -> str:
         return _standing_line(view) + " " + self._choose(view)[1]
 
@@ -124,6 +140,12 @@ class AlwaysChallenge:
     def decide(self, view: SeatView, rng: random.Random) -> Action:
         answer = challenge_or_count(view)
         return answer if answer is not None else sure_bid(view)
+
+    def policy(self, view: SeatView) -> list[tuple[Action, float]]:
+        return [(self.decide(view, random.Random(0)), 1.0)]
+
+    def memo_key(self, view: SeatView) -> tuple[object, ...]:
+        return ()
 
     def explain(self, view: SeatView) -> str:
         answer = challenge_or_count(view)
@@ -148,6 +170,12 @@ class RaiseByOne:
         answer = challenge_or_count(view)
         assert answer is not None
         return answer
+
+    def policy(self, view: SeatView) -> list[tuple[Action, float]]:
+        return [(self.decide(view, random.Random(0)), 1.0)]
+
+    def memo_key(self, view: SeatView) -> tuple[object, ...]:
+        return ()
 
     def explain(self, view: SeatView) -> str:
         ids = view.legal.raise_ids
@@ -182,9 +210,33 @@ class Noisy:
         if answer is not None and (not options or rng.random() < 0.4):
             return answer
         quantity, digit = options[rng.randrange(len(options))]
-        if rng.random() < 0.3 and quantity < 8 * view.n:
+        if rng.random() < 0.3 and quantity < view.rules.serial_length * view.n:
             quantity += 1
         return raise_bid(view, quantity, digit)
+
+    def policy(self, view: SeatView) -> list[tuple[Action, float]]:
+        """The exact mixture :meth:`decide` draws from (the inner strategy's, then the slips')."""
+        out: dict[Action, float] = {}
+        inner = policy_of(self.inner, view)
+        for action, p in inner:
+            out[action] = out.get(action, 0.0) + (1.0 - self.noise) * p
+        options = raise_options(view)
+        answer = challenge_or_count(view)
+        p_answer = 0.0 if answer is None else (1.0 if not options else 0.4)
+        if answer is not None and p_answer:
+            out[answer] = out.get(answer, 0.0) + self.noise * p_answer
+        top = view.rules.serial_length * view.n
+        for quantity, digit in options:
+            share = self.noise * (1.0 - p_answer) / len(options)
+            bumped = 0.3 if quantity < top else 0.0
+            for q, p in ((quantity, 1.0 - bumped), (quantity + 1, bumped)):
+                if p:
+                    action = raise_bid(view, q, digit)
+                    out[action] = out.get(action, 0.0) + share * p
+        return list(out.items())
+
+    def memo_key(self, view: SeatView) -> tuple[object, ...] | None:
+        return memo_key_of(self.inner, view)
 
     def explain(self, view: SeatView) -> str:
         slip = f" (Playing at this level I make a plausible slip {pct(self.noise)} of the time.)"

@@ -31,9 +31,11 @@ from core.serial.players import (
     Binomial,
     Reader,
     ReaderParams,
+    Solved,
     Strategy,
     get_strategy,
 )
+from core.serial.players.solved import WithSolved
 
 from ._helpers import play, serials
 
@@ -93,7 +95,19 @@ def test_names_are_forgiving_and_unknown_names_are_refused() -> None:
 
 def test_hard_is_the_reader_at_full_strength() -> None:
     hard = get_strategy("hard")
-    assert isinstance(hard, Reader) and hard.params == ReaderParams()
+    # hard is reader with its default dials, except in a format a solved table fits (issue #12)
+    assert isinstance(hard, WithSolved) and isinstance(hard.inner, Reader) and hard.inner.params == ReaderParams()
+
+
+def test_hard_plays_the_solved_table_heads_up_in_3x3_and_reader_elsewhere() -> None:
+    hard = get_strategy("hard")
+    assert isinstance(hard, WithSolved)
+    three = make_rules("classic", rebid=True, digits=3, serial_length=3)
+    heads_up = Round(three, ("a", "b"), {"a": Serial("123"), "b": Serial("111")}, "a")
+    view = seat_view(heads_up, "a")
+    assert isinstance(hard._pick(view), Solved) and "solved" in hard.explain(view)
+    table = Round(three, ("a", "b", "c"), dict.fromkeys(("a", "b", "c"), Serial("123")), "a")
+    assert isinstance(hard._pick(seat_view(table, "a")), Reader)
 
 
 # -- legality -------------------------------------------------------------------------------------

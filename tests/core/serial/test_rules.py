@@ -33,6 +33,8 @@ OVERRIDES: dict[str, object] = {
     "later_opener": LaterOpener.WINNER,
     "serial_source": SerialSource.SLIPS,
     "stake": 5,
+    "digits": 3,
+    "serial_length": 3,
 }
 
 

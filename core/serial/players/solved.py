@@ -1,0 +1,207 @@
+"""``solver``: a solved strategy for a small 2-player format, played from a table.
+
+The table comes from CFR+ (``liars exploit --solve``, :mod:`bot.exploit.cfr`) and ships as generated
+data (:mod:`core.serial.players.solved_data`): for each abstract public state and each hand class,
+the probability of each action in thousandths.  Pure: parsing a string, no I/O.
+
+The abstract state, from the player to act (a :data:`StateKey`): whether it opened the round, the
+standing bid (its index in the format, ``(q − 1) × D`` + the digit's rank position; −1 before the
+first bid), the phase (0: bidding, 1: its own bid has been challenged all around and it may rebid),
+whether the standing bid is a rebid, and the bids before the standing one that the table remembers
+(``memory`` of them, most recent first, packed into one number by :func:`pack_memory`; −1 for
+none).  A hand class is the copies held of each digit in play, in rank order, so the table fits
+every rank order.  Action −1 is the answer that is not a raise (challenge, or call for the count);
+any other action is a bid index.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..bids import Bid
+from ..round import Action, CallCount, Challenge, MakeBid, Phase
+from ..rules import Rules
+from ..view import SeatView
+from .base import Strategy, bid_text, memo_key_of, pct, policy_of
+
+__all__ = ["Solved", "SolvedTable", "StateKey", "WithSolved", "abstract_key", "pack_memory", "push_memory"]
+
+StateKey = tuple[bool, int, int, bool, int]
+Row = tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class SolvedTable:
+    """A solved strategy for 2 players, ``digits`` × ``serial_length``, with or without the rebid right."""
+
+    digits: int
+    serial_length: int
+    rebid: bool
+    memory: int
+    entries: dict[StateKey, tuple[Row, ...]]
+
+    def fits(self, rules: Rules, players: int) -> bool:
+        """True when this table plays that table: 2 players, this format, flat payoffs (no bonus bids)."""
+        return (
+            players == 2
+            and rules.digits == self.digits
+            and rules.serial_length == self.serial_length
+            and rules.rebid == self.rebid
+            and not (rules.size_bonus or rules.sixes_bonus or rules.hero_bonus)
+        )
+
+    def encode(self) -> str:
+        """One line per state: ``opener standing phase rebid prev|a=p,a=p;a=p…`` (hands in class order)."""
+        lines = [f"{self.digits} {self.serial_length} {int(self.rebid)} {self.memory}"]
+        for (o, s, ph, r, prev), rows in sorted(self.entries.items()):
+            body = ";".join(",".join(f"{a}={p}" for a, p in row) for row in rows)
+            lines.append(f"{int(o)} {s} {ph} {int(r)} {prev}|{body}")
+        return "\n".join(lines)
+
+    @classmethod
+    def decode(cls, text: str) -> SolvedTable:
+        head, *lines = text.strip().splitlines()
+        digits, length, rebid, memory = (int(x) for x in head.split())
+        entries: dict[StateKey, tuple[Row, ...]] = {}
+        for line in lines:
+            key_text, body = line.split("|")
+            o, s, ph, r, prev = (int(x) for x in key_text.split())
+            rows = tuple(
+                tuple((int(a), int(p)) for a, p in (pair.split("=") for pair in part.split(",") if pair))
+                for part in body.split(";")
+            )
+            entries[(bool(o), s, ph, bool(r), prev)] = rows
+        return cls(digits, length, bool(rebid), memory, entries)
+
+
+def _hands(digits: int, length: int) -> dict[tuple[int, ...], int]:
+    """Hand classes in the order the tools use: compositions of ``length`` into ``digits`` parts, descending."""
+    out: list[tuple[int, ...]] = []
+
+    def rec(prefix: tuple[int, ...], left: int, parts: int) -> None:
+        if parts == 1:
+            out.append((*prefix, left))
+            return
+        for c in range(left + 1):
+            rec((*prefix, c), left - c, parts - 1)
+
+    rec((), length, digits)
+    return {h: i for i, h in enumerate(sorted(out, reverse=True))}
+
+
+def _index(bid: Bid, rules: Rules) -> int:
+    return (bid.quantity - 1) * rules.digits + rules.digit_set.index(bid.digit)
+
+
+def pack_memory(bids: tuple[int, ...], nbids: int) -> int:
+    """Remembered bid indices, most recent first, as one number: −1 for none; one bid: its index.
+
+    In base ``nbids + 1``, digit ``i`` holds ``bids[i] + 1`` (so a 1-bid memory packs as the bid itself)."""
+    value = 0
+    for i, b in enumerate(bids):
+        value += (b + 1) * (nbids + 1) ** i
+    return value - 1
+
+
+def push_memory(prev: int, standing: int, memory: int, nbids: int) -> int:
+    """The packed memory after a new bid over ``standing`` (which becomes the most recent remembered bid)."""
+    if memory == 0:
+        return -1
+    base = nbids + 1
+    kept: int = (prev + 1) % base ** (memory - 1)
+    return (standing + 1) + base * kept - 1
+
+
+def abstract_key(view: SeatView, memory: int) -> StateKey:
+    """The abstract public state of ``view`` for its player (see the module docstring)."""
+    rules = view.rules
+    history = view.history
+    opener = (history[0].player if history else view.me) == view.me
+    standing = -1 if view.standing_bid is None else _index(view.standing_bid, rules)
+    phase = 1 if view.phase is Phase.REBID else 0
+    prev = -1
+    if memory and standing >= 0:
+        bids = [_index(a.bid, rules) for a in history if isinstance(a, MakeBid)]
+        before = bids[-1 - memory : -1][::-1]  # the bids before the standing one, most recent first
+        prev = pack_memory(tuple(before), rules.serial_length * 2 * rules.digits)
+    return (opener, standing, phase, view.standing_is_rebid, prev)
+
+
+class Solved:
+    """Plays a :class:`SolvedTable` (a CFR+ solution) in the format it fits."""
+
+    def __init__(self, table: SolvedTable, name: str = "solver") -> None:
+        self.table = table
+        self.name = name
+        self._hands = _hands(table.digits, table.serial_length)
+
+    def fits(self, view: SeatView) -> bool:
+        return self.table.fits(view.rules, view.n)
+
+    def _row(self, view: SeatView) -> Row:
+        key = abstract_key(view, self.table.memory)
+        hand = tuple(view.serial.counts[d] for d in view.rules.digit_set)
+        return self.table.entries[key][self._hands[hand]]
+
+    def _action(self, view: SeatView, code: int) -> Action:
+        if code == -1:
+            return Challenge(view.me) if view.legal.challenge else CallCount(view.me)
+        rules = view.rules
+        q, r = divmod(code, rules.digits)
+        return MakeBid(view.me, Bid(q + 1, rules.digit_set[r], rules.rank_order))
+
+    def policy(self, view: SeatView) -> list[tuple[Action, float]]:
+        return [(self._action(view, a), p / 1000) for a, p in self._row(view)]
+
+    def memo_key(self, view: SeatView) -> tuple[object, ...]:
+        return abstract_key(view, self.table.memory)
+
+    def decide(self, view: SeatView, rng: random.Random) -> Action:
+        row = self._row(view)
+        x = rng.randrange(1000)
+        for code, p in row:
+            x -= p
+            if x < 0:
+                return self._action(view, code)
+        return self._action(view, row[-1][0])
+
+    def explain(self, view: SeatView) -> str:
+        mix = sorted(self.policy(view), key=lambda ap: -ap[1])
+        words = []
+        for action, p in mix[:4]:
+            if isinstance(action, MakeBid):
+                words.append(f"bid {bid_text(action.bid)} {pct(p)}")
+            else:
+                words.append(f"{'challenge' if isinstance(action, Challenge) else 'call for the count'} {pct(p)}")
+        return (
+            f"In this {view.rules.format_name} heads-up format I play a solved (CFR+) strategy, mixing so that "
+            f"my bids do not give my serial away: here I " + ", ".join(words) + "."
+        )
+
+
+class WithSolved:
+    """``inner`` everywhere except in a format a solved table fits, where the table plays."""
+
+    def __init__(self, inner: Strategy, solved: list[Solved], name: str) -> None:
+        self.inner = inner
+        self.solved = solved
+        self.name = name
+
+    def _pick(self, view: SeatView) -> Strategy | Solved:
+        for s in self.solved:
+            if s.fits(view):
+                return s
+        return self.inner
+
+    def decide(self, view: SeatView, rng: random.Random) -> Action:
+        return self._pick(view).decide(view, rng)
+
+    def explain(self, view: SeatView) -> str:
+        return self._pick(view).explain(view)
+
+    def policy(self, view: SeatView) -> list[tuple[Action, float]]:
+        return policy_of(self._pick(view), view)
+
+    def memo_key(self, view: SeatView) -> tuple[object, ...] | None:
+        return memo_key_of(self._pick(view), view)

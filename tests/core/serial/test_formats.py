@@ -1,0 +1,178 @@
+"""Reduced formats (issue #12): the rule options ``digits`` and ``serial_length`` and everything they touch."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from bot.cli import main
+from core.serial import Bid, Challenge, MakeBid, Round, RulesError, Serial, make_rules, seat_view
+from core.serial.errors import DigitNotInPlay, QuantityOutOfRange
+from core.serial.players import STRATEGY_NAMES, get_strategy
+from core.serial.record import RecordError, replay
+from core.serial.round import CallCount, timeout_action
+from core.serial.rules import RankOrder, Rules
+from core.serial.serials import deal_serial
+
+THREE = make_rules("classic", rebid=True, digits=3, serial_length=3)
+
+
+def test_options_parse_and_validate() -> None:
+    rules = make_rules("classic", digits="3", **{"serial-length": "3"})
+    assert (rules.digits, rules.serial_length, rules.format_name) == (3, 3, "3×3")
+    assert make_rules("classic", length=5).serial_length == 5
+    for bad in ({"digits": 1}, {"digits": 11}, {"serial_length": 0}, {"serial_length": 9}, {"digits": "x"}):
+        with pytest.raises(RulesError):
+            make_rules("classic", **bad)
+
+
+def test_full_game_records_do_not_mention_the_format_but_reduced_ones_round_trip() -> None:
+    assert "digits" not in Rules().to_dict() and "serial_length" not in Rules().to_dict()
+    assert Rules.from_dict(THREE.to_dict()) == THREE
+    assert "reduced format 3×3" in THREE.describe() and "1 to 3" in THREE.describe()
+
+
+def test_digits_in_play_are_one_to_d_ranked_by_the_order() -> None:
+    assert make_rules("classic", digits=3).digit_set == (1, 2, 3)
+    assert make_rules("salomon", digits=3).digit_set == (1, 2, 3)
+    assert make_rules("classic", rank_order="aces-high", digits=3).digit_set == (2, 3, 1)
+    assert make_rules("classic").digit_set == tuple(range(10))
+
+
+def test_dealt_serials_fit_the_format_and_cover_it_uniformly() -> None:
+    rng = random.Random(5)
+    seen = [deal_serial(rng, 3, 3) for _ in range(2700)]
+    assert all(len(s.digits) == 3 and set(s.digits) <= set("123") for s in seen)
+    assert len({s.digits for s in seen}) == 27
+    assert 800 < sum(s.counts[1] for s in seen) / 3 < 1000  # a third of the digits are ones
+    full = deal_serial(random.Random(1))
+    assert len(full.digits) == 8
+
+
+def _round(rules: Rules = THREE, a: str = "123", b: str = "331") -> Round:
+    return Round(rules, ("ann", "bob"), {"ann": Serial(a), "bob": Serial(b)}, "ann")
+
+
+def test_a_round_offers_only_the_formats_bids() -> None:
+    r = _round()
+    bids = r.legal_actions().bids()
+    assert [str(b) for b in bids[:4]] == ["1 one", "1 two", "1 three", "2 ones"]
+    assert len(bids) == 18 and max(b.quantity for b in bids) == 6
+    with pytest.raises(DigitNotInPlay):
+        r.apply(MakeBid("ann", Bid(1, 7)))
+    with pytest.raises(QuantityOutOfRange):
+        r.apply(MakeBid("ann", Bid(7, 1)))
+    r.apply(MakeBid("ann", Bid(2, 3)))
+    assert [str(b) for b in r.legal_actions().bids()][:2] == ["3 ones", "3 twos"]
+
+
+def test_serials_that_do_not_fit_are_refused() -> None:
+    for a in ("1234", "120"):
+        with pytest.raises(ValueError):
+            _round(a=a)
+
+
+def test_a_3x3_round_counts_with_the_engine_rules() -> None:
+    r = _round()
+    r.apply(MakeBid("ann", Bid(3, 3)))
+    r.apply(Challenge("bob"))
+    r.apply(CallCount("ann"))
+    assert r.outcome is not None and r.outcome.count == 3 and r.outcome.made
+    assert r.outcome.net == {"ann": 1, "bob": -1}
+
+
+def test_timeout_opening_uses_a_digit_in_play() -> None:
+    r = _round(a="222")
+    action = timeout_action(r)
+    assert isinstance(action, MakeBid) and action.bid == Bid(3, 2)
+
+
+@pytest.mark.parametrize("name", STRATEGY_NAMES)
+def test_every_strategy_plays_a_reduced_format_legally(name: str) -> None:
+    rng = random.Random(3)
+    strategy = get_strategy(name)
+    formats = (THREE, make_rules("quick", digits=2, serial_length=1), make_rules("salomon", digits=5, serial_length=4))
+    for rules in formats:
+        for _ in range(15):
+            seats = ("a", "b", "c")
+            r = Round(rules, seats, {p: deal_serial(rng, rules.serial_length, rules.digits) for p in seats}, "a")
+            while not r.is_over:
+                player = r.to_act
+                assert player is not None
+                r.apply(strategy.decide(seat_view(r, player), rng))
+
+
+RECORD = {
+    "rules": {"preset": "classic", "rebid": True, "digits": 3, "serial_length": 3},
+    "players": ["ann", "bob"],
+    "rounds": [
+        {
+            "serials": {"ann": "123", "bob": "331"},
+            "opener": "ann",
+            "actions": [
+                {"player": "ann", "bid": "3 threes"},
+                {"player": "bob", "challenge": True},
+                {"player": "ann", "count": True},
+            ],
+        }
+    ],
+}
+
+
+def test_records_with_short_serials_replay() -> None:
+    result = replay(RECORD)
+    assert result["totals"] == {"ann": 1, "bob": -1}
+    bad = json.loads(json.dumps(RECORD))
+    bad["rounds"][0]["serials"]["bob"] = "33100000"
+    with pytest.raises(RecordError):
+        replay(bad)
+
+
+def test_liars_replay_accepts_a_reduced_format(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    import pathlib
+
+    path = pathlib.Path(str(tmp_path)) / "r.json"
+    path.write_text(json.dumps(RECORD))
+    assert main(["replay", str(path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["rounds"][0]["count"] == 3 and out["rounds"][0]["serials"] == {"ann": "123", "bob": "331"}
+
+
+def test_serial_parse_takes_the_format_length() -> None:
+    assert Serial.parse("LB 123 A", 3).digits == "123"
+    with pytest.raises(ValueError):
+        Serial.parse("123")
+    assert RankOrder.ZERO_LOW.rank(3) == 3
+
+
+def test_the_game_seam_deals_parses_and_replays_a_reduced_format() -> None:
+    from core.errors import GameError
+    from core.serial.errors import BidParseError
+    from core.serial.game import SERIAL
+
+    rules = SERIAL.make_rules(None, {"digits": "3", "serial_length": "3", "rebid": "on"})
+    assert "reduced format 3×3" in SERIAL.describe(rules)
+    match = SERIAL.new_match(rules, ["a", "b"], host="a")
+    rng = random.Random(4)
+    deal = match.deal(rng)
+    assert all(len(s.split()[1]) == 3 and set(s.split()[1]) <= set("123") for s in deal["serials"].values())
+    match.apply_deal(deal)
+    player = match.to_act
+    assert player is not None
+    with pytest.raises(DigitNotInPlay):
+        match.parse(player, "bid", [], {"quantity": "1", "digit": "5"})
+    with pytest.raises(BidParseError):
+        match.parse(player, "bid", [], {"quantity": "1", "digit": "12"})
+    while match.live:
+        who = match.to_act
+        assert who is not None
+        match.apply(match.computer_action(who, "hard", rng))
+    record = match.record(closed=True)
+    assert record["rules"]["digits"] == 3 and record["rules"]["serial_length"] == 3
+    assert SERIAL.verify(record)["totals"] == match.last_outcome.net  # type: ignore[union-attr]
+    for wrong in ("LB 12345678 A", "LB 124 A"):  # a stored deal that does not fit the format is refused
+        stored = dict(deal, serials=dict.fromkeys(deal["serials"], wrong))
+        with pytest.raises(GameError):
+            SERIAL.new_match(rules, ["a", "b"], host="a").apply_deal(stored)
