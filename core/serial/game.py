@@ -19,11 +19,12 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import ActionParseError, GameError, NotYourTurn, RoundOver, UnknownPlayer
+from ..errors import ActionParseError, GameError, RoundOver, UnknownPlayer
 from ..fairness import new_salt
-from ..game import Form, FormField, GameRules, Json, Match, Panel, RandomSource, Say, SayKind, Settled, Step
+from ..game import Form, GameRules, Json, Match, Panel, RandomSource, Say, SayKind, Settled, Step
 from . import text as T
-from .bids import MAX_PLAYERS, Bid, digit_plural
+from .asks import private_read, raise_form
+from .bids import MAX_PLAYERS, Bid
 from .errors import BidParseError, DigitNotInPlay
 from .fairness import commitment
 from .players import DIFFICULTY_LEVELS, get_strategy
@@ -317,50 +318,11 @@ class SerialMatch:
         return T.serial_text(round_, player, self.round_number, self.logs[-1]["commitment"], reminder=True)
 
     def read(self, player: str, verb: str) -> str:
-        round_ = self.live_round
-        if round_ is None:
-            raise RoundOver("no round is under way")
-        if player not in self._players:
-            raise UnknownPlayer(player)
-        if verb == "odds":
-            return T.odds_text(round_, player)
-        if verb == "hint":
-            if round_.to_act != player:
-                raise NotYourTurn(player, round_.to_act or "")
-            said = get_strategy("hard").explain(seat_view(round_, player))
-            for p in sorted(round_.players, key=len, reverse=True):  # the strategy speaks of seat ids
-                said = said.replace(p, T.mention(p))
-            return f"💡 {said}"
-        raise ActionParseError(f"{verb!r} is not something this game can show")
+        return private_read(self.live_round, player, self._players, verb)
 
     def form(self, player: str, verb: str) -> Form:
-        """The Raise… form: quantities low to high, each with the digits that beat the standing bid."""
-        round_ = self.live_round
-        if round_ is None:
-            return Form("bid", "Raise", refusal="No round is under way at this table.")
-        order = self.rules.rank_order
-        if player not in self._players:
-            refusal: str | None = "You are not seated at this table."
-        elif round_.to_act != player:
-            refusal = f"It is not your turn: {T.mention(round_.to_act or '')} is to act."
-        else:
-            refusal = None
-        legal = round_.legal_actions().bids() if refusal is None else []
-        by_quantity: dict[int, list[int]] = {}
-        for bid in legal:  # low to high; the form lists digits highest first
-            by_quantity.setdefault(bid.quantity, []).insert(0, bid.digit)
-        quantities = sorted(by_quantity)[:25]
-        standing = round_.standing_bid
-        intro = str(standing) if standing is not None else ""  # the platforms word it
-        if refusal is None and not quantities:
-            refusal = "There is no higher bid to make: challenge instead."
-        return Form(
-            "bid", "Raise",
-            (FormField("quantity", "Quantity", tuple((str(q), str(q)) for q in quantities)),
-             FormField("digit", "Digit", depends_on="quantity", options_by={
-                 str(q): tuple((str(d), f"{digit_plural(d, order)} ({d})") for d in by_quantity[q])
-                 for q in quantities})),
-            refusal=refusal, intro=intro, submit="Bid {quantity} {digit}")
+        """The Raise… form (whatever ``verb`` opened it: the panel's ``raise`` or ``bid``)."""
+        return raise_form(self.live_round, player, self._players, self.rules.rank_order)
 
     # -- records ----------------------------------------------------------------------------------
     def record(self, closed: bool = False) -> Json:

@@ -1,0 +1,65 @@
+"""What one player asks of the serial game privately: the Raise… form (the legal bids as a two-step
+choice, quantity then digit), their odds, and a hint from the hard computer player."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..errors import ActionParseError, NotYourTurn, RoundOver, UnknownPlayer
+from ..game import Form, FormField
+from . import text as T
+from .bids import digit_plural
+from .players import get_strategy
+from .round import Round
+from .rules import RankOrder
+from .view import seat_view
+
+__all__ = ["private_read", "raise_form"]
+
+MAX_QUANTITIES = 25  # what a platform's choice menu holds
+
+
+def raise_form(round_: Round | None, player: str, players: Sequence[str], order: RankOrder) -> Form:
+    """Quantities low to high, each with the digits (highest first) that beat the standing bid."""
+    if round_ is None:
+        return Form("bid", "Raise", refusal="No round is under way at this table.")
+    if player not in players:
+        refusal: str | None = "You are not seated at this table."
+    elif round_.to_act != player:
+        refusal = f"It is not your turn: {T.mention(round_.to_act or '')} is to act."
+    else:
+        refusal = None
+    legal = round_.legal_actions().bids() if refusal is None else []
+    by_quantity: dict[int, list[int]] = {}
+    for bid in legal:  # low to high; the form lists digits highest first
+        by_quantity.setdefault(bid.quantity, []).insert(0, bid.digit)
+    quantities = sorted(by_quantity)[:MAX_QUANTITIES]
+    standing = round_.standing_bid
+    intro = str(standing) if standing is not None else ""  # the platforms word it
+    if refusal is None and not quantities:
+        refusal = "There is no higher bid to make: challenge instead."
+    return Form(
+        "bid", "Raise",
+        (FormField("quantity", "Quantity", tuple((str(q), str(q)) for q in quantities)),
+         FormField("digit", "Digit", depends_on="quantity", options_by={
+             str(q): tuple((str(d), f"{digit_plural(d, order)} ({d})") for d in by_quantity[q])
+             for q in quantities})),
+        refusal=refusal, intro=intro, submit="Bid {quantity} {digit}")
+
+
+def private_read(round_: Round | None, player: str, players: Sequence[str], verb: str) -> str:
+    """``odds`` (the player's odds for each digit) or ``hint`` (what the hard player would do, and why)."""
+    if round_ is None:
+        raise RoundOver("no round is under way")
+    if player not in players:
+        raise UnknownPlayer(player)
+    if verb == "odds":
+        return T.odds_text(round_, player)
+    if verb == "hint":
+        if round_.to_act != player:
+            raise NotYourTurn(player, round_.to_act or "")
+        said = get_strategy("hard").explain(seat_view(round_, player))
+        for p in sorted(round_.players, key=len, reverse=True):  # the strategy speaks of seat ids
+            said = said.replace(p, T.mention(p))
+        return f"💡 {said}"
+    raise ActionParseError(f"{verb!r} is not something this game can show")
