@@ -2,23 +2,8 @@
 
 It reads the table and chooses by expected units.
 
-**Reading.**  For every other player and every digit it keeps a posterior over how many copies of
-that digit the player holds (0 to 8; the prior is Binomial(8, 1/10), digits treated as independent).
-Each public action is evidence, applied as a likelihood:
-
-* a bid on ``d`` (opening, raise or rebid) makes holding ``d`` likelier: each copy short of the
-  holding a bidder "naturally" bids on (two for a raise, the quantity itself up to three for an
-  opening) divides the likelihood by ``bid_ratio``, above a floor ``bid_floor`` for bluffs;
-* a challenge of ``q × d`` makes holding ``d`` less likely, by how likely a player holding ``c``
-  copies would have been to challenge (the opponent model below), softened by ``challenge_weight``;
-* raising over ``q × d`` instead of challenging it is a mild sign of holding some ``d``
-  (``noraise_weight``).
-
-Every bid and challenge counts, so a player who keeps coming back to one digit is read as holding
-more of it.
-
-The others' total of a digit is the convolution of their posteriors (capped at what the decision
-needs, so it stays a handful of short vectors).
+**Reading** (``reading.py``): a posterior, for every other player and digit, over how many copies
+they hold, updated by every public action as evidence.
 
 **Opponent model.**  A player holding ``c`` copies challenges ``q × d`` with probability
 ``σ(steep · (P(false | c) − P(their best raise is true)))``, where their best raise is taken to
@@ -64,176 +49,16 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from functools import cache
 
 from ..bids import Bid
-from ..odds import at_least, count_distribution
+from ..odds import at_least
 from ..round import Action, CallCount, Challenge, MakeBid, Phase
 from ..rules import ChallengeMode
 from ..view import SeatView
 from .base import base_multiplier, bid_text, pct, raise_options, seats_after
+from .reading import ReaderParams, Vector, _convolve, _model_for, _Reading
 
 __all__ = ["Reader", "ReaderParams"]
-
-PRIOR: tuple[float, ...] = count_distribution(8)  # the full game's prior; a format's is ``_Model.prior``
-Vector = list[float] | tuple[float, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class ReaderParams:
-    """The reader's dials (defaults: the tuned ``hard`` player)."""
-
-    bid_floor: float = 0.07
-    bid_ratio: float = 8.0
-    raise_target: int = 2
-    open_target: int = 3
-    challenge_weight: float = 0.6
-    noraise_weight: float = 0.6
-    steep: float = 8.0
-    raise_shift: float = 0.8
-    raised_value: float = 0.3
-    continue_value: float = 0.0
-    rebid_value: float = 0.0
-    max_jump: int = 4
-    min_naive: float = 0.12
-    bluff_rate: float = 0.2
-    bluff_margin: float = 0.5
-    temperature: float = 0.0
-    bluff_hold: int = 1
-    bluff_uniform: bool = True
-
-
-# -- tables, computed once per (params, table size) ----------------------------------------------
-def _sigmoid(x: float) -> float:
-    if x >= 0:
-        return 1.0 / (1.0 + math.exp(-x))
-    e = math.exp(x)
-    return e / (1.0 + e)
-
-
-class _Model:
-    """Likelihoods and the opponent model for one table size and format, indexed by quantity (0 .. Ln)."""
-
-    __slots__ = (
-        "bid",
-        "challenge",
-        "counts_own",
-        "length",
-        "n",
-        "prior",
-        "read_challenge",
-        "read_raise_over",
-        "values",
-    )
-
-    def __init__(self, params: ReaderParams, n: int, length: int = 8, values: int = 10) -> None:
-        k = length * (n - 1)
-        lo = math.floor(params.raise_shift)
-        frac = params.raise_shift - lo
-        self.n = n
-        self.length = length
-        self.values = values
-        sizes = range(length + 1)
-        #: The prior over one player's holding of one digit: Binomial(length, 1/values).
-        self.prior = count_distribution(length, values)
-        challenge: list[tuple[float, ...]] = []
-        for q in range(length * n + 1):
-            # The opponent's best raise is taken to need q - raise_shift copies among the others.
-            best_raise = (1 - frac) * at_least(q - lo, k, values) + frac * at_least(q - lo - 1, k, values)
-            challenge.append(
-                tuple(_sigmoid(params.steep * ((1.0 - at_least(q - c, k, values)) - best_raise)) for c in sizes)
-            )
-        #: P(a player holding c copies challenges q × d), c = 0 .. 8.
-        self.challenge = tuple(challenge)
-        w = params.challenge_weight
-        self.read_challenge = tuple(tuple(1 - w + w * x for x in rho) for rho in challenge)
-        w = params.noraise_weight
-        self.read_raise_over = tuple(tuple(1 - w + w * (1 - x) for x in rho) for rho in challenge)
-        #: Likelihood of bidding a digit while holding c copies, by the holding the bid "wants".
-        self.bid = tuple(
-            tuple(params.bid_floor + (1 - params.bid_floor) * params.bid_ratio ** -max(0, t - c) for c in sizes)
-            for t in range(9)
-        )
-        #: P(a bidder challenged all around, holding c copies, calls for the count), by quantity.
-        self.counts_own = tuple(
-            tuple(_sigmoid(params.steep * (at_least(q - c, k, values) - 0.5)) for c in sizes)
-            for q in range(length * n + 1)
-        )
-
-
-@cache
-def _model(params: ReaderParams, n: int, length: int = 8, values: int = 10) -> _Model:
-    return _Model(params, n, length, values)
-
-
-def _model_for(params: ReaderParams, view: SeatView) -> _Model:
-    return _model(params, view.n, view.rules.serial_length, view.rules.digits)
-
-
-def _times(vec: Vector, lik: tuple[float, ...]) -> list[float]:
-    out = [a * b for a, b in zip(vec, lik, strict=True)]
-    total = sum(out)
-    if total <= 0.0:
-        return list(vec)
-    return [x / total for x in out]
-
-
-def _convolve(acc: list[float], vec: Vector, cap: int) -> list[float]:
-    """Distribution of the sum, with everything at or above ``cap`` lumped into the last cell."""
-    size = min(len(acc) + len(vec) - 1, cap + 1)
-    out = [0.0] * size
-    top = size - 1
-    for i, a in enumerate(acc):
-        if a < 1e-12:
-            continue
-        for c, v in enumerate(vec):
-            k = i + c
-            if k >= top:
-                out[top] += a * sum(vec[c:])
-                break
-            out[k] += a * v
-    return out
-
-
-class _Reading:
-    """The posteriors after a prefix of the public history; extended action by action."""
-
-    __slots__ = ("bidder", "key", "post", "seen", "standing")
-
-    def __init__(self, key: tuple[object, ...]) -> None:
-        self.key = key
-        self.post: dict[tuple[str, int], list[float]] = {}
-        self.seen: tuple[Action, ...] = ()
-        self.standing: Bid | None = None
-        self.bidder: str | None = None
-
-    def copy(self) -> _Reading:
-        other = _Reading(self.key)
-        other.post = dict(self.post)  # the vectors themselves are never changed in place
-        other.seen, other.standing, other.bidder = self.seen, self.standing, self.bidder
-        return other
-
-    def _update(self, player: str, digit: int, lik: tuple[float, ...], prior: tuple[float, ...]) -> None:
-        key = (player, digit)
-        self.post[key] = _times(self.post.get(key, prior), lik)
-
-    def extend(self, history: tuple[Action, ...], me: str, params: ReaderParams, model: _Model) -> None:
-        standing, bidder = self.standing, self.bidder
-        for action in history[len(self.seen) :]:
-            actor = action.player
-            if isinstance(action, MakeBid):
-                bid = action.bid
-                if actor != me:
-                    if standing is not None and bidder != actor and params.noraise_weight > 0:
-                        self._update(actor, standing.digit, model.read_raise_over[standing.quantity], model.prior)
-                    target = min(bid.quantity, params.open_target if standing is None else params.raise_target)
-                    self._update(actor, bid.digit, model.bid[target], model.prior)
-                standing, bidder = bid, actor
-            elif isinstance(action, Challenge):
-                if actor != me and standing is not None and params.challenge_weight > 0:
-                    self._update(actor, standing.digit, model.read_challenge[standing.quantity], model.prior)
-        self.standing, self.bidder = standing, bidder
-        self.seen = history
 
 
 # -- one decision -------------------------------------------------------------------------------
