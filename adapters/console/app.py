@@ -71,9 +71,10 @@ class ConsoleNotifier:
     """
 
     def __init__(self, out: TextIO, viewer: str | None, picture_dir: Path | None = None,
-                 picture_stem: str = "liars") -> None:
+                 picture_stem: str = "liars", viewer_name: str = "you") -> None:
         self.out = out
         self.viewer = viewer
+        self.viewer_name = viewer_name
         self.picture_dir = picture_dir
         self.picture_stem = picture_stem
         self._last_panel = ""
@@ -106,14 +107,22 @@ class ConsoleNotifier:
                 text = plain(render_mentions(_with_text(m, note), self._mention))
             else:
                 text = plain(render_mentions(m, self._mention))
-            # "you" stands for the person at the terminal; capitalise it where it opens a line
-            text = "\n".join("You" + line[3:] if line.startswith("you ") else line for line in text.split("\n"))
             text += await self._picture(m)
             self.out.write(text + "\n\n")
         self.out.flush()
 
     def _mention(self, uid: str) -> str:
-        return "you" if uid == self.viewer else uid
+        """The person at the terminal by the name the table knows them by (as in replies and after a
+        resume), so every line reads the same ("Ann opens", not "you opens")."""
+        return self.viewer_name if uid == self.viewer else uid
+
+
+def player_name() -> str:
+    """The person at the terminal: their login name, capitalised."""
+    try:
+        return getpass.getuser().capitalize()
+    except Exception:
+        return "You"
 
 
 def _with_text(m: Message, text: str) -> Message:
@@ -150,7 +159,7 @@ async def play(
     rng = random.Random(seed) if seed is not None else None
     viewer = YOU if humans else None
     picture_dir, stem = _picture_place(db_path)
-    notifier = ConsoleNotifier(out, viewer, picture_dir, stem)
+    notifier = ConsoleNotifier(out, viewer, picture_dir, stem, viewer_name=player_name())
     service = await build_service(notifier, db_path=db_path, rng=rng, platform="local")
     try:
         return await _run(service, notifier, game=game, seats=seats, preset=preset, stake=stake, humans=humans,
@@ -166,11 +175,7 @@ async def _run(
     rounds: int | None, level: str, stdin: TextIO, out: TextIO, options: Sequence[str],
 ) -> int:
     if humans:
-        try:
-            name = getpass.getuser().capitalize()
-        except Exception:
-            name = "You"
-        actor = Actor(YOU, name, is_admin=True)
+        actor = Actor(YOU, notifier.viewer_name, is_admin=True)
     else:
         actor = Actor("cpu-house", f"House ({level})", is_admin=True)
 

@@ -26,7 +26,9 @@ def _standing_text(round_: Round) -> str:
     return f"{mention(round_.active)} declared **{d.name()}** (at least {d.floor_text()})."
 
 
-def turn_text(round_: Round) -> str | None:
+def turn_text(round_: Round, *, ping: bool = True) -> str | None:
+    """Whose turn and what they may do: to them (``ping``, the turn message) or about them (the panel,
+    which a computer's turn shows too)."""
     who = round_.to_act
     if who is None:
         return None
@@ -34,9 +36,13 @@ def turn_text(round_: Round) -> str | None:
         d = round_.standing
         assert d is not None
         extra = ", challenge, or pass" if who in round_.passes else " or challenge"
+        if not ping:
+            return f"{mention(who)} is under the gun: to take {mention(round_.active)}'s {d.name()}{extra}."
         return f"{mention(who)}, you are under the gun: take {mention(round_.active)}'s {d.name()}{extra}."
     first = " (you may discard and draw first)" if round_.may_discard else ""
     above = f"above {round_.standing.name()}" if round_.standing is not None else "at least seven-six high"
+    if not ping:
+        return f"{mention(who)} holds the hand: to declare {above}{first.replace('you may', 'may')}."
     return f"{mention(who)}, you hold the hand: declare {above}{first}."
 
 
@@ -57,9 +63,9 @@ def panel(match: Match, stake_text: str) -> Panel:
         lines.append(f"Next round: {mention(opener)} opens." if opener else "Waiting for the first deal.")
         return Panel("\n".join(lines))
     lines.append(f"Round {len(match.rounds)}. " + _standing_text(round_))
-    ping = turn_text(round_)
-    if ping:
-        lines.append(ping)
+    whose = turn_text(round_, ping=False)
+    if whose:
+        lines.append(whose)
     controls: list[Control] = []
     if round_.phase is Phase.GUN:
         if round_.can_raise:

@@ -3,6 +3,7 @@ choice, quantity then digit), their odds, and a hint from the hard computer play
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ..errors import ActionParseError, NotYourTurn, RoundOver, UnknownPlayer
@@ -14,7 +15,26 @@ from .round import Round
 from .rules import RankOrder
 from .view import seat_view
 
-__all__ = ["private_read", "raise_form"]
+__all__ = ["advice", "private_read", "raise_form"]
+
+# A strategy explains itself in the first person ("So I bid 4 zeros"); a hint advises the player.
+_ADVICE = (
+    (re.compile(r"\bSo I (bid|challenge|call|raise)\b"), r"You could \1"),
+    (re.compile(r"\bI open with\b"), "You could open with"),
+    (re.compile(r"\bI am\b"), "you are"),
+    (re.compile(r"\bI\b"), "you"),
+    (re.compile(r"\bMy\b"), "Your"),
+    (re.compile(r"\bmy\b"), "your"),
+    (re.compile(r"\bme\b"), "you"),
+    (re.compile(r"(^|[.!?:] |\()you\b"), r"\1You"),
+)
+
+
+def advice(explained: str) -> str:
+    """The hard player's first-person reasoning as advice to the person in its seat."""
+    for pattern, repl in _ADVICE:
+        explained = pattern.sub(repl, explained)
+    return explained
 
 MAX_QUANTITIES = 25  # what a platform's choice menu holds
 
@@ -60,6 +80,6 @@ def private_read(round_: Round | None, player: str, players: Sequence[str], verb
             raise NotYourTurn(player, round_.to_act or "")
         said = get_strategy("hard").explain(seat_view(round_, player))
         for p in sorted(round_.players, key=len, reverse=True):  # the strategy speaks of seat ids
-            said = said.replace(p, T.mention(p))
-        return f"💡 {said}"
+            said = re.sub(rf"(?<![\w<@]){re.escape(p)}(?!\w)", T.mention(p), said)
+        return f"💡 {advice(said)}"
     raise ActionParseError(f"{verb!r} is not something this game can show")

@@ -302,7 +302,7 @@ class SerialMatch:
         round_ = self.round
         if round_ is None:
             return Panel(f"Seats: {seats}")
-        lines, controls = T.panel_lines(round_, self.round_number, seats, self.logs[-1]["commitment"], note)
+        lines, controls = T.panel_lines(round_, self.round_number, seats, note)
         return Panel("\n".join(lines), controls)
 
     def turn_text(self) -> str | None:

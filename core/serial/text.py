@@ -59,10 +59,9 @@ def describe(rules: Rules) -> str:
     return text
 
 
-def panel_lines(r: Round, round_number: int, seats: str, commitment: str, note: str) -> tuple[list[str], tuple[
-        Control, ...]]:
+def panel_lines(r: Round, round_number: int, seats: str, note: str) -> tuple[list[str], tuple[Control, ...]]:
     """The table message's lines and buttons for the round under way (or just counted)."""
-    head = f"🃏 **Round {round_number}** — stake {units(r.stake)} · commitment `{commitment[:16]}…`"
+    head = f"🃏 **Round {round_number}** — stake {units(r.stake)}"  # the commitment: in the deal and the DMs
     lines = [head, f"Seats: {seats}"]
     if r.is_over:
         lines.append("Counted — see the result below.")
@@ -79,12 +78,12 @@ def panel_lines(r: Round, round_number: int, seats: str, commitment: str, note: 
         lines.append(note)  # what just happened, then whose turn it is: the last line
     to_act = r.to_act or ""
     if r.phase is Phase.REBID:
-        lines.append(f"{mention(to_act)}, you have been challenged all around: call the count or rebid.")
+        lines.append(f"{mention(to_act)} to act: challenged all around, call the count or rebid.")
         return lines, (B_COUNT, B_RAISE, B_HAND, B_ODDS)
     if bid is None:
-        lines.append(f"Your turn, {mention(to_act)}: make the opening bid.")
+        lines.append(f"{mention(to_act)} to act: make the opening bid.")
         return lines, (B_RAISE, B_HAND, B_ODDS)
-    lines.append(f"Your turn, {mention(to_act)}: raise or challenge.")
+    lines.append(f"{mention(to_act)} to act: raise or challenge.")
     return lines, (B_CHALLENGE, B_RAISE, B_HAND, B_ODDS)
 
 

@@ -46,7 +46,7 @@ async def test_complete_round_with_buttons_and_commands(world: Harness) -> None:
     opener = h.to_act()
     second = h.after(opener)
     third = h.after(second)
-    assert f"Your turn, <@{opener.id}>" in panel.content
+    assert f"<@{opener.id}> to act" in panel.content
     assert set(panel.custom_ids()) == {h.button(a) for a in ("open-raise", "hand", "odds")}
 
     # Out of turn: refused privately, nothing changes.
@@ -59,7 +59,7 @@ async def test_complete_round_with_buttons_and_commands(world: Harness) -> None:
     # The opener raises through the Raise… form: quantity and digit selects, then Bid.
     form = await h.raise_bid(opener, 3, 7)
     assert form.content == "Bid placed." and form.custom_ids() == []
-    assert "Standing bid: **3 sevens**" in panel.content and f"Your turn, <@{second.id}>" in panel.content
+    assert "Standing bid: **3 sevens**" in panel.content and f"<@{second.id}> to act" in panel.content
     # one edit of the table message, and one small new message that pings the next player
     assert panel.edit_count == edits + 1 and len(h.channel_messages()) == posted + 1
     ping = h.channel_messages()[-1]

@@ -263,7 +263,7 @@ async def test_a_restart_redraws_what_was_committed_but_never_drawn(fake: FakeSl
             [table] = await fake.wait_for(
                 lambda: [c for c in fake.messages_to(channel) if c.ok and c.params["text"].startswith("🃏 *Round")])
             table_ts = str(table.response["ts"])  # type: ignore[index]
-            opener = next(p for p in players if f"Your turn, <@{p}>" in table.params["text"])
+            opener = next(p for p in players if f"<@{p}> to act" in table.params["text"])
             lobby_ts = str(fake.messages_to(channel)[0].response["ts"])  # type: ignore[index]
 
             def lobby_text() -> str:

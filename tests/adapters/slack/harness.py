@@ -261,7 +261,7 @@ async def play_round(d: Driver) -> RoundResult:
     opener = table.match.live_round.to_act
     assert opener is not None
     panel = fake.message(CHANNEL, table_ts)
-    assert panel is not None and f"Your turn, <@{opener}>" in panel["text"]
+    assert panel is not None and f"<@{opener}> to act" in panel["text"]
 
     reply = await d.click(BOB, table_ts, "hand")  # "My serial": ephemeral, Bob's own serial only
     assert reply.response_type == "ephemeral" and serials[BOB] in (reply.text or "")
