@@ -77,6 +77,7 @@ def panel(match: Match, stake_text: str) -> Panel:
         controls.append(Control("declare", "Declare…", "primary", form=True))
         if round_.may_discard:
             controls.append(Control("discard", "Discard…", form=True))
+        controls.append(Control("hand", "My hand"))  # for whoever holds it (a closed DM hides it)
     return Panel("\n".join(lines), tuple(controls))
 
 

@@ -173,13 +173,13 @@ def test_the_panel_offers_the_buttons_of_the_moment() -> None:
     assert m.panel("1 unit").controls == ()
     m.apply_deal(m.deal(random.Random(6)))
     verbs = [c.verb for c in m.panel("1 unit").controls]
-    assert verbs == ["declare"]
+    assert verbs == ["declare", "hand"]
     holder = m.to_act
     m.apply({"player": holder, "declare": "king high"})
     assert [c.verb for c in m.panel("1 unit").controls] == ["take", "challenge", "pass"]
     gun = m.to_act
     m.apply({"player": gun, "take": True})
-    assert [c.verb for c in m.panel("1 unit").controls] == ["declare", "discard"]
+    assert [c.verb for c in m.panel("1 unit").controls] == ["declare", "discard", "hand"]
     assert m.private_text(gun or "") is not None and m.private_text(holder or "") is None
     assert "<@" in (m.turn_text() or "")
     assert m.read(gun or "", "hint").startswith("You hold")
