@@ -1,4 +1,7 @@
-"""The table's own words (lobby, seats, timers, ledgers, errors) and how a game's words become messages.
+"""The table's own words (lobby, seats, timers, ledgers, reports) and how a game's words become messages.
+
+A refusal (:class:`~bot.parsing.UserError`) is worded where its rule is checked (``lobby.py``,
+``parsing.py``, ``reports.py``, ``runtime.py``): one sentence beside the one check it explains.
 
 Each game writes its own words (``core/<game>/text.py``) with mentions as ``<@id>`` and money as
 ``<$n>`` tokens; here the money tokens are written out with the server's unit, and the game's
