@@ -42,19 +42,19 @@ from slack_sdk.http_retry.builtin_async_handlers import AsyncConnectionErrorRetr
 from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.webhook.async_client import AsyncWebhookClient
 
-from adapters.forms import picker
 from bot.model import COMMANDS, Actor, Command, Reply, TableKey
 from bot.service import Service, UserError
 
+from .forms import FIELD_PREFIX, chosen, form_modal, parse_form, view_key
+from .home import home_view
 from .notifier import SlackNotifier
 from .render import (
     ACTION_PREFIX,
-    RAISE_CALLBACK,
+    OPEN_PREFIX,
     SLASH,
     TEXT,
     key_from_value,
-    parse_raise,
-    raise_modal,
+    plain,
     render_reply,
     server_id,
     usage,
@@ -127,8 +127,10 @@ class Listeners:
 
     def register(self, app: AsyncApp) -> None:
         app.command(SLASH)(self.on_command)
+        app.action(re.compile("^" + re.escape(FIELD_PREFIX)))(self.on_field)  # before the buttons: first match wins
         app.action(re.compile("^" + re.escape(ACTION_PREFIX)))(self.on_action)
-        app.view(RAISE_CALLBACK)(self.on_raise)
+        app.view(re.compile("^" + re.escape(ACTION_PREFIX)))(self.on_form)
+        app.event("app_home_opened")(self.on_home)
         app.error(self.on_error)
 
     def summary(self) -> str:
@@ -161,8 +163,8 @@ class Listeners:
 
         async def work() -> list[After]:
             if name == "raise":  # the Raise… form, by command as well as by button
-                return [lambda: self._open_raise(client, str(command.get("trigger_id") or ""), key, user,
-                                                 answer)]
+                return [lambda: self._open_form(client, str(command.get("trigger_id") or ""), key, user, name,
+                                                answer)]
             if name not in COMMANDS:
                 return [answer(Reply(usage(name), ok=False, code="usage"))]
             in_dm = channel.startswith("D") or command.get("channel_name") == "directmessage"
@@ -199,8 +201,10 @@ class Listeners:
             return lambda: self._answer(client, url, key.channel_id, user, reply, key)
 
         async def work() -> list[After]:
-            if name == "raise":
-                return [lambda: self._open_raise(client, str(body.get("trigger_id") or ""), key, user, answer)]
+            opener = name.removeprefix(OPEN_PREFIX) if name.startswith(OPEN_PREFIX) else None
+            if opener or name == "raise":  # a form's button (``raise``: one drawn before forms were generic)
+                return [lambda: self._open_form(client, str(body.get("trigger_id") or ""), key, user,
+                                                opener or name, answer)]
             if name in COMMANDS:
                 actor = await self._actor(client, user, body["user"].get("name") or body["user"].get("username"))
                 reply = await self.service.handle(Command(name, key, actor,
@@ -213,10 +217,50 @@ class Listeners:
         return await self._run(self._request_id(body, name), request, ack, work,
                                answer(Reply(TEXT["apology"], ok=False, code="internal")), key)
 
-    async def on_raise(self, ack: AsyncAck, body: dict[str, Any], view: dict[str, Any], client: AsyncWebClient,
+    async def on_field(self, ack: AsyncAck, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient,
                        request: AsyncBoltRequest) -> BoltResponse | None:
+        """A choice in a form's first select: the modal is drawn again with the second select re-listed."""
+        view = body.get("view") if isinstance(body.get("view"), Mapping) else None
+        where = view_key(view) if view is not None else None
         user = str(body["user"]["id"])
-        parsed = parse_raise(view)
+
+        async def redraw() -> None:
+            if view is None or where is None:
+                return
+            key, opener, _ = where
+            modal: dict[str, Any] | None = None
+            try:
+                form = self.service.form(key, user, opener)
+            except UserError as exc:
+                refusal: str | None = exc.text
+            else:
+                refusal = form.refusal
+                if refusal is None:
+                    modal = form_modal(key, form, opener, chosen(action))
+            if modal is None:
+                modal = {"type": "modal", "title": view.get("title") or {"type": "plain_text", "text": "Liar's Poker"},
+                         "close": {"type": "plain_text", "text": TEXT["raise_close"]},
+                         "blocks": [{"type": "section", "text": {"type": "mrkdwn",
+                                                                 "text": plain(refusal or TEXT["form_none"])}}]}
+            try:
+                await client.views_update(view_id=str(view.get("id")), hash=view.get("hash"), view=modal)
+            except SlackApiError as exc:  # hash_conflict: a newer choice is being drawn
+                log.warning("views.update for a form failed: %s", exc.response.get("error"))
+
+        async def work() -> list[After]:
+            if where is None:
+                log.warning("a form choice without its table; ignored")
+                return []
+            return [redraw]
+
+        return await self._run(None, request, ack, work, _nothing, None)
+
+    async def on_form(self, ack: AsyncAck, body: dict[str, Any], view: dict[str, Any], client: AsyncWebClient,
+                      request: AsyncBoltRequest) -> BoltResponse | None:
+        """A submitted form: ``Command(form.verb, options={field: value, ...})``."""
+        user = str(body["user"]["id"])
+        parsed = parse_form(view)
+        verb = parsed[1] if parsed is not None else "form"
 
         def answer(reply: Reply) -> After:
             async def send() -> None:
@@ -226,18 +270,33 @@ class Listeners:
 
         async def work() -> list[After]:
             if parsed is None:
-                log.warning("a Raise… submission without its table or selections; ignored")
+                log.warning("a form submission without its table or choices; ignored")
                 return []
-            key, quantity, digit = parsed
+            key, _, options = parsed
             actor = await self._actor(client, user, body["user"].get("name") or body["user"].get("username"))
-            cmd = Command("bid", key, actor, options={"quantity": str(quantity), "digit": str(digit)},
-                          request_id=self._request_id(body, "bid"))
+            cmd = Command(verb, key, actor, options=options, request_id=self._request_id(body, verb))
             return [answer(await self.service.handle(cmd))]
 
-        # the bare acknowledgement closes the modal; a refused bid is answered ephemerally in the channel
-        return await self._run(self._request_id(body, "bid"), request, ack, work,
+        # the bare acknowledgement closes the modal; a refused move is answered ephemerally in the channel
+        return await self._run(self._request_id(body, verb), request, ack, work,
                                answer(Reply(TEXT["apology"], ok=False, code="internal")),
                                parsed[0] if parsed is not None else None)
+
+    async def on_home(self, event: dict[str, Any], body: dict[str, Any], client: AsyncWebClient) -> None:
+        """The player opened the Home tab: publish their figures (after the event is acknowledged)."""
+        if event.get("tab", "home") != "home":
+            return
+        user = str(event["user"])
+
+        async def publish() -> None:
+            actor = await self._actor(client, user, None)
+            view = await home_view(self.service, server_id(body), actor, str(event.get("channel") or ""))
+            try:
+                await client.views_publish(user_id=user, view=view)
+            except SlackApiError as exc:
+                log.warning("views.publish of the Home tab failed: %s", exc.response.get("error"))
+
+        self._track(asyncio.ensure_future(self._quietly(publish)))
 
     async def on_error(self, error: Exception, body: dict[str, Any]) -> None:
         kind = (body.get("type") or body.get("command")) if isinstance(body, Mapping) else None
@@ -344,22 +403,28 @@ class Listeners:
         else:
             await client.chat_postEphemeral(channel=channel, user=user, text=text, blocks=blocks or None)
 
-    async def _open_raise(self, client: AsyncWebClient, trigger_id: str, key: TableKey, user: str,
-                          answer: Callable[[Reply], After]) -> None:
+    async def _open_form(self, client: AsyncWebClient, trigger_id: str, key: TableKey, user: str, opener: str,
+                         answer: Callable[[Reply], After]) -> None:
+        """Open the form behind the ``opener`` button (Raise…, Declare…, Discard…) for this player now."""
         try:
-            options = picker(self.service.form(key, user, "bid"))
+            form = self.service.form(key, user, opener)
         except UserError as exc:
             await answer(Reply(exc.text, ok=False, code=exc.code))()
             return
-        if options.refusal is not None:
-            await answer(Reply(options.refusal, ok=False, code="not-your-turn"))()
+        if form.refusal is not None:
+            await answer(Reply(form.refusal, ok=False, code="not-your-turn"))()
+            return
+        modal = form_modal(key, form, opener)
+        if modal is None:
+            await answer(Reply(TEXT["form_none"], ok=False, code="no-choice"))()
             return
         try:
-            await client.views_open(trigger_id=trigger_id, view=raise_modal(key, options))
+            await client.views_open(trigger_id=trigger_id, view=modal)
         except SlackApiError as exc:
             error = str(exc.response.get("error"))
-            log.warning("views.open for the Raise… form failed: %s", error)
-            await answer(Reply(TEXT["raise_failed"].format(error=error), ok=False, code="modal"))()
+            log.warning("views.open for the %s form failed: %s", form.verb, error)
+            await answer(Reply(TEXT["raise_failed"].format(title=form.title, error=error, verb=form.verb),
+                               ok=False, code="modal"))()
 
     async def _actor(self, client: AsyncWebClient, user_id: str, fallback: str | None) -> Actor:
         """Who acted, with their display name and whether they administer the workspace (cached)."""
@@ -385,6 +450,10 @@ class Listeners:
     def _tables_of(self, server: str, user: str) -> list[TableKey]:
         """Tables on this server where ``user`` holds a serial now (for ``hand`` sent by DM)."""
         return [t.key for t in self.service.tables_of("slack", user, server)]
+
+
+async def _nothing() -> None:
+    return None
 
 
 def _header(request: AsyncBoltRequest, name: str) -> str | None:
