@@ -26,7 +26,8 @@ from core.game import Form
 
 from .render import TEXT, mrkdwn, plain
 
-__all__ = ["FIELD_PREFIX", "FORM_CALLBACK", "LEGACY_CALLBACK", "chosen", "form_modal", "parse_form", "view_key"]
+__all__ = ["FIELD_PREFIX", "FORM_CALLBACK", "LEGACY_CALLBACK", "chosen", "form_modal", "notice_modal", "parse_form",
+           "view_key"]
 
 FORM_CALLBACK = "liars:form"
 LEGACY_CALLBACK = "liars:raise"  # the Raise… modals opened before forms were generic
@@ -60,7 +61,8 @@ def form_modal(key: TableKey, form: Form, opener: str, first: str | None = None)
         options = [_option(label, value, markdown=True) for value, label in field.options[:CHECKBOXES]]
         if not options:
             return None
-        blocks.append({"type": "input", "block_id": f"f:{field.name}", "optional": not field.required,
+        # at least one mark: discarding nothing is simply declaring (Slack asks for a mark before sending)
+        blocks.append({"type": "input", "block_id": f"f:{field.name}", "optional": False,
                        "label": {"type": "plain_text", "text": field.label[:TITLE * 4]},
                        "element": {"type": "checkboxes", "action_id": FIELD_PREFIX + field.name,
                                    "options": options}})
@@ -92,6 +94,13 @@ def form_modal(key: TableKey, form: Form, opener: str, first: str | None = None)
         "close": {"type": "plain_text", "text": TEXT["raise_close"]},
         "blocks": blocks,
     }
+
+
+def notice_modal(view: Mapping[str, Any], text: str) -> dict[str, Any]:
+    """The modal redrawn as a notice (the form is no longer the player's to use: the turn moved on)."""
+    return {"type": "modal", "title": view.get("title") or {"type": "plain_text", "text": "Liar's Poker"},
+            "close": {"type": "plain_text", "text": TEXT["raise_close"]},
+            "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": mrkdwn(text)}}]}
 
 
 def view_key(view: Mapping[str, Any]) -> tuple[TableKey, str, str] | None:

@@ -13,6 +13,11 @@ takes longer than :data:`ACK_BUDGET` (Slack allows 3 seconds), the request is *n
 it, and is acknowledged when it has committed.  A command that fails inside the bot commits nothing;
 it is acknowledged with an apology to its sender.
 
+Forms.  A button ``liars:open-<verb>`` (Raise…, Declare…, Discard…) opens that game form as a modal
+(:mod:`adapters.slack.forms`); a choice in its first select (``liars:field:<name>``) redraws it
+with ``views.update``; submitting it sends the form's command with the chosen options.  The Home
+tab (``app_home_opened``) is published after the event is acknowledged (:mod:`adapters.slack.home`).
+
 Retries.  Slack redelivers a request whose acknowledgement it missed: over HTTP with
 ``X-Slack-Retry-Num``, over Socket Mode as a new envelope with the same payload.  A redelivery
 carries the same ``trigger_id`` (unique per user action), so ``slack:<trigger_id>:<command>`` is a
@@ -33,19 +38,15 @@ from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-import aiohttp
 from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncBoltRequest
 from slack_bolt.response import BoltResponse
 from slack_sdk.errors import SlackApiError
-from slack_sdk.http_retry.async_handler import AsyncRetryHandler
-from slack_sdk.http_retry.builtin_async_handlers import AsyncConnectionErrorRetryHandler
 from slack_sdk.web.async_client import AsyncWebClient
-from slack_sdk.webhook.async_client import AsyncWebhookClient
 
 from bot.model import COMMANDS, Actor, Command, Reply, TableKey
 from bot.service import Service, UserError
 
-from .forms import FIELD_PREFIX, chosen, form_modal, parse_form, view_key
+from .forms import FIELD_PREFIX, chosen, form_modal, notice_modal, parse_form, view_key
 from .home import home_view
 from .notifier import SlackNotifier
 from .render import (
@@ -54,11 +55,11 @@ from .render import (
     SLASH,
     TEXT,
     key_from_value,
-    plain,
     render_reply,
     server_id,
     usage,
 )
+from .responder import Responder
 
 __all__ = ["ACK_BUDGET", "Listeners", "Responder"]
 
@@ -76,34 +77,8 @@ ACK_BUDGET = 2.5  # seconds a listener may spend before its acknowledgement (Sla
 After = Callable[[], Awaitable[None]]  # what a request does once it is acknowledged
 
 
-class Responder:
-    """Posts to ``response_url``s over one shared aiohttp session (bolt's ``respond()`` opens a new
-    session, hence a new connection, for every answer)."""
-
-    def __init__(self, session: aiohttp.ClientSession | None = None) -> None:
-        self._session = session
-        self._retry: list[AsyncRetryHandler] = [AsyncConnectionErrorRetryHandler(max_retry_count=2)]
-
-    @property
-    def session(self) -> aiohttp.ClientSession:
-        if self._session is None or self._session.closed:
-            self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30))
-        return self._session
-
-    async def post(self, url: str, text: str, blocks: list[dict[str, Any]] | None, *, public: bool = False) -> None:
-        client = AsyncWebhookClient(url, session=self.session, retry_handlers=self._retry)
-        response = await client.send(text=text, blocks=blocks or None,
-                                     response_type="in_channel" if public else "ephemeral", replace_original=False)
-        if response.status_code != 200:
-            log.warning("a response_url answered %s (%s)", response.status_code, response.body[:80])
-
-    async def close(self) -> None:
-        if self._session is not None:
-            await self._session.close()
-
-
 class Listeners:
-    """The slash command, the buttons and the Raise… modal, over one :class:`Service`."""
+    """The slash command, the buttons, the games' forms and the Home tab, over one :class:`Service`."""
 
     def __init__(self, service: Service, notifier: SlackNotifier | None = None, *, user_ttl: float = 300.0,
                  clock: Callable[[], float] = time.monotonic, responder: Responder | None = None,
@@ -238,10 +213,7 @@ class Listeners:
                 if refusal is None:
                     modal = form_modal(key, form, opener, chosen(action))
             if modal is None:
-                modal = {"type": "modal", "title": view.get("title") or {"type": "plain_text", "text": "Liar's Poker"},
-                         "close": {"type": "plain_text", "text": TEXT["raise_close"]},
-                         "blocks": [{"type": "section", "text": {"type": "mrkdwn",
-                                                                 "text": plain(refusal or TEXT["form_none"])}}]}
+                modal = notice_modal(view, refusal or TEXT["form_none"])
             try:
                 await client.views_update(view_id=str(view.get("id")), hash=view.get("hash"), view=modal)
             except SlackApiError as exc:  # hash_conflict: a newer choice is being drawn
