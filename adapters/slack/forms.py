@@ -42,7 +42,10 @@ FIELD_WORDS = {"bid": ("How many", "Of which digit")}  # the serial game's label
 def _option(text: str, value: str, *, markdown: bool = False) -> dict[str, Any]:
     if markdown:
         return {"text": {"type": "mrkdwn", "text": mrkdwn(text)[:OPTION_TEXT]}, "value": value}
-    return {"text": {"type": "plain_text", "text": plain(text)[:OPTION_TEXT], "emoji": True}, "value": value}
+    shown = plain(text)
+    if len(shown) > OPTION_TEXT:  # keep the words, drop the gloss: "two pair, … (at least 7-7-3-3-2)"
+        shown = shown.split(" (")[0]
+    return {"text": {"type": "plain_text", "text": shown[:OPTION_TEXT], "emoji": True}, "value": value}
 
 
 def _intro(form: Form) -> str:
