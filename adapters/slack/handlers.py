@@ -43,7 +43,7 @@ from slack_bolt.response import BoltResponse
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.model import COMMANDS, Actor, Command, Reply, TableKey
+from bot.model import COMMANDS, TABLE_COMMANDS, Actor, Command, Reply, TableKey
 from bot.service import Service, UserError
 
 from .forms import FIELD_PREFIX, chosen, form_modal, notice_modal, parse_form, view_key
@@ -137,7 +137,8 @@ class Listeners:
             return lambda: self._answer(client, url, channel, user, reply, at)
 
         async def work() -> list[After]:
-            if name == "raise":  # the Raise… form, by command as well as by button
+            if name == "raise" or (len(words) == 1 and self._has_form(key, user, name)):
+                # a form by command as well as by button: `raise`, or a bare `bid` / `declare` / `discard`
                 return [lambda: self._open_form(client, str(command.get("trigger_id") or ""), key, user, name,
                                                 answer)]
             if name not in COMMANDS:
@@ -374,6 +375,16 @@ class Listeners:
             await client.chat_postMessage(channel=channel, text=text, blocks=blocks or None)
         else:
             await client.chat_postEphemeral(channel=channel, user=user, text=text, blocks=blocks or None)
+
+    def _has_form(self, key: TableKey, user: str, verb: str) -> bool:
+        """Whether ``verb`` is a move with a form this player can use now (a bare command opens it)."""
+        if verb in TABLE_COMMANDS or verb not in COMMANDS:
+            return False
+        try:
+            form = self.service.form(key, user, verb)
+        except UserError:
+            return False
+        return form.verb == verb and bool(form.fields) and form.refusal is None
 
     async def _open_form(self, client: AsyncWebClient, trigger_id: str, key: TableKey, user: str, opener: str,
                          answer: Callable[[Reply], After]) -> None:

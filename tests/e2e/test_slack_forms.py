@@ -42,6 +42,16 @@ async def test_a_stale_form_says_the_turn_moved_on_and_sends_nothing(driver: Htt
     refused = await d.click(next(p for p in (ALICE, BOB, CAROL) if p != opener), ts, "open-raise")
     assert refused.response_type == "ephemeral" and "not your turn" in (refused.text or "")
 
+    # a bare `bid` opens the same form as the Raise… button (`raise` too); a bare `challenge` does not
+    bare = d.fake.slash_command("bid", user_id=opener)
+    await d.send_slash(bare)
+    opened = await d.fake.wait_for(lambda: [c for c in d.fake.calls("views.open")
+                                            if c.ok and c.params.get("trigger_id") == bare["trigger_id"]])
+    assert opened[0].params["view"]["callback_id"] == "liars:form"
+    second = next(p for p in (ALICE, BOB, CAROL) if p != opener)
+    said = await d.slash(second, "challenge")
+    assert "no bid to challenge" in (said.text or "") and len(d.fake.calls("views.open")) == 1
+
     view = await d.open_raise(opener, ts)
     assert (await d.slash(opener, "bid 1 1")).text == "Bid placed."  # by command, with the form still open
     redrawn = await d.choose(opener, view, "quantity", "2")

@@ -165,6 +165,17 @@ class Driver:
         assert calls[0].response is not None
         return dict(calls[0].response["view"])
 
+    async def open_form_by_command(self, user: str, verb: str) -> dict[str, Any]:
+        """A bare ``/liars <verb>`` (``raise``, ``bid``, ``declare``, ``discard``) opens the verb's form."""
+        payload = self.fake.slash_command(verb, user_id=user, user_name=NAMES.get(user, user.lower()))
+        await self.send_slash(payload)
+        calls = await self.fake.wait_for(
+            lambda: [c for c in self.fake.calls("views.open")
+                     if c.ok and c.params.get("trigger_id") == payload["trigger_id"]],
+            description=f"views.open for /liars {verb}")
+        assert calls[0].response is not None
+        return dict(calls[0].response["view"])
+
     async def open_raise(self, user: str, ts: str) -> dict[str, Any]:
         return await self.open_form(user, ts, "raise")
 
