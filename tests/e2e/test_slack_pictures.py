@@ -18,6 +18,7 @@ from adapters.slack.app import serve_http
 from bot.model import Message, MessageKind
 from tests.adapters.slack.harness import (
     ACK_LIMIT,
+    ALICE,
     BOT_TOKEN,
     CHANNEL,
     NAMES,
@@ -128,3 +129,12 @@ async def test_a_picture_that_cannot_be_drawn_or_uploaded_leaves_the_text_alone(
     await notifier.idle()
     [shared] = fake.shared_files(CHANNEL)
     assert shared.data.startswith(PNG)
+
+
+async def test_a_chart_is_posted_with_its_png(driver: HttpDriver) -> None:
+    await play_round(driver)
+    reply = await driver.slash(ALICE, "sheet chart")
+    assert "chart" in (reply.text or "").lower()
+    files = await driver.fake.wait_for(lambda: [f for f in driver.fake.shared_files(CHANNEL)
+                                                if f.filename.startswith("balances")])
+    assert files[0].data.startswith(PNG)
