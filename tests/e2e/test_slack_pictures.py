@@ -138,3 +138,18 @@ async def test_a_chart_is_posted_with_its_png(driver: HttpDriver) -> None:
     files = await driver.fake.wait_for(lambda: [f for f in driver.fake.shared_files(CHANNEL)
                                                 if f.filename.startswith("balances")])
     assert files[0].data.startswith(PNG)
+
+
+async def test_a_rate_limited_upload_is_sent_again_and_the_text_only_once(
+        driver: HttpDriver, caplog: pytest.LogCaptureFixture) -> None:
+    fake, notifier, key = driver.fake, driver.bot.notifier, key_of(driver.fake)
+    # more 429s than slack_sdk's own retry handler waits out: the notifier's outbox sends the picture again
+    fake.fail_method("files.getUploadURLExternal", "ratelimited", times=3, retry_after=0)
+    await notifier.deliver([Message(key, "The count: round 1", MessageKind.RESULT, picture=COUNT,
+                                    names=names_example())])
+    await notifier.idle()
+    assert [c.params["text"] for c in fake.messages_to(CHANNEL)] == ["The count: round 1"]
+    assert len(fake.calls("files.getUploadURLExternal")) == 4
+    [shared] = fake.shared_files(CHANNEL)
+    assert shared.data.startswith(PNG) and notifier.outboxes.rate_limited >= 1
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
