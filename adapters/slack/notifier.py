@@ -16,8 +16,10 @@
   challenge, a chart) is followed in the same channel by the picture as a PNG file: drawn on a worker
   thread (:func:`adapters.pictures.render`) and uploaded with the Web API's external-upload flow
   (``files_upload_v2``: ``files.getUploadURLExternal``, the upload, ``files.completeUploadExternal``).
-  The text goes first and never waits for the drawing; if drawing or uploading fails, the text stays
-  alone and one WARNING says why.  The picture is made only for a result (public by then).
+  The text goes first and never waits for the drawing; the picture is queued once the text is, in the
+  channel's own picture queue, so drawing and uploading never hold back the table's next messages.  If
+  drawing or uploading fails, the text stays alone and one WARNING says why.  The picture is made
+  only for a result (public by then).
 
 Answer first.  While the person who acted is being answered (``hold(key)`` … the release it returns),
 ``deliver`` keeps that table's messages back (at most :data:`HOLD_LIMIT` seconds), so the private
@@ -36,7 +38,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from slack_sdk.errors import SlackApiError, SlackRequestError
@@ -57,13 +59,16 @@ _REPOST_ERRORS = frozenset({"message_not_found", "cant_update_message", "edit_wi
 # errors that mean the bot cannot speak in the channel at all (worth telling the person who acted)
 _CHANNEL_ERRORS = frozenset({"not_in_channel", "channel_not_found", "is_archived", "restricted_action"})
 HOLD_LIMIT = 2.0  # seconds a table's messages wait at most for the answer to the person who acted
+TEXT_WAIT = 120.0  # seconds a picture waits at most for its text to be posted (rate limits, retries)
 
 
 @dataclass
 class _Picture:
-    """An outbox item: the picture of ``message``, once drawn (kept across a rate-limited retry)."""
+    """An outbox item: the picture of ``message``, once drawn (kept across a rate-limited retry).
+    ``text_sent`` is set once the message's text has gone (or been given up): the picture follows it."""
 
     message: Message
+    text_sent: asyncio.Event = field(default_factory=asyncio.Event)
     png: bytes | None = None
 
 
@@ -121,9 +126,10 @@ class SlackNotifier:
                 continue
             dest = ("channel", message.key.channel_id)
             if message.panel is None:
-                self.outboxes.put(dest, Item((message, None)))
-                if message.picture is not None:
-                    self.outboxes.put(dest, Item(_Picture(message)))
+                picture = _Picture(message) if message.picture is not None else None
+                self.outboxes.put(dest, Item((message, picture)))
+                if picture is not None:  # its own queue: drawing and uploading hold no table message back
+                    self.outboxes.put(("picture", message.key.channel_id), Item(picture))
                 continue
             # the panel's message id as the service knows it now (it may forget an ended table by send time)
             hint = self.panels.panel(message.key, message.panel) if self.panels is not None else None
@@ -141,7 +147,8 @@ class SlackNotifier:
         if isinstance(item.payload, _Picture):
             await self._picture(item.payload)
             return
-        message, hint = item.payload
+        message, extra = item.payload
+        hint = extra if isinstance(extra, str) else None  # a panel's message id
         try:
             if message.to is not None:
                 await self._direct(message)
@@ -160,12 +167,19 @@ class SlackNotifier:
                 self._channel_errors[message.key.channel_id] = error
                 if self.on_channel_error is not None:
                     await self.on_channel_error(message.key, error)
+        if isinstance(extra, _Picture):
+            extra.text_sent.set()  # sent or refused for good: its picture may follow
 
     async def _picture(self, picture: _Picture) -> None:
-        """Draw the message's picture off the event loop and upload it to the channel."""
+        """Once the text has gone, draw the message's picture off the event loop and upload it."""
         message = picture.message
         assert message.picture is not None
         channel = message.key.channel_id
+        try:
+            await asyncio.wait_for(picture.text_sent.wait(), TEXT_WAIT)
+        except TimeoutError:
+            log.warning("the %s message for %s was not posted; its picture is dropped", message.kind, channel)
+            return
         if picture.png is None:
             try:
                 picture.png = await asyncio.to_thread(pictures.render, message.picture, message.names)
