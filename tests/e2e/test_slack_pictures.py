@@ -89,8 +89,11 @@ async def test_the_count_arrives_with_its_png_and_nothing_before_it_carries_a_fi
     assert answer.text == "You challenged." and driver.acks[acks].elapsed < ACK_LIMIT
     await fake.wait_for(lambda: len(_count_posts(fake)) == 2, description="the second count")
     held = await fake.wait_for(lambda: fake.calls("files.getUploadURLExternal")[1:])
-    # nor does it hold back the table: round 3 is dealt (a DM each) while the picture is still on its way
-    await fake.wait_for(lambda: all(len(fake.dms_to(p)) == 3 for p in NAMES), description="round 3 dealt")
+    # nor does it hold back the table: round 3's table message is posted while the picture is on its way
+    second_count = _count_posts(fake)[1]
+    await fake.wait_for(lambda: [c for c in fake.messages_to(CHANNEL)
+                                 if c.timestamp > second_count and "Your turn" in c.params["text"]],
+                        description="round 3's table message")
     assert held[0].response is None and len(fake.shared_files(CHANNEL)) == 1
     fake.release("files.getUploadURLExternal")
     await driver.settled()
