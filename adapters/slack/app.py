@@ -36,8 +36,9 @@ from bot.service import Service
 
 from .config import SlackConfig
 from .door import MAX_BODY, Door, GuardedSocketModeHandler, store_ready
-from .handlers import Listeners, Responder
+from .handlers import Listeners
 from .notifier import SlackNotifier
+from .responder import Responder
 
 __all__ = ["SlackBot", "connect_socket", "create_bot", "run", "serve_http"]
 

@@ -8,8 +8,9 @@ HTTP (``POST /slack/events``), in this order, before bolt sees anything:
 3. the signed body is parsed (bolt's own ``AsyncBoltRequest``): one that does not parse as what its
    ``Content-Type`` says gets 400;
 4. its shape is checked (:func:`inspect`): a payload missing a field the listeners need (a slash
-   command without ``user_id``, an action without ``action_id`` …) gets 400; a kind of request the
-   bot does not handle (another slash command, an event, a shortcut) gets an empty 200.
+   command without ``user_id``, an action without ``action_id``, an ``app_home_opened`` without its
+   user …) gets 400; a kind of request the bot does not handle (another slash command, another event,
+   a shortcut) gets an empty 200.
 
 Every refusal writes one log line (WARNING for signed input, a rate-limited WARNING for bad
 signatures) and never a traceback: input we did not produce is not our error.  Only then does bolt
@@ -40,7 +41,7 @@ from slack_sdk.socket_mode.async_client import AsyncBaseSocketModeClient
 from slack_sdk.socket_mode.request import SocketModeRequest
 from slack_sdk.socket_mode.response import SocketModeResponse
 
-from .render import ACTION_PREFIX, RAISE_CALLBACK, SLASH
+from .render import ACTION_PREFIX, SLASH
 
 __all__ = ["MAX_BODY", "Door", "GuardedSocketModeHandler", "inspect", "store_ready"]
 
@@ -48,6 +49,7 @@ log = logging.getLogger(__name__)
 
 MAX_BODY = 1024 * 1024  # bytes; Slack's largest payloads (a block_actions with its message) are far smaller
 UNAUTHORIZED = {"error": "invalid request"}  # what bolt itself answers a bad signature with
+EVENTS = frozenset({"app_home_opened"})  # the events the bot subscribes to (the manifest's bot_events)
 
 
 def _text(body: Mapping[str, Any], name: str) -> bool:
@@ -97,9 +99,22 @@ def inspect(body: Any) -> tuple[str, str | None]:
             return "malformed", "view_submission without user.id"
         if not isinstance(view, Mapping) or not isinstance(view.get("callback_id"), str):
             return "malformed", "view_submission without view.callback_id"
-        if view["callback_id"] != RAISE_CALLBACK:
+        if not view["callback_id"].startswith(ACTION_PREFIX):
             return "unhandled", "a form that is not ours"
         return "ok", None
+    if kind == "event_callback":
+        event = body.get("event")
+        if not isinstance(event, Mapping) or not _text(event, "type"):
+            return "malformed", "an event callback without its event"
+        if event["type"] not in EVENTS:
+            return "unhandled", f"the event {str(event['type'])[:40]!r}"
+        if not _text(event, "user"):
+            return "malformed", f"{event['type']} without user"
+        if not (_text(body, "team_id") or _text(body, "enterprise_id")):
+            return "malformed", "an event callback without team_id"
+        return "ok", None
+    if kind == "url_verification":  # Event Subscriptions' handshake: bolt answers the challenge
+        return ("ok", None) if _text(body, "challenge") else ("malformed", "url_verification without challenge")
     if isinstance(kind, str) and kind:
         return "unhandled", f"a {kind[:40]!r} request"
     return "malformed", "neither a slash command nor an interaction"
@@ -201,8 +216,6 @@ class GuardedSocketModeHandler(AsyncSocketModeHandler):
     async def handle(self, client: AsyncBaseSocketModeClient, req: SocketModeRequest) -> None:
         started = time.time()
         verdict, why = inspect(req.payload)
-        if req.type == "events_api":
-            verdict, why = "unhandled", "an event"
         if verdict != "ok":
             log.warning("dropping a Socket Mode %s envelope: %s", req.type, why)
             with contextlib.suppress(Exception):

@@ -13,6 +13,11 @@ takes longer than :data:`ACK_BUDGET` (Slack allows 3 seconds), the request is *n
 it, and is acknowledged when it has committed.  A command that fails inside the bot commits nothing;
 it is acknowledged with an apology to its sender.
 
+Forms.  A button ``liars:open-<verb>`` (Raise…, Declare…, Discard…) opens that game form as a modal
+(:mod:`adapters.slack.forms`); a choice in its first select (``liars:field:<name>``) redraws it
+with ``views.update``; submitting it sends the form's command with the chosen options.  The Home
+tab (``app_home_opened``) is published after the event is acknowledged (:mod:`adapters.slack.home`).
+
 Retries.  Slack redelivers a request whose acknowledgement it missed: over HTTP with
 ``X-Slack-Retry-Num``, over Socket Mode as a new envelope with the same payload.  A redelivery
 carries the same ``trigger_id`` (unique per user action), so ``slack:<trigger_id>:<command>`` is a
@@ -33,32 +38,28 @@ from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-import aiohttp
 from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncBoltRequest
 from slack_bolt.response import BoltResponse
 from slack_sdk.errors import SlackApiError
-from slack_sdk.http_retry.async_handler import AsyncRetryHandler
-from slack_sdk.http_retry.builtin_async_handlers import AsyncConnectionErrorRetryHandler
 from slack_sdk.web.async_client import AsyncWebClient
-from slack_sdk.webhook.async_client import AsyncWebhookClient
 
-from adapters.forms import picker
-from bot.model import COMMANDS, Actor, Command, Reply, TableKey
+from bot.model import COMMANDS, TABLE_COMMANDS, Actor, Command, Reply, TableKey
 from bot.service import Service, UserError
 
+from .forms import FIELD_PREFIX, chosen, form_modal, notice_modal, parse_form, view_key
+from .home import home_view
 from .notifier import SlackNotifier
 from .render import (
     ACTION_PREFIX,
-    RAISE_CALLBACK,
+    OPEN_PREFIX,
     SLASH,
     TEXT,
     key_from_value,
-    parse_raise,
-    raise_modal,
     render_reply,
     server_id,
     usage,
 )
+from .responder import Responder
 
 __all__ = ["ACK_BUDGET", "Listeners", "Responder"]
 
@@ -76,34 +77,8 @@ ACK_BUDGET = 2.5  # seconds a listener may spend before its acknowledgement (Sla
 After = Callable[[], Awaitable[None]]  # what a request does once it is acknowledged
 
 
-class Responder:
-    """Posts to ``response_url``s over one shared aiohttp session (bolt's ``respond()`` opens a new
-    session, hence a new connection, for every answer)."""
-
-    def __init__(self, session: aiohttp.ClientSession | None = None) -> None:
-        self._session = session
-        self._retry: list[AsyncRetryHandler] = [AsyncConnectionErrorRetryHandler(max_retry_count=2)]
-
-    @property
-    def session(self) -> aiohttp.ClientSession:
-        if self._session is None or self._session.closed:
-            self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30))
-        return self._session
-
-    async def post(self, url: str, text: str, blocks: list[dict[str, Any]] | None, *, public: bool = False) -> None:
-        client = AsyncWebhookClient(url, session=self.session, retry_handlers=self._retry)
-        response = await client.send(text=text, blocks=blocks or None,
-                                     response_type="in_channel" if public else "ephemeral", replace_original=False)
-        if response.status_code != 200:
-            log.warning("a response_url answered %s (%s)", response.status_code, response.body[:80])
-
-    async def close(self) -> None:
-        if self._session is not None:
-            await self._session.close()
-
-
 class Listeners:
-    """The slash command, the buttons and the Raise… modal, over one :class:`Service`."""
+    """The slash command, the buttons, the games' forms and the Home tab, over one :class:`Service`."""
 
     def __init__(self, service: Service, notifier: SlackNotifier | None = None, *, user_ttl: float = 300.0,
                  clock: Callable[[], float] = time.monotonic, responder: Responder | None = None,
@@ -127,8 +102,10 @@ class Listeners:
 
     def register(self, app: AsyncApp) -> None:
         app.command(SLASH)(self.on_command)
+        app.action(re.compile("^" + re.escape(FIELD_PREFIX)))(self.on_field)  # before the buttons: first match wins
         app.action(re.compile("^" + re.escape(ACTION_PREFIX)))(self.on_action)
-        app.view(RAISE_CALLBACK)(self.on_raise)
+        app.view(re.compile("^" + re.escape(ACTION_PREFIX)))(self.on_form)
+        app.event("app_home_opened")(self.on_home)
         app.error(self.on_error)
 
     def summary(self) -> str:
@@ -160,9 +137,10 @@ class Listeners:
             return lambda: self._answer(client, url, channel, user, reply, at)
 
         async def work() -> list[After]:
-            if name == "raise":  # the Raise… form, by command as well as by button
-                return [lambda: self._open_raise(client, str(command.get("trigger_id") or ""), key, user,
-                                                 answer)]
+            if name == "raise" or (len(words) == 1 and self._has_form(key, user, name)):
+                # a form by command as well as by button: `raise`, or a bare `bid` / `declare` / `discard`
+                return [lambda: self._open_form(client, str(command.get("trigger_id") or ""), key, user, name,
+                                                answer)]
             if name not in COMMANDS:
                 return [answer(Reply(usage(name), ok=False, code="usage"))]
             in_dm = channel.startswith("D") or command.get("channel_name") == "directmessage"
@@ -199,8 +177,10 @@ class Listeners:
             return lambda: self._answer(client, url, key.channel_id, user, reply, key)
 
         async def work() -> list[After]:
-            if name == "raise":
-                return [lambda: self._open_raise(client, str(body.get("trigger_id") or ""), key, user, answer)]
+            opener = name.removeprefix(OPEN_PREFIX) if name.startswith(OPEN_PREFIX) else None
+            if opener or name == "raise":  # a form's button (``raise``: one drawn before forms were generic)
+                return [lambda: self._open_form(client, str(body.get("trigger_id") or ""), key, user,
+                                                opener or name, answer)]
             if name in COMMANDS:
                 actor = await self._actor(client, user, body["user"].get("name") or body["user"].get("username"))
                 reply = await self.service.handle(Command(name, key, actor,
@@ -213,10 +193,47 @@ class Listeners:
         return await self._run(self._request_id(body, name), request, ack, work,
                                answer(Reply(TEXT["apology"], ok=False, code="internal")), key)
 
-    async def on_raise(self, ack: AsyncAck, body: dict[str, Any], view: dict[str, Any], client: AsyncWebClient,
+    async def on_field(self, ack: AsyncAck, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient,
                        request: AsyncBoltRequest) -> BoltResponse | None:
+        """A choice in a form's first select: the modal is drawn again with the second select re-listed."""
+        view = body.get("view") if isinstance(body.get("view"), Mapping) else None
+        where = view_key(view) if view is not None else None
         user = str(body["user"]["id"])
-        parsed = parse_raise(view)
+
+        async def redraw() -> None:
+            if view is None or where is None:
+                return
+            key, opener, _ = where
+            modal: dict[str, Any] | None = None
+            try:
+                form = self.service.form(key, user, opener)
+            except UserError as exc:
+                refusal: str | None = exc.text
+            else:
+                refusal = form.refusal
+                if refusal is None:
+                    modal = form_modal(key, form, opener, chosen(action))
+            if modal is None:
+                modal = notice_modal(view, refusal or TEXT["form_none"])
+            try:
+                await client.views_update(view_id=str(view.get("id")), hash=view.get("hash"), view=modal)
+            except SlackApiError as exc:  # hash_conflict: a newer choice is being drawn
+                log.warning("views.update for a form failed: %s", exc.response.get("error"))
+
+        async def work() -> list[After]:
+            if where is None:
+                log.warning("a form choice without its table; ignored")
+                return []
+            return [redraw]
+
+        return await self._run(None, request, ack, work, _nothing, None)
+
+    async def on_form(self, ack: AsyncAck, body: dict[str, Any], view: dict[str, Any], client: AsyncWebClient,
+                      request: AsyncBoltRequest) -> BoltResponse | None:
+        """A submitted form: ``Command(form.verb, options={field: value, ...})``."""
+        user = str(body["user"]["id"])
+        parsed = parse_form(view)
+        verb = parsed[1] if parsed is not None else "form"
 
         def answer(reply: Reply) -> After:
             async def send() -> None:
@@ -226,18 +243,33 @@ class Listeners:
 
         async def work() -> list[After]:
             if parsed is None:
-                log.warning("a Raise… submission without its table or selections; ignored")
+                log.warning("a form submission without its table or choices; ignored")
                 return []
-            key, quantity, digit = parsed
+            key, _, options = parsed
             actor = await self._actor(client, user, body["user"].get("name") or body["user"].get("username"))
-            cmd = Command("bid", key, actor, options={"quantity": str(quantity), "digit": str(digit)},
-                          request_id=self._request_id(body, "bid"))
+            cmd = Command(verb, key, actor, options=options, request_id=self._request_id(body, verb))
             return [answer(await self.service.handle(cmd))]
 
-        # the bare acknowledgement closes the modal; a refused bid is answered ephemerally in the channel
-        return await self._run(self._request_id(body, "bid"), request, ack, work,
+        # the bare acknowledgement closes the modal; a refused move is answered ephemerally in the channel
+        return await self._run(self._request_id(body, verb), request, ack, work,
                                answer(Reply(TEXT["apology"], ok=False, code="internal")),
                                parsed[0] if parsed is not None else None)
+
+    async def on_home(self, event: dict[str, Any], body: dict[str, Any], client: AsyncWebClient) -> None:
+        """The player opened the Home tab: publish their figures (after the event is acknowledged)."""
+        if event.get("tab", "home") != "home":
+            return
+        user = str(event["user"])
+
+        async def publish() -> None:
+            actor = await self._actor(client, user, None)
+            view = await home_view(self.service, server_id(body), actor, str(event.get("channel") or ""))
+            try:
+                await client.views_publish(user_id=user, view=view)
+            except SlackApiError as exc:
+                log.warning("views.publish of the Home tab failed: %s", exc.response.get("error"))
+
+        self._track(asyncio.ensure_future(self._quietly(publish)))
 
     async def on_error(self, error: Exception, body: dict[str, Any]) -> None:
         kind = (body.get("type") or body.get("command")) if isinstance(body, Mapping) else None
@@ -344,22 +376,38 @@ class Listeners:
         else:
             await client.chat_postEphemeral(channel=channel, user=user, text=text, blocks=blocks or None)
 
-    async def _open_raise(self, client: AsyncWebClient, trigger_id: str, key: TableKey, user: str,
-                          answer: Callable[[Reply], After]) -> None:
+    def _has_form(self, key: TableKey, user: str, verb: str) -> bool:
+        """Whether ``verb`` is a move with a form this player can use now (a bare command opens it)."""
+        if verb in TABLE_COMMANDS or verb not in COMMANDS:
+            return False
         try:
-            options = picker(self.service.form(key, user, "bid"))
+            form = self.service.form(key, user, verb)
+        except UserError:
+            return False
+        return form.verb == verb and bool(form.fields) and form.refusal is None
+
+    async def _open_form(self, client: AsyncWebClient, trigger_id: str, key: TableKey, user: str, opener: str,
+                         answer: Callable[[Reply], After]) -> None:
+        """Open the form behind the ``opener`` button (Raise…, Declare…, Discard…) for this player now."""
+        try:
+            form = self.service.form(key, user, opener)
         except UserError as exc:
             await answer(Reply(exc.text, ok=False, code=exc.code))()
             return
-        if options.refusal is not None:
-            await answer(Reply(options.refusal, ok=False, code="not-your-turn"))()
+        if form.refusal is not None:
+            await answer(Reply(form.refusal, ok=False, code="not-your-turn"))()
+            return
+        modal = form_modal(key, form, opener)
+        if modal is None:
+            await answer(Reply(TEXT["form_none"], ok=False, code="no-choice"))()
             return
         try:
-            await client.views_open(trigger_id=trigger_id, view=raise_modal(key, options))
+            await client.views_open(trigger_id=trigger_id, view=modal)
         except SlackApiError as exc:
             error = str(exc.response.get("error"))
-            log.warning("views.open for the Raise… form failed: %s", error)
-            await answer(Reply(TEXT["raise_failed"].format(error=error), ok=False, code="modal"))()
+            log.warning("views.open for the %s form failed: %s", form.verb, error)
+            await answer(Reply(TEXT["raise_failed"].format(title=form.title, error=error, verb=form.verb),
+                               ok=False, code="modal"))()
 
     async def _actor(self, client: AsyncWebClient, user_id: str, fallback: str | None) -> Actor:
         """Who acted, with their display name and whether they administer the workspace (cached)."""
@@ -385,6 +433,10 @@ class Listeners:
     def _tables_of(self, server: str, user: str) -> list[TableKey]:
         """Tables on this server where ``user`` holds a serial now (for ``hand`` sent by DM)."""
         return [t.key for t in self.service.tables_of("slack", user, server)]
+
+
+async def _nothing() -> None:
+    return None
 
 
 def _header(request: AsyncBoltRequest, name: str) -> str | None:

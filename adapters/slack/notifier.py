@@ -12,7 +12,14 @@
   If the DM cannot be opened or posted to, the same text goes as an ephemeral message to that player
   in the table's channel, which nobody else sees.  ``hand`` shows it again at any time.  A rate limit
   is not a failure: the DM waits and goes.
-* Anything else is a plain channel message.
+* Anything else is a plain channel message.  One that carries a ``picture`` (the count, a card
+  challenge, a chart) is followed in the same channel by the picture as a PNG file: drawn on a worker
+  thread (:func:`adapters.pictures.render`) and uploaded with the Web API's external-upload flow
+  (``files_upload_v2``: ``files.getUploadURLExternal``, the upload, ``files.completeUploadExternal``).
+  The text goes first and never waits for the drawing; the picture is queued once the text is, in the
+  channel's own picture queue, so drawing and uploading never hold back the table's next messages.  If
+  drawing or uploading fails, the text stays alone and one WARNING says why.  The picture is made
+  only for a result (public by then).
 
 Answer first.  While the person who acted is being answered (``hold(key)`` … the release it returns),
 ``deliver`` keeps that table's messages back (at most :data:`HOLD_LIMIT` seconds), so the private
@@ -31,12 +38,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Hashable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from slack_sdk.errors import SlackApiError
+from slack_sdk.errors import SlackApiError, SlackRequestError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.model import Message, TableKey
+from adapters import pictures
+from bot.model import Message, TableKey, render_mentions
 
 from .outbox import Item, Outboxes, retry_after
 from .render import render_message
@@ -50,6 +59,17 @@ _REPOST_ERRORS = frozenset({"message_not_found", "cant_update_message", "edit_wi
 # errors that mean the bot cannot speak in the channel at all (worth telling the person who acted)
 _CHANNEL_ERRORS = frozenset({"not_in_channel", "channel_not_found", "is_archived", "restricted_action"})
 HOLD_LIMIT = 2.0  # seconds a table's messages wait at most for the answer to the person who acted
+TEXT_WAIT = 120.0  # seconds a picture waits at most for its text to be posted (rate limits, retries)
+
+
+@dataclass
+class _Picture:
+    """An outbox item: the picture of ``message``, once drawn (kept across a rate-limited retry).
+    ``text_sent`` is set once the message's text has gone (or been given up): the picture follows it."""
+
+    message: Message
+    text_sent: asyncio.Event = field(default_factory=asyncio.Event)
+    png: bytes | None = None
 
 
 class PanelRefs(Protocol):
@@ -106,7 +126,10 @@ class SlackNotifier:
                 continue
             dest = ("channel", message.key.channel_id)
             if message.panel is None:
-                self.outboxes.put(dest, Item((message, None)))
+                picture = _Picture(message) if message.picture is not None else None
+                self.outboxes.put(dest, Item((message, picture)))
+                if picture is not None:  # its own queue: drawing and uploading hold no table message back
+                    self.outboxes.put(("picture", message.key.channel_id), Item(picture))
                 continue
             # the panel's message id as the service knows it now (it may forget an ended table by send time)
             hint = self.panels.panel(message.key, message.panel) if self.panels is not None else None
@@ -121,7 +144,11 @@ class SlackNotifier:
         await self.outboxes.close(timeout)
 
     async def _send(self, dest: Hashable, item: Item) -> None:
-        message, hint = item.payload
+        if isinstance(item.payload, _Picture):
+            await self._picture(item.payload)
+            return
+        message, extra = item.payload
+        hint = extra if isinstance(extra, str) else None  # a panel's message id
         try:
             if message.to is not None:
                 await self._direct(message)
@@ -140,6 +167,39 @@ class SlackNotifier:
                 self._channel_errors[message.key.channel_id] = error
                 if self.on_channel_error is not None:
                     await self.on_channel_error(message.key, error)
+        if isinstance(extra, _Picture):
+            extra.text_sent.set()  # sent or refused for good: its picture may follow
+
+    async def _picture(self, picture: _Picture) -> None:
+        """Once the text has gone, draw the message's picture off the event loop and upload it."""
+        message = picture.message
+        assert message.picture is not None
+        channel = message.key.channel_id
+        try:
+            await asyncio.wait_for(picture.text_sent.wait(), TEXT_WAIT)
+        except TimeoutError:
+            log.warning("the %s message for %s was not posted; its picture is dropped", message.kind, channel)
+            return
+        if picture.png is None:
+            try:
+                picture.png = await asyncio.to_thread(pictures.render, message.picture, message.names)
+            except Exception as exc:
+                log.warning("drawing the %s picture for %s failed (%s); the text went alone", message.kind,
+                            channel, type(exc).__name__)
+                return
+        name = pictures.filename(message.picture)
+        alt = render_mentions(message).replace("*", "").split("\n")[0][:1000]  # the text's first line
+        try:
+            await self.client.files_upload_v2(channel=channel, file=picture.png, filename=name,
+                                              title=name.removesuffix(".png"), alt_txt=alt)
+        except SlackApiError as exc:
+            if retry_after(exc) is not None:
+                raise  # rate-limited: the outbox sends it again
+            log.warning("uploading the %s picture to %s failed (%s); the text went alone", message.kind, channel,
+                        _error(exc))
+        except (SlackRequestError, OSError, TimeoutError) as exc:
+            log.warning("uploading the %s picture to %s failed (%s); the text went alone", message.kind, channel,
+                        type(exc).__name__)
 
     async def _panel(self, message: Message, fresh: bool, hint: str | None) -> None:
         assert message.panel is not None

@@ -6,39 +6,41 @@ Only translation lives here.  What the bot says is written in ``bot/messages.py`
 buttons whose ``action_id`` is ``liars:<command>`` and whose ``value`` names the table
 (``server_id:channel_id``), so a click always lands on the table that drew the button.
 
-The few words that belong to Slack alone (the Raise… modal, usage of the slash command, the answer to
+Cards come out in two colours (``♥`` as ``:hearts:``…: :func:`suits`).  A button that opens a game's
+form has the ``action_id`` ``liars:open-<verb>`` (:mod:`adapters.slack.forms` builds the modal).
+
+The few words that belong to Slack alone (the forms' modal, usage of the slash command, the answer to
 a command sent from a DM) are in :data:`TEXT`.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from adapters.forms import Picker
 from bot.model import COMMANDS, Button, Message, Reply, TableKey, render_mentions, split_text
 
 __all__ = [
     "ACTION_PREFIX",
-    "RAISE_CALLBACK",
+    "OPEN_PREFIX",
     "SLASH",
+    "SUITS",
     "TEXT",
     "button_value",
     "key_from_value",
     "mrkdwn",
-    "parse_raise",
-    "raise_modal",
+    "plain",
     "render_message",
     "render_reply",
     "server_id",
+    "suits",
     "usage",
 ]
 
 SLASH = "/liars"
 ACTION_PREFIX = "liars:"
-RAISE_CALLBACK = "liars:raise"
+OPEN_PREFIX = "open-"  # ``liars:open-<verb>``: a button that opens the verb's form (Raise…, Declare…, Discard…)
 SECTION_LIMIT = 2900  # Slack allows 3000 characters in a section's text
 MESSAGE_LIMIT = 39000  # and 40000 in a message's text
 
@@ -46,14 +48,15 @@ TEXT = {
     "dm_only_hand": "Tables live in channels: use `/liars` in the channel where you play. "
     "Here I can only show your serial again (`/liars hand`) or `/liars help`.",
     "apology": "Sorry, something went wrong on my side and nothing was changed. Please try again in a moment.",
-    "raise_title": "Raise",
-    "raise_submit": "Bid",
+    "bid_title": "Raise",
+    "bid_submit": "Bid",
+    "declare_submit": "Declare",
+    "discard_submit": "Discard and draw",
     "raise_close": "Cancel",
-    "raise_quantity": "How many",
-    "raise_digit": "Of which digit",
     "raise_standing": "Standing bid: *{standing}*. Your bid must beat it.",
     "raise_opening": "No bid yet: make the opening bid.",
-    "raise_failed": "The Raise… form would not open (Slack said {error}); `/liars bid 5 7` does the same.",
+    "form_none": "There is nothing to choose from: challenge instead.",
+    "raise_failed": "The {title} form would not open (Slack said {error}); `/liars {verb} …` does the same.",
     "no_hand": "You hold no serial right now: it comes by DM when a round is dealt at your table.",
     "record_too_long": "The record is too long for a Slack message. On the bot's host, "
     "`liars export --server SERVER --channel CHANNEL` prints it whole.",
@@ -64,6 +67,20 @@ TEXT = {
 _BOLD = re.compile(r"\*\*(.+?)\*\*", re.S)
 _SLACK_REF = re.compile(r"<(?:@[UW][A-Z0-9]+|#[CGD][A-Z0-9]+(?:\|[^<>]*)?)>")
 _STYLES = {"primary": "primary", "success": "primary", "danger": "danger"}
+
+
+# Cards in two colours: Slack draws :hearts: and :diamonds: red, :spades: and :clubs: black.
+SUITS = str.maketrans({"♥": ":hearts:", "♦": ":diamonds:", "♠": ":spades:", "♣": ":clubs:"})
+
+
+def suits(text: str) -> str:
+    """``7♥ Q♠`` → ``7:hearts: Q:spades:`` (red and black on Slack)."""
+    return text.translate(SUITS)
+
+
+def plain(text: str) -> str:
+    """Chat markup for a ``plain_text`` object (a button, a select option): no bold, suits as emoji."""
+    return suits(_BOLD.sub(r"\1", text))
 
 
 def _escape(text: str) -> str:
@@ -79,7 +96,7 @@ def mrkdwn(text: str) -> str:
         out.append(m.group(0))
         pos = m.end()
     out.append(_escape(text[pos:]))
-    return _BOLD.sub(r"*\1*", "".join(out))
+    return suits(_BOLD.sub(r"*\1*", "".join(out)))
 
 
 def _mention(uid: str) -> str:
@@ -105,7 +122,7 @@ def _buttons_block(buttons: Sequence[Button], key: TableKey) -> dict[str, Any]:
     for b in buttons:
         element: dict[str, Any] = {
             "type": "button",
-            "action_id": f"{ACTION_PREFIX}{b.action}",
+            "action_id": f"{ACTION_PREFIX}{OPEN_PREFIX if b.form else ''}{b.action}",
             "text": {"type": "plain_text", "text": b.label, "emoji": True},
             "value": button_value(key),
         }
@@ -158,58 +175,3 @@ def server_id(body: Mapping[str, Any]) -> str:
         return str(enterprise)
     team = body.get("team_id") or (body.get("team") or {}).get("id") or (body.get("user") or {}).get("team_id")
     return str(team or "")
-
-
-# -- the Raise… modal -----------------------------------------------------------------------------
-def _option(text: str, value: str) -> dict[str, Any]:
-    return {"text": {"type": "plain_text", "text": text, "emoji": True}, "value": value}
-
-
-def raise_modal(key: TableKey, options: Picker) -> dict[str, Any]:
-    """A modal with static selects for the legal quantities and the digits (highest first)."""
-    q_options = [_option(label, q) for q, label in options.choices][:100]
-    digits = dict(d for q, _ in options.choices for d in options.seconds(q))
-    d_options = [_option(label, d) for d, label in sorted(digits.items(), key=lambda x: -int(x[0]))]
-    standing = options.intro
-    intro = TEXT["raise_standing"].format(standing=_escape(standing)) if standing else TEXT["raise_opening"]
-    return {
-        "type": "modal",
-        "callback_id": RAISE_CALLBACK,
-        "private_metadata": json.dumps({"server": key.server_id, "channel": key.channel_id}),
-        "title": {"type": "plain_text", "text": TEXT["raise_title"]},
-        "submit": {"type": "plain_text", "text": TEXT["raise_submit"]},
-        "close": {"type": "plain_text", "text": TEXT["raise_close"]},
-        "blocks": [
-            {"type": "section", "text": {"type": "mrkdwn", "text": intro}},
-            {
-                "type": "input",
-                "block_id": "quantity",
-                "label": {"type": "plain_text", "text": TEXT["raise_quantity"]},
-                "element": {
-                    "type": "static_select",
-                    "action_id": "quantity",
-                    "options": q_options,
-                    "initial_option": q_options[0],
-                },
-            },
-            {
-                "type": "input",
-                "block_id": "digit",
-                "label": {"type": "plain_text", "text": TEXT["raise_digit"]},
-                "element": {"type": "static_select", "action_id": "digit", "options": d_options},
-            },
-        ],
-    }
-
-
-def parse_raise(view: Mapping[str, Any]) -> tuple[TableKey, str, str] | None:
-    """``(table, quantity, digit)`` from a submitted Raise… modal; None if it is malformed."""
-    try:
-        meta = json.loads(view.get("private_metadata") or "{}")
-        values = view["state"]["values"]
-        quantity = values["quantity"]["quantity"]["selected_option"]["value"]
-        digit = values["digit"]["digit"]["selected_option"]["value"]
-        key = TableKey("slack", str(meta["server"]), str(meta["channel"]))
-    except (KeyError, TypeError, ValueError):
-        return None
-    return key, str(quantity), str(digit)

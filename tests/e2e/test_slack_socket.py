@@ -66,7 +66,7 @@ async def test_a_complete_three_player_round_over_socket_mode(driver: SocketDriv
 
     # Every envelope was acknowledged, once, at once, with a bare ack (the answers go by response_url).
     envelopes = fake.envelopes()
-    assert len(envelopes) == len(driver.acks) == 11
+    assert len(envelopes) == len(driver.acks) == 12  # 11 moves and a quantity chosen in the Raise… form
     for envelope in envelopes:
         acks = fake.acks(envelope.envelope_id)
         assert len(acks) == 1 and acks[0].payload is None

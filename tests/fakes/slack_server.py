@@ -34,6 +34,13 @@ Realism notes (how the fake copies Slack):
 * Unknown methods are recorded and answered with ``{"ok": false, "error": "unknown_method"}``.
 * ``response_url`` posts are accepted for any token and answered ``200 ok``. A missing
   ``response_type`` is recorded as ``"ephemeral"``, which is Slack's default.
+* File uploads (the external-upload flow, what ``files_upload_v2`` does): ``files.getUploadURLExternal``
+  (``filename`` and ``length`` required) returns an ``upload_url`` on this server (``POST
+  /upload/<file_id>`` takes the raw bytes; a length that differs from the announced one gives 400), and
+  ``files.completeUploadExternal`` shares uploaded files (``file_not_found`` for one never uploaded)
+  with ``channel_id``. ``shared_files()`` lists what was shared, with its bytes.
+* ``app_home_opened(user_id)`` builds the Events API body Slack posts when a user opens the Home tab;
+  ``view_action`` the ``block_actions`` a choice in a modal's ``dispatch_action`` select sends.
 * Rate-limit mode (``rate_limit``): like Slack's "about one message per second per channel",
   ``chat.postMessage``/``chat.update`` to a channel faster than one per ``interval`` seconds get
   HTTP 429, ``{"ok": false, "error": "ratelimited"}`` and ``Retry-After`` (whole seconds, rounded up).
@@ -183,6 +190,21 @@ class SocketConnection:
     @property
     def open(self) -> bool:
         return self.closed_at is None and not self.ws.closed
+
+
+@dataclass
+class SharedFile:
+    """A file uploaded by the external-upload flow and shared by ``files.completeUploadExternal``."""
+
+    id: str
+    filename: str
+    title: str
+    data: bytes
+    channel: str | None
+    alt_txt: str
+    initial_comment: str | None
+    thread_ts: str | None
+    timestamp: float  # when it was shared (the completeUploadExternal call)
 
 
 @dataclass
@@ -590,6 +612,8 @@ class FakeSlack:
         self._rate_interval: float | None = None
         self._rate_methods: frozenset[str] = frozenset()
         self._rate_last: dict[str, float] = {}  # channel -> when its last write was allowed
+        self._pending_files: dict[str, dict[str, Any]] = {}  # file id -> announced name, length, bytes
+        self._shared_files: list[SharedFile] = []
         self.observers: list[Callable[[ApiCall | ResponseUrlPost], None]] = []
 
         self._ts_counter = itertools.count(1)
@@ -609,6 +633,8 @@ class FakeSlack:
             "views.update": self._views_update,
             "views.publish": self._views_publish,
             "users.info": self._users_info,
+            "files.getUploadURLExternal": self._files_get_upload_url,
+            "files.completeUploadExternal": self._files_complete_upload,
             "apps.connections.open": self._apps_connections_open,
         }
 
@@ -618,6 +644,7 @@ class FakeSlack:
         app = web.Application()
         app.router.add_route("*", "/api/{method}", self._handle_api)
         app.router.add_post("/response/{token}", self._handle_response_url)
+        app.router.add_post("/upload/{file_id}", self._handle_upload)
         app.router.add_get("/socket", self._handle_socket)
         self._runner = web.AppRunner(app, shutdown_timeout=1.0, access_log=None)
         await self._runner.setup()
@@ -878,6 +905,49 @@ class FakeSlack:
 
     def views(self) -> dict[str, dict[str, Any]]:
         return dict(self._views)
+
+    def shared_files(self, channel: str | None = None) -> list[SharedFile]:
+        """Files shared by ``files.completeUploadExternal`` (optionally into one channel), oldest first."""
+        return [f for f in self._shared_files if channel is None or f.channel == channel]
+
+    # ---------------------------------------------------------------- more payloads
+
+    def app_home_opened(self, user_id: str, *, tab: str = "home") -> dict[str, Any]:
+        """The Events API body for ``app_home_opened`` (post it as JSON, signed)."""
+        return {
+            "token": "fake-verification-token",
+            "team_id": self.team_id,
+            "enterprise_id": self.enterprise_id,
+            "api_app_id": self.app_id,
+            "type": "event_callback",
+            "event_id": self._new_id("Ev"),
+            "event_time": int(time.time()),
+            "event": {"type": "app_home_opened", "user": user_id, "channel": self.dm_channel_for(user_id),
+                      "tab": tab, "event_ts": f"{time.time():.6f}"},
+            "authorizations": [{"team_id": self.team_id, "user_id": self.bot_user_id, "is_bot": True}],
+        }
+
+    def view_action(self, view_id: str, action_id: str, value: str, *, user_id: str,
+                    user_name: str = "player1") -> dict[str, Any]:
+        """The ``block_actions`` a choice in a stored modal's select sends (with the view as it is now)."""
+        view = self._views[view_id]
+        block = next(b for b in view.get("blocks", [])
+                     if (b.get("element") or {}).get("action_id") == action_id)
+        option = next(o for o in block["element"]["options"] if o["value"] == value)
+        return {
+            "type": "block_actions",
+            "user": _user_obj(user_id, user_name, self.team_id),
+            "api_app_id": self.app_id,
+            "token": "fake-verification-token",
+            "container": {"type": "view", "view_id": view_id},
+            "trigger_id": self.new_trigger_id(),
+            "team": {"id": self.team_id, "domain": self.team_domain},
+            "enterprise": _enterprise_obj(self.enterprise_id),
+            "is_enterprise_install": False,
+            "view": dict(view),
+            "actions": [{"type": "static_select", "action_id": action_id, "block_id": block["block_id"],
+                         "selected_option": option, "action_ts": f"{time.time():.6f}"}],
+        }
 
     async def wait_for(
         self,
@@ -1342,6 +1412,50 @@ class FakeSlack:
         if view is None or not params.get("user_id"):
             return {"ok": False, "error": "invalid_arguments"}
         return {"ok": True, "view": self._store_view(view, view_id=f"VHOME{params['user_id']}")}
+
+    def _files_get_upload_url(self, params: dict[str, Any]) -> dict[str, Any]:
+        filename, length = params.get("filename"), str(params.get("length") or "")
+        if not filename or not length.isdigit():
+            return {"ok": False, "error": "invalid_arguments"}
+        file_id = self._new_id("F")
+        self._pending_files[file_id] = {"filename": str(filename), "length": int(length), "data": None,
+                                        "alt_txt": str(params.get("alt_txt") or "")}
+        return {"ok": True, "upload_url": f"{self.base_url}/upload/{file_id}", "file_id": file_id}
+
+    async def _handle_upload(self, request: web.Request) -> web.Response:
+        pending = self._pending_files.get(request.match_info["file_id"])
+        data = await request.read()
+        if pending is None:
+            return web.Response(status=404, text="not found")
+        if len(data) != pending["length"]:
+            return web.Response(status=400, text="length mismatch")
+        pending["data"] = data
+        return web.Response(text=f"OK - {len(data)}")
+
+    def _files_complete_upload(self, params: dict[str, Any]) -> dict[str, Any]:
+        files = params.get("files")
+        if isinstance(files, str):
+            try:
+                files = json.loads(files)
+            except json.JSONDecodeError:
+                files = None
+        if not isinstance(files, list) or not files:
+            return {"ok": False, "error": "invalid_arguments"}
+        done = []
+        for f in files:
+            pending = self._pending_files.get(str(f.get("id")))
+            if pending is None or pending["data"] is None:
+                return {"ok": False, "error": "file_not_found"}
+            done.append((str(f["id"]), str(f.get("title") or pending["filename"]), pending))
+        shared = []
+        for file_id, title, pending in done:
+            del self._pending_files[file_id]
+            channel = params.get("channel_id")
+            self._shared_files.append(SharedFile(
+                file_id, pending["filename"], title, pending["data"], str(channel) if channel else None,
+                pending["alt_txt"], params.get("initial_comment"), params.get("thread_ts"), time.time()))
+            shared.append({"id": file_id, "title": title, "name": pending["filename"]})
+        return {"ok": True, "files": shared}
 
     def _users_info(self, params: dict[str, Any]) -> dict[str, Any]:
         user_id = str(params.get("user") or "")

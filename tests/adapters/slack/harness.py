@@ -154,32 +154,74 @@ class Driver:
         await self.send_interactive(payload)
         return await self.reply_to(payload["response_url"])
 
-    async def open_raise(self, user: str, ts: str) -> dict[str, Any]:
-        payload = self.click_payload(user, ts, "raise")
+    async def open_form(self, user: str, ts: str, verb: str) -> dict[str, Any]:
+        """Press a form's button (``Raise…``, ``Declare…``, ``Discard…``); the modal as Slack stores it."""
+        payload = self.click_payload(user, ts, f"open-{verb}")
         await self.send_interactive(payload)
         trigger = payload["trigger_id"]
         calls = await self.fake.wait_for(
             lambda: [c for c in self.fake.calls("views.open") if c.ok and c.params.get("trigger_id") == trigger],
-            description="views.open for the Raise… button")
-        view = calls[0].params["view"]
-        return json.loads(view) if isinstance(view, str) else dict(view)
+            description=f"views.open for the {verb} button")
+        assert calls[0].response is not None
+        return dict(calls[0].response["view"])
 
-    async def submit_raise(self, user: str, view: dict[str, Any], quantity: str, digit: str) -> str:
-        def selected(block: str, value: str) -> dict[str, Any]:
-            element = next(b["element"] for b in view["blocks"] if b.get("block_id") == block)
-            option = next(o for o in element["options"] if o["value"] == value)
-            return {block: {block: {"type": "static_select", "selected_option": option}}}
+    async def open_form_by_command(self, user: str, verb: str) -> dict[str, Any]:
+        """A bare ``/liars <verb>`` (``raise``, ``bid``, ``declare``, ``discard``) opens the verb's form."""
+        payload = self.fake.slash_command(verb, user_id=user, user_name=NAMES.get(user, user.lower()))
+        await self.send_slash(payload)
+        calls = await self.fake.wait_for(
+            lambda: [c for c in self.fake.calls("views.open")
+                     if c.ok and c.params.get("trigger_id") == payload["trigger_id"]],
+            description=f"views.open for /liars {verb}")
+        assert calls[0].response is not None
+        return dict(calls[0].response["view"])
 
-        values = {**selected("quantity", quantity), **selected("digit", digit)}
+    async def open_raise(self, user: str, ts: str) -> dict[str, Any]:
+        return await self.open_form(user, ts, "raise")
+
+    async def choose(self, user: str, view: dict[str, Any], field: str, value: str) -> dict[str, Any]:
+        """Choose ``value`` in the modal's ``field`` select (a ``dispatch_action``); the modal as redrawn."""
+        before = len(self.fake.calls("views.update"))
+        payload = self.fake.view_action(view["id"], f"liars:field:{field}", value, user_id=user,
+                                        user_name=NAMES.get(user, user.lower()))
+        await self.send_interactive(payload)
+        calls = await self.fake.wait_for(lambda: [c for c in self.fake.calls("views.update")[before:] if c.ok],
+                                         description=f"views.update after choosing {field}")
+        assert calls[0].response is not None
+        return dict(calls[0].response["view"])
+
+    async def submit_form(self, user: str, view: dict[str, Any], chosen: dict[str, str | list[str]]) -> str:
+        """Submit the modal with these choices (field -> value, or values for checkboxes); the answer."""
+        values: dict[str, dict[str, Any]] = {}
+        for block in view["blocks"]:
+            element = block.get("element") or {}
+            name = str(element.get("action_id", "")).removeprefix("liars:field:")
+            if name not in chosen:
+                continue
+            want = chosen[name]
+            if isinstance(want, list):
+                options = [o for o in element["options"] if o["value"] in want]
+                assert len(options) == len(want), (want, element["options"])
+                state: dict[str, Any] = {"type": element["type"], "selected_options": options}
+            else:
+                state = {"type": element["type"],
+                         "selected_option": next(o for o in element["options"] if o["value"] == want)}
+            values[block["block_id"]] = {element["action_id"]: state}
+        assert len(values) == len(chosen), (chosen, view["blocks"])
         before = len(self.fake.ephemerals_to(user))
         payload = self.fake.view_submission(view["callback_id"], values, private_metadata=view["private_metadata"],
                                             user_id=user, user_name=NAMES.get(user, user.lower()))
         acked = await self.send_interactive(payload)
         assert acked.payload in (None, ""), acked.payload  # a bare ack closes the modal
         got = await self.fake.wait_for(lambda: self.fake.ephemerals_to(user)[before:],
-                                       description=f"the answer to {user}'s bid")
+                                       description=f"the answer to {user}'s {view['callback_id']}")
         await self.settled()
         return str(got[0].params["text"])
+
+    async def submit_raise(self, user: str, view: dict[str, Any], quantity: str, digit: str) -> str:
+        if quantity != view["blocks"][1]["element"]["initial_option"]["value"]:
+            view = await self.choose(user, view, "quantity", quantity)  # the digits are listed per quantity
+        return await self.submit_form(user, view, {"quantity": quantity, "digit": digit})
 
 
 class HttpDriver(Driver):

@@ -117,6 +117,10 @@ def test_the_manifest_creates_the_slash_command_interactivity_scopes_and_socket_
     assert command["url"].endswith("/slack/events")
     assert manifest["settings"]["interactivity"] == {"is_enabled": True,
                                                      "request_url": command["url"]}
-    assert set(manifest["oauth_config"]["scopes"]["bot"]) >= {"commands", "chat:write", "im:write", "users:read"}
+    assert set(manifest["oauth_config"]["scopes"]["bot"]) >= {"commands", "chat:write", "im:write", "users:read",
+                                                              "files:write"}  # the pictures
+    assert manifest["settings"]["event_subscriptions"] == {"request_url": command["url"],
+                                                           "bot_events": ["app_home_opened"]}
+    assert manifest["features"]["app_home"]["home_tab_enabled"] is True
     assert manifest["settings"]["socket_mode_enabled"] is False
     assert manifest["display_information"]["name"]

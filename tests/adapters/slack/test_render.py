@@ -1,23 +1,24 @@
-"""Block Kit rendering: markup, escaping, buttons, the Raise… modal and its submission."""
+"""Block Kit rendering: markup, escaping, suits, buttons, the games' forms as modals and their submission."""
 
 from __future__ import annotations
 
 import json
+import random
 
-from adapters.forms import picker
+from adapters.slack.forms import LEGACY_CALLBACK, form_modal, parse_form
 from adapters.slack.render import (
     SECTION_LIMIT,
     key_from_value,
     mrkdwn,
-    parse_raise,
-    raise_modal,
+    plain,
     render_message,
     render_reply,
     server_id,
     usage,
 )
-from bot.model import Button, Message, Reply, TableKey
+from bot.model import Button, Message, MessageKind, Reply, TableKey
 from core.game import Form, FormField
+from core.registry import get_game
 
 KEY = TableKey("slack", "T0FAKE", "C0GAME")
 
@@ -63,26 +64,119 @@ def test_an_exported_record_is_shown_verbatim_as_text() -> None:
     assert blocks == [] and text.startswith("Game record") and "```" in text and "a&lt;b" in text
 
 
-def test_the_raise_modal_offers_the_legal_quantities_and_every_digit() -> None:
+def _raise_form() -> Form:
     names = ["zeros", "ones", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines"]
     digits = {4: [9, 8], 5: list(range(9, -1, -1)), 6: list(range(9, -1, -1))}
-    options = picker(Form("bid", "Raise", (
+    return Form("bid", "Raise", (
         FormField("quantity", "Quantity", tuple((str(q), str(q)) for q in (4, 5, 6))),
         FormField("digit", "Digit", depends_on="quantity", options_by={
             str(q): tuple((str(d), f"{names[d]} ({d})") for d in ds) for q, ds in digits.items()})),
-        intro="4 sevens"))
-    view = raise_modal(KEY, options)
-    assert view["type"] == "modal" and len(view["title"]["text"]) <= 24
+        intro="4 sevens")
+
+
+def _state(view: dict[str, object], chosen: dict[str, str | list[str]]) -> dict[str, object]:
+    values: dict[str, object] = {}
+    for block in view["blocks"]:  # type: ignore[attr-defined]
+        element = block.get("element") or {}
+        name = str(element.get("action_id", "")).removeprefix("liars:field:")
+        if name in chosen:
+            want = chosen[name]
+            if isinstance(want, list):
+                state = {"selected_options": [o for o in element["options"] if o["value"] in want]}
+            else:
+                state = {"selected_option": next(o for o in element["options"] if o["value"] == want)}
+            values[block["block_id"]] = {element["action_id"]: state}
+    return {"callback_id": view["callback_id"], "private_metadata": view["private_metadata"],
+            "state": {"values": values}}
+
+
+def test_the_raise_modal_lists_the_digits_for_the_chosen_quantity() -> None:
+    view = form_modal(KEY, _raise_form(), "raise")
+    assert view is not None and view["type"] == "modal" and len(view["title"]["text"]) <= 24
+    assert view["title"]["text"] == "Raise" and view["submit"]["text"] == "Bid"
     assert "*4 sevens*" in view["blocks"][0]["text"]["text"]
     quantity, digit = view["blocks"][1]["element"], view["blocks"][2]["element"]
+    assert view["blocks"][1]["dispatch_action"] is True  # choosing a quantity re-lists the digits
     assert [o["value"] for o in quantity["options"]] == ["4", "5", "6"] and quantity["initial_option"]["value"] == "4"
-    assert [o["value"] for o in digit["options"]] == [str(d) for d in range(9, -1, -1)]
+    assert [o["value"] for o in digit["options"]] == ["9", "8"]
+    again = form_modal(KEY, _raise_form(), "raise", first="5")
+    assert again is not None and again["blocks"][1]["element"]["initial_option"]["value"] == "5"
+    assert [o["value"] for o in again["blocks"][2]["element"]["options"]] == [str(d) for d in range(9, -1, -1)]
+    # a new first choice is a new block for the second: Slack forgets a digit chosen for another quantity
+    assert again["blocks"][2]["block_id"] != view["blocks"][2]["block_id"]
 
-    state = {"quantity": {"quantity": {"type": "static_select", "selected_option": quantity["options"][1]}},
-             "digit": {"digit": {"type": "static_select", "selected_option": digit["options"][0]}}}
-    submitted = {"private_metadata": view["private_metadata"], "state": {"values": state}}
-    assert parse_raise(submitted) == (KEY, "5", "9")
-    assert parse_raise({"private_metadata": "", "state": {"values": {}}}) is None
+    assert parse_form(_state(again, {"quantity": "5", "digit": "0"})) == (KEY, "bid", {"quantity": "5", "digit": "0"})
+    assert parse_form({"private_metadata": "", "state": {"values": {}}}) is None
+
+
+def test_a_raise_modal_opened_before_forms_were_generic_still_submits() -> None:
+    state = {"quantity": {"quantity": {"type": "static_select", "selected_option": {"value": "5"}}},
+             "digit": {"digit": {"type": "static_select", "selected_option": {"value": "9"}}}}
+    submitted = {"callback_id": LEGACY_CALLBACK, "state": {"values": state},
+                 "private_metadata": json.dumps({"server": KEY.server_id, "channel": KEY.channel_id})}
+    assert parse_form(submitted) == (KEY, "bid", {"quantity": "5", "digit": "9"})
+
+
+def _card_round() -> tuple[object, str]:
+    game = get_game("cards")
+    match = game.new_match(game.make_rules(None, {}), ["U1", "U2", "U3"], host="U1")
+    match.apply_deal(match.deal(random.Random(3)))
+    holder = match.to_act
+    assert holder is not None
+    return match, holder
+
+
+def test_the_declare_modal_is_type_then_ranks_and_only_legal_choices() -> None:
+    match, holder = _card_round()
+    form = match.form(holder, "declare")  # type: ignore[attr-defined]
+    view = form_modal(KEY, form, "declare")
+    assert view is not None and view["submit"]["text"] == "Declare"
+    kinds = view["blocks"][1]["element"]["options"]
+    first = kinds[0]["value"]
+    ranks = view["blocks"][2]["element"]["options"]
+    assert [o["value"] for o in ranks] == [v for v, _ in form.fields[1].options_by[first]]
+    assert all(len(o["text"]["text"]) <= 75 for o in kinds + ranks)
+    other = kinds[-1]["value"]
+    redrawn = form_modal(KEY, form, "declare", first=other)
+    assert redrawn is not None
+    assert [o["value"] for o in redrawn["blocks"][2]["element"]["options"]] == \
+        [v for v, _ in form.fields[1].options_by[other]]
+    rank = redrawn["blocks"][2]["element"]["options"][0]["value"]
+    assert parse_form(_state(redrawn, {"type": other, "ranks": rank})) == \
+        (KEY, "declare", {"type": other, "ranks": rank})
+
+
+def test_the_discard_modal_has_a_checkbox_per_card_in_two_colours() -> None:
+    match, holder = _card_round()
+    match.apply(match.parse(holder, "declare", ["seven-six", "high"], {}))  # type: ignore[attr-defined]
+    taker = match.to_act  # type: ignore[attr-defined]
+    match.apply(match.parse(taker, "take", [], {}))  # type: ignore[attr-defined]
+    form = match.form(taker, "discard")  # type: ignore[attr-defined]
+    assert form.refusal is None
+    view = form_modal(KEY, form, "discard")
+    assert view is not None and view["submit"]["text"] == "Discard and draw"
+    boxes = view["blocks"][1]["element"]
+    assert boxes["type"] == "checkboxes" and len(boxes["options"]) == 5
+    labels = " ".join(o["text"]["text"] for o in boxes["options"])
+    assert not set("♥♦♠♣") & set(labels) and ":" in labels  # suits as Slack's red and black emoji
+    picked = [o["value"] for o in boxes["options"][:2]]
+    assert parse_form(_state(view, {"cards": picked})) == (KEY, "discard", {"cards": " ".join(picked)})
+    assert parse_form(_state(view, {})) == (KEY, "discard", {})
+
+
+def test_suits_come_out_red_and_black() -> None:
+    assert mrkdwn("**7♥ Q♠** 10♦ 2♣ 🃏") == "*7:hearts: Q:spades:* 10:diamonds: 2:clubs: 🃏"
+    assert plain("**Declare…** A♥") == "Declare… A:hearts:"
+    message = Message(KEY, "Your hand: 7♥ Q♠", MessageKind.PRIVATE, to="U1")
+    text, blocks = render_message(message)
+    assert text == "Your hand: 7:hearts: Q:spades:" and "♥" not in json.dumps(blocks, ensure_ascii=False)
+
+
+def test_a_form_button_opens_its_form() -> None:
+    _, blocks = render_message(Message(KEY, "t", MessageKind.TABLE, buttons=(
+        Button("declare", "Declare…", "primary", form=True), Button("take", "Take the hand"))))
+    ids = [e["action_id"] for e in blocks[-1]["elements"]]
+    assert ids == ["liars:open-declare", "liars:take"]
 
 
 def test_the_server_is_the_grid_organisation_or_else_the_workspace() -> None:

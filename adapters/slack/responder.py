@@ -1,0 +1,41 @@
+"""Answers to ``response_url``s, over one shared aiohttp session."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import aiohttp
+from slack_sdk.http_retry.async_handler import AsyncRetryHandler
+from slack_sdk.http_retry.builtin_async_handlers import AsyncConnectionErrorRetryHandler
+from slack_sdk.webhook.async_client import AsyncWebhookClient
+
+__all__ = ["Responder"]
+
+log = logging.getLogger(__name__)
+
+
+class Responder:
+    """Posts to ``response_url``s over one shared aiohttp session (bolt's ``respond()`` opens a new
+    session, hence a new connection, for every answer)."""
+
+    def __init__(self, session: aiohttp.ClientSession | None = None) -> None:
+        self._session = session
+        self._retry: list[AsyncRetryHandler] = [AsyncConnectionErrorRetryHandler(max_retry_count=2)]
+
+    @property
+    def session(self) -> aiohttp.ClientSession:
+        if self._session is None or self._session.closed:
+            self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30))
+        return self._session
+
+    async def post(self, url: str, text: str, blocks: list[dict[str, Any]] | None, *, public: bool = False) -> None:
+        client = AsyncWebhookClient(url, session=self.session, retry_handlers=self._retry)
+        response = await client.send(text=text, blocks=blocks or None,
+                                     response_type="in_channel" if public else "ephemeral", replace_original=False)
+        if response.status_code != 200:
+            log.warning("a response_url answered %s (%s)", response.status_code, response.body[:80])
+
+    async def close(self) -> None:
+        if self._session is not None:
+            await self._session.close()
