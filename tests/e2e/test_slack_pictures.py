@@ -92,7 +92,7 @@ async def test_the_count_arrives_with_its_png_and_nothing_before_it_carries_a_fi
     # nor does it hold back the table: round 3's table message is posted while the picture is on its way
     second_count = _count_posts(fake)[1]
     await fake.wait_for(lambda: [c for c in fake.messages_to(CHANNEL)
-                                 if c.timestamp > second_count and "Your turn" in c.params["text"]],
+                                 if c.timestamp > second_count and " to act: " in c.params["text"]],
                         description="round 3's table message")
     assert held[0].response is None and len(fake.shared_files(CHANNEL)) == 1
     fake.release("files.getUploadURLExternal")
