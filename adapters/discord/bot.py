@@ -8,8 +8,10 @@ interaction's context and answered with a short apology, ephemerally.  Refusals 
 
 Interaction → command: the table key is ``("discord", guild id, channel id)`` (guild = server, for
 ledgers and settings), the actor is the member (``is_admin`` = Manage Server) and the request id is
-``discord:<interaction id>`` so a command is never applied twice.  Commands that write (and so may
-take more than Discord's 3 seconds: a deal sends every DM) are deferred first, ephemerally.
+``discord:<interaction id>`` so a command is never applied twice.  Commit, then acknowledge: a
+command's answer is the interaction's response, sent after its events are stored (the table's
+messages and DMs go out afterwards, off the table's lock); only a command still running after
+``DEFER_AFTER`` seconds is deferred, ephemerally, and answered by follow-up.
 
 ``create_bot`` wires the service, the notifier and the bot; ``run`` is what ``liars discord`` does;
 :func:`endpoints` points discord.py at ``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL`` when they are
@@ -47,10 +49,11 @@ __all__ = ["LiarsBot", "create_bot", "endpoints", "run"]
 log = logging.getLogger(__name__)
 
 PLATFORM = "discord"
-# Answered from memory (or public, for sheet): no need to defer.  Everything else may write to the
-# database and send messages first (a deal DMs every player), so it is deferred, ephemerally.
+# Answered from memory (or public, for sheet): never deferred.  Everything else commits first and
+# answers as the interaction's response; only if it runs past DEFER_AFTER is it deferred.
 QUICK = frozenset({"hand", "odds", "status", "rules", "help", "sheet"})
 IN_DM = frozenset({"hand", "help"})  # what makes sense in a DM with the bot
+DEFER_AFTER = 2.0  # seconds: a command still running then is deferred (Discord allows 3 to respond)
 
 
 class LiarsTree(app_commands.CommandTree["LiarsBot"]):
@@ -171,9 +174,13 @@ class LiarsBot(discord.AutoShardedClient):
                 return
             cmd = Command(name, key or self.table_key(interaction), self.actor(interaction), args,
                           dict(options or {}), request_id=f"discord:{interaction.id}")
-            if name not in QUICK:
+            # Commit, then acknowledge: the answer itself is the interaction's response.  Only a command
+            # still running near Discord's 3-second limit is deferred (and answered by follow-up).
+            handling = asyncio.ensure_future(self.service.handle(cmd))
+            done, _ = await asyncio.wait({handling}, timeout=None if name in QUICK else DEFER_AFTER)
+            if not done:
                 await interaction.response.defer(ephemeral=True, thinking=True)
-            reply = await self.service.handle(cmd)
+            reply = await handling
             await self.answer(interaction, reply, cmd.key)
 
         await self._guard(interaction, name, work)

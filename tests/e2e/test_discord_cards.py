@@ -89,8 +89,11 @@ async def test_three_players_play_the_card_game_to_a_winner(world: Harness) -> N
         assert opened.ephemeral and "You opened a table" in opened.content, opened.content
         await h.press(h.bob, h.panel("lobby"), h.button("join"))
         await h.ask(h.carol, "join")
-        dealt = await h.press(h.alice, h.panel("lobby"), h.button("deal"))
-        assert "Dealt" in dealt.content or dealt.ephemeral
+        iid = await h.click(h.alice, h.panel("lobby"), h.button("deal"))
+        callback = await h.fake.wait_for_callback(iid)
+        # Commit, then acknowledge: the first response is the answer itself, not a deferral (type 5)
+        assert callback.type == 4 and callback.ephemeral and "Dealt" in callback.content, callback
+        await h.service.drain()
 
         ways = {"form": 0, "slash": 0, "take": 0, "discard": 0, "challenge": 0}
         restarted = False
