@@ -81,8 +81,8 @@ def score(
     held = serials[bidder].counts[d]
     made = count >= q
 
-    size_m = size_multiplier(q, n) if rules.size_bonus else 1
-    sixes_m = 2 if rules.sixes_bonus and d == 6 else 1
+    size_m = 1 + max(0, (q - n - 1) // 2) if rules.size_bonus else 1  # size_multiplier(q, n)
+    sixes_m = 2 if d == 6 and rules.sixes_bonus else 1
     bonuses: list[Bonus] = []
     if size_m > 1:
         bonuses.append(Bonus("size", f"n+{2 * size_m - 1}", f"×{size_m}"))
@@ -90,23 +90,23 @@ def score(
         bonuses.append(Bonus("sixes", "sixes", "×2"))
     multiplier = size_m * sixes_m
 
-    skunk = rules.skunk and count == 0 and n > 2
-    others = [p for p in players if p != bidder]
+    skunk = count == 0 and n > 2 and rules.skunk
+    net = dict.fromkeys(players, 0)
     transfers: list[Transfer] = []
     if skunk:
         multiplier = 2 * n - 6
         bonuses = [Bonus("skunk", "skunk", f"2n−6 = {multiplier}")]
         if multiplier:
-            transfers = [Transfer(p, bidder, multiplier * stake) for p in others]
+            units = multiplier * stake
+            transfers = [Transfer(p, bidder, units) for p in players if p != bidder]
     elif made:
-        if rules.hero_bonus and held == 0:
+        if held == 0 and rules.hero_bonus:
             multiplier += 1
             bonuses.append(Bonus("hero", "hero", "+1"))
-        transfers = [Transfer(p, bidder, multiplier * stake) for p in others]
+        units = multiplier * stake
+        transfers = [Transfer(p, bidder, units) for p in players if p != bidder]
     else:
-        transfers = [Transfer(bidder, p, stake) for p in others]
-
-    net = dict.fromkeys(players, 0)
+        transfers = [Transfer(bidder, p, stake) for p in players if p != bidder]
     for t in transfers:
         net[t.payer] -= t.units
         net[t.payee] += t.units
@@ -115,7 +115,7 @@ def score(
         next_stake = rules.stake * (2 if held == 0 else size_m * sixes_m)
     else:
         next_stake = rules.stake
-    if rules.later_opener is LaterOpener.WINNER and not (made or skunk) and challengers:
+    if not (made or skunk) and challengers and rules.later_opener is LaterOpener.WINNER:
         next_opener = challengers[0]
     else:
         next_opener = bidder
