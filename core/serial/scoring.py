@@ -91,25 +91,23 @@ def score(
     multiplier = size_m * sixes_m
 
     skunk = count == 0 and n > 2 and rules.skunk
-    net = dict.fromkeys(players, 0)
-    transfers: list[Transfer] = []
+    others = [p for p in players if p != bidder]
     if skunk:
         multiplier = 2 * n - 6
         bonuses = [Bonus("skunk", "skunk", f"2n−6 = {multiplier}")]
-        if multiplier:
-            units = multiplier * stake
-            transfers = [Transfer(p, bidder, units) for p in players if p != bidder]
+        per = multiplier * stake  # what each other player pays the bidder (none at three players)
+        transfers = [Transfer(p, bidder, per) for p in others] if multiplier else []
     elif made:
         if held == 0 and rules.hero_bonus:
             multiplier += 1
             bonuses.append(Bonus("hero", "hero", "+1"))
-        units = multiplier * stake
-        transfers = [Transfer(p, bidder, units) for p in players if p != bidder]
+        per = multiplier * stake
+        transfers = [Transfer(p, bidder, per) for p in others]
     else:
-        transfers = [Transfer(bidder, p, stake) for p in players if p != bidder]
-    for t in transfers:
-        net[t.payer] -= t.units
-        net[t.payee] += t.units
+        per = -stake  # the bidder pays each other player
+        transfers = [Transfer(bidder, p, stake) for p in others]
+    # The transfers' sums, seat by seat: the bidder receives from (or pays) each of the others.
+    net = {p: per * len(others) if p == bidder else -per for p in players}
 
     if rules.progressive_stakes:
         next_stake = rules.stake * (2 if held == 0 else size_m * sixes_m)
@@ -121,18 +119,18 @@ def score(
         next_opener = bidder
 
     return Outcome(
-        bid=bid,
-        bidder=bidder,
-        count=count,
-        made=made,
-        skunk=skunk,
-        multiplier=multiplier,
-        bonuses=tuple(bonuses),
-        stake=stake,
-        transfers=tuple(transfers),
-        net=net,
-        next_stake=next_stake,
-        next_opener=next_opener,
-        serials={p: serials[p] for p in players},
-        challengers=tuple(challengers),
+        bid,
+        bidder,
+        count,
+        made,
+        skunk,
+        multiplier,
+        tuple(bonuses),
+        stake,
+        tuple(transfers),
+        net,
+        next_stake,
+        next_opener,
+        {p: serials[p] for p in players},
+        tuple(challengers),
     )
