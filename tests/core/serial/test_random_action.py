@@ -187,3 +187,20 @@ def test_dealt_serials_are_the_serials_their_digits_and_letters_make() -> None:
         assert dealt.counts == made.counts == tuple(dealt.digits.count(d) for d in "0123456789")
         assert len(dealt.prefix) == 2 and "A" <= dealt.prefix[0] <= "L" and len(dealt.suffix) == 1
         assert "O" not in dealt.prefix + dealt.suffix
+
+
+class Answers:
+    """A random source answering ``randrange`` calls from a list, in order."""
+
+    def __init__(self, *answers: int) -> None:
+        self.answers = list(answers)
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        return self.answers.pop(0)
+
+
+@pytest.mark.parametrize("number", [0, 9_999, 10_000, 12_345_678, 60_006_000, 99_999_999])
+def test_dealt_counts_at_the_edges_of_the_halves(number: int) -> None:
+    dealt = deal_serial(Answers(number, 7_499))  # the last letters: L, Z, Z
+    assert dealt.digits == f"{number:08d}" and (dealt.prefix, dealt.suffix) == ("LZ", "Z")
+    assert dealt.counts == tuple(f"{number:08d}".count(d) for d in "0123456789")
