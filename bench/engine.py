@@ -1,17 +1,21 @@
 """Engine throughput: uniformly random complete 3-player rounds per second, in one process.
 
-Each round gets fresh serials from a seeded ``random.Random``; every action is
-``rng.choice(round.legal_actions())`` (uniform over the legal actions; ``LegalActions`` is a lazy
-sequence, so this builds no list of bids).  Run::
+Each round gets fresh serials from a seeded ``random.Random`` (``deal_serial``, one per player); every
+action is ``round.random_action(rng)``, uniform over exactly ``round.legal_actions()`` (one
+``randrange`` draw, the same draw ``rng.choice(round.legal_actions())`` makes; tests/core/serial/
+test_random_action.py checks the two agree), applied with ``round.apply`` (events and all); every
+round is counted and scored.  ``--legal-actions`` plays ``rng.choice(round.legal_actions())``
+instead, the way this bench measured before ``random_action`` existed.  Run::
 
-    .venv/bin/python bench/engine.py [--preset classic|quick|salomon] [--seconds S] [--profile]
+    .venv/bin/python bench/engine.py [--preset classic|quick|salomon] [--seconds S] [--profile] [--legal-actions]
 
 Not part of the test suite; the issue's target is 15,000 rounds/s under the classic rules.  The
 rate per CPU second is printed too: on a shared machine it is the steadier figure.
 
 ``--openspiel`` also plays OpenSpiel's ``python_liars_poker`` (3 players, serials of 8, 10 digits:
 the classic format) in the same run, uniformly random, deals included, and prints the ratio (issue
-#12's target: 5×).  OpenSpiel is only for this bench, never a dependency:
+#12's target: 5×).  The two are measured in turns (alternating batches) so a shared machine's load falls on both alike.
+OpenSpiel is only for this bench, never a dependency:
 ``.venv/bin/pip install open-spiel==2.0.2``.
 """
 
@@ -22,13 +26,15 @@ import cProfile
 import pstats
 import random
 import time
+from collections.abc import Callable
+from functools import partial
 
 from core.serial import Round, deal_serial, make_rules
 
 PLAYERS = ("ann", "bob", "cat")
 
 
-def play_rounds(count: int, preset: str = "classic", seed: int = 1) -> tuple[int, int]:
+def play_rounds(count: int, preset: str = "classic", seed: int = 1, via_legal: bool = False) -> tuple[int, int]:
     """Play ``count`` complete random rounds; returns (rounds, actions) so the work is not optimised away."""
     rules = make_rules(preset)
     rng = random.Random(seed)
@@ -38,27 +44,44 @@ def play_rounds(count: int, preset: str = "classic", seed: int = 1) -> tuple[int
         serials = {p: deal_serial(rng) for p in PLAYERS}
         round_ = Round(rules, PLAYERS, serials, PLAYERS[i % 3])
         apply = round_.apply
-        legal = round_.legal_actions
-        while not round_.is_over:
-            apply(choice(legal()))
-            actions += 1
+        if via_legal:
+            legal = round_.legal_actions
+            while not round_.is_over:
+                apply(choice(legal()))
+                actions += 1
+        else:
+            pick = round_.random_action
+            while not round_.is_over:
+                apply(pick(rng))
+                actions += 1
         assert round_.outcome is not None
         assert sum(round_.outcome.net.values()) == 0
     return count, actions
 
 
-def measure(preset: str, seconds: float) -> tuple[float, float, float]:
-    """(rounds per wall-clock second, rounds per CPU second, actions per round)."""
-    play_rounds(500, preset)  # warm up caches
-    batch, done, actions = 2000, 0, 0
-    wall, cpu = time.perf_counter(), time.process_time()
-    while True:
-        _, a = play_rounds(batch, preset, seed=done + 1)
-        done += batch
-        actions += a
-        elapsed = time.perf_counter() - wall
-        if elapsed >= seconds:
-            return done / elapsed, done / (time.process_time() - cpu), actions / done
+Runner = Callable[[int, int], int]
+"""``run(rounds, seed)`` plays ``rounds`` complete random rounds and returns the actions taken."""
+
+
+def measure(runners: dict[str, tuple[Runner, int]], seconds: float) -> dict[str, tuple[float, float, float]]:
+    """Per runner: (rounds per wall-clock second, rounds per CPU second, actions per round).
+
+    The runners take turns, one batch each (``runners[name] = (run, batch)``, a batch being a tenth
+    of a second or less), until each has run ``seconds``: on a machine shared with other work, the
+    load then falls on every runner alike, and their ratio is steadier than the figures themselves.
+    """
+    totals = {name: [0, 0, 0.0, 0.0] for name in runners}  # rounds, actions, wall, CPU
+    for run, _ in runners.values():
+        run(200, 0)  # warm up caches and imports
+    while min(t[2] for t in totals.values()) < seconds:
+        for name, (run, batch) in runners.items():
+            t = totals[name]
+            wall, cpu = time.perf_counter(), time.process_time()
+            t[1] += run(batch, int(t[0]) + 1)
+            t[2] += time.perf_counter() - wall
+            t[3] += time.process_time() - cpu
+            t[0] += batch
+    return {name: (r / w, r / c, a / r) for name, (r, a, w, c) in totals.items()}
 
 
 def openspiel_rounds(count: int, seed: int = 1) -> int:
@@ -83,19 +106,12 @@ def openspiel_rounds(count: int, seed: int = 1) -> int:
     return actions
 
 
-def measure_openspiel(seconds: float) -> tuple[float, float, float] | None:
+def openspiel_installed() -> bool:
     try:
-        openspiel_rounds(50)
+        openspiel_rounds(1)
     except ImportError:
-        return None
-    batch, done, actions = 200, 0, 0
-    wall, cpu = time.perf_counter(), time.process_time()
-    while True:
-        actions += openspiel_rounds(batch, seed=done + 1)
-        done += batch
-        elapsed = time.perf_counter() - wall
-        if elapsed >= seconds:
-            return done / elapsed, done / (time.process_time() - cpu), actions / done
+        return False
+    return True
 
 
 def main() -> None:
@@ -103,29 +119,38 @@ def main() -> None:
     parser.add_argument("--preset", default=None, help="one preset (default: all three)")
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--profile", action="store_true", help="cProfile 20,000 rounds instead")
+    parser.add_argument(
+        "--legal-actions", action="store_true", help="pick with rng.choice(legal_actions()) instead of random_action"
+    )
     parser.add_argument("--openspiel", action="store_true", help="also measure OpenSpiel's python_liars_poker")
     args = parser.parse_args()
     presets = [args.preset] if args.preset else ["classic", "quick", "salomon"]
     if args.profile:
         for preset in presets:
             prof = cProfile.Profile()
-            prof.runcall(play_rounds, 20_000, preset)
+            prof.runcall(play_rounds, 20_000, preset, 1, args.legal_actions)
             pstats.Stats(prof).sort_stats("tottime").print_stats(15)
         return
-    ours: dict[str, float] = {}
+    if args.openspiel and not openspiel_installed():
+        print("OpenSpiel is not installed: .venv/bin/pip install open-spiel==2.0.2 (for this bench only)")
+        args.openspiel = False
     for preset in presets:
-        wall, cpu, per_round = measure(preset, args.seconds)
-        ours[preset] = cpu
-        print(f"{preset:8s} {wall:8,.0f} rounds/s  ({cpu:,.0f} per CPU second; {per_round:.1f} actions a round)")
-    if args.openspiel:
-        theirs = measure_openspiel(args.seconds)
-        if theirs is None:
-            print("OpenSpiel is not installed: .venv/bin/pip install open-spiel==2.0.2 (for this bench only)")
-            return
-        wall, cpu, per_round = theirs
-        print(f"openspiel {wall:7,.0f} rounds/s  ({cpu:,.0f} per CPU second; {per_round:.1f} actions a round)")
-        if "classic" in ours:
-            print(f"classic / openspiel: {ours['classic'] / cpu:.1f}x per CPU second")
+        ours = partial(_ours, preset=preset, via_legal=args.legal_actions)
+        runners: dict[str, tuple[Runner, int]] = {preset: (ours, 1000)}
+        if args.openspiel and preset == "classic":
+            runners["openspiel"] = (openspiel_rounds, 150)  # measured in turns with the classic rounds
+        figures = measure(runners, args.seconds)
+        for name, (wall, cpu, per_round) in figures.items():
+            print(f"{name:9s} {wall:7,.0f} rounds/s  ({cpu:,.0f} per CPU second; {per_round:.1f} actions a round)")
+        if "openspiel" in figures:
+            ratio = figures[preset][1] / figures["openspiel"][1]
+            print(f"classic / openspiel: {ratio:.1f}x per CPU second (in turns, same run)")
+    if args.openspiel and "classic" not in presets:
+        print("(the OpenSpiel comparison runs with the classic preset)")
+
+
+def _ours(rounds: int, seed: int, preset: str, via_legal: bool) -> int:
+    return play_rounds(rounds, preset, seed, via_legal)[1]
 
 
 if __name__ == "__main__":

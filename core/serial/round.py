@@ -15,13 +15,24 @@ RULES.md "Turns and challenges":
 
 from __future__ import annotations
 
-from bisect import bisect_left
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from enum import StrEnum
-from functools import cache
-from typing import Union, overload
+from bisect import bisect_left, bisect_right
+from collections.abc import Mapping, Sequence
 
+from ..game import RandomSource
+from .actions import (
+    Action,
+    BidPlaced,
+    CallCount,
+    Challenge,
+    ChallengedAllAround,
+    ChallengeMade,
+    Counted,
+    Event,
+    LegalActions,
+    MakeBid,
+    Phase,
+    format_bid_ids,
+)
 from .bids import Bid, bids_by_id
 from .errors import (
     BidderCannotChallenge,
@@ -35,7 +46,7 @@ from .errors import (
     RoundOver,
     UnknownPlayer,
 )
-from .rules import ChallengeMode, RankOrder, Rules
+from .rules import ChallengeMode, Rules
 from .scoring import Outcome, score
 from .serials import Serial, fits
 
@@ -57,151 +68,7 @@ __all__ = [
 ]
 
 
-# -- actions ----------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class MakeBid:
-    player: str
-    bid: Bid
-
-
-@dataclass(frozen=True, slots=True)
-class Challenge:
-    player: str
-
-
-@dataclass(frozen=True, slots=True)
-class CallCount:
-    """The bidder, challenged all around with the rebid right, calls for the count."""
-
-    player: str
-
-
-Action = Union[MakeBid, Challenge, CallCount]
-
-
-# -- events -----------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class BidPlaced:
-    player: str
-    bid: Bid
-    rebid: bool
-    next_to_act: str
-
-
-@dataclass(frozen=True, slots=True)
-class ChallengeMade:
-    player: str
-    bid: Bid
-    next_to_act: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class ChallengedAllAround:
-    """The standing bid has been challenged out.  ``may_rebid``: the bidder now chooses."""
-
-    bidder: str
-    bid: Bid
-    may_rebid: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Counted:
-    outcome: Outcome
-
-
-Event = Union[BidPlaced, ChallengeMade, ChallengedAllAround, Counted]
-
-
-class Phase(StrEnum):
-    BIDDING = "bidding"
-    REBID = "rebid"  # challenged all around; the bidder chooses count or rebid
-    OVER = "over"
-
-
-@cache
-def format_bid_ids(order: RankOrder, digits: int, max_quantity: int) -> tuple[int, ...]:
-    """The ids of every bid a reduced format allows (digits in play, quantity up to ``max_quantity``), ascending."""
-    in_play = {order.rank(d) for d in range(10) if 1 <= d <= digits} if digits < 10 else set(range(10))
-    return tuple(i for i in range(max_quantity * 10) if i % 10 in in_play)
-
-
-class LegalActions(Sequence[Action]):
-    """The legal actions of the player to act: raises (ascending bid ids), then challenge, then count.
-
-    A lazy sequence, so ``random.choice(round.legal_actions())`` costs no list of 960 bids.
-    ``raise_ids`` is a ``range`` in the full game; in a reduced format (fewer digits) a tuple of ids.
-    """
-
-    __slots__ = (
-        "_dense",
-        "_n",
-        "_order",
-        "_r",
-        "_start",
-        "_table",
-        "_who",
-        "call_count",
-        "challenge",
-        "player",
-        "raise_ids",
-    )
-
-    def __init__(
-        self, player: str | None, raise_ids: Sequence[int], challenge: bool, call_count: bool, round_: Round
-    ) -> None:
-        self.player = player
-        self.raise_ids = raise_ids
-        self.challenge = challenge
-        self.call_count = call_count
-        self._order = order = round_.rules.rank_order
-        self._table = bids_by_id(order)
-        self._dense = dense = raise_ids.__class__ is range
-        self._start = raise_ids.start if dense else 0  # type: ignore[attr-defined]
-        self._who = player or ""
-        self._r = len(raise_ids) if player is not None else 0
-        self._n = self._r + challenge + call_count if player is not None else 0
-
-    def __len__(self) -> int:
-        return self._n
-
-    @overload
-    def __getitem__(self, i: int) -> Action: ...
-    @overload
-    def __getitem__(self, i: slice) -> Sequence[Action]: ...
-    def __getitem__(self, i: int | slice) -> Action | Sequence[Action]:
-        if i.__class__ is int and 0 <= i < self._r:  # the common case: a raise
-            return MakeBid(self._who, self._table[self._start + i if self._dense else self.raise_ids[i]])
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(self._n))]
-        if i < 0:
-            i += self._n
-        if not 0 <= i < self._n:
-            raise IndexError(i)
-        if i < self._r:
-            return MakeBid(self._who, self._table[self.raise_ids[i]])
-        if i == self._r and self.challenge:
-            return Challenge(self._who)
-        return CallCount(self._who)
-
-    def __iter__(self) -> Iterator[Action]:
-        for i in range(self._n):
-            yield self[i]
-
-    def bids(self) -> list[Bid]:
-        if self._dense:
-            return list(self._table[self._start : self._start + self._r])
-        return [self._table[i] for i in self.raise_ids]
-
-    def __contains__(self, action: object) -> bool:
-        if isinstance(action, MakeBid):
-            bid = action.bid
-            bid_id = bid.id if bid.order is self._order else (bid.quantity - 1) * 10 + self._order.rank(bid.digit)
-            return action.player == self.player and bid_id in self.raise_ids
-        if isinstance(action, Challenge):
-            return self.challenge and action.player == self.player
-        if isinstance(action, CallCount):
-            return self.call_count and action.player == self.player
-        return False
+_BIDDING, _REBID, _OVER = Phase.BIDDING, Phase.REBID, Phase.OVER
 
 
 class Round:
@@ -216,11 +83,13 @@ class Round:
         "_max_id",
         "_max_q",
         "_n",
+        "_offered",
         "_order",
         "_phase",
         "_rebid_standing",
         "_seat",
         "_standing",
+        "_table",
         "_turn",
         "history",
         "opener",
@@ -239,41 +108,47 @@ class Round:
         opener: str,
         stake: int | None = None,
     ) -> None:
-        if not 2 <= len(players) <= 12:
+        seated: tuple[str, ...] = tuple(players)
+        n = len(seated)
+        if not 2 <= n <= 12:
             raise ValueError("a table seats 2 to 12 players")
-        if len(set(players)) != len(players):
+        self._seat = seat = {p: i for i, p in enumerate(seated)}
+        if len(seat) != n:
             raise ValueError("player names at a table must be distinct")
         self.rules = rules
-        self.players: tuple[str, ...] = tuple(players)
-        self._seat = {p: i for i, p in enumerate(self.players)}
-        missing = [p for p in self.players if p not in serials]
+        self.players = seated
+        missing = [p for p in seated if p not in serials]
         if missing:
             raise ValueError(f"no serial for {', '.join(missing)}")
-        if opener not in self._seat:
+        if opener not in seat:
             raise ValueError(f"the opener {opener!r} is not seated")
-        self.serials: dict[str, Serial] = {p: serials[p] for p in self.players}
+        self.serials: dict[str, Serial] = {p: serials[p] for p in seated}
+        length, digits = rules.serial_length, rules.digits
         for p, serial in self.serials.items():
-            wrong = fits(serial, rules.serial_length, rules.digits)
-            if wrong is not None:
-                raise ValueError(f"{p}: {wrong}")
+            if digits < 10 or len(serial.digits) != length:  # in the full game, fits() checks only the length
+                wrong = fits(serial, length, digits)
+                if wrong is not None:
+                    raise ValueError(f"{p}: {wrong}")
         self.opener = opener
         self.stake = rules.stake if stake is None else stake
         if self.stake <= 0:
             raise ValueError("the stake must be positive")
         self.history: list[Action] = []
         self.outcome: Outcome | None = None
-        self._n = len(self.players)
-        self._turn = self._seat[opener]
+        self._n = n
+        self._turn = seat[opener]
         self._standing: Bid | None = None
         self._bidder = -1
         self._challengers: list[int] = []
         self._rebid_standing = False
-        self._phase = Phase.BIDDING
-        self._max_q = rules.serial_length * self._n
+        self._phase = _BIDDING
+        self._max_q = length * n
         self._max_id = self._max_q * 10 - 1
         self._first = rules.challenge_mode is ChallengeMode.FIRST
         self._order = rules.rank_order
-        reduced_digits = rules.digits < 10
+        self._table = bids_by_id(self._order)
+        self._offered: Action | None = None  # the action random_action() last produced, if still legal
+        reduced_digits = digits < 10
         self._in_play: frozenset[int] | None = frozenset(rules.digit_set) if reduced_digits else None
         self._format_ids: tuple[int, ...] | None = (
             format_bid_ids(self._order, rules.digits, self._max_q) if reduced_digits else None
@@ -295,7 +170,7 @@ class Round:
 
     @property
     def is_over(self) -> bool:
-        return self._phase is Phase.OVER
+        return self._phase is _OVER
 
     @property
     def to_act(self) -> str | None:
@@ -312,7 +187,8 @@ class Round:
     @property
     def challengers(self) -> tuple[str, ...]:
         """Who has challenged the standing bid, in order."""
-        return tuple(self.players[i] for i in self._challengers)
+        players = self.players
+        return tuple([players[i] for i in self._challengers])
 
     @property
     def standing_is_rebid(self) -> bool:
@@ -338,6 +214,41 @@ class Round:
         if self._phase is Phase.REBID:
             return LegalActions(self.players[self._turn], raises, False, True, self)
         return LegalActions(self.players[self._turn], raises, self._standing is not None, False, self)
+
+    def random_action(self, rng: RandomSource) -> Action:
+        """One of :meth:`legal_actions`, uniformly at random, from a single ``rng.randrange`` draw.
+
+        The same distribution as ``rng.choice(round.legal_actions())`` (with a ``random.Random``, the
+        same draw), without building the sequence.  :meth:`apply` takes the action this returns
+        without checking it again (until the round moves on).  Raises :class:`RoundOver` when over.
+        """
+        phase = self._phase
+        if phase is _OVER:
+            raise RoundOver()
+        standing = self._standing
+        ids = self._format_ids
+        if ids is None:  # the raises are the contiguous ids start … max_id
+            start = 0 if standing is None else standing.id + 1
+            raises = self._max_id + 1 - start
+            i = rng.randrange(raises) if standing is None else rng.randrange(raises + 1)
+            if i < raises:
+                action: Action = MakeBid(self.players[self._turn], self._table[start + i])
+            elif phase is _REBID:
+                action = CallCount(self.players[self._turn])
+            else:
+                action = Challenge(self.players[self._turn])
+        else:  # the raises are ids[start:]
+            start = 0 if standing is None else bisect_right(ids, standing.id)
+            raises = len(ids) - start
+            i = rng.randrange(raises) if standing is None else rng.randrange(raises + 1)
+            if i < raises:
+                action = MakeBid(self.players[self._turn], self._table[ids[start + i]])
+            elif phase is _REBID:
+                action = CallCount(self.players[self._turn])
+            else:
+                action = Challenge(self.players[self._turn])
+        self._offered = action
+        return action
 
     def can_challenge(self, player: str) -> bool:
         if self._phase is not Phase.BIDDING or self._standing is None or player not in self._seat:
@@ -386,48 +297,56 @@ class Round:
         return seat
 
     def apply(self, action: Action) -> tuple[Event, ...]:
-        seat = self._check(action)
+        # An action random_action() produced for this very state is legal: the player to act made it.
+        seat = self._turn if action is self._offered else self._check(action)
+        self._offered = None
         self.history.append(action)
         if isinstance(action, MakeBid):
-            bid = self._rekey(action.bid)
-            rebid = self._phase is Phase.REBID
+            bid = action.bid
+            if bid.order is not self._order:
+                bid = Bid(bid.quantity, bid.digit, self._order)
+            rebid = self._phase is _REBID
             self._standing = bid
             self._bidder = seat
-            self._challengers = []
+            if self._challengers:
+                self._challengers = []
             self._rebid_standing = rebid
-            self._phase = Phase.BIDDING
-            self._turn = (seat + 1) % self._n
-            return (BidPlaced(action.player, bid, rebid, self.players[self._turn]),)
+            self._phase = _BIDDING
+            turn = self._turn = seat + 1 if seat + 1 < self._n else 0
+            return (BidPlaced(action.player, bid, rebid, self.players[turn]),)
+        standing = self._standing
+        assert standing is not None
         if isinstance(action, Challenge):
-            assert self._standing is not None
             self._challengers.append(seat)
             if self._first:
                 all_around = True
             else:
-                self._turn = (seat + 1) % self._n
-                all_around = self._turn == self._bidder
-            if not all_around:
-                return (ChallengeMade(action.player, self._standing, self.players[self._turn]),)
-            made = ChallengeMade(action.player, self._standing, None)
+                turn = self._turn = seat + 1 if seat + 1 < self._n else 0
+                all_around = turn == self._bidder
+                if not all_around:
+                    return (ChallengeMade(action.player, standing, self.players[turn]),)
+            made = ChallengeMade(action.player, standing, None)
             bidder = self.players[self._bidder]
             if self.rules.rebid and not self._rebid_standing:
-                self._phase = Phase.REBID
+                self._phase = _REBID
                 self._turn = self._bidder
-                return (made, ChallengedAllAround(bidder, self._standing, True))
-            return (made, ChallengedAllAround(bidder, self._standing, False), self._count())
+                return (made, ChallengedAllAround(bidder, standing, True))
+            return (made, ChallengedAllAround(bidder, standing, False), self._count())
         return (self._count(),)
 
     def _count(self) -> Counted:
-        assert self._standing is not None
-        self._phase = Phase.OVER
+        standing = self._standing
+        assert standing is not None
+        self._phase = _OVER
+        players = self.players
         self.outcome = score(
             self.rules,
-            self.players,
+            players,
             self.serials,
-            self._standing,
-            self.players[self._bidder],
+            standing,
+            players[self._bidder],
             self.stake,
-            self.challengers,
+            tuple([players[i] for i in self._challengers]),
         )
         return Counted(self.outcome)
 

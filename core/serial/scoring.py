@@ -81,8 +81,8 @@ def score(
     held = serials[bidder].counts[d]
     made = count >= q
 
-    size_m = size_multiplier(q, n) if rules.size_bonus else 1
-    sixes_m = 2 if rules.sixes_bonus and d == 6 else 1
+    size_m = 1 + max(0, (q - n - 1) // 2) if rules.size_bonus else 1  # size_multiplier(q, n)
+    sixes_m = 2 if d == 6 and rules.sixes_bonus else 1
     bonuses: list[Bonus] = []
     if size_m > 1:
         bonuses.append(Bonus("size", f"n+{2 * size_m - 1}", f"×{size_m}"))
@@ -90,49 +90,47 @@ def score(
         bonuses.append(Bonus("sixes", "sixes", "×2"))
     multiplier = size_m * sixes_m
 
-    skunk = rules.skunk and count == 0 and n > 2
+    skunk = count == 0 and n > 2 and rules.skunk
     others = [p for p in players if p != bidder]
-    transfers: list[Transfer] = []
     if skunk:
         multiplier = 2 * n - 6
         bonuses = [Bonus("skunk", "skunk", f"2n−6 = {multiplier}")]
-        if multiplier:
-            transfers = [Transfer(p, bidder, multiplier * stake) for p in others]
+        per = multiplier * stake  # what each other player pays the bidder (none at three players)
+        transfers = [Transfer(p, bidder, per) for p in others] if multiplier else []
     elif made:
-        if rules.hero_bonus and held == 0:
+        if held == 0 and rules.hero_bonus:
             multiplier += 1
             bonuses.append(Bonus("hero", "hero", "+1"))
-        transfers = [Transfer(p, bidder, multiplier * stake) for p in others]
+        per = multiplier * stake
+        transfers = [Transfer(p, bidder, per) for p in others]
     else:
+        per = -stake  # the bidder pays each other player
         transfers = [Transfer(bidder, p, stake) for p in others]
-
-    net = dict.fromkeys(players, 0)
-    for t in transfers:
-        net[t.payer] -= t.units
-        net[t.payee] += t.units
+    # The transfers' sums, seat by seat: the bidder receives from (or pays) each of the others.
+    net = {p: per * len(others) if p == bidder else -per for p in players}
 
     if rules.progressive_stakes:
         next_stake = rules.stake * (2 if held == 0 else size_m * sixes_m)
     else:
         next_stake = rules.stake
-    if rules.later_opener is LaterOpener.WINNER and not (made or skunk) and challengers:
+    if not (made or skunk) and challengers and rules.later_opener is LaterOpener.WINNER:
         next_opener = challengers[0]
     else:
         next_opener = bidder
 
     return Outcome(
-        bid=bid,
-        bidder=bidder,
-        count=count,
-        made=made,
-        skunk=skunk,
-        multiplier=multiplier,
-        bonuses=tuple(bonuses),
-        stake=stake,
-        transfers=tuple(transfers),
-        net=net,
-        next_stake=next_stake,
-        next_opener=next_opener,
-        serials={p: serials[p] for p in players},
-        challengers=tuple(challengers),
+        bid,
+        bidder,
+        count,
+        made,
+        skunk,
+        multiplier,
+        tuple(bonuses),
+        stake,
+        tuple(transfers),
+        net,
+        next_stake,
+        next_opener,
+        {p: serials[p] for p in players},
+        tuple(challengers),
     )

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import dataclass, field
+from functools import cache
+from operator import add
 
 from ..game import RandomSource
 
@@ -20,6 +22,9 @@ SLIP_ROUNDS = 10
 # The first prefix letter names one of the twelve Federal Reserve Banks (A-L); the others avoid O.
 _BANKS = "ABCDEFGHIJKL"
 _LETTERS = "ABCDEFGHIJKLMNPQRSTUVWXYZ"
+_PREFIXES = tuple(a + b for a in _BANKS for b in _LETTERS)  # index a * 25 + b
+_NOTES = len(_PREFIXES) * len(_LETTERS)
+_DIGITS = "0123456789"
 _SERIAL_TEXT = re.compile(r"^\s*(?:([A-Za-z]{2})\s*)?(\d{1,8})(?:\s*([A-Za-z\*]))?\s*$")
 
 
@@ -73,15 +78,37 @@ def fits(serial: Serial, length: int, digits: int) -> str | None:
     return None
 
 
+@cache
+def _counts_of_4() -> tuple[tuple[int, ...], ...]:
+    """The per-digit counts of every 4-digit string ``0000`` … ``9999`` (built on the first deal)."""
+    pairs = [tuple(map(f"{i:02d}".count, _DIGITS)) for i in range(100)]
+    return tuple(tuple(map(add, pairs[i // 100], pairs[i % 100])) for i in range(10_000))
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
 def deal_serial(rng: RandomSource, length: int = 8, digits: int = 10) -> Serial:
     """One fresh serial: ``length`` uniform digits (one draw) and note letters (one draw).
 
     The full game draws 8 digits 0-9; a reduced format (:class:`~core.serial.rules.Rules` ``digits``
     and ``serial_length``) draws ``length`` digits from 1 … ``digits`` (0 … 9 when ``digits`` is 10).
     """
+    if digits == 10 and length == 8:  # the full game, built directly: counts from two table look-ups
+        number = rng.randrange(100_000_000)
+        high, low = divmod(number, 10_000)
+        table = _counts_of_4()
+        letters = rng.randrange(_NOTES)
+        # What Serial(text, prefix, suffix) makes, without re-checking the 8 digits just drawn.
+        serial: Serial = _new(Serial)
+        _set(serial, "digits", f"{number:08d}")
+        _set(serial, "prefix", _PREFIXES[letters // 25])
+        _set(serial, "suffix", _LETTERS[letters % 25])
+        _set(serial, "counts", tuple(map(add, table[high], table[low])))
+        return serial
     if digits == 10:
-        number = rng.randrange(10**length)
-        text = f"{number:0{length}d}"
+        text = f"{rng.randrange(10**length):0{length}d}"
     else:
         number = rng.randrange(digits**length)
         chars = []
@@ -89,10 +116,8 @@ def deal_serial(rng: RandomSource, length: int = 8, digits: int = 10) -> Serial:
             number, r = divmod(number, digits)
             chars.append(chr(49 + r))
         text = "".join(chars)
-    letters = rng.randrange(len(_BANKS) * len(_LETTERS) * len(_LETTERS))
-    a, rest = divmod(letters, len(_LETTERS) * len(_LETTERS))
-    b, c = divmod(rest, len(_LETTERS))
-    return Serial(text, _BANKS[a] + _LETTERS[b], _LETTERS[c])
+    letters = rng.randrange(_NOTES)
+    return Serial(text, _PREFIXES[letters // 25], _LETTERS[letters % 25])
 
 
 def deal_slip(rng: RandomSource, length: int = 8, digits: int = 10) -> tuple[Serial, ...]:
