@@ -44,9 +44,8 @@ def plain(text: str) -> str:
     return text.replace("**", "").replace("`", "").replace("<#terminal>", "this table")
 
 
-def _write_png(directory: Path, stem: str, picture: Mapping[str, Any], names: Mapping[str, str]) -> Path:
-    """Render the picture and write it next to the database as ``<db>-<picture>.png`` (a new name each time)."""
-    png = pictures.render(picture, names)
+def _write_png(directory: Path, stem: str, picture: Mapping[str, Any], png: bytes) -> Path:
+    """Write a drawn picture next to the database as ``<db>-<picture>.png`` (a new name each time)."""
     base = f"{stem}-{pictures.filename(picture).removesuffix('.png')}"
     path, n = directory / f"{base}.png", 1
     while path.exists():
@@ -83,7 +82,8 @@ class ConsoleNotifier:
         if m.picture is None or self.picture_dir is None:
             return ""
         try:
-            path = await asyncio.to_thread(_write_png, self.picture_dir, self.picture_stem, m.picture, m.names)
+            png = await pictures.draw(m.picture, m.names)
+            path = await asyncio.to_thread(_write_png, self.picture_dir, self.picture_stem, m.picture, png)
         except Exception as exc:
             log.warning("drawing the %s picture failed (%s); the text goes alone", m.kind, type(exc).__name__)
             return ""

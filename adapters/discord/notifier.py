@@ -8,7 +8,7 @@
   player and tells them to press **My serial** — which answers ephemerally.  The notice never carries
   the serial.
 * Anything else is a plain channel message.  One that carries a ``picture`` (the count, a challenge,
-  a chart) gets it drawn on a worker thread (``asyncio.to_thread``: the event loop, and so every
+  a chart) gets it drawn in the picture worker process (``pictures.draw``: the event loop, and so every
   acknowledgement, goes on meanwhile) and attached as a PNG shown in an embed, below the text (kept for
   screen readers and notifications).  If drawing fails, the text goes alone and one WARNING is logged.
 
@@ -28,6 +28,7 @@ from typing import Any, Protocol
 
 import discord
 
+from adapters import pictures
 from bot.model import Message, TableKey
 
 from .render import (
@@ -113,7 +114,7 @@ class DiscordNotifier:
         if message.picture is None:
             return {}
         try:
-            file, embed = await asyncio.to_thread(picture_attachment, message)
+            file, embed = picture_attachment(message, await pictures.draw(message.picture, message.names))
         except Exception as exc:
             log.warning("drawing the %s picture for channel %s failed (%s); the text goes alone", message.kind,
                         message.key.channel_id, type(exc).__name__)

@@ -110,12 +110,10 @@ def record_file(reply: Reply, key: TableKey) -> discord.File | None:
     return discord.File(io.BytesIO(record.encode("utf-8")), filename=TEXT["record"].format(channel=key.channel_id))
 
 
-def picture_attachment(message: Message) -> tuple[discord.File, discord.Embed]:
-    """A message's picture drawn as a PNG attachment, and the embed that shows it (``attachment://``).
-
-    Blocking (it renders): call it on a worker thread.  Raises if the picture cannot be drawn."""
+def picture_attachment(message: Message, png: bytes) -> tuple[discord.File, discord.Embed]:
+    """A message's drawn picture (``pictures.draw``) as a PNG attachment, and the embed that shows it
+    (``attachment://``)."""
     assert message.picture is not None
-    png = pictures.render(message.picture, message.names)
     name = pictures.filename(message.picture)
     embed = discord.Embed(colour=discord.Colour.dark_green())
     embed.set_image(url=f"attachment://{name}")

@@ -1,7 +1,7 @@
 """PNG pictures of the count, the challenge and the charts: plain data in, PNG bytes out.
 
-Platform adapters call :func:`render` (a message's ``picture`` data, any shape in ``dispatch.py``) on a
-worker thread and name the attachment with :func:`filename`.
+Platform adapters ``await draw(picture, names)`` (a message's ``picture`` data, any shape in
+``dispatch.py``; drawn in a worker process, ``worker.py``) and name the attachment with :func:`filename`.
 
 Rendered with matplotlib's Agg backend (no pyplot), with the DejaVu fonts matplotlib ships, so the same
 data gives the same picture on every machine. Every function is safe to call from a worker thread
@@ -17,10 +17,12 @@ from .challenge import card_face, render_challenge
 from .charts import balance_series, render_balance_chart, render_nets_chart, render_rating_chart
 from .count import render_count, result_line
 from .dispatch import filename, kind, render
+from .worker import draw
 
 __all__ = [
     "balance_series",
     "card_face",
+    "draw",
     "filename",
     "kind",
     "render",

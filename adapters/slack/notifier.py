@@ -182,7 +182,7 @@ class SlackNotifier:
             return
         if picture.png is None:
             try:
-                picture.png = await asyncio.to_thread(pictures.render, message.picture, message.names)
+                picture.png = await pictures.draw(message.picture, message.names)
             except Exception as exc:
                 log.warning("drawing the %s picture for %s failed (%s); the text went alone", message.kind,
                             channel, type(exc).__name__)
