@@ -1,12 +1,14 @@
-"""SQLite storage (aiosqlite): the one home of SQL.
+"""SQLite storage (aiosqlite): the one home of SQLite's SQL.
 
 WAL mode, foreign keys on, ``synchronous=FULL`` (a commit is durable when it returns), numbered
-migrations applied by ``PRAGMA user_version``.  The ledger and the table event log are append-only
-(triggers refuse UPDATE and DELETE).  Every write goes through one writer task that **group-commits**:
-the units queued while a transaction runs are written together in the next one, each unit
-all-or-nothing (a unit whose statements fail is retried alone and its caller gets the error; the
-others commit).  The store must be its database file's only writer (one bot process per file): it
-assigns table and round ids itself so that a batch costs a handful of statements.
+migrations applied by ``PRAGMA user_version`` (``schema.py``).  The ledger and the table event log are
+append-only (triggers refuse UPDATE and DELETE).  Every write goes through one writer task that
+**group-commits**: the units queued while a transaction runs are written together in the next one,
+each unit all-or-nothing (a unit whose statements fail is retried alone and its caller gets the error;
+the others commit).  Each table's events are numbered 1, 2, ... under a unique (table_id, seq) key, and
+every commit first checks, inside its transaction, that the table has the number of events its caller
+expects (else ``StaleTable``).  The store is meant to be its file's only writer (one bot process per
+file): it reserves table ids itself so that a table's row is written with its first events.
 """
 
 from __future__ import annotations
@@ -16,93 +18,20 @@ import json
 import logging
 import os
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import aiosqlite
 
-from bot.ports import RoundRecord, StoredTable
+from adapters.stores import DUMP_COLUMNS
+from bot.ports import DuplicateRequest, RoundRecord, StaleTable, StoredTable
 
-__all__ = ["SqliteStore", "default_db_path"]
+from .schema import MIGRATIONS
+
+__all__ = ["MIGRATIONS", "SqliteStore", "default_db_path"]
 
 log = logging.getLogger(__name__)
-
-MIGRATIONS: list[str] = [
-    # 1: the first schema
-    """
-    CREATE TABLE servers (
-        server TEXT PRIMARY KEY,
-        settings TEXT NOT NULL DEFAULT '{}'
-    );
-    CREATE TABLE tables (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        server TEXT NOT NULL,
-        channel TEXT NOT NULL,
-        status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'closed')),
-        created_at REAL NOT NULL,
-        closed_at REAL,
-        panels TEXT NOT NULL DEFAULT '{}'
-    );
-    CREATE UNIQUE INDEX tables_one_open_per_channel ON tables(server, channel) WHERE status = 'open';
-    CREATE TABLE table_events (
-        table_id INTEGER NOT NULL REFERENCES tables(id),
-        seq INTEGER NOT NULL,
-        at REAL NOT NULL,
-        event TEXT NOT NULL,
-        PRIMARY KEY (table_id, seq)
-    );
-    CREATE TABLE rounds (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        table_id INTEGER NOT NULL REFERENCES tables(id),
-        server TEXT NOT NULL,
-        number INTEGER NOT NULL,
-        period TEXT NOT NULL,
-        at REAL NOT NULL,
-        record TEXT NOT NULL,
-        outcome TEXT NOT NULL,
-        UNIQUE (table_id, number)
-    );
-    CREATE INDEX rounds_by_server ON rounds(server, id);
-    CREATE TABLE ledger (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        server TEXT NOT NULL,
-        period TEXT NOT NULL,
-        player TEXT NOT NULL,
-        units INTEGER NOT NULL,
-        round_id INTEGER NOT NULL REFERENCES rounds(id),
-        at REAL NOT NULL
-    );
-    CREATE INDEX ledger_by_period ON ledger(server, period, player);
-    CREATE TABLE players (
-        server TEXT NOT NULL,
-        player TEXT NOT NULL,
-        name TEXT NOT NULL,
-        PRIMARY KEY (server, player)
-    );
-    CREATE TABLE requests (
-        request_id TEXT PRIMARY KEY,
-        table_id INTEGER,
-        reply TEXT NOT NULL,
-        at REAL NOT NULL
-    );
-    CREATE TABLE settlements (
-        server TEXT NOT NULL,
-        period TEXT NOT NULL,
-        settled_by TEXT NOT NULL,
-        at REAL NOT NULL,
-        PRIMARY KEY (server, period)
-    );
-    CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger
-        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
-    CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger
-        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
-    CREATE TRIGGER events_no_update BEFORE UPDATE ON table_events
-        BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
-    CREATE TRIGGER events_no_delete BEFORE DELETE ON table_events
-        BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
-    """,
-]
 
 
 def default_db_path() -> str:
@@ -121,7 +50,7 @@ _INSERTS: dict[str, tuple[str, int, str]] = {
     "round": ("rounds (id, table_id, server, number, period, at, record, outcome)", 8, ""),
     "ledger": ("ledger (server, period, player, units, round_id, at)", 6, ""),
     "player": ("players (server, player, name)", 3, "ON CONFLICT (server, player) DO UPDATE SET name = excluded.name"),
-    "request": ("requests (request_id, table_id, reply, at)", 4, "ON CONFLICT (request_id) DO NOTHING"),
+    "request": ("requests (request_id, table_id, reply, at)", 4, ""),
     "settings": ("servers (server, settings)", 2, "ON CONFLICT (server) DO UPDATE SET settings = excluded.settings"),
     "settle": ("settlements (server, period, settled_by, at)", 4, "ON CONFLICT (server, period) DO NOTHING"),
 }
@@ -135,6 +64,14 @@ _UPDATES: dict[str, str] = {
     "close": "UPDATE tables SET status = 'closed', closed_at = ? WHERE id = ?",
     "panel": "UPDATE tables SET panels = json_set(panels, '$.' || ?, ?) WHERE id = ?",
 }
+# The first (table, stored count) whose stored count is not the expected one: [[table_id, expected], ...]
+_CHECK_SQL = """
+    SELECT t, stored FROM (
+        SELECT json_extract(value, '$[0]') AS t, json_extract(value, '$[1]') AS expected,
+               (SELECT COALESCE(MAX(seq), 0) FROM table_events WHERE table_id = json_extract(value, '$[0]')) AS stored
+        FROM json_each(?)
+    ) WHERE stored <> expected LIMIT 1
+"""
 _ORDER = ("table", "event", "round", "ledger", "player", "request", "close", "panel", "settings", "settle")
 
 
@@ -145,11 +82,29 @@ class _Unit:
     rows: dict[str, list[tuple[Any, ...]]]
     rounds: list[tuple[tuple[Any, ...], list[tuple[Any, ...]]]]  # (round row without id, ledger rows without id)
     future: asyncio.Future[None]
+    table_id: int | None = None
+    request_id: str | None = None
 
 
-def _write_sync(conn: sqlite3.Connection, merged: dict[str, list[tuple[Any, ...]]]) -> None:
+def _write_sync(
+    conn: sqlite3.Connection,
+    merged: dict[str, list[tuple[Any, ...]]],
+    rounds: list[tuple[tuple[Any, ...], list[tuple[Any, ...]]]],
+) -> None:
     conn.execute("BEGIN IMMEDIATE")
     try:
+        expect = merged.get("expect")
+        if expect:
+            bad = conn.execute(_CHECK_SQL, (json.dumps(expect, separators=(",", ":")),)).fetchone()
+            if bad is not None:
+                raise StaleTable(int(bad[0]), int(bad[1]))
+        if rounds:
+            # Round ids are taken inside the write transaction, which holds the database's write lock.
+            next_id = int(conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM rounds").fetchone()[0])
+            for round_row, ledger in rounds:
+                merged["round"].append((next_id, *round_row))
+                merged["ledger"].extend((*e[:4], next_id, e[4]) for e in ledger)
+                next_id += 1
         for kind in _ORDER:
             rows = merged[kind]
             if not rows:
@@ -164,6 +119,17 @@ def _write_sync(conn: sqlite3.Connection, merged: dict[str, list[tuple[Any, ...]
         raise
 
 
+def _translate(unit: _Unit, exc: Exception) -> Exception:
+    """The port's exception for a unit that failed alone on a key."""
+    if isinstance(exc, sqlite3.IntegrityError):
+        message = str(exc)
+        if "requests.request_id" in message and unit.request_id is not None:
+            return DuplicateRequest(unit.request_id)
+        if "tables.server, tables.channel" in message and unit.table_id is not None:
+            return StaleTable(unit.table_id, 0)  # another table is open in this channel
+    return exc
+
+
 class SqliteStore:
     def __init__(self, path: str | None = None, *, synchronous: str = "FULL", checkpoint_interval: float = 1.0) -> None:
         self.path = path or default_db_path()
@@ -176,7 +142,6 @@ class SqliteStore:
         self._checkpoint_db: aiosqlite.Connection | None = None
         self._checkpointer: asyncio.Task[None] | None = None
         self.transactions = 0  # how many write transactions ran (group commit makes this < units)
-        self._next_round_id = 1
         self._next_table_id = 1
         self._new_tables: dict[int, tuple[Any, ...]] = {}  # reserved ids whose row is not yet written
 
@@ -191,12 +156,10 @@ class SqliteStore:
         # Checkpoints run on their own connection and thread (below), never inside a player's commit.
         await db.execute("PRAGMA wal_autocheckpoint=0")
         await self._migrate()
-        async with db.execute(
-            "SELECT (SELECT COALESCE(MAX(id), 0) + 1 FROM rounds), (SELECT COALESCE(MAX(id), 0) + 1 FROM tables)"
-        ) as cur:
+        async with db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM tables") as cur:
             row = await cur.fetchone()
         assert row is not None
-        self._next_round_id, self._next_table_id = int(row[0]), int(row[1])
+        self._next_table_id = int(row[0])
         self._writer = asyncio.create_task(self._write_loop(), name="liars-sqlite-writer")
         self._checkpoint_db = await aiosqlite.connect(self.path, isolation_level=None)
         await self._checkpoint_db.execute("PRAGMA busy_timeout=5000")
@@ -263,6 +226,10 @@ class SqliteStore:
             row = await cur.fetchone()
         return int(row[0]) if row else 0
 
+    async def ping(self) -> None:
+        async with self.db.execute("SELECT 1") as cur:
+            await cur.fetchone()
+
     # -- tables and their events ------------------------------------------------------------------
     async def create_table(self, server: str, channel: str, at: float) -> int:
         """Reserve a table id; its row is written with the table's first events (one transaction)."""
@@ -272,22 +239,39 @@ class SqliteStore:
         self._new_tables[table_id] = (table_id, server, channel, at)
         return table_id
 
+    def _saw(self, table_id: int, count: int) -> None:
+        """Remember the most events seen stored for a table (the default ``expect_seq``)."""
+        if count > self._seq.get(table_id, -1):
+            self._seq[table_id] = count
+
     async def load_open_tables(self) -> list[StoredTable]:
-        out = []
         sql = "SELECT id, server, channel, panels FROM tables WHERE status = 'open' ORDER BY id"
         async with self.db.execute(sql) as cur:
             rows = list(await cur.fetchall())
-        for table_id, server, channel, panels in rows:
-            events = await self.table_events(table_id)
-            self._seq[table_id] = len(events)
-            out.append(StoredTable(table_id, server, channel, events, json.loads(panels)))
-        return out
+        return [await self._stored(*row) for row in rows]
+
+    async def _stored(self, table_id: int, server: str, channel: str, panels: str) -> StoredTable:
+        events = await self.table_events(table_id)
+        return StoredTable(table_id, server, channel, events, json.loads(panels))
+
+    async def open_table_at(self, server: str, channel: str) -> StoredTable | None:
+        async with self.db.execute(
+            "SELECT id, server, channel, panels FROM tables WHERE server = ? AND channel = ? AND status = 'open'",
+            (server, channel),
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else await self._stored(*row)
 
     async def table_events(self, table_id: int) -> list[dict[str, Any]]:
+        return await self.events_since(table_id, 0)
+
+    async def events_since(self, table_id: int, seq: int) -> list[dict[str, Any]]:
         async with self.db.execute(
-            "SELECT event FROM table_events WHERE table_id = ? ORDER BY seq", (table_id,)
+            "SELECT event FROM table_events WHERE table_id = ? AND seq > ? ORDER BY seq", (table_id, seq)
         ) as cur:
-            return [json.loads(r[0]) for r in await cur.fetchall()]
+            events = [json.loads(r[0]) for r in await cur.fetchall()]
+        self._saw(table_id, seq + len(events))
+        return events
 
     async def last_table(self, server: str, channel: str) -> int | None:
         async with self.db.execute(
@@ -298,6 +282,12 @@ class SqliteStore:
 
     async def set_panel(self, table_id: int, panel: str, ref: str) -> None:
         await self._submit({"panel": [(panel, ref, table_id)]})
+
+    async def _stored_seq(self, table_id: int) -> int:
+        async with self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM table_events WHERE table_id = ?",
+                                   (table_id,)) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
 
     async def commit(
         self,
@@ -311,15 +301,22 @@ class SqliteStore:
         names: dict[str, str] | None = None,
         request: tuple[str, dict[str, Any]] | None = None,
         close: bool = False,
+        expect_seq: int | None = None,
     ) -> None:
-        first = self._seq.get(table_id, 0)
+        before = self._seq.get(table_id)
+        if expect_seq is not None:
+            first = expect_seq
+        elif before is not None:
+            first = before
+        else:
+            first = await self._stored_seq(table_id)
         self._seq[table_id] = first + len(events)
-        rows: dict[str, list[tuple[Any, ...]]] = {}
+        rows: dict[str, list[tuple[Any, ...]]] = {"expect": [(table_id, first)]}
         new_table = self._new_tables.pop(table_id, None)
         if new_table is not None:
             rows["table"] = [new_table]
         rows["event"] = [
-            (table_id, first + i, at, json.dumps(ev, separators=(",", ":"))) for i, ev in enumerate(events)
+            (table_id, first + i, at, json.dumps(ev, separators=(",", ":"))) for i, ev in enumerate(events, start=1)
         ]
         if names:
             rows["player"] = [(server, p, n) for p, n in names.items()]
@@ -335,10 +332,16 @@ class SqliteStore:
             for r in rounds
         ]
         try:
-            await self._submit(rows, round_rows)
-        except BaseException:
-            self._seq[table_id] = first  # nothing of the unit was stored
-            if new_table is not None:
+            await self._submit(rows, round_rows, table_id=table_id, request_id=request[0] if request else None)
+        except BaseException as exc:
+            # nothing of the unit was stored
+            if isinstance(exc, StaleTable):
+                self._seq[table_id] = exc.stored_seq
+            elif before is None:
+                self._seq.pop(table_id, None)
+            else:
+                self._seq[table_id] = before
+            if new_table is not None and not isinstance(exc, StaleTable):
                 self._new_tables[table_id] = new_table
             raise
 
@@ -346,11 +349,14 @@ class SqliteStore:
         self,
         rows: dict[str, list[tuple[Any, ...]]],
         rounds: list[tuple[tuple[Any, ...], list[tuple[Any, ...]]]] | None = None,
+        *,
+        table_id: int | None = None,
+        request_id: str | None = None,
     ) -> None:
         if self._writer is None:
             raise RuntimeError("the store is not open")
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Unit(rows, rounds or [], fut))
+        self._queue.put_nowait(_Unit(rows, rounds or [], fut, table_id, request_id))
         await fut
 
     async def _write_loop(self) -> None:
@@ -371,7 +377,7 @@ class SqliteStore:
                         await self._write([u])
                     except Exception as exc:
                         if not u.future.done():
-                            u.future.set_exception(exc)
+                            u.future.set_exception(_translate(u, exc))
                     else:
                         if not u.future.done():
                             u.future.set_result(None)
@@ -381,22 +387,17 @@ class SqliteStore:
 
     async def _write(self, batch: Sequence[_Unit]) -> None:
         db = self.db
-        merged: dict[str, list[tuple[Any, ...]]] = {kind: [] for kind in _ORDER}
-        next_id = self._next_round_id
+        merged: dict[str, list[tuple[Any, ...]]] = {kind: [] for kind in (*_ORDER, "expect")}
+        rounds: list[tuple[tuple[Any, ...], list[tuple[Any, ...]]]] = []
         for u in batch:
             for kind, rows in u.rows.items():
                 merged[kind].extend(rows)
-            # Round ids are assigned here: this store is its database's one writer.
-            for round_row, ledger in u.rounds:
-                merged["round"].append((next_id, *round_row))
-                merged["ledger"].extend((*e[:4], next_id, e[4]) for e in ledger)
-                next_id += 1
+            rounds.extend(u.rounds)
         # The whole transaction runs as one call on aiosqlite's worker thread: under load the event
         # loop is busy, and a transaction that hopped back to the loop between statements would wait a
         # loop iteration per statement.  (aiosqlite's ``_execute`` is the documented-in-source hook for
         # running a function on the connection's thread; the pinned version is tested.)
-        await db._execute(_write_sync, db._conn, merged)  # type: ignore[no-untyped-call]
-        self._next_round_id = next_id
+        await db._execute(_write_sync, db._conn, merged, rounds)  # type: ignore[no-untyped-call]
         self.transactions += 1
 
     # -- requests ---------------------------------------------------------------------------------
@@ -478,3 +479,11 @@ class SqliteStore:
             }
             for r in rows
         ]
+
+    # -- copying out (``liars migrate``) ----------------------------------------------------------
+    async def dump(self, kind: str, chunk: int = 5000) -> AsyncIterator[list[tuple[Any, ...]]]:
+        """Every row of one kind of ``DUMP_COLUMNS``, in key order, ``chunk`` rows at a time."""
+        columns = DUMP_COLUMNS[kind]
+        async with self.db.execute(f"SELECT {', '.join(columns)} FROM {kind} ORDER BY rowid") as cur:
+            while rows := list(await cur.fetchmany(chunk)):
+                yield [tuple(r) for r in rows]

@@ -1,0 +1,97 @@
+"""Store fixtures: a real PostgreSQL server for the session (the ``pgserver`` wheel, PostgreSQL 16 on a
+Unix socket in a temporary directory: no TCP port), a fresh database per test, and ``stores``, which
+runs a test against both stores.
+
+``LIARS_TEST_DATABASE_URL`` points the tests at an existing server instead (a database on it is
+created and dropped per test).  Tests that need PostgreSQL skip, saying why, only if no server can be
+started.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+from adapters.stores import make_store
+from bot.ports import Store
+
+_counter = itertools.count()
+
+
+def _with_database(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, parts.fragment))
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The URL of the session's PostgreSQL server (its maintenance database)."""
+    given = os.environ.get("LIARS_TEST_DATABASE_URL")
+    if given:
+        yield given
+        return
+    try:
+        import pgserver
+    except ImportError as exc:  # pragma: no cover - the dev dependency is missing
+        pytest.skip(f"PostgreSQL tests need the pgserver wheel (pip install -e '.[dev]'): {exc}")
+    try:
+        server = pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="stop")
+    except Exception as exc:  # pragma: no cover - depends on the machine
+        pytest.skip(f"pgserver could not start PostgreSQL here: {type(exc).__name__}: {exc}")
+    try:
+        yield str(server.get_uri())
+    finally:
+        server.cleanup()
+
+
+@pytest.fixture
+async def postgres_url(postgres_server: str) -> AsyncIterator[str]:
+    """A new, empty database on the session's server."""
+    import asyncpg
+
+    name = f"liars_test_{os.getpid()}_{next(_counter)}"
+    admin = await asyncpg.connect(postgres_server)
+    try:
+        await admin.execute(f"CREATE DATABASE {name}")
+        yield _with_database(postgres_server, name)
+        await admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    finally:
+        await admin.close()
+
+
+StoreFactory = Callable[..., Awaitable[Store]]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A URL of an empty database of each kind."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
+@pytest.fixture
+async def open_store(database_url: str) -> AsyncIterator[StoreFactory]:
+    """Opens stores on the test's database (several: several processes' views of one database);
+    closes them afterwards."""
+    opened: list[Store] = []
+
+    async def factory(**options: Any) -> Store:
+        store = make_store(database_url, **options)
+        await store.open()
+        opened.append(store)
+        return store
+
+    yield factory
+    for store in opened:
+        try:
+            await store.close()
+        except RuntimeError:
+            pass  # a test closed it already
