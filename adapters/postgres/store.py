@@ -258,7 +258,8 @@ class PostgresStore:
         if isinstance(exc, asyncpg.UniqueViolationError) and unit.table_id is not None:
             if exc.constraint_name == "requests_pkey" and unit.request_id is not None:
                 return DuplicateRequest(unit.request_id)
-            if exc.constraint_name == "table_events_pkey":
+            if exc.constraint_name in ("table_events_pkey", "rounds_table_id_number_key"):
+                # another commit built on the same events won a race past the expected-seq check
                 return StaleTable(unit.table_id, await self._stored_seq(unit.table_id))
             if exc.constraint_name == "tables_one_open_per_channel":
                 return StaleTable(unit.table_id, 0)  # another table is open in this channel

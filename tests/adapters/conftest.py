@@ -9,9 +9,11 @@ started.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+import warnings
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -20,6 +22,7 @@ import pytest
 
 from adapters.stores import make_store
 from bot.ports import Store
+from tests.adapters.store_support import StoreFactory
 
 _counter = itertools.count()
 
@@ -41,7 +44,9 @@ def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     except ImportError as exc:  # pragma: no cover - the dev dependency is missing
         pytest.skip(f"PostgreSQL tests need the pgserver wheel (pip install -e '.[dev]'): {exc}")
     try:
-        server = pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="stop")
+        with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset (as root)
+            warnings.simplefilter("ignore")
+            server = pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="stop")
     except Exception as exc:  # pragma: no cover - depends on the machine
         pytest.skip(f"pgserver could not start PostgreSQL here: {type(exc).__name__}: {exc}")
     try:
@@ -50,27 +55,28 @@ def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         server.cleanup()
 
 
-@pytest.fixture
-async def postgres_url(postgres_server: str) -> AsyncIterator[str]:
-    """A new, empty database on the session's server."""
+async def _admin(server_url: str, sql: str) -> None:
     import asyncpg
 
-    name = f"liars_test_{os.getpid()}_{next(_counter)}"
-    admin = await asyncpg.connect(postgres_server)
+    admin = await asyncpg.connect(server_url)
     try:
-        await admin.execute(f"CREATE DATABASE {name}")
-        yield _with_database(postgres_server, name)
-        await admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+        await admin.execute(sql)
     finally:
         await admin.close()
 
 
-StoreFactory = Callable[..., Awaitable[Store]]
+@pytest.fixture
+def postgres_url(postgres_server: str) -> Iterator[str]:
+    """A new, empty database on the session's server, dropped afterwards."""
+    name = f"liars_test_{os.getpid()}_{next(_counter)}"
+    asyncio.run(_admin(postgres_server, f"CREATE DATABASE {name}"))
+    yield _with_database(postgres_server, name)
+    asyncio.run(_admin(postgres_server, f"DROP DATABASE {name} WITH (FORCE)"))
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A URL of an empty database of each kind."""
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The URL of an empty database of each kind."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'store.sqlite3'}"
     url: str = request.getfixturevalue("postgres_url")
