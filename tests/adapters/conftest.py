@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
+import tempfile
 import warnings
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -33,7 +34,7 @@ def _with_database(url: str, name: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def postgres_server() -> Iterator[str]:
     """The URL of the session's PostgreSQL server (its maintenance database)."""
     given = os.environ.get("LIARS_TEST_DATABASE_URL")
     if given:
@@ -46,11 +47,18 @@ def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     try:
         with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset (as root)
             warnings.simplefilter("ignore")
-            server = pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="stop")
+            # Not under pytest's base temp directory: a concurrent pytest run deletes all but the three
+            # newest of those, which would pull the data directory from under a running server.
+            server = pgserver.get_server(tempfile.mkdtemp(prefix="liars-pg-"), cleanup_mode="delete")
     except Exception as exc:  # pragma: no cover - depends on the machine
         pytest.skip(f"pgserver could not start PostgreSQL here: {type(exc).__name__}: {exc}")
+    url = str(server.get_uri())
+    # A throwaway server: no fsync (a test database is created per test: this makes that quick).
+    for sql in ("ALTER SYSTEM SET fsync = off", "ALTER SYSTEM SET synchronous_commit = off",
+                "SELECT pg_reload_conf()"):
+        asyncio.run(_admin(url, sql))
     try:
-        yield str(server.get_uri())
+        yield url
     finally:
         server.cleanup()
 
@@ -69,7 +77,7 @@ async def _admin(server_url: str, sql: str) -> None:
 def postgres_url(postgres_server: str) -> Iterator[str]:
     """A new, empty database on the session's server, dropped afterwards."""
     name = f"liars_test_{os.getpid()}_{next(_counter)}"
-    asyncio.run(_admin(postgres_server, f"CREATE DATABASE {name}"))
+    asyncio.run(_admin(postgres_server, f"CREATE DATABASE {name} STRATEGY = FILE_COPY"))
     yield _with_database(postgres_server, name)
     asyncio.run(_admin(postgres_server, f"DROP DATABASE {name} WITH (FORCE)"))
 
