@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import asyncpg
@@ -340,16 +340,22 @@ class PostgresStore:
         async with self.pool.acquire() as conn:
             return {kind: int(await conn.fetchval(f"SELECT COUNT(*) FROM {kind}")) for kind in DUMP_COLUMNS}
 
-    async def load_rows(self, kind: str, rows: Sequence[tuple[Any, ...]]) -> None:
-        """Copy rows of one kind of ``DUMP_COLUMNS`` in (COPY), ids and all."""
-        async with self.pool.acquire() as conn:
-            await conn.copy_records_to_table(kind, records=rows, columns=list(DUMP_COLUMNS[kind]))
-
-    async def finish_load(self) -> None:
-        """After ``load_rows``: move the id sequences past the copied ids."""
-        async with self.pool.acquire() as conn:
+    async def bulk_load(self, chunks: AsyncIterator[tuple[str, list[tuple[Any, ...]]]]) -> dict[str, int]:
+        """Copy rows in (COPY), ids and all, in ONE transaction, into an empty database; then move
+        the id sequences past the copied ids.  ``chunks`` yields (kind of ``DUMP_COLUMNS``, rows) in
+        foreign-key order.  Returns the rows copied per kind; raises ValueError if not empty."""
+        copied = dict.fromkeys(DUMP_COLUMNS, 0)
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute("LOCK TABLE tables, table_events, ledger IN EXCLUSIVE MODE")
+            for kind in DUMP_COLUMNS:
+                if await conn.fetchval(f"SELECT EXISTS (SELECT 1 FROM {kind})"):
+                    raise ValueError(f"the PostgreSQL database is not empty (it has {kind})")
+            async for kind, rows in chunks:
+                await conn.copy_records_to_table(kind, records=rows, columns=list(DUMP_COLUMNS[kind]))
+                copied[kind] += len(rows)
             for kind in ("tables", "rounds", "ledger"):
                 await conn.execute(
                     f"SELECT setval(pg_get_serial_sequence('{kind}', 'id'), COALESCE(MAX(id), 0) + 1, false)"
                     f" FROM {kind}"
                 )
+        return copied

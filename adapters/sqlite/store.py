@@ -487,3 +487,11 @@ class SqliteStore:
         async with self.db.execute(f"SELECT {', '.join(columns)} FROM {kind} ORDER BY rowid") as cur:
             while rows := list(await cur.fetchmany(chunk)):
                 yield [tuple(r) for r in rows]
+
+    async def row_counts(self) -> dict[str, int]:
+        counts = {}
+        for kind in DUMP_COLUMNS:
+            async with self.db.execute(f"SELECT COUNT(*) FROM {kind}") as cur:
+                row = await cur.fetchone()
+            counts[kind] = int(row[0]) if row else 0
+        return counts
