@@ -97,17 +97,17 @@ MIGRATIONS: list[str] = [
     CREATE FUNCTION liars_expect_seq(tids BIGINT[], expected INTEGER[]) RETURNS INTEGER
     LANGUAGE plpgsql AS $$
     DECLARE
-        t BIGINT;
-        e INTEGER;
-        stored INTEGER;
+        bad RECORD;
     BEGIN
-        FOR t, e IN SELECT * FROM unnest(tids, expected) LOOP
-            SELECT COALESCE(MAX(seq), 0) INTO stored FROM table_events WHERE table_id = t;
-            IF stored <> e THEN
-                RAISE EXCEPTION 'table % has % events, not %', t, stored, e
-                    USING ERRCODE = 'LS409', DETAIL = t || ' ' || stored;
-            END IF;
-        END LOOP;
+        SELECT u.t, COALESCE(m.stored, 0) AS stored, u.e INTO bad
+        FROM unnest(tids, expected) AS u(t, e)
+        LEFT JOIN LATERAL (SELECT MAX(seq) AS stored FROM table_events WHERE table_id = u.t) AS m ON true
+        WHERE COALESCE(m.stored, 0) <> u.e
+        LIMIT 1;
+        IF FOUND THEN
+            RAISE EXCEPTION 'table % has % events, not %', bad.t, bad.stored, bad.e
+                USING ERRCODE = 'LS409', DETAIL = bad.t || ' ' || bad.stored;
+        END IF;
         RETURN cardinality(tids);
     END $$;
     """,
