@@ -6,6 +6,7 @@ import gc
 import sys
 
 from adapters.sqlite.store import SqliteStore, default_db_path
+from core.game import RandomSource
 
 from .ports import Clock, Notifier
 from .service import Service
@@ -31,7 +32,7 @@ async def build_service(
     *,
     db_path: str | None = None,
     clock: Clock | None = None,
-    rng: object | None = None,
+    rng: RandomSource | None = None,
     computer_delay: float = 0.0,
     platform: str | None = None,
     synchronous: str = "FULL",
@@ -43,7 +44,7 @@ async def build_service(
         store,
         notifier,
         clock=clock,
-        rng=rng,  # type: ignore[arg-type]
+        rng=rng,
         computer_delay=computer_delay,
         platform=platform,
     )

@@ -7,18 +7,21 @@ import asyncio
 import json
 from typing import Any
 
+from core.registry import GAMES
+
 from .model import Actor, Command, TableKey
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("play", help="play at a local table in the terminal against computer players")
     p.add_argument("--seats", type=int, default=4, help="seats at the table, you included (2-12)")
-    p.add_argument("--preset", default="classic", help="classic, quick or salomon")
+    p.add_argument("--game", default="serial", choices=tuple(GAMES), help="serial (default) or cards")
+    p.add_argument("--preset", default=None, help="the game's preset (serial: classic, quick or salomon)")
     p.add_argument("--stake", type=int, default=None)
     p.add_argument("--humans", type=int, choices=(0, 1), default=1, help="0: an all-computer table")
     p.add_argument("--rounds", type=int, default=None, help="stop after this many rounds")
     p.add_argument("--seed", type=int, default=None, help="deal from a seeded source (demos and tests)")
-    p.add_argument("--level", default="hard", choices=("easy", "normal", "hard"))
+    p.add_argument("--level", default="hard", help="computer players' level: easy, normal or hard")
     p.add_argument("--db", default=None, help="SQLite file (default: $LIARS_DB or ./liars.sqlite3)")
     p.add_argument("--option", action="append", default=[], help="a rule option, e.g. --option rebid=on")
     p.set_defaults(func=cmd_play)
@@ -40,8 +43,9 @@ def register(sub: Any) -> None:
 def cmd_play(args: argparse.Namespace) -> int:
     from adapters.console.app import play
 
-    if not 2 <= args.seats <= 12:
-        print("liars: --seats must be 2 to 12")
+    game = GAMES[args.game]
+    if not game.min_players <= args.seats <= game.max_players:
+        print(f"liars: --seats must be {game.min_players} to {game.max_players}")
         return 2
     if args.humans == 0 and args.rounds is None:
         args.rounds = 20
@@ -56,6 +60,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             level=args.level,
             db_path=args.db,
             options=args.option,
+            game=args.game,
         )
     )
 

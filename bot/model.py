@@ -11,9 +11,24 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
-__all__ = ["COMMANDS", "Actor", "Button", "Command", "Message", "Reply", "TableKey", "render_mentions", "split_text"]
+from core.registry import GAMES
+
+__all__ = [
+    "COMMANDS",
+    "TABLE_COMMANDS",
+    "Actor",
+    "Button",
+    "Command",
+    "Message",
+    "MessageKind",
+    "Reply",
+    "TableKey",
+    "render_mentions",
+    "split_text",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,18 +65,13 @@ class Actor:
     is_admin: bool = False
 
 
-# Every command the service understands, with its arguments (all optional unless noted).
-COMMANDS: dict[str, str] = {
-    "start": "open a table here: [preset] [stake] [seats] [computers] [level] [option=value ...]",
+# The table's own commands; each game adds its play commands and private reads (``core.registry``).
+TABLE_COMMANDS: dict[str, str] = {
+    "start": "open a table here: [game=serial|cards] [preset] [stake] [seats] [computers] [level] [option=value ...]",
     "join": "take a seat at the table here",
     "leave": "leave the table (after the current round, if one is under way)",
     "deal": "start play (host; at least 2 seats)",
-    "bid": "raise: a quantity and a digit, e.g. 'bid 5 sevens'",
-    "challenge": "challenge the standing bid",
-    "count": "call for the count (a bidder challenged all around, with the rebid right)",
-    "hand": "show me my serial again, privately",
-    "odds": "my private odds for each digit",
-    "hint": "what a computer player would do in my seat, and why",
+    "hand": "show me my serial (or my cards) again, privately",
     "status": "the table's state",
     "last": "declare the last hand (host)",
     "end": "close the table (host or server admin)",
@@ -77,6 +87,31 @@ COMMANDS: dict[str, str] = {
 }
 
 
+def _all_commands() -> dict[str, str]:
+    commands = dict(TABLE_COMMANDS)
+    for game in GAMES.values():
+        for name, text in {**game.verbs, **game.reads}.items():
+            commands.setdefault(name, text)
+    return commands
+
+
+COMMANDS: dict[str, str] = _all_commands()
+"""Every command the service understands: the table's, then every game's."""
+
+
+class MessageKind(StrEnum):
+    LOBBY = "lobby"  # the lobby panel
+    TABLE = "table"  # the table panel
+    TURN = "turn"  # the ping for the player to act
+    DEAL = "deal"  # a deal's public announcement
+    PRIVATE = "private"  # one player's secret (a serial, a hand)
+    NOTE = "note"  # a public line about play
+    RESULT = "result"  # a reveal and its payments (the count, a challenge)
+    WARNING = "warning"  # a timer's warning
+    INFO = "info"  # anything else the table announces
+    END = "end"  # the table is closed
+
+
 @dataclass(frozen=True, slots=True)
 class Command:
     """``name`` from :data:`COMMANDS`; ``args`` the words after it; ``options`` named arguments.
@@ -89,7 +124,7 @@ class Command:
     key: TableKey
     actor: Actor
     args: tuple[str, ...] = ()
-    options: Mapping[str, Any] = field(default_factory=dict)
+    options: Mapping[str, str] = field(default_factory=dict)
     request_id: str | None = None
 
 
@@ -100,6 +135,7 @@ class Button:
     action: str
     label: str
     style: str = "secondary"  # primary | secondary | success | danger
+    form: bool = False  # the button opens the command's form (``Service.form``) instead of sending it
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +154,7 @@ class Reply:
             "text": self.text,
             "ok": self.ok,
             "private": self.private,
-            "buttons": [[b.action, b.label, b.style] for b in self.buttons],
+            "buttons": [[b.action, b.label, b.style, b.form] for b in self.buttons],
             "data": dict(self.data) if self.data is not None else None,
             "code": self.code,
         }
@@ -139,18 +175,19 @@ class Reply:
 class Message:
     """Something the table says.
 
-    ``to`` is None for the channel, or the one user id the message is for (a DM).  A serial appears
-    only in a message with ``to`` set to its holder, until the count.  ``panel`` names a message the
-    adapter should edit in place (``lobby`` or ``table``); ``fresh`` asks for a new panel message
-    (a new round); ``replace`` asks for a new message that takes the place of the panel's previous
-    one, which is deleted (the ``turn`` ping: a mention notifies only in a new message, never in an
-    edit, so the channel holds one small ping at a time).  ``text`` carries mentions as ``<@id>``;
-    render them with :func:`render_mentions`.
+    ``to`` is None for the channel, or the one user id the message is for (a DM).  A serial or a hand
+    appears only in a message with ``to`` set to its holder, until the game reveals it.  ``panel``
+    names a message the adapter should edit in place (``lobby`` or ``table``); ``fresh`` asks for a
+    new panel message (a new round); ``replace`` asks for a new message that takes the place of the
+    panel's previous one, which is deleted (the ``turn`` ping: a mention notifies only in a new
+    message, never in an edit, so the channel holds one small ping at a time).  ``text`` carries
+    mentions as ``<@id>``; render them with :func:`render_mentions`.  A table panel says who is
+    ``to_act`` and what just happened (``note``); a result may carry a ``picture`` (its data).
     """
 
     key: TableKey
     text: str
-    kind: str
+    kind: MessageKind
     to: str | None = None
     panel: str | None = None
     fresh: bool = False
@@ -158,7 +195,9 @@ class Message:
     buttons: tuple[Button, ...] = ()
     names: Mapping[str, str] = field(default_factory=dict)
     humans: frozenset[str] = frozenset()
-    data: Mapping[str, Any] = field(default_factory=dict)
+    to_act: str | None = None
+    note: str = ""
+    picture: Mapping[str, Any] | None = None
 
     @property
     def private(self) -> bool:

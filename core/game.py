@@ -16,6 +16,10 @@ log exactly as the game wrote them, and replays them on restart) or one of the f
 A serial or a hand only ever appears in a :class:`Say` addressed to its holder until the game itself
 reveals it (the count, a challenge).
 
+Money in a game's text is written as a token, ``<$3>`` (:func:`units`), which the table renders with
+the server's unit ("3 units ($3.00)"), as platforms render ``<@id>`` mentions with names; ``<#table>``
+stands for the table's channel (a private message names where it comes from).
+
 Games register in :data:`GAMES` (see :mod:`core.registry`); ``bot/`` looks them up by name there.
 """
 
@@ -41,10 +45,16 @@ __all__ = [
     "SayKind",
     "Settled",
     "Step",
+    "units",
 ]
 
 Json = dict[str, Any]
 """A JSON object as stored in the event log (deals, actions, records, outcomes)."""
+
+
+def units(n: int) -> str:
+    """A money token in a game's text: the table writes it out with the server's unit."""
+    return f"<${n}>"
 
 
 class RandomSource(Protocol):
@@ -141,7 +151,8 @@ class FormField:
 @dataclass(frozen=True, slots=True)
 class Form:
     """A structured way to send ``verb``: the adapter shows the fields and sends the chosen values as the
-    command's options.  ``refusal`` says why this player cannot use it now (not their turn)."""
+    command's options.  ``refusal`` says why this player cannot use it now (not their turn); ``intro``
+    what the form answers (the standing bid or declaration; empty for an opening)."""
 
     verb: str
     title: str
@@ -162,11 +173,7 @@ class GameRules(Protocol):
     def to_dict(self) -> Json: ...
 
     def describe(self) -> str:
-        """One line: the preset and what differs from it."""
-        ...
-
-    def text(self) -> str:
-        """The rules at a table, for the ``rules`` command."""
+        """The rules in a paragraph (the ``rules`` command, the lobby)."""
         ...
 
 
@@ -221,7 +228,10 @@ class Match(Protocol):
         """Declare the last round (the host's ``last``); returns what to announce."""
         ...
 
-    def panel(self, stake_text: str) -> Panel: ...
+    def panel(self, seats: str, note: str = "") -> Panel:
+        """The table message for the round under way (or just ended).  ``seats`` is the table's seat
+        line; ``note`` what just happened (shown just above whose turn it is)."""
+        ...
 
     def turn_text(self) -> str | None:
         """The short ping that tells the player to act (mentions them), or None."""
@@ -237,8 +247,9 @@ class Match(Protocol):
 
     def form(self, player: str, verb: str) -> Form: ...
 
-    def record(self) -> Json:
-        """The match so far as a game record (the ``liars replay`` format), without the round under way."""
+    def record(self, closed: bool = False) -> Json:
+        """The match so far as a game record (the ``liars replay`` format), without the round under way.
+        ``closed``: the table is closed, so no secret of a round to come needs keeping."""
         ...
 
 
@@ -275,6 +286,10 @@ class Game(Protocol):
         """The game's private read commands (``odds``, ``hint``) with their help text."""
         ...
 
+    def describe(self, rules: GameRules) -> str:
+        """The rules at a table, for the ``rules`` command."""
+        ...
+
     def make_rules(self, preset: str | None, options: Mapping[str, Any]) -> GameRules:
         """Rules from a preset and option overrides; raises ``RulesError`` (a ``ValueError``)."""
         ...
@@ -288,8 +303,18 @@ class Game(Protocol):
         (what carries over — a progressive stake, who opens, who is already out — is the game's call)."""
         ...
 
+    def stats(self, player: str, records: Sequence[Mapping[str, Any]]) -> tuple[str, Json]:
+        """A player's record from the ``Settled.record`` values stored for this game, oldest first:
+        a sentence (without the player's name, rounds and net, which the table adds) and its figures."""
+        ...
+
+    def history_line(self, record: Mapping[str, Any], names: Mapping[str, str]) -> str:
+        """One line for the ``history`` command from a stored ``Settled.record``."""
+        ...
+
     def replay(self, record: Mapping[str, Any]) -> Json:
-        """Re-score a game record; raises ``GameError`` for an illegal action (with ``round``/``action``)."""
+        """Re-score a game record; raises ``RecordError`` for a malformed record and
+        ``IllegalRecordedAction`` (with ``round``/``action``) for an illegal action."""
         ...
 
     def verify(self, record: Mapping[str, Any]) -> Json:

@@ -15,6 +15,7 @@ from typing import TextIO
 from bot.bootstrap import build_service
 from bot.model import COMMANDS, Actor, Command, Message, Reply, TableKey, render_mentions
 from bot.service import Service
+from core.registry import GAMES
 
 __all__ = ["ConsoleNotifier", "play"]
 
@@ -24,6 +25,15 @@ YOU = "you"
 _BID_SHORTHAND = re.compile(r"^\s*\S+\s*(x|×|\s)\s*\S+\s*$")
 _ALIASES = {"c": "challenge", "ch": "challenge", "b": "bid", "h": "hand", "o": "odds", "s": "status",
             "q": "quit", "exit": "quit", "?": "help", "r": "raise"}
+
+
+_HOWTO = {
+    "serial": "Type a bid (`5 7`, `five sevens`), `c` to challenge, `count`, `hand`, `odds`, `hint`, "
+              "`status`, `ledger`, `help`, or `quit`.\n\n",
+    "cards": "Type `declare two pair` (or just `two pair`), `take`, `discard JD 3H`, `c` to challenge, `pass`, "
+             "`hand`, `hint`, `status`, `ledger`, `help`, or `quit`.\n\n",
+}
+_PLAY_VERBS = frozenset(v for g in GAMES.values() for v in g.verbs)
 
 
 def plain(text: str) -> str:
@@ -47,8 +57,8 @@ class ConsoleNotifier:
                 continue  # the lobby panel and the turn ping repeat what the play messages say
             if m.panel == "table" and not m.fresh:
                 # a terminal scrolls: say what changed, not the whole panel again
-                note = str(m.data.get("note", ""))
-                to_act = m.data.get("to_act")
+                note = m.note
+                to_act = m.to_act
                 if to_act == self.viewer and to_act is not None:
                     last = render_mentions(m, self._mention).splitlines()[-1]
                     note = f"{note}\n{last}" if note else last
@@ -83,7 +93,7 @@ def parse_line(line: str) -> tuple[str, list[str]] | None:
 async def play(
     *,
     seats: int,
-    preset: str,
+    preset: str | None,
     stake: int | None,
     humans: int,
     rounds: int | None,
@@ -93,6 +103,7 @@ async def play(
     stdin: TextIO | None = None,
     out: TextIO | None = None,
     options: Sequence[str] = (),
+    game: str = "serial",
 ) -> int:
     stdin = stdin if stdin is not None else sys.stdin
     out = out if out is not None else sys.stdout
@@ -101,14 +112,16 @@ async def play(
     notifier = ConsoleNotifier(out, viewer)
     service = await build_service(notifier, db_path=db_path, rng=rng, platform="local")
     try:
-        return await _run(service, notifier, seats=seats, preset=preset, stake=stake, humans=humans, rounds=rounds,
+        return await _run(service, notifier, game=game, seats=seats, preset=preset, stake=stake, humans=humans,
+                          rounds=rounds,
                           level=level, stdin=stdin, out=out, options=options)
     finally:
         await service.close()
 
 
 async def _run(
-    service: Service, notifier: ConsoleNotifier, *, seats: int, preset: str, stake: int | None, humans: int,
+    service: Service, notifier: ConsoleNotifier, *, game: str, seats: int, preset: str | None, stake: int | None,
+    humans: int,
     rounds: int | None, level: str, stdin: TextIO, out: TextIO, options: Sequence[str],
 ) -> int:
     if humans:
@@ -120,9 +133,11 @@ async def _run(
     else:
         actor = Actor("cpu-house", f"House ({level})", is_admin=True)
 
-    async def send(name: str, args: Sequence[str] = (), opts: dict[str, object] | None = None) -> Reply:
+    async def send(name: str, args: Sequence[str] = (), opts: dict[str, str] | None = None) -> Reply:
         try:
-            return await service.handle(Command(name, KEY, actor, tuple(args), opts or {}))
+            reply = await service.handle(Command(name, KEY, actor, tuple(args), opts or {}))
+            await service.drain()  # what the table says comes before the next prompt
+            return reply
         except Exception:
             log.exception("command %s failed", name)
             return Reply("Sorry, something went wrong; nothing was changed. The details are in the log.", ok=False)
@@ -136,16 +151,19 @@ async def _run(
         out.write("Resuming the table left open in this database.\n\n")
         await service.resume(KEY)
         show(await send("status"))
-        if table.live_round is not None:
+        if table.live:
             show(await send("hand"))
     else:
         if table is not None:
             await service.handle(Command("end", KEY, Actor("cli", "the terminal", is_admin=True)))
-        start_opts: dict[str, object] = {"preset": preset, "seats": seats, "computers": seats - 1, "level": level}
+            await service.drain()
+        start_opts = {"game": game, "seats": str(seats), "computers": str(seats - 1), "level": level}
+        if preset:
+            start_opts["preset"] = preset
         if stake is not None:
-            start_opts["stake"] = stake
+            start_opts["stake"] = str(stake)
         if rounds:
-            start_opts["rounds"] = rounds
+            start_opts["rounds"] = str(rounds)
         if not humans:
             start_opts["host_computer"] = level
         for word in options:
@@ -163,8 +181,7 @@ async def _run(
         show(await send("ledger"))
         return 0
 
-    out.write("Type a bid (`5 7`, `five sevens`), `c` to challenge, `count`, `hand`, `odds`, `hint`, "
-              "`status`, `ledger`, `help`, or `quit`.\n\n")
+    out.write(_HOWTO.get(game, _HOWTO["serial"]))
     out.flush()
     loop = asyncio.get_running_loop()
     readline: Callable[[], str] = stdin.readline
@@ -180,10 +197,12 @@ async def _run(
         name, args = parsed
         if name == "quit":
             break
-        if name == "raise":
+        if name in ("raise", "bid") and "bid" not in GAMES[game].verbs:
+            name = next(iter(GAMES[game].verbs))  # what is typed bare is the game's first move
+        elif name == "raise":
             name = "bid"
         reply = await send(name, args)
-        if name not in ("bid", "challenge", "count") or not reply.ok:
+        if name not in _PLAY_VERBS or not reply.ok:
             show(reply)
     out.write("Goodbye. The table stays open in the database: `liars play` resumes it.\n"
               if service.table(KEY) is not None else "The table is closed.\n")

@@ -29,6 +29,7 @@ import discord
 import yarl
 from discord import app_commands
 
+from adapters.forms import Picker, picker
 from bot.bootstrap import build_service
 from bot.model import COMMANDS, Actor, Command, Reply, TableKey
 from bot.ports import Clock
@@ -87,6 +88,14 @@ class LiarsBot(discord.AutoShardedClient):
         self.tree = LiarsTree(self)
         self.tree.add_command(LiarsGroup())
         self.synced: list[app_commands.AppCommand] = []
+
+    async def close(self) -> None:
+        """Send what the tables still have queued, then disconnect."""
+        try:
+            await asyncio.wait_for(self.service.drain(), timeout=10)
+        except TimeoutError:
+            log.warning("closing with table messages still unsent")
+        await super().close()
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(TableButton, RaiseSelect, BidButton)  # old buttons work after a restart
@@ -212,14 +221,13 @@ class LiarsBot(discord.AutoShardedClient):
         else:
             await self._guard(interaction, action, lambda: self.send_private(interaction, TEXT["stale_button"]))
 
-    def _raise_options(self, interaction: discord.Interaction[Any], key: TableKey) -> dict[str, Any] | str:
+    def _raise_options(self, interaction: discord.Interaction[Any], key: TableKey) -> Picker | str:
         """The Raise… form's choices, or why the person who clicked cannot raise now."""
         try:
-            options = self.service.raise_options(key, str(interaction.user.id))
+            options = picker(self.service.form(key, str(interaction.user.id), "bid"))
         except UserError as exc:
             return exc.text
-        refusal: str | None = options["refusal"]
-        return refusal if refusal is not None else options
+        return options.refusal if options.refusal is not None else options
 
     async def _open_raise(self, interaction: discord.Interaction[Any], key: TableKey) -> None:
         options = self._raise_options(interaction, key)
@@ -254,7 +262,7 @@ class LiarsBot(discord.AutoShardedClient):
         async def work() -> None:
             own = self._own_key(interaction, key)
             await interaction.response.defer()  # acknowledges the click; the form is edited below
-            cmd = Command("bid", own, self.actor(interaction), options={"quantity": quantity, "digit": digit},
+            cmd = Command("bid", own, self.actor(interaction), options={"quantity": str(quantity), "digit": str(digit)},
                           request_id=f"discord:{interaction.id}")
             reply = await self.service.handle(cmd)
             text = render(reply)
@@ -277,13 +285,14 @@ class LiarsBot(discord.AutoShardedClient):
         try:
             if interaction.guild_id is None:
                 return []
-            options = self.service.raise_options(self.table_key(interaction), str(interaction.user.id))
+            options = picker(self.service.form(self.table_key(interaction), str(interaction.user.id), "bid"))
             typed = current.strip().lower()
             if part == "quantity":
-                return [app_commands.Choice(name=str(q), value=int(q)) for q in options["quantities"]
-                        if str(q).startswith(typed)][:25]
-            return [app_commands.Choice(name=f"{name} ({d})", value=int(d)) for d, name in options["digits"]
-                    if not typed or typed in f"{name} ({d})"][:25]
+                return [app_commands.Choice(name=label, value=int(q)) for q, label in options.choices
+                        if q.startswith(typed)][:25]
+            digits = dict(d for q, _ in options.choices for d in options.seconds(q))
+            return [app_commands.Choice(name=label, value=int(d)) for d, label in digits.items()
+                    if not typed or typed in label][:25]
         except UserError:
             return []
         except Exception as exc:

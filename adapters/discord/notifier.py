@@ -166,7 +166,7 @@ class DiscordNotifier:
 
     async def _dm_refused(self, refused: Sequence[Message]) -> None:
         """One channel notice for the players whose serial could not be DMed (never the serial)."""
-        players = sorted({m.to for m in refused if m.to is not None and m.kind == "serial"})
+        players = sorted({m.to for m in refused if m.to is not None and m.kind == "private"})
         if not players:
             return
         key = refused[0].key

@@ -13,11 +13,11 @@ a command sent in a DM, the apology) are in :data:`TEXT`.
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import discord
 
+from adapters.forms import Picker
 from bot.model import Button, Message, Reply, TableKey, render_mentions, split_text
 
 from .components import BidButton, RaiseSelect, TableButton
@@ -108,23 +108,20 @@ def record_file(reply: Reply, key: TableKey) -> discord.File | None:
 # -- the Raise… form ------------------------------------------------------------------------------
 def raise_form(
     key: TableKey,
-    options: Mapping[str, Any],
+    options: Picker,
     quantity: int | None = None,
     digit: int | None = None,
     note: str = "",
 ) -> tuple[str, discord.ui.View | None]:
     """Content and view of the ephemeral Raise… form: a quantity select, a digit select (named by the
-    table's rank order, highest first) and a Bid button, offering only the legal bids the service
-    lists (``legal_digits``: quantity → digits that beat the standing bid at that quantity)."""
-    names = {int(d): str(name) for d, name in options["digits"]}
-    legal: Mapping[int, list[int]] = options["legal_digits"]
+    table's rank order, highest first) and a Bid button, offering only the legal bids the game lists
+    (quantity → digits that beat the standing bid at that quantity)."""
 
     def legal_digits(q: int) -> list[tuple[int, str]]:
-        return [(d, names[d]) for d in legal.get(q, [])]
+        return [(int(d), label) for d, label in options.seconds(str(q))]
 
-    quantities = [int(q) for q in options["quantities"] if legal_digits(int(q))][:25]
-    intro = (TEXT["raise_standing"].format(standing=options["standing"]) if options.get("standing")
-             else TEXT["raise_opening"])
+    quantities = [int(q) for q, _ in options.choices][:25]
+    intro = TEXT["raise_standing"].format(standing=options.intro) if options.intro else TEXT["raise_opening"]
     content = f"{note}\n{intro}" if note else intro
     if not quantities:
         return f"{note}\n{TEXT['raise_none']}" if note else TEXT["raise_none"], None
@@ -135,7 +132,7 @@ def raise_form(
         digit = None
     view = discord.ui.View(timeout=None)
     q_options = [discord.SelectOption(label=str(q), value=str(q), default=q == quantity) for q in quantities]
-    d_options = [discord.SelectOption(label=f"{name} ({d})", value=str(d), default=d == digit) for d, name in allowed]
+    d_options = [discord.SelectOption(label=label, value=str(d), default=d == digit) for d, label in allowed]
     view.add_item(RaiseSelect("q", key, q_options, TEXT["raise_quantity"]))
     view.add_item(RaiseSelect("d", key, d_options, TEXT["raise_digit"]))
     if digit is None:
@@ -143,7 +140,7 @@ def raise_form(
                                         custom_id=f"liars:bid-pending:{key.server_id}:{key.channel_id}",
                                         disabled=True))
     else:
-        name = dict(allowed)[digit]
+        name = dict(allowed)[digit].split(" (")[0]
         view.add_item(BidButton(key, quantity, digit, TEXT["raise_bid"].format(quantity=quantity, digits=name)))
     return content, view
 

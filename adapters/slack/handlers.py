@@ -28,6 +28,7 @@ from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncBoltRequest, AsyncResp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
+from adapters.forms import picker
 from bot.model import COMMANDS, Actor, Command, Reply, TableKey
 from bot.service import Service, UserError
 
@@ -111,10 +112,10 @@ class Listeners:
                 if not keys:
                     await answer(Reply(TEXT["no_hand"], ok=False, code="no-round"))
                 for at in keys:
-                    await answer(await self.service.handle(Command(name, at, actor)), at)
+                    await answer(await self._handle(Command(name, at, actor)), at)
                 return
             cmd = Command(name, key, actor, tuple(words[1:]), request_id=self._request_id(command, name))
-            await answer(self._note_channel_error(await self.service.handle(cmd), channel))
+            await answer(self._note_channel_error(await self._handle(cmd), channel))
 
         await self._process(self._request_id(command, name), request, work, answer)
 
@@ -140,7 +141,7 @@ class Listeners:
                 await self._open_raise(client, str(body["trigger_id"]), key, user, answer)
             elif name in COMMANDS:
                 actor = await self._actor(client, user, body["user"].get("name") or body["user"].get("username"))
-                reply = await self.service.handle(Command(name, key, actor, request_id=self._request_id(body, name)))
+                reply = await self._handle(Command(name, key, actor, request_id=self._request_id(body, name)))
                 await answer(self._note_channel_error(reply, key.channel_id))
             else:
                 log.warning("ignoring an unknown button %r", name)
@@ -163,9 +164,9 @@ class Listeners:
                 return
             key, quantity, digit = parsed
             actor = await self._actor(client, user, body["user"].get("name") or body["user"].get("username"))
-            cmd = Command("bid", key, actor, options={"quantity": quantity, "digit": digit},
+            cmd = Command("bid", key, actor, options={"quantity": str(quantity), "digit": str(digit)},
                           request_id=self._request_id(body, "bid"))
-            await answer(self._note_channel_error(await self.service.handle(cmd), key.channel_id))
+            await answer(self._note_channel_error(await self._handle(cmd), key.channel_id))
 
         await self._process(self._request_id(body, "bid"), request, work, answer)
 
@@ -220,15 +221,22 @@ class Listeners:
         else:
             await client.chat_postEphemeral(channel=channel, user=user, text=text, blocks=blocks or None)
 
+    async def _handle(self, cmd: Command) -> Reply:
+        """The service's answer, once the table's messages for it have gone out (the channel's errors
+        are read from the notifier after)."""
+        reply = await self.service.handle(cmd)
+        await self.service.drain()
+        return reply
+
     async def _open_raise(self, client: AsyncWebClient, trigger_id: str, key: TableKey, user: str,
                           answer: Callable[[Reply], Awaitable[None]]) -> None:
         try:
-            options = self.service.raise_options(key, user)
+            options = picker(self.service.form(key, user, "bid"))
         except UserError as exc:
             await answer(Reply(exc.text, ok=False, code=exc.code))
             return
-        if options["refusal"] is not None:
-            await answer(Reply(options["refusal"], ok=False, code="not-your-turn"))
+        if options.refusal is not None:
+            await answer(Reply(options.refusal, ok=False, code="not-your-turn"))
             return
         try:
             await client.views_open(trigger_id=trigger_id, view=raise_modal(key, options))

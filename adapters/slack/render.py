@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from adapters.forms import Picker
 from bot.model import COMMANDS, Button, Message, Reply, TableKey, render_mentions, split_text
 
 __all__ = [
@@ -164,14 +165,13 @@ def _option(text: str, value: str) -> dict[str, Any]:
     return {"text": {"type": "plain_text", "text": text, "emoji": True}, "value": value}
 
 
-def raise_modal(key: TableKey, options: Mapping[str, Any]) -> dict[str, Any]:
+def raise_modal(key: TableKey, options: Picker) -> dict[str, Any]:
     """A modal with static selects for the legal quantities and the digits (highest first)."""
-    quantities: Iterable[int] = options["quantities"]
-    digits: Iterable[Sequence[Any]] = options["digits"]
-    q_options = [_option(str(q), str(q)) for q in quantities][:100]
-    d_options = [_option(f"{plural} ({d})", str(d)) for d, plural in digits]
-    standing = options.get("standing")
-    intro = TEXT["raise_standing"].format(standing=_escape(str(standing))) if standing else TEXT["raise_opening"]
+    q_options = [_option(label, q) for q, label in options.choices][:100]
+    digits = dict(d for q, _ in options.choices for d in options.seconds(q))
+    d_options = [_option(label, d) for d, label in sorted(digits.items(), key=lambda x: -int(x[0]))]
+    standing = options.intro
+    intro = TEXT["raise_standing"].format(standing=_escape(standing)) if standing else TEXT["raise_opening"]
     return {
         "type": "modal",
         "callback_id": RAISE_CALLBACK,

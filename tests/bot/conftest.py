@@ -45,13 +45,16 @@ class Harness:
     async def do(self, actor: Actor, name: str, *args: str, key: TableKey = KEY, request_id: str | None = None,
                  **options: Any) -> Reply:
         assert self.service is not None
-        return await self.service.handle(Command(name, key, actor, tuple(args), options, request_id))
+        reply = await self.service.handle(
+            Command(name, key, actor, tuple(args), {k: str(v) for k, v in options.items()}, request_id))
+        await self.service.drain()  # what the table says is delivered off the lock; tests read it after
+        return reply
 
     def to_act(self, key: TableKey = KEY) -> str:
         assert self.service is not None
         table = self.service.table(key)
-        assert table is not None and table.live_round is not None
-        to_act = table.live_round.to_act
+        assert table is not None and table.match.live_round is not None
+        to_act = table.match.live_round.to_act
         assert to_act is not None
         return to_act
 

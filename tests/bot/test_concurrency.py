@@ -29,7 +29,7 @@ async def drive(h: Harness, i: int) -> int:
     await send("deal")
     actions = 0
     while (table := h.service.table(key)) is not None:
-        round_ = table.live_round
+        round_ = table.match.live_round
         assert round_ is not None and round_.to_act == me.user_id  # computers act at once (no delay)
         action = strategy.decide(seat_view(round_, me.user_id), rng)
         if isinstance(action, MakeBid):

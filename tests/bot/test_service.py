@@ -6,7 +6,6 @@ import re
 import sqlite3
 
 from bot.model import TableKey
-from core.serial import Serial
 
 from .conftest import ADMIN, ALICE, BOB, CAROL, KEY, Harness, actor
 
@@ -37,12 +36,12 @@ async def test_full_multi_round_game_settles_into_a_zero_sum_ledger(harness: Har
     for _ in range(4):
         table = h.service.table(KEY)  # type: ignore[union-attr]
         assert table is not None
-        number = table.round_number
+        number = table.match.round_number
         opener = h.to_act()
         assert (await h.do(actor(opener), "bid", "1", "0")).ok
-        while h.service.table(KEY).round_number == number:  # type: ignore[union-attr]
+        while h.service.table(KEY).match.round_number == number:  # type: ignore[union-attr]
             assert (await h.do(actor(h.to_act()), "challenge")).ok
-        outcome = table.last_outcome
+        outcome = table.match.last_outcome
         assert outcome is not None and outcome.stake == 2
         for p, u in outcome.net.items():
             nets[p] = nets.get(p, 0) + u
@@ -51,7 +50,7 @@ async def test_full_multi_round_game_settles_into_a_zero_sum_ledger(harness: Har
     assert reply.data["all_time"] == {p: u for p, u in nets.items() if u or p in reply.data["all_time"]}
     assert sum(reply.data["all_time"].values()) == 0
     assert ledger_sum(h) == (12, 0)
-    assert h.service.table(KEY).round_number == 5  # type: ignore[union-attr]
+    assert h.service.table(KEY).match.round_number == 5  # type: ignore[union-attr]
 
 
 async def test_a_restart_mid_bidding_continues_the_same_round(harness: Harness) -> None:
@@ -60,15 +59,16 @@ async def test_a_restart_mid_bidding_continues_the_same_round(harness: Harness) 
     first = h.to_act()
     assert (await h.do(actor(first), "bid", "two", "sevens")).ok
     table = h.service.table(KEY)  # type: ignore[union-attr]
-    before = (dict(table.live_round.serials), table.live_round.to_act, table.live_round.standing_bid)  # type: ignore[union-attr]
+    before = (dict(table.match.live_round.serials), table.match.live_round.to_act, table.match.live_round.standing_bid)  # type: ignore[union-attr]
     service = await h.restart()
     table = service.table(KEY)
-    assert table is not None and table.live_round is not None
-    assert (dict(table.live_round.serials), table.live_round.to_act, table.live_round.standing_bid) == before
+    assert table is not None and table.match.live_round is not None
+    assert (dict(table.match.live_round.serials), table.match.live_round.to_act,
+            table.match.live_round.standing_bid) == before
     # the old round goes on to its count
     assert (await h.do(actor(h.to_act()), "challenge")).ok
     assert (await h.do(actor(h.to_act()), "challenge")).ok
-    assert table.last_outcome is not None and table.last_outcome.serials == before[0]
+    assert table.match.last_outcome is not None and table.match.last_outcome.serials == before[0]
     assert ledger_sum(h)[1] == 0
 
 
@@ -141,12 +141,8 @@ async def test_a_settled_round_commits_ledger_and_events_together_or_not_at_all(
     with sqlite3.connect(h.path) as db:
         db.execute("CREATE TRIGGER refuse BEFORE INSERT ON ledger BEGIN SELECT RAISE(ABORT, 'disk says no'); END")
     last = actor(h.to_act())
-    try:
-        await h.do(last, "challenge")
-    except sqlite3.IntegrityError:
-        pass
-    else:  # pragma: no cover - the failure must surface
-        raise AssertionError("the failing commit was not reported")
+    refused = await h.do(last, "challenge")
+    assert not refused.ok and refused.code == "not-saved" and "try again" in refused.text
     assert event_count(h) == events_before
     assert ledger_sum(h) == (0, 0)
     with sqlite3.connect(h.path) as db:
@@ -165,14 +161,14 @@ async def test_no_channel_message_carries_a_serial_before_the_count(harness: Har
     await open_three(h)
     for _ in range(3):
         table = h.service.table(KEY)  # type: ignore[union-attr]
-        serials = {p: s for p, s in table.live_round.serials.items()}  # type: ignore[union-attr]
+        serials = {p: s for p, s in table.match.live_round.serials.items()}  # type: ignore[union-attr]
         start = len(h.notifier.messages)
-        number = table.round_number
+        number = table.match.round_number
         assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
-        while h.service.table(KEY).round_number == number:  # type: ignore[union-attr]
+        while h.service.table(KEY).match.round_number == number:  # type: ignore[union-attr]
             assert (await h.do(actor(h.to_act()), "challenge")).ok
         msgs = h.notifier.messages[start:]
-        count_at = next(i for i, m in enumerate(msgs) if m.kind == "count")
+        count_at = next(i for i, m in enumerate(msgs) if m.kind == "result")
         for m in msgs[:count_at]:
             for p, s in serials.items():
                 if m.to != p:
@@ -180,20 +176,20 @@ async def test_no_channel_message_carries_a_serial_before_the_count(harness: Har
         assert all(s.digits in msgs[count_at].text for s in serials.values())
     # and each private serial went to its holder alone
     for m in h.notifier.messages:
-        if m.kind == "serial":
-            assert m.to is not None and m.data["serial"] in m.text
+        if m.kind == "private":
+            assert m.to is not None and "Your serial" in m.text
 
 
 async def test_each_player_is_dealt_their_own_serial_privately(harness: Harness) -> None:
     h = harness
     await open_three(h)
     table = h.service.table(KEY)  # type: ignore[union-attr]
-    dealt = [m for m in h.notifier.messages if m.kind == "serial"]
+    dealt = [m for m in h.notifier.messages if m.kind == "private"]
     assert sorted(m.to or "" for m in dealt) == ["U1", "U2", "U3"]
     for m in dealt:
-        assert Serial.parse(m.data["serial"]) == table.live_round.serials[m.to]  # type: ignore[union-attr,index]
+        assert str(table.match.live_round.serials[m.to]) in m.text  # type: ignore[union-attr,index]
     hand = await h.do(BOB, "hand")
-    assert hand.private and str(table.live_round.serials["U2"]) in hand.text  # type: ignore[union-attr]
+    assert hand.private and str(table.match.live_round.serials["U2"]) in hand.text  # type: ignore[union-attr]
     assert (await h.do(ADMIN, "hand")).code == "not-seated"
 
 
@@ -205,12 +201,12 @@ async def test_commitment_is_posted_at_the_deal_and_the_salt_revealed_at_the_cou
     assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
     assert (await h.do(actor(h.to_act()), "challenge")).ok
     assert (await h.do(actor(h.to_act()), "challenge")).ok
-    count = next(m for m in h.notifier.messages if m.kind == "count")
+    count = next(m for m in h.notifier.messages if m.kind == "result")
     salt = re.search(r"Salt: `([0-9a-f]+)`", count.text).group(1)  # type: ignore[union-attr]
     from core.serial import commitment
 
     table = h.service.table(KEY)  # type: ignore[union-attr]
-    outcome = table.last_outcome
+    outcome = table.match.last_outcome
     assert commitment(list(outcome.serials), outcome.serials, salt) == digest  # type: ignore[union-attr]
 
 
@@ -230,7 +226,7 @@ async def test_turn_timers_warn_then_challenge_and_survive_a_restart(harness: Ha
     for _ in range(3):
         await h.service.tick()  # type: ignore[union-attr]
     table = h.service.table(KEY)  # type: ignore[union-attr]
-    round_ = table.live_round
+    round_ = table.match.live_round
     assert round_ is not None and round_.standing_bid is not None
     held = round_.serials[opener].counts
     # an opener who times out is given the bid they are sure of
@@ -241,7 +237,7 @@ async def test_turn_timers_warn_then_challenge_and_survive_a_restart(harness: Ha
     h.clock.advance(61)
     await h.service.tick()  # type: ignore[union-attr]
     await h.service.tick()  # type: ignore[union-attr]
-    assert nxt in table.live_round.challengers  # type: ignore[union-attr]
+    assert nxt in table.match.live_round.challengers  # type: ignore[union-attr]
 
 
 async def test_an_idle_lobby_closes_itself(harness: Harness) -> None:
@@ -259,11 +255,11 @@ async def test_leaving_mid_game_takes_effect_at_the_next_deal(harness: Harness) 
     assert (await h.do(CAROL, "leave")).ok
     assert (await h.do(CAROL, "leave")).code == "already-leaving"
     table = h.service.table(KEY)  # type: ignore[union-attr]
-    assert "U3" in table.live_round.players  # type: ignore[union-attr]
+    assert "U3" in table.match.live_round.players  # type: ignore[union-attr]
     assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
     assert (await h.do(actor(h.to_act()), "challenge")).ok
     assert (await h.do(actor(h.to_act()), "challenge")).ok
-    assert table.live_round.players == ("U1", "U2")  # type: ignore[union-attr]
+    assert table.match.live_round.players == ("U1", "U2")  # type: ignore[union-attr]
     assert (await h.do(BOB, "leave")).ok
     assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
     assert (await h.do(actor(h.to_act()), "challenge")).ok
@@ -288,9 +284,9 @@ async def test_sheet_lists_fewest_payments_and_admins_settle_it(harness: Harness
     h = harness
     await open_three(h)
     for _ in range(3):
-        number = h.service.table(KEY).round_number  # type: ignore[union-attr]
+        number = h.service.table(KEY).match.round_number  # type: ignore[union-attr]
         assert (await h.do(actor(h.to_act()), "bid", "3", "9")).ok
-        while h.service.table(KEY).round_number == number:  # type: ignore[union-attr]
+        while h.service.table(KEY).match.round_number == number:  # type: ignore[union-attr]
             assert (await h.do(actor(h.to_act()), "challenge")).ok
     sheet = await h.do(BOB, "sheet")
     assert sheet.data is not None
@@ -328,11 +324,11 @@ async def test_export_is_a_replayable_record(harness: Harness) -> None:
     h = harness
     await open_three(h, "salomon")
     for _ in range(2):
-        number = h.service.table(KEY).round_number  # type: ignore[union-attr]
+        number = h.service.table(KEY).match.round_number  # type: ignore[union-attr]
         assert (await h.do(actor(h.to_act()), "bid", "2", "2")).ok
-        while h.service.table(KEY).round_number == number:  # type: ignore[union-attr]
+        while h.service.table(KEY).match.round_number == number:  # type: ignore[union-attr]
             table = h.service.table(KEY)
-            name = "count" if table.live_round.phase.value == "rebid" else "challenge"  # type: ignore[union-attr]
+            name = "count" if table.match.live_round.phase.value == "rebid" else "challenge"  # type: ignore[union-attr]
             assert (await h.do(actor(h.to_act()), name)).ok
     reply = await h.do(ALICE, "export")
     record = json.loads(reply.data["record"])  # type: ignore[index]
@@ -364,7 +360,7 @@ async def test_when_the_host_leaves_mid_game_the_next_human_hosts(harness: Harne
     assert (await h.do(actor(h.to_act()), "challenge")).ok
     assert (await h.do(actor(h.to_act()), "challenge")).ok
     table = h.service.table(KEY)  # type: ignore[union-attr]
-    assert table.host == BOB.user_id and table.live_round.players == ("U2", "U3")  # type: ignore[union-attr]
+    assert table.host == BOB.user_id and table.match.live_round.players == ("U2", "U3")  # type: ignore[union-attr]
     assert (await h.do(ALICE, "end")).code == "not-host"
     assert (await h.do(BOB, "end")).ok
 
@@ -380,10 +376,10 @@ async def test_private_views_and_public_information(harness: Harness) -> None:
     assert (await h.do(other, "hint")).code == "not-your-turn"
     odds = await h.do(other, "odds")
     table = h.service.table(KEY)  # type: ignore[union-attr]
-    mine = table.live_round.serials[other.user_id]  # type: ignore[union-attr]
+    mine = table.match.live_round.serials[other.user_id]  # type: ignore[union-attr]
     assert odds.private and "Your odds at 3 players" in odds.text
     # the odds speak of the asker's own holding, never of anyone else's serial
-    for s in table.live_round.serials.values():  # type: ignore[union-attr]
+    for s in table.match.live_round.serials.values():  # type: ignore[union-attr]
         assert s.digits not in odds.text
     assert f"hold {max(mine.counts)}" in odds.text
     status = await h.do(ADMIN, "status")
@@ -391,8 +387,8 @@ async def test_private_views_and_public_information(harness: Harness) -> None:
     assert "0 is the highest digit (called ten)" in (await h.do(ADMIN, "rules")).text
     assert "`bid`" in (await h.do(ADMIN, "help")).text
     assert (await h.do(opener, "bid", "2", "2")).ok
-    while h.service.table(KEY).round_number == 1:  # type: ignore[union-attr]
-        phase = h.service.table(KEY).live_round.phase.value  # type: ignore[union-attr]
+    while h.service.table(KEY).match.round_number == 1:  # type: ignore[union-attr]
+        phase = h.service.table(KEY).match.live_round.phase.value  # type: ignore[union-attr]
         assert (await h.do(actor(h.to_act()), "count" if phase == "rebid" else "challenge")).ok
     history = await h.do(ADMIN, "history")
     assert "Round 1:" in history.text and "2 twos" in history.text
@@ -412,19 +408,20 @@ async def test_a_seat_change_carries_the_progressive_stake_and_the_opener_on(har
     # a size-and-sixes bid: at 3 players "7 sixes" is n+3 (×2) and sixes (×2), so the next stake is 4
     # (unless the bidder holds no six, when the presumed skunk try sets it to 2)
     assert (await h.do(bidder, "bid", "7", "6")).ok
-    while table.round_number == 1:
-        phase = table.live_round.phase.value  # type: ignore[union-attr]
+    while table.match.round_number == 1:
+        phase = table.match.live_round.phase.value  # type: ignore[union-attr]
         assert (await h.do(actor(h.to_act()), "count" if phase == "rebid" else "challenge")).ok
-    outcome = table.last_outcome
-    assert outcome is not None and outcome.next_stake in (2, 4)
-    round_ = table.live_round
+    table = h.service.table(KEY)  # type: ignore[union-attr]  # the seats changed: a new match
+    outcome = (await h.service.store.rounds(KEY.server, limit=1))[0]["outcome"]  # type: ignore[union-attr]
+    assert outcome["next_stake"] in (2, 4)
+    round_ = table.match.live_round
     assert round_ is not None and round_.players == tuple(p for p in ("U1", "U2", "U3") if p != "U3")
-    assert round_.stake == outcome.next_stake
-    expected_opener = outcome.next_opener if outcome.next_opener != "U3" else "U1"
+    assert round_.stake == outcome["next_stake"]
+    expected_opener = outcome["next_opener"] if outcome["next_opener"] != "U3" else "U1"
     assert round_.opener == expected_opener
     # a restart rebuilds the same stake and opener from the log
     service = await h.restart()
-    again = service.table(KEY).live_round  # type: ignore[union-attr]
+    again = service.table(KEY).match.live_round  # type: ignore[union-attr]
     assert (again.stake, again.opener) == (round_.stake, round_.opener)  # type: ignore[union-attr]
 
 
@@ -435,9 +432,9 @@ async def test_a_slips_session_under_way_is_not_exported(harness: Harness) -> No
     await open_three(h, "classic", "serial_source=slips")
     table = h.service.table(KEY)  # type: ignore[union-attr]
     assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
-    while table.round_number == 1:
+    while table.match.round_number == 1:
         assert (await h.do(actor(h.to_act()), "challenge")).ok
-    live = {s.digits for s in table.live_round.serials.values()}  # type: ignore[union-attr]
+    live = {s.digits for s in table.match.live_round.serials.values()}  # type: ignore[union-attr]
     reply = await h.do(BOB, "export")
     assert reply.code == "no-round"  # the slips hold this round's serials and the rounds to come
     assert all(d not in reply.text for d in live)
@@ -457,16 +454,16 @@ async def test_a_round_counted_but_never_followed_by_a_deal_is_dealt_by_the_time
     last = await h.do(actor(h.to_act()), "challenge")
     assert last.ok  # the challenge and the count are stored; the failed deal is not the sender's error
     table = h.service.table(KEY)  # type: ignore[union-attr]
-    assert table.status == "playing" and table.live_round is None and table.rounds_counted == 1
+    assert table.status == "playing" and table.match.live_round is None and table.rounds_settled == 1
     assert ledger_sum(h) == (3, 0)
     await h.service.tick()  # type: ignore[union-attr]
-    assert h.service.table(KEY).live_round is None  # type: ignore[union-attr]  # still failing
+    assert h.service.table(KEY).match.live_round is None  # type: ignore[union-attr]  # still failing
     with sqlite3.connect(h.path) as db:
         db.execute("DROP TRIGGER refuse_deal")
     service = await h.restart()
     assert await service.tick() == 1
-    round_ = service.table(KEY).live_round  # type: ignore[union-attr]
-    assert round_ is not None and service.table(KEY).round_number == 2  # type: ignore[union-attr]
+    round_ = service.table(KEY).match.live_round  # type: ignore[union-attr]
+    assert round_ is not None and service.table(KEY).match.round_number == 2  # type: ignore[union-attr]
 
 
 async def test_the_declared_last_hand_plays_at_double_stake_and_closes_the_table(harness: Harness) -> None:
@@ -476,13 +473,13 @@ async def test_the_declared_last_hand_plays_at_double_stake_and_closes_the_table
     assert (await h.do(ALICE, "last")).ok
     assert (await h.do(ALICE, "last")).code == "already"
     table = h.service.table(KEY)  # type: ignore[union-attr]
-    assert table.live_round.stake == 6  # type: ignore[union-attr]
+    assert table.match.live_round.stake == 6  # type: ignore[union-attr]
     assert "stake 6 units" in [m for m in h.notifier.messages if m.kind == "table"][-1].text
     assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
     assert (await h.do(actor(h.to_act()), "challenge")).ok
     assert (await h.do(actor(h.to_act()), "challenge")).ok
     assert h.service.table(KEY) is None  # type: ignore[union-attr]
-    outcome = table.last_outcome
+    outcome = table.match.last_outcome
     assert outcome is not None and outcome.stake == 6
     assert sorted(abs(u) for u in outcome.net.values()) == [6, 6, 12]
 
@@ -495,9 +492,11 @@ async def test_raise_options_offer_exactly_the_legal_bids_and_say_why_not(harnes
     service = h.service
     assert service is not None
     nxt = h.to_act()
-    options = service.raise_options(KEY, nxt)
-    assert options["refusal"] is None and options["standing_bid"] == [3, 7]
-    assert options["legal_digits"][3] == [9, 8] and options["legal_digits"][4] == list(range(9, -1, -1))
-    assert options["quantities"][0] == 3 and len(options["quantities"]) == 22  # 3 .. 24 at three players
-    assert service.raise_options(KEY, opener.user_id)["refusal"].startswith("It is not your turn")
-    assert service.raise_options(KEY, ADMIN.user_id)["refusal"] == "You are not seated at this table."
+    form = service.form(KEY, nxt, "bid")
+    assert form.refusal is None and form.intro == "3 sevens"
+    quantity, digit = form.fields
+    digits = {q: [int(d) for d, _ in options] for q, options in digit.options_by.items()}
+    assert digits["3"] == [9, 8] and digits["4"] == list(range(9, -1, -1))
+    assert quantity.options[0][0] == "3" and len(quantity.options) == 22  # 3 .. 24 at three players
+    assert (service.form(KEY, opener.user_id, "bid").refusal or "").startswith("It is not your turn")
+    assert service.form(KEY, ADMIN.user_id, "bid").refusal == "You are not seated at this table."

@@ -137,7 +137,9 @@ class Harness:
         def done() -> RecordedMessage | None:
             return next((m for m in self.fake.interaction_responses(iid) if not m.loading), None)
 
-        return await self.fake.wait_for(done)
+        answer = await self.fake.wait_for(done)
+        await self.service.drain()  # the table's messages go out after the answer, off the table's lock
+        return answer
 
     async def ask(self, user: FakeUser, sub: str, **options: Any) -> RecordedMessage:
         return await self.response(await self.slash(user, sub, **options))
@@ -155,13 +157,13 @@ class Harness:
 
     def to_act(self) -> FakeUser:
         table = self.service.table(self.key)
-        assert table is not None and table.live_round is not None
-        return self.user(table.live_round.to_act)
+        assert table is not None and table.match.live_round is not None
+        return self.user(table.match.live_round.to_act)
 
     def after(self, user: FakeUser) -> FakeUser:
         table = self.service.table(self.key)
-        assert table is not None and table.live_round is not None
-        return self.user(table.live_round.next_player(str(user.id)))
+        assert table is not None and table.match.live_round is not None
+        return self.user(table.match.live_round.next_player(str(user.id)))
 
     def channel_messages(self) -> list[RecordedMessage]:
         """What everyone in #general sees: the channel's messages, ephemeral replies left out."""
@@ -209,6 +211,7 @@ class Harness:
         assert bid_id in form.custom_ids(), form.custom_ids()
         await self.click(user, form, bid_id)
         await self.fake.wait_for(lambda: form.edit_count > before + 2)
+        await self.service.drain()
         return form
 
 

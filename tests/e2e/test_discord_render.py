@@ -7,7 +7,9 @@ from typing import Any
 import discord
 
 from adapters.discord.render import CONTENT_LIMIT, chunks, raise_form, render
+from adapters.forms import picker
 from bot.model import Message, TableKey
+from core.game import Form, FormField
 from core.serial import Bid
 
 KEY = TableKey("discord", "111", "222")
@@ -43,8 +45,12 @@ def options_for(quantity: int, digit: int, top: int = 28) -> dict[str, Any]:
         bid = Bid.from_id(bid_id)
         legal.setdefault(bid.quantity, []).insert(0, bid.digit)
     quantities = sorted(legal)[:25]
-    return {"standing": str(Bid(quantity, digit)), "quantities": quantities,
-            "legal_digits": {q: legal[q] for q in quantities}, "digits": DIGITS_ZERO_LOW}
+    names = dict(DIGITS_ZERO_LOW)
+    return picker(Form("bid", "Raise", (
+        FormField("quantity", "Quantity", tuple((str(q), str(q)) for q in quantities)),
+        FormField("digit", "Digit", depends_on="quantity", options_by={
+            str(q): tuple((str(d), f"{names[d]} ({d})") for d in legal[q]) for q in quantities})),
+        intro=str(Bid(quantity, digit))))
 
 
 async def test_raise_form_offers_only_bids_that_beat_the_standing_one() -> None:

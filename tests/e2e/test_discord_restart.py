@@ -27,7 +27,7 @@ async def test_restart_mid_round_and_finish_with_the_old_buttons(world: Harness)
     await h.restart()
     assert h.fake.identify_count == 2
     table = h.service.table(h.key)
-    assert table is not None and {int(p): s.digits for p, s in table.live_round.serials.items()} == dealt
+    assert table is not None and {int(p): s.digits for p, s in table.match.live_round.serials.items()} == dealt
     assert h.panel("table").id == panel.id  # the new process knows the old message
 
     await h.raise_bid(opener, 2, 4, form=form)
@@ -73,7 +73,7 @@ async def test_closed_dms_point_to_my_serial(world: Harness) -> None:
     assert f"<@{h.carol.id}>" in notice.content and "My serial" in notice.content
     assert f"<@{h.alice.id}>" not in notice.content and f"<@{h.bob.id}>" not in notice.content
     assert h.fake.dms_to(h.carol.id) == [] and len(h.fake.blocked_dm_attempts(h.carol.id)) == 1
-    carols = h.service.table(h.key).live_round.serials[str(h.carol.id)].digits
+    carols = h.service.table(h.key).match.live_round.serials[str(h.carol.id)].digits
     assert carols not in notice.content and not any(s in notice.content for s in dealt.values())
 
     mine = await h.press(h.carol, h.panel("table"), h.button("hand"))

@@ -32,12 +32,12 @@ async def test_complete_round_with_buttons_and_commands(world: Harness) -> None:
     # Deal: each of the three DMs carries that member's serial and no other.
     dealt = await h.wait_dms(1)
     table = h.service.table(h.key)
-    assert {int(p): str(s.digits) for p, s in table.live_round.serials.items()} == dealt
+    assert {int(p): str(s.digits) for p, s in table.match.live_round.serials.items()} == dealt
     for u in h.users:
         [dm] = h.fake.dms_to(u.id)
         assert dealt[u.id] in dm.content
         assert [s for uid, s in dealt.items() if uid != u.id and s in dm.content] == []
-        assert f"<#{h.channel.id}>" in dm.content and table.current_log.commitment in dm.content
+        assert f"<#{h.channel.id}>" in dm.content and table.match.logs[-1]["commitment"] in dm.content
         [link] = [c for c in dm.all_components() if c.get("url")]
         assert link["url"] == f"https://discord.com/channels/{h.guild.id}/{h.channel.id}/{h.panel('table').id}"
 
@@ -53,7 +53,7 @@ async def test_complete_round_with_buttons_and_commands(world: Harness) -> None:
     posted, edits = len(h.channel_messages()), panel.edit_count
     refused = await h.ask(second, "bid", quantity=1, digit=5)
     assert refused.ephemeral and refused.content == f"It is not your turn: {opener.username} is to act."
-    assert table.live_round.standing_bid is None and panel.edit_count == edits
+    assert table.match.live_round.standing_bid is None and panel.edit_count == edits
     assert len(h.channel_messages()) == posted
 
     # The opener raises through the Raise… form: quantity and digit selects, then Bid.

@@ -22,7 +22,7 @@ from adapters.slack.app import SlackBot, create_bot
 from adapters.slack.config import SlackConfig
 from bot.messages import signed_units
 from bot.model import TableKey
-from bot.service import DEFAULT_SETTINGS
+from bot.settings import DEFAULT_SETTINGS
 from core.serial import Serial
 from tests.fakes.slack_server import (
     DEFAULT_CHANNEL_ID,
@@ -118,6 +118,7 @@ class Driver:
     async def reply_to(self, response_url: str) -> ResponseUrlPost:
         posts = await self.fake.wait_for(lambda: self.fake.response_url_posts(response_url),
                                          description=f"the reply at {response_url}")
+        await self.bot.service.drain()  # the table's messages go out after the reply, off the table's lock
         return posts[-1]
 
     def button(self, ts: str, action: str, channel: str = CHANNEL) -> dict[str, Any]:
@@ -228,14 +229,14 @@ async def play_round(d: Driver) -> RoundResult:
     assert len([c for c in fake.messages_to(CHANNEL) if "opened a table" in c.params["text"]]) == 1
 
     reply = await d.click(ALICE, lobby_ts, "deal")
-    assert reply.text == "Dealt. Check your DMs for your serial."
+    assert reply.text == "Dealt. Check your DMs for your secret."
     table = bot.service.table(key)
-    assert table is not None and table.live_round is not None
-    serials = {p: s.digits for p, s in table.live_round.serials.items()}
+    assert table is not None and table.match.live_round is not None
+    serials = {p: s.digits for p, s in table.match.live_round.serials.items()}
     assert sorted(serials) == sorted(NAMES)
 
     # Each DM carries exactly its own player's serial, with the fairness commitment.
-    commitment = table.current_log.commitment if table.current_log else ""
+    commitment = table.match.logs[-1]["commitment"]
     for player in NAMES:
         dms = await fake.wait_for(functools.partial(fake.dms_to, player), description=f"{player}'s DM")
         assert len(dms) == 1
@@ -245,7 +246,7 @@ async def play_round(d: Driver) -> RoundResult:
 
     table_ts = bot.service.panel(key, "table")
     assert table_ts is not None
-    opener = table.live_round.to_act
+    opener = table.match.live_round.to_act
     assert opener is not None
     panel = fake.message(CHANNEL, table_ts)
     assert panel is not None and f"Your turn, <@{opener}>" in panel["text"]
@@ -263,11 +264,11 @@ async def play_round(d: Driver) -> RoundResult:
     panel = fake.message(CHANNEL, table_ts)
     assert panel is not None and "*2 sevens*" in panel["text"]
 
-    second = table.live_round.to_act
+    second = table.match.live_round.to_act
     assert second is not None and second != opener
     reply = await d.click(second, table_ts, "challenge")
     assert reply.text == "You challenged."
-    third = table.live_round.to_act
+    third = table.match.live_round.to_act
     assert third is not None and third not in (opener, second)
     # Each turn is pinged by one small new message (edits notify nobody); the previous ping goes.
     def pings(player: str) -> list[Any]:
@@ -286,7 +287,7 @@ async def play_round(d: Driver) -> RoundResult:
     counts = await fake.wait_for(lambda: [c for c in fake.messages_to(CHANNEL) if "The count" in c.params["text"]],
                                  description="the count message")
     count_text = counts[0].params["text"]
-    outcome = table.last_outcome
+    outcome = table.match.last_outcome
     assert outcome is not None and outcome.bidder == opener and str(outcome.bid) == "2 sevens"
     n = outcome.count
     assert (f"There are *{n}* sevens" if n != 1 else "There is *1* seven") in count_text
@@ -310,7 +311,7 @@ def assert_no_serial_before_count(d: Driver) -> int:
     fake, bot = d.fake, d.bot
     table = bot.service.table(key_of(fake))
     assert table is not None
-    rounds = [log.serials for s in table.sessions for log in s.rounds]  # player -> serial text, per round
+    rounds = [log["serials"] for log in table.match.logs]  # player -> serial text, per round
     counts = [c.timestamp for c in fake.calls("chat.postMessage") if c.ok and "The count" in c.params["text"]]
     assert counts, "no round was counted"
 

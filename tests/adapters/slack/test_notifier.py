@@ -34,7 +34,9 @@ async def service(fake: FakeSlack, tmp_path: Path) -> AsyncIterator[Service]:
 
 
 async def do(service: Service, fake: FakeSlack, user: str, name: str, *args: str) -> Reply:
-    return await service.handle(Command(name, key_of(fake), Actor(user, user.lower()), args))
+    reply = await service.handle(Command(name, key_of(fake), Actor(user, user.lower()), args))
+    await service.drain()  # the table's messages go out after the command, off its lock
+    return reply
 
 
 async def test_the_lobby_is_edited_in_place_to_the_end(service: Service, fake: FakeSlack) -> None:
@@ -73,9 +75,9 @@ async def test_a_serial_that_cannot_be_dmed_is_shown_ephemerally(service: Servic
     await do(service, fake, BOB, "join")
     await do(service, fake, ALICE, "deal")
     table = service.table(key_of(fake))
-    assert table is not None and table.live_round is not None
+    assert table is not None and table.match.live_round is not None
 
     [ephemeral] = fake.ephemerals_to(BOB)
     assert ephemeral.params["channel"] == CHANNEL
-    assert table.live_round.serials[BOB].digits in ephemeral.params["text"]
+    assert table.match.live_round.serials[BOB].digits in ephemeral.params["text"]
     assert fake.dms_to(BOB) == [] and len(fake.dms_to(ALICE)) == 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from adapters.forms import picker
 from adapters.slack.render import (
     SECTION_LIMIT,
     key_from_value,
@@ -16,6 +17,7 @@ from adapters.slack.render import (
     usage,
 )
 from bot.model import Button, Message, Reply, TableKey
+from core.game import Form, FormField
 
 KEY = TableKey("slack", "T0FAKE", "C0GAME")
 
@@ -62,9 +64,13 @@ def test_an_exported_record_is_shown_verbatim_as_text() -> None:
 
 
 def test_the_raise_modal_offers_the_legal_quantities_and_every_digit() -> None:
-    options = {"standing": "4 sevens", "quantities": [4, 5, 6], "your_turn": True, "to_act": "U1",
-               "digits": [[9, "nines"], [8, "eights"], [7, "sevens"], [6, "sixes"], [5, "fives"], [4, "fours"],
-                          [3, "threes"], [2, "twos"], [1, "ones"], [0, "zeros"]]}
+    names = ["zeros", "ones", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines"]
+    digits = {4: [9, 8], 5: list(range(9, -1, -1)), 6: list(range(9, -1, -1))}
+    options = picker(Form("bid", "Raise", (
+        FormField("quantity", "Quantity", tuple((str(q), str(q)) for q in (4, 5, 6))),
+        FormField("digit", "Digit", depends_on="quantity", options_by={
+            str(q): tuple((str(d), f"{names[d]} ({d})") for d in ds) for q, ds in digits.items()})),
+        intro="4 sevens"))
     view = raise_modal(KEY, options)
     assert view["type"] == "modal" and len(view["title"]["text"]) <= 24
     assert "*4 sevens*" in view["blocks"][0]["text"]["text"]

@@ -1,0 +1,207 @@
+"""Opening, seating and closing tables: ``start``, ``join``, ``leave``, ``kick``, ``deal``, ``last``, ``end``.
+
+Any game: the game is named at ``start`` (``game=cards``; the serial game by default) and everything
+about play is asked of it through the game seam.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from core.registry import DEFAULT_GAME, GAMES, get_game
+
+from . import messages as M
+from .model import Command, MessageKind, Reply, TableKey
+from .parsing import UserError, positive_int, sentence, stake, user_ref
+from .runtime import Runtime
+from .table import TableState, TableStatus
+
+__all__ = ["COMPUTER_NAMES", "Lobby"]
+
+COMPUTER_NAMES = ("Gekko", "Sherman", "Meriwether", "Ranieri", "Gutfreund", "Lewis", "Strauss", "Kimmel",
+                  "Hill", "Mozer", "Feuerstein")
+
+
+def _start_options(cmd: Command) -> tuple[dict[str, str], list[str]]:
+    """Named options (from the platform's form, then ``name=value`` words) and positional words."""
+    opts = {k: str(v) for k, v in cmd.options.items() if v is not None and v != ""}
+    positional = [w for w in cmd.args if "=" not in w]
+    for w in cmd.args:
+        if "=" in w:
+            name, _, value = w.partition("=")
+            opts.setdefault(name.strip().lower().replace("-", "_"), value.strip())
+    return opts, positional
+
+
+class Lobby:
+    def __init__(self, rt: Runtime, follow_up: Callable[[TableKey], Awaitable[None]]) -> None:
+        self.rt = rt
+        self.follow_up = follow_up  # Play.after_change: deal, then let computer seats act
+
+    async def start(self, cmd: Command) -> Reply:
+        rt, key, actor = self.rt, cmd.key, cmd.actor
+        async with rt.lock(key):
+            if key in rt.tables:
+                raise UserError("A table is already open in this channel. Use `join`, or `end` it first.", "table-open")
+            settings = await rt.settings(key.server)
+            opts, positional = _start_options(cmd)
+            if positional and positional[0].lower() in GAMES and "game" not in opts:
+                opts["game"] = positional.pop(0).lower()
+            try:
+                game = get_game(opts.pop("game", DEFAULT_GAME).lower())
+            except KeyError:
+                raise UserError(f"Unknown game: choose {', '.join(GAMES)}.", "bad-option") from None
+            if len(positional) > 4:
+                raise UserError("Usage: `start [game] [preset] [stake] [seats] [computers] [option=value ...]`.")
+            for name, value in zip(("preset", "stake", "seats", "computers"), positional, strict=False):
+                opts.setdefault(name, value)
+            default_game = game.name == DEFAULT_GAME
+            preset = opts.pop("preset", None) or (settings["preset"] if default_game else None)
+            if preset is not None and preset.lower() not in game.presets:
+                raise UserError(f"Unknown preset {preset!r}: choose {', '.join(game.presets)}.", "bad-option")
+            most = game.max_players
+            seats = positive_int(opts.pop("seats", None), "seats", default=most, low=game.min_players, high=most)
+            computers = positive_int(opts.pop("computers", None), "computers", default=0, low=0, high=most - 1)
+            max_rounds = positive_int(opts.pop("rounds", None), "rounds", default=0, low=1, high=10_000)
+            host_level = opts.pop("host_computer", "").lower() if key.platform == "local" else ""
+            level = (opts.pop("level", None) or settings.get("computer_level", "hard")).lower()
+            if level not in game.levels or (host_level and host_level not in game.levels):
+                raise UserError(f"Unknown level {level!r}: choose {', '.join(game.levels)}.", "bad-option")
+            if computers + 1 > seats:
+                raise UserError(f"{computers} computer players and you do not fit in {seats} seats.", "bad-option")
+            overrides: dict[str, Any] = {**(settings.get("options", {}) if default_game else {}), **opts}
+            if "stake" in overrides:
+                overrides["stake"] = stake(overrides["stake"])
+            try:
+                rules = game.make_rules(preset.lower() if preset else None, overrides)
+            except (ValueError, TypeError) as exc:
+                raise UserError(sentence(str(exc)), "bad-option") from None
+            bots = [(f"cpu-{n.lower()}", f"{n} ({level})", level) for n in COMPUTER_NAMES[:computers]]
+            table_id = await rt.store.create_table(key.server, key.channel_id, rt.clock.now())
+            table = TableState(table_id, key)
+            rt.tables[key] = table
+            rt.panels.pop(key, None)  # the channel's old panels belong to the table before
+            event: dict[str, Any] = {"t": "open", "host": actor.user_id, "host_name": actor.name, "game": game.name,
+                                     "rules": rules.to_dict(), "seats": seats, "computers": [list(b) for b in bots],
+                                     "max_rounds": max_rounds}
+            if host_level:
+                event["host_level"] = host_level
+            reply = Reply(f"You opened a table: {game.describe(rules)}", private=True)
+            try:
+                await rt.commit(table, [event], cmd, reply)
+            except Exception:
+                rt.tables.pop(key, None)
+                raise
+            rt.post([M.lobby_message(table, fresh=True)])
+        return reply
+
+    async def join(self, cmd: Command) -> Reply:
+        rt = self.rt
+        async with rt.lock(cmd.key):
+            table = rt.need_table(cmd.key)
+            uid = cmd.actor.user_id
+            if uid in table.seats:
+                raise UserError("You are already seated at this table.", "already-seated")
+            if table.status != TableStatus.LOBBY:
+                raise UserError("Play is under way at this table; join the next one.", "table-running")
+            if len(table.seats) >= table.seat_limit:
+                raise UserError(f"This table is full ({table.seat_limit} seats).", "table-full")
+            reply = Reply(f"You are seated ({len(table.seats) + 1}/{table.seat_limit}).")
+            await rt.commit(table, [{"t": "join", "player": uid, "name": cmd.actor.name}], cmd, reply)
+            rt.post([M.lobby_message(table)])
+        return reply
+
+    async def leave(self, cmd: Command) -> Reply:
+        async with self.rt.lock(cmd.key):
+            table = self.rt.need_table(cmd.key)
+            self.rt.need_seat(table, cmd.actor.user_id)
+            return await self._remove(table, cmd, cmd.actor.user_id, kicked=False)
+
+    async def kick(self, cmd: Command) -> Reply:
+        if not cmd.args and "member" not in cmd.options:
+            raise UserError("Usage: `kick @player`.")
+        target = user_ref(str(cmd.options.get("member") or cmd.args[0]))
+        async with self.rt.lock(cmd.key):
+            table = self.rt.need_table(cmd.key)
+            await self.rt.need_host_or_admin(table, cmd, "remove a player")
+            if target not in table.seats:
+                raise UserError("That player is not seated at this table.", "not-seated")
+            return await self._remove(table, cmd, target, kicked=True)
+
+    async def _remove(self, table: TableState, cmd: Command, player: str, kicked: bool) -> Reply:
+        if player in table.pending_leave:
+            raise UserError("That seat is already leaving after this round.", "already-leaving")
+        lobby = table.status == TableStatus.LOBBY
+        if lobby and player == table.host:
+            raise UserError("The host cannot be removed from the lobby; `end` the table instead." if kicked
+                            else "The host cannot leave the lobby; `end` the table instead.", "host-leave")
+        if lobby:
+            text = f"{table.name(player)} was removed from the table." if kicked else "You left the table."
+        else:
+            text = (f"{table.name(player)} will be removed after this round." if kicked
+                    else "You will leave after this round.")
+        reply = Reply(text)
+        await self.rt.commit(table, [{"t": "leave", "player": player}], cmd, reply)
+        self.rt.post([M.lobby_message(table)])
+        return reply
+
+    async def deal(self, cmd: Command) -> Reply:
+        rt = self.rt
+        async with rt.lock(cmd.key):
+            table = rt.need_table(cmd.key)
+            if cmd.actor.user_id != table.host:
+                raise UserError("Only the host deals.", "not-host")
+            if table.status != TableStatus.LOBBY:
+                raise UserError("Play is already under way.", "table-running")
+            if len(table.seats) < table.game.min_players:
+                raise UserError(f"At least {table.game.min_players} seats are needed to deal.", "too-few")
+            reply = Reply("Dealt. Check your DMs for your secret.")
+            await self.deal_round(table, cmd, reply)
+        await self.follow_up(cmd.key)
+        return reply
+
+    async def deal_round(self, table: TableState, cmd: Command | None = None, reply: Reply | None = None) -> None:
+        """Deal the next round: the game draws it; the table stores it and says it (under the table's lock)."""
+        rt = self.rt
+        [step] = await rt.commit(table, [table.deal_event(rt.rng)], cmd, reply)
+        settings = rt.cached_settings(table.key.server)
+        says = M.say_messages(table, step.says, settings)
+        public = [m for m in says if m.to is None]
+        private = [m for m in says if m.to is not None]
+        rt.post([*public, M.panel_message(table, settings, fresh=True), M.lobby_message(table) if cmd else None,
+                 *private])
+
+    async def last(self, cmd: Command) -> Reply:
+        rt = self.rt
+        async with rt.lock(cmd.key):
+            table = rt.need_table(cmd.key)
+            await rt.need_host_or_admin(table, cmd, "declare the last hand")
+            if table.status != TableStatus.PLAYING or table.match is None:
+                raise UserError("Play has not started yet.", "no-round")
+            if table.last_declared:
+                raise UserError("The last hand is already declared.", "already")
+            reply = Reply("The last hand is declared.")
+            [step] = await rt.commit(table, [{"t": "last"}], cmd, reply)
+            settings = rt.cached_settings(table.key.server)
+            msgs = [M.table_message(table, s.text, MessageKind.INFO) for s in step.says]
+            if table.live:
+                msgs.append(M.panel_message(table, settings))  # the stake may have doubled
+            rt.post(msgs)
+        return reply
+
+    async def end(self, cmd: Command) -> Reply:
+        async with self.rt.lock(cmd.key):
+            table = self.rt.need_table(cmd.key)
+            await self.rt.need_host_or_admin(table, cmd, "end the table")
+            unfinished = " The round under way is void: no money moves." if table.live else ""
+            reply = Reply("The table is closed." + unfinished)
+            await self.close(table, cmd, f"closed by {cmd.actor.name}.{unfinished}", reply)
+        return reply
+
+    async def close(self, table: TableState, cmd: Command | None, reason: str, reply: Reply | None = None) -> None:
+        rt = self.rt
+        await rt.commit(table, [{"t": "end", "by": cmd.actor.user_id if cmd else "", "reason": reason}], cmd, reply)
+        rt.post([M.closed_message(table, reason), M.lobby_message(table)])
+        if rt.tables.get(table.key) is table:  # its panel refs stay in rt.panels for the last edits
+            del rt.tables[table.key]

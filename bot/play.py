@@ -1,0 +1,112 @@
+"""Play: every game's moves through one use case (``act``), computer seats, and what follows a move.
+
+A player's command names one of the game's verbs (``bid``, ``declare``, ``take`` …); the game parses
+it, checks it (raising before anything changes), and the table stores and applies it.  Then the
+follow-up deals the next round when one has ended and lets computer seats move.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import Any
+
+from core.game import Json
+
+from . import messages as M
+from .lobby import Lobby
+from .model import Command, Reply, TableKey
+from .runtime import Runtime
+from .table import TableState, TableStatus
+
+__all__ = ["Play"]
+
+log = logging.getLogger(__name__)
+
+_DONE = {"challenge": "You challenged.", "count": "You called for the count.", "bid": "Bid placed.",
+         "declare": "Declared.", "take": "You took the hand.", "discard": "Discarded.", "pass": "You passed."}
+
+
+class Play:
+    def __init__(self, rt: Runtime) -> None:
+        self.rt = rt
+        self.lobby = Lobby(rt, self.after_change)
+
+    async def act(self, cmd: Command) -> Reply:
+        """Any game verb, from a command, a button or a form."""
+        rt = self.rt
+        async with rt.lock(cmd.key):
+            table = rt.need_table(cmd.key)
+            rt.need_seat(table, cmd.actor.user_id)
+            rt.need_round(table)
+            assert table.match is not None
+            action = table.match.parse(cmd.actor.user_id, cmd.name, cmd.args, cmd.options)
+            table.match.check(action)  # raises GameError before anything changes
+            reply = Reply(_DONE.get(cmd.name, "Done."))
+            await self.apply(table, action, cmd, reply)
+        await self.after_change(cmd.key)
+        return reply
+
+    async def apply(self, table: TableState, action: Json, cmd: Command | None = None, reply: Reply | None = None,
+                    timed_out: bool = False) -> None:
+        """Store and apply a checked action; queue what it says (under the table's lock)."""
+        rt = self.rt
+        event: dict[str, Any] = {"t": "act", **action}
+        if timed_out:
+            event["timeout"] = True
+        [step] = await rt.commit(table, [event], cmd, reply)
+        settings = rt.cached_settings(table.key.server)
+        note = step.note
+        actor = str(action.get("player", ""))
+        if timed_out:
+            note = f"⏰ {M.mention(actor)} ran out of time. " + note
+        nxt = table.to_act
+        turn = M.turn_message(table) if nxt is not None and nxt != actor and not table.is_computer(nxt) else None
+        rt.post([M.panel_message(table, settings, note=note), turn, *M.say_messages(table, step.says, settings)])
+
+    # -- what follows a move ----------------------------------------------------------------------
+    async def after_change(self, key: TableKey) -> None:
+        """Deal the next round after one ends, and let computer seats act (at once when there is no delay).
+
+        The command that led here is already applied and stored; a failure now is logged, not
+        reported to its sender, and the table's timer retries it.
+        """
+        try:
+            await self._follow_up(key)
+        except Exception:
+            log.exception("following up on table %s failed; its timer will retry", key)
+
+    async def _follow_up(self, key: TableKey) -> None:
+        rt = self.rt
+        for _ in range(10_000):
+            async with rt.lock(key):
+                table = rt.tables.get(key)
+                if table is None or table.status != TableStatus.PLAYING:
+                    return
+                if not table.live:
+                    await self.next_round(table)
+                    continue
+                player = table.to_act
+                if rt.computer_delay > 0 or player is None or not table.is_computer(player):
+                    return
+                await self.computer_move(table, player)
+
+    async def next_round(self, table: TableState) -> None:
+        assert table.match is not None
+        remaining = table.players_for_next_deal()
+        if table.max_rounds and table.rounds_settled >= table.max_rounds:
+            await self.lobby.close(table, None, f"all {table.max_rounds} rounds are played.")
+        elif table.match.over:
+            await self.lobby.close(table, None, table.match.end_text)
+        elif len(remaining) < table.game.min_players:
+            await self.lobby.close(table, None, "fewer than two players remain.")
+        elif all(table.is_computer(p) for p in remaining) and table.humans:
+            await self.lobby.close(table, None, "only computer players remain.")
+        else:
+            await self.lobby.deal_round(table)
+
+    async def computer_move(self, table: TableState, player: str) -> None:
+        assert table.match is not None
+        rng = random.Random(f"{table.id}:{table.rounds_settled}:{table.events}")
+        action = table.match.computer_action(player, table.computers[player], rng)
+        await self.apply(table, action)

@@ -1,0 +1,115 @@
+"""Timers: turn warnings and timeouts, computer seats' moves after their "thinking" delay, idle lobbies,
+and a round left undealt.  Tables tick concurrently, so one slow table delays no other."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from . import messages as M
+from .model import MessageKind, TableKey
+from .play import Play
+from .runtime import Runtime
+from .table import TableState, TableStatus
+
+__all__ = ["Timers"]
+
+log = logging.getLogger(__name__)
+
+
+class Timers:
+    def __init__(self, rt: Runtime, play: Play) -> None:
+        self.rt = rt
+        self.play = play
+        self._warned: dict[TableKey, tuple[int, float]] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    def deadline(self, table: TableState) -> float | None:
+        rt = self.rt
+        settings = rt.cached_settings(table.key.server)
+        if table.status == TableStatus.LOBBY:
+            return table.opened_at + float(settings["lobby_timeout"])
+        if table.status != TableStatus.PLAYING:
+            return None
+        if not table.live:
+            return table.turn_started_at  # a round ended but the next was never dealt: due at once
+        player = table.to_act
+        if player is None:
+            return None
+        if table.is_computer(player):
+            return table.turn_started_at + rt.computer_delay
+        timeout = float(settings["turn_timeout"])
+        if self._warned.get(table.key) != (table.id, table.turn_started_at):
+            return table.turn_started_at + timeout / 2
+        return table.turn_started_at + timeout
+
+    def next_deadline(self) -> float | None:
+        deadlines = [d for t in list(self.rt.tables.values()) for d in [self.deadline(t)] if d is not None]
+        return min(deadlines) if deadlines else None
+
+    async def tick(self) -> int:
+        """Act on every due timer, tables concurrently.  Returns how many things happened."""
+        now = self.rt.clock.now()
+        due = [k for k, t in list(self.rt.tables.items()) if (d := self.deadline(t)) is not None and d <= now]
+        done = await asyncio.gather(*(self._tick_table(k) for k in due), return_exceptions=True)
+        total = 0
+        for key, result in zip(due, done, strict=True):
+            if isinstance(result, BaseException):
+                log.error("the timer of table %s failed: %s: %s", key, type(result).__name__, result)
+            else:
+                total += result
+        return total
+
+    async def _tick_table(self, key: TableKey) -> int:
+        rt = self.rt
+        settings = await rt.settings(key.server)
+        async with rt.lock(key):
+            table = rt.tables.get(key)
+            if table is None:
+                return 0
+            deadline = self.deadline(table)
+            now = rt.clock.now()
+            if deadline is None or now < deadline:
+                return 0
+            if table.status == TableStatus.LOBBY:
+                await self.play.lobby.close(table, None, "nobody dealt before the lobby timed out.")
+                return 1
+            player = table.to_act
+            assert table.match is not None
+            if not table.live or player is None:
+                pass  # the follow-up deals it
+            elif table.is_computer(player):
+                await self.play.computer_move(table, player)
+            elif self._warned.get(key) != (table.id, table.turn_started_at):
+                self._warned[key] = (table.id, table.turn_started_at)
+                left = int(float(settings["turn_timeout"]) - (now - table.turn_started_at))
+                text = f"⏳ {M.mention(player)}, {max(left, 0)} seconds left to act."
+                rt.post([M.table_message(table, text, MessageKind.WARNING)])
+                return 1
+            else:
+                await self.play.apply(table, table.match.timeout_action(), timed_out=True)
+        await self.play.after_change(key)
+        return 1
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._loop(), name="liars-timers")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+            self._task = None
+
+    async def _loop(self) -> None:
+        while True:
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("timer tick failed")
+            deadline = self.next_deadline()
+            wait = 1.0 if deadline is None else min(1.0, max(0.0, deadline - self.rt.clock.now()))
+            await self.rt.clock.sleep(max(wait, 0.05))

@@ -1,0 +1,315 @@
+"""Declarations (RULES.md §2 "Declarations"): a type and a prefix of its ranks, ordered by floor.
+
+A :class:`Declaration`'s **floor** is the lowest hand value of its type whose ranks begin with its
+prefix: the worst hand its declarer could hold and still tell the truth.  A hand *holds* a
+declaration iff its value is at least the floor.  A declaration is legal iff its floor is strictly
+above the standing declaration's (or, first in a hand, above the worst hand 7-5-4-3-2).
+
+Declarations order by floor, then by how much they name (so the order is total and agrees with
+equality); two declarations with one floor ("two pair", "threes over twos with a four kicker") are
+equally strong, and neither may follow the other.
+
+:meth:`Declaration.parse` reads what people type ("sevens over threes with a jack kicker", "king-ten
+high", "eights full of fours", "straight to the nine", "red flush", "royal flush" …) and
+:meth:`Declaration.from_json` also the record's ``{"type": "two-pair", "ranks": ["7", "3", "J"]}``.
+``str()`` speaks it back with its floor: ``two pair, sevens over threes — at least 7-7-3-3-2``.
+Five of a kind and flushes holding two aces exist only with jokers (:attr:`Declaration.needs_joker`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import total_ordering
+from typing import Any
+
+from .cards import Card, rank_char, rank_name, rank_plural
+from .errors import DeclarationParseError, ImpossibleDeclaration
+from .hands import RANK_COUNT, WORST, HandType, HandValue, cards_for, first_with_prefix, parse_rank
+
+__all__ = ["Declaration", "type_name"]
+
+_TYPE_NAMES = {
+    HandType.HIGH_CARD: "high card",
+    HandType.PAIR: "pair",
+    HandType.COLOUR_FLUSH: "colour flush",
+    HandType.TWO_PAIR: "two pair",
+    HandType.THREE_OF_A_KIND: "three of a kind",
+    HandType.STRAIGHT: "straight",
+    HandType.FLUSH: "flush",
+    HandType.FULL_HOUSE: "full house",
+    HandType.COLOUR_STRAIGHT_FLUSH: "colour straight flush",
+    HandType.FOUR_OF_A_KIND: "four of a kind",
+    HandType.STRAIGHT_FLUSH: "straight flush",
+    HandType.FIVE_OF_A_KIND: "five of a kind",
+}
+
+
+def type_name(kind: HandType) -> str:
+    return _TYPE_NAMES[kind]
+
+
+def _an(word: str) -> str:
+    return ("an " if word[0] in "aeiou" else "a ") + word
+
+
+def _dash(ranks: tuple[int, ...]) -> str:
+    return "-".join(rank_name(r) for r in ranks)
+
+
+def _show(rank: int) -> str:
+    return "10" if rank == 10 else rank_char(rank)
+
+
+@total_ordering
+@dataclass(frozen=True, slots=True, eq=True)
+class Declaration:
+    """A declared hand: ``type`` and a prefix of its ranks (``ranks`` may be empty)."""
+
+    type: HandType
+    ranks: tuple[int, ...] = ()
+    floor: HandValue = field(init=False, compare=False, repr=False, hash=False)
+
+    def __post_init__(self) -> None:
+        if len(self.ranks) > RANK_COUNT[self.type]:
+            raise ImpossibleDeclaration(
+                f"{type_name(self.type)} names at most {RANK_COUNT[self.type]} ranks, not {len(self.ranks)}",
+                type=self.type.key,
+            )
+        if any(not isinstance(r, int) or not 2 <= r <= 14 for r in self.ranks):
+            raise ImpossibleDeclaration("ranks are 2 to 14 (ace)", type=self.type.key)
+        floor = first_with_prefix(self.type, self.ranks)
+        if floor is None:
+            raise ImpossibleDeclaration(f"no hand is {self.name()}", type=self.type.key)
+        object.__setattr__(self, "floor", floor)
+
+    # -- order ------------------------------------------------------------------------------------------
+    def _key(self) -> tuple[HandValue, int, tuple[int, ...]]:
+        return (self.floor, len(self.ranks), self.ranks)
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Declaration):
+            return NotImplemented
+        return self._key() < other._key()
+
+    def beats(self, standing: Declaration | None) -> bool:
+        """Legal after ``standing`` (None: first in a hand, above the worst hand)."""
+        return self.floor > (WORST if standing is None else standing.floor)
+
+    def held_by(self, value: HandValue) -> bool:
+        return value >= self.floor
+
+    @property
+    def needs_joker(self) -> bool:
+        return first_with_prefix(self.type, self.ranks, jokers=False) is None
+
+    @property
+    def floor_cards(self) -> tuple[Card, ...]:
+        return cards_for(self.floor)
+
+    @staticmethod
+    def exactly(value: HandValue) -> Declaration:
+        """The shortest declaration whose floor is ``value``."""
+        for n in range(len(value.ranks) + 1):
+            d = Declaration(value.type, value.ranks[:n])
+            if d.floor == value:
+                return d
+        raise ImpossibleDeclaration(f"no declaration has the floor {value}")  # pragma: no cover
+
+    # -- JSON -------------------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type.key, "ranks": [rank_char(r) for r in self.ranks]}
+
+    @staticmethod
+    def from_json(data: Any) -> Declaration:
+        """Text, or ``{"type": "two-pair", "ranks": ["7", "3", "J"]}`` (``ranks`` optional)."""
+        if isinstance(data, str):
+            return Declaration.parse(data)
+        if isinstance(data, Mapping) and isinstance(data.get("type"), str):
+            ranks = data.get("ranks", [])
+            if not isinstance(ranks, list | tuple) or not all(isinstance(r, str | int) for r in ranks):
+                raise DeclarationParseError(f"a declaration's ranks are a list like ['7', '3', 'J'], not {ranks!r}")
+            try:
+                kind = HandType.from_key(data["type"])
+                values = tuple(parse_rank(str(r)) for r in ranks)
+            except ValueError as exc:
+                raise DeclarationParseError(str(exc)) from None
+            return Declaration(kind, values)
+        raise DeclarationParseError(f"a declaration is text or {{'type', 'ranks'}}, not {data!r}")
+
+    # -- speech -----------------------------------------------------------------------------------------
+    def name(self) -> str:
+        """The declaration as people say it: ``two pair, sevens over threes``."""
+        t, r = self.type, self.ranks
+        if t is HandType.HIGH_CARD:
+            return f"{_dash(r)} high" if r else "high card"
+        if t in (HandType.PAIR, HandType.THREE_OF_A_KIND, HandType.FOUR_OF_A_KIND, HandType.FIVE_OF_A_KIND):
+            if not r:
+                return _TYPE_NAMES[t]
+            head = {
+                HandType.PAIR: f"pair of {rank_plural(r[0])}",
+                HandType.THREE_OF_A_KIND: f"three {rank_plural(r[0])}",
+                HandType.FOUR_OF_A_KIND: f"four {rank_plural(r[0])}",
+                HandType.FIVE_OF_A_KIND: f"five {rank_plural(r[0])}",
+            }[t]
+            return head + _kickers(r[1:])
+        if t is HandType.TWO_PAIR:
+            if not r:
+                return "two pair"
+            if len(r) == 1:
+                return f"two pair, {rank_plural(r[0])} up"
+            return f"two pair, {rank_plural(r[0])} over {rank_plural(r[1])}" + _kickers(r[2:])
+        if t is HandType.FULL_HOUSE:
+            if not r:
+                return "full house"
+            tail = f" of {rank_plural(r[1])}" if len(r) > 1 else ""
+            return f"full house, {rank_plural(r[0])} full{tail}"
+        if t in _TOP_TYPES:
+            if t is HandType.STRAIGHT_FLUSH and r == (14,):
+                return "royal flush"
+            return _TYPE_NAMES[t] + (f" to the {rank_name(r[0])}" if r else "")
+        return _TYPE_NAMES[t] + (f", {_dash(r)} high" if r else "")  # the flushes
+
+    def floor_text(self) -> str:
+        """The floor's cards in the order of its value: ``7-7-3-3-2``, ``5-4-3-2-A of one suit``."""
+        cards = self.floor_cards  # in the order of the value: 7-7-3-3-J, 8-8-8-4-4, 5-4-3-2-A
+        text = "-".join("JK" if c.is_joker else _show(c.rank) for c in cards)
+        if self.type in (HandType.FLUSH, HandType.STRAIGHT_FLUSH):
+            text += " of one suit"
+        elif self.type in (HandType.COLOUR_FLUSH, HandType.COLOUR_STRAIGHT_FLUSH):
+            text += " of one colour"
+        return text
+
+    def __str__(self) -> str:
+        return f"{self.name()} — at least {self.floor_text()}"
+
+    @staticmethod
+    def parse(text: str) -> Declaration:
+        return _parse(text)
+
+
+_TOP_TYPES = (HandType.STRAIGHT, HandType.COLOUR_STRAIGHT_FLUSH, HandType.STRAIGHT_FLUSH)
+
+
+def _kickers(ranks: tuple[int, ...]) -> str:
+    if not ranks:
+        return ""
+    if len(ranks) == 1:
+        return f" with {_an(rank_name(ranks[0]))} kicker"
+    return f" with {_dash(ranks)} kickers"
+
+
+# -- the parser ---------------------------------------------------------------------------------------
+_SINGULAR = {
+    **{str(r): r for r in range(2, 11)},
+    **{rank_name(r): r for r in range(2, 15)},
+    "deuce": 2,
+    "trey": 3,
+    "t": 10,
+    "j": 11,
+    "q": 12,
+    "k": 13,
+}
+_PLURAL = {
+    **{f"{r}s": r for r in range(2, 11)},
+    **{rank_plural(r): r for r in range(2, 15)},
+    "deuces": 2,
+    "treys": 3,
+    "sixs": 6,
+}
+_COUNTS = {"two": HandType.PAIR, "three": HandType.THREE_OF_A_KIND, "four": HandType.FOUR_OF_A_KIND}
+_COUNTS["five"] = HandType.FIVE_OF_A_KIND
+_PHRASES: tuple[tuple[tuple[str, ...], HandType, tuple[int, ...]], ...] = (
+    (("royal", "flush"), HandType.STRAIGHT_FLUSH, (14,)),
+    (("five", "of", "a", "kind"), HandType.FIVE_OF_A_KIND, ()),
+    (("four", "of", "a", "kind"), HandType.FOUR_OF_A_KIND, ()),
+    (("three", "of", "a", "kind"), HandType.THREE_OF_A_KIND, ()),
+    (("two", "pairs"), HandType.TWO_PAIR, ()),
+    (("two", "pair"), HandType.TWO_PAIR, ()),
+    (("full", "house"), HandType.FULL_HOUSE, ()),
+    (("full", "of"), HandType.FULL_HOUSE, ()),
+    (("full",), HandType.FULL_HOUSE, ()),
+    (("straight", "flush"), HandType.STRAIGHT_FLUSH, ()),
+    (("flush",), HandType.FLUSH, ()),
+    (("straight",), HandType.STRAIGHT, ()),
+    (("quads",), HandType.FOUR_OF_A_KIND, ()),
+    (("quad",), HandType.FOUR_OF_A_KIND, ()),
+    (("trips",), HandType.THREE_OF_A_KIND, ()),
+    (("trip",), HandType.THREE_OF_A_KIND, ()),
+    (("pair",), HandType.PAIR, ()),
+    (("high", "card"), HandType.HIGH_CARD, ()),
+)
+_COLOURS = frozenset({"red", "black", "color"})
+_FILLER = frozenset(
+    {"a", "an", "the", "of", "to", "with", "and", "kicker", "kickers", "high", "over", "up", "card", "cards"}
+    | {"i", "have", "declare", "declares", "hand", "is", "it's", "its", "at", "least", "on", "top", "in"}
+)
+_EXAMPLES = "e.g. 'two pair, sevens over threes', 'king-ten high', 'eights full of fours', 'straight to the nine'"
+
+
+def _parse(text: str) -> Declaration:
+    raw = str(text)
+    s = raw.strip().lower().split("—")[0].split(" at least")[0]
+    s = s.replace("colour", "color").replace("’", "'")
+    s = re.sub(r"[,.;:!()]", " ", s)
+    tokens: list[tuple[str, bool]] = []
+    for group in s.split():
+        parts = [p for p in group.split("-") if p]
+        tokens.extend((p, len(parts) > 1) for p in parts)
+    if not tokens:
+        raise DeclarationParseError(f"say what the hand is, {_EXAMPLES}")
+    words = [w for w, _ in tokens]
+    kinds: set[HandType] = set()
+    preset: tuple[int, ...] = ()
+    used = [False] * len(words)
+    i = 0
+    while i < len(words):
+        for phrase, kind, ranks in _PHRASES:
+            if tuple(words[i : i + len(phrase)]) == phrase:
+                kinds.add(kind)
+                preset = preset or ranks
+                for k in range(i, i + len(phrase)):
+                    used[k] = True
+                i += len(phrase) - 1
+                break
+        i += 1
+    colour = any(w in _COLOURS for w in words)
+    implicit: HandType | None = None
+    found: list[int] = list(preset)
+    for k, (word, grouped) in enumerate(tokens):
+        if used[k] or word in _COLOURS:
+            continue
+        nxt = words[k + 1] if k + 1 < len(words) else ""
+        if word in _COUNTS and not grouped and nxt in _PLURAL:
+            implicit = implicit or _COUNTS[word]
+        elif word in _PLURAL:
+            found.append(_PLURAL[word])
+        elif word == "a" and grouped:
+            found.append(14)
+        elif word in _SINGULAR:
+            found.append(_SINGULAR[word])
+        elif word in _FILLER:
+            if word == "over":
+                implicit = implicit or HandType.TWO_PAIR
+        else:
+            raise DeclarationParseError(f"I don't know the word {word!r} in a declaration: {_EXAMPLES}")
+    if len(kinds) > 1:
+        names = " and ".join(sorted(type_name(k) for k in kinds))
+        raise DeclarationParseError(f"a declaration names one kind of hand, not {names}")
+    if kinds:
+        kind = next(iter(kinds))
+    elif implicit is not None:
+        kind = implicit
+    elif "high" in words and found:
+        kind = HandType.HIGH_CARD
+    else:
+        raise DeclarationParseError(f"what kind of hand is {raw.strip()!r}? {_EXAMPLES}")
+    if colour:
+        if kind is HandType.FLUSH:
+            kind = HandType.COLOUR_FLUSH
+        elif kind is HandType.STRAIGHT_FLUSH and not preset:
+            kind = HandType.COLOUR_STRAIGHT_FLUSH
+        else:
+            raise DeclarationParseError(f"only a flush or a straight flush has a colour, not {type_name(kind)}")
+    return Declaration(kind, tuple(found))

@@ -1,0 +1,389 @@
+"""The card game behind the game seam (:mod:`core.game`): :data:`CARDS` and :class:`CardsMatch`.
+
+JSON that crosses the seam:
+
+* deal payload: ``{"round": n, "deck": ["7C", ...], "opener": "ellie", "salt": "<hex>", "commitment": "<hex>"}``
+  (``commitment = digest({"deck": deck, "salt": salt})``; ``apply_deal`` checks it and never draws);
+* action payloads, exactly the record's: ``{"player", "declare": {"type", "ranks"}}`` (text accepted),
+  ``{"player", "take": true}``, ``{"player", "discard": ["JD", "3H"]}``, ``{"player", "challenge": true}``,
+  ``{"player", "pass": true}``.
+
+A seat change (``new_match(previous=...)``) carries the game on: a player who left is knocked out (in
+``winner`` payout they still pay the winner at the end — a ``forfeit``; in ``knockout`` they pay
+nothing, there being no challenge winner to pay); who is out, who has passed, and who opens carry over
+(an opener who left hands the opening to the next player still in); a newcomer joins the game in play.
+The round under way, if any, is abandoned.  If only one player is left, the new match is over at once
+and its :attr:`CardsMatch.pending` step carries the winner's settlement.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..errors import ActionParseError, GameError, NotYourTurn, RoundOver
+from ..fairness import new_salt
+from ..game import Form, GameRules, Json, Panel, RandomSource, Say, SayKind, Settled, Step, units
+from .cards import parse_cards, shuffled_deck
+from .declarations import Declaration
+from .errors import CardParseError, NoLastHand
+from .forms import declare_form, discard_form, panel, turn_text
+from .hands import evaluate
+from .match import Match, Transfer, action_from_json, action_to_json
+from .players import LEVELS, decide, explain, view_of
+from .record import challenge_summary, commitment, replay
+from .round import Challenged, Declared, Discarded, Event, Passed, Phase, ThrownIn, Took
+from .rules import PRESETS, Rules, make_rules
+from .text import (
+    challenge_text,
+    deal_text,
+    declared_text,
+    discarded_text,
+    end_text,
+    passed_text,
+    private_hand,
+    thrown_in_text,
+    took_text,
+    transfers_text,
+    value_words,
+)
+
+__all__ = ["CARDS", "CardsGame", "CardsMatch"]
+
+
+class CardsMatch:
+    """A game of cards at fixed seats (implements :class:`core.game.Match`)."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        players: Sequence[str],
+        *,
+        out: Sequence[str] = (),
+        passed: Sequence[str] = (),
+        forfeits: Sequence[str] = (),
+        opener: str | None = None,
+        summaries: Sequence[Json] = (),
+    ) -> None:
+        self.rules = rules
+        self.engine = Match(rules, players, out=out, passed=passed, forfeits=forfeits, opener=opener)
+        self._summaries: list[Json] = list(summaries)
+        self.pending: Step | None = None
+        if self.engine.over:  # everyone else left: the game ends here
+            self.pending = Step(self._end_says(self.engine.transfers), self._final(list(self.engine.transfers)))
+
+    # -- state ------------------------------------------------------------------------------------------
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.engine.players
+
+    @property
+    def over(self) -> bool:
+        return self.engine.over
+
+    @property
+    def live(self) -> bool:
+        return self.engine.live
+
+    @property
+    def to_act(self) -> str | None:
+        return self.engine.round.to_act if self.engine.round is not None else None
+
+    @property
+    def end_text(self) -> str:
+        if self.engine.winner is None:
+            return ""
+        return end_text(self.engine.winner, [])
+
+    # -- deals ------------------------------------------------------------------------------------------
+    def deal(self, rng: RandomSource) -> Json:
+        if self.over:
+            raise RoundOver("the game is over: one player is left")
+        if self.live:
+            raise GameError("a round is under way")
+        deck = shuffled_deck(rng, self.rules.jokers)
+        live = self.engine.live_players
+        opener = self.engine.next_opener or live[rng.randrange(len(live))]
+        salt = new_salt(rng)
+        names = [str(c) for c in deck]
+        return {
+            "round": len(self.engine.rounds) + 1,
+            "deck": names,
+            "opener": opener,
+            "salt": salt,
+            "commitment": commitment(deck, salt),
+        }
+
+    def apply_deal(self, deal: Mapping[str, Any]) -> Step:
+        deck_names, opener, salt = deal.get("deck"), deal.get("opener"), deal.get("salt")
+        sealed = deal.get("commitment")
+        if not isinstance(deck_names, list) or not isinstance(opener, str) or not isinstance(salt, str):
+            raise GameError("a deal has a 'deck', an 'opener' and a 'salt'")
+        try:
+            deck = parse_cards([str(c) for c in deck_names])
+        except CardParseError as exc:
+            raise GameError(f"the deal's deck: {exc}") from None
+        if not isinstance(sealed, str) or commitment(deck, salt) != sealed:
+            raise GameError("the deal's commitment does not match its deck and salt")
+        self.engine.start_round(deck, opener, salt=salt, commitment=sealed)
+        n = len(self.engine.rounds)
+        public = Say(deal_text(n, opener, sealed), SayKind.DEAL)
+        return Step((public, self._hand_say(opener)), note=f"Round {n}: {opener} opens")
+
+    def _hand_say(self, player: str) -> Say:
+        round_ = self.engine.round
+        assert round_ is not None
+        text = private_hand(round_.hand, evaluate(round_.hand), may_discard=round_.may_discard)
+        return Say(text, SayKind.PRIVATE, to=player)
+
+    # -- actions ----------------------------------------------------------------------------------------
+    def parse(self, player: str, verb: str, words: Sequence[str], options: Mapping[str, str]) -> Json:
+        verb = verb.strip().lower()
+        if verb in ("take", "challenge", "pass"):
+            return {"player": player, verb: True}
+        if verb == "declare":
+            if options.get("type"):
+                ranks = options.get("ranks", "")
+                listed = [] if ranks in ("", "any") else [r for r in ranks.split("-") if r]
+                d = Declaration.from_json({"type": options["type"], "ranks": listed})
+            else:
+                text = " ".join(words)
+                d = Declaration.parse(text)
+            return {"player": player, "declare": d.to_dict()}
+        if verb == "discard":
+            raw = options.get("cards")
+            items = raw.replace(",", " ").split() if raw is not None else list(words)
+            cards = parse_cards([item.split("#")[0] for item in items])
+            return {"player": player, "discard": [str(c) for c in cards]}
+        raise ActionParseError(f"the card game's commands are declare, take, discard, challenge, pass — not {verb!r}")
+
+    def check(self, action: Mapping[str, Any]) -> None:
+        self.engine.check(action_from_json(action))
+
+    def apply(self, action: Mapping[str, Any]) -> Step:
+        events, paid = self.engine.apply(action_from_json(action))
+        says: list[Say] = []
+        settled: list[Settled] = []
+        for event in events:
+            says.extend(self._says(event))
+            if isinstance(event, Challenged):
+                settled.extend(self._settle(event, paid))
+                if self.over:
+                    says.extend(self._end_says(paid))
+        note = says[0].text if says and says[0].kind is not SayKind.PRIVATE else ""
+        return Step(tuple(says), tuple(settled), note)
+
+    def _says(self, event: Event) -> list[Say]:
+        if isinstance(event, Declared):
+            return [Say(declared_text(event))]
+        if isinstance(event, Took):
+            return [Say(took_text(event.player)), self._hand_say(event.player)]
+        if isinstance(event, Discarded):
+            return [Say(discarded_text(event)), self._hand_say(event.player)]
+        if isinstance(event, Passed):
+            return [Say(passed_text(event))]
+        if isinstance(event, ThrownIn):
+            return [Say(thrown_in_text(event)), self._hand_say(event.player)]
+        assert isinstance(event, Challenged)
+        summary = challenge_summary(event, self.engine.next_opener)
+        summary["round"] = len(self.engine.rounds)
+        self._summaries.append(summary)
+        text = challenge_text(event, self.engine.next_opener)
+        if self.rules.payout == "knockout":
+            text += " " + transfers_text([Transfer(event.out, event.winner, self.rules.stake)])
+        picture = {
+            **{k: summary[k] for k in ("declared", "declared_text", "floor", "hand", "value", "holds")},
+            "value_text": value_words(event.value),
+            "active": event.active,
+            "challenger": event.challenger,
+            "out": event.out,
+            "names": {event.active: event.active, event.challenger: event.challenger},
+        }
+        return [Say(text, SayKind.RESULT, picture=picture)]
+
+    def _end_says(self, paid: Sequence[Transfer]) -> tuple[Say, ...]:
+        assert self.engine.winner is not None
+        game_paid = [t for t in paid if self.rules.payout == "winner"]
+        return (Say(end_text(self.engine.winner, game_paid), SayKind.END),)
+
+    def _settle(self, event: Challenged, paid: list[Transfer]) -> list[Settled]:
+        out: list[Settled] = []
+        if self.rules.payout == "knockout":
+            net = {event.out: -self.rules.stake, event.winner: self.rules.stake}
+            outcome = {"game": "cards", "kind": "challenge", "payout": "knockout", **self._summaries[-1]}
+            outcome["game_over"] = self.over
+            ranking = self.engine.ranking()
+            if self.over:
+                outcome["winner_of_game"] = self.engine.winner
+                outcome["ranking"] = [g[0] for g in ranking]
+            out.append(Settled(self.engine.record(), outcome, net, ranking))
+        elif self.over:
+            out.extend(self._final(paid))
+        return out
+
+    def _final(self, paid: list[Transfer]) -> tuple[Settled, ...]:
+        if self.rules.payout != "winner":
+            return ()
+        ranking = self.engine.ranking()
+        net: dict[str, int] = {}
+        for t in paid:
+            net[t.payer] = net.get(t.payer, 0) - t.units
+            net[t.payee] = net.get(t.payee, 0) + t.units
+        outcome = {
+            "game": "cards",
+            "kind": "game",
+            "payout": "winner",
+            "stake": self.rules.stake,
+            "winner": self.engine.winner,
+            "ranking": [g[0] for g in ranking],
+            "transfers": [t.to_dict() for t in paid],
+            "challenges": list(self._summaries),
+        }
+        return (Settled(self.engine.record(), outcome, net, ranking),)
+
+    # -- the table's other questions --------------------------------------------------------------------
+    def timeout_action(self) -> Json:
+        """Under the gun: take the hand (challenge when nothing can beat it).  Holding it: declare the least
+        legal raise (no discard)."""
+        round_ = self.engine.round
+        if round_ is None or round_.is_over:
+            raise RoundOver("no round is under way")
+        who = round_.to_act
+        assert who is not None
+        if round_.phase is Phase.GUN:
+            return {"player": who, "take": True} if round_.can_raise else {"player": who, "challenge": True}
+        return {"player": who, "declare": round_.least_raise().to_dict()}
+
+    def timeout_actions(self) -> list[Json]:
+        """Everything a timed-out player is taken to do in one go: under the gun, take then declare."""
+        first = self.timeout_action()
+        if "take" not in first:
+            return [first]
+        round_ = self.engine.round
+        assert round_ is not None
+        return [first, {"player": first["player"], "declare": round_.least_raise().to_dict()}]
+
+    def computer_action(self, player: str, level: str, rng: random.Random) -> Json:
+        round_ = self.engine.round
+        if round_ is None or round_.is_over:
+            raise RoundOver("no round is under way")
+        if round_.to_act != player:
+            raise NotYourTurn(player, round_.to_act or "")
+        return action_to_json(decide(view_of(round_, player), level, rng))
+
+    def declare_last(self) -> str:
+        raise NoLastHand()
+
+    def panel(self, seats: str, note: str = "") -> Panel:
+        drawn = panel(self.engine, units(self.rules.stake))
+        lines = drawn.text.split("\n")
+        lines.insert(1, f"Seats: {seats}")
+        if note:
+            lines.insert(len(lines) - 1, note)  # what just happened, then whose turn it is
+        return Panel("\n".join(lines), drawn.controls)
+
+    def turn_text(self) -> str | None:
+        round_ = self.engine.round
+        return None if round_ is None else turn_text(round_)
+
+    def private_text(self, player: str) -> str | None:
+        round_ = self.engine.round
+        if round_ is None or round_.is_over or round_.active != player:
+            return None
+        if round_.phase is Phase.DECLARE:
+            return private_hand(round_.hand, evaluate(round_.hand), may_discard=round_.may_discard)
+        return f"The hand you passed on: {private_hand(round_.hand, evaluate(round_.hand), may_discard=False)}"
+
+    def read(self, player: str, verb: str) -> str:
+        if verb != "hint":
+            raise ActionParseError(f"the card game's read is hint, not {verb!r}")
+        round_ = self.engine.round
+        if round_ is None or round_.is_over:
+            return "No round is under way."
+        return explain(view_of(round_, player))
+
+    def form(self, player: str, verb: str) -> Form:
+        if verb == "declare":
+            return declare_form(self.engine.round, player)
+        if verb == "discard":
+            return discard_form(self.engine.round, player)
+        return Form(verb, verb.capitalize(), refusal=f"{verb} has no form")
+
+    def record(self, closed: bool = False) -> Json:
+        return self.engine.record()
+
+
+class CardsGame:
+    """The card game (implements :class:`core.game.Game`)."""
+
+    name = "cards"
+    title = "Liar's Poker with cards"
+    min_players = 2
+    max_players = 10
+    presets: tuple[str, ...] = tuple(PRESETS)
+    levels: tuple[str, ...] = tuple(level for level in LEVELS if level != "random")
+    verbs: Mapping[str, str] = {
+        "declare": "declare the hand you hold (or claim to): 'two pair, sevens over threes', 'king-ten high'",
+        "take": "take the hand passed to you (then discard and declare)",
+        "discard": "discard cards from the hand you took and draw as many: 'discard JD 3H'",
+        "challenge": "challenge the declaration: the hand is shown",
+        "pass": "pass the hand on (once a game, when the table allows it)",
+    }
+    reads: Mapping[str, str] = {"hint": "what a computer player would do in your seat, and why"}
+
+    def make_rules(self, preset: str | None, options: Mapping[str, Any]) -> Rules:
+        return make_rules(preset, options)
+
+    def rules_from_dict(self, data: Mapping[str, Any]) -> Rules:
+        return Rules.from_dict(data)
+
+    def new_match(
+        self, rules: GameRules, players: Sequence[str], *, host: str, previous: Any | None = None
+    ) -> CardsMatch:
+        if not isinstance(rules, Rules):
+            rules = Rules.from_dict(rules.to_dict())
+        if not isinstance(previous, CardsMatch) or previous.over:
+            return CardsMatch(rules, players)
+        old = previous.engine
+        left = [p for p in old.players if p not in players]
+        out = [*old.out, *(p for p in old.live_players if p in left)]
+        forfeits = [*old.forfeits, *left] if rules.payout == "winner" else []
+        passed = [p for p in old.players if p not in old.passes] if rules.pass_ else []
+        opener = old.next_opener if not old.live else (old.round.opener if old.round is not None else None)
+        if opener is not None and opener not in players:
+            opener = next((p for p in old._after(opener) if p in players and p not in out), None)
+        return CardsMatch(
+            rules, players, out=out, passed=passed, forfeits=forfeits, opener=opener, summaries=previous._summaries
+        )
+
+    def describe(self, rules: GameRules) -> str:
+        return rules.describe()
+
+    def stats(self, player: str, records: Sequence[Mapping[str, Any]]) -> tuple[str, Json]:
+        """Games won and challenges won and lost, from the stored settlements."""
+        outcomes = [r.get("outcome", {}) for r in records]
+        won = sum(1 for o in outcomes if o.get("winner_of_game", o.get("winner")) == player)
+        figures: Json = {"settlements": len(records), "games_won": won}
+        return f"Games won: {won}.", figures
+
+    def history_line(self, record: Mapping[str, Any], names: Mapping[str, str]) -> str:
+        winner = record.get("winner")
+        who = names.get(str(winner), str(winner)) if winner else "nobody yet"
+        return f"Card game {record.get('round', '?')}: {len(record.get('rounds', []))} rounds, won by {who}"
+
+    def replay(self, record: Mapping[str, Any]) -> Json:
+        return replay(record)
+
+    def verify(self, record: Mapping[str, Any]) -> Json:
+        return replay(record, verify=True)
+
+
+CARDS = CardsGame()
+
+if TYPE_CHECKING:  # both implement the seam's protocols
+    from ..game import Game
+    from ..game import Match as MatchProtocol
+
+    _game: Game = CARDS
+    _match: MatchProtocol = CardsMatch(Rules(), ("a", "b"))

@@ -1,0 +1,418 @@
+"""The serial game behind the game seam (:mod:`core.game`): :data:`SERIAL` and :class:`SerialMatch`.
+
+A match is a :class:`~core.serial.session.Session` at fixed seats.  When the seats change the table
+starts a new match with ``previous`` set, and what the table carries on is decided here: the stake
+the last round set (progressive stakes), the later-opener rule (if the player due to open has left,
+the next seat clockwise still here opens), and a declared last hand.  A SLIPS table deals new slips.
+
+Deal payloads (stored in the table's log; ``apply_deal`` never draws)::
+
+    {"serials": {player: "LB 06742088 A"}, "opener", "stake", "salt", "commitment", "slips"?: {player: [15]}}
+
+Action payloads are the record format's: ``{"player", "bid": [q, d]}``, ``{"player", "challenge": true}``,
+``{"player", "count": true}``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..errors import ActionParseError, GameError, NotYourTurn, RoundOver, UnknownPlayer
+from ..fairness import new_salt
+from ..game import Form, FormField, GameRules, Json, Match, Panel, RandomSource, Say, SayKind, Settled, Step
+from . import text as T
+from .bids import MAX_PLAYERS, Bid, digit_plural
+from .errors import BidParseError
+from .fairness import commitment
+from .players import DIFFICULTY_LEVELS, get_strategy
+from .record import outcome_to_dict, parse_action, replay
+from .round import (
+    Action,
+    BidPlaced,
+    Challenge,
+    ChallengedAllAround,
+    ChallengeMade,
+    Counted,
+    MakeBid,
+    Round,
+    timeout_action,
+)
+from .rules import PRESETS, Rules, SerialSource, make_rules
+from .scoring import Outcome
+from .serials import Serial, deal_serial, deal_slip
+from .session import Session
+from .stats import history_line, player_stats
+from .view import seat_view
+
+__all__ = ["SERIAL", "SerialGame", "SerialMatch", "action_to_json"]
+
+
+def action_to_json(action: Action) -> Json:
+    if isinstance(action, MakeBid):
+        return {"player": action.player, "bid": action.bid.as_list()}
+    if isinstance(action, Challenge):
+        return {"player": action.player, "challenge": True}
+    return {"player": action.player, "count": True}
+
+
+class _NoDraw:
+    """A match is dealt through :meth:`SerialMatch.deal`, which records every draw; the session never draws."""
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        raise RuntimeError("table sessions are dealt explicitly")
+
+
+class SerialMatch:
+    """The serial game at fixed seats (one :class:`Session`)."""
+
+    def __init__(self, rules: Rules, players: Sequence[str], *, host: str, previous: SerialMatch | None = None) -> None:
+        if not 2 <= len(players) <= MAX_PLAYERS:
+            raise GameError(f"a table seats 2 to {MAX_PLAYERS} players")
+        self.rules = rules
+        self._players = tuple(players)
+        self.host = host if host in players else players[0]
+        self.session: Session | None = None
+        self.logs: list[Json] = []  # each dealt round: serials, opener, salt, commitment, actions
+        self.first_round = 1
+        self.carry_stake: int | None = None
+        self.carry_opener: str | None = None
+        self.last_declared = False
+        if previous is not None:
+            self.first_round = previous.first_round + len(previous.logs)
+            self.last_declared = previous.last_declared
+            old = previous.session
+            if old is not None:
+                self.carry_stake = old.next_stake
+                if old.next_opener is not None:
+                    ring = list(old.players)
+                    start = ring.index(old.next_opener)
+                    clockwise = [ring[(start + i) % len(ring)] for i in range(len(ring))]
+                    self.carry_opener = next((p for p in clockwise if p in players), None)
+
+    # -- state ------------------------------------------------------------------------------------
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self._players
+
+    @property
+    def round(self) -> Round | None:
+        return self.session.round if self.session is not None else None
+
+    @property
+    def live_round(self) -> Round | None:
+        r = self.round
+        return r if r is not None and not r.is_over else None
+
+    @property
+    def last_outcome(self) -> Outcome | None:
+        return self.session.outcomes[-1] if self.session is not None and self.session.outcomes else None
+
+    @property
+    def live(self) -> bool:
+        return self.live_round is not None
+
+    @property
+    def over(self) -> bool:
+        return self.session is not None and self.session.over
+
+    @property
+    def to_act(self) -> str | None:
+        r = self.live_round
+        return r.to_act if r is not None else None
+
+    @property
+    def end_text(self) -> str:
+        return "the session is complete."
+
+    @property
+    def round_number(self) -> int:
+        """The table's number of the round under way (or last dealt), across its matches."""
+        return self.first_round + len(self.logs) - 1
+
+    def _new_session(self, slips: Mapping[str, Sequence[str]] | None) -> Session:
+        parsed = {p: [Serial.parse(s) for s in slips[p]] for p in self._players} if slips is not None else None
+        session = Session(self.rules, self._players, host=self.host, rng=_NoDraw(), slips=parsed)
+        if self.carry_stake is not None:
+            session.next_stake = self.carry_stake
+        if self.carry_opener is not None:
+            session.next_opener = self.carry_opener
+        if self.last_declared:
+            session.declare_last_hand()
+        return session
+
+    # -- dealing ----------------------------------------------------------------------------------
+    def deal(self, rng: RandomSource) -> Json:
+        players = self._players
+        payload: Json = {}
+        session = self.session
+        if self.rules.serial_source is SerialSource.SLIPS:
+            if session is None:
+                slips = {p: [str(s) for s in deal_slip(rng)] for p in players}
+                payload["slips"] = slips
+                session = self._new_session(slips)
+            assert session.slips is not None
+            pos = session.slip_position()
+            serials = {p: str(session.slips[p][pos]) for p in players}
+        else:
+            serials = {p: str(deal_serial(rng)) for p in players}
+            if session is None:
+                session = self._new_session(None)
+        session.rng = rng
+        try:
+            opener = session.opener_for_next_round({p: Serial.parse(s) for p, s in serials.items()})
+        finally:
+            session.rng = _NoDraw()
+        salt = new_salt(rng)
+        payload.update(serials=serials, opener=opener, stake=session.stake_for_next_round(), salt=salt,
+                       commitment=commitment(players, serials, salt))
+        return payload
+
+    def apply_deal(self, deal: Mapping[str, Any]) -> Step:
+        if self.session is None:
+            self.session = self._new_session(deal.get("slips"))
+        session = self.session
+        serials = {p: Serial.parse(s) for p, s in deal["serials"].items()}
+        round_ = session.deal(serials, deal["opener"])
+        if "stake" in deal and round_.stake != deal["stake"]:
+            raise GameError("the stored deal disagrees with the rules' stake")
+        log: Json = {"serials": {p: str(s) for p, s in serials.items()}, "opener": deal["opener"],
+                     "commitment": deal["commitment"], "salt": deal["salt"], "actions": []}
+        if session.last_hand == len(session.outcomes) + 1:
+            log["last_hand"] = True
+        self.logs.append(log)
+        n = self.round_number
+        says = [Say(T.deal_text(round_, n, deal["commitment"]), SayKind.DEAL)]
+        says += [Say(T.serial_text(round_, p, n, deal["commitment"]), SayKind.PRIVATE, to=p) for p in self._players]
+        return Step(tuple(says))
+
+    # -- acting -----------------------------------------------------------------------------------
+    def parse(self, player: str, verb: str, words: Sequence[str], options: Mapping[str, str]) -> Json:
+        if verb == "challenge":
+            return {"player": player, "challenge": True}
+        if verb == "count":
+            return {"player": player, "count": True}
+        if verb != "bid":
+            raise ActionParseError(f"{verb!r} is not a move of this game")
+        order = self.rules.rank_order
+        if options.get("quantity") and options.get("digit"):
+            try:
+                q, d = int(options["quantity"]), int(options["digit"])
+            except ValueError:
+                raise BidParseError("a bid is a quantity and a digit, like `bid 5 7`") from None
+            if not 0 <= d <= 9:
+                raise BidParseError("the digit must be 0 to 9")
+            if q < 1:
+                raise BidParseError("a bid is for at least one copy")
+            return {"player": player, "bid": [q, d]}
+        said = " ".join(words).strip()
+        if not said:
+            raise BidParseError("say what you bid, like `bid 5 7` or `bid five sevens`")
+        return {"player": player, "bid": Bid.parse(said, order).as_list()}
+
+    def _action(self, action: Mapping[str, Any]) -> tuple[Round, Action]:
+        round_ = self.live_round
+        if round_ is None:
+            raise RoundOver("no round is under way")
+        act = parse_action(action, self.rules)
+        if act.player not in self._players:
+            raise UnknownPlayer(act.player)
+        return round_, act
+
+    def check(self, action: Mapping[str, Any]) -> None:
+        round_, act = self._action(action)
+        round_.check(act)
+
+    def apply(self, action: Mapping[str, Any]) -> Step:
+        round_, act = self._action(action)
+        assert self.session is not None
+        events = self.session.apply(act)
+        log = self.logs[-1]
+        log["actions"].append({k: v for k, v in action.items() if k in ("player", "bid", "challenge", "count")})
+        note = ""
+        for e in events:
+            if isinstance(e, BidPlaced):
+                note = f"{T.mention(e.player)} {'rebid' if e.rebid else 'bid'} {e.bid}."
+            elif isinstance(e, ChallengeMade):
+                note = f"{T.mention(e.player)} challenged {e.bid}."
+            elif isinstance(e, ChallengedAllAround) and e.may_rebid:
+                note = f"{e.bid} is challenged all around."
+        counted = [e.outcome for e in events if isinstance(e, Counted)]
+        if not counted:
+            return Step(note=note)
+        return self._settle(round_, counted[0], log, note)
+
+    def _settle(self, round_: Round, outcome: Outcome, log: Json, note: str) -> Step:
+        out = outcome_to_dict(outcome)
+        record = {"round": self.round_number, **log, "outcome": out}
+        challengers = round_.challengers
+        last = challengers[-1] if challengers else None
+        text = T.count_text(outcome, self.rules, log["salt"], log["commitment"], last)
+        winners = tuple(p for p in self._players if outcome.net.get(p, 0) > 0)
+        even = tuple(p for p in self._players if outcome.net.get(p, 0) == 0)
+        losers = tuple(p for p in self._players if outcome.net.get(p, 0) < 0)
+        ranking = tuple(g for g in (winners, even, losers) if g) if winners or losers else ()
+        picture = {"game": "serial", "record": record, "last_challenger": last}
+        settled = Settled(record=record, outcome=out, net=dict(outcome.net), ranking=ranking)
+        return Step((Say(text, SayKind.RESULT, picture=picture),), (settled,), note)
+
+    def timeout_action(self) -> Json:
+        round_ = self.live_round
+        if round_ is None:
+            raise RoundOver("no round is under way")
+        return action_to_json(timeout_action(round_))
+
+    def computer_action(self, player: str, level: str, rng: random.Random) -> Json:
+        round_ = self.live_round
+        if round_ is None:
+            raise RoundOver("no round is under way")
+        return action_to_json(get_strategy(level).decide(seat_view(round_, player), rng))
+
+    def declare_last(self) -> str:
+        self.last_declared = True
+        if self.session is None:
+            return "📣 The next round is the last hand."
+        live = self.live_round
+        number = self.session.declare_last_hand()
+        if live is not None and not live.history and self.logs:
+            self.logs[-1]["last_hand"] = True
+        double = " at double stake" if self.rules.last_hand_double else ""
+        return f"📣 Round {self.first_round + number - 1} is the last hand{double}."
+
+    # -- what players see -------------------------------------------------------------------------
+    def panel(self, seats: str, note: str = "") -> Panel:
+        round_ = self.round
+        if round_ is None:
+            return Panel(f"Seats: {seats}")
+        lines, controls = T.panel_lines(round_, self.round_number, seats, self.logs[-1]["commitment"], note)
+        return Panel("\n".join(lines), controls)
+
+    def turn_text(self) -> str | None:
+        round_ = self.live_round
+        if round_ is None or round_.to_act is None:
+            return None
+        return T.turn_text(round_, self.round_number)
+
+    def private_text(self, player: str) -> str | None:
+        round_ = self.live_round
+        if round_ is None or player not in self._players:
+            return None
+        return T.serial_text(round_, player, self.round_number, self.logs[-1]["commitment"], reminder=True)
+
+    def read(self, player: str, verb: str) -> str:
+        round_ = self.live_round
+        if round_ is None:
+            raise RoundOver("no round is under way")
+        if player not in self._players:
+            raise UnknownPlayer(player)
+        if verb == "odds":
+            return T.odds_text(round_, player)
+        if verb == "hint":
+            if round_.to_act != player:
+                raise NotYourTurn(player, round_.to_act or "")
+            said = get_strategy("hard").explain(seat_view(round_, player))
+            for p in sorted(round_.players, key=len, reverse=True):  # the strategy speaks of seat ids
+                said = said.replace(p, T.mention(p))
+            return f"💡 {said}"
+        raise ActionParseError(f"{verb!r} is not something this game can show")
+
+    def form(self, player: str, verb: str) -> Form:
+        """The Raise… form: quantities low to high, each with the digits that beat the standing bid."""
+        round_ = self.live_round
+        if round_ is None:
+            return Form(verb, "Raise", refusal="No round is under way at this table.")
+        order = self.rules.rank_order
+        if player not in self._players:
+            refusal: str | None = "You are not seated at this table."
+        elif round_.to_act != player:
+            refusal = f"It is not your turn: {T.mention(round_.to_act or '')} is to act."
+        else:
+            refusal = None
+        legal = round_.legal_actions().bids() if refusal is None else []
+        by_quantity: dict[int, list[int]] = {}
+        for bid in legal:  # low to high; the form lists digits highest first
+            by_quantity.setdefault(bid.quantity, []).insert(0, bid.digit)
+        quantities = sorted(by_quantity)[:25]
+        standing = round_.standing_bid
+        intro = str(standing) if standing is not None else ""  # the platforms word it
+        if refusal is None and not quantities:
+            refusal = "There is no higher bid to make: challenge instead."
+        return Form(
+            "bid", "Raise",
+            (FormField("quantity", "Quantity", tuple((str(q), str(q)) for q in quantities)),
+             FormField("digit", "Digit", depends_on="quantity", options_by={
+                 str(q): tuple((str(d), f"{digit_plural(d, order)} ({d})") for d in by_quantity[q])
+                 for q in quantities})),
+            refusal=refusal, intro=intro)
+
+    # -- records ----------------------------------------------------------------------------------
+    def record(self, closed: bool = False) -> Json:
+        logs = self.logs[:-1] if self.live else list(self.logs)
+        slips = self.rules.serial_source is SerialSource.SLIPS
+        if slips and not closed and self.session is not None and not self.session.over:
+            logs = []  # its slips hold the serials of the rounds to come
+        out: Json = {
+            "rules": self.rules.to_dict(),
+            "players": list(self._players),
+            "host": self.host,
+            "rounds": [dict(log) for log in logs],
+        }
+        if self.carry_stake is not None and self.carry_stake != self.rules.stake:
+            out["first_stake"] = self.carry_stake
+        if self.session is not None and self.session.slips is not None:
+            out["slips"] = {p: [str(s) for s in self.session.slips[p]] for p in self._players}
+            for r in out["rounds"]:
+                r.pop("serials", None)
+        return out
+
+
+class SerialGame:
+    """The serial-number game (RULES.md §1)."""
+
+    name = "serial"
+    title = "Liar's Poker (serial numbers)"
+    min_players = 2
+    max_players = MAX_PLAYERS
+    presets: tuple[str, ...] = tuple(PRESETS)
+    levels: tuple[str, ...] = DIFFICULTY_LEVELS
+    verbs: Mapping[str, str] = {
+        "bid": "raise: a quantity and a digit, e.g. 'bid 5 sevens'",
+        "challenge": "challenge the standing bid",
+        "count": "call for the count (a bidder challenged all around, with the rebid right)",
+    }
+    reads: Mapping[str, str] = {
+        "odds": "my private odds for each digit",
+        "hint": "what a computer player would do in my seat, and why",
+    }
+
+    def describe(self, rules: GameRules) -> str:
+        assert isinstance(rules, Rules)
+        return T.describe(rules)
+
+    def make_rules(self, preset: str | None, options: Mapping[str, Any]) -> Rules:
+        return make_rules(preset or "classic", **options)
+
+    def rules_from_dict(self, data: Mapping[str, Any]) -> Rules:
+        return Rules.from_dict(dict(data))
+
+    def new_match(self, rules: GameRules, players: Sequence[str], *, host: str,
+                  previous: Match | None = None) -> SerialMatch:
+        assert isinstance(rules, Rules)
+        return SerialMatch(rules, players, host=host,
+                           previous=previous if isinstance(previous, SerialMatch) else None)
+
+    def stats(self, player: str, records: Sequence[Mapping[str, Any]]) -> tuple[str, Json]:
+        return player_stats(player, records)
+
+    def history_line(self, record: Mapping[str, Any], names: Mapping[str, str]) -> str:
+        return history_line(record, names)
+
+    def replay(self, record: Mapping[str, Any]) -> Json:
+        return replay(record)
+
+    def verify(self, record: Mapping[str, Any]) -> Json:
+        return replay(record, verify=True)
+
+
+SERIAL = SerialGame()

@@ -1,0 +1,175 @@
+"""Every word the serial game says, platform-neutral: mentions as ``<@id>``, money as ``<$n>`` tokens.
+
+Privacy: a serial appears only in :func:`serial_text`, which the game addresses to its holder, until
+:func:`count_text` reveals them all with the fairness salt.
+"""
+
+from __future__ import annotations
+
+from ..game import Control, units
+from .bids import Bid, digit_name, digit_plural
+from .odds import at_least, player_odds
+from .round import Phase, Round
+from .rules import ChallengeMode, Rules
+from .scoring import Outcome
+from .serials import Serial
+
+__all__ = [
+    "B_CHALLENGE",
+    "B_COUNT",
+    "B_HAND",
+    "B_ODDS",
+    "B_RAISE",
+    "count_text",
+    "deal_text",
+    "describe",
+    "fingers",
+    "holding_summary",
+    "mention",
+    "odds_text",
+    "panel_lines",
+    "serial_text",
+    "turn_text",
+]
+
+FINGERS = ("✊", "☝️", "✌️", "🤟", "🖖", "🖐️")
+
+B_CHALLENGE = Control("challenge", "Challenge", "danger")
+B_RAISE = Control("raise", "Raise…", "primary", form=True)  # the platforms open the bid form
+B_COUNT = Control("count", "Call the count", "success")
+B_HAND = Control("hand", "My serial", "secondary")
+B_ODDS = Control("odds", "Odds", "secondary")
+
+
+def mention(player: str) -> str:
+    return f"<@{player}>"
+
+
+def fingers(count: int) -> str:
+    if count == 0:
+        return "✊ (none)"
+    hands, rest = divmod(count, 5)
+    return "🖐️" * hands + (FINGERS[rest] if rest else "")
+
+
+def describe(rules: Rules) -> str:
+    text = rules.describe()
+    if rules.challenge_mode is ChallengeMode.FIRST:
+        text += " Anyone but the bidder may challenge at any moment."
+    return text
+
+
+def panel_lines(r: Round, round_number: int, seats: str, commitment: str, note: str) -> tuple[list[str], tuple[
+        Control, ...]]:
+    """The table message's lines and buttons for the round under way (or just counted)."""
+    head = f"🃏 **Round {round_number}** — stake {units(r.stake)} · commitment `{commitment[:16]}…`"
+    lines = [head, f"Seats: {seats}"]
+    if r.is_over:
+        lines.append("Counted — see the result below.")
+        return lines, ()
+    bid = r.standing_bid
+    if bid is None:
+        lines.append(f"No bid yet. {mention(r.opener)} opens.")
+    else:
+        rebid = " (a rebid)" if r.standing_is_rebid else ""
+        lines.append(f"Standing bid: **{bid}** by {mention(r.bidder or '')}{rebid}.")
+        if r.challengers:
+            lines.append("Challenged by: " + ", ".join(mention(c) for c in r.challengers))
+    if note:
+        lines.append(note)  # what just happened, then whose turn it is: the last line
+    to_act = r.to_act or ""
+    if r.phase is Phase.REBID:
+        lines.append(f"{mention(to_act)}, you have been challenged all around: call the count or rebid.")
+        return lines, (B_COUNT, B_RAISE, B_HAND, B_ODDS)
+    if bid is None:
+        lines.append(f"Your turn, {mention(to_act)}: make the opening bid.")
+        return lines, (B_RAISE, B_HAND, B_ODDS)
+    lines.append(f"Your turn, {mention(to_act)}: raise or challenge.")
+    return lines, (B_CHALLENGE, B_RAISE, B_HAND, B_ODDS)
+
+
+def turn_text(r: Round, round_number: int) -> str:
+    """A small new message that pings the player to act (edits of the table panel notify nobody)."""
+    player = r.to_act or ""
+    bid = r.standing_bid
+    if r.phase is Phase.REBID:
+        return f"🔔 {mention(player)}, your {bid} is challenged all around: call the count or rebid."
+    if bid is None:
+        return f"🔔 {mention(player)}, you open round {round_number}."
+    return f"🔔 {mention(player)}, your turn: raise {bid} or challenge it."
+
+
+def deal_text(r: Round, round_number: int, commitment: str) -> str:
+    return (
+        f"🃏 Round {round_number} dealt to {len(r.players)} players. Fairness commitment "
+        f"(SHA-256 over the serials and a secret salt): `{commitment}`. "
+        f"Serials are sent privately; {mention(r.opener)} opens."
+    )
+
+
+def serial_text(r: Round, player: str, round_number: int, commitment: str, reminder: bool = False) -> str:
+    """The one text that carries a serial before the count: the game addresses it to its holder only."""
+    serial = r.serials[player]
+    what = "Reminder — your serial" if reminder else "Your serial"
+    return (
+        f"🔒 {what} for round {round_number} at <#table>: **{serial}**\n"
+        f"Digits you hold: {holding_summary(serial, r)}.\n"
+        f"Commitment: `{commitment}` — the salt is revealed at the count so you can check it."
+    )
+
+
+def holding_summary(serial: Serial, r: Round) -> str:
+    order = r.rules.rank_order
+    held = [(serial.counts[d], d) for d in order.digits_low_to_high if serial.counts[d]]
+    return ", ".join(f"{c}× {d}" for c, d in sorted(held, key=lambda x: (-x[0], -order.rank(x[1]))))
+
+
+def odds_text(r: Round, player: str) -> str:
+    serial = r.serials[player]
+    n = len(r.players)
+    bid = r.standing_bid
+    order = r.rules.rank_order
+    lines = [f"Your odds at {n} players (you hold {holding_summary(serial, r)}):"]
+    for d, held, probs in sorted(player_odds(serial, n), key=lambda row: order.rank(row[0])):
+        start = held + 1  # show the quantities around where the bidding is
+        if bid is not None:
+            start = max(start, bid.quantity)
+        parts = " · ".join(f"≥{q}: {probs[q - 1]:.0%}" for q in range(start, min(start + 3, 8 * n) + 1))
+        lines.append(f"{digit_plural(d, order)} (hold {held}): {parts}")
+    if bid is not None:
+        held = serial.counts[bid.digit]
+        p = bid_true(serial, n, bid)
+        lines.append(f"The standing bid {bid} is true with probability {p:.1%} given your {held}.")
+    return "\n".join(lines)
+
+
+def bid_true(serial: Serial, n: int, bid: Bid) -> float:
+    """The chance a bid is true given one's own serial (the others' digits uniform)."""
+    return at_least(bid.quantity - serial.counts[bid.digit], 8 * (n - 1))
+
+
+def count_text(outcome: Outcome, rules: Rules, salt: str, commitment: str, last_challenger: str | None) -> str:
+    bid, bidder = outcome.bid, outcome.bidder
+    order = rules.rank_order
+    there = (f"There is **1** {digit_name(bid.digit, order)}" if outcome.count == 1
+             else f"There are **{outcome.count}** {digit_plural(bid.digit, order)}")
+    lines = [f"🧮 **The count** — {mention(bidder)} bid **{bid}**"
+             + (f", last challenged by {mention(last_challenger)}" if last_challenger else "")
+             + f". {there}: {fingers(outcome.count)}"]
+    for p, serial in outcome.serials.items():
+        lines.append(f"• {mention(p)}: `{serial}` ({serial.counts[bid.digit]})")
+    if outcome.skunk:
+        verdict = (f"Skunk! Nobody holds a {digit_name(bid.digit, order)}: {mention(bidder)} wins "
+                   f"{outcome.multiplier_text()}.")
+    elif outcome.made:
+        verdict = f"The bid is made: {mention(bidder)} wins {outcome.multiplier_text()}."
+    else:
+        verdict = f"The bid fails: {mention(bidder)} pays everyone."
+    lines.append(verdict)
+    if outcome.transfers:
+        lines.append("Payments: " + "; ".join(
+            f"{mention(t.payer)} → {mention(t.payee)} {units(t.units)}" for t in outcome.transfers))
+    else:
+        lines.append("No money changes hands (a push).")
+    lines.append(f"Salt: `{salt}` — check: sha256 of the commitment JSON is `{commitment}`.")
+    return "\n".join(lines)

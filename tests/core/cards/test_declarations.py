@@ -1,0 +1,198 @@
+"""Declarations: the parser, the spoken form, floors (against enumeration), order and legality."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.cards.cards import JOKER, Card, full_deck
+from core.cards.declarations import Declaration
+from core.cards.errors import DeclarationParseError, ImpossibleDeclaration
+from core.cards.hands import RANK_COUNT, WORST, HandType, HandValue, evaluate, values_of
+from core.errors import ActionParseError, GameError
+
+T = HandType
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "ranks"),
+    [
+        ("two pair", T.TWO_PAIR, ()),
+        ("sevens over threes", T.TWO_PAIR, (7, 3)),
+        ("two pair, sevens over threes", T.TWO_PAIR, (7, 3)),
+        ("sevens over threes with a jack kicker", T.TWO_PAIR, (7, 3, 11)),
+        ("king-ten high", T.HIGH_CARD, (13, 10)),
+        ("king high", T.HIGH_CARD, (13,)),
+        ("7-6 high", T.HIGH_CARD, (7, 6)),
+        ("pair of aces", T.PAIR, (14,)),
+        ("pair", T.PAIR, ()),
+        ("trip fours", T.THREE_OF_A_KIND, (4,)),
+        ("three of a kind", T.THREE_OF_A_KIND, ()),
+        ("full house eights over fours", T.FULL_HOUSE, (8, 4)),
+        ("eights full of fours", T.FULL_HOUSE, (8, 4)),
+        ("straight to the nine", T.STRAIGHT, (9,)),
+        ("nine-high straight", T.STRAIGHT, (9,)),
+        ("straight", T.STRAIGHT, ()),
+        ("red flush", T.COLOUR_FLUSH, ()),
+        ("black flush", T.COLOUR_FLUSH, ()),
+        ("colour flush", T.COLOUR_FLUSH, ()),
+        ("color flush", T.COLOUR_FLUSH, ()),
+        ("flush", T.FLUSH, ()),
+        ("ace-high flush", T.FLUSH, (14,)),
+        ("royal flush", T.STRAIGHT_FLUSH, (14,)),
+        ("four of a kind", T.FOUR_OF_A_KIND, ()),
+        ("four jacks", T.FOUR_OF_A_KIND, (11,)),
+        ("five of a kind", T.FIVE_OF_A_KIND, ()),
+        ("straight flush to the 9", T.STRAIGHT_FLUSH, (9,)),
+        ("Seven-Six High", T.HIGH_CARD, (7, 6)),
+        ("three fours with ace-king kickers", T.THREE_OF_A_KIND, (4, 14, 13)),
+        ("pair of 10s", T.PAIR, (10,)),
+        ("red straight flush to the ten", T.COLOUR_STRAIGHT_FLUSH, (10,)),
+        ("a-k high", T.HIGH_CARD, (14, 13)),
+        ("quad kings", T.FOUR_OF_A_KIND, (13,)),
+        ("five aces", T.FIVE_OF_A_KIND, (14,)),
+    ],
+)
+def test_the_parser_reads_what_people_type(text: str, kind: HandType, ranks: tuple[int, ...]) -> None:
+    assert Declaration.parse(text) == Declaration(kind, ranks)
+
+
+def test_the_structured_form() -> None:
+    d = Declaration.from_json({"type": "two-pair", "ranks": ["7", "3", "J"]})
+    assert d == Declaration(T.TWO_PAIR, (7, 3, 11))
+    assert d.to_dict() == {"type": "two-pair", "ranks": ["7", "3", "J"]}
+    assert Declaration.from_json({"type": "pair", "ranks": ["10"]}) == Declaration(T.PAIR, (10,))
+    assert Declaration.from_json("king high") == Declaration(T.HIGH_CARD, (13,))
+
+
+@pytest.mark.parametrize(
+    "text", ["", "a big hand", "two pair and a flush", "red pair", "sevens over banana", "7 8 9"]
+)
+def test_text_that_is_no_declaration_is_refused_with_a_message(text: str) -> None:
+    with pytest.raises(DeclarationParseError) as info:
+        Declaration.parse(text)
+    assert isinstance(info.value, ActionParseError) and str(info.value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["sevens over sevens", "pair of fours with a four kicker", "threes over sevens", "straight to the four",
+     "four aces with an ace kicker", "king-king high"],
+)
+def test_a_declaration_no_hand_satisfies_is_refused(text: str) -> None:
+    with pytest.raises(ImpossibleDeclaration) as info:
+        Declaration.parse(text)
+    assert isinstance(info.value, GameError)
+
+
+@pytest.mark.parametrize(
+    ("text", "spoken"),
+    [
+        ("two pair", "two pair — at least 3-3-2-2-4"),
+        ("sevens over threes", "two pair, sevens over threes — at least 7-7-3-3-2"),
+        ("king high", "king high — at least K-5-4-3-2"),
+        ("seven-six high", "seven-six high — at least 7-6-4-3-2"),
+        ("colour flush", "colour flush — at least 5-4-3-2-2 of one colour"),
+        ("straight", "straight — at least 5-4-3-2-A"),
+        ("three of a kind", "three of a kind — at least 2-2-2-4-3"),
+        ("royal flush", "royal flush — at least A-K-Q-J-10 of one suit"),
+        ("five of a kind", "five of a kind — at least 2-2-2-2-JK"),
+    ],
+)
+def test_str_speaks_the_declaration_with_its_floor(text: str, spoken: str) -> None:
+    assert str(Declaration.parse(text)) == spoken
+
+
+def test_the_seeds_floors() -> None:
+    assert Declaration.parse("two pair").floor == HandValue(T.TWO_PAIR, (3, 2, 4))
+    assert Declaration.parse("sevens over threes").floor == HandValue(T.TWO_PAIR, (7, 3, 2))
+    # Bart may say anything but threes over twos after Annie's "two pair"
+    two_pair = Declaration.parse("two pair")
+    assert not Declaration(T.TWO_PAIR, (3, 2)).beats(two_pair)
+    assert Declaration(T.TWO_PAIR, (3, 2, 5)).beats(two_pair)
+    assert Declaration(T.TWO_PAIR, (4,)).beats(two_pair)
+    assert Declaration.parse("sevens over threes with a jack kicker").beats(Declaration.parse("sevens over threes"))
+    assert Declaration.parse("three of a kind").beats(Declaration.parse("aces over kings with a queen kicker"))
+    assert Declaration.parse("king-ten high").beats(Declaration.parse("king high"))
+    assert not Declaration.parse("queen-jack high").beats(Declaration.parse("king-ten high"))
+
+
+def test_seven_six_high_is_the_lowest_opening() -> None:
+    assert Declaration.parse("seven-six high").beats(None)
+    assert not Declaration.parse("seven high").beats(None)
+    assert not Declaration(T.HIGH_CARD, (7, 5, 4, 3, 2)).beats(None)
+    assert Declaration.parse("seven-six high").floor > WORST
+
+
+def _all_declarations() -> list[Declaration]:
+    out = []
+    for kind in HandType:
+        prefixes = {v[:n] for v in values_of(kind) for n in range(RANK_COUNT[kind] + 1)}
+        out.extend(Declaration(kind, p) for p in prefixes)
+    return out
+
+
+ALL = _all_declarations()
+declarations = st.sampled_from(ALL)
+
+
+@settings(max_examples=300, deadline=None)
+@given(declarations)
+def test_str_round_trips(d: Declaration) -> None:
+    assert Declaration.parse(str(d)) == d
+    assert Declaration.parse(d.name()) == d
+    assert Declaration.from_json(d.to_dict()) == d
+
+
+@settings(max_examples=300, deadline=None)
+@given(declarations, declarations)
+def test_declaration_order_is_total_and_agrees_with_floors(a: Declaration, b: Declaration) -> None:
+    assert (a < b) + (a == b) + (a > b) == 1
+    if a.floor < b.floor:
+        assert a < b and b.beats(a) and not a.beats(b)
+    if a.floor == b.floor:
+        assert not a.beats(b) and not b.beats(a)
+
+
+@settings(max_examples=300, deadline=None)
+@given(declarations, st.lists(st.sampled_from(full_deck(2)), min_size=5, max_size=5))
+def test_a_hand_holds_a_declaration_iff_its_value_reaches_the_floor(d: Declaration, cards: list[Card]) -> None:
+    if cards.count(JOKER) > 2 or len({c for c in cards if not c.is_joker}) != sum(not c.is_joker for c in cards):
+        return
+    value = evaluate(cards)
+    assert d.held_by(value) == (value >= d.floor)
+    assert d.held_by(d.floor)  # the floor itself satisfies the declaration
+    assert d.floor.type is d.type and d.floor.ranks[: len(d.ranks)] == d.ranks
+
+
+def _enumerated(ranks: tuple[int, ...], jokers: int) -> set[HandValue]:
+    deck = [c for c in full_deck(0) if c.rank in ranks] + [JOKER] * jokers
+    return {evaluate(list(h)) for h in set(combinations(deck, 5))}
+
+
+@pytest.mark.parametrize(("ranks", "jokers"), [((2, 3, 4, 5, 6, 14), 0), ((2, 3, 4, 5, 14), 1)])
+def test_floors_are_the_lowest_hands_by_enumeration(ranks: tuple[int, ...], jokers: int) -> None:
+    """Every value of every hand drawn from a small deck; each declaration whose floor lies in that
+    deck must have it as the lowest such value of its type and prefix."""
+    values = _enumerated(ranks, jokers)
+    allowed = set(ranks)
+    checked = 0
+    for d in ALL:
+        floor_cards = d.floor_cards
+        if any(c.rank not in allowed and not c.is_joker for c in floor_cards) or (
+            sum(c.is_joker for c in floor_cards) > jokers
+        ):
+            continue
+        matching = [v for v in values if v.type is d.type and v.ranks[: len(d.ranks)] == d.ranks]
+        assert matching and min(matching) == d.floor, d
+        checked += 1
+    assert checked > 100
+
+
+def test_joker_only_declarations_are_marked() -> None:
+    assert Declaration.parse("five of a kind").needs_joker
+    assert Declaration(T.FLUSH, (14, 14)).needs_joker
+    assert not Declaration.parse("ace-high flush").needs_joker
