@@ -10,6 +10,8 @@
                            a bare ``http://host:port`` gets ``/api/v10`` added)
 ``DISCORD_GATEWAY_URL``    optional: the gateway, default Discord's own (as ``/gateway/bot``
                            says); for tests and proxies (``ws://127.0.0.1:PORT/gateway``)
+``LIARS_DATABASE_URL``     optional: ``postgresql://user:password@host/db`` to share one database
+                           between several processes (unset: SQLite)
 ``LIARS_DB``               the SQLite file (default ``./liars.sqlite3``)
 ``LIARS_COMPUTER_DELAY``   seconds a computer player waits before it acts (default 1.5)
 ``LIARS_LOG_LEVEL``        logging level for ``liars discord`` (default INFO)
@@ -105,7 +107,7 @@ class DiscordConfig:
             guild_id=int(guild) if guild else None,
             api_base=api_base,
             gateway_url=gateway,
-            db_path=db_path or get("LIARS_DB"),
+            db_path=db_path or get("LIARS_DATABASE_URL") or get("LIARS_DB"),
             computer_delay=delay,
             log_level=level,
         )

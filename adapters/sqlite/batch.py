@@ -100,6 +100,7 @@ def translate(unit: Unit, exc: Exception) -> Exception:
         message = str(exc)
         if "requests.request_id" in message and unit.request_id is not None:
             return DuplicateRequest(unit.request_id)
-        if "tables.server, tables.channel" in message and unit.table_id is not None:
-            return StaleTable(unit.table_id, 0)  # another table is open in this channel
+        if ("tables.server, tables.channel" in message or "tables.id" in message) and unit.table_id is not None:
+            # another table is open in this channel, or another process on the file took this id first
+            return StaleTable(unit.table_id, 0)
     return exc

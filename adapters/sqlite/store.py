@@ -7,8 +7,9 @@ append-only (triggers refuse UPDATE and DELETE).  Every write goes through one w
 each unit all-or-nothing (a unit whose statements fail is retried alone and its caller gets the error;
 the others commit).  Each table's events are numbered 1, 2, ... under a unique (table_id, seq) key, and
 every commit first checks, inside its transaction, that the table has the number of events its caller
-expects (else ``StaleTable``).  The store is meant to be its file's only writer (one bot process per
-file): it reserves table ids itself so that a table's row is written with its first events.
+expects (else ``StaleTable``).  It reserves table ids itself so that a table's row is written with its
+first events; another process writing the same file may take the same id first, which the table's first
+commit reports as ``StaleTable`` (the caller opens it again under the next free id).
 """
 
 from __future__ import annotations
@@ -147,6 +148,12 @@ class SqliteStore:
         self._new_tables[table_id] = (table_id, server, channel, at)
         return table_id
 
+    async def _skip_taken_ids(self) -> None:
+        """Another process writing the same file took table ids: reserve past them."""
+        async with self.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM tables") as cur:
+            row = await cur.fetchone()
+        self._next_table_id = max(self._next_table_id, int(row[0]) if row else 1)
+
     def _saw(self, table_id: int, count: int) -> None:
         """Remember the most events seen stored for a table (the default ``expect_seq``)."""
         if count > self._seq.get(table_id, -1):
@@ -251,6 +258,8 @@ class SqliteStore:
                 self._seq[table_id] = before
             if new_table is not None and not isinstance(exc, StaleTable):
                 self._new_tables[table_id] = new_table
+            if new_table is not None and isinstance(exc, StaleTable):
+                await self._skip_taken_ids()
             raise
 
     async def _submit(
