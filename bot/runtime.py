@@ -22,6 +22,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from core.errors import GameError
 from core.game import RandomSource, Step
 
 from .ledger import period_of
@@ -226,10 +227,21 @@ class Runtime:
             self.tables.pop(key, None)  # ended elsewhere: another may be open there now
         return self._adopt(key, await self.store.open_table_at(key.server, key.channel_id))
 
+    async def _moved(self, key: TableKey) -> bool:
+        """Whether other processes stored events for the channel's table that the cache lacked (the
+        cache is caught up)."""
+        async with self.lock(key):
+            table = self.tables.get(key)
+            before = None if table is None else (table.id, table.events)
+            table = await self.catch_up(key)
+            return before != (None if table is None else (table.id, table.events))
+
     async def run(self, handler: Handler, cmd: Command, *, read: bool = False) -> Reply:
         """Run a command's handler; if another process changed its table first, run it again on the
         table as now stored (at most :data:`ATTEMPTS` times).  A table this process has not seen (opened
-        elsewhere) is loaded first; a read first catches up, and holds the table's lock throughout."""
+        elsewhere) is loaded first; a read first catches up, and holds the table's lock throughout.  A
+        command refused on the cached table runs again if the table had moved on elsewhere: the cost
+        of one read, paid on refusals only."""
         for attempt in range(ATTEMPTS):
             if attempt and cmd.request_id:
                 seen = await self.store.get_request(cmd.request_id)
@@ -245,6 +257,17 @@ class Runtime:
                         if cmd.key not in self.tables:
                             self._adopt(cmd.key, await self.store.open_table_at(cmd.key.server, cmd.key.channel_id))
                 return await handler(cmd)
+            except SaveFailed:
+                raise
+            except (UserError, GameError):
+                # Refused on the table as cached: another process may have applied this very request
+                # meanwhile (answer as it did), or changed the table (ask again).
+                if cmd.request_id:
+                    seen = await self.store.get_request(cmd.request_id)
+                    if seen is not None:
+                        return Reply.from_dict(seen)
+                if attempt + 1 == ATTEMPTS or not await self._moved(cmd.key):
+                    raise
             except Behind:
                 log.info("command %s ran on a stale table (attempt %d); running it again", cmd.name, attempt + 1)
                 if cmd.key not in self.tables:

@@ -70,12 +70,14 @@ def write_sync(
     try:
         expect = merged.get("expect")
         if expect:
-            bad = conn.execute(_CHECK_SQL, (json.dumps(expect, separators=(",", ":")),)).fetchone()
-            if bad is not None:
-                raise StaleTable(int(bad[0]), int(bad[1]))
+            # fetchall: a statement left unfinished would hold its read snapshot past the transaction,
+            # and another process's commit would then make this connection's next BEGIN fail at once
+            stale = conn.execute(_CHECK_SQL, (json.dumps(expect, separators=(",", ":")),)).fetchall()
+            if stale:
+                raise StaleTable(int(stale[0][0]), int(stale[0][1]))
         if rounds:
             # Round ids are taken inside the write transaction, which holds the database's write lock.
-            next_id = int(conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM rounds").fetchone()[0])
+            next_id = int(conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM rounds").fetchall()[0][0])
             for round_row, ledger in rounds:
                 merged["round"].append((next_id, *round_row))
                 merged["ledger"].extend((*e[:4], next_id, e[4]) for e in ledger)

@@ -65,8 +65,7 @@ class SqliteStore:
         # Checkpoints run on their own connection and thread (below), never inside a player's commit.
         await db.execute("PRAGMA wal_autocheckpoint=0")
         await self._migrate()
-        async with db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM tables") as cur:
-            row = await cur.fetchone()
+        row = await self._one("SELECT COALESCE(MAX(id), 0) + 1 FROM tables")
         assert row is not None
         self._next_table_id = int(row[0])
         self._writer = asyncio.create_task(self._write_loop(), name="liars-sqlite-writer")
@@ -113,6 +112,16 @@ class SqliteStore:
             await self._db.close()
             self._db = None
 
+    async def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        """A query's rows, read in ONE call on the connection's thread: a statement left half-read
+        between two calls would hold an old snapshot that a write queued in between (on the same
+        connection) could not upgrade once another process has committed ("database is locked")."""
+        return list(await self.db.execute_fetchall(sql, args))
+
+    async def _one(self, sql: str, args: Sequence[Any] = ()) -> Any:
+        rows = await self._rows(sql, args)
+        return rows[0] if rows else None
+
     @property
     def db(self) -> aiosqlite.Connection:
         if self._db is None:
@@ -120,8 +129,7 @@ class SqliteStore:
         return self._db
 
     async def _migrate(self) -> None:
-        async with self.db.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
+        row = await self._one("PRAGMA user_version")
         version = int(row[0]) if row else 0
         for number, script in enumerate(MIGRATIONS, start=1):
             if number <= version:
@@ -131,13 +139,11 @@ class SqliteStore:
             log.info("applied migration %d", number)
 
     async def schema_version(self) -> int:
-        async with self.db.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
+        row = await self._one("PRAGMA user_version")
         return int(row[0]) if row else 0
 
     async def ping(self) -> None:
-        async with self.db.execute("SELECT 1") as cur:
-            await cur.fetchone()
+        await self._one("SELECT 1")
 
     # -- tables and their events ------------------------------------------------------------------
     async def create_table(self, server: str, channel: str, at: float) -> int:
@@ -150,8 +156,7 @@ class SqliteStore:
 
     async def _skip_taken_ids(self) -> None:
         """Another process writing the same file took table ids: reserve past them."""
-        async with self.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM tables") as cur:
-            row = await cur.fetchone()
+        row = await self._one("SELECT COALESCE(MAX(id), 0) + 1 FROM tables")
         self._next_table_id = max(self._next_table_id, int(row[0]) if row else 1)
 
     def _saw(self, table_id: int, count: int) -> None:
@@ -161,8 +166,7 @@ class SqliteStore:
 
     async def load_open_tables(self) -> list[StoredTable]:
         sql = "SELECT id, server, channel, panels FROM tables WHERE status = 'open' ORDER BY id"
-        async with self.db.execute(sql) as cur:
-            rows = list(await cur.fetchall())
+        rows = await self._rows(sql)
         return [await self._stored(*row) for row in rows]
 
     async def _stored(self, table_id: int, server: str, channel: str, panels: str) -> StoredTable:
@@ -170,38 +174,32 @@ class SqliteStore:
         return StoredTable(table_id, server, channel, events, json.loads(panels))
 
     async def open_table_at(self, server: str, channel: str) -> StoredTable | None:
-        async with self.db.execute(
+        row = await self._one(
             "SELECT id, server, channel, panels FROM tables WHERE server = ? AND channel = ? AND status = 'open'",
             (server, channel),
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return None if row is None else await self._stored(*row)
 
     async def table_events(self, table_id: int) -> list[dict[str, Any]]:
         return await self.events_since(table_id, 0)
 
     async def events_since(self, table_id: int, seq: int) -> list[dict[str, Any]]:
-        async with self.db.execute(
+        rows = await self._rows(
             "SELECT event FROM table_events WHERE table_id = ? AND seq > ? ORDER BY seq", (table_id, seq)
-        ) as cur:
-            events = [json.loads(r[0]) for r in await cur.fetchall()]
+        )
+        events = [json.loads(r[0]) for r in rows]
         self._saw(table_id, seq + len(events))
         return events
 
     async def last_table(self, server: str, channel: str) -> int | None:
-        async with self.db.execute(
-            "SELECT MAX(id) FROM tables WHERE server = ? AND channel = ?", (server, channel)
-        ) as cur:
-            row = await cur.fetchone()
+        row = await self._one("SELECT MAX(id) FROM tables WHERE server = ? AND channel = ?", (server, channel))
         return int(row[0]) if row and row[0] is not None else None
 
     async def set_panel(self, table_id: int, panel: str, ref: str) -> None:
         await self._submit({"panel": [(panel, ref, table_id)]})
 
     async def _stored_seq(self, table_id: int) -> int:
-        async with self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM table_events WHERE table_id = ?",
-                                   (table_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._one("SELECT COALESCE(MAX(seq), 0) FROM table_events WHERE table_id = ?", (table_id,))
         return int(row[0]) if row else 0
 
     async def commit(
@@ -319,14 +317,12 @@ class SqliteStore:
 
     # -- requests ---------------------------------------------------------------------------------
     async def get_request(self, request_id: str) -> dict[str, Any] | None:
-        async with self.db.execute("SELECT reply FROM requests WHERE request_id = ?", (request_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._one("SELECT reply FROM requests WHERE request_id = ?", (request_id,))
         return json.loads(row[0]) if row else None
 
     # -- servers ----------------------------------------------------------------------------------
     async def get_settings(self, server: str) -> dict[str, Any]:
-        async with self.db.execute("SELECT settings FROM servers WHERE server = ?", (server,)) as cur:
-            row = await cur.fetchone()
+        row = await self._one("SELECT settings FROM servers WHERE server = ?", (server,))
         result: dict[str, Any] = json.loads(row[0]) if row else {}
         return result
 
@@ -334,8 +330,7 @@ class SqliteStore:
         await self._submit({"settings": [(server, json.dumps(settings))]})
 
     async def names(self, server: str) -> dict[str, str]:
-        async with self.db.execute("SELECT player, name FROM players WHERE server = ?", (server,)) as cur:
-            return {p: n for p, n in await cur.fetchall()}
+        return {p: n for p, n in await self._rows("SELECT player, name FROM players WHERE server = ?", (server,))}
 
     # -- the ledger -------------------------------------------------------------------------------
     async def balances(self, server: str, period: str | None = None) -> dict[str, int]:
@@ -344,18 +339,14 @@ class SqliteStore:
         else:
             sql = "SELECT player, SUM(units) FROM ledger WHERE server = ? AND period = ? GROUP BY player"
             args = (server, period)  # type: ignore[assignment]
-        async with self.db.execute(sql, args) as cur:
-            return {p: int(u) for p, u in await cur.fetchall()}
+        return {p: int(u) for p, u in await self._rows(sql, args)}
 
     async def periods(self, server: str) -> list[str]:
-        async with self.db.execute(
-            "SELECT DISTINCT period FROM ledger WHERE server = ? ORDER BY period", (server,)
-        ) as cur:
-            return [r[0] for r in await cur.fetchall()]
+        rows = await self._rows("SELECT DISTINCT period FROM ledger WHERE server = ? ORDER BY period", (server,))
+        return [r[0] for r in rows]
 
     async def all_servers(self) -> list[str]:
-        async with self.db.execute("SELECT DISTINCT server FROM ledger ORDER BY server") as cur:
-            return [r[0] for r in await cur.fetchall()]
+        return [r[0] for r in await self._rows("SELECT DISTINCT server FROM ledger ORDER BY server")]
 
     async def settle_period(self, server: str, period: str, by: str, at: float) -> bool:
         """Mark a period settled; False if it already was."""
@@ -365,10 +356,8 @@ class SqliteStore:
         return True
 
     async def settled_periods(self, server: str) -> dict[str, str]:
-        async with self.db.execute(
-            "SELECT period, settled_by FROM settlements WHERE server = ?", (server,)
-        ) as cur:
-            return {p: b for p, b in await cur.fetchall()}
+        rows = await self._rows("SELECT period, settled_by FROM settlements WHERE server = ?", (server,))
+        return {p: b for p, b in rows}
 
     async def rounds(
         self, server: str, *, table_id: int | None = None, limit: int | None = None
@@ -382,8 +371,7 @@ class SqliteStore:
         if limit is not None:
             sql += " LIMIT ?"
             args.append(limit)
-        async with self.db.execute(sql, args) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows(sql, args)
         return [
             {
                 "id": r[0],
@@ -408,7 +396,6 @@ class SqliteStore:
     async def row_counts(self) -> dict[str, int]:
         counts = {}
         for kind in DUMP_COLUMNS:
-            async with self.db.execute(f"SELECT COUNT(*) FROM {kind}") as cur:
-                row = await cur.fetchone()
+            row = await self._one(f"SELECT COUNT(*) FROM {kind}")
             counts[kind] = int(row[0]) if row else 0
         return counts
