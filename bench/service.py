@@ -10,7 +10,8 @@ latency of one action (from sending the command to its reply).
     python bench/service.py --store postgres [--database-url postgresql://...] [--processes N]
 
 With ``--store postgres`` and no URL, a throwaway PostgreSQL 16 server (the pgserver wheel, fsync on)
-is started in a temporary directory.  ``--processes N`` runs N worker processes on the same database,
+is started in a temporary directory.  ``--processes N`` runs N worker processes on the same database
+(PostgreSQL, or one SQLite file: its writers take turns),
 each driving its share of the tables through its own service and store; the figures are summed.
 """
 
@@ -73,7 +74,7 @@ async def drive_table(  # type: ignore[no-untyped-def]
         if think:
             await asyncio.sleep(rng.expovariate(1 / think))
         table = service.table(key)
-        round_ = table.live_round
+        round_ = table.match.live_round
         player = round_.to_act
         action = strategy.decide(seat_view(round_, player), rng)
         if isinstance(action, MakeBid):
@@ -138,7 +139,7 @@ def main() -> None:
     parser.add_argument("--store", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("--db", default=None, help="SQLite file (default: a new temporary one)")
     parser.add_argument("--database-url", default=None, help="PostgreSQL URL (default: start a throwaway server)")
-    parser.add_argument("--processes", type=int, default=1, help="worker processes on one database (PostgreSQL)")
+    parser.add_argument("--processes", type=int, default=1, help="worker processes on one database")
     parser.add_argument("--pool-size", type=int, default=4, help="PostgreSQL connections per process")
     parser.add_argument("--synchronous", default="FULL", choices=("FULL", "NORMAL", "OFF"))
     args = parser.parse_args()
@@ -149,8 +150,6 @@ def main() -> None:
             server, url = start_postgres()
         where = f"PostgreSQL ({'given URL' if args.database_url else 'throwaway pgserver, fsync on'})"
     else:
-        if args.processes != 1:
-            parser.error("--processes needs --store postgres (a SQLite file has one writer)")
         url = args.db or os.path.join(tempfile.mkdtemp(prefix="liars-bench-"), "bench.sqlite3")
         where = f"{url} (WAL, synchronous={args.synchronous})"
     try:

@@ -39,6 +39,39 @@ def default_db_path() -> str:
     return os.environ.get("LIARS_DB", "./liars.sqlite3")
 
 
+def _statements(script: str) -> list[str]:
+    """A script's statements (a trigger's body keeps its inner semicolons)."""
+    out, buf = [], ""
+    for line in script.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            out.append(buf)
+            buf = ""
+    if buf.strip() and not all(x.strip().startswith("--") for x in buf.splitlines() if x.strip()):
+        out.append(buf)
+    return out
+
+
+def _migrate_sync(conn: sqlite3.Connection) -> list[int]:
+    """Apply the migrations the file lacks, in ONE write transaction: two processes opening a new file
+    together migrate it once (the second waits for the write lock, then finds nothing left to do)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        version = int(conn.execute("PRAGMA user_version").fetchall()[0][0])
+        applied = []
+        for number, script in enumerate(MIGRATIONS, start=1):
+            if number > version:
+                for statement in _statements(script):
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {number}")
+                applied.append(number)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return applied
+
+
 class SqliteStore:
     def __init__(self, path: str | None = None, *, synchronous: str = "FULL", checkpoint_interval: float = 1.0) -> None:
         self.path = path or default_db_path()
@@ -129,13 +162,8 @@ class SqliteStore:
         return self._db
 
     async def _migrate(self) -> None:
-        row = await self._one("PRAGMA user_version")
-        version = int(row[0]) if row else 0
-        for number, script in enumerate(MIGRATIONS, start=1):
-            if number <= version:
-                continue
-            # executescript commits first; the version bump is part of the same script.
-            await self.db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
+        applied = await self.db._execute(_migrate_sync, self.db._conn)  # type: ignore[no-untyped-call]
+        for number in applied:
             log.info("applied migration %d", number)
 
     async def schema_version(self) -> int:

@@ -4,6 +4,7 @@ triggers, a failure that only a trigger can make.  The port's contract is in tes
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sqlite3
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from adapters.sqlite.store import MIGRATIONS, SqliteStore
-from bot.ports import LedgerEntry, RoundRecord
+from bot.ports import LedgerEntry, RoundRecord, StaleTable
 
 
 async def test_a_new_file_is_migrated_once_in_wal_mode(tmp_path: Path) -> None:
@@ -30,6 +31,25 @@ async def test_a_new_file_is_migrated_once_in_wal_mode(tmp_path: Path) -> None:
     assert await again.schema_version() == len(MIGRATIONS)
     assert [t.events for t in await again.load_open_tables()] == [[{"t": "open"}]]
     await again.close()
+
+
+async def test_processes_opening_a_new_file_together_migrate_it_once(tmp_path: Path) -> None:
+    path = str(tmp_path / "together.sqlite3")
+    stores = [SqliteStore(path) for _ in range(3)]
+    await asyncio.gather(*(s.open() for s in stores))  # each migrates on its own connection and thread
+    try:
+        assert [await s.schema_version() for s in stores] == [len(MIGRATIONS)] * 3
+        for n, s in enumerate(stores):  # each takes the next free table id once it has seen the others'
+            with contextlib.suppress(StaleTable):
+                await s.commit(await s.create_table("srv", f"c{n}", 1.0), "srv", [{"t": "open"}], at=1.0,
+                               period="2026-01")
+            await s.commit(await s.create_table("srv", f"d{n}", 1.0), "srv", [{"t": "open"}], at=1.0,
+                           period="2026-01")
+    finally:
+        for s in stores:
+            await s.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT COUNT(DISTINCT table_id) FROM table_events").fetchone()[0] >= 3
 
 
 async def test_a_version_1_file_gets_its_events_numbered_from_1(tmp_path: Path) -> None:
