@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-__all__ = ["MIGRATIONS"]
+import sqlite3
+
+__all__ = ["MIGRATIONS", "migrate_sync"]
 
 MIGRATIONS: list[str] = [
     # 1: the first schema
@@ -99,3 +101,36 @@ MIGRATIONS: list[str] = [
     CREATE INDEX tables_by_channel ON tables(server, channel, id);
     """,
 ]
+
+
+def _statements(script: str) -> list[str]:
+    """A script's statements (a trigger's body keeps its inner semicolons)."""
+    out, buf = [], ""
+    for line in script.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            out.append(buf)
+            buf = ""
+    if buf.strip() and not all(x.strip().startswith("--") for x in buf.splitlines() if x.strip()):
+        out.append(buf)
+    return out
+
+
+def migrate_sync(conn: sqlite3.Connection) -> list[int]:
+    """Apply the migrations the file lacks, in ONE write transaction: two processes opening a new file
+    together migrate it once (the second waits for the write lock, then finds nothing left to do)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        version = int(conn.execute("PRAGMA user_version").fetchall()[0][0])
+        applied = []
+        for number, script in enumerate(MIGRATIONS, start=1):
+            if number > version:
+                for statement in _statements(script):
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {number}")
+                applied.append(number)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return applied

@@ -28,7 +28,7 @@ from adapters.stores import DUMP_COLUMNS
 from bot.ports import RoundRecord, StaleTable, StoredTable
 
 from .batch import ORDER, Unit, translate, write_sync
-from .schema import MIGRATIONS
+from .schema import MIGRATIONS, migrate_sync
 
 __all__ = ["MIGRATIONS", "SqliteStore", "default_db_path"]
 
@@ -37,39 +37,6 @@ log = logging.getLogger(__name__)
 
 def default_db_path() -> str:
     return os.environ.get("LIARS_DB", "./liars.sqlite3")
-
-
-def _statements(script: str) -> list[str]:
-    """A script's statements (a trigger's body keeps its inner semicolons)."""
-    out, buf = [], ""
-    for line in script.splitlines(keepends=True):
-        buf += line
-        if sqlite3.complete_statement(buf):
-            out.append(buf)
-            buf = ""
-    if buf.strip() and not all(x.strip().startswith("--") for x in buf.splitlines() if x.strip()):
-        out.append(buf)
-    return out
-
-
-def _migrate_sync(conn: sqlite3.Connection) -> list[int]:
-    """Apply the migrations the file lacks, in ONE write transaction: two processes opening a new file
-    together migrate it once (the second waits for the write lock, then finds nothing left to do)."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        version = int(conn.execute("PRAGMA user_version").fetchall()[0][0])
-        applied = []
-        for number, script in enumerate(MIGRATIONS, start=1):
-            if number > version:
-                for statement in _statements(script):
-                    conn.execute(statement)
-                conn.execute(f"PRAGMA user_version = {number}")
-                applied.append(number)
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    return applied
 
 
 class SqliteStore:
@@ -91,10 +58,10 @@ class SqliteStore:
     async def open(self) -> None:
         self._db = await aiosqlite.connect(self.path, isolation_level=None)
         db = self._db
+        await db.execute("PRAGMA busy_timeout=5000")  # first: another process may be switching the file to WAL
         await db.execute("PRAGMA journal_mode=WAL")
         await db.execute(f"PRAGMA synchronous={self.synchronous}")
         await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
         # Checkpoints run on their own connection and thread (below), never inside a player's commit.
         await db.execute("PRAGMA wal_autocheckpoint=0")
         await self._migrate()
@@ -162,7 +129,7 @@ class SqliteStore:
         return self._db
 
     async def _migrate(self) -> None:
-        applied = await self.db._execute(_migrate_sync, self.db._conn)  # type: ignore[no-untyped-call]
+        applied = await self.db._execute(migrate_sync, self.db._conn)  # type: ignore[no-untyped-call]
         for number in applied:
             log.info("applied migration %d", number)
 
