@@ -7,20 +7,30 @@ acknowledged, i.e. durably committed.  Prints acknowledged actions per second an
 latency of one action (from sending the command to its reply).
 
     python bench/service.py [--tables 1000] [--seconds 20] [--think 0.4] [--db PATH]
+    python bench/service.py --store postgres [--database-url postgresql://...] [--processes N]
+
+With ``--store postgres`` and no URL, a throwaway PostgreSQL 16 server (the pgserver wheel, fsync on)
+is started in a temporary directory.  ``--processes N`` runs N worker processes on the same database
+(PostgreSQL, or one SQLite file: its writers take turns),
+each driving its share of the tables through its own service and store; the figures are summed.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import os
 import random
 import statistics
 import tempfile
 import time
+from typing import Any
 
-from bot.bootstrap import build_service, tune_runtime
+from adapters.stores import make_store
+from bot.bootstrap import tune_runtime
 from bot.model import Actor, Command, TableKey
+from bot.service import Service
 from core.serial import CallCount, Challenge, MakeBid, seat_view
 from core.serial.players import get_strategy
 
@@ -55,6 +65,8 @@ async def drive_table(  # type: ignore[no-untyped-def]
         setup.append(time.perf_counter() - t0)
     ready.append(time.perf_counter())
     if len(ready) == window["tables"]:
+        if window["barrier"] is not None:  # every process has dealt its tables: play starts together
+            await asyncio.to_thread(window["barrier"].wait)  # type: ignore[attr-defined]
         window["end"] = time.perf_counter() + window["seconds"]
         window["go"].set()  # type: ignore[attr-defined]
     await window["go"].wait()  # type: ignore[attr-defined]
@@ -62,7 +74,7 @@ async def drive_table(  # type: ignore[no-untyped-def]
         if think:
             await asyncio.sleep(rng.expovariate(1 / think))
         table = service.table(key)
-        round_ = table.live_round
+        round_ = table.match.live_round
         player = round_.to_act
         action = strategy.decide(seat_view(round_, player), rng)
         if isinstance(action, MakeBid):
@@ -73,37 +85,97 @@ async def drive_table(  # type: ignore[no-untyped-def]
             await send(by_id[player], "count")
 
 
-async def main() -> None:
-    tune_runtime()
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--tables", type=int, default=1000)
-    parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--think", type=float, default=0.4, help="mean think time per action (0: flat out)")
-    parser.add_argument("--db", default=None)
-    parser.add_argument("--synchronous", default="FULL", choices=("FULL", "NORMAL", "OFF"))
-    args = parser.parse_args()
-    path = args.db or os.path.join(tempfile.mkdtemp(prefix="liars-bench-"), "bench.sqlite3")
-    service = await build_service(NullNotifier(), db_path=path, rng=random.Random(1), synchronous=args.synchronous)  # type: ignore[arg-type]
+# -- the store under test: chosen by URL, as the bot does (adapters.stores) -------------------------
+async def open_service(url: str, args: argparse.Namespace, share: int) -> Service:
+    store = make_store(url, synchronous=args.synchronous, pool_size=args.pool_size)
+    await store.open()
+    service = Service(store, NullNotifier(), rng=random.Random(1 + share))  # type: ignore[arg-type]
+    await service.start()
+    return service
+
+
+async def run_share(args: argparse.Namespace, url: str, share: int, shares: int, barrier: Any) -> dict[str, Any]:
+    """Drive tables share, share + shares, ... on one service; the figures of this process."""
+    service = await open_service(url, args, share)
+    indices = range(share, args.tables, shares)
     latencies: list[float] = []
     errors: list[str] = []
     ready: list[float] = []
     start = time.perf_counter()
     # the play window opens once every table is dealt, and lasts --seconds
-    window = {"tables": args.tables, "seconds": args.seconds, "go": asyncio.Event(), "end": 0.0}
-    await asyncio.gather(
-        *(drive_table(service, i, window, args.think, latencies, errors, ready) for i in range(args.tables))
-    )
-    elapsed = args.seconds
-    setup_time = max(ready) - start
-    store = service.store
-    transactions = getattr(store, "transactions", 0)
-    sums = [sum((await store.balances(s)).values()) for s in await store.all_servers()]  # type: ignore[attr-defined]
+    window = {"tables": len(indices), "seconds": args.seconds, "go": asyncio.Event(), "end": 0.0, "barrier": barrier}
+    await asyncio.gather(*(drive_table(service, i, window, args.think, latencies, errors, ready) for i in indices))
+    transactions = getattr(service.store, "transactions", 0)
     await service.close()
-    latencies.sort()
+    return {"latencies": latencies, "errors": errors, "setup": max(ready) - start, "transactions": transactions}
+
+
+def _worker(args: argparse.Namespace, url: str, share: int, shares: int, barrier: Any, results: Any) -> None:
+    tune_runtime()
+    results.put(asyncio.run(run_share(args, url, share, shares, barrier)))
+
+
+def start_postgres() -> tuple[Any, str]:
+    import pgserver  # a dev dependency: PostgreSQL 16 binaries in a wheel
+
+    server = pgserver.get_server(tempfile.mkdtemp(prefix="liars-bench-pg-"), cleanup_mode="delete")
+    return server, str(server.get_uri())
+
+
+async def ledger_sums(url: str) -> list[int]:
+    store = make_store(url)
+    await store.open()
+    sums = [sum((await store.balances(s)).values()) for s in await store.all_servers()]  # type: ignore[attr-defined]
+    await store.close()
+    return sums
+
+
+def main() -> None:
+    tune_runtime()
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tables", type=int, default=1000)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--think", type=float, default=0.4, help="mean think time per action (0: flat out)")
+    parser.add_argument("--store", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument("--db", default=None, help="SQLite file (default: a new temporary one)")
+    parser.add_argument("--database-url", default=None, help="PostgreSQL URL (default: start a throwaway server)")
+    parser.add_argument("--processes", type=int, default=1, help="worker processes on one database")
+    parser.add_argument("--pool-size", type=int, default=4, help="PostgreSQL connections per process")
+    parser.add_argument("--synchronous", default="FULL", choices=("FULL", "NORMAL", "OFF"))
+    args = parser.parse_args()
+    server = None
+    if args.store == "postgres":
+        url = args.database_url
+        if url is None:
+            server, url = start_postgres()
+        where = f"PostgreSQL ({'given URL' if args.database_url else 'throwaway pgserver, fsync on'})"
+    else:
+        url = args.db or os.path.join(tempfile.mkdtemp(prefix="liars-bench-"), "bench.sqlite3")
+        where = f"{url} (WAL, synchronous={args.synchronous})"
+    try:
+        if args.processes == 1:
+            shares = [asyncio.run(run_share(args, url, 0, 1, None))]
+        else:
+            ctx = multiprocessing.get_context("spawn")
+            barrier, results = ctx.Barrier(args.processes), ctx.Queue()
+            workers = [ctx.Process(target=_worker, args=(args, url, k, args.processes, barrier, results))
+                       for k in range(args.processes)]
+            for w in workers:
+                w.start()
+            shares = [results.get() for _ in workers]
+            for w in workers:
+                w.join()
+        sums = asyncio.run(ledger_sums(url))
+    finally:
+        if server is not None:
+            server.cleanup()
+    latencies = sorted(x for share in shares for x in share["latencies"])
+    errors = [e for share in shares for e in share["errors"]]
+    transactions = sum(share["transactions"] for share in shares)
+    elapsed = args.seconds
     q = statistics.quantiles(latencies, n=100)
-    print(f"tables: {args.tables}, mean think time {args.think} s, database: {path} "
-          f"(WAL, synchronous={args.synchronous})")
-    print(f"setup: {args.tables} tables opened, joined and dealt in {setup_time:.1f} s")
+    print(f"tables: {args.tables}, mean think time {args.think} s, store: {where}, processes: {args.processes}")
+    print(f"setup: {args.tables} tables opened, joined and dealt in {max(s['setup'] for s in shares):.1f} s")
     n = len(latencies)
     print(f"play: acknowledged actions: {n} in {elapsed:.1f} s = {n / elapsed:,.0f} actions/s")
     print(f"latency per action: p50 {q[49] * 1e3:.1f} ms, p99 {q[98] * 1e3:.1f} ms, max {latencies[-1] * 1e3:.1f} ms")
@@ -112,4 +184,4 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    main()

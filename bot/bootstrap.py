@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import sys
 
-from adapters.sqlite.store import SqliteStore, default_db_path
+from adapters.stores import make_store, store_url_from_env
 from core.game import RandomSource
 
 from .ports import Clock, Notifier
@@ -37,8 +37,9 @@ async def build_service(
     platform: str | None = None,
     synchronous: str = "FULL",
 ) -> Service:
-    """Open the SQLite store (``LIARS_DB`` or ``./liars.sqlite3`` by default), reload open tables."""
-    store = SqliteStore(db_path or default_db_path(), synchronous=synchronous)
+    """Open the store and reload open tables.  ``db_path`` is a SQLite path or a database URL
+    (``postgresql://…``); by default ``LIARS_DATABASE_URL``, else ``LIARS_DB``, else ``./liars.sqlite3``."""
+    store = make_store(db_path or store_url_from_env(), synchronous=synchronous)
     await store.open()
     service = Service(
         store,

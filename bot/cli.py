@@ -118,6 +118,19 @@ def cmd_odds(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_migrate(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from adapters.migrate import MigrationError, migrate
+
+    try:
+        report = asyncio.run(migrate(args.source, args.target))
+    except MigrationError as exc:
+        return _fail(str(exc))
+    print(report.summary())
+    return 0 if report.ok else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="liars", description="Liar's Poker, the serial-number game.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -137,6 +150,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--serial", help="your serial: odds given what you hold")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_odds)
+
+    p = sub.add_parser("migrate", help="copy a SQLite database into an empty PostgreSQL database, and check it")
+    p.add_argument("--from", dest="source", required=True, help="sqlite:///path (or a path)")
+    p.add_argument("--to", dest="target", required=True, help="postgresql://user:password@host/database")
+    p.set_defaults(func=cmd_migrate)
 
     for extra in _EXTRA_COMMANDS:
         extra(sub)

@@ -22,7 +22,8 @@ def register(sub: Any) -> None:
     p.add_argument("--rounds", type=int, default=None, help="stop after this many rounds")
     p.add_argument("--seed", type=int, default=None, help="deal from a seeded source (demos and tests)")
     p.add_argument("--level", default="hard", help="computer players' level: easy, normal or hard")
-    p.add_argument("--db", default=None, help="SQLite file (default: $LIARS_DB or ./liars.sqlite3)")
+    p.add_argument("--db", default=None, help="SQLite file or postgresql:// URL "
+                   "(default: $LIARS_DATABASE_URL, else $LIARS_DB, else ./liars.sqlite3)")
     p.add_argument("--option", action="append", default=[], help="a rule option, e.g. --option rebid=on")
     p.set_defaults(func=cmd_play)
 

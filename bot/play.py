@@ -16,7 +16,7 @@ from core.game import Json
 from . import messages as M
 from .lobby import Lobby
 from .model import Command, Reply, TableKey
-from .runtime import Runtime
+from .runtime import Behind, Runtime
 from .table import TableState, TableStatus
 
 __all__ = ["Play"]
@@ -73,6 +73,8 @@ class Play:
         """
         try:
             await self._follow_up(key)
+        except Behind:
+            log.info("table %s was followed up in another process", key)
         except Exception:
             log.exception("following up on table %s failed; its timer will retry", key)
 

@@ -12,11 +12,13 @@ from .model import Message
 
 __all__ = [
     "Clock",
+    "DuplicateRequest",
     "FakeClock",
     "LedgerEntry",
     "Notifier",
     "RecordingNotifier",
     "RoundRecord",
+    "StaleTable",
     "Store",
     "StoredTable",
     "SystemClock",
@@ -74,11 +76,37 @@ class RecordingNotifier:
 
 @dataclass(frozen=True, slots=True)
 class StoredTable:
+    """An open table as stored: its whole event log (seq 1..len(events)) and its panels."""
+
     table_id: int
     server: str
     channel: str
     events: list[dict[str, Any]]
     panels: dict[str, str]
+
+    @property
+    def seq(self) -> int:
+        """The number of stored events: what the next ``commit``'s ``expect_seq`` is."""
+        return len(self.events)
+
+
+class StaleTable(Exception):
+    """A commit expected the table to have fewer (or more) events than are stored: another process
+    appended first.  Nothing of the commit was stored; catch up with ``Store.events_since``."""
+
+    def __init__(self, table_id: int, stored_seq: int) -> None:
+        super().__init__(f"table {table_id} has {stored_seq} stored events: the cached copy is stale")
+        self.table_id = table_id
+        self.stored_seq = stored_seq
+
+
+class DuplicateRequest(Exception):
+    """A commit carried a request id that is already stored (another process, or a retry, answered it
+    first).  Nothing of the commit was stored; ``Store.get_request`` returns the stored reply."""
+
+    def __init__(self, request_id: str) -> None:
+        super().__init__(f"request {request_id!r} was already answered")
+        self.request_id = request_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,13 +126,35 @@ class RoundRecord:
 
 
 class Store(Protocol):
-    async def open(self) -> None: ...
+    """Where tables, the ledger and settings live.  Each table's events are numbered 1, 2, ... by a
+    per-table sequence number, unique per (table, seq) in the database: two processes can share one
+    database, and the second of two commits built on the same cached table fails with ``StaleTable``."""
 
-    async def close(self) -> None: ...
+    async def open(self) -> None:
+        """Connect and apply the schema's migrations (each once)."""
+        ...
+
+    async def close(self) -> None:
+        """Finish queued writes, then disconnect."""
+        ...
+
+    async def ping(self) -> None:
+        """Return if the store answers a trivial query; raise (any exception) if it is unreachable.
+        For a readiness probe (``/readyz``)."""
+        ...
 
     async def load_open_tables(self) -> list[StoredTable]: ...
 
-    async def create_table(self, server: str, channel: str, at: float) -> int: ...
+    async def open_table_at(self, server: str, channel: str) -> StoredTable | None:
+        """The open table in this channel with all its events, or None: how a process finds a table
+        that another process opened."""
+        ...
+
+    async def create_table(self, server: str, channel: str, at: float) -> int:
+        """Reserve a table id (unique across processes); the row is written by the table's first
+        commit, which raises ``StaleTable(table_id, 0)`` if another process opened a table in the same
+        channel meanwhile."""
+        ...
 
     async def commit(
         self,
@@ -118,12 +168,26 @@ class Store(Protocol):
         names: dict[str, str] | None = None,
         request: tuple[str, dict[str, Any]] | None = None,
         close: bool = False,
+        expect_seq: int | None = None,
     ) -> None:
         """Append events, settled rounds with their ledger entries, names and the request id in ONE
-        transaction: all of it is stored, or none of it."""
+        transaction: all of it is stored, or none of it.
+
+        ``expect_seq`` is the number of events the caller's copy of the table has: the events are
+        stored as seq ``expect_seq + 1``, ... and if the stored table does not have exactly
+        ``expect_seq`` events (another process appended), nothing is stored and ``StaleTable`` is
+        raised.  None means the count this store last saw (its own commits and reads).  A request
+        id that is already stored raises ``DuplicateRequest`` (nothing stored)."""
         ...
 
-    async def get_request(self, request_id: str) -> dict[str, Any] | None: ...
+    async def events_since(self, table_id: int, seq: int) -> list[dict[str, Any]]:
+        """The table's events after the first ``seq`` (seq + 1, seq + 2, ...), in order: how a process
+        catches up after ``StaleTable``."""
+        ...
+
+    async def get_request(self, request_id: str) -> dict[str, Any] | None:
+        """The stored reply to a request id, or None."""
+        ...
 
     async def set_panel(self, table_id: int, panel: str, ref: str) -> None: ...
 

@@ -1,6 +1,14 @@
 """What every use case shares: the store, the clock, the open tables and their locks, server settings,
 the one way to change a table (:meth:`Runtime.commit`), and the outbox.
 
+**Several processes, one database.**  Each process caches the tables it has seen; any process may
+take any command for any table.  A commit names the number of events its cached table had
+(``expect_seq``); if another process appended first, the store refuses it (:class:`~bot.ports.StaleTable`),
+the table is reloaded as stored and the command runs again on it (:meth:`Runtime.run`, a bounded
+number of times).  A request id another process already answered (:class:`~bot.ports.DuplicateRequest`)
+gets the stored answer.  Timers' moves are commits like any other, so a second firing is stale and
+harmless; a turn warning, which stores no event, is claimed with a deterministic request id.
+
 **Messages are sent after the lock.**  A use case queues its messages (:meth:`Runtime.post`) while it
 holds the table's lock, in commit order; each table's messages then go out from that table's own
 sender task, in order, while the lock is free for the next command.  A slow platform delays that
@@ -14,18 +22,37 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from core.errors import GameError
 from core.game import RandomSource, Step
 
 from .ledger import period_of
 from .model import Command, Message, Reply, TableKey
 from .parsing import UserError
-from .ports import Clock, LedgerEntry, Notifier, RoundRecord, Store
+from .ports import Clock, DuplicateRequest, LedgerEntry, Notifier, RoundRecord, StaleTable, Store, StoredTable
 from .settings import DEFAULT_SETTINGS
 from .table import TableState, TableStatus
 
-__all__ = ["Outbox", "Runtime", "SaveFailed"]
+__all__ = ["ATTEMPTS", "Behind", "Outbox", "Runtime", "SaveFailed"]
 
 log = logging.getLogger(__name__)
+
+ATTEMPTS = 8
+"""How many times a command runs when other processes keep changing its table first."""
+
+
+class Behind(Exception):
+    """Another process changed the table first (or answered this request): nothing of the commit was
+    stored, and the cached table is now as stored.  The command runs again (:meth:`Runtime.run`); a
+    timer or follow-up simply stops, the other process having done it."""
+
+    def __init__(self, key: TableKey) -> None:
+        super().__init__(f"table at {key} changed in another process")
+        self.key = key
+
+
+class Busy(UserError):
+    def __init__(self) -> None:
+        super().__init__("The table is busy; please try again.", "busy")
 
 
 class SaveFailed(UserError):
@@ -117,9 +144,11 @@ class Runtime:
     async def commit(self, table: TableState, events: list[dict[str, Any]], cmd: Command | None = None,
                      reply: Reply | None = None) -> list[Step]:
         """Apply events to the table and store them, with any settled money and the command's request
-        id, in ONE transaction.  If the store refuses, the table is reloaded as stored and the sender is
-        told nothing changed (:class:`SaveFailed`)."""
+        id, in ONE transaction, expecting the store to hold exactly the events the table had.  If the
+        store refuses, the table is reloaded as stored and the sender is told nothing changed
+        (:class:`SaveFailed`); if another process got there first, :class:`Behind`."""
         now = self.clock.now()
+        seq = table.events  # what the store must hold before these events
         steps: list[Step] = []
         rounds: list[RoundRecord] = []
         names: dict[str, str] = {}
@@ -143,27 +172,124 @@ class Runtime:
         request = (cmd.request_id, reply.to_dict()) if cmd is not None and cmd.request_id and reply else None
         try:
             await self.store.commit(table.id, table.key.server, events, at=now, period=period_of(now), rounds=rounds,
-                                    names=names or None, request=request, close=table.status == TableStatus.ENDED)
+                                    names=names or None, request=request, close=table.status == TableStatus.ENDED,
+                                    expect_seq=seq)
+        except (StaleTable, DuplicateRequest) as exc:
+            log.info("table %s moved on in another process (%s); catching up", table.id, type(exc).__name__)
+            await self._reload_or_fail(table, exc)
+            raise Behind(table.key) from exc
         except Exception as exc:
             log.warning("storing table %s failed (%s: %s); reloading it from the store", table.id,
                         type(exc).__name__, exc)
-            try:
-                await self.reload(table)
-            except Exception as again:
-                log.warning("reloading table %s failed too (%s); dropping it until the store answers",
-                            table.id, type(again).__name__)
-                self.tables.pop(table.key, None)
+            await self._reload_or_fail(table, exc)
             raise SaveFailed() from exc
         return steps
 
-    async def reload(self, table: TableState) -> None:
-        fresh = TableState(table.id, table.key)
-        for event in await self.store.table_events(table.id):
-            fresh.apply(event)
-        if fresh.status == TableStatus.ENDED or not fresh.events:
+    async def _reload_or_fail(self, table: TableState, cause: Exception) -> None:
+        try:
+            await self.reload(table)
+        except Exception as again:
+            log.warning("reloading table %s failed too (%s); dropping it until the store answers",
+                        table.id, type(again).__name__)
             self.tables.pop(table.key, None)
-        else:
-            self.tables[table.key] = fresh
+            raise SaveFailed() from cause
+
+    async def reload(self, table: TableState) -> None:
+        """Replace the cached table with the channel's open table as stored (or drop it: none is open)."""
+        self._adopt(table.key, await self.store.open_table_at(table.key.server, table.key.channel_id))
+
+    def _adopt(self, key: TableKey, stored: StoredTable | None) -> TableState | None:
+        old = self.tables.pop(key, None)
+        if stored is None:
+            return None
+        fresh = TableState(stored.table_id, key)
+        for event in stored.events:
+            fresh.apply(event)
+        if fresh.status == TableStatus.ENDED:  # pragma: no cover - the store lists open tables only
+            return None
+        panels = dict(stored.panels)
+        if old is not None and old.id == stored.table_id:
+            panels = {**self.panels.get(key, {}), **panels}  # refs being stored here, and the stored ones
+        self.panels[key] = panels
+        self.tables[key] = fresh
+        return fresh
+
+    async def catch_up(self, key: TableKey) -> TableState | None:
+        """Bring the cached table up to date with the events other processes stored (under its lock),
+        or load the channel's open table if none is cached."""
+        table = self.tables.get(key)
+        if table is not None:
+            missed = await self.store.events_since(table.id, table.events)
+            for event in missed:
+                table.apply(event)
+            if table.status != TableStatus.ENDED:
+                return table
+            self.tables.pop(key, None)  # ended elsewhere: another may be open there now
+        return self._adopt(key, await self.store.open_table_at(key.server, key.channel_id))
+
+    async def _moved(self, key: TableKey) -> bool:
+        """Whether other processes stored events for the channel's table that the cache lacked (the
+        cache is caught up)."""
+        async with self.lock(key):
+            table = self.tables.get(key)
+            before = None if table is None else (table.id, table.events)
+            table = await self.catch_up(key)
+            return before != (None if table is None else (table.id, table.events))
+
+    async def run(self, handler: Handler, cmd: Command, *, read: bool = False) -> Reply:
+        """Run a command's handler; if another process changed its table first, run it again on the
+        table as now stored (at most :data:`ATTEMPTS` times).  A table this process has not seen (opened
+        elsewhere) is loaded first; a read first catches up, and holds the table's lock throughout.  A
+        command refused on the cached table runs again if the table had moved on elsewhere: the cost
+        of one read, paid on refusals only."""
+        for attempt in range(ATTEMPTS):
+            if attempt and cmd.request_id:
+                seen = await self.store.get_request(cmd.request_id)
+                if seen is not None:
+                    return Reply.from_dict(seen)  # another process applied this very request
+            try:
+                if read:
+                    async with self.lock(cmd.key):
+                        await self.catch_up(cmd.key)
+                        return await handler(cmd)
+                if attempt == 0 and cmd.key not in self.tables:
+                    async with self.lock(cmd.key):
+                        if cmd.key not in self.tables:
+                            self._adopt(cmd.key, await self.store.open_table_at(cmd.key.server, cmd.key.channel_id))
+                return await handler(cmd)
+            except SaveFailed:
+                raise
+            except (UserError, GameError):
+                # Refused on the table as cached: another process may have applied this very request
+                # meanwhile (answer as it did), or changed the table (ask again).
+                if cmd.request_id:
+                    seen = await self.store.get_request(cmd.request_id)
+                    if seen is not None:
+                        return Reply.from_dict(seen)
+                if attempt + 1 == ATTEMPTS or not await self._moved(cmd.key):
+                    raise
+            except Behind:
+                log.info("command %s ran on a stale table (attempt %d); running it again", cmd.name, attempt + 1)
+                if cmd.key not in self.tables:
+                    async with self.lock(cmd.key):
+                        if cmd.key not in self.tables:  # e.g. a table opened elsewhere in this channel
+                            self._adopt(cmd.key, await self.store.open_table_at(cmd.key.server, cmd.key.channel_id))
+        raise Busy()
+
+    async def claim(self, table: TableState, what: str) -> bool:
+        """Claim a one-off act on the table as it is now (a turn warning) for this process: True once
+        across all processes sharing the store, False if another claimed it or the table moved on."""
+        now = self.clock.now()
+        request = (f"{what}:{table.id}:{table.events}", Reply("").to_dict())
+        try:
+            await self.store.commit(table.id, table.key.server, [], at=now, period=period_of(now), request=request,
+                                    expect_seq=table.events)
+        except DuplicateRequest:
+            return False
+        except StaleTable:
+            await self.reload(table)
+            return False
+        return True
 
     # -- guards -----------------------------------------------------------------------------------
     def need_table(self, key: TableKey) -> TableState:

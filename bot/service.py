@@ -157,11 +157,9 @@ class Service:
         if handler is None:
             return Reply(f"Unknown command {cmd.name!r}. Try `help`.", ok=False, code="unknown-command")
         try:
-            if cmd.name in _TABLE_READS:
-                # a read waits for a write under way: it never sees a change its commit may roll back
-                async with self.rt.lock(cmd.key):
-                    return await handler(cmd)
-            return await handler(cmd)
+            # a read waits for a write under way (it never sees a change its commit may roll back); any
+            # command whose table another process changed first runs again on the table as stored
+            return await self.rt.run(handler, cmd, read=cmd.name in _TABLE_READS)
         except UserError as exc:
             return Reply(exc.text, ok=False, code=exc.code)
         except GameError as exc:

@@ -1,5 +1,9 @@
 """Timers: turn warnings and timeouts, computer seats' moves after their "thinking" delay, idle lobbies,
-and a round left undealt.  Tables tick concurrently, so one slow table delays no other."""
+and a round left undealt.  Tables tick concurrently, so one slow table delays no other.
+
+Several processes sharing a store each tick the tables they hold, so a timer may come due in two of
+them: what it does is a commit built on the table as cached, so the second is stale (``Behind``) and
+changes nothing; a turn warning, which stores no event, is claimed once (:meth:`Runtime.claim`)."""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ import logging
 from . import messages as M
 from .model import MessageKind, TableKey
 from .play import Play
-from .runtime import Runtime
+from .runtime import Behind, Runtime
 from .table import TableState, TableStatus
 
 __all__ = ["Timers"]
@@ -61,6 +65,13 @@ class Timers:
         return total
 
     async def _tick_table(self, key: TableKey) -> int:
+        try:
+            return await self._tick(key)
+        except Behind:
+            log.info("the timer of table %s fired in another process first", key)
+            return 0
+
+    async def _tick(self, key: TableKey) -> int:
         rt = self.rt
         settings = await rt.settings(key.server)
         async with rt.lock(key):
@@ -82,6 +93,8 @@ class Timers:
                 await self.play.computer_move(table, player)
             elif self._warned.get(key) != (table.id, table.turn_started_at):
                 self._warned[key] = (table.id, table.turn_started_at)
+                if not await rt.claim(table, "warn"):
+                    return 0  # another process warned, or the turn moved on there
                 left = int(float(settings["turn_timeout"]) - (now - table.turn_started_at))
                 text = f"⏳ {M.mention(player)}, {max(left, 0)} seconds left to act."
                 rt.post([M.table_message(table, text, MessageKind.WARNING)])

@@ -301,6 +301,10 @@ async def create_bot(config: DiscordConfig, *, rng: Any = None, clock: Clock | N
     delay = config.computer_delay if computer_delay is None else computer_delay
     service = await build_service(notifier, db_path=config.db_path, clock=clock, rng=rng, computer_delay=delay,
                                   platform=PLATFORM)
+    if config.shard_count is not None:  # this process runs these shards of the bot's (others run the rest)
+        options.setdefault("shard_count", config.shard_count)
+        if config.shard_ids is not None:
+            options.setdefault("shard_ids", list(config.shard_ids))
     bot = LiarsBot(service, guild_id=config.guild_id, sync_commands=sync_commands, run_timers=run_timers, **options)
     notifier.bind(bot, service)
     return bot

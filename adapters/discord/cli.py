@@ -13,11 +13,13 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "discord",
         help="run the Discord bot (/liars in a channel, serials by DM)",
-        description="Reads DISCORD_TOKEN, DISCORD_GUILD_ID, DISCORD_API_BASE, DISCORD_GATEWAY_URL, LIARS_DB, "
+        description="Reads DISCORD_TOKEN, DISCORD_GUILD_ID, DISCORD_API_BASE, DISCORD_GATEWAY_URL, "
+        "LIARS_DATABASE_URL, LIARS_DB, "
         "LIARS_COMPUTER_DELAY and LIARS_LOG_LEVEL from the environment, and from ./.env if it exists "
         "(the environment wins).",
     )
-    p.add_argument("--db", default=None, help="SQLite file (default: $LIARS_DB or ./liars.sqlite3)")
+    p.add_argument("--db", default=None, help="SQLite file or postgresql:// URL "
+                   "(default: $LIARS_DATABASE_URL, else $LIARS_DB, else ./liars.sqlite3)")
     p.add_argument("--env-file", default=".env", help="development settings file (default ./.env; skipped if absent)")
     p.add_argument("--log-level", default=None, choices=("DEBUG", "INFO", "WARNING", "ERROR"),
                    help="default: $LIARS_LOG_LEVEL or INFO")

@@ -10,6 +10,11 @@
                            a bare ``http://host:port`` gets ``/api/v10`` added)
 ``DISCORD_GATEWAY_URL``    optional: the gateway, default Discord's own (as ``/gateway/bot``
                            says); for tests and proxies (``ws://127.0.0.1:PORT/gateway``)
+``DISCORD_SHARD_COUNT``    optional: the total number of shards, to split them across processes
+``DISCORD_SHARD_IDS``      optional: this process's shards, e.g. ``0,1`` (needs the count); every
+                           process shares one ``LIARS_DATABASE_URL``
+``LIARS_DATABASE_URL``     optional: ``postgresql://user:password@host/db`` to share one database
+                           between several processes (unset: SQLite)
 ``LIARS_DB``               the SQLite file (default ``./liars.sqlite3``)
 ``LIARS_COMPUTER_DELAY``   seconds a computer player waits before it acts (default 1.5)
 ``LIARS_LOG_LEVEL``        logging level for ``liars discord`` (default INFO)
@@ -54,6 +59,8 @@ class DiscordConfig:
     db_path: str | None = None
     computer_delay: float = DEFAULT_COMPUTER_DELAY
     log_level: str = "INFO"
+    shard_count: int | None = None  # None: discord.py asks Discord and runs every shard
+    shard_ids: tuple[int, ...] | None = None  # None: all of ``shard_count``
 
     @classmethod
     def from_env(cls, env: Mapping[str, str], *, db_path: str | None = None) -> DiscordConfig:
@@ -100,15 +107,34 @@ class DiscordConfig:
         level = (get("LIARS_LOG_LEVEL") or "INFO").upper()
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
             raise ConfigError(f"LIARS_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
+        shard_count, shard_ids = _shards(get("DISCORD_SHARD_COUNT"), get("DISCORD_SHARD_IDS"))
         return cls(
             token=token,
             guild_id=int(guild) if guild else None,
             api_base=api_base,
             gateway_url=gateway,
-            db_path=db_path or get("LIARS_DB"),
+            db_path=db_path or get("LIARS_DATABASE_URL") or get("LIARS_DB"),
             computer_delay=delay,
             log_level=level,
+            shard_count=shard_count,
+            shard_ids=shard_ids,
         )
+
+
+def _shards(count_text: str | None, ids_text: str | None) -> tuple[int | None, tuple[int, ...] | None]:
+    if count_text is None:
+        if ids_text is not None:
+            raise ConfigError("DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT (the total number of shards).")
+        return None, None
+    if not count_text.isdigit() or int(count_text) < 1:
+        raise ConfigError(f"DISCORD_SHARD_COUNT must be a number of shards (1 or more), not {count_text!r}.")
+    count = int(count_text)
+    if ids_text is None:
+        return count, None
+    parts = [p.strip() for p in ids_text.split(",") if p.strip()]
+    if not parts or not all(p.isdigit() and int(p) < count for p in parts):
+        raise ConfigError(f"DISCORD_SHARD_IDS must list shard ids from 0 to {count - 1}, like 0,1; not {ids_text!r}.")
+    return count, tuple(sorted({int(p) for p in parts}))
 
 
 def read_dotenv(text: str) -> dict[str, str]:

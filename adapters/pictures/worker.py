@@ -17,6 +17,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -32,9 +33,18 @@ _pool: ProcessPoolExecutor | None = None
 _guard = threading.Lock()
 
 
-def _warm_up() -> None:
-    """Run in the worker as it starts: import the drawing code (and matplotlib) before the first count."""
+def _warm_up(parent: int) -> None:
+    """Run in the worker as it starts: import the drawing code (and matplotlib) before the first count,
+    and leave with the bot: a bot killed with SIGKILL cannot stop its pool, and an orphaned worker
+    would hold the bot's log pipe open (and its memory) for ever."""
     from . import count  # noqa: F401
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="liars-picture-parent-watch", daemon=True).start()
 
 
 def _executor() -> ProcessPoolExecutor | None:
@@ -44,7 +54,7 @@ def _executor() -> ProcessPoolExecutor | None:
     with _guard:
         if _pool is None:
             _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                        initializer=_warm_up)
+                                        initializer=_warm_up, initargs=(os.getpid(),))
         return _pool
 
 

@@ -14,11 +14,12 @@ def register(sub: Any) -> None:
         "slack",
         help="run the Slack bot: HTTP on $PORT (/slack/events), or Socket Mode when SLACK_APP_TOKEN is set",
         description="Reads SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET (HTTP mode), SLACK_APP_TOKEN (Socket Mode), "
-        "SLACK_API_URL, PORT, LIARS_DB and LIARS_COMPUTER_DELAY from the environment.",
+        "SLACK_API_URL, PORT, LIARS_DATABASE_URL, LIARS_DB and LIARS_COMPUTER_DELAY from the environment.",
     )
     p.add_argument("--host", default="0.0.0.0", help="address to serve HTTP on (default 0.0.0.0)")
     p.add_argument("--port", type=int, default=None, help="HTTP port (default: $PORT or 3000)")
-    p.add_argument("--db", default=None, help="SQLite file (default: $LIARS_DB or ./liars.sqlite3)")
+    p.add_argument("--db", default=None, help="SQLite file or postgresql:// URL "
+                   "(default: $LIARS_DATABASE_URL, else $LIARS_DB, else ./liars.sqlite3)")
     p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
     p.add_argument("--manifest", action="store_true", help="print the Slack app manifest and exit")
     p.set_defaults(func=cmd_slack)

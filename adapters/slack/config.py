@@ -8,6 +8,8 @@
 ``SLACK_API_URL``          the Web API base, default ``https://slack.com/api/``; for tests and
                            proxies (``http://127.0.0.1:PORT/api/`` points at a local fake)
 ``PORT``                   the HTTP port (default 3000); requests arrive at ``/slack/events``
+``LIARS_DATABASE_URL``     optional: ``postgresql://user:password@host/db`` to share one database
+                           between several processes (unset: SQLite)
 ``LIARS_DB``               the SQLite file (default ``./liars.sqlite3``)
 ``LIARS_COMPUTER_DELAY``   seconds a computer player waits before it acts (default 1.5)
 =========================  ===================================================================
@@ -92,7 +94,7 @@ class SlackConfig:
             app_token=app_token,
             api_url=api_url,
             port=port,
-            db_path=db_path or get("LIARS_DB"),
+            db_path=db_path or get("LIARS_DATABASE_URL") or get("LIARS_DB"),
             computer_delay=delay,
         )
 

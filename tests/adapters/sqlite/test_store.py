@@ -1,15 +1,18 @@
-"""The SQLite store on real files: migrations, WAL, append-only tables, group commits."""
+"""What is SQLite's own in the SQLite store, on real files: migrations by user_version, WAL, the
+triggers, a failure that only a trigger can make.  The port's contract is in test_store_contract.py."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import sqlite3
 from pathlib import Path
 
 import pytest
 
 from adapters.sqlite.store import MIGRATIONS, SqliteStore
-from bot.ports import LedgerEntry, RoundRecord
+from bot.ports import LedgerEntry, RoundRecord, StaleTable
 
 
 async def test_a_new_file_is_migrated_once_in_wal_mode(tmp_path: Path) -> None:
@@ -22,6 +25,7 @@ async def test_a_new_file_is_migrated_once_in_wal_mode(tmp_path: Path) -> None:
     await store.close()
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert db.execute("SELECT table_id, seq FROM table_events").fetchall() == [(table, 1)]
     again = SqliteStore(str(path))
     await again.open()  # migrating again would fail on CREATE TABLE: the version says it is done
     assert await again.schema_version() == len(MIGRATIONS)
@@ -29,7 +33,46 @@ async def test_a_new_file_is_migrated_once_in_wal_mode(tmp_path: Path) -> None:
     await again.close()
 
 
-async def test_the_ledger_and_the_event_log_are_append_only(tmp_path: Path) -> None:
+async def test_processes_opening_a_new_file_together_migrate_it_once(tmp_path: Path) -> None:
+    path = str(tmp_path / "together.sqlite3")
+    stores = [SqliteStore(path) for _ in range(3)]
+    await asyncio.gather(*(s.open() for s in stores))  # each migrates on its own connection and thread
+    try:
+        assert [await s.schema_version() for s in stores] == [len(MIGRATIONS)] * 3
+        for n, s in enumerate(stores):  # each takes the next free table id once it has seen the others'
+            with contextlib.suppress(StaleTable):
+                await s.commit(await s.create_table("srv", f"c{n}", 1.0), "srv", [{"t": "open"}], at=1.0,
+                               period="2026-01")
+            await s.commit(await s.create_table("srv", f"d{n}", 1.0), "srv", [{"t": "open"}], at=1.0,
+                           period="2026-01")
+    finally:
+        for s in stores:
+            await s.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT COUNT(DISTINCT table_id) FROM table_events").fetchone()[0] >= 3
+
+
+async def test_a_version_1_file_gets_its_events_numbered_from_1(tmp_path: Path) -> None:
+    path = tmp_path / "v1.sqlite3"
+    with sqlite3.connect(path) as db:  # a file the first schema wrote: events numbered from 0
+        db.executescript(f"BEGIN;\n{MIGRATIONS[0]}\nPRAGMA user_version = 1;\nCOMMIT;")
+        db.execute("INSERT INTO tables (id, server, channel, created_at) VALUES (4, 'srv', 'c1', 1.0)")
+        db.executemany("INSERT INTO table_events VALUES (4, ?, 1.0, ?)",
+                       [(i, json.dumps({"t": "e", "i": i})) for i in range(3)])
+    store = SqliteStore(str(path))
+    await store.open()
+    assert await store.schema_version() == len(MIGRATIONS) == 2
+    [table] = await store.load_open_tables()
+    assert table.events == [{"t": "e", "i": i} for i in range(3)]
+    await store.commit(4, "srv", [{"t": "e", "i": 3}], at=2.0, period="2026-01", expect_seq=3)
+    await store.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT seq FROM table_events ORDER BY seq").fetchall() == [(1,), (2,), (3,), (4,)]
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):  # the rebuilt log keeps its triggers
+            db.execute("DELETE FROM table_events")
+
+
+async def test_the_triggers_refuse_changes_to_the_ledger_and_the_log(tmp_path: Path) -> None:
     path = tmp_path / "s.sqlite3"
     store = SqliteStore(str(path))
     await store.open()

@@ -1,0 +1,108 @@
+"""Group commit for SQLite: one caller's writes (a unit), and one batch of units written as ONE
+transaction of a handful of statements on aiosqlite's worker thread."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from bot.ports import DuplicateRequest, StaleTable
+
+__all__ = ["ORDER", "Unit", "translate", "write_sync"]
+
+# Every write is one of these statements.  A batch runs them in this order, each ONCE over all the
+# batch's rows — the rows travel as one JSON array read by ``json_each`` — so a transaction is a
+# handful of statements whatever its size, and the worker thread hands the GIL back and forth a
+# handful of times rather than once per row.  The order satisfies the foreign keys: a table's row
+# comes before its events, a round before its ledger entries.
+_INSERTS: dict[str, tuple[str, int, str]] = {
+    # kind: (table and columns, number of columns, conflict clause)
+    "table": ("tables (id, server, channel, created_at)", 4, ""),
+    "event": ("table_events (table_id, seq, at, event)", 4, ""),
+    "round": ("rounds (id, table_id, server, number, period, at, record, outcome)", 8, ""),
+    "ledger": ("ledger (server, period, player, units, round_id, at)", 6, ""),
+    "player": ("players (server, player, name)", 3, "ON CONFLICT (server, player) DO UPDATE SET name = excluded.name"),
+    "request": ("requests (request_id, table_id, reply, at)", 4, ""),
+    "settings": ("servers (server, settings)", 2, "ON CONFLICT (server) DO UPDATE SET settings = excluded.settings"),
+    "settle": ("settlements (server, period, settled_by, at)", 4, "ON CONFLICT (server, period) DO NOTHING"),
+}
+_SQL: dict[str, str] = {
+    kind: f"INSERT INTO {target} SELECT "
+    + ", ".join(f"json_extract(value, '$[{i}]')" for i in range(ncols))
+    + f" FROM json_each(?) WHERE true {conflict}"
+    for kind, (target, ncols, conflict) in _INSERTS.items()
+}
+_UPDATES: dict[str, str] = {
+    "close": "UPDATE tables SET status = 'closed', closed_at = ? WHERE id = ?",
+    "panel": "UPDATE tables SET panels = json_set(panels, '$.' || ?, ?) WHERE id = ?",
+}
+# The first (table, stored count) whose stored count is not the expected one: [[table_id, expected], ...]
+_CHECK_SQL = """
+    SELECT t, stored FROM (
+        SELECT json_extract(value, '$[0]') AS t, json_extract(value, '$[1]') AS expected,
+               (SELECT COALESCE(MAX(seq), 0) FROM table_events WHERE table_id = json_extract(value, '$[0]')) AS stored
+        FROM json_each(?)
+    ) WHERE stored <> expected LIMIT 1
+"""
+ORDER = ("table", "event", "round", "ledger", "player", "request", "close", "panel", "settings", "settle")
+
+
+@dataclass
+class Unit:
+    """One caller's writes: all stored, or none."""
+
+    rows: dict[str, list[tuple[Any, ...]]]
+    rounds: list[tuple[tuple[Any, ...], list[tuple[Any, ...]]]]  # (round row without id, ledger rows without id)
+    future: asyncio.Future[None]
+    table_id: int | None = None
+    request_id: str | None = None
+
+
+def write_sync(
+    conn: sqlite3.Connection,
+    merged: dict[str, list[tuple[Any, ...]]],
+    rounds: list[tuple[tuple[Any, ...], list[tuple[Any, ...]]]],
+) -> None:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        expect = merged.get("expect")
+        if expect:
+            # fetchall: a statement left unfinished would hold its read snapshot past the transaction,
+            # and another process's commit would then make this connection's next BEGIN fail at once
+            stale = conn.execute(_CHECK_SQL, (json.dumps(expect, separators=(",", ":")),)).fetchall()
+            if stale:
+                raise StaleTable(int(stale[0][0]), int(stale[0][1]))
+        if rounds:
+            # Round ids are taken inside the write transaction, which holds the database's write lock.
+            next_id = int(conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM rounds").fetchall()[0][0])
+            for round_row, ledger in rounds:
+                merged["round"].append((next_id, *round_row))
+                merged["ledger"].extend((*e[:4], next_id, e[4]) for e in ledger)
+                next_id += 1
+        for kind in ORDER:
+            rows = merged[kind]
+            if not rows:
+                continue
+            if kind in _UPDATES:
+                conn.executemany(_UPDATES[kind], rows)
+            else:
+                conn.execute(_SQL[kind], (json.dumps(rows, separators=(",", ":")),))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def translate(unit: Unit, exc: Exception) -> Exception:
+    """The port's exception for a unit that failed alone on a key."""
+    if isinstance(exc, sqlite3.IntegrityError):
+        message = str(exc)
+        if "requests.request_id" in message and unit.request_id is not None:
+            return DuplicateRequest(unit.request_id)
+        if ("tables.server, tables.channel" in message or "tables.id" in message) and unit.table_id is not None:
+            # another table is open in this channel, or another process on the file took this id first
+            return StaleTable(unit.table_id, 0)
+    return exc

@@ -1,0 +1,136 @@
+"""The SQLite schema: numbered migrations, applied once each by ``PRAGMA user_version``."""
+
+from __future__ import annotations
+
+import sqlite3
+
+__all__ = ["MIGRATIONS", "migrate_sync"]
+
+MIGRATIONS: list[str] = [
+    # 1: the first schema
+    """
+    CREATE TABLE servers (
+        server TEXT PRIMARY KEY,
+        settings TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE TABLE tables (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        server TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'closed')),
+        created_at REAL NOT NULL,
+        closed_at REAL,
+        panels TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE UNIQUE INDEX tables_one_open_per_channel ON tables(server, channel) WHERE status = 'open';
+    CREATE TABLE table_events (
+        table_id INTEGER NOT NULL REFERENCES tables(id),
+        seq INTEGER NOT NULL,
+        at REAL NOT NULL,
+        event TEXT NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    );
+    CREATE TABLE rounds (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        table_id INTEGER NOT NULL REFERENCES tables(id),
+        server TEXT NOT NULL,
+        number INTEGER NOT NULL,
+        period TEXT NOT NULL,
+        at REAL NOT NULL,
+        record TEXT NOT NULL,
+        outcome TEXT NOT NULL,
+        UNIQUE (table_id, number)
+    );
+    CREATE INDEX rounds_by_server ON rounds(server, id);
+    CREATE TABLE ledger (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        server TEXT NOT NULL,
+        period TEXT NOT NULL,
+        player TEXT NOT NULL,
+        units INTEGER NOT NULL,
+        round_id INTEGER NOT NULL REFERENCES rounds(id),
+        at REAL NOT NULL
+    );
+    CREATE INDEX ledger_by_period ON ledger(server, period, player);
+    CREATE TABLE players (
+        server TEXT NOT NULL,
+        player TEXT NOT NULL,
+        name TEXT NOT NULL,
+        PRIMARY KEY (server, player)
+    );
+    CREATE TABLE requests (
+        request_id TEXT PRIMARY KEY,
+        table_id INTEGER,
+        reply TEXT NOT NULL,
+        at REAL NOT NULL
+    );
+    CREATE TABLE settlements (
+        server TEXT NOT NULL,
+        period TEXT NOT NULL,
+        settled_by TEXT NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (server, period)
+    );
+    CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger
+        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
+    CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger
+        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
+    CREATE TRIGGER events_no_update BEFORE UPDATE ON table_events
+        BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+    CREATE TRIGGER events_no_delete BEFORE DELETE ON table_events
+        BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+    """,
+    # 2: events are numbered from 1 (seq = how many events the table has once it is stored), as in
+    # PostgreSQL: a commit that expects N events writes N+1...  The log is append-only, so it is
+    # rebuilt rather than updated; the (table_id, seq) key stays the guard against a stale writer.
+    """
+    CREATE TABLE table_events_v2 (
+        table_id INTEGER NOT NULL REFERENCES tables(id),
+        seq INTEGER NOT NULL CHECK (seq >= 1),
+        at REAL NOT NULL,
+        event TEXT NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    );
+    INSERT INTO table_events_v2 (table_id, seq, at, event) SELECT table_id, seq + 1, at, event FROM table_events;
+    DROP TABLE table_events;
+    ALTER TABLE table_events_v2 RENAME TO table_events;
+    CREATE TRIGGER events_no_update BEFORE UPDATE ON table_events
+        BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+    CREATE TRIGGER events_no_delete BEFORE DELETE ON table_events
+        BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+    CREATE INDEX tables_by_channel ON tables(server, channel, id);
+    """,
+]
+
+
+def _statements(script: str) -> list[str]:
+    """A script's statements (a trigger's body keeps its inner semicolons)."""
+    out, buf = [], ""
+    for line in script.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            out.append(buf)
+            buf = ""
+    if buf.strip() and not all(x.strip().startswith("--") for x in buf.splitlines() if x.strip()):
+        out.append(buf)
+    return out
+
+
+def migrate_sync(conn: sqlite3.Connection) -> list[int]:
+    """Apply the migrations the file lacks, in ONE write transaction: two processes opening a new file
+    together migrate it once (the second waits for the write lock, then finds nothing left to do)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        version = int(conn.execute("PRAGMA user_version").fetchall()[0][0])
+        applied = []
+        for number, script in enumerate(MIGRATIONS, start=1):
+            if number > version:
+                for statement in _statements(script):
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {number}")
+                applied.append(number)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return applied

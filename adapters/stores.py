@@ -1,0 +1,77 @@
+"""Choosing the store: one function maps a database URL (or a bare SQLite path) to a Store.
+
+    sqlite:///relative/or/absolute/path.sqlite3   SQLite file (``sqlite:////abs`` also works)
+    ./liars.sqlite3                               a bare path: SQLite
+    postgresql://user:pass@host:5432/db           PostgreSQL (asyncpg); ``postgres://`` too
+
+``store_url_from_env`` reads ``LIARS_DATABASE_URL`` first, then ``LIARS_DB`` (a SQLite path), then
+defaults to ``./liars.sqlite3``.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from bot.ports import Store
+
+__all__ = ["DUMP_COLUMNS", "is_postgres_url", "make_store", "open_store", "sqlite_path", "store_url_from_env"]
+
+# The rows ``liars migrate`` copies, kind by kind, in an order that satisfies the foreign keys.  Both
+# stores name these tables and columns alike; JSON columns travel as JSON text.
+DUMP_COLUMNS: dict[str, tuple[str, ...]] = {
+    "servers": ("server", "settings"),
+    "tables": ("id", "server", "channel", "status", "created_at", "closed_at", "panels"),
+    "table_events": ("table_id", "seq", "at", "event"),
+    "rounds": ("id", "table_id", "server", "number", "period", "at", "record", "outcome"),
+    "ledger": ("id", "server", "period", "player", "units", "round_id", "at"),
+    "players": ("server", "player", "name"),
+    "requests": ("request_id", "table_id", "reply", "at"),
+    "settlements": ("server", "period", "settled_by", "at"),
+}
+
+
+def store_url_from_env() -> str:
+    return os.environ.get("LIARS_DATABASE_URL") or os.environ.get("LIARS_DB") or "./liars.sqlite3"
+
+
+def is_postgres_url(url: str) -> bool:
+    return url.startswith(("postgresql://", "postgres://", "postgresql+asyncpg://"))
+
+
+def sqlite_path(url: str) -> str:
+    """The file path of ``sqlite:///path`` (or of a bare path)."""
+    if url.startswith("sqlite://"):
+        rest = url[len("sqlite://"):]
+        if not rest.startswith("/"):
+            raise ValueError(f"not a SQLite URL (sqlite:///path): {url!r}")
+        path = rest[1:]  # sqlite:///rel/x -> rel/x ; sqlite:////abs/x -> /abs/x
+        if not path:
+            raise ValueError(f"a SQLite URL needs a path: {url!r}")
+        return path
+    if "://" in url:
+        raise ValueError(f"unknown database URL scheme: {url.split('://', 1)[0]!r} (use sqlite:/// or postgresql://)")
+    return url
+
+
+def make_store(url: str | None = None, **options: Any) -> Store:
+    """A store for the URL (not yet open).  ``options`` go to the store's constructor, e.g.
+    ``synchronous="NORMAL"`` for SQLite or ``pool_size=8`` for PostgreSQL; options that the chosen
+    store does not take are ignored."""
+    url = url or store_url_from_env()
+    if is_postgres_url(url):
+        from adapters.postgres.store import PostgresStore
+
+        pg_options = {k: v for k, v in options.items() if k in ("pool_size",)}
+        return PostgresStore(url.replace("postgresql+asyncpg://", "postgresql://", 1), **pg_options)
+    from adapters.sqlite.store import SqliteStore
+
+    sqlite_options = {k: v for k, v in options.items() if k in ("synchronous", "checkpoint_interval")}
+    return SqliteStore(sqlite_path(url), **sqlite_options)
+
+
+async def open_store(url: str | None = None, **options: Any) -> Store:
+    """``make_store`` and open it (connect, migrate).  The URL defaults to ``store_url_from_env()``."""
+    store = make_store(url, **options)
+    await store.open()
+    return store

@@ -1,0 +1,42 @@
+"""Discord shards across processes: ``DISCORD_SHARD_COUNT`` / ``DISCORD_SHARD_IDS`` pick the shards this
+process runs, on discord.py's own ``AutoShardedClient``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from adapters.discord.bot import create_bot
+from adapters.discord.config import ConfigError, DiscordConfig
+
+
+def config(**env: str) -> DiscordConfig:
+    return DiscordConfig.from_env({"DISCORD_TOKEN": "t", **env})
+
+
+def test_shards_are_read_from_the_environment() -> None:
+    assert (config().shard_count, config().shard_ids) == (None, None)
+    assert (config(DISCORD_SHARD_COUNT="4").shard_count, config(DISCORD_SHARD_COUNT="4").shard_ids) == (4, None)
+    split = config(DISCORD_SHARD_COUNT="4", DISCORD_SHARD_IDS="3, 1,1")
+    assert (split.shard_count, split.shard_ids) == (4, (1, 3))
+
+
+@pytest.mark.parametrize(("count", "ids", "named"), [
+    ("", "0", "DISCORD_SHARD_COUNT"), ("0", "", "DISCORD_SHARD_COUNT"), ("two", "", "DISCORD_SHARD_COUNT"),
+    ("2", "2", "DISCORD_SHARD_IDS"), ("2", "a,b", "DISCORD_SHARD_IDS"), ("2", ",", "DISCORD_SHARD_IDS"),
+])
+def test_bad_shard_settings_name_the_variable(count: str, ids: str, named: str) -> None:
+    with pytest.raises(ConfigError, match=named):
+        config(DISCORD_SHARD_COUNT=count, DISCORD_SHARD_IDS=ids)
+
+
+async def test_the_bot_runs_only_its_shards(tmp_path: Path) -> None:
+    cfg = DiscordConfig.from_env({"DISCORD_TOKEN": "t", "DISCORD_SHARD_COUNT": "4", "DISCORD_SHARD_IDS": "2,3",
+                                  "LIARS_DB": str(tmp_path / "liars.sqlite3")})
+    bot = await create_bot(cfg, sync_commands=False)
+    try:
+        assert bot.shard_count == 4 and bot.shard_ids == [2, 3]
+    finally:
+        await bot.service.close()
+        await bot.http.close()  # never connected: nothing else to close

@@ -1,0 +1,205 @@
+"""Several processes, one database: two services (two runtimes, two stores, as two bot processes would
+have) on ONE real database take interleaved commands for the same tables.  Run on PostgreSQL and on
+one SQLite file (two connections).
+
+Nothing acknowledged is lost, nothing is applied twice, every server's ledger sums to 0, a request
+delivered to both is applied once and both answer it alike, and a timer that comes due in both fires
+once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+import pytest
+
+from adapters.stores import make_store
+from bot.model import Actor, Command, MessageKind, Reply, TableKey
+from bot.ports import FakeClock, RecordingNotifier
+from bot.service import Service
+from core.serial import CallCount, Challenge, MakeBid, seat_view
+from core.serial.players import get_strategy
+from tests.adapters.store_support import raw_sql
+
+ROUNDS = 2
+
+
+@dataclass
+class Cluster:
+    url: str
+    clock: FakeClock
+    services: list[Service]
+    notifiers: list[RecordingNotifier]
+    ids: itertools.count[int] = field(default_factory=itertools.count)
+
+    def request_id(self) -> str:
+        return f"req-{next(self.ids)}"
+
+
+@pytest.fixture
+async def cluster(database_url: str) -> AsyncIterator[Cluster]:
+    clock = FakeClock()
+    services, notifiers = [], []
+    for n in range(2):
+        store = make_store(database_url)
+        await store.open()
+        notifier = RecordingNotifier()
+        service = Service(store, notifier, clock=clock, rng=random.Random(n))
+        await service.start()
+        services.append(service)
+        notifiers.append(notifier)
+    yield Cluster(database_url, clock, services, notifiers)
+    for service in services:
+        await service.close()
+
+
+async def count_events(url: str, fragment: str) -> int:
+    [(n,)] = await raw_sql(url, "SELECT COUNT(*) FROM table_events WHERE CAST(event AS TEXT) LIKE $1", f"%{fragment}%")
+    return int(n)
+
+
+async def view(service: Service, key: TableKey) -> object:
+    """The table as stored (the service catches up with what the other process stored)."""
+    async with service.rt.lock(key):
+        return await service.rt.catch_up(key)
+
+
+async def drive(c: Cluster, i: int, rng: random.Random, tally: dict[str, int]) -> None:
+    """Open, fill, deal and play one table to its end, each command sent to a random process (some to
+    both, under one request id, as a platform's retry landing on the other worker would be)."""
+    key = TableKey("slack", f"T{i % 2}", f"C{i}")
+    players = [Actor(f"U{i}-{s}", f"P{s}") for s in range(3)]
+    by_id = {p.user_id: p for p in players}
+    strategy = get_strategy("easy")
+
+    async def send(actor: Actor, name: str, *args: str, **options: str) -> None:
+        cmd = Command(name, key, actor, args, options, c.request_id())
+        if rng.random() < 0.2:
+            a, b = await asyncio.gather(*(s.handle(cmd) for s in c.services))
+            assert a == b, (a, b)  # one applied it, the other answers with the stored reply
+            reply: Reply = a
+            tally["doubled"] += 1
+        else:
+            reply = await rng.choice(c.services).handle(cmd)
+        assert reply.ok, (name, reply.text)
+        tally["acked"] += 1
+        if name in ("bid", "challenge", "count"):
+            tally["moves"] += 1
+
+    await send(players[0], "start", "classic", "1", "3", rounds=str(ROUNDS))
+    await send(players[1], "join")
+    await send(players[2], "join")
+    await send(players[0], "deal")
+    while True:
+        table = await view(rng.choice(c.services), key)
+        if table is None:
+            break
+        round_ = table.match.live_round  # type: ignore[attr-defined]
+        player = round_.to_act
+        action = strategy.decide(seat_view(round_, player), rng)
+        if isinstance(action, MakeBid):
+            await send(by_id[player], "bid", str(action.bid.quantity), str(action.bid.digit))
+        elif isinstance(action, Challenge):
+            await send(by_id[player], "challenge")
+        elif isinstance(action, CallCount):
+            await send(by_id[player], "count")
+    tally["tables"] += 1
+
+
+async def test_two_processes_take_interleaved_commands_for_the_same_tables(
+    cluster: Cluster, caplog: pytest.LogCaptureFixture
+) -> None:
+    c = cluster
+    caplog.set_level(logging.INFO, logger="bot.runtime")
+    tally = dict.fromkeys(("acked", "moves", "doubled", "tables"), 0)
+    tables = 6
+    await asyncio.gather(*(drive(c, i, random.Random(i), tally) for i in range(tables)))
+
+    assert tally["tables"] == tables and tally["doubled"] > 0
+    # the processes did get in each other's way: commands ran on stale tables and ran again
+    assert any("ran on a stale table" in r.getMessage() for r in caplog.records)
+    # every acknowledged move is stored once: one "act" event each, and no other
+    assert await count_events(c.url, '"t":"act"') == tally["moves"]
+    # every table's events are numbered 1..n with no gap
+    gaps = await raw_sql(c.url, "SELECT table_id FROM table_events GROUP BY table_id HAVING MAX(seq) <> COUNT(*)")
+    assert gaps == []
+    # each request id stored once, and every acknowledged command (all change a table) has one
+    [(requests,)] = await raw_sql(c.url, "SELECT COUNT(*) FROM requests")
+    assert requests == tally["acked"]
+    # every round settled once, and all closed
+    [(rounds,)] = await raw_sql(c.url, "SELECT COUNT(*) FROM rounds")
+    assert rounds == tables * ROUNDS
+    [(still_open,)] = await raw_sql(c.url, "SELECT COUNT(*) FROM tables WHERE status = 'open'")
+    assert still_open == 0
+    for service in c.services:
+        for server in ("slack:T0", "slack:T1"):
+            balances = await service.store.balances(server)
+            assert balances and sum(balances.values()) == 0
+
+
+async def test_the_same_request_sent_to_both_processes_is_applied_once(cluster: Cluster) -> None:
+    a, b = cluster.services
+    key = TableKey("slack", "T1", "C1")
+    alice, bob = Actor("UA", "Alice"), Actor("UB", "Bob")
+    assert (await a.handle(Command("start", key, alice, (), {}, "r-start"))).ok
+    join = Command("join", key, bob, (), {}, "r-join")
+    first, second = await asyncio.gather(b.handle(join), a.handle(join))
+    assert first == second and first.ok
+    again = await b.handle(join)  # a late retry, on either process
+    assert again == first
+    assert await count_events(cluster.url, '"t":"join"') == 1
+    for service in (a, b):
+        table = await view(service, key)
+        assert table is not None and table.seats == ["UA", "UB"]  # type: ignore[attr-defined]
+
+
+async def test_a_channel_opened_in_both_processes_at_once_gets_one_table(cluster: Cluster) -> None:
+    a, b = cluster.services
+    key = TableKey("slack", "T1", "C9")
+    replies = await asyncio.gather(a.handle(Command("start", key, Actor("UA", "Alice"), ())),
+                                   b.handle(Command("start", key, Actor("UB", "Bob"), ())))
+    assert sorted(r.ok for r in replies) == [False, True]
+    assert [r.code for r in replies if not r.ok] == ["table-open"]
+    [(open_tables,)] = await raw_sql(cluster.url, "SELECT COUNT(*) FROM tables WHERE status = 'open'")
+    assert open_tables == 1
+    # and tables opened in other channels by both get distinct ids
+    more = await asyncio.gather(*(s.handle(Command("start", TableKey("slack", "T1", f"D{n}"), Actor("UA", "A"), ()))
+                                  for n, s in enumerate(cluster.services * 3)))
+    assert all(r.ok for r in more)
+    [(ids,)] = await raw_sql(cluster.url, "SELECT COUNT(DISTINCT id) FROM tables")
+    assert ids == 7
+
+
+async def test_a_timer_due_in_both_processes_fires_once(cluster: Cluster) -> None:
+    c = cluster
+    a, b = c.services
+    key = TableKey("slack", "T0", "C0")
+    alice, bob = Actor("UA", "Alice"), Actor("UB", "Bob")
+    for service, actor, name in ((a, alice, "start"), (b, bob, "join"), (a, alice, "deal")):
+        assert (await service.handle(Command(name, key, actor, ()))).ok
+    for service in c.services:
+        assert await view(service, key) is not None  # both hold the table, so both time its turn
+        await service.drain()
+        c.notifiers[c.services.index(service)].messages.clear()
+
+    c.clock.advance(31)  # past half the 60-second turn: the warning
+    assert sorted(await asyncio.gather(a.tick(), b.tick())) == [0, 1]
+    await asyncio.gather(a.drain(), b.drain())
+    warnings = [m for n in c.notifiers for m in n.messages if m.kind == MessageKind.WARNING]
+    assert len(warnings) == 1
+
+    c.clock.advance(30)  # past the whole turn: the timeout
+    await asyncio.gather(a.tick(), b.tick())
+    assert await count_events(c.url, '"timeout":true') == 1
+    for service in c.services:  # both see the one timeout, and neither fires it again
+        table = await view(service, key)
+        assert table is not None
+        assert await service.tick() == 0
+    [(events,)] = await raw_sql(c.url, "SELECT COUNT(*) FROM table_events")
+    [(last,)] = await raw_sql(c.url, "SELECT MAX(seq) FROM table_events")
+    assert events == last

@@ -1,0 +1,247 @@
+"""The Store port's contract, run against every store (SQLite file, PostgreSQL database): see the
+``open_store`` fixture in conftest.py.  Two stores opened on one database stand for two processes."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from bot.ports import DuplicateRequest, LedgerEntry, RoundRecord, StaleTable, Store
+from tests.adapters.store_support import StoreFactory, raw_sql
+
+P = "2026-01"
+
+
+def round_(number: int, *entries: tuple[str, int], record: dict[str, Any] | None = None) -> RoundRecord:
+    return RoundRecord(number, record or {"round": number}, {"number": number}, [LedgerEntry(p, u) for p, u in entries])
+
+
+async def new_table(store: Store, channel: str = "c1", server: str = "srv", events: int = 1) -> int:
+    table = await store.create_table(server, channel, 1.0)
+    await store.commit(table, server, [{"t": "open", "i": i} for i in range(events)], at=1.0, period=P)
+    return table
+
+
+async def test_what_is_committed_is_there_after_reopening(open_store: StoreFactory) -> None:
+    store = await open_store()
+    table = await store.create_table("srv", "c1", 1.0)
+    await store.commit(table, "srv", [{"t": "open", "x": [1, "é"]}], at=1.0, period=P, names={"a": "Ann"})
+    await store.commit(table, "srv", [{"t": "bid"}], at=2.0, period=P, rounds=[round_(1, ("a", 5), ("b", -5))])
+    await store.set_panel(table, "main", "msg-1")
+    await store.close()
+    again = await open_store()
+    [stored] = await again.load_open_tables()
+    assert (stored.table_id, stored.server, stored.channel) == (table, "srv", "c1")
+    assert stored.events == [{"t": "open", "x": [1, "é"]}, {"t": "bid"}]
+    assert stored.seq == 2
+    assert stored.panels == {"main": "msg-1"}
+    assert await again.balances("srv") == {"a": 5, "b": -5}
+    assert await again.names("srv") == {"a": "Ann"}
+    # the next commit continues the numbering, whether or not the caller says where
+    await again.commit(table, "srv", [{"t": "third"}], at=3.0, period=P)
+    await again.commit(table, "srv", [{"t": "fourth"}], at=3.0, period=P, expect_seq=3)
+    assert [e["t"] for e in await again.events_since(table, 2)] == ["third", "fourth"]
+
+
+async def test_the_ledger_and_the_event_log_are_append_only(open_store: StoreFactory, database_url: str) -> None:
+    store = await open_store()
+    table = await store.create_table("srv", "c1", 1.0)
+    await store.commit(table, "srv", [{"t": "act"}], at=1.0, period=P, rounds=[round_(1, ("a", 2), ("b", -2))])
+    for sql in ("UPDATE ledger SET units = 0", "DELETE FROM ledger",
+                "UPDATE table_events SET at = 0", "DELETE FROM table_events"):
+        with pytest.raises(Exception, match="append-only"):
+            await raw_sql(database_url, sql)
+    assert await raw_sql(database_url, "SELECT SUM(units), COUNT(*) FROM ledger") == [(0, 2)]
+    assert await store.table_events(table) == [{"t": "act"}]
+
+
+async def test_balances_by_period_sum_to_zero_and_periods_settle_once(open_store: StoreFactory) -> None:
+    store = await open_store()
+    t1 = await new_table(store, "c1")
+    t2 = await new_table(store, "c2")
+    big = 3 * 2**40  # units are 64-bit integers
+    await store.commit(t1, "srv", [{"t": "x"}], at=2.0, period="2026-01", rounds=[round_(1, ("a", 4), ("b", -4))])
+    await store.commit(t2, "srv", [{"t": "x"}], at=2.0, period="2026-02",
+                       rounds=[round_(1, ("a", -big), ("c", big)), round_(2, ("b", 1), ("c", -1))])
+    await store.commit(t1, "other", [{"t": "x"}], at=2.0, period="2026-02", rounds=[round_(2, ("z", 9), ("y", -9))])
+    assert await store.balances("srv") == {"a": 4 - big, "b": -3, "c": big - 1}
+    assert await store.balances("srv", "2026-01") == {"a": 4, "b": -4}
+    assert await store.balances("srv", "2026-03") == {}
+    for server in ("srv", "other"):
+        assert sum((await store.balances(server)).values()) == 0
+    assert await store.periods("srv") == ["2026-01", "2026-02"]
+    assert await store.settled_periods("srv") == {}
+    assert await store.settle_period("srv", "2026-01", "admin", 5.0) is True
+    assert await store.settle_period("srv", "2026-01", "someone", 6.0) is False
+    assert await store.settled_periods("srv") == {"2026-01": "admin"}
+    assert await store.settled_periods("other") == {}
+
+
+async def test_settings_and_names_are_replaced(open_store: StoreFactory) -> None:
+    store = await open_store()
+    assert await store.get_settings("srv") == {}
+    await store.set_settings("srv", {"stake": 5, "admins": ["u1"]})
+    await store.set_settings("srv", {"stake": 7})
+    assert await store.get_settings("srv") == {"stake": 7}
+    assert await store.get_settings("other") == {}
+    table = await new_table(store)
+    await store.commit(table, "srv", [{"t": "join"}], at=2.0, period=P, names={"a": "Ann", "b": "Bob"})
+    await store.commit(table, "srv", [{"t": "join"}], at=3.0, period=P, names={"a": "Anna"})
+    assert await store.names("srv") == {"a": "Anna", "b": "Bob"}
+    assert await store.names("other") == {}
+
+
+async def test_rounds_newest_first_by_table_and_limit(open_store: StoreFactory) -> None:
+    store = await open_store()
+    t1 = await new_table(store, "c1")
+    t2 = await new_table(store, "c2")
+    for n in (1, 2, 3):
+        await store.commit(t1, "srv", [{"t": "r"}], at=float(n), period=P,
+                           rounds=[round_(n, ("a", n), ("b", -n), record={"seats": ["a", "b"], "n": n})])
+    await store.commit(t2, "srv", [{"t": "r"}], at=9.0, period=P, rounds=[round_(1, ("c", 1), ("d", -1))])
+    rows = await store.rounds("srv")
+    assert [(r["table_id"], r["number"]) for r in rows] == [(t2, 1), (t1, 3), (t1, 2), (t1, 1)]
+    assert rows[1]["record"] == {"seats": ["a", "b"], "n": 3}
+    assert rows[1]["outcome"] == {"number": 3} and rows[1]["period"] == P and rows[1]["at"] == 3.0
+    assert [r["number"] for r in await store.rounds("srv", table_id=t1, limit=2)] == [3, 2]
+    assert await store.rounds("other") == []
+
+
+async def test_a_closed_table_leaves_the_open_ones_but_keeps_its_history(open_store: StoreFactory) -> None:
+    store = await open_store()
+    t1 = await new_table(store, "c1")
+    t2 = await new_table(store, "c2")
+    await store.commit(t1, "srv", [{"t": "end"}], at=2.0, period=P, close=True)
+    assert [t.table_id for t in await store.load_open_tables()] == [t2]
+    assert await store.open_table_at("srv", "c1") is None
+    assert await store.last_table("srv", "c1") == t1
+    assert await store.last_table("srv", "nowhere") is None
+    assert await store.table_events(t1) == [{"t": "open", "i": 0}, {"t": "end"}]
+    t3 = await new_table(store, "c1")  # the channel is free again
+    assert t3 not in (t1, t2)
+    assert await store.last_table("srv", "c1") == t3
+
+
+async def test_a_request_is_stored_with_its_commit_and_answered_once(open_store: StoreFactory) -> None:
+    store = await open_store()
+    table = await new_table(store)
+    assert await store.get_request("r-1") is None
+    await store.commit(table, "srv", [{"t": "bid"}], at=2.0, period=P, request=("r-1", {"text": "ok", "n": 1}))
+    assert await store.get_request("r-1") == {"text": "ok", "n": 1}
+    with pytest.raises(DuplicateRequest) as caught:
+        await store.commit(table, "srv", [{"t": "bid again"}], at=3.0, period=P, names={"a": "A"},
+                           rounds=[round_(1, ("a", 1), ("b", -1))], request=("r-1", {"text": "second"}))
+    assert caught.value.request_id == "r-1"
+    # nothing of the refused commit is stored, and the table goes on where it was
+    assert await store.get_request("r-1") == {"text": "ok", "n": 1}
+    assert await store.table_events(table) == [{"t": "open", "i": 0}, {"t": "bid"}]
+    assert await store.balances("srv") == {} and await store.names("srv") == {}
+    await store.commit(table, "srv", [{"t": "next"}], at=4.0, period=P)
+    assert len(await store.table_events(table)) == 3
+
+
+async def test_a_stale_commit_from_another_process_stores_nothing(open_store: StoreFactory) -> None:
+    one, two = await open_store(), await open_store()
+    table = await new_table(one)
+    found = await two.open_table_at("srv", "c1")
+    assert found is not None and found.table_id == table and found.seq == 1
+    await one.commit(table, "srv", [{"t": "one"}], at=2.0, period=P, expect_seq=1)
+    with pytest.raises(StaleTable) as caught:
+        await two.commit(table, "srv", [{"t": "two"}, {"t": "two b"}], at=2.0, period=P, expect_seq=1,
+                         rounds=[round_(1, ("a", 3), ("b", -3))], names={"a": "A"}, request=("r-2", {"x": 1}))
+    assert (caught.value.table_id, caught.value.stored_seq) == (table, 2)
+    assert await one.table_events(table) == [{"t": "open", "i": 0}, {"t": "one"}]
+    assert await two.balances("srv") == {} and await two.names("srv") == {}
+    assert await two.get_request("r-2") is None
+    # the second process catches up and goes on
+    assert await two.events_since(table, found.seq) == [{"t": "one"}]
+    await two.commit(table, "srv", [{"t": "two"}], at=3.0, period=P, expect_seq=2, request=("r-2", {"x": 1}))
+    assert [e["t"] for e in await one.events_since(table, 1)] == ["one", "two"]
+
+
+async def test_of_two_racing_commits_on_one_table_exactly_one_is_stored(open_store: StoreFactory) -> None:
+    one, two = await open_store(), await open_store()
+    table = await new_table(one)
+    results = await asyncio.gather(
+        *(store.commit(table, "srv", [{"t": name}], at=2.0, period=P, expect_seq=1,
+                       rounds=[round_(1, ("a", 1), ("b", -1))])
+          for store, name in ((one, "one"), (two, "two"))),
+        return_exceptions=True,
+    )
+    failures = [r for r in results if r is not None]
+    assert len(failures) == 1 and isinstance(failures[0], StaleTable)
+    assert failures[0].stored_seq == 2
+    events = await one.table_events(table)
+    assert len(events) == 2 and events[1]["t"] in ("one", "two")
+    assert await one.balances("srv") == {"a": 1, "b": -1}
+
+
+async def test_expecting_more_events_than_are_stored_is_stale_too(open_store: StoreFactory) -> None:
+    store = await open_store()
+    table = await new_table(store, events=2)
+    with pytest.raises(StaleTable) as caught:
+        await store.commit(table, "srv", [{"t": "gap"}], at=2.0, period=P, expect_seq=5)
+    assert caught.value.stored_seq == 2
+    with pytest.raises(StaleTable):  # a commit without events checks the count as well
+        await store.commit(table, "srv", [], at=2.0, period=P, expect_seq=1, close=True)
+    assert [t.table_id for t in await store.load_open_tables()] == [table]
+    await store.commit(table, "srv", [{"t": "end"}], at=2.0, period=P, expect_seq=2, close=True)
+    assert len(await store.table_events(table)) == 3
+
+
+async def test_opening_a_second_table_in_a_channel_another_process_holds_is_stale(open_store: StoreFactory) -> None:
+    one = await open_store()
+    held = await new_table(one, "c1")
+    two = await open_store()
+    late = await two.create_table("srv", "c1", 2.0)
+    with pytest.raises(StaleTable) as caught:
+        await two.commit(late, "srv", [{"t": "open"}], at=2.0, period=P, expect_seq=0)
+    assert caught.value.table_id == late
+    found = await two.open_table_at("srv", "c1")
+    assert found is not None and found.table_id == held
+
+
+async def test_one_failing_unit_in_a_group_commit_fails_alone(open_store: StoreFactory) -> None:
+    store = await open_store()
+    tables = [await new_table(store, f"c{i}") for i in range(6)]
+    await store.commit(tables[0], "srv", [{"t": "seen"}], at=1.0, period=P, request=("taken", {"r": 0}))
+    results = await asyncio.gather(
+        *(store.commit(t, "srv", [{"t": "ok", "i": i}], at=2.0, period=P, request=("taken" if i == 3 else f"r{i}", {}),
+                       rounds=[round_(1, ("a", 1), ("b", -1))])
+          for i, t in enumerate(tables)),
+        return_exceptions=True,
+    )
+    assert [type(r).__name__ for r in results] == ["NoneType"] * 3 + ["DuplicateRequest"] + ["NoneType"] * 2
+    stored = {t.table_id: t.events[-1] for t in await store.load_open_tables()}
+    assert stored[tables[3]] == {"t": "open", "i": 0}
+    assert all(stored[t] == {"t": "ok", "i": i} for i, t in enumerate(tables) if i != 3)
+    assert await store.balances("srv") == {"a": 5, "b": -5}  # the refused unit's ledger rows are not there
+    assert await store.get_request("taken") == {"r": 0}
+
+
+async def test_many_concurrent_commits_keep_every_table_in_order(open_store: StoreFactory) -> None:
+    store = await open_store()
+    tables = [await new_table(store, f"c{i}", server=f"s{i % 3}") for i in range(20)]
+
+    async def play(i: int, table: int) -> None:
+        for n in range(1, 6):
+            await store.commit(table, f"s{i % 3}", [{"t": "step", "n": n}], at=float(n), period=P,
+                               rounds=[round_(n, (f"p{i}", n), (f"q{i}", -n))], names={f"p{i}": f"P{n}"},
+                               request=(f"{table}-{n}", {"n": n}))
+
+    await asyncio.gather(*(play(i, t) for i, t in enumerate(tables)))
+    for t in await store.load_open_tables():
+        assert [e.get("n") for e in t.events] == [None, 1, 2, 3, 4, 5]
+    for s in ("s0", "s1", "s2"):
+        assert sum((await store.balances(s)).values()) == 0
+    assert (await store.names("s0"))["p0"] == "P5"
+
+
+async def test_ping_answers_while_open_and_raises_once_closed(open_store: StoreFactory) -> None:
+    store = await open_store()
+    await store.ping()
+    await store.close()
+    with pytest.raises(Exception):  # noqa: B017 - any error: the probe only needs "unreachable"
+        await store.ping()
