@@ -68,13 +68,15 @@ def db(tmp_path: Path) -> Path:
 @pytest_asyncio.fixture
 async def driver(fake: FakeSlack, db: Path) -> AsyncIterator[HttpDriver]:
     bot = await make_bot(fake, db)
+    d = HttpDriver(fake, bot)
     try:
         async with serve_http(bot, "127.0.0.1", 0) as url:
-            d = HttpDriver(fake, bot)
             d.url = url
             yield d
     finally:
-        await bot.close()
+        # the bot now serving: a test that restarts closes the first one itself and leaves its successor
+        # here (left open, its store's thread kept the test process from exiting)
+        await d.bot.close()
 
 
 async def test_a_complete_three_player_round_over_http(driver: HttpDriver, db: Path) -> None:
