@@ -39,6 +39,8 @@ from .reader import Reader, ReaderParams
 from .simple import AlwaysChallenge, Binomial, Noisy, RaiseByOne, RandomPlayer
 from .solved import Solved, SolvedTable, WithSolved
 from .solved_data import TABLES
+from .solved_history import HistoryTable, SolvedHistory
+from .solved_history_data import TABLES as HISTORY_TABLES
 
 __all__ = [
     "DIFFICULTY_LEVELS",
@@ -51,6 +53,7 @@ __all__ = [
     "Reader",
     "ReaderParams",
     "Solved",
+    "SolvedHistory",
     "SolvedTable",
     "Strategy",
     "get_strategy",
@@ -73,8 +76,15 @@ def _solved_tables() -> tuple[SolvedTable, ...]:
 
 
 def solved_strategies() -> list[Solved]:
-    """One :class:`Solved` per shipped table (the tables are parsed once and shared; nothing mutates them)."""
-    return [Solved(table) for table in _solved_tables()]
+    """One :class:`Solved` per shipped table, the history-keyed ones first (so they play where they fit;
+    the tables are parsed once and shared; nothing mutates them)."""
+    history: list[Solved] = [SolvedHistory(table) for table in _history_tables()]
+    return history + [Solved(table) for table in _solved_tables()]
+
+
+@cache
+def _history_tables() -> tuple[HistoryTable, ...]:
+    return tuple(HistoryTable.decode(text) for text in HISTORY_TABLES)
 
 
 def _hard() -> Strategy:
