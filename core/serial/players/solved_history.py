@@ -14,14 +14,17 @@ Data: :mod:`core.serial.players.solved_history_data` (generated).  Pure: parsing
 
 from __future__ import annotations
 
+import base64
+import zlib
 from dataclasses import dataclass
+from functools import cached_property
 
 from ..round import Challenge, MakeBid, Phase
 from ..rules import Rules
 from ..view import SeatView
 from .solved import Row, Solved, SolvedTable, _hands, _index
 
-__all__ = ["HistoryKey", "HistoryTable", "SolvedHistory", "history_key_of"]
+__all__ = ["HistoryKey", "HistoryTable", "SolvedHistory", "history_key_of", "pack", "unpack"]
 
 HistoryKey = tuple[bool, int, tuple[int, ...]]
 
@@ -77,17 +80,41 @@ class HistoryTable:
         return cls(digits, length, bool(rebid), memory, entries)
 
 
-class SolvedHistory(Solved):
-    """Plays a :class:`HistoryTable` where it has the node and the hand (always, playing its own table)."""
+def pack(table: HistoryTable) -> tuple[str, str]:
+    """(header, the encoding deflated and in base 85): how the data module ships a table."""
+    text = table.encode()
+    return text.split("\n", 1)[0], base64.b85encode(zlib.compress(text.encode(), 9)).decode("ascii")
 
-    def __init__(self, table: HistoryTable, name: str = "solver") -> None:
-        self.history_table = table
+
+def unpack(packed: str) -> HistoryTable:
+    return HistoryTable.decode(zlib.decompress(base64.b85decode(packed)).decode())
+
+
+class SolvedHistory(Solved):
+    """Plays a :class:`HistoryTable` where it has the node and the hand (always, playing its own table).
+
+    Built from a table, or from a packed one (:func:`pack`), which is only inflated and parsed the
+    first time it is needed in its own format (a second or two for the 3×3 table)."""
+
+    def __init__(self, table: HistoryTable | tuple[str, str], name: str = "solver") -> None:
+        if isinstance(table, HistoryTable):
+            self.__dict__["history_table"] = table
+            header = (table.digits, table.serial_length, int(table.rebid), table.memory)
+        else:
+            self._packed = table[1]
+            header = tuple(int(x) for x in table[0].split())  # type: ignore[assignment]
+        digits, length, rebid, memory = header
         self.name = name
-        self._hands = _hands(table.digits, table.serial_length)
-        self.table = SolvedTable(table.digits, table.serial_length, table.rebid, table.memory, {})
+        self._hands = _hands(digits, length)
+        self.memory = memory
+        self.table = SolvedTable(digits, length, bool(rebid), memory, {})  # the format it fits; no entries
+
+    @cached_property
+    def history_table(self) -> HistoryTable:
+        return unpack(self._packed)
 
     def _lookup(self, view: SeatView) -> Row | None:
-        rows = self.history_table.entries.get(history_key_of(view, self.history_table.memory))
+        rows = self.history_table.entries.get(history_key_of(view, self.memory))
         if rows is None:
             return None
         hand = tuple(view.serial.counts[d] for d in view.rules.digit_set)
@@ -95,7 +122,7 @@ class SolvedHistory(Solved):
         return row or None
 
     def fits(self, view: SeatView) -> bool:
-        return self.history_table.fits(view.rules, view.n) and self._lookup(view) is not None
+        return self.table.fits(view.rules, view.n) and self._lookup(view) is not None
 
     def _row(self, view: SeatView) -> Row:
         """The node's row for this hand; empty where the table never gets there holding it (so its
@@ -103,5 +130,5 @@ class SolvedHistory(Solved):
         return self._lookup(view) or ()
 
     def memo_key(self, view: SeatView) -> tuple[object, ...]:
-        return ("history", history_key_of(view, self.history_table.memory))
+        return ("history", history_key_of(view, self.memory))
 
