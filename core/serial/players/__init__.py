@@ -25,7 +25,9 @@ Names (:data:`STRATEGY_NAMES`, all accepted by :func:`get_strategy`):
     except in a small heads-up format with a solved table (2-player 2×2, 3×2, 3×3 with the rebid
     right), where it plays the table.
 ``solver``
-    The solved (CFR+) strategy of :mod:`core.serial.players.solved` where a table fits the format
+    The solved (CFR+) strategy where a table fits the format: in 3×3 the history-keyed table of
+    :mod:`core.serial.players.solved_history` (:mod:`~core.serial.players.solved_history_data`),
+    else the abstract tables of :mod:`core.serial.players.solved`
     (:mod:`core.serial.players.solved_data`); ``reader`` elsewhere.
 """
 
@@ -39,6 +41,8 @@ from .reader import Reader, ReaderParams
 from .simple import AlwaysChallenge, Binomial, Noisy, RaiseByOne, RandomPlayer
 from .solved import Solved, SolvedTable, WithSolved
 from .solved_data import TABLES
+from .solved_history import SolvedHistory
+from .solved_history_data import TABLES as HISTORY_TABLES
 
 __all__ = [
     "DIFFICULTY_LEVELS",
@@ -51,6 +55,7 @@ __all__ = [
     "Reader",
     "ReaderParams",
     "Solved",
+    "SolvedHistory",
     "SolvedTable",
     "Strategy",
     "get_strategy",
@@ -73,8 +78,16 @@ def _solved_tables() -> tuple[SolvedTable, ...]:
 
 
 def solved_strategies() -> list[Solved]:
-    """One :class:`Solved` per shipped table (the tables are parsed once and shared; nothing mutates them)."""
-    return [Solved(table) for table in _solved_tables()]
+    """One :class:`Solved` per shipped table, the history-keyed ones first (so they play where they fit;
+    the tables are parsed once and shared; nothing mutates them)."""
+    history: list[Solved] = list(_history_strategies())
+    return history + [Solved(table) for table in _solved_tables()]
+
+
+@cache
+def _history_strategies() -> tuple[SolvedHistory, ...]:
+    """The history-keyed tables (shared: each is inflated and parsed once, when first used in its format)."""
+    return tuple(SolvedHistory(packed) for packed in HISTORY_TABLES)
 
 
 def _hard() -> Strategy:
