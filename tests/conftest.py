@@ -1,6 +1,21 @@
-"""Suite-wide fixtures."""
+"""Suite-wide fixtures, among them a real PostgreSQL server for the session (the ``pgserver`` wheel,
+PostgreSQL 16 on a Unix socket in a temporary directory: no TCP port) and a fresh database on it per
+test (``postgres_url``): the store tests and the several-processes end-to-end test use them.
+
+``LIARS_TEST_DATABASE_URL`` points the tests at an existing server instead (a database on it is
+created and dropped per test).  Tests that need PostgreSQL skip, saying why, only if no server can be
+started.
+"""
 
 from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+import tempfile
+import warnings
+from collections.abc import Iterator
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -13,6 +28,63 @@ def _no_proxy_env(monkeypatch: pytest.MonkeyPatch) -> None:
     so a proxy setting in the environment would send loopback traffic through the proxy."""
     for var in PROXY_VARS:
         monkeypatch.delenv(var, raising=False)
+
+
+_counter = itertools.count()
+
+
+def _with_database(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, parts.fragment))
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """The URL of the session's PostgreSQL server (its maintenance database)."""
+    given = os.environ.get("LIARS_TEST_DATABASE_URL")
+    if given:
+        yield given
+        return
+    try:
+        import pgserver
+    except ImportError as exc:  # pragma: no cover - the dev dependency is missing
+        pytest.skip(f"PostgreSQL tests need the pgserver wheel (pip install -e '.[dev]'): {exc}")
+    try:
+        with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset (as root)
+            warnings.simplefilter("ignore")
+            # Not under pytest's base temp directory: a concurrent pytest run deletes all but the three
+            # newest of those, which would pull the data directory from under a running server.
+            server = pgserver.get_server(tempfile.mkdtemp(prefix="liars-pg-"), cleanup_mode="delete")
+    except Exception as exc:  # pragma: no cover - depends on the machine
+        pytest.skip(f"pgserver could not start PostgreSQL here: {type(exc).__name__}: {exc}")
+    url = str(server.get_uri())
+    # A throwaway server: no fsync (a test database is created per test: this makes that quick).
+    for sql in ("ALTER SYSTEM SET fsync = off", "ALTER SYSTEM SET synchronous_commit = off",
+                "SELECT pg_reload_conf()"):
+        asyncio.run(_admin(url, sql))
+    try:
+        yield url
+    finally:
+        server.cleanup()
+
+
+async def _admin(server_url: str, sql: str) -> None:
+    import asyncpg
+
+    admin = await asyncpg.connect(server_url)
+    try:
+        await admin.execute(sql)
+    finally:
+        await admin.close()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> Iterator[str]:
+    """A new, empty database on the session's server, dropped afterwards."""
+    name = f"liars_test_{os.getpid()}_{next(_counter)}"
+    asyncio.run(_admin(postgres_server, f"CREATE DATABASE {name} STRATEGY = FILE_COPY"))
+    yield _with_database(postgres_server, name)
+    asyncio.run(_admin(postgres_server, f"DROP DATABASE {name} WITH (FORCE)"))
 
 
 _EXIT = {"status": 0}

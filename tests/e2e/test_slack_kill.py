@@ -12,15 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
-import re
 import signal
 import sqlite3
-import sys
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,157 +24,16 @@ import aiohttp
 import pytest_asyncio
 
 from tests.adapters.slack.harness import BOT_TOKEN, SECRET
-from tests.fakes.slack_server import PROXY_VARS, FakeSlack, form_encode, signed_headers
+from tests.e2e.slack_processes import APPLIED, Bot, Table, start_bot
+from tests.fakes.slack_server import FakeSlack, form_encode, signed_headers
 
-ROOT = Path(__file__).resolve().parents[2]
 TABLES = 3
-APPLIED = ("You opened a table", "You are seated", "Dealt.", "Bid placed.", "You challenged.")
-NOT_YOUR_TURN = re.compile(r"It is not your turn: (\S+) is to act\.")
 
 
 @pytest_asyncio.fixture
 async def fake() -> AsyncIterator[FakeSlack]:
     async with FakeSlack(bot_token=BOT_TOKEN) as server:
         yield server
-
-
-class Dead(Exception):
-    """The bot's process is gone: the request was not acknowledged."""
-
-
-@dataclass
-class Sent:
-    payload: dict[str, str]
-    acked: bool = False
-    answer: str | None = None
-    resent: bool = False
-
-    @property
-    def request_id(self) -> str:
-        words = self.payload["text"].split()
-        return f"slack:{self.payload['trigger_id']}:{words[0].lower()}"
-
-
-@dataclass
-class Bot:
-    proc: asyncio.subprocess.Process
-    url: str
-    drain: asyncio.Task[bytes]
-
-    @property
-    def dead(self) -> bool:
-        return self.proc.returncode is not None
-
-
-async def start_bot(fake: FakeSlack, db: Path) -> Bot:
-    env = {k: v for k, v in os.environ.items() if k not in PROXY_VARS and not k.startswith("SLACK_")}
-    env.update(SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_SIGNING_SECRET=SECRET, SLACK_API_URL=fake.api_base, PORT="0",
-               LIARS_DB=str(db), LIARS_COMPUTER_DELAY="0")
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "slack", "--host", "127.0.0.1", cwd=ROOT, env=env,
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
-    assert proc.stderr is not None
-    async with asyncio.timeout(20):
-        while True:
-            line = (await proc.stderr.readline()).decode()
-            assert line, "liars slack exited before serving"
-            if m := re.search(r"serving Slack requests at (\S+)", line):
-                return Bot(proc, m.group(1), asyncio.create_task(proc.stderr.read()))
-
-
-@dataclass
-class Table:
-    """One channel's players, driven in turn: setup, then moves; refusals say who is to act."""
-
-    fake: FakeSlack
-    channel: str
-    players: list[str]
-    sent: list[Sent] = field(default_factory=list)
-    pending: Sent | None = None  # sent, not acknowledged: Slack would send it again
-    step: int = 0
-    to_act: str | None = None
-    bid_standing: bool = False
-
-    def next_payload(self) -> dict[str, str]:
-        host, *guests = self.players
-        setup = [(host, "start classic 1"), *((g, "join") for g in guests), (host, "deal")]
-        if self.step < len(setup):
-            user, text = setup[self.step]
-        else:
-            user = self.to_act or host
-            text = "challenge" if self.bid_standing else "bid 1 9"
-        return self.fake.slash_command(text, user_id=user, user_name=user.lower(), channel_id=self.channel)
-
-    def learn(self, sent: Sent) -> None:
-        answer, user = sent.answer, sent.payload["user_id"]
-        if self.step < len(self.players) + 1:
-            self.step += 1
-            return
-        if answer is None:  # acknowledged, answer lost with the process: the refusals will tell
-            self.to_act = None
-            return
-        if m := NOT_YOUR_TURN.match(answer):
-            self.to_act = m.group(1).upper()
-            return
-        nxt = self.players[(self.players.index(user) + 1) % len(self.players)]
-        if answer == "Bid placed.":
-            self.bid_standing, self.to_act = True, nxt
-        elif answer == "You challenged.":
-            self.to_act = nxt
-        else:  # no bid to challenge (a new round), or a bid too low (one is standing)
-            self.bid_standing = not self.bid_standing
-
-    async def send(self, http: aiohttp.ClientSession, bot: Bot, sent: Sent, retry: bool = False) -> None:
-        body = form_encode(sent.payload)
-        headers = signed_headers(body, SECRET, retry_num=1 if retry else None)
-        try:
-            async with http.post(bot.url, data=body, headers=headers) as resp:
-                await resp.read()
-                if resp.status != 200:
-                    raise Dead(resp.status)
-        except (aiohttp.ClientError, OSError) as exc:
-            raise Dead(type(exc).__name__) from exc
-        sent.acked = True
-        url = sent.payload["response_url"]
-        while not self.fake.response_url_posts(url):
-            if bot.dead:
-                return
-            await asyncio.sleep(0.005)
-        sent.answer = self.fake.response_url_posts(url)[-1].text
-
-    async def play(self, http: aiohttp.ClientSession, bot: Bot, until: float | None = None) -> None:
-        """Send requests one after another until the process dies (``until`` None) or this table has
-        counted a round after ``until``."""
-        if until is not None:
-            # A probe (Slack would not send these again): a request acknowledged before the kill whose
-            # answer was lost with the process.  Sent before anything else, it finds the table as the kill
-            # left it: if it had been acknowledged without being committed, it would be applied now.
-            for sent in [s for s in self.sent if s.acked and s.answer is None]:
-                sent.resent = True
-                await self.send(http, bot, sent, retry=True)
-                self.learn(sent)
-        if self.pending is not None:  # Slack's redelivery of what it never saw acknowledged
-            sent, self.pending = self.pending, None
-            sent.resent = True
-            await self.send(http, bot, sent, retry=True)
-            self.learn(sent)
-        for _ in range(300):
-            if until is not None and self.counted_since(until):
-                return
-            sent = Sent(self.next_payload())
-            self.sent.append(sent)
-            try:
-                await self.send(http, bot, sent)
-            except Dead:
-                self.pending = sent
-                if until is None:
-                    return
-                raise
-            self.learn(sent)
-        raise AssertionError(f"{self.channel} never counted a round")
-
-    def counted_since(self, when: float) -> bool:
-        return any("The count" in c.params["text"] and c.timestamp > when for c in self.fake.messages_to(self.channel))
 
 
 def rows(db: Path, sql: str) -> list[tuple[Any, ...]]:
@@ -191,7 +46,7 @@ async def test_kill_9_under_load_then_restart(fake: FakeSlack, tmp_path: Path) -
     seed = random.randrange(1_000_000)
     chance = random.Random(seed)
     tables = [Table(fake, f"C0T{i}", [f"U0A{i}", f"U0B{i}", f"U0C{i}"]) for i in range(TABLES)]
-    bot = await start_bot(fake, db)
+    bot = await start_bot(fake, LIARS_DB=str(db))
     try:
         async with aiohttp.ClientSession() as http:
             players = [asyncio.create_task(t.play(http, bot)) for t in tables]
@@ -203,7 +58,7 @@ async def test_kill_9_under_load_then_restart(fake: FakeSlack, tmp_path: Path) -
             before = [s for t in tables for s in t.sent if s.acked]
             assert before, f"seed {seed}: nothing was acknowledged before the kill"
 
-            bot = await start_bot(fake, db)  # the same file
+            bot = await start_bot(fake, LIARS_DB=str(db))  # the same file
             async with asyncio.timeout(15):
                 await asyncio.gather(*(t.play(http, bot, until=killed_at) for t in tables))
     finally:
@@ -252,7 +107,7 @@ async def _slash(http: aiohttp.ClientSession, fake: FakeSlack, bot: Bot, user: s
 async def test_a_restart_redraws_what_was_committed_but_never_drawn(fake: FakeSlack, tmp_path: Path) -> None:
     db, channel = tmp_path / "liars.sqlite3", "C0REDRAW"
     players = ["U0RA", "U0RB", "U0RC"]
-    bot = await start_bot(fake, db)
+    bot = await start_bot(fake, LIARS_DB=str(db))
     try:
         async with aiohttp.ClientSession() as http:
             assert (await _slash(http, fake, bot, players[0], "start classic 1", channel) or "").startswith(
@@ -283,7 +138,7 @@ async def test_a_restart_redraws_what_was_committed_but_never_drawn(fake: FakeSl
             bot.proc.send_signal(signal.SIGKILL)
             await bot.proc.wait()
             fake.clear_failures()
-            bot = await start_bot(fake, db)  # the same file; nobody acts
+            bot = await start_bot(fake, LIARS_DB=str(db))  # the same file; nobody acts
 
             def redrawn() -> bool:
                 message = fake.message(channel, table_ts)

@@ -1,0 +1,104 @@
+"""Several processes, one database: two real ``liars slack`` processes on one PostgreSQL database (a
+real server, see ``tests/conftest.py``), as two web workers behind a load balancer would run.
+
+Signed requests for the same tables are sprayed across both, some delivered to both at once (a
+Slack retry landing on the other worker while the first delivery is under way), through complete
+rounds.  Then one process is killed with SIGKILL mid-load; Slack's redeliveries of what it never saw
+acknowledged go to the survivor, which finishes the tables.
+
+What must hold: every server's ledger sums to 0 and every round to 0; no round is settled twice (and
+no count is posted twice); every acknowledged request whose answer said it was applied is stored, and
+none acknowledged before the kill is applied after it; each request id is applied once (one move event
+per stored move request, however many deliveries and processes); a request both processes answered
+was answered alike; both processes served requests; the survivor exits cleanly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import signal
+import time
+from collections.abc import AsyncIterator
+
+import aiohttp
+import pytest_asyncio
+
+from tests.adapters.slack.harness import BOT_TOKEN
+from tests.adapters.store_support import raw_sql
+from tests.e2e.slack_processes import APPLIED, Table, start_bot, stop_bot
+from tests.fakes.slack_server import FakeSlack
+
+TABLES = 4
+
+
+@pytest_asyncio.fixture
+async def fake() -> AsyncIterator[FakeSlack]:
+    async with FakeSlack(bot_token=BOT_TOKEN) as server:
+        yield server
+
+
+async def test_two_processes_on_one_postgres_database_then_one_is_killed(fake: FakeSlack, postgres_url: str) -> None:
+    seed = random.randrange(1_000_000)
+    chance = random.Random(seed)
+    tables = [Table(fake, f"C0P{i}", [f"U0A{i}", f"U0B{i}", f"U0C{i}"]) for i in range(TABLES)]
+    bots = list(await asyncio.gather(*(start_bot(fake, name, LIARS_DATABASE_URL=postgres_url) for name in "AB")))
+    victim, survivor = bots
+    killed_at: float | None = None
+
+    def finished(table: Table) -> bool:  # a round counted after the kill
+        return killed_at is not None and table.counted_since(killed_at)
+
+    async def kill_mid_load() -> None:
+        nonlocal killed_at
+        # every table plays a complete round on both processes first
+        await fake.wait_for(lambda: all(t.counts() for t in tables), timeout=60, description="a round at each table")
+        await asyncio.sleep(chance.uniform(0.05, 0.6))
+        victim.proc.send_signal(signal.SIGKILL)
+        await victim.proc.wait()
+        killed_at = time.time()
+
+    try:
+        async with aiohttp.ClientSession() as http, asyncio.timeout(120):
+            await asyncio.gather(kill_mid_load(), *(
+                t.play_across(http, bots, random.Random(seed + n), finished) for n, t in enumerate(tables)))
+    finally:
+        logs = [await stop_bot(bot) for bot in bots]
+    assert killed_at is not None
+    assert survivor.proc.returncode == 0, logs[1]
+    for log in logs:
+        assert "Traceback" not in log, log
+
+    sent = [s for t in tables for s in t.sent]
+    assert {"A", "B"} <= {name for s in sent for name in s.acked_by}, f"seed {seed}: one process served everything"
+    doubled = [s for s in sent if len(s.acked_by) > 1]
+    assert doubled, f"seed {seed}: no request was delivered to both processes"
+    for s in doubled:  # each process answered a request it was given; a second answer repeats the first
+        answers = {p.text for p in fake.response_url_posts(s.payload["response_url"])}
+        assert len(answers) <= 1, f"seed {seed}: {s.request_id} answered {answers}"
+
+    stored = {r: float(at) for r, at in await raw_sql(postgres_url, "SELECT request_id, at FROM requests")}
+    for s in sent:
+        if s.answer is not None and s.answer.startswith(APPLIED):
+            assert s.request_id in stored, f"seed {seed}: {s.request_id} acknowledged as applied but not stored"
+    for s in sent:  # acknowledged by the victim only, before the kill: committed then, never applied later
+        if s.acked_by == ["A"] and not s.resent:
+            assert stored.get(s.request_id, 0.0) < killed_at, f"seed {seed}: {s.request_id} applied after the kill"
+    # exactly once: one move event per stored move request, however many deliveries to however many processes
+    events = [json.loads(e) if isinstance(e, str) else e
+              for (e,) in await raw_sql(postgres_url, "SELECT event FROM table_events")]
+    move_ids = [r for r in stored if r.endswith((":bid", ":challenge"))]
+    assert len([e for e in events if e["t"] == "act"]) == len(move_ids), f"seed {seed}"
+    # rounds: none settled twice, each settles to 0, every server's ledger is 0, none counted twice
+    assert await raw_sql(postgres_url, "SELECT table_id, number FROM rounds GROUP BY table_id, number"
+                                       " HAVING COUNT(*) > 1") == []
+    per_round = await raw_sql(postgres_url, "SELECT SUM(units) FROM ledger GROUP BY round_id")
+    assert per_round and all(total == 0 for (total,) in per_round)
+    servers = await raw_sql(postgres_url, "SELECT server, SUM(units) FROM ledger GROUP BY server")
+    assert servers and all(total == 0 for _, total in servers)
+    per_channel = dict(await raw_sql(postgres_url, "SELECT t.channel, COUNT(*) FROM rounds r"
+                                                   " JOIN tables t ON t.id = r.table_id GROUP BY t.channel"))
+    for t in tables:
+        assert per_channel[t.channel] >= 2, f"seed {seed}: {t.channel} played {per_channel[t.channel]} rounds"
+        assert len(t.counts()) <= per_channel[t.channel], f"seed {seed}: {t.channel} counted a round twice"
