@@ -15,7 +15,9 @@ from typing import Any
 
 from bot.ports import Store
 
-__all__ = ["DUMP_COLUMNS", "is_postgres_url", "make_store", "open_store", "sqlite_path", "store_url_from_env"]
+__all__ = [
+    "DUMP_COLUMNS", "HEADS_SQL", "is_postgres_url", "make_store", "open_store", "sqlite_path", "store_url_from_env",
+]
 
 # The rows ``liars migrate`` copies, kind by kind, in an order that satisfies the foreign keys.  Both
 # stores name these tables and columns alike; JSON columns travel as JSON text.
@@ -29,6 +31,11 @@ DUMP_COLUMNS: dict[str, tuple[str, ...]] = {
     "requests": ("request_id", "table_id", "reply", "at"),
     "settlements": ("server", "period", "settled_by", "at"),
 }
+
+# Every open table and its number of stored events (``Store.open_table_heads``), in both dialects.
+HEADS_SQL = ("SELECT t.id, t.server, t.channel, COALESCE(MAX(e.seq), 0) FROM tables t"
+             " LEFT JOIN table_events e ON e.table_id = t.id WHERE t.status = 'open'"
+             " GROUP BY t.id, t.server, t.channel ORDER BY t.id")
 
 
 def store_url_from_env() -> str:

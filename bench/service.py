@@ -110,9 +110,25 @@ async def run_share(args: argparse.Namespace, url: str, share: int, shares: int,
     return {"latencies": latencies, "errors": errors, "setup": max(ready) - start, "transactions": transactions}
 
 
+def run(coro: Any) -> Any:
+    """Run on libuv's event loop when it is installed, as ``liars slack`` does (``--loop asyncio`` not)."""
+    if LOOP["name"] == "uvloop":
+        try:
+            import uvloop
+        except ImportError:
+            pass
+        else:
+            return uvloop.run(coro)
+    return asyncio.run(coro)
+
+
+LOOP = {"name": "uvloop"}
+
+
 def _worker(args: argparse.Namespace, url: str, share: int, shares: int, barrier: Any, results: Any) -> None:
     tune_runtime()
-    results.put(asyncio.run(run_share(args, url, share, shares, barrier)))
+    LOOP["name"] = args.loop
+    results.put(run(run_share(args, url, share, shares, barrier)))
 
 
 def start_postgres() -> tuple[Any, str]:
@@ -142,7 +158,10 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=1, help="worker processes on one database")
     parser.add_argument("--pool-size", type=int, default=4, help="PostgreSQL connections per process")
     parser.add_argument("--synchronous", default="FULL", choices=("FULL", "NORMAL", "OFF"))
+    parser.add_argument("--loop", choices=("uvloop", "asyncio"), default="uvloop",
+                        help="event loop (default: uvloop when installed, as liars slack runs)")
     args = parser.parse_args()
+    LOOP["name"] = args.loop
     server = None
     if args.store == "postgres":
         url = args.database_url
@@ -154,7 +173,7 @@ def main() -> None:
         where = f"{url} (WAL, synchronous={args.synchronous})"
     try:
         if args.processes == 1:
-            shares = [asyncio.run(run_share(args, url, 0, 1, None))]
+            shares = [run(run_share(args, url, 0, 1, None))]
         else:
             ctx = multiprocessing.get_context("spawn")
             barrier, results = ctx.Barrier(args.processes), ctx.Queue()

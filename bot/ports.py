@@ -22,6 +22,7 @@ __all__ = [
     "Store",
     "StoredTable",
     "SystemClock",
+    "TableHead",
 ]
 
 
@@ -90,6 +91,17 @@ class StoredTable:
         return len(self.events)
 
 
+@dataclass(frozen=True, slots=True)
+class TableHead:
+    """An open table's place in its event stream, without the events: what a process compares its
+    cached copy with."""
+
+    table_id: int
+    server: str
+    channel: str
+    seq: int
+
+
 class StaleTable(Exception):
     """A commit expected the table to have fewer (or more) events than are stored: another process
     appended first.  Nothing of the commit was stored; catch up with ``Store.events_since``."""
@@ -144,6 +156,11 @@ class Store(Protocol):
         ...
 
     async def load_open_tables(self) -> list[StoredTable]: ...
+
+    async def open_table_heads(self) -> list[TableHead]:
+        """Every open table and how many events it has stored (no events): how a process finds the
+        tables other processes opened, moved on or closed, to time them when their process is gone."""
+        ...
 
     async def open_table_at(self, server: str, channel: str) -> StoredTable | None:
         """The open table in this channel with all its events, or None: how a process finds a table

@@ -28,7 +28,17 @@ from core.game import RandomSource, Step
 from .ledger import period_of
 from .model import Command, Message, Reply, TableKey
 from .parsing import UserError
-from .ports import Clock, DuplicateRequest, LedgerEntry, Notifier, RoundRecord, StaleTable, Store, StoredTable
+from .ports import (
+    Clock,
+    DuplicateRequest,
+    LedgerEntry,
+    Notifier,
+    RoundRecord,
+    StaleTable,
+    Store,
+    StoredTable,
+    TableHead,
+)
 from .settings import DEFAULT_SETTINGS
 from .table import TableState, TableStatus
 
@@ -235,6 +245,23 @@ class Runtime:
             before = None if table is None else (table.id, table.events)
             table = await self.catch_up(key)
             return before != (None if table is None else (table.id, table.events))
+
+    async def survey(self) -> int:
+        """Catch up with what other processes did to open tables: a table opened elsewhere is loaded,
+        one moved on or closed there is brought up to date, so this process times them too (their own
+        process may be gone).  Returns how many tables changed here."""
+        heads: dict[TableKey, TableHead] = {}
+        for stored in await self.store.open_table_heads():
+            key = TableKey.from_server(stored.server, stored.channel)
+            if self.platform is None or key.platform == self.platform:
+                heads[key] = stored
+        changed = 0
+        for key in [*heads, *(k for k in list(self.tables) if k not in heads)]:
+            head, table = heads.get(key), self.tables.get(key)
+            if head is not None and table is not None and (table.id, table.events) >= (head.table_id, head.seq):
+                continue
+            changed += await self._moved(key)
+        return changed
 
     async def run(self, handler: Handler, cmd: Command, *, read: bool = False) -> Reply:
         """Run a command's handler; if another process changed its table first, run it again on the

@@ -1,9 +1,11 @@
 """Timers: turn warnings and timeouts, computer seats' moves after their "thinking" delay, idle lobbies,
 and a round left undealt.  Tables tick concurrently, so one slow table delays no other.
 
-Several processes sharing a store each tick the tables they hold, so a timer may come due in two of
-them: what it does is a commit built on the table as cached, so the second is stale (``Behind``) and
-changes nothing; a turn warning, which stores no event, is claimed once (:meth:`Runtime.claim`)."""
+Several processes sharing a store each tick the tables they hold, and every few seconds
+(``SURVEY_EVERY``) catch up with the tables the others opened, moved on or closed, so a table is timed
+even when the process that served it is gone.  A timer may then come due in two of them: what it
+does is a commit built on the table as cached, so the second is stale (``Behind``) and changes nothing;
+a turn warning, which stores no event, is claimed once (:meth:`Runtime.claim`)."""
 
 from __future__ import annotations
 
@@ -20,6 +22,8 @@ __all__ = ["Timers"]
 
 log = logging.getLogger(__name__)
 
+SURVEY_EVERY = 5.0  # seconds between looks for tables other processes opened, moved on or closed
+
 
 class Timers:
     def __init__(self, rt: Runtime, play: Play) -> None:
@@ -27,6 +31,7 @@ class Timers:
         self.play = play
         self._warned: dict[TableKey, tuple[int, float]] = {}
         self._task: asyncio.Task[None] | None = None
+        self._survey_at = float("-inf")
 
     def deadline(self, table: TableState) -> float | None:
         rt = self.rt
@@ -54,6 +59,13 @@ class Timers:
     async def tick(self) -> int:
         """Act on every due timer, tables concurrently.  Returns how many things happened."""
         now = self.rt.clock.now()
+        if now >= self._survey_at:  # tables other processes hold may be due here (theirs may be gone)
+            self._survey_at = now + SURVEY_EVERY
+            try:
+                if changed := await self.rt.survey():
+                    log.info("caught up with %d tables other processes changed", changed)
+            except Exception as exc:
+                log.warning("could not look for tables other processes changed: %s: %s", type(exc).__name__, exc)
         due = [k for k, t in list(self.rt.tables.items()) if (d := self.deadline(t)) is not None and d <= now]
         done = await asyncio.gather(*(self._tick_table(k) for k in due), return_exceptions=True)
         total = 0

@@ -23,8 +23,8 @@ from typing import Any
 
 import asyncpg
 
-from adapters.stores import DUMP_COLUMNS
-from bot.ports import DuplicateRequest, RoundRecord, StaleTable, StoredTable
+from adapters.stores import DUMP_COLUMNS, HEADS_SQL
+from bot.ports import DuplicateRequest, RoundRecord, StaleTable, StoredTable, TableHead
 
 from .batch import Batch, Unit, statement
 from .schema import MIGRATIONS, STALE_SQLSTATE
@@ -128,6 +128,9 @@ class PostgresStore:
             self._saw(table_id, len(evs))
             out.append(StoredTable(table_id, server, channel, evs, json.loads(panels)))
         return out
+
+    async def open_table_heads(self) -> list[TableHead]:
+        return [TableHead(*row) for row in await self.pool.fetch(HEADS_SQL)]
 
     async def open_table_at(self, server: str, channel: str) -> StoredTable | None:
         row = await self.pool.fetchrow(

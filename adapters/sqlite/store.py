@@ -24,8 +24,8 @@ from typing import Any
 
 import aiosqlite
 
-from adapters.stores import DUMP_COLUMNS
-from bot.ports import RoundRecord, StaleTable, StoredTable
+from adapters.stores import DUMP_COLUMNS, HEADS_SQL
+from bot.ports import RoundRecord, StaleTable, StoredTable, TableHead
 
 from .batch import ORDER, Unit, translate, write_sync
 from .schema import MIGRATIONS, migrate_sync
@@ -163,6 +163,9 @@ class SqliteStore:
         sql = "SELECT id, server, channel, panels FROM tables WHERE status = 'open' ORDER BY id"
         rows = await self._rows(sql)
         return [await self._stored(*row) for row in rows]
+
+    async def open_table_heads(self) -> list[TableHead]:
+        return [TableHead(*row) for row in await self._rows(HEADS_SQL)]
 
     async def _stored(self, table_id: int, server: str, channel: str, panels: str) -> StoredTable:
         events = await self.table_events(table_id)

@@ -203,3 +203,29 @@ async def test_a_timer_due_in_both_processes_fires_once(cluster: Cluster) -> Non
     [(events,)] = await raw_sql(c.url, "SELECT COUNT(*) FROM table_events")
     [(last,)] = await raw_sql(c.url, "SELECT MAX(seq) FROM table_events")
     assert events == last
+
+
+async def test_a_table_whose_process_is_gone_is_timed_by_another(cluster: Cluster) -> None:
+    """A opens and deals a table, then is gone (it never ticks again); B, which never got a command for
+    the table, finds it on its own and times the turn, and later sees it closed elsewhere."""
+    c = cluster
+    a, b = c.services
+    key = TableKey("slack", "T0", "C7")
+    alice, bob = Actor("UA", "Alice"), Actor("UB", "Bob")
+    for actor, name in ((alice, "start"), (bob, "join"), (alice, "deal")):
+        assert (await a.handle(Command(name, key, actor, ()))).ok
+    assert b.table(key) is None  # B has not heard of it
+
+    c.clock.advance(31)  # past half the 60-second turn
+    assert await b.tick() == 1
+    await b.drain()
+    assert [m.kind for m in c.notifiers[1].messages].count(MessageKind.WARNING) == 1
+    c.clock.advance(30)  # past the whole turn
+    assert await b.tick() == 1
+    assert await count_events(c.url, '"timeout":true') == 1
+
+    assert (await a.handle(Command("end", key, alice, ()))).ok  # closed in A (B's copy is now stale)
+    assert b.table(key) is not None
+    c.clock.advance(5)
+    await b.tick()
+    assert b.table(key) is None

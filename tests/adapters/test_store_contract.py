@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.ports import DuplicateRequest, LedgerEntry, RoundRecord, StaleTable, Store
+from bot.ports import DuplicateRequest, LedgerEntry, RoundRecord, StaleTable, Store, TableHead
 from tests.adapters.store_support import StoreFactory, raw_sql
 
 P = "2026-01"
@@ -122,6 +122,18 @@ async def test_a_closed_table_leaves_the_open_ones_but_keeps_its_history(open_st
     t3 = await new_table(store, "c1")  # the channel is free again
     assert t3 not in (t1, t2)
     assert await store.last_table("srv", "c1") == t3
+
+
+async def test_open_table_heads_show_what_another_process_stored_without_the_events(open_store: StoreFactory) -> None:
+    mine, other = await open_store(), await open_store()
+    t1 = await new_table(mine, "c1", events=2)
+    t2 = await new_table(mine, "c2", server="srv2")
+    reserved = await mine.create_table("srv", "c3", 1.0)  # reserved, not yet written: not open yet
+    assert await other.open_table_heads() == [TableHead(t1, "srv", "c1", 2), TableHead(t2, "srv2", "c2", 1)]
+    await other.commit(t1, "srv", [{"t": "x"}], at=2.0, period=P, expect_seq=2)
+    await other.commit(t2, "srv2", [{"t": "end"}], at=2.0, period=P, expect_seq=1, close=True)
+    await mine.commit(reserved, "srv", [{"t": "open"}], at=2.0, period=P)
+    assert await mine.open_table_heads() == [TableHead(t1, "srv", "c1", 3), TableHead(reserved, "srv", "c3", 1)]
 
 
 async def test_a_request_is_stored_with_its_commit_and_answered_once(open_store: StoreFactory) -> None:
