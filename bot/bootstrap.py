@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import gc
 import sys
+from collections.abc import Callable
 
 from adapters.stores import make_store, store_url_from_env
 from core.game import RandomSource
 
+from .model import TableKey
 from .ports import Clock, Notifier
 from .service import Service
 
@@ -35,6 +37,7 @@ async def build_service(
     rng: RandomSource | None = None,
     computer_delay: float = 0.0,
     platform: str | None = None,
+    holds: Callable[[TableKey], bool] | None = None,
     synchronous: str = "FULL",
 ) -> Service:
     """Open the store and reload open tables.  ``db_path`` is a SQLite path or a database URL
@@ -48,6 +51,7 @@ async def build_service(
         rng=rng,
         computer_delay=computer_delay,
         platform=platform,
+        holds=holds,
     )
     await service.start()
     return service

@@ -106,18 +106,25 @@ class Outbox:
 
 class Runtime:
     def __init__(self, store: Store, notifier: Notifier, clock: Clock, rng: RandomSource,
-                 computer_delay: float, platform: str | None) -> None:
+                 computer_delay: float, platform: str | None,
+                 holds: Callable[[TableKey], bool] | None = None) -> None:
         self.store = store
         self.notifier = notifier
         self.clock = clock
         self.rng = rng
         self.computer_delay = computer_delay
         self.platform = platform
+        self._holds = holds
         self.tables: dict[TableKey, TableState] = {}
         self.panels: dict[TableKey, dict[str, str]] = {}  # the adapters' message refs, per channel
         self.outbox = Outbox(notifier)
         self._locks: dict[TableKey, asyncio.Lock] = {}
         self._settings: dict[str, dict[str, Any]] = {}
+
+    def serves(self, key: TableKey) -> bool:
+        """Whether this process loads and times the table: its platform's, and (Discord shards split
+        across processes) one this process holds."""
+        return (self.platform is None or key.platform == self.platform) and (self._holds is None or self._holds(key))
 
     def lock(self, key: TableKey) -> asyncio.Lock:
         lock = self._locks.get(key)
@@ -253,7 +260,7 @@ class Runtime:
         heads: dict[TableKey, TableHead] = {}
         for stored in await self.store.open_table_heads():
             key = TableKey.from_server(stored.server, stored.channel)
-            if self.platform is None or key.platform == self.platform:
+            if self.serves(key):
                 heads[key] = stored
         changed = 0
         for key in [*heads, *(k for k in list(self.tables) if k not in heads)]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections.abc import Callable
 
 from core.errors import GameError, NotYourTurn
 from core.game import Form, RandomSource
@@ -37,9 +38,12 @@ _TABLE_READS = frozenset({"hand", "status"} | {v for g in GAMES.values() for v i
 
 class Service:
     def __init__(self, store: Store, notifier: Notifier, *, clock: Clock | None = None,
-                 rng: RandomSource | None = None, computer_delay: float = 0.0, platform: str | None = None) -> None:
+                 rng: RandomSource | None = None, computer_delay: float = 0.0, platform: str | None = None,
+                 holds: Callable[[TableKey], bool] | None = None) -> None:
+        """``platform`` (and ``holds``, when several processes split a platform's servers) choose the
+        tables this process loads and times; commands for any table are taken all the same."""
         self.rt = Runtime(store, notifier, clock or SystemClock(), rng or secrets.SystemRandom(), computer_delay,
-                          platform)
+                          platform, holds)
         self.play = Play(self.rt)
         self.lobby = self.play.lobby
         self.timers = Timers(self.rt, self.play)
@@ -81,7 +85,7 @@ class Service:
         """Reload every open table from its event log."""
         for stored in await self.rt.store.load_open_tables():
             key = TableKey.from_server(stored.server, stored.channel)
-            if self.rt.platform is not None and key.platform != self.rt.platform:
+            if not self.rt.serves(key):
                 continue
             table = TableState(stored.table_id, key)
             for event in stored.events:

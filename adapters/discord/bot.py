@@ -299,8 +299,9 @@ async def create_bot(config: DiscordConfig, *, rng: Any = None, clock: Clock | N
     ``options`` go to ``discord.AutoShardedClient`` (tests pass ``guild_ready_timeout``)."""
     notifier = DiscordNotifier()
     delay = config.computer_delay if computer_delay is None else computer_delay
+    # the tables this process times and redraws: its own shards' (a command for any table is taken)
     service = await build_service(notifier, db_path=config.db_path, clock=clock, rng=rng, computer_delay=delay,
-                                  platform=PLATFORM)
+                                  platform=PLATFORM, holds=lambda key: config.holds(key.server_id))
     if config.shard_count is not None:  # this process runs these shards of the bot's (others run the rest)
         options.setdefault("shard_count", config.shard_count)
         if config.shard_ids is not None:

@@ -62,6 +62,14 @@ class DiscordConfig:
     shard_count: int | None = None  # None: discord.py asks Discord and runs every shard
     shard_ids: tuple[int, ...] | None = None  # None: all of ``shard_count``
 
+    def holds(self, server_id: str) -> bool:
+        """Whether this process runs the shard of a server (a guild): Discord's sharding formula,
+        ``(guild_id >> 22) % shard_count``, as discord.py's ``Guild.shard_id`` (which needs a loaded
+        guild).  Every server when this process runs every shard."""
+        if self.shard_count is None or self.shard_ids is None or not server_id.isdigit():
+            return True
+        return (int(server_id) >> 22) % self.shard_count in self.shard_ids
+
     @classmethod
     def from_env(cls, env: Mapping[str, str], *, db_path: str | None = None) -> DiscordConfig:
         """Read and check the settings; raise :class:`ConfigError` naming what is wrong."""

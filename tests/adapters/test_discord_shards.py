@@ -9,6 +9,8 @@ import pytest
 
 from adapters.discord.bot import create_bot
 from adapters.discord.config import ConfigError, DiscordConfig
+from bot.bootstrap import build_service
+from bot.model import Actor, Command, TableKey
 
 
 def config(**env: str) -> DiscordConfig:
@@ -40,3 +42,38 @@ async def test_the_bot_runs_only_its_shards(tmp_path: Path) -> None:
     finally:
         await bot.service.close()
         await bot.http.close()  # never connected: nothing else to close
+
+
+class _Drop:
+    async def deliver(self, messages: object) -> None:
+        return None
+
+
+def guild_on(shard: int) -> str:
+    """A guild id on ``shard`` of 4: Discord puts a guild on shard ``(guild_id >> 22) % shard_count``."""
+    return str((shard << 22) | 4321)
+
+
+async def test_a_process_loads_and_times_only_its_own_shards_tables(tmp_path: Path) -> None:
+    db = str(tmp_path / "liars.sqlite3")
+    other = await build_service(_Drop(), db_path=db, platform="discord")  # a process running every shard
+    for shard in range(4):
+        key = TableKey("discord", guild_on(shard), f"c{shard}")
+        assert (await other.handle(Command("start", key, Actor("u1", "Ann"), ()))).ok
+    cfg = DiscordConfig.from_env({"DISCORD_TOKEN": "t", "DISCORD_SHARD_COUNT": "4", "DISCORD_SHARD_IDS": "2,3",
+                                  "LIARS_DB": db})
+    bot = await create_bot(cfg, sync_commands=False)
+    try:
+        assert sorted(k.channel_id for k in bot.service.rt.tables) == ["c2", "c3"]
+        for shard in (0, 3):  # opened elsewhere after this process started: only its own shard's is taken up
+            key = TableKey("discord", guild_on(shard), f"later{shard}")
+            assert (await other.handle(Command("start", key, Actor("u1", "Ann"), ()))).ok
+        await bot.service.tick()
+        assert sorted(k.channel_id for k in bot.service.rt.tables) == ["c2", "c3", "later3"]
+        # a command for a table on another shard is still taken (any process may get any command)
+        key = TableKey("discord", guild_on(0), "c0")
+        assert (await bot.service.handle(Command("join", key, Actor("u2", "Bo"), ()))).ok
+    finally:
+        await bot.service.close()
+        await bot.http.close()
+        await other.close()
