@@ -68,10 +68,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_ledger(args: argparse.Namespace) -> int:
     from .bootstrap import build_service
-    from .ports import RecordingNotifier
+    from .ports import NullNotifier
 
     async def run() -> int:
-        service = await build_service(RecordingNotifier(), db_path=args.db, platform="none")
+        service = await build_service(NullNotifier(), db_path=args.db, platform="none")
         try:
             key = TableKey.from_server(args.server, getattr(args, "channel", "cli"))
             cmd_args = (args.period,) if getattr(args, "period", None) else ()

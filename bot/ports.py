@@ -13,10 +13,9 @@ from .model import Message
 __all__ = [
     "Clock",
     "DuplicateRequest",
-    "FakeClock",
     "LedgerEntry",
     "Notifier",
-    "RecordingNotifier",
+    "NullNotifier",
     "RoundRecord",
     "StaleTable",
     "Store",
@@ -39,39 +38,15 @@ class SystemClock:
         await asyncio.sleep(max(0.0, seconds))
 
 
-class FakeClock:
-    """A clock tests move by hand.  ``sleep`` returns once ``advance`` has moved time far enough."""
-
-    def __init__(self, start: float = 1_767_225_600.0) -> None:  # 2026-01-01T00:00:00Z
-        self._now = start
-        self._changed = asyncio.Event()
-
-    def now(self) -> float:
-        return self._now
-
-    def advance(self, seconds: float) -> None:
-        self._now += seconds
-        self._changed.set()
-
-    async def sleep(self, seconds: float) -> None:
-        target = self._now + seconds
-        while self._now < target:
-            self._changed.clear()
-            await self._changed.wait()
-
-
 class Notifier(Protocol):
     async def deliver(self, messages: Sequence[Message]) -> None: ...
 
 
-class RecordingNotifier:
-    """Keeps every message; the console adapter and tests use it."""
-
-    def __init__(self) -> None:
-        self.messages: list[Message] = []
+class NullNotifier:
+    """Delivers nowhere: for a service run from the shell to read the ledger, where no table speaks."""
 
     async def deliver(self, messages: Sequence[Message]) -> None:
-        self.messages.extend(messages)
+        return None
 
 
 @dataclass(frozen=True, slots=True)
