@@ -12,6 +12,7 @@ from typing import Any
 from core.registry import DEFAULT_GAME, GAMES, get_game
 
 from . import messages as M
+from . import refusals as R
 from .ledger import fewest_payments
 from .model import COMMANDS, Command, Message, MessageKind, Reply, render_mentions
 from .parsing import UserError, is_period, money, positive_int, sentence, stake, user_ref
@@ -67,7 +68,7 @@ class Reports:
         assert table.match is not None
         text = table.match.private_text(cmd.actor.user_id)
         if text is None:
-            raise UserError("You hold nothing to show right now.", "nothing-held")
+            raise UserError(R.NOTHING_HELD, "nothing-held")
         return Reply(self._plain(table, text), private=True)
 
     async def read(self, cmd: Command) -> Reply:
@@ -77,7 +78,7 @@ class Reports:
         self.rt.need_round(table)
         assert table.match is not None
         if cmd.name not in table.game.reads:
-            raise UserError(f"`{cmd.name}` is not part of {table.game.title}.", "unknown-command")
+            raise UserError(R.not_in_game(cmd.name, table.game.title), "unknown-command")
         return Reply(self._plain(table, table.match.read(cmd.actor.user_id, cmd.name)), private=True)
 
     async def status(self, cmd: Command) -> Reply:
@@ -108,18 +109,18 @@ class Reports:
         if not words:
             return Reply(M.settings_text(settings))
         if not await rt.is_admin(cmd):
-            raise UserError("Only a server admin can change the configuration.", "not-admin")
+            raise UserError(R.ONLY_ADMIN_CONFIG, "not-admin")
         game = get_game(DEFAULT_GAME)
         options = dict(settings.get("options", {}))
         for word in words:
             if "=" not in word:
-                raise UserError(f"Write settings as name=value (e.g. `preset=salomon`), not {word!r}.", "bad-option")
+                raise UserError(R.bad_setting_word(word), "bad-option")
             name, _, value = word.partition("=")
             name = name.strip().lower().replace("-", "_")
             value = value.strip()
             if name == "preset":
                 if value.lower() not in game.presets:
-                    raise UserError(f"Unknown preset {value!r}: choose {', '.join(game.presets)}.", "bad-option")
+                    raise UserError(R.unknown_preset(value, game.presets), "bad-option")
                 settings["preset"] = value.lower()
             elif name in ("turn_timeout", "lobby_timeout"):
                 settings[name] = positive_int(value, name, default=0, low=10, high=86_400)
@@ -127,11 +128,11 @@ class Reports:
                 settings[name] = money(value)
             elif name == "currency":
                 if not 1 <= len(value) <= 8:
-                    raise UserError("The currency label is 1 to 8 characters, like $ or EUR.", "bad-option")
+                    raise UserError(R.CURRENCY_LENGTH, "bad-option")
                 settings[name] = value
             elif name == "computer_level":
                 if value.lower() not in game.levels:
-                    raise UserError(f"Unknown level {value!r}: choose {', '.join(game.levels)}.", "bad-option")
+                    raise UserError(R.unknown_level(value, game.levels), "bad-option")
                 settings[name] = value.lower()
             elif name == "admins":
                 settings[name] = [user_ref(a) for a in value.split(",") if a.strip()]
@@ -174,16 +175,16 @@ class Reports:
         period = next((a for a in args if a not in ("settle", "chart")), None) or str(
             cmd.options.get("period") or rt.period())
         if not is_period(period):
-            raise UserError(f"A period is written YYYY-MM, like {rt.period()}.", "bad-period")
+            raise UserError(R.bad_period(rt.period()), "bad-period")
         balances = await rt.store.balances(server, period)
         names = await rt.store.names(server)
         payments = fewest_payments(balances)
         settled = await rt.store.settled_periods(server)
         if settle:
             if not await rt.is_admin(cmd):
-                raise UserError("Only a server admin can mark a period settled.", "not-admin")
+                raise UserError(R.ONLY_ADMIN_SETTLES, "not-admin")
             if not await rt.store.settle_period(server, period, cmd.actor.user_id, rt.clock.now()):
-                raise UserError(f"{period} is already marked settled.", "already")
+                raise UserError(R.period_settled(period), "already")
             settled = await rt.store.settled_periods(server)
         lines = [f"🧾 Sheet for {period}" + (" — settled ✅" if period in settled else "") + ":"]
         if not balances:
@@ -279,8 +280,7 @@ class Reports:
             elif word in GAMES:
                 game = word
             elif word != "by":
-                raise UserError(f"Write `leaderboard [YYYY-MM|all] [by money|skill] [{'|'.join(GAMES)}]`, "
-                                f"not {word!r}.", "bad-option")
+                raise UserError(R.bad_leaderboard_word(word, GAMES), "bad-option")
         settings = await rt.settings(server)
         names = await rt.store.names(server)
         ratings = (await self.ratings.get(server)).of(game, period)
@@ -319,13 +319,13 @@ class Reports:
         live = rt.tables.get(cmd.key)
         table_id = live.id if live is not None else await rt.store.last_table(server, cmd.key.channel_id)
         if table_id is None:
-            raise UserError("No table has been played in this channel.", "no-table")
+            raise UserError(R.NO_TABLE_PLAYED, "no-table")
         table = TableState(table_id, cmd.key, keep_history=True)
         for event in await rt.store.table_events(table_id):
             table.apply(event)
         records = table.records()
         if not records:
-            raise UserError("No round has been counted at this table yet.", "no-round")
+            raise UserError(R.NO_COUNTED_ROUND, "no-round")
         body = json.dumps(records[0] if len(records) == 1 else records, indent=1)
         return Reply(f"Game record ({len(records)} session{'s' if len(records) != 1 else ''}); "
                      "check it with `liars verify FILE`.", data={"record": body})

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["DEFAULT_SETTINGS"]
+__all__ = ["DEFAULT_SETTINGS", "MAX_STAKE"]
+
+MAX_STAKE = 1_000_000
+"""The largest stake a table or a server's default may name, in units."""
 
 DEFAULT_SETTINGS: dict[str, Any] = {
     "preset": "classic",  # the default game's preset for new tables
