@@ -88,7 +88,7 @@ class Lobby:
                                      "max_rounds": max_rounds}
             if host_level:
                 event["host_level"] = host_level
-            reply = Reply(f"You opened a table: {game.describe(rules)}", private=True)
+            reply = Reply(M.opened(game.describe(rules)), private=True)
             try:
                 await rt.commit(table, [event], cmd, reply)
             except Exception:
@@ -108,7 +108,7 @@ class Lobby:
                 raise UserError(R.TABLE_RUNNING, "table-running")
             if len(table.seats) >= table.seat_limit:
                 raise UserError(R.table_full(table.seat_limit), "table-full")
-            reply = Reply(f"You are seated ({len(table.seats) + 1}/{table.seat_limit}).")
+            reply = Reply(M.seated(len(table.seats) + 1, table.seat_limit))
             await rt.commit(table, [{"t": "join", "player": uid, "name": cmd.actor.name}], cmd, reply)
             rt.post([M.lobby_message(table)])
         return reply
@@ -136,12 +136,7 @@ class Lobby:
         lobby = table.status == TableStatus.LOBBY
         if lobby and player == table.host:
             raise UserError(R.HOST_CANNOT_BE_KICKED if kicked else R.HOST_CANNOT_LEAVE, "host-leave")
-        if lobby:
-            text = f"{table.name(player)} was removed from the table." if kicked else "You left the table."
-        else:
-            text = (f"{table.name(player)} will be removed after this round." if kicked
-                    else "You will leave after this round.")
-        reply = Reply(text)
+        reply = Reply(M.removed(table.name(player) if kicked else None, now=lobby))
         await self.rt.commit(table, [{"t": "leave", "player": player}], cmd, reply)
         self.rt.post([M.lobby_message(table)])
         return reply
@@ -156,7 +151,7 @@ class Lobby:
                 raise UserError(R.PLAY_UNDER_WAY, "table-running")
             if len(table.seats) < table.game.min_players:
                 raise UserError(R.too_few_to_deal(table.game.min_players), "too-few")
-            reply = Reply("Dealt. Check your DMs for your secret.")
+            reply = Reply(M.DEALT)
             await self.deal_round(table, cmd, reply)
         await self.follow_up(cmd.key)
         return reply
@@ -181,7 +176,7 @@ class Lobby:
                 raise UserError(R.PLAY_NOT_STARTED, "no-round")
             if table.last_declared:
                 raise UserError(R.LAST_ALREADY_DECLARED, "already")
-            reply = Reply("The last hand is declared.")
+            reply = Reply(M.LAST_DECLARED)
             [step] = await rt.commit(table, [{"t": "last"}], cmd, reply)
             settings = rt.cached_settings(table.key.server)
             msgs = [M.table_message(table, s.text, MessageKind.INFO) for s in step.says]
@@ -194,9 +189,8 @@ class Lobby:
         async with self.rt.lock(cmd.key):
             table = self.rt.need_table(cmd.key)
             await self.rt.need_host_or_admin(table, cmd, "end the table")
-            unfinished = " The round under way is void: no money moves." if table.live else ""
-            reply = Reply("The table is closed." + unfinished)
-            await self.close(table, cmd, f"closed by {cmd.actor.name}.{unfinished}", reply)
+            reply = Reply(M.table_closed(void=table.live))
+            await self.close(table, cmd, M.closed_by(cmd.actor.name, void=table.live), reply)
         return reply
 
     async def close(self, table: TableState, cmd: Command | None, reason: str, reply: Reply | None = None) -> None:

@@ -53,7 +53,7 @@ class Reports:
     def _chart(self, cmd: Command, text: str, picture: dict[str, Any], names: Mapping[str, str]) -> str:
         """Post a chart (its data; the platform draws it) with its text in the channel; the asker's note."""
         self.rt.post([Message(cmd.key, text, MessageKind.INFO, names=dict(names), picture=picture)])
-        return "📈 The chart is posted in this channel."
+        return M.CHART_POSTED
 
     # -- the table --------------------------------------------------------------------------------
     def _plain(self, table: TableState, text: str) -> str:
@@ -94,11 +94,10 @@ class Reports:
         settings = await self.rt.settings(cmd.key.server)
         game = get_game(DEFAULT_GAME)
         rules = game.make_rules(settings["preset"], settings.get("options", {}))
-        return Reply("No table here. A new table would play: " + game.describe(rules))
+        return Reply(M.rules_without_table(game.describe(rules)))
 
     async def help(self, cmd: Command) -> Reply:
-        lines = ["Liar's Poker commands:"] + [f"• `{name}` — {text}" for name, text in COMMANDS.items()]
-        return Reply("\n".join(lines))
+        return Reply(M.help_text(COMMANDS))
 
     # -- the server -------------------------------------------------------------------------------
     async def config(self, cmd: Command) -> Reply:
@@ -144,7 +143,7 @@ class Reports:
             raise UserError(sentence(str(exc)), "bad-option") from None
         settings["options"] = options
         saved = await rt.save_settings(server, settings)
-        return Reply("Settings saved.\n" + M.settings_text(saved))
+        return Reply(M.settings_saved(saved))
 
     async def ledger(self, cmd: Command) -> Reply:
         rt, server = self.rt, cmd.key.server
@@ -154,16 +153,12 @@ class Reports:
         total = await rt.store.balances(server)
         names = await rt.store.names(server)
         if not total:
-            return Reply("The ledger is empty: no round has been settled on this server yet.",
+            return Reply(M.LEDGER_EMPTY,
                          data={"period": period, "current": {}, "all_time": {}})
-        lines = [f"📒 Ledger — {period} (all time in brackets):"]
-        for player in sorted(total, key=lambda p: -total[p]):
-            lines.append(f"• {names.get(player, player)}: {M.signed_units(current.get(player, 0), settings)} "
-                         f"[{M.signed_units(total[player], settings)}]")
-        lines.append(f"Sum: {sum(current.values())} this period, {sum(total.values())} all time.")
-        text, data = "\n".join(lines), {"period": period, "current": current, "all_time": total}
+        text = M.ledger_text(period, current, total, names, settings)
+        data = {"period": period, "current": current, "all_time": total}
         if _wants_chart(cmd):
-            picture = {"chart": "nets", "nets": current, "title": f"Nets — {period}"}
+            picture = {"chart": "nets", "nets": current, "title": M.nets_title(period)}
             return Reply(self._chart(cmd, text, picture, names), data={**data, "chart": True})
         return Reply(text, data=data)
 
@@ -186,25 +181,17 @@ class Reports:
             if not await rt.store.settle_period(server, period, cmd.actor.user_id, rt.clock.now()):
                 raise UserError(R.period_settled(period), "already")
             settled = await rt.store.settled_periods(server)
-        lines = [f"🧾 Sheet for {period}" + (" — settled ✅" if period in settled else "") + ":"]
-        if not balances:
-            lines.append("No rounds were settled in this period.")
-        for p in sorted(balances, key=lambda p: -balances[p]):
-            lines.append(f"• {names.get(p, p)}: {M.signed_units(balances[p], settings)}")
-        if payments:
-            lines.append(f"To settle ({len(payments)} payment{'s' if len(payments) != 1 else ''}):")
-            lines += [f"  {names.get(a, a)} pays {names.get(b, b)} {M.units(u, settings)}" for a, b, u in payments]
+        text = M.sheet_text(period, period in settled, balances, payments, names, settings)
         data = {"period": period, "balances": balances, "payments": [list(p) for p in payments],
                 "settled": period in settled}
         if _wants_chart(cmd):
             rows = [r for r in reversed(await rt.store.rounds(server)) if r.get("period") == period]
             series = _balance_series(rows)  # dated when it spans days; else by settlement, easier to read
-            picture = {"chart": "balances", "series": series, "title": f"Balances — {period}",
+            picture = {"chart": "balances", "series": series, "title": M.balances_title(period),
                        "time_axis": bool(series) and series[-1][0] - series[0][0] >= 86_400}
-            note = self._chart(cmd, "\n".join(lines), picture, names)
-            return Reply(note if not settle else "\n".join([*lines, note]), private=not settle,
-                         data={**data, "chart": True})
-        return Reply("\n".join(lines), private=not settle, data=data)
+            note = self._chart(cmd, text, picture, names)
+            return Reply(note if not settle else f"{text}\n{note}", private=not settle, data={**data, "chart": True})
+        return Reply(text, private=not settle, data=data)
 
     async def stats(self, cmd: Command) -> Reply:
         rt, server = self.rt, cmd.key.server
@@ -243,23 +230,15 @@ class Reports:
             parts.append((game.title, len(records), text))
         data["rounds"] = sum(n for _, n, _ in parts)
         if not parts:
-            return Reply(f"{name} has not played a settled round on this server.", data=data)
-
-        def rounds(n: int) -> str:
-            return f"{n} round{'s' if n != 1 else ''}"
-
-        if len(parts) == 1:
-            text = f"📊 {name}: {rounds(parts[0][1])}, net {M.signed_units(net, settings)}. {parts[0][2]}"
-        else:
-            detail = " ".join(f"{title}: {rounds(n)}. {text}" for title, n, text in parts)
-            text = f"📊 {name}: net {M.signed_units(net, settings)}. {detail}"
+            return Reply(M.no_settled_round(name), data=data)
+        text = M.stats_text(name, net, parts, settings)
         if _wants_chart(cmd):
             rated = [g for g in GAMES if target in book.of(g).history]
             if not rated:
-                return Reply(text + "\nNo rating history to chart yet.", data=data)
+                return Reply(text + M.NO_RATING_HISTORY, data=data)
             game_name = max(rated, key=lambda g: len(book.of(g).history[target]))
             picture = {"chart": "rating", "history": chart_history(book.of(game_name), [target]),
-                       "title": f"{name}: rating — {GAMES[game_name].title}"}
+                       "title": M.rating_title(name, GAMES[game_name].title)}
             return Reply(self._chart(cmd, text, picture, names), data={**data, "chart": True})
         return Reply(text, data=data)
 
@@ -286,15 +265,14 @@ class Reports:
         ratings = (await self.ratings.get(server)).of(game, period)
         balances = await rt.store.balances(server, period)
         standings = leaderboard(ratings, balances, "skill" if by == "skill" else "money", limit=10)
-        when = period or "all time"
-        what = f"by skill at {GAMES[game].title}" if by == "skill" else "by money"
+        when, what = M.leaderboard_when(period), M.leaderboard_what(by, GAMES[game].title)
         data = {"period": period, "by": by, "game": game, "standings": [
             {"place": s.place, "player": s.player, "balance": s.balance,
              "rating": s.rating.display if s.rating else None} for s in standings]}
         if not standings:
-            return Reply(f"🏆 Nobody is on the board for {when} {what} yet.", data=data)
+            return Reply(M.nobody_on_board(when, what), data=data)
         trends = {s.player: trend(ratings, s.player) for s in standings}
-        text = M.leaderboard_text(f"🏆 Leaderboard — {when}, {what}:", standings, names, by, settings, trends)
+        text = M.leaderboard_text(M.leaderboard_title(when, what), standings, names, by, settings, trends)
         return Reply(text, data=data)
 
     async def history(self, cmd: Command) -> Reply:
@@ -302,17 +280,14 @@ class Reports:
         table = rt.tables.get(cmd.key)
         table_id = table.id if table else await rt.store.last_table(server, cmd.key.channel_id)
         if table_id is None:
-            return Reply("No rounds have been played in this channel.")
+            return Reply(M.NO_ROUNDS_PLAYED)
         rows = await rt.store.rounds(server, table_id=table_id, limit=10)
         if not rows:
-            return Reply("No rounds have been counted at this table yet.")
+            return Reply(M.NO_ROUNDS_COUNTED)
         names = await rt.store.names(server)
-        lines = ["Recent rounds here:"]
-        for row in reversed(rows):
-            line = get_game(_game_of(row)).history_line(
-                {"round": row["number"], **row["record"], "outcome": row.get("outcome") or {}}, names)
-            lines.append(f"• {line}")
-        return Reply("\n".join(lines))
+        return Reply(M.history_text(get_game(_game_of(row)).history_line(
+            {"round": row["number"], **row["record"], "outcome": row.get("outcome") or {}}, names)
+            for row in reversed(rows)))
 
     async def export(self, cmd: Command) -> Reply:
         rt, server = self.rt, cmd.key.server
@@ -327,5 +302,4 @@ class Reports:
         if not records:
             raise UserError(R.NO_COUNTED_ROUND, "no-round")
         body = json.dumps(records[0] if len(records) == 1 else records, indent=1)
-        return Reply(f"Game record ({len(records)} session{'s' if len(records) != 1 else ''}); "
-                     "check it with `liars verify FILE`.", data={"record": body})
+        return Reply(M.export_text(len(records)), data={"record": body})
