@@ -6,9 +6,9 @@ import asyncio
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
-from .model import Message
+from .model import JsonValue, Message
 
 __all__ = [
     "Clock",
@@ -56,7 +56,7 @@ class StoredTable:
     table_id: int
     server: str
     channel: str
-    events: list[dict[str, Any]]
+    events: list[dict[str, JsonValue]]
     panels: dict[str, str]
 
     @property
@@ -95,8 +95,8 @@ class RoundRecord:
     """A counted round, stored with its ledger entries in one transaction."""
 
     number: int
-    record: dict[str, Any]
-    outcome: dict[str, Any]
+    record: dict[str, JsonValue]
+    outcome: dict[str, JsonValue]
     entries: list[LedgerEntry] = field(default_factory=list)
 
 
@@ -135,13 +135,13 @@ class Store(Protocol):
         self,
         table_id: int,
         server: str,
-        events: Sequence[dict[str, Any]],
+        events: Sequence[dict[str, JsonValue]],
         *,
         at: float,
         period: str,
         rounds: Sequence[RoundRecord] = (),
         names: dict[str, str] | None = None,
-        request: tuple[str, dict[str, Any]] | None = None,
+        request: tuple[str, dict[str, JsonValue]] | None = None,
         close: bool = False,
         expect_seq: int | None = None,
     ) -> None:
@@ -155,20 +155,20 @@ class Store(Protocol):
         id that is already stored raises ``DuplicateRequest`` (nothing stored)."""
         ...
 
-    async def events_since(self, table_id: int, seq: int) -> list[dict[str, Any]]:
+    async def events_since(self, table_id: int, seq: int) -> list[dict[str, JsonValue]]:
         """The table's events after the first ``seq`` (seq + 1, seq + 2, ...), in order: how a process
         catches up after ``StaleTable``."""
         ...
 
-    async def get_request(self, request_id: str) -> dict[str, Any] | None:
+    async def get_request(self, request_id: str) -> dict[str, JsonValue] | None:
         """The stored reply to a request id, or None."""
         ...
 
     async def set_panel(self, table_id: int, panel: str, ref: str) -> None: ...
 
-    async def get_settings(self, server: str) -> dict[str, Any]: ...
+    async def get_settings(self, server: str) -> dict[str, JsonValue]: ...
 
-    async def set_settings(self, server: str, settings: dict[str, Any]) -> None: ...
+    async def set_settings(self, server: str, settings: dict[str, JsonValue]) -> None: ...
 
     async def balances(self, server: str, period: str | None = None) -> dict[str, int]: ...
 
@@ -181,9 +181,9 @@ class Store(Protocol):
     async def names(self, server: str) -> dict[str, str]: ...
 
     async def rounds(self, server: str, *, table_id: int | None = None, limit: int | None = None) -> list[
-        dict[str, Any]
+        dict[str, JsonValue]
     ]: ...
 
-    async def table_events(self, table_id: int) -> list[dict[str, Any]]: ...
+    async def table_events(self, table_id: int) -> list[dict[str, JsonValue]]: ...
 
     async def last_table(self, server: str, channel: str) -> int | None: ...

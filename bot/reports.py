@@ -14,7 +14,7 @@ from core.registry import DEFAULT_GAME, GAMES, get_game
 from . import messages as M
 from . import refusals as R
 from .ledger import fewest_payments
-from .model import COMMANDS, Command, Message, MessageKind, Reply, render_mentions
+from .model import COMMANDS, Command, JsonValue, Message, MessageKind, Reply, render_mentions
 from .parsing import UserError, is_period, money, positive_int, sentence, stake, user_ref
 from .playerstats import cards_stats, serial_stats
 from .ratings import RatingBook, chart_history, leaderboard, trend
@@ -156,7 +156,7 @@ class Reports:
             return Reply(M.LEDGER_EMPTY,
                          data={"period": period, "current": {}, "all_time": {}})
         text = M.ledger_text(period, current, total, names, settings)
-        data = {"period": period, "current": current, "all_time": total}
+        data: dict[str, JsonValue] = {"period": period, "current": current, "all_time": total}
         if _wants_chart(cmd):
             picture = {"chart": "nets", "nets": current, "title": M.nets_title(period)}
             return Reply(self._chart(cmd, text, picture, names), data={**data, "chart": True})
@@ -182,7 +182,7 @@ class Reports:
                 raise UserError(R.period_settled(period), "already")
             settled = await rt.store.settled_periods(server)
         text = M.sheet_text(period, period in settled, balances, payments, names, settings)
-        data = {"period": period, "balances": balances, "payments": [list(p) for p in payments],
+        data: dict[str, JsonValue] = {"period": period, "balances": balances, "payments": [list(p) for p in payments],
                 "settled": period in settled}
         if _wants_chart(cmd):
             rows = [r for r in reversed(await rt.store.rounds(server)) if r.get("period") == period]
@@ -198,7 +198,7 @@ class Reports:
         words = [a for a in cmd.args if a.lower() != "chart"]
         target = user_ref(str(cmd.options.get("member") or (words[0] if words else cmd.actor.user_id)))
         names = await rt.store.names(server)
-        rows = list(reversed(await rt.store.rounds(server)))
+        rows: Sequence[Mapping[str, Any]] = list(reversed(await rt.store.rounds(server)))
         net = (await rt.store.balances(server)).get(target, 0)
         settings = await rt.settings(server)
         book = await self.ratings.get(server)
@@ -281,7 +281,7 @@ class Reports:
         table_id = table.id if table else await rt.store.last_table(server, cmd.key.channel_id)
         if table_id is None:
             return Reply(M.NO_ROUNDS_PLAYED)
-        rows = await rt.store.rounds(server, table_id=table_id, limit=10)
+        rows: Sequence[Mapping[str, Any]] = await rt.store.rounds(server, table_id=table_id, limit=10)
         if not rows:
             return Reply(M.NO_ROUNDS_COUNTED)
         names = await rt.store.names(server)
