@@ -14,7 +14,8 @@ from .model import Actor, Command, TableKey
 
 def register(sub: Any) -> None:
     p = sub.add_parser("play", help="play at a local table in the terminal against computer players")
-    p.add_argument("--seats", type=int, default=4, help="seats at the table, you included (2-12)")
+    p.add_argument("--seats", type=int, default=4, help="seats at the table, you included "
+                   f"({min(g.min_players for g in GAMES.values())}-{max(g.max_players for g in GAMES.values())})")
     p.add_argument("--game", default="serial", choices=tuple(GAMES), help="serial (default) or cards")
     p.add_argument("--preset", default=None, help="the game's preset (serial: classic, quick or salomon)")
     p.add_argument("--stake", type=int, default=None)

@@ -19,6 +19,7 @@ from .parsing import UserError, is_period, money, positive_int, sentence, stake,
 from .playerstats import cards_stats, serial_stats
 from .ratings import RatingBook, chart_history, leaderboard, trend
 from .runtime import Runtime
+from .settings import MAX_TIMEOUT, MIN_TIMEOUT
 from .table import TableState
 
 __all__ = ["Reports"]
@@ -122,7 +123,7 @@ class Reports:
                     raise UserError(R.unknown_preset(value, game.presets), "bad-option")
                 settings["preset"] = value.lower()
             elif name in ("turn_timeout", "lobby_timeout"):
-                settings[name] = positive_int(value, name, default=0, low=10, high=86_400)
+                settings[name] = positive_int(value, name, default=0, low=MIN_TIMEOUT, high=MAX_TIMEOUT)
             elif name == "unit_value":
                 settings[name] = money(value)
             elif name == "currency":
