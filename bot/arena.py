@@ -35,6 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.serial.bids import MAX_PLAYERS, MIN_PLAYERS
 from core.serial.errors import GameError
 from core.serial.players import Strategy, get_strategy
 from core.serial.round import Round
@@ -225,8 +226,8 @@ def run_arena(
     :func:`core.players.get_strategy`.
     """
     n = len(lineup)
-    if not 2 <= n <= 12:
-        raise ArenaError("the arena seats 2 to 12 players")
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise ArenaError(f"the arena seats {MIN_PLAYERS} to {MAX_PLAYERS} players")
     if rounds < 1:
         raise ArenaError("play at least one round")
     supplied = dict(strategies or {})

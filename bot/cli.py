@@ -70,13 +70,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
-    from core.serial.bids import MAX_PLAYERS
+    from core.serial.bids import MAX_PLAYERS, MIN_PLAYERS
     from core.serial.odds import at_least, count_distribution, player_odds
     from core.serial.serials import Serial
 
     n = args.players
-    if not 2 <= n <= MAX_PLAYERS:
-        return _fail(f"--players must be 2 to {MAX_PLAYERS}")
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        return _fail(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}")
     if args.serial is None:
         k = 8 * n
         dist = count_distribution(k)

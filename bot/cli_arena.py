@@ -45,6 +45,7 @@ def _fail(message: str) -> int:
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
+    from core.serial.bids import MAX_PLAYERS, MIN_PLAYERS
     from core.serial.players import STRATEGY_NAMES
     from core.serial.rules import RulesError, make_rules
 
@@ -54,8 +55,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
     if not names:
         return _fail("--strategies names no strategy")
     players = args.players if args.players is not None else len(names)
-    if not 2 <= players <= 12:
-        return _fail("--players must be 2 to 12")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        return _fail(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}")
     if len(names) > players:
         return _fail(f"--strategies names {len(names)} strategies for {players} seats")
     names += [names[-1]] * (players - len(names))

@@ -14,7 +14,8 @@ from .model import Actor, Command, TableKey
 
 def register(sub: Any) -> None:
     p = sub.add_parser("play", help="play at a local table in the terminal against computer players")
-    p.add_argument("--seats", type=int, default=4, help="seats at the table, you included (2-12)")
+    p.add_argument("--seats", type=int, default=4, help="seats at the table, you included "
+                   f"({min(g.min_players for g in GAMES.values())}-{max(g.max_players for g in GAMES.values())})")
     p.add_argument("--game", default="serial", choices=tuple(GAMES), help="serial (default) or cards")
     p.add_argument("--preset", default=None, help="the game's preset (serial: classic, quick or salomon)")
     p.add_argument("--stake", type=int, default=None)
@@ -68,10 +69,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_ledger(args: argparse.Namespace) -> int:
     from .bootstrap import build_service
-    from .ports import RecordingNotifier
+    from .ports import NullNotifier
 
     async def run() -> int:
-        service = await build_service(RecordingNotifier(), db_path=args.db, platform="none")
+        service = await build_service(NullNotifier(), db_path=args.db, platform="none")
         try:
             key = TableKey.from_server(args.server, getattr(args, "channel", "cli"))
             cmd_args = (args.period,) if getattr(args, "period", None) else ()

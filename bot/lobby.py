@@ -12,6 +12,7 @@ from typing import Any
 from core.registry import DEFAULT_GAME, GAMES, get_game
 
 from . import messages as M
+from . import refusals as R
 from .model import Command, MessageKind, Reply, TableKey
 from .parsing import UserError, positive_int, sentence, stake, user_ref
 from .runtime import Runtime
@@ -43,7 +44,7 @@ class Lobby:
         rt, key, actor = self.rt, cmd.key, cmd.actor
         async with rt.lock(key):
             if key in rt.tables:
-                raise UserError("A table is already open in this channel. Use `join`, or `end` it first.", "table-open")
+                raise UserError(R.TABLE_OPEN, "table-open")
             settings = await rt.settings(key.server)
             opts, positional = _start_options(cmd)
             if positional and positional[0].lower() in GAMES and "game" not in opts:
@@ -51,15 +52,15 @@ class Lobby:
             try:
                 game = get_game(opts.pop("game", DEFAULT_GAME).lower())
             except KeyError:
-                raise UserError(f"Unknown game: choose {', '.join(GAMES)}.", "bad-option") from None
+                raise UserError(R.unknown_game(GAMES), "bad-option") from None
             if len(positional) > 4:
-                raise UserError("Usage: `start [game] [preset] [stake] [seats] [computers] [option=value ...]`.")
+                raise UserError(R.START_USAGE)
             for name, value in zip(("preset", "stake", "seats", "computers"), positional, strict=False):
                 opts.setdefault(name, value)
             default_game = game.name == DEFAULT_GAME
             preset = opts.pop("preset", None) or (settings["preset"] if default_game else None)
             if preset is not None and preset.lower() not in game.presets:
-                raise UserError(f"Unknown preset {preset!r}: choose {', '.join(game.presets)}.", "bad-option")
+                raise UserError(R.unknown_preset(preset, game.presets), "bad-option")
             most = game.max_players
             seats = positive_int(opts.pop("seats", None), "seats", default=most, low=game.min_players, high=most)
             computers = positive_int(opts.pop("computers", None), "computers", default=0, low=0, high=most - 1)
@@ -67,9 +68,9 @@ class Lobby:
             host_level = opts.pop("host_computer", "").lower() if key.platform == "local" else ""
             level = (opts.pop("level", None) or settings.get("computer_level", "hard")).lower()
             if level not in game.levels or (host_level and host_level not in game.levels):
-                raise UserError(f"Unknown level {level!r}: choose {', '.join(game.levels)}.", "bad-option")
+                raise UserError(R.unknown_level(level, game.levels), "bad-option")
             if computers + 1 > seats:
-                raise UserError(f"{computers} computer players and you do not fit in {seats} seats.", "bad-option")
+                raise UserError(R.computers_do_not_fit(computers, seats), "bad-option")
             overrides: dict[str, Any] = {**(settings.get("options", {}) if default_game else {}), **opts}
             if "stake" in overrides:
                 overrides["stake"] = stake(overrides["stake"])
@@ -87,7 +88,7 @@ class Lobby:
                                      "max_rounds": max_rounds}
             if host_level:
                 event["host_level"] = host_level
-            reply = Reply(f"You opened a table: {game.describe(rules)}", private=True)
+            reply = Reply(M.opened(game.describe(rules)), private=True)
             try:
                 await rt.commit(table, [event], cmd, reply)
             except Exception:
@@ -102,12 +103,12 @@ class Lobby:
             table = rt.need_table(cmd.key)
             uid = cmd.actor.user_id
             if uid in table.seats:
-                raise UserError("You are already seated at this table.", "already-seated")
+                raise UserError(R.ALREADY_SEATED, "already-seated")
             if table.status != TableStatus.LOBBY:
-                raise UserError("Play is under way at this table; join the next one.", "table-running")
+                raise UserError(R.TABLE_RUNNING, "table-running")
             if len(table.seats) >= table.seat_limit:
-                raise UserError(f"This table is full ({table.seat_limit} seats).", "table-full")
-            reply = Reply(f"You are seated ({len(table.seats) + 1}/{table.seat_limit}).")
+                raise UserError(R.table_full(table.seat_limit), "table-full")
+            reply = Reply(M.seated(len(table.seats) + 1, table.seat_limit))
             await rt.commit(table, [{"t": "join", "player": uid, "name": cmd.actor.name}], cmd, reply)
             rt.post([M.lobby_message(table)])
         return reply
@@ -120,28 +121,22 @@ class Lobby:
 
     async def kick(self, cmd: Command) -> Reply:
         if not cmd.args and "member" not in cmd.options:
-            raise UserError("Usage: `kick @player`.")
+            raise UserError(R.KICK_USAGE)
         target = user_ref(str(cmd.options.get("member") or cmd.args[0]))
         async with self.rt.lock(cmd.key):
             table = self.rt.need_table(cmd.key)
             await self.rt.need_host_or_admin(table, cmd, "remove a player")
             if target not in table.seats:
-                raise UserError("That player is not seated at this table.", "not-seated")
+                raise UserError(R.THAT_PLAYER_NOT_SEATED, "not-seated")
             return await self._remove(table, cmd, target, kicked=True)
 
     async def _remove(self, table: TableState, cmd: Command, player: str, kicked: bool) -> Reply:
         if player in table.pending_leave:
-            raise UserError("That seat is already leaving after this round.", "already-leaving")
+            raise UserError(R.ALREADY_LEAVING, "already-leaving")
         lobby = table.status == TableStatus.LOBBY
         if lobby and player == table.host:
-            raise UserError("The host cannot be removed from the lobby; `end` the table instead." if kicked
-                            else "The host cannot leave the lobby; `end` the table instead.", "host-leave")
-        if lobby:
-            text = f"{table.name(player)} was removed from the table." if kicked else "You left the table."
-        else:
-            text = (f"{table.name(player)} will be removed after this round." if kicked
-                    else "You will leave after this round.")
-        reply = Reply(text)
+            raise UserError(R.HOST_CANNOT_BE_KICKED if kicked else R.HOST_CANNOT_LEAVE, "host-leave")
+        reply = Reply(M.removed(table.name(player) if kicked else None, now=lobby))
         await self.rt.commit(table, [{"t": "leave", "player": player}], cmd, reply)
         self.rt.post([M.lobby_message(table)])
         return reply
@@ -151,12 +146,12 @@ class Lobby:
         async with rt.lock(cmd.key):
             table = rt.need_table(cmd.key)
             if cmd.actor.user_id != table.host:
-                raise UserError("Only the host deals.", "not-host")
+                raise UserError(R.ONLY_HOST_DEALS, "not-host")
             if table.status != TableStatus.LOBBY:
-                raise UserError("Play is already under way.", "table-running")
+                raise UserError(R.PLAY_UNDER_WAY, "table-running")
             if len(table.seats) < table.game.min_players:
-                raise UserError(f"At least {table.game.min_players} seats are needed to deal.", "too-few")
-            reply = Reply("Dealt. Check your DMs for your secret.")
+                raise UserError(R.too_few_to_deal(table.game.min_players), "too-few")
+            reply = Reply(M.DEALT)
             await self.deal_round(table, cmd, reply)
         await self.follow_up(cmd.key)
         return reply
@@ -178,10 +173,10 @@ class Lobby:
             table = rt.need_table(cmd.key)
             await rt.need_host_or_admin(table, cmd, "declare the last hand")
             if table.status != TableStatus.PLAYING or table.match is None:
-                raise UserError("Play has not started yet.", "no-round")
+                raise UserError(R.PLAY_NOT_STARTED, "no-round")
             if table.last_declared:
-                raise UserError("The last hand is already declared.", "already")
-            reply = Reply("The last hand is declared.")
+                raise UserError(R.LAST_ALREADY_DECLARED, "already")
+            reply = Reply(M.LAST_DECLARED)
             [step] = await rt.commit(table, [{"t": "last"}], cmd, reply)
             settings = rt.cached_settings(table.key.server)
             msgs = [M.table_message(table, s.text, MessageKind.INFO) for s in step.says]
@@ -194,9 +189,8 @@ class Lobby:
         async with self.rt.lock(cmd.key):
             table = self.rt.need_table(cmd.key)
             await self.rt.need_host_or_admin(table, cmd, "end the table")
-            unfinished = " The round under way is void: no money moves." if table.live else ""
-            reply = Reply("The table is closed." + unfinished)
-            await self.close(table, cmd, f"closed by {cmd.actor.name}.{unfinished}", reply)
+            reply = Reply(M.table_closed(void=table.live))
+            await self.close(table, cmd, M.closed_by(cmd.actor.name, void=table.live), reply)
         return reply
 
     async def close(self, table: TableState, cmd: Command | None, reason: str, reply: Reply | None = None) -> None:

@@ -1,11 +1,17 @@
-"""The table's own words (lobby, seats, timers, ledgers, reports) and how a game's words become messages.
+"""Every word the bot itself says, but its refusals: replies, notes, panels, ledgers and reports; and how
+a game's words become messages.
 
-A refusal (:class:`~bot.parsing.UserError`) is worded where its rule is checked (``lobby.py``,
-``parsing.py``, ``reports.py``, ``runtime.py``): one sentence beside the one check it explains.
+Here: the lobby and table panels, the replies to moves and seat changes (``done``, ``seated``,
+``removed`` ...), why a table closed, timer notes (a turn warning, a timeout), the server's settings,
+ledger, sheet, leaderboard, stats and history texts, and chart titles.  The modules that decide
+(``lobby.py``, ``play.py``, ``timers.py``, ``reports.py``) call these and hold no sentences.  The
+commands' one-line help is :data:`bot.model.TABLE_COMMANDS`, beside the command names it defines.
 
-Each game writes its own words (``core/<game>/text.py``) with mentions as ``<@id>`` and money as
-``<$n>`` tokens; here the money tokens are written out with the server's unit, and the game's
-:class:`~core.game.Say` values become :class:`~bot.model.Message` values for the adapters.
+Not here: refusals, the text of each :class:`~bot.parsing.UserError`, are in :mod:`bot.refusals`.  The
+games' own words stay in the games: each game writes its notes, panels and rule refusals in ``core/<game>/``
+(``text.py``, and :class:`~core.game.GameError` raised by its checks, the game's own error tree), with
+mentions as ``<@id>`` and money as ``<$n>`` tokens; here the money tokens are written out with the server's
+unit, and the game's :class:`~core.game.Say` values become :class:`~bot.model.Message` values for the adapters.
 
 Privacy rule: a game's private :class:`~core.game.Say` (a serial, a hand) becomes a message addressed
 to its holder only; computer seats get none.
@@ -14,7 +20,7 @@ to its holder only; computer seats get none.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from core.game import Control, Panel, Say, SayKind
@@ -25,22 +31,14 @@ from .ratings import Rating, Standing
 from .table import TableState, TableStatus
 
 __all__ = [
-    "cards_stats_text",
-    "closed_message",
-    "leaderboard_text",
-    "lobby_message",
-    "mention",
-    "panel_message",
-    "rating_text",
-    "say_messages",
-    "seat_list",
-    "serial_stats_text",
-    "settings_text",
-    "signed_units",
-    "table_message",
-    "turn_message",
-    "units",
-    "with_units",
+    "CHART_POSTED", "DEALT", "LAST_DECLARED", "LEDGER_EMPTY", "LOBBY_TIMED_OUT", "NO_RATING_HISTORY",
+    "NO_ROUNDS_COUNTED", "NO_ROUNDS_PLAYED", "ONLY_COMPUTERS_REMAIN", "TOO_FEW_REMAIN", "all_rounds_played",
+    "balances_title", "cards_stats_text", "closed_by", "closed_message", "done", "export_text", "help_text",
+    "history_text", "leaderboard_text", "leaderboard_title", "leaderboard_what", "leaderboard_when", "ledger_text",
+    "lobby_message", "mention", "nets_title", "no_settled_round", "nobody_on_board", "opened", "panel_message",
+    "ran_out_of_time", "rating_text", "rating_title", "removed", "rules_without_table", "say_messages",
+    "seat_list", "seated", "serial_stats_text", "settings_saved", "settings_text", "sheet_text", "signed_units",
+    "stats_text", "table_closed", "table_message", "time_warning", "turn_message", "units", "with_units",
 ]
 
 B_JOIN = Button("join", "Join", "primary")
@@ -158,6 +156,127 @@ def settings_text(settings: Mapping[str, Any]) -> str:
     )
 
 
+# -- the table's replies and notes: what a move or a seat change says ------------------------------
+_DONE = {"challenge": "You challenged.", "count": "You called for the count.", "bid": "Bid placed.",
+         "declare": "Declared.", "take": "You took the hand.", "discard": "Discarded.", "pass": "You passed."}
+DEALT = "Dealt. Check your DMs for your secret."
+LAST_DECLARED = "The last hand is declared."
+_VOID = " The round under way is void: no money moves."
+# why a table closed (after "The table is closed: ")
+LOBBY_TIMED_OUT = "nobody dealt before the lobby timed out."
+TOO_FEW_REMAIN = "fewer than two players remain."
+ONLY_COMPUTERS_REMAIN = "only computer players remain."
+
+
+def done(verb: str) -> str:
+    """The mover's reply to a game move."""
+    return _DONE.get(verb, "Done.")
+
+
+def opened(description: str) -> str:
+    return f"You opened a table: {description}"
+
+
+def seated(seated: int, seat_limit: int) -> str:
+    return f"You are seated ({seated}/{seat_limit})."
+
+
+def removed(kicked: str | None, *, now: bool) -> str:
+    """``kicked``: the name of the player the host removed (None: the sender left); ``now``: in the lobby,
+    else after the round under way."""
+    if now:
+        return f"{kicked} was removed from the table." if kicked is not None else "You left the table."
+    return f"{kicked} will be removed after this round." if kicked is not None else "You will leave after this round."
+
+
+def table_closed(*, void: bool) -> str:
+    """The reply to ``end``; ``void``: a round was under way."""
+    return "The table is closed." + (_VOID if void else "")
+
+
+def closed_by(name: str, *, void: bool) -> str:
+    return f"closed by {name}.{_VOID if void else ''}"
+
+
+def all_rounds_played(rounds: int) -> str:
+    return f"all {rounds} rounds are played."
+
+
+def ran_out_of_time(player: str) -> str:
+    """The start of a timed-out move's note (the game's note follows)."""
+    return f"⏰ {mention(player)} ran out of time. "
+
+
+def time_warning(player: str, left: int) -> str:
+    return f"⏳ {mention(player)}, {max(left, 0)} seconds left to act."
+
+
+# -- reports: the server's ledger, its sheet, the table's history and rules -------------------------
+CHART_POSTED = "📈 The chart is posted in this channel."
+LEDGER_EMPTY = "The ledger is empty: no round has been settled on this server yet."
+NO_ROUNDS_PLAYED = "No rounds have been played in this channel."
+NO_ROUNDS_COUNTED = "No rounds have been counted at this table yet."
+NO_RATING_HISTORY = "\nNo rating history to chart yet."
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def help_text(commands: Mapping[str, str]) -> str:
+    return "\n".join(["Liar's Poker commands:"] + [f"• `{name}` — {text}" for name, text in commands.items()])
+
+
+def rules_without_table(description: str) -> str:
+    return "No table here. A new table would play: " + description
+
+
+def settings_saved(settings: Mapping[str, Any]) -> str:
+    return "Settings saved.\n" + settings_text(settings)
+
+
+def ledger_text(period: str, current: Mapping[str, int], total: Mapping[str, int], names: Mapping[str, str],
+                settings: Mapping[str, Any] | None) -> str:
+    """This period's balances with all time's in brackets, and both sums (0 on a sound ledger)."""
+    lines = [f"📒 Ledger — {period} (all time in brackets):"]
+    for player in sorted(total, key=lambda p: -total[p]):
+        lines.append(f"• {names.get(player, player)}: {signed_units(current.get(player, 0), settings)} "
+                     f"[{signed_units(total[player], settings)}]")
+    lines.append(f"Sum: {sum(current.values())} this period, {sum(total.values())} all time.")
+    return "\n".join(lines)
+
+
+def sheet_text(period: str, settled: bool, balances: Mapping[str, int], payments: Sequence[tuple[str, str, int]],
+               names: Mapping[str, str], settings: Mapping[str, Any] | None) -> str:
+    """A period's balances and the payments that settle them."""
+    lines = [f"🧾 Sheet for {period}" + (" — settled ✅" if settled else "") + ":"]
+    if not balances:
+        lines.append("No rounds were settled in this period.")
+    for p in sorted(balances, key=lambda p: -balances[p]):
+        lines.append(f"• {names.get(p, p)}: {signed_units(balances[p], settings)}")
+    if payments:
+        lines.append(f"To settle ({_plural(len(payments), 'payment')}):")
+        lines += [f"  {names.get(a, a)} pays {names.get(b, b)} {units(u, settings)}" for a, b, u in payments]
+    return "\n".join(lines)
+
+
+def nets_title(period: str) -> str:
+    return f"Nets — {period}"
+
+
+def balances_title(period: str) -> str:
+    return f"Balances — {period}"
+
+
+def history_text(lines: Iterable[str]) -> str:
+    """The table's recent rounds, one game-written line each."""
+    return "\n".join(["Recent rounds here:", *(f"• {line}" for line in lines)])
+
+
+def export_text(sessions: int) -> str:
+    return f"Game record ({_plural(sessions, 'session')}); check it with `liars verify FILE`."
+
+
 # -- reports: the leaderboard, and what ``stats`` adds ----------------------------------------------------
 def rating_text(rating: Rating, trend: int, last: int = 5) -> str:
     """``rating 1034 (+12 over the last 5)``: the displayed conservative estimate and its recent change."""
@@ -197,3 +316,35 @@ def cards_stats_text(s: CardsStats) -> str:
     if s.challenged:
         parts.append(f"challenged {s.challenged} time{'s' if s.challenged != 1 else ''}, held {s.held}")
     return "; ".join(parts) + "."
+
+
+def no_settled_round(name: str) -> str:
+    return f"{name} has not played a settled round on this server."
+
+
+def stats_text(name: str, net: int, parts: Sequence[tuple[str, int, str]], settings: Mapping[str, Any] | None) -> str:
+    """``parts``: (game title, rounds, that game's text) for each game the player has rounds in."""
+    if len(parts) == 1:
+        return f"📊 {name}: {_plural(parts[0][1], 'round')}, net {signed_units(net, settings)}. {parts[0][2]}"
+    detail = " ".join(f"{title}: {_plural(n, 'round')}. {text}" for title, n, text in parts)
+    return f"📊 {name}: net {signed_units(net, settings)}. {detail}"
+
+
+def rating_title(name: str, game_title: str) -> str:
+    return f"{name}: rating — {game_title}"
+
+
+def leaderboard_when(period: str | None) -> str:
+    return period or "all time"
+
+
+def leaderboard_what(by: str, game_title: str) -> str:
+    return f"by skill at {game_title}" if by == "skill" else "by money"
+
+
+def leaderboard_title(when: str, what: str) -> str:
+    return f"🏆 Leaderboard — {when}, {what}:"
+
+
+def nobody_on_board(when: str, what: str) -> str:
+    return f"🏆 Nobody is on the board for {when} {what} yet."

@@ -9,10 +9,10 @@ table says (the lobby, the table panel, dealt serials, the count) reaches the ad
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TypeAlias
 
 from core.registry import GAMES
 
@@ -63,6 +63,11 @@ class Actor:
     user_id: str
     name: str
     is_admin: bool = False
+
+
+JsonValue: TypeAlias = "bool | int | float | str | Sequence[JsonValue] | Mapping[str, JsonValue] | None"
+"""A value JSON can hold: what a reply's data, a picture's data and a stored reply are made of."""
+JsonObject: TypeAlias = Mapping[str, JsonValue]
 
 
 # The table's own commands; each game adds its play commands and private reads (``core.registry``).
@@ -147,10 +152,10 @@ class Reply:
     ok: bool = True
     private: bool = True
     buttons: tuple[Button, ...] = ()
-    data: Mapping[str, Any] | None = None
+    data: JsonObject | None = None
     code: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         return {
             "text": self.text,
             "ok": self.ok,
@@ -161,15 +166,27 @@ class Reply:
         }
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> Reply:
-        return cls(
-            text=d["text"],
-            ok=d["ok"],
-            private=d["private"],
-            buttons=tuple(Button(*b) for b in d.get("buttons", [])),
-            data=d.get("data"),
-            code=d.get("code"),
-        )
+    def from_dict(cls, d: JsonObject) -> Reply:
+        """The reply :meth:`to_dict` wrote (a stored request's answer)."""
+        text, ok, private, data, code = d["text"], d["ok"], d["private"], d.get("data"), d.get("code")
+        buttons = d.get("buttons", [])
+        if not (isinstance(text, str) and isinstance(ok, bool) and isinstance(private, bool)
+                and (data is None or isinstance(data, Mapping)) and (code is None or isinstance(code, str))
+                and isinstance(buttons, Sequence)):
+            raise TypeError(f"not a stored reply: {sorted(d)}")
+        return cls(text=text, ok=ok, private=private, buttons=tuple(_button(b) for b in buttons), data=data,
+                   code=code)
+
+
+def _button(fields: JsonValue) -> Button:
+    """``[action, label, style, form]`` as :meth:`Reply.to_dict` writes it (older replies stored fewer)."""
+    if isinstance(fields, Sequence) and not isinstance(fields, str) and 2 <= len(fields) <= 4:
+        action, label, *rest = fields
+        style = rest[0] if rest else "secondary"
+        form = rest[1] if len(rest) > 1 else False
+        if isinstance(action, str) and isinstance(label, str) and isinstance(style, str) and isinstance(form, bool):
+            return Button(action, label, style, form)
+    raise TypeError(f"not a stored button: {fields!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +215,7 @@ class Message:
     humans: frozenset[str] = frozenset()
     to_act: str | None = None
     note: str = ""
-    picture: Mapping[str, Any] | None = None
+    picture: JsonObject | None = None
 
     @property
     def private(self) -> bool:

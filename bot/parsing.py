@@ -8,6 +8,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from . import refusals as R
+from .settings import MAX_STAKE
+
 __all__ = ["UserError", "is_period", "money", "positive_int", "sentence", "stake", "user_ref"]
 
 
@@ -36,9 +39,9 @@ def positive_int(value: Any, name: str, *, default: int, low: int, high: int) ->
     try:
         n = int(str(value).strip())
     except ValueError:
-        raise UserError(f"{name} must be a whole number from {low} to {high}, not {value!r}.", "bad-option") from None
+        raise UserError(R.bad_number(name, value, low, high), "bad-option") from None
     if not low <= n <= high:
-        raise UserError(f"{name} must be from {low} to {high}, not {n}.", "bad-option")
+        raise UserError(R.out_of_range(name, n, low, high), "bad-option")
     return n
 
 
@@ -46,11 +49,11 @@ def stake(value: Any) -> int:
     try:
         n = int(str(value).strip())
     except ValueError:
-        raise UserError(f"The stake must be a whole number of units, not {value!r}.", "bad-stake") from None
+        raise UserError(R.bad_stake(value), "bad-stake") from None
     if n <= 0:
-        raise UserError("The stake must be a positive number of units.", "bad-stake")
-    if n > 1_000_000:
-        raise UserError("The stake is at most 1,000,000 units.", "bad-stake")
+        raise UserError(R.STAKE_NOT_POSITIVE, "bad-stake")
+    if n > MAX_STAKE:
+        raise UserError(R.stake_too_high(MAX_STAKE), "bad-stake")
     return n
 
 
@@ -59,10 +62,10 @@ def money(value: str) -> int:
     text = value.strip().lstrip("$€£")
     whole, _, frac = text.partition(".")
     if (not whole.isdigit() and whole != "") or not (frac == "" or (frac.isdigit() and len(frac) <= 2)):
-        raise UserError(f"A unit's value is written like 1 or 0.25, not {value!r}.", "bad-option")
+        raise UserError(R.bad_unit_value(value), "bad-option")
     cents = int(whole or "0") * 100 + int((frac + "00")[:2])
     if cents <= 0:
-        raise UserError("A unit must be worth something.", "bad-option")
+        raise UserError(R.UNIT_WORTHLESS, "bad-option")
     return cents
 
 

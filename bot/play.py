@@ -23,10 +23,6 @@ __all__ = ["Play"]
 
 log = logging.getLogger(__name__)
 
-_DONE = {"challenge": "You challenged.", "count": "You called for the count.", "bid": "Bid placed.",
-         "declare": "Declared.", "take": "You took the hand.", "discard": "Discarded.", "pass": "You passed."}
-
-
 class Play:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
@@ -42,7 +38,7 @@ class Play:
             assert table.match is not None
             action = table.match.parse(cmd.actor.user_id, cmd.name, cmd.args, cmd.options)
             table.match.check(action)  # raises GameError before anything changes
-            reply = Reply(_DONE.get(cmd.name, "Done."))
+            reply = Reply(M.done(cmd.name))
             await self.apply(table, action, cmd, reply)
         await self.after_change(cmd.key)
         return reply
@@ -59,7 +55,7 @@ class Play:
         note = step.note
         actor = str(action.get("player", ""))
         if timed_out:
-            note = f"⏰ {M.mention(actor)} ran out of time. " + note
+            note = M.ran_out_of_time(actor) + note
         nxt = table.to_act
         turn = M.turn_message(table) if nxt is not None and nxt != actor and not table.is_computer(nxt) else None
         rt.post([M.panel_message(table, settings, note=note), turn, *M.say_messages(table, step.says, settings)])
@@ -97,7 +93,7 @@ class Play:
         assert table.match is not None
         remaining = table.players_for_next_deal()
         if table.max_rounds and table.rounds_settled >= table.max_rounds:
-            await self.lobby.close(table, None, f"all {table.max_rounds} rounds are played.")
+            await self.lobby.close(table, None, M.all_rounds_played(table.max_rounds))
         elif table.match.over:
             await self.lobby.close(table, None, table.match.end_text)
         elif table.seat_change_ends_game():  # e.g. the card game's last rival left: the game settles
@@ -106,9 +102,9 @@ class Play:
             self.rt.post(M.say_messages(table, step.says, settings))
             await self.lobby.close(table, None, table.match.end_text)
         elif len(remaining) < table.game.min_players:
-            await self.lobby.close(table, None, "fewer than two players remain.")
+            await self.lobby.close(table, None, M.TOO_FEW_REMAIN)
         elif all(table.is_computer(p) for p in remaining) and table.humans:
-            await self.lobby.close(table, None, "only computer players remain.")
+            await self.lobby.close(table, None, M.ONLY_COMPUTERS_REMAIN)
         else:
             await self.lobby.deal_round(table)
 

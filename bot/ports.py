@@ -6,17 +6,16 @@ import asyncio
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
-from .model import Message
+from .model import JsonValue, Message
 
 __all__ = [
     "Clock",
     "DuplicateRequest",
-    "FakeClock",
     "LedgerEntry",
     "Notifier",
-    "RecordingNotifier",
+    "NullNotifier",
     "RoundRecord",
     "StaleTable",
     "Store",
@@ -40,39 +39,15 @@ class SystemClock:
         await asyncio.sleep(max(0.0, seconds))
 
 
-class FakeClock:
-    """A clock tests move by hand.  ``sleep`` returns once ``advance`` has moved time far enough."""
-
-    def __init__(self, start: float = 1_767_225_600.0) -> None:  # 2026-01-01T00:00:00Z
-        self._now = start
-        self._changed = asyncio.Event()
-
-    def now(self) -> float:
-        return self._now
-
-    def advance(self, seconds: float) -> None:
-        self._now += seconds
-        self._changed.set()
-
-    async def sleep(self, seconds: float) -> None:
-        target = self._now + seconds
-        while self._now < target:
-            self._changed.clear()
-            await self._changed.wait()
-
-
 class Notifier(Protocol):
     async def deliver(self, messages: Sequence[Message]) -> None: ...
 
 
-class RecordingNotifier:
-    """Keeps every message; the console adapter and tests use it."""
-
-    def __init__(self) -> None:
-        self.messages: list[Message] = []
+class NullNotifier:
+    """Delivers nowhere: for a service run from the shell to read the ledger, where no table speaks."""
 
     async def deliver(self, messages: Sequence[Message]) -> None:
-        self.messages.extend(messages)
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +57,7 @@ class StoredTable:
     table_id: int
     server: str
     channel: str
-    events: list[dict[str, Any]]
+    events: list[dict[str, JsonValue]]
     panels: dict[str, str]
 
     @property
@@ -132,8 +107,8 @@ class RoundRecord:
     """A counted round, stored with its ledger entries in one transaction."""
 
     number: int
-    record: dict[str, Any]
-    outcome: dict[str, Any]
+    record: dict[str, JsonValue]
+    outcome: dict[str, JsonValue]
     entries: list[LedgerEntry] = field(default_factory=list)
 
 
@@ -177,13 +152,13 @@ class Store(Protocol):
         self,
         table_id: int,
         server: str,
-        events: Sequence[dict[str, Any]],
+        events: Sequence[dict[str, JsonValue]],
         *,
         at: float,
         period: str,
         rounds: Sequence[RoundRecord] = (),
         names: dict[str, str] | None = None,
-        request: tuple[str, dict[str, Any]] | None = None,
+        request: tuple[str, dict[str, JsonValue]] | None = None,
         close: bool = False,
         expect_seq: int | None = None,
     ) -> None:
@@ -197,20 +172,20 @@ class Store(Protocol):
         id that is already stored raises ``DuplicateRequest`` (nothing stored)."""
         ...
 
-    async def events_since(self, table_id: int, seq: int) -> list[dict[str, Any]]:
+    async def events_since(self, table_id: int, seq: int) -> list[dict[str, JsonValue]]:
         """The table's events after the first ``seq`` (seq + 1, seq + 2, ...), in order: how a process
         catches up after ``StaleTable``."""
         ...
 
-    async def get_request(self, request_id: str) -> dict[str, Any] | None:
+    async def get_request(self, request_id: str) -> dict[str, JsonValue] | None:
         """The stored reply to a request id, or None."""
         ...
 
     async def set_panel(self, table_id: int, panel: str, ref: str) -> None: ...
 
-    async def get_settings(self, server: str) -> dict[str, Any]: ...
+    async def get_settings(self, server: str) -> dict[str, JsonValue]: ...
 
-    async def set_settings(self, server: str, settings: dict[str, Any]) -> None: ...
+    async def set_settings(self, server: str, settings: dict[str, JsonValue]) -> None: ...
 
     async def balances(self, server: str, period: str | None = None) -> dict[str, int]: ...
 
@@ -223,9 +198,9 @@ class Store(Protocol):
     async def names(self, server: str) -> dict[str, str]: ...
 
     async def rounds(self, server: str, *, table_id: int | None = None, limit: int | None = None) -> list[
-        dict[str, Any]
+        dict[str, JsonValue]
     ]: ...
 
-    async def table_events(self, table_id: int) -> list[dict[str, Any]]: ...
+    async def table_events(self, table_id: int) -> list[dict[str, JsonValue]]: ...
 
     async def last_table(self, server: str, channel: str) -> int | None: ...

@@ -12,12 +12,14 @@ from typing import Any
 from core.registry import DEFAULT_GAME, GAMES, get_game
 
 from . import messages as M
+from . import refusals as R
 from .ledger import fewest_payments
-from .model import COMMANDS, Command, Message, MessageKind, Reply, render_mentions
+from .model import COMMANDS, Command, JsonValue, Message, MessageKind, Reply, render_mentions
 from .parsing import UserError, is_period, money, positive_int, sentence, stake, user_ref
 from .playerstats import cards_stats, serial_stats
 from .ratings import RatingBook, chart_history, leaderboard, trend
 from .runtime import Runtime
+from .settings import MAX_TIMEOUT, MIN_TIMEOUT
 from .table import TableState
 
 __all__ = ["Reports"]
@@ -52,7 +54,7 @@ class Reports:
     def _chart(self, cmd: Command, text: str, picture: dict[str, Any], names: Mapping[str, str]) -> str:
         """Post a chart (its data; the platform draws it) with its text in the channel; the asker's note."""
         self.rt.post([Message(cmd.key, text, MessageKind.INFO, names=dict(names), picture=picture)])
-        return "📈 The chart is posted in this channel."
+        return M.CHART_POSTED
 
     # -- the table --------------------------------------------------------------------------------
     def _plain(self, table: TableState, text: str) -> str:
@@ -67,7 +69,7 @@ class Reports:
         assert table.match is not None
         text = table.match.private_text(cmd.actor.user_id)
         if text is None:
-            raise UserError("You hold nothing to show right now.", "nothing-held")
+            raise UserError(R.NOTHING_HELD, "nothing-held")
         return Reply(self._plain(table, text), private=True)
 
     async def read(self, cmd: Command) -> Reply:
@@ -77,7 +79,7 @@ class Reports:
         self.rt.need_round(table)
         assert table.match is not None
         if cmd.name not in table.game.reads:
-            raise UserError(f"`{cmd.name}` is not part of {table.game.title}.", "unknown-command")
+            raise UserError(R.not_in_game(cmd.name, table.game.title), "unknown-command")
         return Reply(self._plain(table, table.match.read(cmd.actor.user_id, cmd.name)), private=True)
 
     async def status(self, cmd: Command) -> Reply:
@@ -93,11 +95,10 @@ class Reports:
         settings = await self.rt.settings(cmd.key.server)
         game = get_game(DEFAULT_GAME)
         rules = game.make_rules(settings["preset"], settings.get("options", {}))
-        return Reply("No table here. A new table would play: " + game.describe(rules))
+        return Reply(M.rules_without_table(game.describe(rules)))
 
     async def help(self, cmd: Command) -> Reply:
-        lines = ["Liar's Poker commands:"] + [f"• `{name}` — {text}" for name, text in COMMANDS.items()]
-        return Reply("\n".join(lines))
+        return Reply(M.help_text(COMMANDS))
 
     # -- the server -------------------------------------------------------------------------------
     async def config(self, cmd: Command) -> Reply:
@@ -108,30 +109,30 @@ class Reports:
         if not words:
             return Reply(M.settings_text(settings))
         if not await rt.is_admin(cmd):
-            raise UserError("Only a server admin can change the configuration.", "not-admin")
+            raise UserError(R.ONLY_ADMIN_CONFIG, "not-admin")
         game = get_game(DEFAULT_GAME)
         options = dict(settings.get("options", {}))
         for word in words:
             if "=" not in word:
-                raise UserError(f"Write settings as name=value (e.g. `preset=salomon`), not {word!r}.", "bad-option")
+                raise UserError(R.bad_setting_word(word), "bad-option")
             name, _, value = word.partition("=")
             name = name.strip().lower().replace("-", "_")
             value = value.strip()
             if name == "preset":
                 if value.lower() not in game.presets:
-                    raise UserError(f"Unknown preset {value!r}: choose {', '.join(game.presets)}.", "bad-option")
+                    raise UserError(R.unknown_preset(value, game.presets), "bad-option")
                 settings["preset"] = value.lower()
             elif name in ("turn_timeout", "lobby_timeout"):
-                settings[name] = positive_int(value, name, default=0, low=10, high=86_400)
+                settings[name] = positive_int(value, name, default=0, low=MIN_TIMEOUT, high=MAX_TIMEOUT)
             elif name == "unit_value":
                 settings[name] = money(value)
             elif name == "currency":
                 if not 1 <= len(value) <= 8:
-                    raise UserError("The currency label is 1 to 8 characters, like $ or EUR.", "bad-option")
+                    raise UserError(R.CURRENCY_LENGTH, "bad-option")
                 settings[name] = value
             elif name == "computer_level":
                 if value.lower() not in game.levels:
-                    raise UserError(f"Unknown level {value!r}: choose {', '.join(game.levels)}.", "bad-option")
+                    raise UserError(R.unknown_level(value, game.levels), "bad-option")
                 settings[name] = value.lower()
             elif name == "admins":
                 settings[name] = [user_ref(a) for a in value.split(",") if a.strip()]
@@ -143,7 +144,7 @@ class Reports:
             raise UserError(sentence(str(exc)), "bad-option") from None
         settings["options"] = options
         saved = await rt.save_settings(server, settings)
-        return Reply("Settings saved.\n" + M.settings_text(saved))
+        return Reply(M.settings_saved(saved))
 
     async def ledger(self, cmd: Command) -> Reply:
         rt, server = self.rt, cmd.key.server
@@ -153,16 +154,12 @@ class Reports:
         total = await rt.store.balances(server)
         names = await rt.store.names(server)
         if not total:
-            return Reply("The ledger is empty: no round has been settled on this server yet.",
+            return Reply(M.LEDGER_EMPTY,
                          data={"period": period, "current": {}, "all_time": {}})
-        lines = [f"📒 Ledger — {period} (all time in brackets):"]
-        for player in sorted(total, key=lambda p: -total[p]):
-            lines.append(f"• {names.get(player, player)}: {M.signed_units(current.get(player, 0), settings)} "
-                         f"[{M.signed_units(total[player], settings)}]")
-        lines.append(f"Sum: {sum(current.values())} this period, {sum(total.values())} all time.")
-        text, data = "\n".join(lines), {"period": period, "current": current, "all_time": total}
+        text = M.ledger_text(period, current, total, names, settings)
+        data: dict[str, JsonValue] = {"period": period, "current": current, "all_time": total}
         if _wants_chart(cmd):
-            picture = {"chart": "nets", "nets": current, "title": f"Nets — {period}"}
+            picture = {"chart": "nets", "nets": current, "title": M.nets_title(period)}
             return Reply(self._chart(cmd, text, picture, names), data={**data, "chart": True})
         return Reply(text, data=data)
 
@@ -174,43 +171,35 @@ class Reports:
         period = next((a for a in args if a not in ("settle", "chart")), None) or str(
             cmd.options.get("period") or rt.period())
         if not is_period(period):
-            raise UserError(f"A period is written YYYY-MM, like {rt.period()}.", "bad-period")
+            raise UserError(R.bad_period(rt.period()), "bad-period")
         balances = await rt.store.balances(server, period)
         names = await rt.store.names(server)
         payments = fewest_payments(balances)
         settled = await rt.store.settled_periods(server)
         if settle:
             if not await rt.is_admin(cmd):
-                raise UserError("Only a server admin can mark a period settled.", "not-admin")
+                raise UserError(R.ONLY_ADMIN_SETTLES, "not-admin")
             if not await rt.store.settle_period(server, period, cmd.actor.user_id, rt.clock.now()):
-                raise UserError(f"{period} is already marked settled.", "already")
+                raise UserError(R.period_settled(period), "already")
             settled = await rt.store.settled_periods(server)
-        lines = [f"🧾 Sheet for {period}" + (" — settled ✅" if period in settled else "") + ":"]
-        if not balances:
-            lines.append("No rounds were settled in this period.")
-        for p in sorted(balances, key=lambda p: -balances[p]):
-            lines.append(f"• {names.get(p, p)}: {M.signed_units(balances[p], settings)}")
-        if payments:
-            lines.append(f"To settle ({len(payments)} payment{'s' if len(payments) != 1 else ''}):")
-            lines += [f"  {names.get(a, a)} pays {names.get(b, b)} {M.units(u, settings)}" for a, b, u in payments]
-        data = {"period": period, "balances": balances, "payments": [list(p) for p in payments],
+        text = M.sheet_text(period, period in settled, balances, payments, names, settings)
+        data: dict[str, JsonValue] = {"period": period, "balances": balances, "payments": [list(p) for p in payments],
                 "settled": period in settled}
         if _wants_chart(cmd):
             rows = [r for r in reversed(await rt.store.rounds(server)) if r.get("period") == period]
             series = _balance_series(rows)  # dated when it spans days; else by settlement, easier to read
-            picture = {"chart": "balances", "series": series, "title": f"Balances — {period}",
+            picture = {"chart": "balances", "series": series, "title": M.balances_title(period),
                        "time_axis": bool(series) and series[-1][0] - series[0][0] >= 86_400}
-            note = self._chart(cmd, "\n".join(lines), picture, names)
-            return Reply(note if not settle else "\n".join([*lines, note]), private=not settle,
-                         data={**data, "chart": True})
-        return Reply("\n".join(lines), private=not settle, data=data)
+            note = self._chart(cmd, text, picture, names)
+            return Reply(note if not settle else f"{text}\n{note}", private=not settle, data={**data, "chart": True})
+        return Reply(text, private=not settle, data=data)
 
     async def stats(self, cmd: Command) -> Reply:
         rt, server = self.rt, cmd.key.server
         words = [a for a in cmd.args if a.lower() != "chart"]
         target = user_ref(str(cmd.options.get("member") or (words[0] if words else cmd.actor.user_id)))
         names = await rt.store.names(server)
-        rows = list(reversed(await rt.store.rounds(server)))
+        rows: Sequence[Mapping[str, Any]] = list(reversed(await rt.store.rounds(server)))
         net = (await rt.store.balances(server)).get(target, 0)
         settings = await rt.settings(server)
         book = await self.ratings.get(server)
@@ -242,23 +231,15 @@ class Reports:
             parts.append((game.title, len(records), text))
         data["rounds"] = sum(n for _, n, _ in parts)
         if not parts:
-            return Reply(f"{name} has not played a settled round on this server.", data=data)
-
-        def rounds(n: int) -> str:
-            return f"{n} round{'s' if n != 1 else ''}"
-
-        if len(parts) == 1:
-            text = f"📊 {name}: {rounds(parts[0][1])}, net {M.signed_units(net, settings)}. {parts[0][2]}"
-        else:
-            detail = " ".join(f"{title}: {rounds(n)}. {text}" for title, n, text in parts)
-            text = f"📊 {name}: net {M.signed_units(net, settings)}. {detail}"
+            return Reply(M.no_settled_round(name), data=data)
+        text = M.stats_text(name, net, parts, settings)
         if _wants_chart(cmd):
             rated = [g for g in GAMES if target in book.of(g).history]
             if not rated:
-                return Reply(text + "\nNo rating history to chart yet.", data=data)
+                return Reply(text + M.NO_RATING_HISTORY, data=data)
             game_name = max(rated, key=lambda g: len(book.of(g).history[target]))
             picture = {"chart": "rating", "history": chart_history(book.of(game_name), [target]),
-                       "title": f"{name}: rating — {GAMES[game_name].title}"}
+                       "title": M.rating_title(name, GAMES[game_name].title)}
             return Reply(self._chart(cmd, text, picture, names), data={**data, "chart": True})
         return Reply(text, data=data)
 
@@ -279,22 +260,20 @@ class Reports:
             elif word in GAMES:
                 game = word
             elif word != "by":
-                raise UserError(f"Write `leaderboard [YYYY-MM|all] [by money|skill] [{'|'.join(GAMES)}]`, "
-                                f"not {word!r}.", "bad-option")
+                raise UserError(R.bad_leaderboard_word(word, GAMES), "bad-option")
         settings = await rt.settings(server)
         names = await rt.store.names(server)
         ratings = (await self.ratings.get(server)).of(game, period)
         balances = await rt.store.balances(server, period)
         standings = leaderboard(ratings, balances, "skill" if by == "skill" else "money", limit=10)
-        when = period or "all time"
-        what = f"by skill at {GAMES[game].title}" if by == "skill" else "by money"
+        when, what = M.leaderboard_when(period), M.leaderboard_what(by, GAMES[game].title)
         data = {"period": period, "by": by, "game": game, "standings": [
             {"place": s.place, "player": s.player, "balance": s.balance,
              "rating": s.rating.display if s.rating else None} for s in standings]}
         if not standings:
-            return Reply(f"🏆 Nobody is on the board for {when} {what} yet.", data=data)
+            return Reply(M.nobody_on_board(when, what), data=data)
         trends = {s.player: trend(ratings, s.player) for s in standings}
-        text = M.leaderboard_text(f"🏆 Leaderboard — {when}, {what}:", standings, names, by, settings, trends)
+        text = M.leaderboard_text(M.leaderboard_title(when, what), standings, names, by, settings, trends)
         return Reply(text, data=data)
 
     async def history(self, cmd: Command) -> Reply:
@@ -302,30 +281,26 @@ class Reports:
         table = rt.tables.get(cmd.key)
         table_id = table.id if table else await rt.store.last_table(server, cmd.key.channel_id)
         if table_id is None:
-            return Reply("No rounds have been played in this channel.")
-        rows = await rt.store.rounds(server, table_id=table_id, limit=10)
+            return Reply(M.NO_ROUNDS_PLAYED)
+        rows: Sequence[Mapping[str, Any]] = await rt.store.rounds(server, table_id=table_id, limit=10)
         if not rows:
-            return Reply("No rounds have been counted at this table yet.")
+            return Reply(M.NO_ROUNDS_COUNTED)
         names = await rt.store.names(server)
-        lines = ["Recent rounds here:"]
-        for row in reversed(rows):
-            line = get_game(_game_of(row)).history_line(
-                {"round": row["number"], **row["record"], "outcome": row.get("outcome") or {}}, names)
-            lines.append(f"• {line}")
-        return Reply("\n".join(lines))
+        return Reply(M.history_text(get_game(_game_of(row)).history_line(
+            {"round": row["number"], **row["record"], "outcome": row.get("outcome") or {}}, names)
+            for row in reversed(rows)))
 
     async def export(self, cmd: Command) -> Reply:
         rt, server = self.rt, cmd.key.server
         live = rt.tables.get(cmd.key)
         table_id = live.id if live is not None else await rt.store.last_table(server, cmd.key.channel_id)
         if table_id is None:
-            raise UserError("No table has been played in this channel.", "no-table")
+            raise UserError(R.NO_TABLE_PLAYED, "no-table")
         table = TableState(table_id, cmd.key, keep_history=True)
         for event in await rt.store.table_events(table_id):
             table.apply(event)
         records = table.records()
         if not records:
-            raise UserError("No round has been counted at this table yet.", "no-round")
+            raise UserError(R.NO_COUNTED_ROUND, "no-round")
         body = json.dumps(records[0] if len(records) == 1 else records, indent=1)
-        return Reply(f"Game record ({len(records)} session{'s' if len(records) != 1 else ''}); "
-                     "check it with `liars verify FILE`.", data={"record": body})
+        return Reply(M.export_text(len(records)), data={"record": body})

@@ -25,6 +25,7 @@ from typing import Any
 from core.errors import GameError
 from core.game import RandomSource, Step
 
+from . import refusals as R
 from .ledger import period_of
 from .model import Command, Message, Reply, TableKey
 from .parsing import UserError
@@ -62,14 +63,14 @@ class Behind(Exception):
 
 class Busy(UserError):
     def __init__(self) -> None:
-        super().__init__("The table is busy; please try again.", "busy")
+        super().__init__(R.BUSY, "busy")
 
 
 class SaveFailed(UserError):
     """The store refused a commit (a full disk, a read-only file, a lost connection): nothing changed."""
 
     def __init__(self) -> None:
-        super().__init__("The table could not be saved, so nothing changed; please try again.", "not-saved")
+        super().__init__(R.NOT_SAVED, "not-saved")
 
 
 class Outbox:
@@ -329,22 +330,22 @@ class Runtime:
     def need_table(self, key: TableKey) -> TableState:
         table = self.tables.get(key)
         if table is None:
-            raise UserError("There is no table in this channel. Open one with `start`.", "no-table")
+            raise UserError(R.NO_TABLE, "no-table")
         return table
 
     @staticmethod
     def need_seat(table: TableState, user_id: str) -> None:
         if user_id not in table.seats:
-            raise UserError("You are not seated at this table.", "not-seated")
+            raise UserError(R.NOT_SEATED, "not-seated")
 
     @staticmethod
     def need_round(table: TableState) -> None:
         if not table.live:
-            raise UserError("No round is under way at this table.", "no-round")
+            raise UserError(R.NO_ROUND, "no-round")
 
     async def need_host_or_admin(self, table: TableState, cmd: Command, what: str) -> None:
         if cmd.actor.user_id != table.host and not await self.is_admin(cmd):
-            raise UserError(f"Only the host or a server admin can {what}.", "not-host")
+            raise UserError(R.not_host_or_admin(what), "not-host")
 
 
 Handler = Callable[[Command], Awaitable[Reply]]

@@ -20,6 +20,7 @@ from core.game import Form, RandomSource
 from core.registry import GAMES
 
 from . import messages as M
+from . import refusals as R
 from .model import COMMANDS, TABLE_COMMANDS, Command, Reply, TableKey
 from .parsing import UserError, sentence
 from .play import Play
@@ -159,7 +160,7 @@ class Service:
     async def _dispatch(self, cmd: Command) -> Reply:
         handler = self._handlers.get(cmd.name)
         if handler is None:
-            return Reply(f"Unknown command {cmd.name!r}. Try `help`.", ok=False, code="unknown-command")
+            return Reply(R.unknown_command(cmd.name), ok=False, code="unknown-command")
         try:
             # a read waits for a write under way (it never sees a change its commit may roll back); any
             # command whose table another process changed first runs again on the table as stored
@@ -172,7 +173,7 @@ class Service:
     def _game_error_text(self, key: TableKey, exc: GameError) -> str:
         table = self.rt.tables.get(key)
         if isinstance(exc, NotYourTurn) and table is not None:
-            return f"It is not your turn: {table.name(exc.to_act)} is to act."
+            return R.not_your_turn(table.name(exc.to_act))
         text = sentence(exc.message)
         if table is not None:
             for p in sorted(table.names, key=len, reverse=True):
@@ -198,7 +199,7 @@ class Service:
         """The form a button opens (the serial game's Raise…, the card game's Declare…), for this player now."""
         table = self.rt.need_table(key)
         if table.match is None or table.status != TableStatus.PLAYING or not table.live:
-            return Form(verb, verb.capitalize(), refusal="No round is under way at this table.")
+            return Form(verb, verb.capitalize(), refusal=R.NO_ROUND)
         form = table.match.form(user_id, verb)
         if form.refusal is not None:
             text = form.refusal

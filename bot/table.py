@@ -45,7 +45,7 @@ class TableState:
         self.host = ""
         self.game: Game = get_game(DEFAULT_GAME)
         self.rules: GameRules = self.game.make_rules(None, {})
-        self.seat_limit = 12
+        self.seat_limit = self.game.max_players  # until the table opens (its "open" event names the seats)
         self.seats: list[str] = []
         self.names: dict[str, str] = {}
         self.computers: dict[str, str] = {}  # id -> level

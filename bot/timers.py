@@ -95,7 +95,7 @@ class Timers:
             if deadline is None or now < deadline:
                 return 0
             if table.status == TableStatus.LOBBY:
-                await self.play.lobby.close(table, None, "nobody dealt before the lobby timed out.")
+                await self.play.lobby.close(table, None, M.LOBBY_TIMED_OUT)
                 return 1
             player = table.to_act
             assert table.match is not None
@@ -108,8 +108,7 @@ class Timers:
                 if not await rt.claim(table, "warn"):
                     return 0  # another process warned, or the turn moved on there
                 left = int(float(settings["turn_timeout"]) - (now - table.turn_started_at))
-                text = f"⏳ {M.mention(player)}, {max(left, 0)} seconds left to act."
-                rt.post([M.table_message(table, text, MessageKind.WARNING)])
+                rt.post([M.table_message(table, M.time_warning(player, left), MessageKind.WARNING)])
                 return 1
             else:
                 for _ in range(3):  # one turn may be several moves: the card game's take, then declare

@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.model import COMMANDS, TableKey
+from bot.settings import MAX_STAKE, MAX_TIMEOUT, MIN_TIMEOUT
 from core.registry import GAMES
 
 __all__ = ["LiarsGroup"]
@@ -82,7 +83,7 @@ class LiarsGroup(app_commands.Group):
         interaction: discord.Interaction[Any],
         game: str | None = None,
         preset: str | None = None,
-        stake: app_commands.Range[int, 1, 1_000_000] | None = None,
+        stake: app_commands.Range[int, 1, MAX_STAKE] | None = None,
         seats: app_commands.Range[int, 2, MOST_SEATS] | None = None,
         computers: app_commands.Range[int, 0, MOST_SEATS - 1] | None = None,
         level: str | None = None,
@@ -205,11 +206,11 @@ class LiarsGroup(app_commands.Group):
         self,
         interaction: discord.Interaction[Any],
         preset: str | None = None,
-        stake: app_commands.Range[int, 1, 1_000_000] | None = None,
+        stake: app_commands.Range[int, 1, MAX_STAKE] | None = None,
         unit_value: str | None = None,
         currency: str | None = None,
-        turn_timeout: app_commands.Range[int, 10, 86_400] | None = None,
-        lobby_timeout: app_commands.Range[int, 10, 86_400] | None = None,
+        turn_timeout: app_commands.Range[int, MIN_TIMEOUT, MAX_TIMEOUT] | None = None,
+        lobby_timeout: app_commands.Range[int, MIN_TIMEOUT, MAX_TIMEOUT] | None = None,
         computer_level: str | None = None,
         settings: str | None = None,
     ) -> None:

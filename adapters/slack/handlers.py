@@ -1,30 +1,12 @@
-"""Bolt listeners: parse, call the service, acknowledge, then answer.
+"""Bolt listeners: parse what Slack sent, call the service, answer the person who acted.
 
-Commit, then acknowledge.  A listener calls ``service.handle(cmd)`` first; ``handle`` returns once the
-command's events (and its request id) are durably committed.  Only then is the request acknowledged
-(the app runs with ``process_before_response=True``, so the HTTP 200 or the Socket Mode ack goes out
-when the listener returns), and only after that does the bot talk: the private answer to the person
-who acted goes at once through ``response_url`` (one shared HTTP session), and the table's messages
-follow: the service queues them in its per-table outbox after the commit, and the notifier holds
-that table's back (``SlackNotifier.hold``) until the answer has been posted, then sends them from
-its per-destination outboxes.  So an acknowledged request is a committed one.  If the commit
-takes longer than :data:`ACK_BUDGET` (Slack allows 3 seconds), the request is *not* acknowledged
-(HTTP 503, no Socket Mode ack): Slack's redelivery finds the first delivery still at work, waits for
-it, and is acknowledged when it has committed.  A command that fails inside the bot commits nothing;
-it is acknowledged with an apology to its sender.
+Every request takes the common path of :mod:`adapters.slack.ack`: the listener's work commits the
+command, then the request is acknowledged, then the answers go out; a redelivery is taken once.
 
 Forms.  A button ``liars:open-<verb>`` (Raise…, Declare…, Discard…) opens that game form as a modal
 (:mod:`adapters.slack.forms`); a choice in its first select (``liars:field:<name>``) redraws it
 with ``views.update``; submitting it sends the form's command with the chosen options.  The Home
 tab (``app_home_opened``) is published after the event is acknowledged (:mod:`adapters.slack.home`).
-
-Retries.  Slack redelivers a request whose acknowledgement it missed: over HTTP with
-``X-Slack-Retry-Num``, over Socket Mode as a new envelope with the same payload.  A redelivery
-carries the same ``trigger_id`` (unique per user action), so ``slack:<trigger_id>:<command>`` is a
-stable request id.  A request id this process has already taken is acknowledged once the first
-delivery's commit is done, and not answered again; one it has not (say, after a restart) still
-reaches the service, which returns the stored reply of a command it has already applied and changes
-nothing.
 """
 
 from __future__ import annotations
@@ -34,8 +16,8 @@ import contextlib
 import logging
 import re
 import time
-from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable, Mapping
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncBoltRequest
@@ -46,6 +28,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.model import COMMANDS, TABLE_COMMANDS, Actor, Command, Reply, TableKey
 from bot.service import Service, UserError
 
+from .ack import ACK_BUDGET, SEEN_LIMIT, AckedRequests, After, nothing
 from .forms import FIELD_PREFIX, chosen, form_modal, notice_modal, parse_form, view_key
 from .home import home_view
 from .notifier import SlackNotifier
@@ -68,35 +51,22 @@ log = logging.getLogger(__name__)
 DM_COMMANDS = frozenset({"hand", "help"})  # what makes sense in a DM with the bot
 # With should_escape on, Slack sends "@bob" as <@U123|bob> (the name may hold spaces): keep <@U123>.
 _ESCAPED_MENTION = re.compile(r"<@([UW][A-Z0-9]+)\|[^>]*>")
-SEEN_LIMIT = 10_000
-# Commands that change nothing: no request id, so the service neither looks one up nor stores it (a
-# redelivery just reads again).
-READ_ONLY = frozenset({"hand", "odds", "hint", "status", "rules", "help", "history", "stats", "ledger", "export"})
-ACK_BUDGET = 2.5  # seconds a listener may spend before its acknowledgement (Slack allows 3)
-
-After = Callable[[], Awaitable[None]]  # what a request does once it is acknowledged
 
 
-class Listeners:
+class Listeners(AckedRequests):
     """The slash command, the buttons, the games' forms and the Home tab, over one :class:`Service`."""
 
     def __init__(self, service: Service, notifier: SlackNotifier | None = None, *, user_ttl: float = 300.0,
                  clock: Callable[[], float] = time.monotonic, responder: Responder | None = None,
                  ack_budget: float = ACK_BUDGET) -> None:
+        super().__init__(notifier, ack_budget=ack_budget)
         self.service = service
-        self.notifier = notifier
         self.responder = responder or Responder()
         self.user_ttl = user_ttl
-        self.ack_budget = ack_budget
         self._clock = clock
         self._users: dict[str, tuple[float, Actor]] = {}
-        self._seen: OrderedDict[str, asyncio.Future[None]] = OrderedDict()
-        self._inflight: set[asyncio.Future[Any]] = set()
         # the last response_url used in each channel: where to say that the bot cannot post there
         self._last_url: OrderedDict[str, str] = OrderedDict()
-        # (request id, "done" | "duplicate" | "error"), newest last: for logs, health checks and tests
-        self.processed: deque[tuple[str, str]] = deque(maxlen=1000)
-        self.work_times: deque[float] = deque(maxlen=100_000)  # seconds from receipt to committed, per request
         if notifier is not None:
             notifier.on_channel_error = self._channel_error
 
@@ -107,22 +77,6 @@ class Listeners:
         app.view(re.compile("^" + re.escape(ACTION_PREFIX)))(self.on_form)
         app.event("app_home_opened")(self.on_home)
         app.error(self.on_error)
-
-    def summary(self) -> str:
-        """How long requests spent before their acknowledgement (the service's commit included)."""
-        times = sorted(self.work_times)
-        if not times:
-            return "no requests handled"
-        def pct(q: float) -> float:
-            return times[min(len(times) - 1, int(q * len(times)))] * 1000
-        return (f"{len(times)} requests handled; receipt to commit p50 {pct(.5):.1f} ms, p99 {pct(.99):.1f} ms, "
-                f"max {times[-1] * 1000:.1f} ms")
-
-    async def drain(self, timeout: float = 5.0) -> None:  # noqa: ASYNC109 - a grace period at shutdown
-        """Let work and answers under way finish (at shutdown), for at most ``timeout`` seconds."""
-        pending = [t for t in self._inflight if not t.done()]
-        if pending:
-            await asyncio.wait(pending, timeout=timeout)
 
     # -- listeners ---------------------------------------------------------------------------------
     async def on_command(self, ack: AsyncAck, command: dict[str, Any], client: AsyncWebClient,
@@ -226,7 +180,7 @@ class Listeners:
                 return []
             return [redraw]
 
-        return await self._run(None, request, ack, work, _nothing, None)
+        return await self._run(None, request, ack, work, nothing, None)
 
     async def on_form(self, ack: AsyncAck, body: dict[str, Any], view: dict[str, Any], client: AsyncWebClient,
                       request: AsyncBoltRequest) -> BoltResponse | None:
@@ -274,81 +228,6 @@ class Listeners:
     async def on_error(self, error: Exception, body: dict[str, Any]) -> None:
         kind = (body.get("type") or body.get("command")) if isinstance(body, Mapping) else None
         log.error("a Slack %s request failed before its work began", kind, exc_info=error)
-
-    # -- the common path ---------------------------------------------------------------------------
-    @staticmethod
-    def _request_id(body: Mapping[str, Any], name: str) -> str | None:
-        trigger = body.get("trigger_id")
-        return f"slack:{trigger}:{name}" if trigger else None
-
-    @classmethod
-    def _service_request_id(cls, body: Mapping[str, Any], name: str) -> str | None:
-        """The request id the service sees: None for a command that changes nothing."""
-        return None if name in READ_ONLY else cls._request_id(body, name)
-
-    async def _run(self, rid: str | None, request: AsyncBoltRequest, ack: AsyncAck,
-                   work: Callable[[], Awaitable[list[After]]], apology: After,
-                   key: TableKey | None) -> BoltResponse | None:
-        """Do the work (commit), acknowledge, then start what comes after (the answers)."""
-        retry = _header(request, "x-slack-retry-num")
-        first = self._seen.get(rid) if rid is not None else None
-        if first is not None:
-            log.info("redelivery #%s of %s: already taken", retry, rid)
-            self.processed.append((rid or "", "duplicate"))
-            return await self._ack_when(first, ack, rid)
-        job = asyncio.ensure_future(self._work(rid, retry, work, apology, key))
-        self._track(job)
-        if rid is not None:
-            self._seen[rid] = job
-            while len(self._seen) > SEEN_LIMIT:
-                self._seen.popitem(last=False)
-        return await self._ack_when(job, ack, rid)
-
-    async def _ack_when(self, job: asyncio.Future[None], ack: AsyncAck, rid: str | None) -> BoltResponse | None:
-        try:
-            await asyncio.wait_for(asyncio.shield(job), self.ack_budget)
-        except TimeoutError:
-            log.warning("request %s is still committing after %.1f s: not acknowledged yet", rid, self.ack_budget)
-            return BoltResponse(status=503, body="")
-        await ack()
-        return None
-
-    async def _work(self, rid: str | None, retry: str | None, work: Callable[[], Awaitable[list[After]]],
-                    apology: After, key: TableKey | None) -> None:
-        # the table's messages from this request wait until its answers have been posted
-        release = self.notifier.hold(key) if self.notifier is not None and key is not None else None
-        started = time.perf_counter()
-        try:
-            afters = await work()
-            self.work_times.append(time.perf_counter() - started)
-            self.processed.append((rid or "", "done"))
-        except Exception:
-            log.exception("handling Slack request %s (retry %s) failed", rid, retry)
-            if rid is not None:
-                self._seen.pop(rid, None)  # let a redelivery try again; the service applies a command once
-            self.processed.append((rid or "", "error"))
-            afters = [apology]
-        # after the acknowledgement (the listener returns when this job is done)
-        self._track(asyncio.ensure_future(self._after(afters, release)))
-
-    async def _after(self, afters: list[After], release: Callable[[], None] | None) -> None:
-        try:
-            for after in afters:
-                await self._quietly(after)
-        finally:
-            if release is not None:
-                release()
-
-    @staticmethod
-    async def _quietly(after: After) -> None:
-        try:
-            await after()
-        except Exception:
-            log.exception("answering a Slack request failed")
-
-    def _track(self, task: asyncio.Future[Any]) -> None:
-        self._inflight.add(task)
-        task.add_done_callback(self._inflight.discard)
 
     def _remember_url(self, channel: str, url: Any) -> None:
         if channel and isinstance(url, str) and url:
@@ -433,12 +312,3 @@ class Listeners:
     def _tables_of(self, server: str, user: str) -> list[TableKey]:
         """Tables on this server where ``user`` holds a serial now (for ``hand`` sent by DM)."""
         return [t.key for t in self.service.tables_of("slack", user, server)]
-
-
-async def _nothing() -> None:
-    return None
-
-
-def _header(request: AsyncBoltRequest, name: str) -> str | None:
-    values = request.headers.get(name) if request is not None else None
-    return values[0] if values else None

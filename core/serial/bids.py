@@ -14,8 +14,9 @@ from typing import Final
 from .errors import BidParseError
 from .rules import RankOrder
 
-__all__ = ["MAX_PLAYERS", "Bid", "bids_by_id", "digit_name", "digit_plural"]
+__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "Bid", "bids_by_id", "digit_name", "digit_plural"]
 
+MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 12
 MAX_QUANTITY: Final = 8 * MAX_PLAYERS
 

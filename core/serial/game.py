@@ -24,7 +24,7 @@ from ..fairness import new_salt
 from ..game import Form, GameRules, Json, Match, Panel, RandomSource, Say, SayKind, Settled, Step
 from . import text as T
 from .asks import private_read, raise_form
-from .bids import MAX_PLAYERS, Bid
+from .bids import MAX_PLAYERS, MIN_PLAYERS, Bid
 from .errors import BidParseError, DigitNotInPlay
 from .fairness import commitment
 from .players import DIFFICULTY_LEVELS, get_strategy
@@ -81,8 +81,8 @@ class SerialMatch:
     """The serial game at fixed seats (one :class:`Session`)."""
 
     def __init__(self, rules: Rules, players: Sequence[str], *, host: str, previous: SerialMatch | None = None) -> None:
-        if not 2 <= len(players) <= MAX_PLAYERS:
-            raise GameError(f"a table seats 2 to {MAX_PLAYERS} players")
+        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+            raise GameError(f"a table seats {MIN_PLAYERS} to {MAX_PLAYERS} players")
         self.rules = rules
         self._players = tuple(players)
         self.host = host if host in players else players[0]
@@ -350,7 +350,7 @@ class SerialGame:
 
     name = "serial"
     title = "Liar's Poker (serial numbers)"
-    min_players = 2
+    min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     presets: tuple[str, ...] = tuple(PRESETS)
     levels: tuple[str, ...] = DIFFICULTY_LEVELS

@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..records import IllegalRecordedAction, RecordError
-from .bids import Bid
+from .bids import MAX_PLAYERS, MIN_PLAYERS, Bid
 from .errors import GameError
 from .fairness import verify_commitment
 from .round import Action, CallCount, Challenge, MakeBid, Round
@@ -145,8 +145,8 @@ def replay(record: Any, *, verify: bool = False) -> dict[str, Any]:
         or len(set(players)) != len(players)
     ):
         raise RecordError("'players' must be a list of distinct names in seat order")
-    if not 2 <= len(players) <= 12:
-        raise RecordError("a table seats 2 to 12 players")
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise RecordError(f"a table seats {MIN_PLAYERS} to {MAX_PLAYERS} players")
     rounds = record.get("rounds")
     if not isinstance(rounds, list):
         raise RecordError("'rounds' must be a list")

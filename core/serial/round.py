@@ -33,7 +33,7 @@ from .actions import (
     Phase,
     format_bid_ids,
 )
-from .bids import Bid, bids_by_id
+from .bids import MAX_PLAYERS, MIN_PLAYERS, Bid, bids_by_id
 from .errors import (
     BidderCannotChallenge,
     BidTooLow,
@@ -110,8 +110,8 @@ class Round:
     ) -> None:
         seated: tuple[str, ...] = tuple(players)
         n = len(seated)
-        if not 2 <= n <= 12:
-            raise ValueError("a table seats 2 to 12 players")
+        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise ValueError(f"a table seats {MIN_PLAYERS} to {MAX_PLAYERS} players")
         self._seat = seat = {p: i for i, p in enumerate(seated)}
         if len(seat) != n:
             raise ValueError("player names at a table must be distinct")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from .bids import MAX_PLAYERS, MIN_PLAYERS
 from .round import Action, Counted, Event, Round
 from .rules import FirstOpener, Rules, SerialSource
 from .scoring import Outcome
@@ -37,8 +38,8 @@ class Session:
         rng: RandomSource | None = None,
         slips: Mapping[str, Sequence[Serial]] | None = None,
     ) -> None:
-        if not 2 <= len(players) <= 12:
-            raise ValueError("a table seats 2 to 12 players")
+        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+            raise ValueError(f"a table seats {MIN_PLAYERS} to {MAX_PLAYERS} players")
         self.rules = rules
         self.players: tuple[str, ...] = tuple(players)
         self.host = host if host is not None else self.players[0]

@@ -20,11 +20,11 @@ import pytest
 
 from adapters.stores import make_store
 from bot.model import Actor, Command, MessageKind, Reply, TableKey
-from bot.ports import FakeClock, RecordingNotifier
 from bot.service import Service
 from core.serial import CallCount, Challenge, MakeBid, seat_view
 from core.serial.players import get_strategy
 from tests.adapters.store_support import raw_sql
+from tests.doubles import FakeClock, RecordingNotifier
 
 ROUNDS = 2
 

@@ -14,8 +14,8 @@ from adapters.slack.config import SlackConfig
 from adapters.sqlite.store import SqliteStore
 from bot.bootstrap import build_service
 from bot.cli import main
-from bot.ports import RecordingNotifier
 from tests.adapters.store_support import raw_sql
+from tests.doubles import RecordingNotifier
 
 
 async def test_the_service_opens_postgres_when_the_url_says_so(postgres_url: str, tmp_path: Path,

@@ -9,8 +9,8 @@ import pytest
 
 from bot.bootstrap import build_service
 from bot.model import Actor, Command, Reply, TableKey
-from bot.ports import FakeClock, RecordingNotifier
 from bot.service import Service
+from tests.doubles import FakeClock, RecordingNotifier
 
 KEY = TableKey("discord", "guild1", "chan1")
 ALICE = Actor("U1", "Alice")

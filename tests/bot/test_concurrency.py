@@ -10,9 +10,9 @@ from pathlib import Path
 
 from bot.bootstrap import build_service
 from bot.model import Actor, Command, Message, Reply, TableKey
-from bot.ports import FakeClock
 from core.serial import CallCount, Challenge, MakeBid, seat_view
 from core.serial.players import get_strategy
+from tests.doubles import FakeClock
 
 from .conftest import Harness
 

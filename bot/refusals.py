@@ -1,0 +1,145 @@
+"""Every refusal the bot words: the text of each :class:`~bot.parsing.UserError` (and the service's own
+refusals: an unknown command, not your turn, a busy table), in one place.
+
+The check stays where its rule lives (``runtime.py``'s guards, ``lobby.py``, ``reports.py``,
+``parsing.py``) and raises with a text from here and a machine ``code`` beside it.  A game's own
+refusals (a bid too low, a card not held) are the game's: ``core/<game>`` raises
+:class:`~core.game.GameError` with its own words, and the service only writes its mentions as names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+__all__ = [
+    "ALREADY_LEAVING", "ALREADY_SEATED", "BUSY", "CURRENCY_LENGTH", "HOST_CANNOT_BE_KICKED", "HOST_CANNOT_LEAVE",
+    "KICK_USAGE", "LAST_ALREADY_DECLARED", "NOTHING_HELD", "NOT_SAVED", "NOT_SEATED", "NO_COUNTED_ROUND",
+    "NO_ROUND", "NO_TABLE", "NO_TABLE_PLAYED", "ONLY_ADMIN_CONFIG", "ONLY_ADMIN_SETTLES", "ONLY_HOST_DEALS",
+    "PLAY_NOT_STARTED", "PLAY_UNDER_WAY", "STAKE_NOT_POSITIVE", "START_USAGE", "TABLE_OPEN", "TABLE_RUNNING",
+    "THAT_PLAYER_NOT_SEATED", "UNIT_WORTHLESS", "bad_leaderboard_word", "bad_number", "bad_period",
+    "bad_setting_word", "bad_stake", "bad_unit_value", "computers_do_not_fit", "not_host_or_admin", "not_in_game",
+    "not_your_turn", "out_of_range", "period_settled", "stake_too_high", "table_full", "too_few_to_deal",
+    "unknown_command", "unknown_game", "unknown_level", "unknown_preset",
+]
+
+
+def _choices(names: Iterable[str], sep: str = ", ") -> str:
+    return sep.join(names)
+
+
+# -- the service ----------------------------------------------------------------------------------
+BUSY = "The table is busy; please try again."
+NOT_SAVED = "The table could not be saved, so nothing changed; please try again."
+
+
+def unknown_command(name: str) -> str:
+    return f"Unknown command {name!r}. Try `help`."
+
+
+def not_your_turn(name: str) -> str:
+    return f"It is not your turn: {name} is to act."
+
+
+# -- the runtime's guards: a table, a seat, a round, the host -------------------------------------
+NO_TABLE = "There is no table in this channel. Open one with `start`."
+NOT_SEATED = "You are not seated at this table."
+NO_ROUND = "No round is under way at this table."
+
+
+def not_host_or_admin(what: str) -> str:
+    return f"Only the host or a server admin can {what}."
+
+
+# -- the lobby: start, join, leave, kick, deal, last ----------------------------------------------
+TABLE_OPEN = "A table is already open in this channel. Use `join`, or `end` it first."
+START_USAGE = "Usage: `start [game] [preset] [stake] [seats] [computers] [option=value ...]`."
+ALREADY_SEATED = "You are already seated at this table."
+TABLE_RUNNING = "Play is under way at this table; join the next one."
+KICK_USAGE = "Usage: `kick @player`."
+THAT_PLAYER_NOT_SEATED = "That player is not seated at this table."
+ALREADY_LEAVING = "That seat is already leaving after this round."
+HOST_CANNOT_BE_KICKED = "The host cannot be removed from the lobby; `end` the table instead."
+HOST_CANNOT_LEAVE = "The host cannot leave the lobby; `end` the table instead."
+ONLY_HOST_DEALS = "Only the host deals."
+PLAY_UNDER_WAY = "Play is already under way."
+PLAY_NOT_STARTED = "Play has not started yet."
+LAST_ALREADY_DECLARED = "The last hand is already declared."
+
+
+def unknown_game(games: Iterable[str]) -> str:
+    return f"Unknown game: choose {_choices(games)}."
+
+
+def unknown_preset(preset: str, presets: Iterable[str]) -> str:
+    return f"Unknown preset {preset!r}: choose {_choices(presets)}."
+
+
+def unknown_level(level: str, levels: Iterable[str]) -> str:
+    return f"Unknown level {level!r}: choose {_choices(levels)}."
+
+
+def computers_do_not_fit(computers: int, seats: int) -> str:
+    return f"{computers} computer players and you do not fit in {seats} seats."
+
+
+def table_full(seats: int) -> str:
+    return f"This table is full ({seats} seats)."
+
+
+def too_few_to_deal(min_players: int) -> str:
+    return f"At least {min_players} seats are needed to deal."
+
+
+# -- reading commands: hands, reads, settings, the ledger, records --------------------------------
+NOTHING_HELD = "You hold nothing to show right now."
+ONLY_ADMIN_CONFIG = "Only a server admin can change the configuration."
+CURRENCY_LENGTH = "The currency label is 1 to 8 characters, like $ or EUR."
+ONLY_ADMIN_SETTLES = "Only a server admin can mark a period settled."
+NO_TABLE_PLAYED = "No table has been played in this channel."
+NO_COUNTED_ROUND = "No round has been counted at this table yet."
+
+
+def not_in_game(command: str, title: str) -> str:
+    return f"`{command}` is not part of {title}."
+
+
+def bad_setting_word(word: str) -> str:
+    return f"Write settings as name=value (e.g. `preset=salomon`), not {word!r}."
+
+
+def bad_period(example: str) -> str:
+    return f"A period is written YYYY-MM, like {example}."
+
+
+def period_settled(period: str) -> str:
+    return f"{period} is already marked settled."
+
+
+def bad_leaderboard_word(word: str, games: Iterable[str]) -> str:
+    return f"Write `leaderboard [YYYY-MM|all] [by money|skill] [{_choices(games, '|')}]`, not {word!r}."
+
+
+# -- what people type: numbers, stakes, money -----------------------------------------------------
+STAKE_NOT_POSITIVE = "The stake must be a positive number of units."
+UNIT_WORTHLESS = "A unit must be worth something."
+
+
+def bad_number(name: str, value: Any, low: int, high: int) -> str:
+    return f"{name} must be a whole number from {low} to {high}, not {value!r}."
+
+
+def out_of_range(name: str, n: int, low: int, high: int) -> str:
+    return f"{name} must be from {low} to {high}, not {n}."
+
+
+def bad_stake(value: Any) -> str:
+    return f"The stake must be a whole number of units, not {value!r}."
+
+
+def stake_too_high(most: int) -> str:
+    return f"The stake is at most {most:,} units."
+
+
+def bad_unit_value(value: Any) -> str:
+    return f"A unit's value is written like 1 or 0.25, not {value!r}."
