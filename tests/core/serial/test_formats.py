@@ -7,7 +7,6 @@ import random
 
 import pytest
 
-from bot.cli import main
 from core.serial import Bid, Challenge, MakeBid, Round, RulesError, Serial, make_rules, seat_view
 from core.serial.errors import DigitNotInPlay, QuantityOutOfRange
 from core.serial.players import STRATEGY_NAMES, get_strategy
@@ -128,16 +127,6 @@ def test_records_with_short_serials_replay() -> None:
     bad["rounds"][0]["serials"]["bob"] = "33100000"
     with pytest.raises(RecordError):
         replay(bad)
-
-
-def test_liars_replay_accepts_a_reduced_format(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
-    import pathlib
-
-    path = pathlib.Path(str(tmp_path)) / "r.json"
-    path.write_text(json.dumps(RECORD))
-    assert main(["replay", str(path)]) == 0
-    out = json.loads(capsys.readouterr().out)
-    assert out["rounds"][0]["count"] == 3 and out["rounds"][0]["serials"] == {"ann": "123", "bob": "331"}
 
 
 def test_serial_parse_takes_the_format_length() -> None:

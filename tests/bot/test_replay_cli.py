@@ -18,6 +18,7 @@ from core.serial import Serial
 from core.serial.fairness import commitment
 from core.serial.record import IllegalRecordedAction, RecordError
 from core.serial.record import replay as core_replay
+from tests.core.serial.test_formats import RECORD
 
 EXAMPLE_1: dict[str, Any] = {
     "rules": "classic",
@@ -403,3 +404,13 @@ def test_replay_never_fails_with_anything_but_its_two_errors(base: dict[str, Any
         return
     assert sum(result["totals"].values()) == 0
     json.dumps(result)
+
+
+def test_liars_replay_accepts_a_reduced_format(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    import pathlib
+
+    path = pathlib.Path(str(tmp_path)) / "r.json"
+    path.write_text(json.dumps(RECORD))
+    assert main(["replay", str(path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["rounds"][0]["count"] == 3 and out["rounds"][0]["serials"] == {"ann": "123", "bob": "331"}
