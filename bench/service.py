@@ -30,14 +30,10 @@ from typing import Any
 from adapters.stores import make_store
 from bot.bootstrap import tune_runtime
 from bot.model import Actor, Command, TableKey
+from bot.ports import NullNotifier
 from bot.service import Service
 from core.serial import CallCount, Challenge, MakeBid, seat_view
 from core.serial.players import get_strategy
-
-
-class NullNotifier:
-    async def deliver(self, messages: object) -> None:
-        return None
 
 
 async def drive_table(  # type: ignore[no-untyped-def]
@@ -89,7 +85,7 @@ async def drive_table(  # type: ignore[no-untyped-def]
 async def open_service(url: str, args: argparse.Namespace, share: int) -> Service:
     store = make_store(url, synchronous=args.synchronous, pool_size=args.pool_size)
     await store.open()
-    service = Service(store, NullNotifier(), rng=random.Random(1 + share))  # type: ignore[arg-type]
+    service = Service(store, NullNotifier(), rng=random.Random(1 + share))
     await service.start()
     return service
 

@@ -1,0 +1,3 @@
+"""The local table in the terminal (liars play)."""
+
+__all__: list[str] = []  # import from adapters.console.app

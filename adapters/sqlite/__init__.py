@@ -1,0 +1,5 @@
+"""The SQLite store (aiosqlite): the embedded default, one file."""
+
+from .store import SqliteStore
+
+__all__ = ["SqliteStore"]
