@@ -239,8 +239,6 @@ async def test_connects_ready_and_syncs_commands(world: World, bot: SmokeBot) ->
     assert [c.id for c in bot.synced_guild] == [int(guild_cmd["id"])]
     subs = {o["name"] for o in global_cmd["options"]}
     assert subs == {"ping", "announce", "rename", "slow", "admin"}
-    fetched = await bot.tree.fetch_commands(guild=discord.Object(world.guild.id))
-    assert [c.name for c in fetched] == ["liars"]
 
     # JSON responses carry exactly "application/json" (discord.py compares with ==).
     async with aiohttp.ClientSession() as session:
@@ -260,7 +258,7 @@ async def test_slash_ping_is_ephemeral_in_guild_and_dm(world: World, bot: SmokeB
     assert reply.ephemeral and reply.content == "pong" and reply.channel_id == world.channel.id
     # Ephemeral replies are invisible to channel routes.
     with pytest.raises(discord.NotFound):
-        await bot.http.get_message(world.channel.id, reply.id)
+        await bot.http.delete_message(world.channel.id, reply.id)
 
     dm_iid = await fake.send_dm_slash(world.bob.id, "liars", "ping")
     dm_cb = await fake.wait_for_callback(dm_iid)

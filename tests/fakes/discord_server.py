@@ -458,7 +458,6 @@ class InjectedInteraction:
     message_id: int | None = None
     callback_type: int | None = None
     original_message_id: int | None = None
-    followup_ids: list[int] = field(default_factory=list)
 
     @property
     def acknowledged(self) -> bool:
@@ -610,7 +609,6 @@ class FakeDiscord:
     async def start(self) -> None:
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_get("/gateway", self._gateway_handler)
-        app.router.add_get("/attachments/{aid}/{filename}", self._attachment_handler)
         app.router.add_route("*", "/{tail:.*}", self._dispatch_http)
         runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
         await runner.setup()
@@ -1708,55 +1706,21 @@ class FakeDiscord:
     # ----------------------------------------------------------------- HTTP plumbing
 
     def _build_routes(self) -> None:
+        """The REST routes the bot calls (through discord.py); anything else is an unknown route."""
         r = self._add_route
-        snow = r"(?P<{}>\d+)"
-        app = snow.format("app")
-        gid = snow.format("gid")
-        cid = snow.format("cid")
-        mid = snow.format("mid")
-        cmd = snow.format("cmd")
-        r("GET", r"/gateway", self._h_gateway)
-        r("GET", r"/gateway/bot", self._h_gateway_bot)
-        r("GET", r"/users/@me", self._h_me)
-        r("GET", r"/users/" + snow.format("uid"), self._h_get_user)
+        app, cid, mid = r"(?P<app>\d+)", r"(?P<cid>\d+)", r"(?P<mid>\d+)"
+        r("GET", r"/gateway/bot", self._h_gateway_bot)  # AutoShardedClient asks for its gateway and shards
+        r("GET", r"/users/@me", self._h_me)  # login
+        r("GET", r"/oauth2/applications/@me", self._h_app)  # application id and flags, at start-up
+        r("PUT", rf"/applications/{app}/commands", self._h_put_commands)  # tree.sync()
+        r("PUT", rf"/applications/{app}/guilds/(?P<gid>\d+)/commands", self._h_put_commands)  # tree.sync(guild=)
         r("POST", r"/users/@me/channels", self._h_create_dm)
-        r("GET", r"/oauth2/applications/@me", self._h_app)
-        r("GET", r"/applications/@me", self._h_app)
-        r("GET", rf"/applications/{app}/commands", self._h_get_commands)
-        r("PUT", rf"/applications/{app}/commands", self._h_put_commands)
-        r("POST", rf"/applications/{app}/commands", self._h_post_command)
-        r("GET", rf"/applications/{app}/commands/{cmd}", self._h_get_command)
-        r("PATCH", rf"/applications/{app}/commands/{cmd}", self._h_patch_command)
-        r("DELETE", rf"/applications/{app}/commands/{cmd}", self._h_delete_command)
-        r("GET", rf"/applications/{app}/guilds/{gid}/commands/permissions", self._h_empty_list)
-        r("GET", rf"/applications/{app}/guilds/{gid}/commands", self._h_get_commands)
-        r("PUT", rf"/applications/{app}/guilds/{gid}/commands", self._h_put_commands)
-        r("POST", rf"/applications/{app}/guilds/{gid}/commands", self._h_post_command)
-        r("GET", rf"/applications/{app}/guilds/{gid}/commands/{cmd}", self._h_get_command)
-        r("PATCH", rf"/applications/{app}/guilds/{gid}/commands/{cmd}", self._h_patch_command)
-        r("DELETE", rf"/applications/{app}/guilds/{gid}/commands/{cmd}", self._h_delete_command)
-        r("GET", rf"/applications/{app}/emojis", self._h_app_emojis)
-        r("GET", rf"/applications/{app}/entitlements", self._h_empty_list)
-        r("GET", rf"/channels/{cid}", self._h_get_channel)
-        r("GET", rf"/channels/{cid}/messages", self._h_list_messages)
         r("POST", rf"/channels/{cid}/messages", self._h_post_message)
-        r("GET", rf"/channels/{cid}/messages/{mid}", self._h_get_message)
         r("PATCH", rf"/channels/{cid}/messages/{mid}", self._h_patch_message)
         r("DELETE", rf"/channels/{cid}/messages/{mid}", self._h_delete_message)
-        r("POST", rf"/channels/{cid}/typing", self._h_no_content)
-        r("PUT", rf"/channels/{cid}/messages/{mid}/reactions/(?P<emoji>[^/]+)/@me", self._h_add_reaction)
-        r("DELETE", rf"/channels/{cid}/messages/{mid}/reactions/(?P<emoji>[^/]+)/@me", self._h_remove_reaction)
-        r("GET", rf"/guilds/{gid}", self._h_get_guild)
-        r("GET", rf"/guilds/{gid}/channels", self._h_guild_channels)
-        r("GET", rf"/guilds/{gid}/roles", self._h_guild_roles)
-        r("GET", rf"/guilds/{gid}/members", self._h_guild_members)
-        r("GET", rf"/guilds/{gid}/members/" + snow.format("uid"), self._h_guild_member)
         r("POST", r"/interactions/(?P<iid>\d+)/(?P<token>[^/]+)/callback", self._h_callback, auth=False)
-        r("POST", rf"/webhooks/{app}/(?P<token>[^/]+)", self._h_webhook_execute, auth=False)
-        wmsg = rf"/webhooks/{app}/(?P<token>[^/]+)/messages/(?P<wmid>@original|\d+)"
-        r("GET", wmsg, self._h_webhook_get, auth=False)
-        r("PATCH", wmsg, self._h_webhook_patch, auth=False)
-        r("DELETE", wmsg, self._h_webhook_delete, auth=False)
+        r("POST", rf"/webhooks/{app}/(?P<token>[^/]+)", self._h_webhook_execute, auth=False)  # followup.send
+        r("PATCH", rf"/webhooks/{app}/(?P<token>[^/]+)/messages/@original", self._h_webhook_patch, auth=False)
 
     def _add_route(self, method: str, pattern: str, handler: _Handler, *, auth: bool = True) -> None:
         self._routes.append((method, re.compile(pattern + r"/?"), handler, auth))
@@ -1846,33 +1810,7 @@ class FakeDiscord:
         finally:
             self._notify()
 
-    async def _attachment_handler(self, request: web.Request) -> web.StreamResponse:
-        data = self.uploads.get(int(request.match_info["aid"]))
-        if data is None:
-            return _json_response({"message": "404: Not Found", "code": 0}, 404)
-        return web.Response(body=data, headers={"Content-Type": "application/octet-stream"})
-
     # ----------------------------------------------------------------- simple handlers
-
-    async def _h_no_content(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        return web.Response(status=204)
-
-    async def _h_empty_list(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        return _json_response([])
-
-    async def _h_app_emojis(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        return _json_response({"items": []})
-
-    async def _h_gateway(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        return _json_response({"url": self.gateway_url})
 
     async def _h_gateway_bot(
         self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
@@ -1887,14 +1825,6 @@ class FakeDiscord:
 
     async def _h_me(self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]) -> web.StreamResponse:
         return _json_response(self._bot_user_payload())
-
-    async def _h_get_user(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        user = self.users.get(int(m["uid"]))
-        if user is None:
-            raise DiscordRequestError(404, 10013, "Unknown User")
-        return _json_response(user.payload())
 
     async def _h_app(self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]) -> web.StreamResponse:
         return _json_response(self._app_payload())
@@ -1920,74 +1850,16 @@ class FakeDiscord:
                 return dm
         raise DiscordRequestError(404, 10003, "Unknown Channel")
 
-    def _guild(self, m: dict[str, str]) -> FakeGuild:
-        guild = self.guilds.get(int(m["gid"]))
-        if guild is None:
-            raise DiscordRequestError(404, 10004, "Unknown Guild")
-        return guild
-
-    async def _h_get_channel(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        return _json_response(self._channel_payload(self._find_channel(int(m["cid"]))))
-
-    async def _h_get_guild(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        guild = self._guild(m)
-        data = self._guild_payload(guild, 0)
-        for key in (
-            "members",
-            "channels",
-            "threads",
-            "presences",
-            "voice_states",
-            "joined_at",
-            "large",
-            "lazy",
-            "member_count",
-        ):
-            data.pop(key, None)
-        data["approximate_member_count"] = len(guild.members)
-        return _json_response(data)
-
-    async def _h_guild_channels(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        return _json_response([self._channel_payload(c) for c in self._guild(m).channels.values()])
-
-    async def _h_guild_roles(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        return _json_response([r.payload() for r in self._guild(m).roles.values()])
-
-    async def _h_guild_members(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        guild = self._guild(m)
-        limit = int(request.query.get("limit", "1"))
-        after = int(request.query.get("after", "0"))
-        members = sorted((mb for mb in guild.members.values() if mb.user_id > after), key=lambda mb: mb.user_id)
-        return _json_response([self._member_payload(guild, mb) for mb in members[:limit]])
-
-    async def _h_guild_member(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        guild = self._guild(m)
-        member = guild.members.get(int(m["uid"]))
-        if member is None:
-            raise DiscordRequestError(404, 10007, "Unknown Member")
-        return _json_response(self._member_payload(guild, member))
-
     # ----------------------------------------------------------------- commands
 
     def _scope(self, m: dict[str, str]) -> int | None:
         if int(m["app"]) != self.application_id:
             raise DiscordRequestError(403, 50001, "Missing Access")
-        if "gid" in m and m["gid"] is not None:
-            self._guild(m)
-            return int(m["gid"])
-        return None
+        if m.get("gid") is None:
+            return None
+        if int(m["gid"]) not in self.guilds:
+            raise DiscordRequestError(404, 10004, "Unknown Guild")
+        return int(m["gid"])
 
     def _validate_command(self, data: JSON) -> list[tuple[str, str, str]]:
         errors: list[tuple[str, str, str]] = []
@@ -2030,11 +1902,6 @@ class FakeDiscord:
             cmd["guild_id"] = str(scope)
         return cmd
 
-    async def _h_get_commands(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        return _json_response(list(self.commands.get(self._scope(m), {}).values()))
-
     async def _h_put_commands(
         self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
     ) -> web.StreamResponse:
@@ -2046,47 +1913,6 @@ class FakeDiscord:
             new[(cmd["name"], cmd["type"])] = cmd
         self.commands[scope] = new
         return _json_response(list(new.values()))
-
-    async def _h_post_command(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        scope = self._scope(m)
-        existing = self.commands.setdefault(scope, {})
-        cmd = self._store_command(scope, body or {}, existing)
-        created = (cmd["name"], cmd["type"]) not in existing
-        existing[(cmd["name"], cmd["type"])] = cmd
-        return _json_response(cmd, 201 if created else 200)
-
-    def _command_by_id(self, scope: int | None, cmd_id: str) -> tuple[tuple[str, int], JSON]:
-        for key, cmd in self.commands.get(scope, {}).items():
-            if cmd["id"] == cmd_id:
-                return key, cmd
-        raise DiscordRequestError(404, 10063, "Unknown application command")
-
-    async def _h_get_command(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        return _json_response(self._command_by_id(self._scope(m), m["cmd"])[1])
-
-    async def _h_patch_command(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        scope = self._scope(m)
-        key, cmd = self._command_by_id(scope, m["cmd"])
-        merged = {**cmd, **(body or {})}
-        existing = self.commands[scope]
-        del existing[key]
-        new = self._store_command(scope, merged, {(merged["name"], int(merged.get("type", 1))): cmd})
-        existing[(new["name"], new["type"])] = new
-        return _json_response(new)
-
-    async def _h_delete_command(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        scope = self._scope(m)
-        key, _ = self._command_by_id(scope, m["cmd"])
-        del self.commands[scope][key]
-        return web.Response(status=204)
 
     # ----------------------------------------------------------------- messages
 
@@ -2348,29 +2174,6 @@ class FakeDiscord:
         await self._echo("MESSAGE_CREATE", msg)
         return _json_response(self._message_payload(msg))
 
-    async def _h_get_message(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        _, msg = self._channel_message(m)
-        return _json_response(self._message_payload(msg))
-
-    async def _h_list_messages(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        ch = self._find_channel(int(m["cid"]))
-        msgs = [x for x in self.messages_in(ch.id) if not x.ephemeral]
-        q = request.query
-        if "before" in q:
-            msgs = [x for x in msgs if x.id < int(q["before"])]
-        if "after" in q:
-            msgs = [x for x in msgs if x.id > int(q["after"])]
-        limit = max(1, min(100, int(q.get("limit", "50"))))
-        if "after" in q:
-            page = msgs[:limit]
-        else:
-            page = msgs[-limit:]
-        return _json_response([self._message_payload(x) for x in reversed(page)])
-
     async def _h_patch_message(
         self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
     ) -> web.StreamResponse:
@@ -2391,25 +2194,6 @@ class FakeDiscord:
         msg.deleted = True
         self._record("delete", msg, {})
         await self._echo("MESSAGE_DELETE", msg)
-        return web.Response(status=204)
-
-    async def _h_add_reaction(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        _, msg = self._channel_message(m)
-        emoji = m["emoji"]  # request.path is already percent-decoded
-        msg.reactions.append(emoji)
-        self._record("reaction_add", msg, {"emoji": emoji})
-        return web.Response(status=204)
-
-    async def _h_remove_reaction(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        _, msg = self._channel_message(m)
-        emoji = m["emoji"]
-        if emoji in msg.reactions:
-            msg.reactions.remove(emoji)
-        self._record("reaction_remove", msg, {"emoji": emoji})
         return web.Response(status=204)
 
     # ----------------------------------------------------------------- interactions (REST)
@@ -2524,17 +2308,9 @@ class FakeDiscord:
                 return inter
         raise DiscordRequestError(404, 10015, "Unknown Webhook")
 
-    def _webhook_message(self, inter: InjectedInteraction, wmid: str) -> RecordedMessage:
-        if wmid == "@original":
-            if inter.original_message_id is None:
-                raise DiscordRequestError(404, 10008, "Unknown Message")
-            msg = self.messages[inter.original_message_id]
-        else:
-            msg_id = int(wmid)
-            if msg_id != inter.original_message_id and msg_id not in inter.followup_ids:
-                raise DiscordRequestError(404, 10008, "Unknown Message")
-            msg = self.messages[msg_id]
-        if msg.deleted:
+    def _original_message(self, inter: InjectedInteraction) -> RecordedMessage:
+        msg = self.messages.get(inter.original_message_id) if inter.original_message_id else None
+        if msg is None or msg.deleted:
             raise DiscordRequestError(404, 10008, "Unknown Message")
         return msg
 
@@ -2567,24 +2343,17 @@ class FakeDiscord:
             msg = self._new_message(
                 ch, author_id=self.bot_user.id, body=body, uploads=up, flags=flags, interaction=inter
             )
-            inter.followup_ids.append(msg.id)
             self._record("create", msg, body)
             await self._echo("MESSAGE_CREATE", msg)
         if request.query.get("wait", "false").lower() in ("true", "1"):
             return _json_response(self._message_payload(msg))
         return web.Response(status=204)
 
-    async def _h_webhook_get(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        inter = self._webhook_interaction(m)
-        return _json_response(self._message_payload(self._webhook_message(inter, m["wmid"])))
-
     async def _h_webhook_patch(
         self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
     ) -> web.StreamResponse:
         inter = self._webhook_interaction(m)
-        msg = self._webhook_message(inter, m["wmid"])
+        msg = self._original_message(inter)
         body = body or {}
         self._validate_message({"flags": msg.flags, **body}, has_files=bool(up), partial=True)
         msg.flags &= ~LOADING
@@ -2592,17 +2361,6 @@ class FakeDiscord:
         self._record("edit", msg, body)
         await self._echo("MESSAGE_UPDATE", msg)
         return _json_response(self._message_payload(msg))
-
-    async def _h_webhook_delete(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        inter = self._webhook_interaction(m)
-        msg = self._webhook_message(inter, m["wmid"])
-        msg.deleted = True
-        self._record("delete", msg, {})
-        await self._echo("MESSAGE_DELETE", msg)
-        return web.Response(status=204)
-
 
 # ---------------------------------------------------------------------------------------
 # discord.py glue
