@@ -190,8 +190,6 @@ class Intent:
     GUILDS = 1 << 0
     GUILD_MEMBERS = 1 << 1
     GUILD_PRESENCES = 1 << 8
-    GUILD_MESSAGES = 1 << 9
-    DIRECT_MESSAGES = 1 << 12
     MESSAGE_CONTENT = 1 << 15
     PRIVILEGED = GUILD_MEMBERS | GUILD_PRESENCES | MESSAGE_CONTENT
 
@@ -498,6 +496,8 @@ class _FailRule:
 
 
 class _Conn:
+    """One gateway websocket; after IDENTIFY it carries the bot's session, which ends with it."""
+
     def __init__(self, ws: web.WebSocketResponse) -> None:
         self.ws = ws
         self.lock = asyncio.Lock()
@@ -517,13 +517,10 @@ class _Conn:
 class _Session:
     id: str
     shard_id: int
-    shard_count: int
     intents: int
     created: float
+    conn: _Conn
     seq: int = 0
-    buffer: list[JSON] = field(default_factory=list)
-    conn: _Conn | None = None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 def _error_tree(errors: list[tuple[str, str, str]]) -> JSON:
@@ -559,14 +556,10 @@ class FakeDiscord:
         bot_name: str = "LiarsBot",
         heartbeat_interval_ms: int = 41250,
         shard_count: int = 1,
-        allowed_intents: int = Intent.PRIVILEGED,
-        echo_bot_messages: bool = True,
     ) -> None:
         self.token = token
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.shard_count = shard_count
-        self.allowed_intents = allowed_intents
-        self.echo_bot_messages = echo_bot_messages
 
         self._last_id = 0
         self.users: dict[int, FakeUser] = {}
@@ -585,10 +578,7 @@ class FakeDiscord:
         self.internal_errors: list[str] = []
         self.interactions: dict[int, InjectedInteraction] = {}
         self.identify_payloads: list[JSON] = []
-        self.presence_updates: list[JSON] = []
-        self.heartbeat_count = 0
         self.identify_count = 0
-        self.resume_count = 0
         self.blocked_dm_users: set[int] = set()
         self.uploads: dict[int, bytes] = {}  # attachment id -> bytes
 
@@ -840,11 +830,9 @@ class FakeDiscord:
             data["permissions"] = str(permissions)
         return data
 
-    def _guild_payload(self, guild: FakeGuild, intents: int) -> JSON:
-        if intents & Intent.GUILD_MEMBERS:
-            members = list(guild.members.values())
-        else:
-            members = [m for m in guild.members.values() if m.user_id == self.bot_user.id]
+    def _guild_payload(self, guild: FakeGuild) -> JSON:
+        # Without the (privileged) GUILD_MEMBERS intent, GUILD_CREATE carries only the bot's own member.
+        members = [m for m in guild.members.values() if m.user_id == self.bot_user.id]
         return {
             "id": str(guild.id),
             "name": guild.name,
@@ -924,7 +912,7 @@ class FakeDiscord:
             "bot": self._bot_user_payload(),
         }
 
-    def _message_payload(self, msg: RecordedMessage, *, for_gateway: bool = False) -> JSON:
+    def _message_payload(self, msg: RecordedMessage) -> JSON:
         author = self.users.get(msg.author_id)
         data: JSON = {
             "id": str(msg.id),
@@ -971,12 +959,6 @@ class FakeDiscord:
             ref_id = msg.message_reference.get("message_id")
             ref = self.messages.get(int(ref_id)) if ref_id else None
             data["referenced_message"] = self._message_payload(ref) if ref and not ref.deleted else None
-        if for_gateway and msg.guild_id is not None:
-            data["guild_id"] = str(msg.guild_id)
-            guild = self.guilds.get(msg.guild_id)
-            member = guild.members.get(msg.author_id) if guild else None
-            if guild and member:
-                data["member"] = self._member_payload(guild, member, with_user=False)
         return data
 
     # ----------------------------------------------------------------- recording helpers
@@ -1073,15 +1055,7 @@ class FakeDiscord:
 
     @property
     def live_sessions(self) -> list[_Session]:
-        return [s for s in self._sessions.values() if s.conn is not None and not s.conn.ws.closed]
-
-    @property
-    def resumable_sessions(self) -> list[str]:
-        """Ids of sessions a bot could still RESUME (connected or not)."""
-        return list(self._sessions)
-
-    async def wait_for_connection(self, timeout: float = 5.0) -> None:  # noqa: ASYNC109
-        await self.wait_for(lambda: bool(self.live_sessions), timeout)
+        return [s for s in self._sessions.values() if not s.conn.ws.closed]
 
     def _shard_for(self, guild_id: int | None) -> int:
         if guild_id is None:
@@ -1095,59 +1069,14 @@ class FakeDiscord:
         return max(candidates, key=lambda s: s.created)
 
     async def _send_dispatch(self, session: _Session, event: str, data: JSON) -> None:
-        async with session.lock:
-            session.seq += 1
-            payload = {"op": 0, "t": event, "s": session.seq, "d": data}
-            session.buffer.append(payload)
-            if len(session.buffer) > 2000:
-                del session.buffer[:1000]
-            if session.conn is not None:
-                await session.conn.send(payload)
-
-    async def dispatch(self, event: str, data: JSON, *, guild_id: int | None = None) -> None:
-        """Send a raw DISPATCH to the newest session of the shard owning ``guild_id``."""
-        session = self._session_for_shard(self._shard_for(guild_id))
-        if session is None:
-            raise RuntimeError("no bot session is connected to FakeDiscord")
-        await self._send_dispatch(session, event, data)
-
-    async def _dispatch_if(self, event: str, data: JSON, *, guild_id: int | None, intent: int) -> None:
-        session = self._session_for_shard(self._shard_for(guild_id))
-        if session is not None and session.intents & intent:
-            await self._send_dispatch(session, event, data)
-
-    async def dispatch_guild_create(self, guild_id: int) -> None:
-        """Send GUILD_CREATE for a guild added after the bot connected."""
-        session = self._session_for_shard(self._shard_for(guild_id))
-        if session is None:
-            raise RuntimeError("no bot session is connected to FakeDiscord")
-        await self._send_dispatch(session, "GUILD_CREATE", self._guild_payload(self.guilds[guild_id], session.intents))
-
-    async def send_reconnect(self) -> None:
-        """Send op 7 RECONNECT to every live session (the bot should RESUME)."""
-        for session in self.live_sessions:
-            assert session.conn is not None
-            await session.conn.send({"op": 7, "d": None, "s": None, "t": None})
-
-    async def drop_connections(self, code: int = 4000) -> None:
-        """Close every gateway socket from the server side; sessions stay resumable."""
-        for session in self.live_sessions:
-            assert session.conn is not None
-            await session.conn.ws.close(code=code)
-
-    async def invalidate_sessions(self) -> None:
-        """Send INVALID_SESSION(false) to live sessions and forget all sessions."""
-        for session in self.live_sessions:
-            assert session.conn is not None
-            await session.conn.send({"op": 9, "d": False, "s": None, "t": None})
-        self._sessions.clear()
+        session.seq += 1
+        await session.conn.send({"op": 0, "t": event, "s": session.seq, "d": data})
 
     async def _gateway_handler(self, request: web.Request) -> web.StreamResponse:
         ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
         await ws.prepare(request)
         conn = _Conn(ws)
         self._conns.add(conn)
-        client_close_code: int | None = None  # only set when the *bot* sent a close frame
         try:
             await conn.send(
                 {
@@ -1159,13 +1088,8 @@ class FakeDiscord:
             )
             while True:
                 msg = await ws.receive()
-                if msg.type == WSMsgType.CLOSE:
-                    client_close_code = msg.data if isinstance(msg.data, int) else None
-                    break
-                if msg.type in (WSMsgType.CLOSING, WSMsgType.CLOSED):
-                    break  # closed by the fake or the TCP connection dropped
-                if msg.type == WSMsgType.ERROR:
-                    break
+                if msg.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
+                    break  # closed by the bot or the fake, or the TCP connection dropped
                 if msg.type == WSMsgType.TEXT:
                     payload = json.loads(msg.data)
                 elif msg.type == WSMsgType.BINARY:
@@ -1177,13 +1101,8 @@ class FakeDiscord:
                     break
         finally:
             self._conns.discard(conn)
-            session = conn.session
-            if session is not None and session.conn is conn:
-                session.conn = None
-                if client_close_code in (1000, 1001):
-                    # A clean close by the bot ends the session (it cannot be resumed), as on
-                    # Discord. Server-side closes and dropped connections stay resumable.
-                    self._sessions.pop(session.id, None)
+            if conn.session is not None:
+                self._sessions.pop(conn.session.id, None)
             self._notify()
         return ws
 
@@ -1191,18 +1110,13 @@ class FakeDiscord:
         op = payload.get("op")
         d = payload.get("d")
         if op == 1:
-            self.heartbeat_count += 1
             await conn.send({"op": 11, "d": None, "s": None, "t": None})
         elif op == 2:
             await self._identify(conn, d or {})
         elif op == 6:
-            await self._resume(conn, d or {})
-        elif op == 3:
-            self.presence_updates.append(d or {})
-        elif op == 8:
-            await self._request_members(conn, d or {})
-        elif op == 4:
-            pass  # voice state update: ignored
+            # RESUME: sessions end with their connection here, so every session is unknown, and
+            # Discord answers an unknown session with INVALID_SESSION(false): identify afresh.
+            await conn.send({"op": 9, "d": False, "s": None, "t": None})
         else:
             _log.warning("FakeDiscord gateway: unknown op %s: %s", op, payload)
 
@@ -1211,14 +1125,8 @@ class FakeDiscord:
         if d.get("token") != self.token:
             await conn.ws.close(code=4004, message=b"Authentication failed.")
             return
-        if conn.session is not None:
-            await conn.ws.close(code=4005, message=b"Already authenticated.")
-            return
-        intents = d.get("intents")
-        if not isinstance(intents, int):
-            await conn.ws.close(code=4013, message=b"Invalid intent(s).")
-            return
-        if intents & Intent.PRIVILEGED & ~self.allowed_intents:
+        intents = int(d.get("intents") or 0)
+        if intents & Intent.PRIVILEGED:  # as for an app not approved for privileged intents
             await conn.ws.close(code=4014, message=b"Disallowed intent(s).")
             return
         shard = d.get("shard") or [0, 1]
@@ -1227,10 +1135,7 @@ class FakeDiscord:
             await conn.ws.close(code=4010, message=b"Invalid shard.")
             return
         self.identify_count += 1
-        session = _Session(
-            id=uuid.uuid4().hex, shard_id=shard_id, shard_count=shard_count, intents=intents, created=time.monotonic()
-        )
-        session.conn = conn
+        session = _Session(id=uuid.uuid4().hex, shard_id=shard_id, intents=intents, created=time.monotonic(), conn=conn)
         conn.session = session
         self._sessions[session.id] = session
         my_guilds = [g for g in self.guilds.values() if self._shard_for(g.id) == shard_id]
@@ -1255,63 +1160,8 @@ class FakeDiscord:
         await self._send_dispatch(session, "READY", ready)
         if intents & Intent.GUILDS:
             for guild in my_guilds:
-                await self._send_dispatch(session, "GUILD_CREATE", self._guild_payload(guild, intents))
+                await self._send_dispatch(session, "GUILD_CREATE", self._guild_payload(guild))
         self._notify()
-
-    async def _resume(self, conn: _Conn, d: JSON) -> None:
-        if d.get("token") != self.token:
-            await conn.ws.close(code=4004, message=b"Authentication failed.")
-            return
-        session = self._sessions.get(str(d.get("session_id")))
-        if session is None:
-            await conn.send({"op": 9, "d": False, "s": None, "t": None})
-            return
-        self.resume_count += 1
-        if session.conn is not None and session.conn is not conn:
-            with contextlib.suppress(Exception):
-                await session.conn.ws.close(code=4000)
-        async with session.lock:
-            session.conn = conn
-            conn.session = session
-            last_seq = int(d.get("seq") or 0)
-            for payload in session.buffer:
-                if payload["s"] > last_seq:
-                    await conn.send(payload)
-        await self._send_dispatch(session, "RESUMED", {"_trace": ["fake-gateway"]})
-        self._notify()
-
-    async def _request_members(self, conn: _Conn, d: JSON) -> None:
-        session = conn.session
-        if session is None:
-            return
-        guild_ids = d.get("guild_id")
-        ids = guild_ids if isinstance(guild_ids, list) else [guild_ids]
-        for gid in ids:
-            guild = self.guilds.get(int(gid)) if gid is not None else None
-            if guild is None:
-                continue
-            query = str(d.get("query") or "").lower()
-            wanted = {int(u) for u in d.get("user_ids") or []}
-            members = [
-                m
-                for m in guild.members.values()
-                if (not wanted or m.user_id in wanted) and self.users[m.user_id].username.lower().startswith(query)
-            ]
-            limit = int(d.get("limit") or 0)
-            if limit:
-                members = members[:limit]
-            chunk: JSON = {
-                "guild_id": str(guild.id),
-                "members": [self._member_payload(guild, m) for m in members],
-                "chunk_index": 0,
-                "chunk_count": 1,
-                "not_found": [str(u) for u in wanted if u not in guild.members],
-            }
-            if d.get("nonce"):
-                chunk["nonce"] = d["nonce"]
-            if d.get("presences"):
-                chunk["presences"] = []
-            await self._send_dispatch(session, "GUILD_MEMBERS_CHUNK", chunk)
 
     # ----------------------------------------------------------------- interaction injection
 
@@ -1677,31 +1527,6 @@ class FakeDiscord:
             inter.message_id = message_id
             payload["message"] = self._message_payload(self._component_message(message_id, None))
         return await self._inject(inter)
-
-    async def send_user_message(
-        self, user_id: int, channel_id: int | None, content: str, *, guild_id: int | None = None
-    ) -> int:
-        """A user posts a message (``channel_id`` None = DM to the bot). Dispatches
-        MESSAGE_CREATE if the bot's intents allow (content blanked without MESSAGE_CONTENT
-        for guild messages that do not mention the bot)."""
-        if channel_id is None:
-            ch = self.dm_channel_for(user_id)
-        elif guild_id is not None:
-            ch = self.guilds[guild_id].channels[channel_id]
-        else:
-            ch = self._find_channel(channel_id)
-        msg = self._new_message(ch, author_id=user_id, body={"content": content}, uploads=[])
-        self._record("create", msg, {"content": content})
-        session = self._session_for_shard(self._shard_for(ch.guild_id))
-        if session is not None:
-            intent = Intent.DIRECT_MESSAGES if ch.is_dm else Intent.GUILD_MESSAGES
-            if session.intents & intent:
-                data = self._message_payload(msg, for_gateway=True)
-                mentioned = self.bot_user.id in msg.mentions
-                if not ch.is_dm and not mentioned and not session.intents & Intent.MESSAGE_CONTENT:
-                    data.update(content="", embeds=[], attachments=[], components=[])
-                await self._send_dispatch(session, "MESSAGE_CREATE", data)
-        return msg.id
 
     # ----------------------------------------------------------------- HTTP plumbing
 
@@ -2140,18 +1965,6 @@ class FakeDiscord:
         self.actions.append(RecordedAction(kind, msg.id, msg.channel_id, snapshot, msg.interaction_id))
         self._notify()
 
-    async def _echo(self, event: str, msg: RecordedMessage) -> None:
-        if not self.echo_bot_messages or msg.ephemeral:
-            return
-        intent = Intent.DIRECT_MESSAGES if msg.is_dm else Intent.GUILD_MESSAGES
-        if event == "MESSAGE_DELETE":
-            data: JSON = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
-            if msg.guild_id is not None:
-                data["guild_id"] = str(msg.guild_id)
-        else:
-            data = self._message_payload(msg, for_gateway=True)
-        await self._dispatch_if(event, data, guild_id=msg.guild_id, intent=intent)
-
     def _channel_message(self, m: dict[str, str]) -> tuple[FakeChannel, RecordedMessage]:
         ch = self._find_channel(int(m["cid"]))
         msg = self.messages.get(int(m["mid"]))
@@ -2171,7 +1984,6 @@ class FakeDiscord:
         flags = int(body.get("flags") or 0) & (SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_COMPONENTS_V2)
         msg = self._new_message(ch, author_id=self.bot_user.id, body=body, uploads=up, flags=flags)
         self._record("create", msg, body)
-        await self._echo("MESSAGE_CREATE", msg)
         return _json_response(self._message_payload(msg))
 
     async def _h_patch_message(
@@ -2184,7 +1996,6 @@ class FakeDiscord:
         self._validate_message({"flags": msg.flags, **body}, has_files=bool(up), partial=True)
         self._apply_edit(msg, body, up)
         self._record("edit", msg, body)
-        await self._echo("MESSAGE_UPDATE", msg)
         return _json_response(self._message_payload(msg))
 
     async def _h_delete_message(
@@ -2193,7 +2004,6 @@ class FakeDiscord:
         _, msg = self._channel_message(m)
         msg.deleted = True
         self._record("delete", msg, {})
-        await self._echo("MESSAGE_DELETE", msg)
         return web.Response(status=204)
 
     # ----------------------------------------------------------------- interactions (REST)
@@ -2290,14 +2100,7 @@ class FakeDiscord:
         inter.callback_type = cb_type
         self.callbacks.append(RecordedCallback(inter.id, cb_type, data, msg.id if msg else None))
         if msg is not None:
-            if cb_type == 7:
-                self._record("edit", msg, data)
-                await self._echo("MESSAGE_UPDATE", msg)
-            else:
-                self._record("create", msg, data)
-                await self._echo("MESSAGE_CREATE", msg)
-        else:
-            self._notify()
+            self._record("edit" if cb_type == 7 else "create", msg, data)
         return _json_response(self._callback_response(inter, cb_type, msg, loading))
 
     def _webhook_interaction(self, m: dict[str, str]) -> InjectedInteraction:
@@ -2334,7 +2137,6 @@ class FakeDiscord:
             self._apply_edit(original, body, up)
             msg = original
             self._record("edit", msg, body)
-            await self._echo("MESSAGE_UPDATE", msg)
         else:
             ch = self._interaction_channel(inter)
             flags = int(body.get("flags") or 0) & (
@@ -2344,7 +2146,6 @@ class FakeDiscord:
                 ch, author_id=self.bot_user.id, body=body, uploads=up, flags=flags, interaction=inter
             )
             self._record("create", msg, body)
-            await self._echo("MESSAGE_CREATE", msg)
         if request.query.get("wait", "false").lower() in ("true", "1"):
             return _json_response(self._message_payload(msg))
         return web.Response(status=204)
@@ -2359,7 +2160,6 @@ class FakeDiscord:
         msg.flags &= ~LOADING
         self._apply_edit(msg, body, up)
         self._record("edit", msg, body)
-        await self._echo("MESSAGE_UPDATE", msg)
         return _json_response(self._message_payload(msg))
 
 # ---------------------------------------------------------------------------------------
