@@ -3,7 +3,7 @@
 The bot here is a throwaway that exercises what the real adapter will need: slash
 subcommands in an ``app_commands.Group``, ephemeral replies, DMs (and DM failure),
 a persistent view (button + select) and a DynamicItem that keep working across a bot
-restart, a modal, deferred replies with followups.
+restart, and deferred replies with followups.
 """
 
 from __future__ import annotations
@@ -73,16 +73,6 @@ class VoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"liar
         await interaction.response.edit_message(content=f"vote {self.n} by {interaction.user.id}")
 
 
-class NameModal(discord.ui.Modal, title="Rename"):
-    name: discord.ui.TextInput[NameModal] = discord.ui.TextInput(label="New name", custom_id="liars:name:value")
-
-    def __init__(self) -> None:
-        super().__init__(custom_id="liars:name")
-
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(f"name:{self.name.value}", ephemeral=True)
-
-
 class LiarsGroup(app_commands.Group, name="liars", description="Liar's Poker"):
     @app_commands.command(name="ping", description="Check the bot is alive")
     async def ping(self, interaction: discord.Interaction) -> None:
@@ -105,10 +95,6 @@ class LiarsGroup(app_commands.Group, name="liars", description="Liar's Poker"):
         msg = await interaction.channel.send("Lobby open", view=view)
         bot.lobby_ids.append(msg.id)
         await interaction.response.send_message("announced" if dm_ok else "could not DM", ephemeral=True)
-
-    @app_commands.command(name="rename", description="Open a modal")
-    async def rename(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_modal(NameModal())
 
     @app_commands.command(name="slow", description="Deferred reply with followups")
     async def slow(self, interaction: discord.Interaction) -> None:
@@ -238,7 +224,7 @@ async def test_connects_ready_and_syncs_commands(world: World, bot: SmokeBot) ->
     assert [c.id for c in bot.synced_global] == [int(global_cmd["id"])]
     assert [c.id for c in bot.synced_guild] == [int(guild_cmd["id"])]
     subs = {o["name"] for o in global_cmd["options"]}
-    assert subs == {"ping", "announce", "rename", "slow", "admin"}
+    assert subs == {"ping", "announce", "slow", "admin"}
 
     # JSON responses carry exactly "application/json" (discord.py compares with ==).
     async with aiohttp.ClientSession() as session:
@@ -336,16 +322,8 @@ async def test_dm_failure_surfaces_as_forbidden(world: World, bot: SmokeBot) -> 
     assert len(fake.blocked_dm_attempts(world.bob.id)) == 1
 
 
-async def test_modal_and_deferred_followups(world: World, bot: SmokeBot) -> None:
+async def test_deferred_followups(world: World, bot: SmokeBot) -> None:
     fake = world.fake
-    iid = await fake.send_slash(world.alice.id, world.guild.id, world.channel.id, "liars", "rename", {})
-    cb = await fake.wait_for_callback(iid)
-    assert cb.type == 9 and cb.data["custom_id"] == "liars:name"
-    sub = await fake.submit_modal(
-        world.alice.id, world.guild.id, world.channel.id, "liars:name", {"liars:name:value": "Zed"}
-    )
-    assert (await fake.wait_for_callback(sub)).content == "name:Zed"
-
     slow = await fake.send_slash(world.alice.id, world.guild.id, world.channel.id, "liars", "slow", {})
     await fake.wait_for(lambda: any(m.content == "first (edited)" for m in fake.interaction_responses(slow)))
     responses = fake.interaction_responses(slow)

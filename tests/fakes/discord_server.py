@@ -136,7 +136,6 @@ EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 SUPPRESS_EMBEDS = 1 << 2
 SUPPRESS_NOTIFICATIONS = 1 << 12
-IS_COMPONENTS_V2 = 1 << 15
 
 
 class Perm:
@@ -273,7 +272,6 @@ class FakeChannel:
     type: int = 0
     position: int = 0
     recipient_id: int | None = None
-    last_message_id: int | None = None
 
     @property
     def is_dm(self) -> bool:
@@ -335,6 +333,20 @@ def _walk_components(components: Sequence[JSON]) -> Iterator[JSON]:
                 yield from _walk_components([inner_one])
 
 
+def _with_component_ids(components: list[JSON]) -> list[JSON]:
+    """A copy of ``components`` in which every component has a numeric ``id``, as Discord assigns."""
+    components = json.loads(json.dumps(components))
+    used = {c["id"] for c in _walk_components(components) if isinstance(c.get("id"), int)}
+    counter = 1
+    for comp in _walk_components(components):
+        if not isinstance(comp.get("id"), int):
+            while counter in used:
+                counter += 1
+            comp["id"] = counter
+            used.add(counter)
+    return components
+
+
 @dataclass
 class RecordedMessage:
     """Current state of one message (bot- or user-authored). Mutated in place on edits."""
@@ -354,15 +366,9 @@ class RecordedMessage:
     interaction_id: int | None = None
     is_original_response: bool = False
     webhook_id: int | None = None
-    message_reference: JSON | None = None
-    interaction_metadata: JSON | None = None
-    mentions: list[int] = field(default_factory=list)
-    tts: bool = False
     edited_timestamp: str | None = None
     edit_count: int = 0
     deleted: bool = False
-    reactions: list[str] = field(default_factory=list)
-    history: list[JSON] = field(default_factory=list)
 
     @property
     def is_dm(self) -> bool:
@@ -389,7 +395,7 @@ class RecordedMessage:
         raise KeyError(f"message {self.id} has no component with custom_id {custom_id!r}")
 
     def text(self) -> str:
-        """Content plus embed titles/descriptions/fields and v2 text displays, for asserts."""
+        """Content plus embed titles/descriptions/fields, for asserts."""
         parts = [self.content]
         for emb in self.embeds:
             for key in ("title", "description"):
@@ -400,9 +406,6 @@ class RecordedMessage:
             footer = emb.get("footer") or {}
             if footer.get("text"):
                 parts.append(str(footer["text"]))
-        for comp in self.all_components():
-            if comp.get("type") == 10 and comp.get("content"):
-                parts.append(str(comp["content"]))
         return "\n".join(p for p in parts if p)
 
 
@@ -426,7 +429,7 @@ class RecordedCallback:
 
 @dataclass
 class RecordedAction:
-    """History entry: kind is create/edit/delete/dm_blocked/reaction_add/reaction_remove."""
+    """History entry: kind is create/edit/delete/dm_blocked."""
 
     kind: str
     message_id: int | None
@@ -485,16 +488,6 @@ class DiscordRequestError(Exception):
         self.errors = errors
 
 
-@dataclass
-class _FailRule:
-    method: str
-    pattern: re.Pattern[str]
-    status: int
-    code: int
-    message: str
-    remaining: int
-
-
 class _Conn:
     """One gateway websocket; after IDENTIFY it carries the bot's session, which ends with it."""
 
@@ -538,7 +531,17 @@ def _json_response(data: Any, status: int = 200) -> web.Response:
     return web.Response(body=json.dumps(data).encode(), status=status, headers=JSON_HEADERS)
 
 
-_Handler = Callable[[web.Request, dict[str, str], Any, list[_Upload]], Awaitable[web.StreamResponse]]
+@dataclass
+class _Req:
+    """A REST request, as handlers see it."""
+
+    params: dict[str, str]  # from the path
+    body: Any  # the JSON body (``payload_json`` of a multipart body), {} if none
+    uploads: list[_Upload]
+    query: Mapping[str, str]
+
+
+_Handler = Callable[[_Req], Awaitable[web.StreamResponse]]
 
 
 # ---------------------------------------------------------------------------------------
@@ -585,7 +588,6 @@ class FakeDiscord:
         # Commands: scope None = global, else guild id; name/type -> payload
         self.commands: dict[int | None, dict[tuple[str, int], JSON]] = {}
 
-        self._fail_rules: list[_FailRule] = []
         self._sessions: dict[str, _Session] = {}
         self._conns: set[_Conn] = set()
         self._waiters: list[asyncio.Event] = []
@@ -739,26 +741,6 @@ class FakeDiscord:
         """Make bot-sent channel messages to this user's DM fail with 403 / 50007."""
         self.blocked_dm_users.add(user_id)
 
-    def unblock_dms(self, user_id: int) -> None:
-        self.blocked_dm_users.discard(user_id)
-
-    def fail_next(
-        self,
-        method: str,
-        path_regex: str,
-        *,
-        status: int = 500,
-        code: int = 0,
-        message: str = "Injected failure",
-        times: int = 1,
-    ) -> None:
-        """Fail the next ``times`` REST requests whose path (after ``/api/v10``) matches.
-
-        Beware: discord.py retries 500/502/504/524 up to 5 times with 1 s, 3 s, ... sleeps.
-        Use 4xx statuses (or ``times=5``) for fast tests.
-        """
-        self._fail_rules.append(_FailRule(method.upper(), re.compile(path_regex), status, code, message, times))
-
     # ----------------------------------------------------------------- permissions
 
     def member_permissions(self, guild_id: int, user_id: int) -> int:
@@ -807,7 +789,7 @@ class FakeDiscord:
             data: JSON = {
                 "id": str(ch.id),
                 "type": 1,
-                "last_message_id": str(ch.last_message_id) if ch.last_message_id else None,
+                "last_message_id": None,
                 "flags": 0,
                 "recipients": [self.users[ch.recipient_id].payload()],
             }
@@ -822,7 +804,7 @@ class FakeDiscord:
                 "parent_id": None,
                 "nsfw": False,
                 "topic": None,
-                "last_message_id": str(ch.last_message_id) if ch.last_message_id else None,
+                "last_message_id": None,
                 "rate_limit_per_user": 0,
                 "flags": 0,
             }
@@ -913,20 +895,17 @@ class FakeDiscord:
         }
 
     def _message_payload(self, msg: RecordedMessage) -> JSON:
-        author = self.users.get(msg.author_id)
         data: JSON = {
             "id": str(msg.id),
             "channel_id": str(msg.channel_id),
             "type": msg.type,
             "content": msg.content,
-            "author": author.payload()
-            if author
-            else {"id": str(msg.author_id), "username": "?", "discriminator": "0", "avatar": None},
+            "author": self.users[msg.author_id].payload(),
             "timestamp": msg.timestamp,
             "edited_timestamp": msg.edited_timestamp,
-            "tts": msg.tts,
+            "tts": False,
             "mention_everyone": False,
-            "mentions": [self.users[u].payload() for u in msg.mentions if u in self.users],
+            "mentions": [],
             "mention_roles": [],
             "attachments": msg.attachments,
             "embeds": msg.embeds,
@@ -934,31 +913,9 @@ class FakeDiscord:
             "pinned": False,
             "flags": msg.flags,
         }
-        if msg.reactions:
-            counts: dict[str, int] = {}
-            for emoji in msg.reactions:
-                counts[emoji] = counts.get(emoji, 0) + 1
-            data["reactions"] = [
-                {
-                    "count": n,
-                    "count_details": {"burst": 0, "normal": n},
-                    "me": True,
-                    "me_burst": False,
-                    "burst_colors": [],
-                    "emoji": {"id": None, "name": e},
-                }
-                for e, n in counts.items()
-            ]
         if msg.webhook_id is not None:
             data["webhook_id"] = str(msg.webhook_id)
             data["application_id"] = str(self.application_id)
-        if msg.interaction_metadata is not None:
-            data["interaction_metadata"] = msg.interaction_metadata
-        if msg.message_reference is not None:
-            data["message_reference"] = msg.message_reference
-            ref_id = msg.message_reference.get("message_id")
-            ref = self.messages.get(int(ref_id)) if ref_id else None
-            data["referenced_message"] = self._message_payload(ref) if ref and not ref.deleted else None
         return data
 
     # ----------------------------------------------------------------- recording helpers
@@ -1027,9 +984,6 @@ class FakeDiscord:
 
     def get_message(self, message_id: int) -> RecordedMessage:
         return self.messages[message_id]
-
-    def actions_for(self, message_id: int) -> list[RecordedAction]:
-        return [a for a in self.actions if a.message_id == message_id]
 
     async def wait_for_callback(self, interaction_id: int, timeout: float = 5.0) -> RecordedCallback:  # noqa: ASYNC109
         def check() -> RecordedCallback | None:
@@ -1217,7 +1171,7 @@ class FakeDiscord:
                 context=0,
             )
         else:
-            channel = self.dm_channel_for(user_id) if channel_id is None else self._dm_channel_by_id(channel_id)
+            channel = self.dm_channel_for(user_id) if channel_id is None else self._find_channel(channel_id)
             dm_perms = (
                 Perm.ADD_REACTIONS
                 | Perm.VIEW_CHANNEL
@@ -1247,44 +1201,26 @@ class FakeDiscord:
         )
         return inter, payload
 
-    def _dm_channel_by_id(self, channel_id: int) -> FakeChannel:
-        for ch in self.dm_channels.values():
-            if ch.id == channel_id:
-                return ch
-        raise KeyError(f"unknown DM channel {channel_id}")
-
     def _resolve_value(self, opt_type: int, value: Any, guild_id: int | None, resolved: JSON) -> Any:
+        """An option's value as Discord sends it; a user (type 6) also goes into ``resolved``."""
         if opt_type == 3:
             return str(value)
         if opt_type == 4:
             return int(value)
         if opt_type == 5:
             return bool(value)
-        if opt_type == 10:
-            return float(value)
-        if opt_type in (6, 7, 8, 9):
-            obj_id = int(getattr(value, "id", value))
+        if opt_type == 6:
+            user_id = int(getattr(value, "id", value))
+            if user_id not in self.users:
+                raise KeyError(f"cannot resolve user option value {value!r}")
+            resolved.setdefault("users", {})[str(user_id)] = self.users[user_id].payload()
             guild = self.guilds.get(guild_id) if guild_id is not None else None
-            if opt_type in (6, 9) and obj_id in self.users:
-                resolved.setdefault("users", {})[str(obj_id)] = self.users[obj_id].payload()
-                if guild is not None and obj_id in guild.members:
-                    resolved.setdefault("members", {})[str(obj_id)] = self._member_payload(
-                        guild,
-                        guild.members[obj_id],
-                        with_user=False,
-                        permissions=self.member_permissions(guild.id, obj_id),
-                    )
-                return str(obj_id)
-            if opt_type in (8, 9) and guild is not None and obj_id in guild.roles:
-                resolved.setdefault("roles", {})[str(obj_id)] = guild.roles[obj_id].payload()
-                return str(obj_id)
-            if opt_type == 7 and guild is not None and obj_id in guild.channels:
-                ch = guild.channels[obj_id]
-                resolved.setdefault("channels", {})[str(obj_id)] = self._channel_payload(
-                    ch, permissions=self.member_permissions(guild.id, self.bot_user.id)
+            if guild is not None and user_id in guild.members:
+                resolved.setdefault("members", {})[str(user_id)] = self._member_payload(
+                    guild, guild.members[user_id], with_user=False,
+                    permissions=self.member_permissions(guild.id, user_id),
                 )
-                return str(obj_id)
-            raise KeyError(f"cannot resolve option value {value!r} for option type {opt_type}")
+            return str(user_id)
         raise NotImplementedError(f"option type {opt_type} is not supported by FakeDiscord")
 
     def _build_options(
@@ -1480,54 +1416,6 @@ class FakeDiscord:
             user_id, guild_id, channel_id, message_id, custom_id, 3, {"values": list(values)}, validate
         )
 
-    def shown_modals(self, custom_id: str | None = None) -> list[RecordedCallback]:
-        return [
-            c for c in self.callbacks if c.type == 9 and (custom_id is None or c.data.get("custom_id") == custom_id)
-        ]
-
-    async def submit_modal(
-        self,
-        user_id: int,
-        guild_id: int | None,
-        channel_id: int | None,
-        custom_id: str,
-        fields: Mapping[str, str | Sequence[str]],
-        *,
-        message_id: int | None = None,
-    ) -> int:
-        """Inject a modal submit (type 5). ``fields`` maps component custom_id to the text
-        (or a list of values for a select inside the modal). The component layout mirrors the
-        last modal the bot showed with this custom_id (Label or ActionRow wrappers);
-        ``message_id`` is the message whose component opened the modal, if any.
-        """
-        layout: dict[str, tuple[int, int | None]] = {}  # custom_id -> (wrapper type, inner type)
-        shown = self.shown_modals(custom_id)
-        if shown:
-            for top in shown[-1].data.get("components", []):
-                inners = top.get("components") if top.get("type") == 1 else [top.get("component")]
-                for shown_inner in inners or []:
-                    if isinstance(shown_inner, dict) and "custom_id" in shown_inner:
-                        layout[shown_inner["custom_id"]] = (int(top.get("type", 1)), shown_inner.get("type"))
-        components: list[JSON] = []
-        for field_id, value in fields.items():
-            wrapper, inner_type = layout.get(field_id, (1, None))
-            if isinstance(value, str):
-                inner: JSON = {"type": inner_type or 4, "custom_id": field_id, "value": value}
-            else:
-                inner = {"type": inner_type or 3, "custom_id": field_id, "values": list(value)}
-            if wrapper == 18:
-                components.append({"type": 18, "component": inner})
-            else:
-                components.append({"type": 1, "components": [inner]})
-        if guild_id is not None and channel_id is None:
-            raise ValueError("channel_id is required for guild interactions")
-        inter, payload = self._base_interaction(5, user_id, guild_id, channel_id, None)
-        payload["data"] = {"custom_id": custom_id, "components": components}
-        if message_id is not None:
-            inter.message_id = message_id
-            payload["message"] = self._message_payload(self._component_message(message_id, None))
-        return await self._inject(inter)
-
     # ----------------------------------------------------------------- HTTP plumbing
 
     def _build_routes(self) -> None:
@@ -1551,17 +1439,13 @@ class FakeDiscord:
         self._routes.append((method, re.compile(pattern + r"/?"), handler, auth))
 
     async def _parse_body(self, request: web.Request) -> tuple[Any, list[_Upload]]:
-        ctype = request.content_type
-        if request.method in ("GET", "DELETE", "HEAD") and not request.can_read_body:
+        if not request.can_read_body:
             return None, []
-        if ctype.startswith("multipart/"):
+        if request.content_type.startswith("multipart/"):
             body: Any = None
             uploads: list[_Upload] = []
             reader = await request.multipart()
-            while True:
-                part = await reader.next()
-                if part is None:
-                    break
+            while (part := await reader.next()) is not None:
                 name = getattr(part, "name", None) or ""
                 raw = await part.read()  # type: ignore[union-attr]
                 if name == "payload_json":
@@ -1579,12 +1463,7 @@ class FakeDiscord:
                     )
             return body, uploads
         raw_text = await request.text()
-        if not raw_text:
-            return None, []
-        try:
-            return json.loads(raw_text), []
-        except json.JSONDecodeError:
-            return raw_text, []
+        return (json.loads(raw_text) if raw_text else None), []
 
     async def _dispatch_http(self, request: web.Request) -> web.StreamResponse:
         path = request.path
@@ -1598,17 +1477,13 @@ class FakeDiscord:
                     raise DiscordRequestError(404, 0, "404: Not Found (fake CDN)")
                 raise _UnknownRoute(path)
             sub = api.group(1)
-            for rule in self._fail_rules:
-                if rule.remaining > 0 and rule.method == request.method and rule.pattern.search(sub):
-                    rule.remaining -= 1
-                    raise DiscordRequestError(rule.status, rule.code, rule.message)
             for method, pattern, handler, auth in self._routes:
                 m = pattern.fullmatch(sub)
                 if m is None or method != request.method:
                     continue
                 if auth and request.headers.get("Authorization") != f"Bot {self.token}":
                     raise DiscordRequestError(401, 0, "401: Unauthorized")
-                resp = await handler(request, m.groupdict(), body, uploads)
+                resp = await handler(_Req(m.groupdict(), body or {}, uploads, request.query))
                 rec.status = resp.status
                 return resp
             raise _UnknownRoute(sub)
@@ -1635,62 +1510,22 @@ class FakeDiscord:
         finally:
             self._notify()
 
-    # ----------------------------------------------------------------- simple handlers
+    # ----------------------------------------------------------------- start-up handlers
 
-    async def _h_gateway_bot(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        return _json_response(
-            {
-                "url": self.gateway_url,
-                "shards": self.shard_count,
-                "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
-            }
-        )
+    async def _h_gateway_bot(self, req: _Req) -> web.Response:
+        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+        return _json_response({"url": self.gateway_url, "shards": self.shard_count, "session_start_limit": limit})
 
-    async def _h_me(self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]) -> web.StreamResponse:
+    async def _h_me(self, req: _Req) -> web.Response:
         return _json_response(self._bot_user_payload())
 
-    async def _h_app(self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]) -> web.StreamResponse:
+    async def _h_app(self, req: _Req) -> web.Response:
         return _json_response(self._app_payload())
-
-    async def _h_create_dm(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        try:
-            user_id = int((body or {})["recipient_id"])
-        except (KeyError, TypeError, ValueError):
-            raise DiscordRequestError(400, 50035, "Invalid Form Body") from None
-        if user_id not in self.users or user_id == self.bot_user.id:
-            raise DiscordRequestError(400, 50033, "Invalid Recipient(s)")
-        return _json_response(self._channel_payload(self.dm_channel_for(user_id)))
-
-    def _find_channel(self, channel_id: int) -> FakeChannel:
-        for guild in self.guilds.values():
-            ch = guild.channels.get(channel_id)
-            if ch is not None:
-                return ch
-        for dm in self.dm_channels.values():
-            if dm.id == channel_id:
-                return dm
-        raise DiscordRequestError(404, 10003, "Unknown Channel")
-
-    # ----------------------------------------------------------------- commands
-
-    def _scope(self, m: dict[str, str]) -> int | None:
-        if int(m["app"]) != self.application_id:
-            raise DiscordRequestError(403, 50001, "Missing Access")
-        if m.get("gid") is None:
-            return None
-        if int(m["gid"]) not in self.guilds:
-            raise DiscordRequestError(404, 10004, "Unknown Guild")
-        return int(m["gid"])
 
     def _validate_command(self, data: JSON) -> list[tuple[str, str, str]]:
         errors: list[tuple[str, str, str]] = []
         name = str(data.get("name", ""))
-        ctype = int(data.get("type", 1))
-        if ctype == 1:
+        if int(data.get("type", 1)) == 1:
             if not re.fullmatch(r"[-_\w]{1,32}", name) or name != name.lower():
                 errors.append(("name", "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid"))
             desc = str(data.get("description", ""))
@@ -1700,155 +1535,99 @@ class FakeDiscord:
             errors.append(("options", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."))
         return errors
 
-    def _store_command(self, scope: int | None, data: JSON, existing: dict[tuple[str, int], JSON]) -> JSON:
-        errors = self._validate_command(data)
-        if errors:
-            raise DiscordRequestError(400, 50035, "Invalid Form Body", _error_tree(errors))
-        ctype = int(data.get("type", 1))
-        key = (str(data["name"]), ctype)
-        old = existing.get(key)
-        cmd: JSON = {
-            "default_member_permissions": None,
-            "dm_permission": True,
-            "nsfw": False,
-            "contexts": None,
-            "integration_types": [0],
-            "options": [],
-            "description": "",
-        }
-        cmd.update(data)
-        cmd.update(
-            id=old["id"] if old else str(self.new_id()),
-            application_id=str(self.application_id),
-            version=str(self.new_id()),
-            type=ctype,
-        )
-        if scope is not None:
-            cmd["guild_id"] = str(scope)
-        return cmd
-
-    async def _h_put_commands(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        scope = self._scope(m)
+    async def _h_put_commands(self, req: _Req) -> web.Response:
+        """Bulk overwrite: the scope's commands become exactly these (ids kept for unchanged names)."""
+        if int(req.params["app"]) != self.application_id:
+            raise DiscordRequestError(403, 50001, "Missing Access")
+        scope = int(req.params["gid"]) if req.params.get("gid") else None
+        if scope is not None and scope not in self.guilds:
+            raise DiscordRequestError(404, 10004, "Unknown Guild")
         existing = self.commands.get(scope, {})
         new: dict[tuple[str, int], JSON] = {}
-        for data in body or []:
-            cmd = self._store_command(scope, data, existing)
-            new[(cmd["name"], cmd["type"])] = cmd
+        for data in req.body or []:
+            errors = self._validate_command(data)
+            if errors:
+                raise DiscordRequestError(400, 50035, "Invalid Form Body", _error_tree(errors))
+            key = (str(data["name"]), int(data.get("type", 1)))
+            old = existing.get(key)
+            cmd: JSON = {
+                "default_member_permissions": None,
+                "dm_permission": True,
+                "nsfw": False,
+                "contexts": None,
+                "integration_types": [0],
+                "options": [],
+                "description": "",
+                **data,
+                "id": old["id"] if old else str(self.new_id()),
+                "application_id": str(self.application_id),
+                "version": str(self.new_id()),
+                "type": key[1],
+            }
+            if scope is not None:
+                cmd["guild_id"] = str(scope)
+            new[key] = cmd
         self.commands[scope] = new
         return _json_response(list(new.values()))
 
     # ----------------------------------------------------------------- messages
 
     def _validate_message(self, body: JSON, *, has_files: bool, partial: bool) -> None:
+        """Discord's limits on what the bot sends: 400 50035 with discord-shaped ``errors``, or 50006."""
         errors: list[tuple[str, str, str]] = []
-        content = body.get("content")
-        flags = int(body.get("flags") or 0)
-        v2 = bool(flags & IS_COMPONENTS_V2)
-        if content is not None and len(str(content)) > 2000:
-            errors.append(("content", "BASE_TYPE_MAX_LENGTH", "Must be 2000 or fewer in length."))
-        if v2 and content:
-            errors.append(
-                (
-                    "content",
-                    "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-                    "The 'content' field cannot be used when using MessageFlags.IS_COMPONENTS_V2",
-                )
-            )
+
+        def too_long(path: str, value: Any, most: int) -> None:
+            if len(value) > most:
+                errors.append((path, "BASE_TYPE_MAX_LENGTH", f"Must be {most} or fewer in length."))
+
+        def bad_length(path: str, value: Any, most: int, what: str = "Must") -> None:
+            if not 1 <= len(value) <= most:
+                errors.append((path, "BASE_TYPE_BAD_LENGTH", f"{what} be between 1 and {most} in length."))
+
+        too_long("content", str(body.get("content") or ""), 2000)
         embeds = body.get("embeds") or []
-        if len(embeds) > 10:
-            errors.append(("embeds", "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length."))
+        too_long("embeds", embeds, 10)
         for i, emb in enumerate(embeds):
-            if len(str(emb.get("title") or "")) > 256:
-                errors.append((f"embeds.{i}.title", "BASE_TYPE_MAX_LENGTH", "Must be 256 or fewer in length."))
-            if len(str(emb.get("description") or "")) > 4096:
-                errors.append((f"embeds.{i}.description", "BASE_TYPE_MAX_LENGTH", "Must be 4096 or fewer in length."))
+            too_long(f"embeds.{i}.title", str(emb.get("title") or ""), 256)
+            too_long(f"embeds.{i}.description", str(emb.get("description") or ""), 4096)
             fields = emb.get("fields") or []
-            if len(fields) > 25:
-                errors.append((f"embeds.{i}.fields", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."))
+            too_long(f"embeds.{i}.fields", fields, 25)
             for j, fld in enumerate(fields):
-                if not str(fld.get("name") or "") or len(str(fld.get("name"))) > 256:
-                    errors.append(
-                        (f"embeds.{i}.fields.{j}.name", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 256 in length.")
-                    )
-                if not str(fld.get("value") or "") or len(str(fld.get("value"))) > 1024:
-                    errors.append(
-                        (
-                            f"embeds.{i}.fields.{j}.value",
-                            "BASE_TYPE_BAD_LENGTH",
-                            "Must be between 1 and 1024 in length.",
-                        )
-                    )
+                bad_length(f"embeds.{i}.fields.{j}.name", str(fld.get("name") or ""), 256)
+                bad_length(f"embeds.{i}.fields.{j}.value", str(fld.get("value") or ""), 1024)
         components = body.get("components") or []
-        if not v2:
-            if len(components) > 5:
-                errors.append(("components", "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length."))
-            for i, row in enumerate(components):
-                if row.get("type") != 1:
-                    errors.append(
-                        (f"components.{i}.type", "UNION_TYPE_CHOICES", "Top-level components must be action rows")
-                    )
-                    continue
-                inner = row.get("components") or []
-                if not 1 <= len(inner) <= 5:
-                    errors.append(
-                        (f"components.{i}.components", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
-                    )
+        too_long("components", components, 5)
+        for i, row in enumerate(components):
+            if row.get("type") != 1:
+                message = "Top-level components must be action rows"
+                errors.append((f"components.{i}.type", "UNION_TYPE_CHOICES", message))
+            else:
+                bad_length(f"components.{i}.components", row.get("components") or [], 5)
         seen: set[str] = set()
         for comp in _walk_components(components):
             cid = comp.get("custom_id")
             if cid is not None:
-                if not 1 <= len(cid) <= 100:
-                    errors.append(("components", "BASE_TYPE_BAD_LENGTH", f"custom_id {cid!r} must be 1-100 characters"))
+                bad_length("components", cid, 100, f"custom_id {cid!r} must")
                 if cid in seen:
-                    errors.append(
-                        (
-                            "components",
-                            "COMPONENT_CUSTOM_ID_DUPLICATED",
-                            f"Component custom id {cid!r} cannot be duplicated",
-                        )
-                    )
+                    message = f"Component custom id {cid!r} cannot be duplicated"
+                    errors.append(("components", "COMPONENT_CUSTOM_ID_DUPLICATED", message))
                 seen.add(cid)
             if comp.get("type") == 2:
-                if len(str(comp.get("label") or "")) > 80:
-                    errors.append(("components", "BASE_TYPE_MAX_LENGTH", "Button label must be 80 or fewer in length."))
-                if comp.get("style") != 5 and comp.get("style") != 6 and "custom_id" not in comp:
+                too_long("components", str(comp.get("label") or ""), 80)
+                if comp.get("style") not in (5, 6) and "custom_id" not in comp:  # link and premium buttons have none
                     errors.append(("components", "COMPONENT_CUSTOM_ID_REQUIRED", "Buttons need a custom_id"))
-            if comp.get("type") == 3 and not 1 <= len(comp.get("options") or []) <= 25:
-                errors.append(
-                    ("components", "BASE_TYPE_BAD_LENGTH", "Select options must be between 1 and 25 in length.")
-                )
+            if comp.get("type") == 3:
+                bad_length("components", comp.get("options") or [], 25, "Select options must")
         if errors:
             raise DiscordRequestError(400, 50035, "Invalid Form Body", _error_tree(errors))
-        if not partial:
-            empty = (
-                not body.get("content")
-                and not embeds
-                and not components
-                and not has_files
-                and not body.get("sticker_ids")
-                and not body.get("poll")
-            )
-            if empty:
-                raise DiscordRequestError(400, 50006, "Cannot send an empty message")
-
-    def _assign_component_ids(self, components: list[JSON]) -> list[JSON]:
-        components = json.loads(json.dumps(components))
-        used = {c["id"] for c in _walk_components(components) if isinstance(c.get("id"), int)}
-        counter = 1
-        for comp in _walk_components(components):
-            if not isinstance(comp.get("id"), int):
-                while counter in used:
-                    counter += 1
-                comp["id"] = counter
-                used.add(counter)
-        return components
+        if not partial and not (body.get("content") or embeds or components or has_files):
+            raise DiscordRequestError(400, 50006, "Cannot send an empty message")
 
     def _make_attachments(self, body: JSON, uploads: list[_Upload], existing: list[JSON]) -> list[JSON]:
+        """New uploads (named by the body's ``attachments``), plus the existing ones it keeps by id."""
         keep_ids: set[str] | None = None
         descs: dict[int, JSON] = {}
-        if "attachments" in body and body["attachments"] is not None:
+        if body.get("attachments") is not None:
             keep_ids = set()
             for a in body["attachments"]:
                 aid = str(a.get("id"))
@@ -1862,7 +1641,7 @@ class FakeDiscord:
             new_aid = self.new_id()
             self.uploads[new_aid] = up.data
             meta = descs.get(up.index, {})
-            url = f"{self.base_url}/attachments/{new_aid}/{up.filename}"
+            url = f"{self.base_url}/attachments/{new_aid}/{up.filename}"  # not served: read ``uploads``
             att: JSON = {
                 "id": str(new_aid),
                 "filename": meta.get("filename") or up.filename,
@@ -1876,142 +1655,107 @@ class FakeDiscord:
             result.append(att)
         return result
 
-    def _mentions_in(self, content: str) -> list[int]:
-        found: list[int] = []
-        for match in re.finditer(r"<@!?(\d+)>", content):
-            uid = int(match.group(1))
-            if uid in self.users and uid not in found:
-                found.append(uid)
-        return found
-
     def _new_message(
         self,
         ch: FakeChannel,
-        *,
-        author_id: int,
         body: JSON,
         uploads: list[_Upload],
-        flags: int = 0,
-        msg_type: int = 0,
+        *,
+        flags: int,
         interaction: InjectedInteraction | None = None,
         original: bool = False,
     ) -> RecordedMessage:
-        content = str(body.get("content") or "")
-        ref = body.get("message_reference")
-        if ref is not None:
-            ref = {"type": 0, "channel_id": str(ch.id), **ref}
-            if ch.guild_id is not None:
-                ref.setdefault("guild_id", str(ch.guild_id))
-            if msg_type == 0:
-                msg_type = 19
+        """A message from the bot (``interaction``: an answer to it, ``original``: its response)."""
         msg = RecordedMessage(
             id=self.new_id(),
             channel_id=ch.id,
             guild_id=ch.guild_id,
-            author_id=author_id,
-            content=content,
+            author_id=self.bot_user.id,
+            content=str(body.get("content") or ""),
             embeds=list(body.get("embeds") or []),
-            components=self._assign_component_ids(list(body.get("components") or [])),
+            components=_with_component_ids(list(body.get("components") or [])),
             attachments=self._make_attachments(body, uploads, []),
             flags=flags,
-            type=msg_type,
+            type=20 if original and interaction is not None and interaction.type == 2 else 0,
             timestamp=_now_iso(),
             dm_recipient_id=ch.recipient_id if ch.is_dm else None,
             interaction_id=interaction.id if interaction else None,
             is_original_response=original,
             webhook_id=self.application_id if interaction else None,
-            message_reference=ref,
-            mentions=self._mentions_in(content),
-            tts=bool(body.get("tts")),
         )
-        if interaction is not None:
-            meta: JSON = {
-                "id": str(interaction.id),
-                "type": interaction.type,
-                "user": self.users[interaction.user_id].payload(),
-                "authorizing_integration_owners": interaction.payload.get("authorizing_integration_owners", {}),
-            }
-            if interaction.type == 2:
-                meta["name"] = interaction.payload["data"]["name"]
-                meta["command_type"] = 1
-            if interaction.message_id is not None:
-                meta["interacted_message_id"] = str(interaction.message_id)
-            if not original and interaction.original_message_id is not None:
-                meta["original_response_message_id"] = str(interaction.original_message_id)
-            msg.interaction_metadata = meta
         self.messages[msg.id] = msg
-        ch.last_message_id = msg.id
         return msg
 
     def _apply_edit(self, msg: RecordedMessage, body: JSON, uploads: list[_Upload]) -> None:
+        self._validate_message(body, has_files=bool(uploads), partial=True)
         if "content" in body:
             msg.content = str(body["content"] or "")
-            msg.mentions = self._mentions_in(msg.content)
         if "embeds" in body:
             msg.embeds = list(body["embeds"] or [])
         if "components" in body:
-            msg.components = self._assign_component_ids(list(body["components"] or []))
-        if "flags" in body and body["flags"] is not None:
-            keep = msg.flags & (EPHEMERAL | LOADING)
-            msg.flags = keep | (int(body["flags"]) & (SUPPRESS_EMBEDS | IS_COMPONENTS_V2))
+            msg.components = _with_component_ids(list(body["components"] or []))
+        if body.get("flags") is not None:
+            msg.flags = (msg.flags & (EPHEMERAL | LOADING)) | (int(body["flags"]) & SUPPRESS_EMBEDS)
         if "attachments" in body or uploads:
             msg.attachments = self._make_attachments(body, uploads, msg.attachments)
         msg.edited_timestamp = _now_iso()
         msg.edit_count += 1
 
     def _record(self, kind: str, msg: RecordedMessage, body: JSON) -> None:
-        snapshot = {k: v for k, v in body.items()} if isinstance(body, dict) else {}
-        msg.history.append({"kind": kind, **snapshot})
-        self.actions.append(RecordedAction(kind, msg.id, msg.channel_id, snapshot, msg.interaction_id))
+        self.actions.append(RecordedAction(kind, msg.id, msg.channel_id, dict(body), msg.interaction_id))
         self._notify()
 
-    def _channel_message(self, m: dict[str, str]) -> tuple[FakeChannel, RecordedMessage]:
-        ch = self._find_channel(int(m["cid"]))
-        msg = self.messages.get(int(m["mid"]))
+    def _find_channel(self, channel_id: int) -> FakeChannel:
+        for guild in self.guilds.values():
+            if channel_id in guild.channels:
+                return guild.channels[channel_id]
+        for dm in self.dm_channels.values():
+            if dm.id == channel_id:
+                return dm
+        raise DiscordRequestError(404, 10003, "Unknown Channel")
+
+    def _channel_message(self, req: _Req) -> RecordedMessage:
+        ch = self._find_channel(int(req.params["cid"]))
+        msg = self.messages.get(int(req.params["mid"]))
         if msg is None or msg.deleted or msg.channel_id != ch.id or msg.ephemeral:
             raise DiscordRequestError(404, 10008, "Unknown Message")
-        return ch, msg
+        return msg
 
-    async def _h_post_message(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        ch = self._find_channel(int(m["cid"]))
-        body = body or {}
+    async def _h_create_dm(self, req: _Req) -> web.Response:
+        try:
+            user_id = int(req.body["recipient_id"])
+        except (KeyError, TypeError, ValueError):
+            raise DiscordRequestError(400, 50035, "Invalid Form Body") from None
+        if user_id not in self.users or user_id == self.bot_user.id:
+            raise DiscordRequestError(400, 50033, "Invalid Recipient(s)")
+        return _json_response(self._channel_payload(self.dm_channel_for(user_id)))
+
+    async def _h_post_message(self, req: _Req) -> web.Response:
+        ch = self._find_channel(int(req.params["cid"]))
         if ch.is_dm and ch.recipient_id in self.blocked_dm_users:
-            self.actions.append(RecordedAction("dm_blocked", None, ch.id, {**body, "_recipient_id": ch.recipient_id}))
+            self.actions.append(
+                RecordedAction("dm_blocked", None, ch.id, {**req.body, "_recipient_id": ch.recipient_id})
+            )
             raise DiscordRequestError(403, 50007, "Cannot send messages to this user")
-        self._validate_message(body, has_files=bool(up), partial=False)
-        flags = int(body.get("flags") or 0) & (SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_COMPONENTS_V2)
-        msg = self._new_message(ch, author_id=self.bot_user.id, body=body, uploads=up, flags=flags)
-        self._record("create", msg, body)
+        self._validate_message(req.body, has_files=bool(req.uploads), partial=False)
+        flags = int(req.body.get("flags") or 0) & (SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS)
+        msg = self._new_message(ch, req.body, req.uploads, flags=flags)
+        self._record("create", msg, req.body)
         return _json_response(self._message_payload(msg))
 
-    async def _h_patch_message(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        _, msg = self._channel_message(m)
-        if msg.author_id != self.bot_user.id:
-            raise DiscordRequestError(403, 50005, "Cannot edit a message authored by another user")
-        body = body or {}
-        self._validate_message({"flags": msg.flags, **body}, has_files=bool(up), partial=True)
-        self._apply_edit(msg, body, up)
-        self._record("edit", msg, body)
+    async def _h_patch_message(self, req: _Req) -> web.Response:
+        msg = self._channel_message(req)
+        self._apply_edit(msg, req.body, req.uploads)
+        self._record("edit", msg, req.body)
         return _json_response(self._message_payload(msg))
 
-    async def _h_delete_message(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        _, msg = self._channel_message(m)
+    async def _h_delete_message(self, req: _Req) -> web.Response:
+        msg = self._channel_message(req)
         msg.deleted = True
         self._record("delete", msg, {})
         return web.Response(status=204)
 
     # ----------------------------------------------------------------- interactions (REST)
-
-    def _interaction_channel(self, inter: InjectedInteraction) -> FakeChannel:
-        if inter.guild_id is not None:
-            return self.guilds[inter.guild_id].channels[inter.channel_id]
-        return self._dm_channel_by_id(inter.channel_id)
 
     def _callback_response(
         self, inter: InjectedInteraction, cb_type: int, msg: RecordedMessage | None, loading: bool
@@ -2022,145 +1766,88 @@ class FakeDiscord:
             "response_message_loading": loading,
             "response_message_ephemeral": bool(msg.ephemeral) if msg else False,
         }
-        if msg is not None:
-            info["response_message_id"] = str(msg.id)
         resource: JSON = {"type": cb_type}
         if msg is not None:
+            info["response_message_id"] = str(msg.id)
             resource["message"] = self._message_payload(msg)
         return {"interaction": info, "resource": resource}
 
-    async def _h_callback(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        inter = self.interactions.get(int(m["iid"]))
-        if inter is None or inter.token != m["token"]:
+    async def _h_callback(self, req: _Req) -> web.Response:
+        """Callback types: 4 message, 5 deferred message ("thinking"), 6 deferred update and 7 update
+        (components only: they edit the message the component is on), 8 autocomplete choices."""
+        inter = self.interactions.get(int(req.params["iid"]))
+        if inter is None or inter.token != req.params["token"]:
             raise DiscordRequestError(404, 10062, "Unknown interaction")
         if inter.acknowledged:
             raise DiscordRequestError(400, 40060, "Interaction has already been acknowledged.")
-        body = body or {}
-        cb_type = int(body.get("type", 0))
-        data: JSON = body.get("data") or {}
-        ch = self._interaction_channel(inter)
+        cb_type = int(req.body.get("type", 0))
+        data: JSON = req.body.get("data") or {}
+        ch = self._find_channel(inter.channel_id)
         msg: RecordedMessage | None = None
-        loading = False
-        msg_type = 20 if inter.type == 2 else 0
         if cb_type == 4:
-            self._validate_message(data, has_files=bool(up), partial=False)
-            flags = int(data.get("flags") or 0) & (
-                EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_COMPONENTS_V2
-            )
-            msg = self._new_message(
-                ch,
-                author_id=self.bot_user.id,
-                body=data,
-                uploads=up,
-                flags=flags,
-                msg_type=msg_type,
-                interaction=inter,
-                original=True,
-            )
+            self._validate_message(data, has_files=bool(req.uploads), partial=False)
+            flags = int(data.get("flags") or 0) & (EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS)
+            msg = self._new_message(ch, data, req.uploads, flags=flags, interaction=inter, original=True)
             inter.original_message_id = msg.id
         elif cb_type == 5:
             flags = (int(data.get("flags") or 0) & EPHEMERAL) | LOADING
-            msg = self._new_message(
-                ch,
-                author_id=self.bot_user.id,
-                body={},
-                uploads=[],
-                flags=flags,
-                msg_type=msg_type,
-                interaction=inter,
-                original=True,
-            )
+            msg = self._new_message(ch, {}, [], flags=flags, interaction=inter, original=True)
             inter.original_message_id = msg.id
-            loading = True
         elif cb_type in (6, 7):
-            if inter.type not in (3, 5) or inter.message_id is None:
+            if inter.type != 3 or inter.message_id is None:
                 raise DiscordRequestError(
                     400, 40043, "This interaction type cannot use UPDATE_MESSAGE / DEFERRED_UPDATE_MESSAGE"
                 )
-            target = self.messages[inter.message_id]
-            inter.original_message_id = target.id
+            inter.original_message_id = inter.message_id
             if cb_type == 7:
-                self._validate_message({"flags": target.flags, **data}, has_files=bool(up), partial=True)
-                self._apply_edit(target, data, up)
-                msg = target
-            else:
-                msg = None
-        elif cb_type == 8:
-            if inter.type != 4:
-                raise DiscordRequestError(400, 50035, "Invalid Form Body")
-        elif cb_type == 9:
-            if inter.type == 5:
-                raise DiscordRequestError(400, 50035, "Invalid Form Body: a modal cannot answer a modal submit")
-        elif cb_type in (1, 12):
-            pass
-        else:
-            raise DiscordRequestError(400, 50035, f"Invalid Form Body: unknown callback type {cb_type}")
+                msg = self.messages[inter.message_id]
+                self._apply_edit(msg, data, req.uploads)
+        elif cb_type != 8 or inter.type != 4:
+            raise DiscordRequestError(400, 50035, f"Invalid Form Body: callback type {cb_type}")
         inter.callback_type = cb_type
         self.callbacks.append(RecordedCallback(inter.id, cb_type, data, msg.id if msg else None))
         if msg is not None:
             self._record("edit" if cb_type == 7 else "create", msg, data)
-        return _json_response(self._callback_response(inter, cb_type, msg, loading))
+        return _json_response(self._callback_response(inter, cb_type, msg, loading=cb_type == 5))
 
-    def _webhook_interaction(self, m: dict[str, str]) -> InjectedInteraction:
-        if int(m["app"]) != self.application_id:
-            raise DiscordRequestError(404, 10015, "Unknown Webhook")
-        for inter in self.interactions.values():
-            if inter.token == m["token"]:
-                return inter
+    def _webhook_interaction(self, req: _Req) -> InjectedInteraction:
+        if int(req.params["app"]) == self.application_id:
+            for inter in self.interactions.values():
+                if inter.token == req.params["token"]:
+                    return inter
         raise DiscordRequestError(404, 10015, "Unknown Webhook")
 
-    def _original_message(self, inter: InjectedInteraction) -> RecordedMessage:
-        msg = self.messages.get(inter.original_message_id) if inter.original_message_id else None
-        if msg is None or msg.deleted:
-            raise DiscordRequestError(404, 10008, "Unknown Message")
-        return msg
-
-    async def _h_webhook_execute(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        inter = self._webhook_interaction(m)
+    async def _h_webhook_execute(self, req: _Req) -> web.StreamResponse:
+        inter = self._webhook_interaction(req)
         if not inter.acknowledged:
             raise DiscordRequestError(404, 10015, "Unknown Webhook")
-        body = body or {}
-        self._validate_message(body, has_files=bool(up), partial=False)
+        self._validate_message(req.body, has_files=bool(req.uploads), partial=False)
         original = self.messages.get(inter.original_message_id) if inter.original_message_id else None
-        if (
-            inter.callback_type == 5
-            and original is not None
-            and original.loading
-            and original.interaction_id == inter.id
-        ):
+        if inter.callback_type == 5 and original is not None and original.loading:
             # The first followup after a deferred response replaces the "thinking" message.
             original.flags &= ~LOADING
-            self._apply_edit(original, body, up)
+            self._apply_edit(original, req.body, req.uploads)
             msg = original
-            self._record("edit", msg, body)
+            self._record("edit", msg, req.body)
         else:
-            ch = self._interaction_channel(inter)
-            flags = int(body.get("flags") or 0) & (
-                EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_COMPONENTS_V2
-            )
-            msg = self._new_message(
-                ch, author_id=self.bot_user.id, body=body, uploads=up, flags=flags, interaction=inter
-            )
-            self._record("create", msg, body)
-        if request.query.get("wait", "false").lower() in ("true", "1"):
+            flags = int(req.body.get("flags") or 0) & (EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS)
+            ch = self._find_channel(inter.channel_id)
+            msg = self._new_message(ch, req.body, req.uploads, flags=flags, interaction=inter)
+            self._record("create", msg, req.body)
+        if req.query.get("wait", "false").lower() in ("true", "1"):
             return _json_response(self._message_payload(msg))
         return web.Response(status=204)
 
-    async def _h_webhook_patch(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        inter = self._webhook_interaction(m)
-        msg = self._original_message(inter)
-        body = body or {}
-        self._validate_message({"flags": msg.flags, **body}, has_files=bool(up), partial=True)
+    async def _h_webhook_patch(self, req: _Req) -> web.Response:
+        inter = self._webhook_interaction(req)
+        msg = self.messages.get(inter.original_message_id) if inter.original_message_id else None
+        if msg is None or msg.deleted:
+            raise DiscordRequestError(404, 10008, "Unknown Message")
         msg.flags &= ~LOADING
-        self._apply_edit(msg, body, up)
-        self._record("edit", msg, body)
+        self._apply_edit(msg, req.body, req.uploads)
+        self._record("edit", msg, req.body)
         return _json_response(self._message_payload(msg))
+
 
 # ---------------------------------------------------------------------------------------
 # discord.py glue
