@@ -39,6 +39,15 @@ READY and every GUILD_CREATE back to back. Construct the bot with
 timeout always times out, so no ``guild_available`` events fire before ready. Guilds are
 cached either way.)
 
+What it serves
+--------------
+Only what the bot (``adapters/discord``, through discord.py) calls: see
+:meth:`FakeDiscord._build_routes` for the REST routes; on the gateway, HELLO, heartbeats and
+IDENTIFY (READY, then GUILD_CREATE per guild of the shard), and INTERACTION_CREATE for the
+interactions a test injects (slash commands, autocomplete, buttons, selects). Any other route
+is an unknown route (below), so a test fails when the bot starts calling something new; add
+the route then.
+
 Realism notes
 -------------
 * Every JSON response has ``Content-Type: application/json`` with no charset:
@@ -54,10 +63,8 @@ Realism notes
   ``AutoShardedClient`` and ``application.flags``; TextChannel needs ``position``.
 * Without the GUILD_MEMBERS intent GUILD_CREATE carries only the bot's own member (as on
   Discord); with it, every member (so ``guild.chunked`` is true and nothing is requested).
-  REQUEST_GUILD_MEMBERS (op 8) is answered with one GUILD_MEMBERS_CHUNK anyway.
-* Privileged intents not in ``allowed_intents`` close the socket with 4014.
-* Bot messages are echoed back as MESSAGE_CREATE / MESSAGE_UPDATE / MESSAGE_DELETE
-  (subject to GUILD_MESSAGES / DIRECT_MESSAGES intents), except ephemeral ones.
+  The bot asks for no privileged intent, and this fake refuses them all: IDENTIFY with one
+  closes the socket with 4014, as for an app not approved for them.
 * DM channels have a fixed id per user for the lifetime of the fake. ``block_dms(user)``
   makes ``POST /channels/{dm}/messages`` answer 403 ``{"code": 50007, "message": "Cannot
   send messages to this user"}`` (discord.py raises ``discord.Forbidden``); opening the DM
@@ -74,13 +81,29 @@ Realism notes
   ``errors``) so adapter bugs fail loudly.
 * Unknown routes are logged (logger ``tests.fakes.discord_server``), recorded in
   :attr:`FakeDiscord.unknown_requests` and answered 404 JSON ``{"code": 0}``.
-* Sessions: a bot that closes cleanly (close code 1000/1001, i.e. ``Client.close()``)
-  ends its session; any other disconnect leaves it resumable. RESUME replays missed
-  dispatches and sends RESUMED; an unknown session gets INVALID_SESSION(false).
-  Events are delivered to the newest session of the guild's shard.
+* A session ends with its socket. A bot that reconnects and sends RESUME gets
+  INVALID_SESSION(false), as Discord answers for an unknown session, and identifies again.
+  Events go to the newest session of the guild's shard.
 * All data (users, guilds, messages, DM channels, registered commands, interaction
   tokens) lives on the ``FakeDiscord`` object, so a new bot started against the same
   fake sees old message ids and custom ids, like a real process restart.
+* Attachments are recorded with their bytes in :attr:`FakeDiscord.uploads`; their ``url``
+  is not served.
+
+Discord behaviour the bot does not use, so not modelled (notes from when it was)
+------------------------------------------------------------------------------
+* RESUME of a live session (after op 7 RECONNECT, or a socket the server dropped) replays
+  the missed dispatches, then sends RESUMED; only a clean close by the bot (close code
+  1000/1001, i.e. ``Client.close()``) ends a session for good.
+* REQUEST_GUILD_MEMBERS (op 8) is answered with GUILD_MEMBERS_CHUNK.
+* Bot messages are echoed back as MESSAGE_CREATE / MESSAGE_UPDATE / MESSAGE_DELETE (subject
+  to the GUILD_MESSAGES / DIRECT_MESSAGES intents), except ephemeral ones. A user's guild
+  message reaches a bot without the MESSAGE_CONTENT intent with its content, embeds,
+  attachments and components blanked, unless it mentions the bot.
+* With the IS_COMPONENTS_V2 flag (1 << 15) a message cannot also carry ``content``
+  (400 50035 ``MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2``).
+* discord.py retries 500/502/504/524 up to 5 times with 1 s, 3 s, ... sleeps: inject 4xx
+  errors for fast tests.
 """
 
 from __future__ import annotations
@@ -207,14 +230,13 @@ class FakeUser:
     id: int
     username: str
     bot: bool = False
-    global_name: str | None = None
 
     def payload(self) -> JSON:
         return {
             "id": str(self.id),
             "username": self.username,
             "discriminator": "0",
-            "global_name": self.global_name,
+            "global_name": None,
             "avatar": None,
             "banner": None,
             "accent_color": None,
@@ -283,7 +305,6 @@ class FakeMember:
     user_id: int
     guild_id: int
     role_ids: list[int] = field(default_factory=list)
-    nick: str | None = None
     joined_at: str = field(default_factory=_now_iso)
 
 
@@ -308,11 +329,6 @@ class FakeGuild:
                 return ch
         raise KeyError(f"guild {self.id} has no channel named {name!r}")
 
-    def role(self, name: str) -> FakeRole:
-        for role in self.roles.values():
-            if role.name == name:
-                return role
-        raise KeyError(f"guild {self.id} has no role named {name!r}")
 
 
 # ---------------------------------------------------------------------------------------
@@ -660,37 +676,22 @@ class FakeDiscord:
         self._last_id = value
         return value
 
-    def add_user(
-        self, username: str, *, user_id: int | None = None, bot: bool = False, global_name: str | None = None
-    ) -> FakeUser:
-        user = FakeUser(id=user_id or self.new_id(), username=username, bot=bot, global_name=global_name)
+    def add_user(self, username: str, *, bot: bool = False) -> FakeUser:
+        user = FakeUser(id=self.new_id(), username=username, bot=bot)
         self.users[user.id] = user
         return user
 
-    def add_guild(
-        self,
-        name: str = "Test Guild",
-        *,
-        guild_id: int | None = None,
-        owner_id: int | None = None,
-        channels: Sequence[str] = ("general",),
-        everyone_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
-        bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
-        locale: str = "en-US",
-    ) -> FakeGuild:
-        """Create a guild with @everyone, a managed bot role, the bot as member, and channels.
-
-        Call before the bot connects (GUILD_CREATE is sent at IDENTIFY); for a live bot use
-        :meth:`dispatch_guild_create` afterwards.
-        """
-        gid = guild_id or self.new_id()
-        guild = FakeGuild(id=gid, name=name, owner_id=owner_id or self.owner.id, locale=locale)
-        guild.roles[gid] = FakeRole(id=gid, guild_id=gid, name="@everyone", permissions=everyone_permissions)
+    def add_guild(self, name: str = "Test Guild") -> FakeGuild:
+        """Create a guild with @everyone, a managed bot role, the bot and the app owner as members,
+        and a channel "general". Call before the bot connects (GUILD_CREATE is sent at IDENTIFY)."""
+        gid = self.new_id()
+        guild = FakeGuild(id=gid, name=name, owner_id=self.owner.id)
+        guild.roles[gid] = FakeRole(id=gid, guild_id=gid, name="@everyone", permissions=DEFAULT_EVERYONE_PERMISSIONS)
         bot_role = FakeRole(
             id=self.new_id(),
             guild_id=gid,
             name=self.bot_user.username,
-            permissions=bot_permissions,
+            permissions=DEFAULT_BOT_PERMISSIONS,
             position=1,
             managed=True,
             bot_id=self.bot_user.id,
@@ -698,10 +699,8 @@ class FakeDiscord:
         guild.roles[bot_role.id] = bot_role
         self.guilds[gid] = guild
         self.add_member(gid, self.bot_user.id, roles=[bot_role.id])
-        if guild.owner_id in self.users:
-            self.add_member(gid, guild.owner_id)
-        for ch_name in channels:
-            self.add_text_channel(gid, ch_name)
+        self.add_member(gid, guild.owner_id)
+        self.add_text_channel(gid, "general")
         return guild
 
     def add_role(self, guild_id: int, name: str, permissions: int = 0) -> FakeRole:
@@ -718,12 +717,10 @@ class FakeDiscord:
         guild.channels[ch.id] = ch
         return ch
 
-    def add_member(
-        self, guild_id: int, user_id: int, *, roles: Sequence[int] = (), nick: str | None = None
-    ) -> FakeMember:
+    def add_member(self, guild_id: int, user_id: int, *, roles: Sequence[int] = ()) -> FakeMember:
         if user_id not in self.users:
             raise KeyError(f"unknown user {user_id}; call add_user first")
-        member = FakeMember(user_id=user_id, guild_id=guild_id, role_ids=list(roles), nick=nick)
+        member = FakeMember(user_id=user_id, guild_id=guild_id, role_ids=list(roles))
         self.guilds[guild_id].members[user_id] = member
         return member
 
@@ -764,7 +761,7 @@ class FakeDiscord:
         self, guild: FakeGuild, member: FakeMember, *, with_user: bool = True, permissions: int | None = None
     ) -> JSON:
         data: JSON = {
-            "nick": member.nick,
+            "nick": None,
             "avatar": None,
             "banner": None,
             "roles": [str(r) for r in member.role_ids],
@@ -1338,83 +1335,51 @@ class FakeDiscord:
         payload["data"] = self._command_data(name, subcommand, options, guild_id, focused=focused)
         return await self._inject(inter)
 
-    def _component_message(self, message_id: int, channel_id: int | None) -> RecordedMessage:
+    async def _component_interaction(
+        self, user_id: int, guild_id: int | None, channel_id: int, message_id: int, custom_id: str, data: JSON
+    ) -> int:
+        """Inject a component interaction (type 3) on a recorded message; the component must be on it,
+        be of the type ``data`` names and not be disabled."""
         msg = self.messages.get(message_id)
         if msg is None or msg.deleted:
             raise KeyError(f"unknown message {message_id}")
-        if channel_id is not None and msg.channel_id != channel_id:
+        if msg.channel_id != channel_id:
             raise ValueError(f"message {message_id} is in channel {msg.channel_id}, not {channel_id}")
-        return msg
-
-    async def _component_interaction(
-        self,
-        user_id: int,
-        guild_id: int | None,
-        channel_id: int | None,
-        message_id: int,
-        custom_id: str,
-        component_type: int,
-        extra: JSON,
-        validate: bool,
-    ) -> int:
-        msg = self._component_message(message_id, channel_id)
-        if channel_id is None:
-            channel_id = msg.channel_id
-        comp_id: int | None = None
-        if validate:
-            comp = msg.component(custom_id)
-            if comp.get("type") != component_type:
-                raise ValueError(f"component {custom_id!r} has type {comp.get('type')}, not {component_type}")
-            if comp.get("disabled"):
-                raise ValueError(f"component {custom_id!r} is disabled")
-            comp_id = comp.get("id")
+        comp = msg.component(custom_id)
+        if comp.get("type") != data["component_type"]:
+            raise ValueError(f"component {custom_id!r} has type {comp.get('type')}, not {data['component_type']}")
+        if comp.get("disabled"):
+            raise ValueError(f"component {custom_id!r} is disabled")
+        if "values" in data:
+            allowed = {o["value"] for o in comp.get("options", [])}
+            bad = [v for v in data["values"] if v not in allowed]
+            if bad:
+                raise ValueError(f"values {bad} not among select options {sorted(allowed)}")
         inter, payload = self._base_interaction(3, user_id, guild_id, channel_id, None)
         inter.message_id = message_id
-        data: JSON = {"custom_id": custom_id, "component_type": component_type}
-        if comp_id is not None:
-            data["id"] = comp_id
-        data.update(extra)
-        payload["data"] = data
+        payload["data"] = {"custom_id": custom_id, "id": comp.get("id"), **data}
         payload["message"] = self._message_payload(msg)
         return await self._inject(inter)
 
     async def click_button(
-        self,
-        user_id: int,
-        guild_id: int | None,
-        channel_id: int | None,
-        message_id: int,
-        custom_id: str,
-        *,
-        validate: bool = True,
+        self, user_id: int, guild_id: int | None, channel_id: int, message_id: int, custom_id: str
     ) -> int:
-        """Inject a button click (type 3, component_type 2) on a recorded message.
-
-        With ``validate`` the button must exist on the message and not be disabled.
-        """
-        return await self._component_interaction(user_id, guild_id, channel_id, message_id, custom_id, 2, {}, validate)
+        """Inject a button click (component_type 2) on a recorded message."""
+        data: JSON = {"component_type": 2}
+        return await self._component_interaction(user_id, guild_id, channel_id, message_id, custom_id, data)
 
     async def select(
         self,
         user_id: int,
         guild_id: int | None,
-        channel_id: int | None,
+        channel_id: int,
         message_id: int,
         custom_id: str,
         values: Sequence[str],
-        *,
-        validate: bool = True,
     ) -> int:
-        """Inject a string-select choice (type 3, component_type 3, ``values``)."""
-        if validate:
-            comp = self._component_message(message_id, channel_id).component(custom_id)
-            allowed = {o["value"] for o in comp.get("options", [])}
-            bad = [v for v in values if v not in allowed]
-            if bad:
-                raise ValueError(f"values {bad} not among select options {sorted(allowed)}")
-        return await self._component_interaction(
-            user_id, guild_id, channel_id, message_id, custom_id, 3, {"values": list(values)}, validate
-        )
+        """Inject a string-select choice (component_type 3); the values must be among its options."""
+        data: JSON = {"component_type": 3, "values": list(values)}
+        return await self._component_interaction(user_id, guild_id, channel_id, message_id, custom_id, data)
 
     # ----------------------------------------------------------------- HTTP plumbing
 
