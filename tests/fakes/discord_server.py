@@ -568,23 +568,16 @@ _Handler = Callable[[_Req], Awaitable[web.StreamResponse]]
 class FakeDiscord:
     """In-process fake of Discord's REST API and gateway for one bot application."""
 
-    def __init__(
-        self,
-        *,
-        token: str = "fake-bot-token",
-        bot_name: str = "LiarsBot",
-        heartbeat_interval_ms: int = 41250,
-        shard_count: int = 1,
-    ) -> None:
-        self.token = token
-        self.heartbeat_interval_ms = heartbeat_interval_ms
-        self.shard_count = shard_count
+    def __init__(self, *, shard_count: int = 1) -> None:
+        self.token = "fake-bot-token"
+        self.heartbeat_interval_ms = 41250
+        self.shard_count = shard_count  # what GET /gateway/bot tells an AutoShardedClient to open
 
         self._last_id = 0
         self.users: dict[int, FakeUser] = {}
         self.guilds: dict[int, FakeGuild] = {}
         self.dm_channels: dict[int, FakeChannel] = {}  # by user id
-        self.bot_user = self.add_user(bot_name, bot=True)
+        self.bot_user = self.add_user("LiarsBot", bot=True)
         self.application_id = self.bot_user.id
         self.owner = self.add_user("app-owner")
 
