@@ -50,10 +50,14 @@ def test_the_platform_configs_prefer_the_url_and_an_explicit_db_to_both() -> Non
     assert SlackConfig.from_env({**slack, **env}, db_path="y.sqlite3").db_path == "y.sqlite3"
 
 
-def test_liars_play_stores_on_postgres(postgres_url: str, monkeypatch: pytest.MonkeyPatch,
+def test_liars_play_stores_on_postgres(postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                        capsys: pytest.CaptureFixture[str]) -> None:
+    # The terminal draws its pictures beside the SQLite path (LIARS_DB, else ./liars.sqlite3) even on
+    # PostgreSQL: point that path into tmp_path so the count's picture does not land in the checkout.
+    monkeypatch.setenv("LIARS_DB", str(tmp_path / "unused.sqlite3"))
     monkeypatch.setenv("LIARS_DATABASE_URL", postgres_url)
     code = main(["play", "--humans", "0", "--seats", "3", "--rounds", "1", "--seed", "3"])
     assert code == 0, capsys.readouterr()
     [(rounds,)] = asyncio.run(raw_sql(postgres_url, "SELECT COUNT(*) FROM rounds"))
     assert rounds == 1
+    assert not (tmp_path / "unused.sqlite3").exists()

@@ -39,6 +39,15 @@ READY and every GUILD_CREATE back to back. Construct the bot with
 timeout always times out, so no ``guild_available`` events fire before ready. Guilds are
 cached either way.)
 
+What it serves
+--------------
+Only what the bot (``adapters/discord``, through discord.py) calls: see
+:meth:`FakeDiscord._build_routes` for the REST routes; on the gateway, HELLO, heartbeats and
+IDENTIFY (READY, then GUILD_CREATE per guild of the shard), and INTERACTION_CREATE for the
+interactions a test injects (slash commands, autocomplete, buttons, selects). Any other route
+is an unknown route (below), so a test fails when the bot starts calling something new; add
+the route then.
+
 Realism notes
 -------------
 * Every JSON response has ``Content-Type: application/json`` with no charset:
@@ -54,10 +63,8 @@ Realism notes
   ``AutoShardedClient`` and ``application.flags``; TextChannel needs ``position``.
 * Without the GUILD_MEMBERS intent GUILD_CREATE carries only the bot's own member (as on
   Discord); with it, every member (so ``guild.chunked`` is true and nothing is requested).
-  REQUEST_GUILD_MEMBERS (op 8) is answered with one GUILD_MEMBERS_CHUNK anyway.
-* Privileged intents not in ``allowed_intents`` close the socket with 4014.
-* Bot messages are echoed back as MESSAGE_CREATE / MESSAGE_UPDATE / MESSAGE_DELETE
-  (subject to GUILD_MESSAGES / DIRECT_MESSAGES intents), except ephemeral ones.
+  The bot asks for no privileged intent, and this fake refuses them all: IDENTIFY with one
+  closes the socket with 4014, as for an app not approved for them.
 * DM channels have a fixed id per user for the lifetime of the fake. ``block_dms(user)``
   makes ``POST /channels/{dm}/messages`` answer 403 ``{"code": 50007, "message": "Cannot
   send messages to this user"}`` (discord.py raises ``discord.Forbidden``); opening the DM
@@ -74,13 +81,29 @@ Realism notes
   ``errors``) so adapter bugs fail loudly.
 * Unknown routes are logged (logger ``tests.fakes.discord_server``), recorded in
   :attr:`FakeDiscord.unknown_requests` and answered 404 JSON ``{"code": 0}``.
-* Sessions: a bot that closes cleanly (close code 1000/1001, i.e. ``Client.close()``)
-  ends its session; any other disconnect leaves it resumable. RESUME replays missed
-  dispatches and sends RESUMED; an unknown session gets INVALID_SESSION(false).
-  Events are delivered to the newest session of the guild's shard.
+* A session ends with its socket. A bot that reconnects and sends RESUME gets
+  INVALID_SESSION(false), as Discord answers for an unknown session, and identifies again.
+  Events go to the newest session of the guild's shard.
 * All data (users, guilds, messages, DM channels, registered commands, interaction
   tokens) lives on the ``FakeDiscord`` object, so a new bot started against the same
   fake sees old message ids and custom ids, like a real process restart.
+* Attachments are recorded with their bytes in :attr:`FakeDiscord.uploads`; their ``url``
+  is not served.
+
+Discord behaviour the bot does not use, so not modelled (notes from when it was)
+------------------------------------------------------------------------------
+* RESUME of a live session (after op 7 RECONNECT, or a socket the server dropped) replays
+  the missed dispatches, then sends RESUMED; only a clean close by the bot (close code
+  1000/1001, i.e. ``Client.close()``) ends a session for good.
+* REQUEST_GUILD_MEMBERS (op 8) is answered with GUILD_MEMBERS_CHUNK.
+* Bot messages are echoed back as MESSAGE_CREATE / MESSAGE_UPDATE / MESSAGE_DELETE (subject
+  to the GUILD_MESSAGES / DIRECT_MESSAGES intents), except ephemeral ones. A user's guild
+  message reaches a bot without the MESSAGE_CONTENT intent with its content, embeds,
+  attachments and components blanked, unless it mentions the bot.
+* With the IS_COMPONENTS_V2 flag (1 << 15) a message cannot also carry ``content``
+  (400 50035 ``MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2``).
+* discord.py retries 500/502/504/524 up to 5 times with 1 s, 3 s, ... sleeps: inject 4xx
+  errors for fast tests.
 """
 
 from __future__ import annotations
@@ -136,7 +159,6 @@ EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 SUPPRESS_EMBEDS = 1 << 2
 SUPPRESS_NOTIFICATIONS = 1 << 12
-IS_COMPONENTS_V2 = 1 << 15
 
 
 class Perm:
@@ -190,8 +212,6 @@ class Intent:
     GUILDS = 1 << 0
     GUILD_MEMBERS = 1 << 1
     GUILD_PRESENCES = 1 << 8
-    GUILD_MESSAGES = 1 << 9
-    DIRECT_MESSAGES = 1 << 12
     MESSAGE_CONTENT = 1 << 15
     PRIVILEGED = GUILD_MEMBERS | GUILD_PRESENCES | MESSAGE_CONTENT
 
@@ -210,14 +230,13 @@ class FakeUser:
     id: int
     username: str
     bot: bool = False
-    global_name: str | None = None
 
     def payload(self) -> JSON:
         return {
             "id": str(self.id),
             "username": self.username,
             "discriminator": "0",
-            "global_name": self.global_name,
+            "global_name": None,
             "avatar": None,
             "banner": None,
             "accent_color": None,
@@ -275,7 +294,6 @@ class FakeChannel:
     type: int = 0
     position: int = 0
     recipient_id: int | None = None
-    last_message_id: int | None = None
 
     @property
     def is_dm(self) -> bool:
@@ -287,7 +305,6 @@ class FakeMember:
     user_id: int
     guild_id: int
     role_ids: list[int] = field(default_factory=list)
-    nick: str | None = None
     joined_at: str = field(default_factory=_now_iso)
 
 
@@ -312,11 +329,6 @@ class FakeGuild:
                 return ch
         raise KeyError(f"guild {self.id} has no channel named {name!r}")
 
-    def role(self, name: str) -> FakeRole:
-        for role in self.roles.values():
-            if role.name == name:
-                return role
-        raise KeyError(f"guild {self.id} has no role named {name!r}")
 
 
 # ---------------------------------------------------------------------------------------
@@ -335,6 +347,20 @@ def _walk_components(components: Sequence[JSON]) -> Iterator[JSON]:
             inner_one = comp.get(key)
             if isinstance(inner_one, dict):
                 yield from _walk_components([inner_one])
+
+
+def _with_component_ids(components: list[JSON]) -> list[JSON]:
+    """A copy of ``components`` in which every component has a numeric ``id``, as Discord assigns."""
+    components = json.loads(json.dumps(components))
+    used = {c["id"] for c in _walk_components(components) if isinstance(c.get("id"), int)}
+    counter = 1
+    for comp in _walk_components(components):
+        if not isinstance(comp.get("id"), int):
+            while counter in used:
+                counter += 1
+            comp["id"] = counter
+            used.add(counter)
+    return components
 
 
 @dataclass
@@ -356,15 +382,9 @@ class RecordedMessage:
     interaction_id: int | None = None
     is_original_response: bool = False
     webhook_id: int | None = None
-    message_reference: JSON | None = None
-    interaction_metadata: JSON | None = None
-    mentions: list[int] = field(default_factory=list)
-    tts: bool = False
     edited_timestamp: str | None = None
     edit_count: int = 0
     deleted: bool = False
-    reactions: list[str] = field(default_factory=list)
-    history: list[JSON] = field(default_factory=list)
 
     @property
     def is_dm(self) -> bool:
@@ -391,7 +411,7 @@ class RecordedMessage:
         raise KeyError(f"message {self.id} has no component with custom_id {custom_id!r}")
 
     def text(self) -> str:
-        """Content plus embed titles/descriptions/fields and v2 text displays, for asserts."""
+        """Content plus embed titles/descriptions/fields, for asserts."""
         parts = [self.content]
         for emb in self.embeds:
             for key in ("title", "description"):
@@ -402,9 +422,6 @@ class RecordedMessage:
             footer = emb.get("footer") or {}
             if footer.get("text"):
                 parts.append(str(footer["text"]))
-        for comp in self.all_components():
-            if comp.get("type") == 10 and comp.get("content"):
-                parts.append(str(comp["content"]))
         return "\n".join(p for p in parts if p)
 
 
@@ -428,7 +445,7 @@ class RecordedCallback:
 
 @dataclass
 class RecordedAction:
-    """History entry: kind is create/edit/delete/dm_blocked/reaction_add/reaction_remove."""
+    """History entry: kind is create/edit/delete/dm_blocked."""
 
     kind: str
     message_id: int | None
@@ -458,7 +475,6 @@ class InjectedInteraction:
     message_id: int | None = None
     callback_type: int | None = None
     original_message_id: int | None = None
-    followup_ids: list[int] = field(default_factory=list)
 
     @property
     def acknowledged(self) -> bool:
@@ -488,17 +504,9 @@ class DiscordRequestError(Exception):
         self.errors = errors
 
 
-@dataclass
-class _FailRule:
-    method: str
-    pattern: re.Pattern[str]
-    status: int
-    code: int
-    message: str
-    remaining: int
-
-
 class _Conn:
+    """One gateway websocket; after IDENTIFY it carries the bot's session, which ends with it."""
+
     def __init__(self, ws: web.WebSocketResponse) -> None:
         self.ws = ws
         self.lock = asyncio.Lock()
@@ -518,13 +526,10 @@ class _Conn:
 class _Session:
     id: str
     shard_id: int
-    shard_count: int
     intents: int
     created: float
+    conn: _Conn
     seq: int = 0
-    buffer: list[JSON] = field(default_factory=list)
-    conn: _Conn | None = None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 def _error_tree(errors: list[tuple[str, str, str]]) -> JSON:
@@ -542,7 +547,17 @@ def _json_response(data: Any, status: int = 200) -> web.Response:
     return web.Response(body=json.dumps(data).encode(), status=status, headers=JSON_HEADERS)
 
 
-_Handler = Callable[[web.Request, dict[str, str], Any, list[_Upload]], Awaitable[web.StreamResponse]]
+@dataclass
+class _Req:
+    """A REST request, as handlers see it."""
+
+    params: dict[str, str]  # from the path
+    body: Any  # the JSON body (``payload_json`` of a multipart body), {} if none
+    uploads: list[_Upload]
+    query: Mapping[str, str]
+
+
+_Handler = Callable[[_Req], Awaitable[web.StreamResponse]]
 
 
 # ---------------------------------------------------------------------------------------
@@ -553,27 +568,16 @@ _Handler = Callable[[web.Request, dict[str, str], Any, list[_Upload]], Awaitable
 class FakeDiscord:
     """In-process fake of Discord's REST API and gateway for one bot application."""
 
-    def __init__(
-        self,
-        *,
-        token: str = "fake-bot-token",
-        bot_name: str = "LiarsBot",
-        heartbeat_interval_ms: int = 41250,
-        shard_count: int = 1,
-        allowed_intents: int = Intent.PRIVILEGED,
-        echo_bot_messages: bool = True,
-    ) -> None:
-        self.token = token
-        self.heartbeat_interval_ms = heartbeat_interval_ms
-        self.shard_count = shard_count
-        self.allowed_intents = allowed_intents
-        self.echo_bot_messages = echo_bot_messages
+    def __init__(self, *, shard_count: int = 1) -> None:
+        self.token = "fake-bot-token"
+        self.heartbeat_interval_ms = 41250
+        self.shard_count = shard_count  # what GET /gateway/bot tells an AutoShardedClient to open
 
         self._last_id = 0
         self.users: dict[int, FakeUser] = {}
         self.guilds: dict[int, FakeGuild] = {}
         self.dm_channels: dict[int, FakeChannel] = {}  # by user id
-        self.bot_user = self.add_user(bot_name, bot=True)
+        self.bot_user = self.add_user("LiarsBot", bot=True)
         self.application_id = self.bot_user.id
         self.owner = self.add_user("app-owner")
 
@@ -586,17 +590,13 @@ class FakeDiscord:
         self.internal_errors: list[str] = []
         self.interactions: dict[int, InjectedInteraction] = {}
         self.identify_payloads: list[JSON] = []
-        self.presence_updates: list[JSON] = []
-        self.heartbeat_count = 0
         self.identify_count = 0
-        self.resume_count = 0
         self.blocked_dm_users: set[int] = set()
         self.uploads: dict[int, bytes] = {}  # attachment id -> bytes
 
         # Commands: scope None = global, else guild id; name/type -> payload
         self.commands: dict[int | None, dict[tuple[str, int], JSON]] = {}
 
-        self._fail_rules: list[_FailRule] = []
         self._sessions: dict[str, _Session] = {}
         self._conns: set[_Conn] = set()
         self._waiters: list[asyncio.Event] = []
@@ -610,7 +610,6 @@ class FakeDiscord:
     async def start(self) -> None:
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_get("/gateway", self._gateway_handler)
-        app.router.add_get("/attachments/{aid}/{filename}", self._attachment_handler)
         app.router.add_route("*", "/{tail:.*}", self._dispatch_http)
         runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
         await runner.setup()
@@ -670,37 +669,22 @@ class FakeDiscord:
         self._last_id = value
         return value
 
-    def add_user(
-        self, username: str, *, user_id: int | None = None, bot: bool = False, global_name: str | None = None
-    ) -> FakeUser:
-        user = FakeUser(id=user_id or self.new_id(), username=username, bot=bot, global_name=global_name)
+    def add_user(self, username: str, *, bot: bool = False) -> FakeUser:
+        user = FakeUser(id=self.new_id(), username=username, bot=bot)
         self.users[user.id] = user
         return user
 
-    def add_guild(
-        self,
-        name: str = "Test Guild",
-        *,
-        guild_id: int | None = None,
-        owner_id: int | None = None,
-        channels: Sequence[str] = ("general",),
-        everyone_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
-        bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
-        locale: str = "en-US",
-    ) -> FakeGuild:
-        """Create a guild with @everyone, a managed bot role, the bot as member, and channels.
-
-        Call before the bot connects (GUILD_CREATE is sent at IDENTIFY); for a live bot use
-        :meth:`dispatch_guild_create` afterwards.
-        """
-        gid = guild_id or self.new_id()
-        guild = FakeGuild(id=gid, name=name, owner_id=owner_id or self.owner.id, locale=locale)
-        guild.roles[gid] = FakeRole(id=gid, guild_id=gid, name="@everyone", permissions=everyone_permissions)
+    def add_guild(self, name: str = "Test Guild") -> FakeGuild:
+        """Create a guild with @everyone, a managed bot role, the bot and the app owner as members,
+        and a channel "general". Call before the bot connects (GUILD_CREATE is sent at IDENTIFY)."""
+        gid = self.new_id()
+        guild = FakeGuild(id=gid, name=name, owner_id=self.owner.id)
+        guild.roles[gid] = FakeRole(id=gid, guild_id=gid, name="@everyone", permissions=DEFAULT_EVERYONE_PERMISSIONS)
         bot_role = FakeRole(
             id=self.new_id(),
             guild_id=gid,
             name=self.bot_user.username,
-            permissions=bot_permissions,
+            permissions=DEFAULT_BOT_PERMISSIONS,
             position=1,
             managed=True,
             bot_id=self.bot_user.id,
@@ -708,10 +692,8 @@ class FakeDiscord:
         guild.roles[bot_role.id] = bot_role
         self.guilds[gid] = guild
         self.add_member(gid, self.bot_user.id, roles=[bot_role.id])
-        if guild.owner_id in self.users:
-            self.add_member(gid, guild.owner_id)
-        for ch_name in channels:
-            self.add_text_channel(gid, ch_name)
+        self.add_member(gid, guild.owner_id)
+        self.add_text_channel(gid, "general")
         return guild
 
     def add_role(self, guild_id: int, name: str, permissions: int = 0) -> FakeRole:
@@ -728,12 +710,10 @@ class FakeDiscord:
         guild.channels[ch.id] = ch
         return ch
 
-    def add_member(
-        self, guild_id: int, user_id: int, *, roles: Sequence[int] = (), nick: str | None = None
-    ) -> FakeMember:
+    def add_member(self, guild_id: int, user_id: int, *, roles: Sequence[int] = ()) -> FakeMember:
         if user_id not in self.users:
             raise KeyError(f"unknown user {user_id}; call add_user first")
-        member = FakeMember(user_id=user_id, guild_id=guild_id, role_ids=list(roles), nick=nick)
+        member = FakeMember(user_id=user_id, guild_id=guild_id, role_ids=list(roles))
         self.guilds[guild_id].members[user_id] = member
         return member
 
@@ -750,26 +730,6 @@ class FakeDiscord:
     def block_dms(self, user_id: int) -> None:
         """Make bot-sent channel messages to this user's DM fail with 403 / 50007."""
         self.blocked_dm_users.add(user_id)
-
-    def unblock_dms(self, user_id: int) -> None:
-        self.blocked_dm_users.discard(user_id)
-
-    def fail_next(
-        self,
-        method: str,
-        path_regex: str,
-        *,
-        status: int = 500,
-        code: int = 0,
-        message: str = "Injected failure",
-        times: int = 1,
-    ) -> None:
-        """Fail the next ``times`` REST requests whose path (after ``/api/v10``) matches.
-
-        Beware: discord.py retries 500/502/504/524 up to 5 times with 1 s, 3 s, ... sleeps.
-        Use 4xx statuses (or ``times=5``) for fast tests.
-        """
-        self._fail_rules.append(_FailRule(method.upper(), re.compile(path_regex), status, code, message, times))
 
     # ----------------------------------------------------------------- permissions
 
@@ -794,7 +754,7 @@ class FakeDiscord:
         self, guild: FakeGuild, member: FakeMember, *, with_user: bool = True, permissions: int | None = None
     ) -> JSON:
         data: JSON = {
-            "nick": member.nick,
+            "nick": None,
             "avatar": None,
             "banner": None,
             "roles": [str(r) for r in member.role_ids],
@@ -819,7 +779,7 @@ class FakeDiscord:
             data: JSON = {
                 "id": str(ch.id),
                 "type": 1,
-                "last_message_id": str(ch.last_message_id) if ch.last_message_id else None,
+                "last_message_id": None,
                 "flags": 0,
                 "recipients": [self.users[ch.recipient_id].payload()],
             }
@@ -834,7 +794,7 @@ class FakeDiscord:
                 "parent_id": None,
                 "nsfw": False,
                 "topic": None,
-                "last_message_id": str(ch.last_message_id) if ch.last_message_id else None,
+                "last_message_id": None,
                 "rate_limit_per_user": 0,
                 "flags": 0,
             }
@@ -842,11 +802,9 @@ class FakeDiscord:
             data["permissions"] = str(permissions)
         return data
 
-    def _guild_payload(self, guild: FakeGuild, intents: int) -> JSON:
-        if intents & Intent.GUILD_MEMBERS:
-            members = list(guild.members.values())
-        else:
-            members = [m for m in guild.members.values() if m.user_id == self.bot_user.id]
+    def _guild_payload(self, guild: FakeGuild) -> JSON:
+        # Without the (privileged) GUILD_MEMBERS intent, GUILD_CREATE carries only the bot's own member.
+        members = [m for m in guild.members.values() if m.user_id == self.bot_user.id]
         return {
             "id": str(guild.id),
             "name": guild.name,
@@ -926,21 +884,18 @@ class FakeDiscord:
             "bot": self._bot_user_payload(),
         }
 
-    def _message_payload(self, msg: RecordedMessage, *, for_gateway: bool = False) -> JSON:
-        author = self.users.get(msg.author_id)
+    def _message_payload(self, msg: RecordedMessage) -> JSON:
         data: JSON = {
             "id": str(msg.id),
             "channel_id": str(msg.channel_id),
             "type": msg.type,
             "content": msg.content,
-            "author": author.payload()
-            if author
-            else {"id": str(msg.author_id), "username": "?", "discriminator": "0", "avatar": None},
+            "author": self.users[msg.author_id].payload(),
             "timestamp": msg.timestamp,
             "edited_timestamp": msg.edited_timestamp,
-            "tts": msg.tts,
+            "tts": False,
             "mention_everyone": False,
-            "mentions": [self.users[u].payload() for u in msg.mentions if u in self.users],
+            "mentions": [],
             "mention_roles": [],
             "attachments": msg.attachments,
             "embeds": msg.embeds,
@@ -948,37 +903,9 @@ class FakeDiscord:
             "pinned": False,
             "flags": msg.flags,
         }
-        if msg.reactions:
-            counts: dict[str, int] = {}
-            for emoji in msg.reactions:
-                counts[emoji] = counts.get(emoji, 0) + 1
-            data["reactions"] = [
-                {
-                    "count": n,
-                    "count_details": {"burst": 0, "normal": n},
-                    "me": True,
-                    "me_burst": False,
-                    "burst_colors": [],
-                    "emoji": {"id": None, "name": e},
-                }
-                for e, n in counts.items()
-            ]
         if msg.webhook_id is not None:
             data["webhook_id"] = str(msg.webhook_id)
             data["application_id"] = str(self.application_id)
-        if msg.interaction_metadata is not None:
-            data["interaction_metadata"] = msg.interaction_metadata
-        if msg.message_reference is not None:
-            data["message_reference"] = msg.message_reference
-            ref_id = msg.message_reference.get("message_id")
-            ref = self.messages.get(int(ref_id)) if ref_id else None
-            data["referenced_message"] = self._message_payload(ref) if ref and not ref.deleted else None
-        if for_gateway and msg.guild_id is not None:
-            data["guild_id"] = str(msg.guild_id)
-            guild = self.guilds.get(msg.guild_id)
-            member = guild.members.get(msg.author_id) if guild else None
-            if guild and member:
-                data["member"] = self._member_payload(guild, member, with_user=False)
         return data
 
     # ----------------------------------------------------------------- recording helpers
@@ -1048,9 +975,6 @@ class FakeDiscord:
     def get_message(self, message_id: int) -> RecordedMessage:
         return self.messages[message_id]
 
-    def actions_for(self, message_id: int) -> list[RecordedAction]:
-        return [a for a in self.actions if a.message_id == message_id]
-
     async def wait_for_callback(self, interaction_id: int, timeout: float = 5.0) -> RecordedCallback:  # noqa: ASYNC109
         def check() -> RecordedCallback | None:
             found = self.callbacks_for(interaction_id)
@@ -1075,15 +999,7 @@ class FakeDiscord:
 
     @property
     def live_sessions(self) -> list[_Session]:
-        return [s for s in self._sessions.values() if s.conn is not None and not s.conn.ws.closed]
-
-    @property
-    def resumable_sessions(self) -> list[str]:
-        """Ids of sessions a bot could still RESUME (connected or not)."""
-        return list(self._sessions)
-
-    async def wait_for_connection(self, timeout: float = 5.0) -> None:  # noqa: ASYNC109
-        await self.wait_for(lambda: bool(self.live_sessions), timeout)
+        return [s for s in self._sessions.values() if not s.conn.ws.closed]
 
     def _shard_for(self, guild_id: int | None) -> int:
         if guild_id is None:
@@ -1097,59 +1013,14 @@ class FakeDiscord:
         return max(candidates, key=lambda s: s.created)
 
     async def _send_dispatch(self, session: _Session, event: str, data: JSON) -> None:
-        async with session.lock:
-            session.seq += 1
-            payload = {"op": 0, "t": event, "s": session.seq, "d": data}
-            session.buffer.append(payload)
-            if len(session.buffer) > 2000:
-                del session.buffer[:1000]
-            if session.conn is not None:
-                await session.conn.send(payload)
-
-    async def dispatch(self, event: str, data: JSON, *, guild_id: int | None = None) -> None:
-        """Send a raw DISPATCH to the newest session of the shard owning ``guild_id``."""
-        session = self._session_for_shard(self._shard_for(guild_id))
-        if session is None:
-            raise RuntimeError("no bot session is connected to FakeDiscord")
-        await self._send_dispatch(session, event, data)
-
-    async def _dispatch_if(self, event: str, data: JSON, *, guild_id: int | None, intent: int) -> None:
-        session = self._session_for_shard(self._shard_for(guild_id))
-        if session is not None and session.intents & intent:
-            await self._send_dispatch(session, event, data)
-
-    async def dispatch_guild_create(self, guild_id: int) -> None:
-        """Send GUILD_CREATE for a guild added after the bot connected."""
-        session = self._session_for_shard(self._shard_for(guild_id))
-        if session is None:
-            raise RuntimeError("no bot session is connected to FakeDiscord")
-        await self._send_dispatch(session, "GUILD_CREATE", self._guild_payload(self.guilds[guild_id], session.intents))
-
-    async def send_reconnect(self) -> None:
-        """Send op 7 RECONNECT to every live session (the bot should RESUME)."""
-        for session in self.live_sessions:
-            assert session.conn is not None
-            await session.conn.send({"op": 7, "d": None, "s": None, "t": None})
-
-    async def drop_connections(self, code: int = 4000) -> None:
-        """Close every gateway socket from the server side; sessions stay resumable."""
-        for session in self.live_sessions:
-            assert session.conn is not None
-            await session.conn.ws.close(code=code)
-
-    async def invalidate_sessions(self) -> None:
-        """Send INVALID_SESSION(false) to live sessions and forget all sessions."""
-        for session in self.live_sessions:
-            assert session.conn is not None
-            await session.conn.send({"op": 9, "d": False, "s": None, "t": None})
-        self._sessions.clear()
+        session.seq += 1
+        await session.conn.send({"op": 0, "t": event, "s": session.seq, "d": data})
 
     async def _gateway_handler(self, request: web.Request) -> web.StreamResponse:
         ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
         await ws.prepare(request)
         conn = _Conn(ws)
         self._conns.add(conn)
-        client_close_code: int | None = None  # only set when the *bot* sent a close frame
         try:
             await conn.send(
                 {
@@ -1161,13 +1032,8 @@ class FakeDiscord:
             )
             while True:
                 msg = await ws.receive()
-                if msg.type == WSMsgType.CLOSE:
-                    client_close_code = msg.data if isinstance(msg.data, int) else None
-                    break
-                if msg.type in (WSMsgType.CLOSING, WSMsgType.CLOSED):
-                    break  # closed by the fake or the TCP connection dropped
-                if msg.type == WSMsgType.ERROR:
-                    break
+                if msg.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
+                    break  # closed by the bot or the fake, or the TCP connection dropped
                 if msg.type == WSMsgType.TEXT:
                     payload = json.loads(msg.data)
                 elif msg.type == WSMsgType.BINARY:
@@ -1179,13 +1045,8 @@ class FakeDiscord:
                     break
         finally:
             self._conns.discard(conn)
-            session = conn.session
-            if session is not None and session.conn is conn:
-                session.conn = None
-                if client_close_code in (1000, 1001):
-                    # A clean close by the bot ends the session (it cannot be resumed), as on
-                    # Discord. Server-side closes and dropped connections stay resumable.
-                    self._sessions.pop(session.id, None)
+            if conn.session is not None:
+                self._sessions.pop(conn.session.id, None)
             self._notify()
         return ws
 
@@ -1193,18 +1054,13 @@ class FakeDiscord:
         op = payload.get("op")
         d = payload.get("d")
         if op == 1:
-            self.heartbeat_count += 1
             await conn.send({"op": 11, "d": None, "s": None, "t": None})
         elif op == 2:
             await self._identify(conn, d or {})
         elif op == 6:
-            await self._resume(conn, d or {})
-        elif op == 3:
-            self.presence_updates.append(d or {})
-        elif op == 8:
-            await self._request_members(conn, d or {})
-        elif op == 4:
-            pass  # voice state update: ignored
+            # RESUME: sessions end with their connection here, so every session is unknown, and
+            # Discord answers an unknown session with INVALID_SESSION(false): identify afresh.
+            await conn.send({"op": 9, "d": False, "s": None, "t": None})
         else:
             _log.warning("FakeDiscord gateway: unknown op %s: %s", op, payload)
 
@@ -1213,14 +1069,8 @@ class FakeDiscord:
         if d.get("token") != self.token:
             await conn.ws.close(code=4004, message=b"Authentication failed.")
             return
-        if conn.session is not None:
-            await conn.ws.close(code=4005, message=b"Already authenticated.")
-            return
-        intents = d.get("intents")
-        if not isinstance(intents, int):
-            await conn.ws.close(code=4013, message=b"Invalid intent(s).")
-            return
-        if intents & Intent.PRIVILEGED & ~self.allowed_intents:
+        intents = int(d.get("intents") or 0)
+        if intents & Intent.PRIVILEGED:  # as for an app not approved for privileged intents
             await conn.ws.close(code=4014, message=b"Disallowed intent(s).")
             return
         shard = d.get("shard") or [0, 1]
@@ -1229,10 +1079,7 @@ class FakeDiscord:
             await conn.ws.close(code=4010, message=b"Invalid shard.")
             return
         self.identify_count += 1
-        session = _Session(
-            id=uuid.uuid4().hex, shard_id=shard_id, shard_count=shard_count, intents=intents, created=time.monotonic()
-        )
-        session.conn = conn
+        session = _Session(id=uuid.uuid4().hex, shard_id=shard_id, intents=intents, created=time.monotonic(), conn=conn)
         conn.session = session
         self._sessions[session.id] = session
         my_guilds = [g for g in self.guilds.values() if self._shard_for(g.id) == shard_id]
@@ -1257,63 +1104,8 @@ class FakeDiscord:
         await self._send_dispatch(session, "READY", ready)
         if intents & Intent.GUILDS:
             for guild in my_guilds:
-                await self._send_dispatch(session, "GUILD_CREATE", self._guild_payload(guild, intents))
+                await self._send_dispatch(session, "GUILD_CREATE", self._guild_payload(guild))
         self._notify()
-
-    async def _resume(self, conn: _Conn, d: JSON) -> None:
-        if d.get("token") != self.token:
-            await conn.ws.close(code=4004, message=b"Authentication failed.")
-            return
-        session = self._sessions.get(str(d.get("session_id")))
-        if session is None:
-            await conn.send({"op": 9, "d": False, "s": None, "t": None})
-            return
-        self.resume_count += 1
-        if session.conn is not None and session.conn is not conn:
-            with contextlib.suppress(Exception):
-                await session.conn.ws.close(code=4000)
-        async with session.lock:
-            session.conn = conn
-            conn.session = session
-            last_seq = int(d.get("seq") or 0)
-            for payload in session.buffer:
-                if payload["s"] > last_seq:
-                    await conn.send(payload)
-        await self._send_dispatch(session, "RESUMED", {"_trace": ["fake-gateway"]})
-        self._notify()
-
-    async def _request_members(self, conn: _Conn, d: JSON) -> None:
-        session = conn.session
-        if session is None:
-            return
-        guild_ids = d.get("guild_id")
-        ids = guild_ids if isinstance(guild_ids, list) else [guild_ids]
-        for gid in ids:
-            guild = self.guilds.get(int(gid)) if gid is not None else None
-            if guild is None:
-                continue
-            query = str(d.get("query") or "").lower()
-            wanted = {int(u) for u in d.get("user_ids") or []}
-            members = [
-                m
-                for m in guild.members.values()
-                if (not wanted or m.user_id in wanted) and self.users[m.user_id].username.lower().startswith(query)
-            ]
-            limit = int(d.get("limit") or 0)
-            if limit:
-                members = members[:limit]
-            chunk: JSON = {
-                "guild_id": str(guild.id),
-                "members": [self._member_payload(guild, m) for m in members],
-                "chunk_index": 0,
-                "chunk_count": 1,
-                "not_found": [str(u) for u in wanted if u not in guild.members],
-            }
-            if d.get("nonce"):
-                chunk["nonce"] = d["nonce"]
-            if d.get("presences"):
-                chunk["presences"] = []
-            await self._send_dispatch(session, "GUILD_MEMBERS_CHUNK", chunk)
 
     # ----------------------------------------------------------------- interaction injection
 
@@ -1369,7 +1161,7 @@ class FakeDiscord:
                 context=0,
             )
         else:
-            channel = self.dm_channel_for(user_id) if channel_id is None else self._dm_channel_by_id(channel_id)
+            channel = self.dm_channel_for(user_id) if channel_id is None else self._find_channel(channel_id)
             dm_perms = (
                 Perm.ADD_REACTIONS
                 | Perm.VIEW_CHANNEL
@@ -1399,44 +1191,26 @@ class FakeDiscord:
         )
         return inter, payload
 
-    def _dm_channel_by_id(self, channel_id: int) -> FakeChannel:
-        for ch in self.dm_channels.values():
-            if ch.id == channel_id:
-                return ch
-        raise KeyError(f"unknown DM channel {channel_id}")
-
     def _resolve_value(self, opt_type: int, value: Any, guild_id: int | None, resolved: JSON) -> Any:
+        """An option's value as Discord sends it; a user (type 6) also goes into ``resolved``."""
         if opt_type == 3:
             return str(value)
         if opt_type == 4:
             return int(value)
         if opt_type == 5:
             return bool(value)
-        if opt_type == 10:
-            return float(value)
-        if opt_type in (6, 7, 8, 9):
-            obj_id = int(getattr(value, "id", value))
+        if opt_type == 6:
+            user_id = int(getattr(value, "id", value))
+            if user_id not in self.users:
+                raise KeyError(f"cannot resolve user option value {value!r}")
+            resolved.setdefault("users", {})[str(user_id)] = self.users[user_id].payload()
             guild = self.guilds.get(guild_id) if guild_id is not None else None
-            if opt_type in (6, 9) and obj_id in self.users:
-                resolved.setdefault("users", {})[str(obj_id)] = self.users[obj_id].payload()
-                if guild is not None and obj_id in guild.members:
-                    resolved.setdefault("members", {})[str(obj_id)] = self._member_payload(
-                        guild,
-                        guild.members[obj_id],
-                        with_user=False,
-                        permissions=self.member_permissions(guild.id, obj_id),
-                    )
-                return str(obj_id)
-            if opt_type in (8, 9) and guild is not None and obj_id in guild.roles:
-                resolved.setdefault("roles", {})[str(obj_id)] = guild.roles[obj_id].payload()
-                return str(obj_id)
-            if opt_type == 7 and guild is not None and obj_id in guild.channels:
-                ch = guild.channels[obj_id]
-                resolved.setdefault("channels", {})[str(obj_id)] = self._channel_payload(
-                    ch, permissions=self.member_permissions(guild.id, self.bot_user.id)
+            if guild is not None and user_id in guild.members:
+                resolved.setdefault("members", {})[str(user_id)] = self._member_payload(
+                    guild, guild.members[user_id], with_user=False,
+                    permissions=self.member_permissions(guild.id, user_id),
                 )
-                return str(obj_id)
-            raise KeyError(f"cannot resolve option value {value!r} for option type {opt_type}")
+            return str(user_id)
         raise NotImplementedError(f"option type {opt_type} is not supported by FakeDiscord")
 
     def _build_options(
@@ -1554,225 +1328,82 @@ class FakeDiscord:
         payload["data"] = self._command_data(name, subcommand, options, guild_id, focused=focused)
         return await self._inject(inter)
 
-    def _component_message(self, message_id: int, channel_id: int | None) -> RecordedMessage:
+    async def _component_interaction(
+        self, user_id: int, guild_id: int | None, channel_id: int, message_id: int, custom_id: str, data: JSON
+    ) -> int:
+        """Inject a component interaction (type 3) on a recorded message; the component must be on it,
+        be of the type ``data`` names and not be disabled."""
         msg = self.messages.get(message_id)
         if msg is None or msg.deleted:
             raise KeyError(f"unknown message {message_id}")
-        if channel_id is not None and msg.channel_id != channel_id:
+        if msg.channel_id != channel_id:
             raise ValueError(f"message {message_id} is in channel {msg.channel_id}, not {channel_id}")
-        return msg
-
-    async def _component_interaction(
-        self,
-        user_id: int,
-        guild_id: int | None,
-        channel_id: int | None,
-        message_id: int,
-        custom_id: str,
-        component_type: int,
-        extra: JSON,
-        validate: bool,
-    ) -> int:
-        msg = self._component_message(message_id, channel_id)
-        if channel_id is None:
-            channel_id = msg.channel_id
-        comp_id: int | None = None
-        if validate:
-            comp = msg.component(custom_id)
-            if comp.get("type") != component_type:
-                raise ValueError(f"component {custom_id!r} has type {comp.get('type')}, not {component_type}")
-            if comp.get("disabled"):
-                raise ValueError(f"component {custom_id!r} is disabled")
-            comp_id = comp.get("id")
+        comp = msg.component(custom_id)
+        if comp.get("type") != data["component_type"]:
+            raise ValueError(f"component {custom_id!r} has type {comp.get('type')}, not {data['component_type']}")
+        if comp.get("disabled"):
+            raise ValueError(f"component {custom_id!r} is disabled")
+        if "values" in data:
+            allowed = {o["value"] for o in comp.get("options", [])}
+            bad = [v for v in data["values"] if v not in allowed]
+            if bad:
+                raise ValueError(f"values {bad} not among select options {sorted(allowed)}")
         inter, payload = self._base_interaction(3, user_id, guild_id, channel_id, None)
         inter.message_id = message_id
-        data: JSON = {"custom_id": custom_id, "component_type": component_type}
-        if comp_id is not None:
-            data["id"] = comp_id
-        data.update(extra)
-        payload["data"] = data
+        payload["data"] = {"custom_id": custom_id, "id": comp.get("id"), **data}
         payload["message"] = self._message_payload(msg)
         return await self._inject(inter)
 
     async def click_button(
-        self,
-        user_id: int,
-        guild_id: int | None,
-        channel_id: int | None,
-        message_id: int,
-        custom_id: str,
-        *,
-        validate: bool = True,
+        self, user_id: int, guild_id: int | None, channel_id: int, message_id: int, custom_id: str
     ) -> int:
-        """Inject a button click (type 3, component_type 2) on a recorded message.
-
-        With ``validate`` the button must exist on the message and not be disabled.
-        """
-        return await self._component_interaction(user_id, guild_id, channel_id, message_id, custom_id, 2, {}, validate)
+        """Inject a button click (component_type 2) on a recorded message."""
+        data: JSON = {"component_type": 2}
+        return await self._component_interaction(user_id, guild_id, channel_id, message_id, custom_id, data)
 
     async def select(
         self,
         user_id: int,
         guild_id: int | None,
-        channel_id: int | None,
+        channel_id: int,
         message_id: int,
         custom_id: str,
         values: Sequence[str],
-        *,
-        validate: bool = True,
     ) -> int:
-        """Inject a string-select choice (type 3, component_type 3, ``values``)."""
-        if validate:
-            comp = self._component_message(message_id, channel_id).component(custom_id)
-            allowed = {o["value"] for o in comp.get("options", [])}
-            bad = [v for v in values if v not in allowed]
-            if bad:
-                raise ValueError(f"values {bad} not among select options {sorted(allowed)}")
-        return await self._component_interaction(
-            user_id, guild_id, channel_id, message_id, custom_id, 3, {"values": list(values)}, validate
-        )
-
-    def shown_modals(self, custom_id: str | None = None) -> list[RecordedCallback]:
-        return [
-            c for c in self.callbacks if c.type == 9 and (custom_id is None or c.data.get("custom_id") == custom_id)
-        ]
-
-    async def submit_modal(
-        self,
-        user_id: int,
-        guild_id: int | None,
-        channel_id: int | None,
-        custom_id: str,
-        fields: Mapping[str, str | Sequence[str]],
-        *,
-        message_id: int | None = None,
-    ) -> int:
-        """Inject a modal submit (type 5). ``fields`` maps component custom_id to the text
-        (or a list of values for a select inside the modal). The component layout mirrors the
-        last modal the bot showed with this custom_id (Label or ActionRow wrappers);
-        ``message_id`` is the message whose component opened the modal, if any.
-        """
-        layout: dict[str, tuple[int, int | None]] = {}  # custom_id -> (wrapper type, inner type)
-        shown = self.shown_modals(custom_id)
-        if shown:
-            for top in shown[-1].data.get("components", []):
-                inners = top.get("components") if top.get("type") == 1 else [top.get("component")]
-                for shown_inner in inners or []:
-                    if isinstance(shown_inner, dict) and "custom_id" in shown_inner:
-                        layout[shown_inner["custom_id"]] = (int(top.get("type", 1)), shown_inner.get("type"))
-        components: list[JSON] = []
-        for field_id, value in fields.items():
-            wrapper, inner_type = layout.get(field_id, (1, None))
-            if isinstance(value, str):
-                inner: JSON = {"type": inner_type or 4, "custom_id": field_id, "value": value}
-            else:
-                inner = {"type": inner_type or 3, "custom_id": field_id, "values": list(value)}
-            if wrapper == 18:
-                components.append({"type": 18, "component": inner})
-            else:
-                components.append({"type": 1, "components": [inner]})
-        if guild_id is not None and channel_id is None:
-            raise ValueError("channel_id is required for guild interactions")
-        inter, payload = self._base_interaction(5, user_id, guild_id, channel_id, None)
-        payload["data"] = {"custom_id": custom_id, "components": components}
-        if message_id is not None:
-            inter.message_id = message_id
-            payload["message"] = self._message_payload(self._component_message(message_id, None))
-        return await self._inject(inter)
-
-    async def send_user_message(
-        self, user_id: int, channel_id: int | None, content: str, *, guild_id: int | None = None
-    ) -> int:
-        """A user posts a message (``channel_id`` None = DM to the bot). Dispatches
-        MESSAGE_CREATE if the bot's intents allow (content blanked without MESSAGE_CONTENT
-        for guild messages that do not mention the bot)."""
-        if channel_id is None:
-            ch = self.dm_channel_for(user_id)
-        elif guild_id is not None:
-            ch = self.guilds[guild_id].channels[channel_id]
-        else:
-            ch = self._find_channel(channel_id)
-        msg = self._new_message(ch, author_id=user_id, body={"content": content}, uploads=[])
-        self._record("create", msg, {"content": content})
-        session = self._session_for_shard(self._shard_for(ch.guild_id))
-        if session is not None:
-            intent = Intent.DIRECT_MESSAGES if ch.is_dm else Intent.GUILD_MESSAGES
-            if session.intents & intent:
-                data = self._message_payload(msg, for_gateway=True)
-                mentioned = self.bot_user.id in msg.mentions
-                if not ch.is_dm and not mentioned and not session.intents & Intent.MESSAGE_CONTENT:
-                    data.update(content="", embeds=[], attachments=[], components=[])
-                await self._send_dispatch(session, "MESSAGE_CREATE", data)
-        return msg.id
+        """Inject a string-select choice (component_type 3); the values must be among its options."""
+        data: JSON = {"component_type": 3, "values": list(values)}
+        return await self._component_interaction(user_id, guild_id, channel_id, message_id, custom_id, data)
 
     # ----------------------------------------------------------------- HTTP plumbing
 
     def _build_routes(self) -> None:
+        """The REST routes the bot calls (through discord.py); anything else is an unknown route."""
         r = self._add_route
-        snow = r"(?P<{}>\d+)"
-        app = snow.format("app")
-        gid = snow.format("gid")
-        cid = snow.format("cid")
-        mid = snow.format("mid")
-        cmd = snow.format("cmd")
-        r("GET", r"/gateway", self._h_gateway)
-        r("GET", r"/gateway/bot", self._h_gateway_bot)
-        r("GET", r"/users/@me", self._h_me)
-        r("GET", r"/users/" + snow.format("uid"), self._h_get_user)
+        app, cid, mid = r"(?P<app>\d+)", r"(?P<cid>\d+)", r"(?P<mid>\d+)"
+        r("GET", r"/gateway/bot", self._h_gateway_bot)  # AutoShardedClient asks for its gateway and shards
+        r("GET", r"/users/@me", self._h_me)  # login
+        r("GET", r"/oauth2/applications/@me", self._h_app)  # application id and flags, at start-up
+        r("PUT", rf"/applications/{app}/commands", self._h_put_commands)  # tree.sync()
+        r("PUT", rf"/applications/{app}/guilds/(?P<gid>\d+)/commands", self._h_put_commands)  # tree.sync(guild=)
         r("POST", r"/users/@me/channels", self._h_create_dm)
-        r("GET", r"/oauth2/applications/@me", self._h_app)
-        r("GET", r"/applications/@me", self._h_app)
-        r("GET", rf"/applications/{app}/commands", self._h_get_commands)
-        r("PUT", rf"/applications/{app}/commands", self._h_put_commands)
-        r("POST", rf"/applications/{app}/commands", self._h_post_command)
-        r("GET", rf"/applications/{app}/commands/{cmd}", self._h_get_command)
-        r("PATCH", rf"/applications/{app}/commands/{cmd}", self._h_patch_command)
-        r("DELETE", rf"/applications/{app}/commands/{cmd}", self._h_delete_command)
-        r("GET", rf"/applications/{app}/guilds/{gid}/commands/permissions", self._h_empty_list)
-        r("GET", rf"/applications/{app}/guilds/{gid}/commands", self._h_get_commands)
-        r("PUT", rf"/applications/{app}/guilds/{gid}/commands", self._h_put_commands)
-        r("POST", rf"/applications/{app}/guilds/{gid}/commands", self._h_post_command)
-        r("GET", rf"/applications/{app}/guilds/{gid}/commands/{cmd}", self._h_get_command)
-        r("PATCH", rf"/applications/{app}/guilds/{gid}/commands/{cmd}", self._h_patch_command)
-        r("DELETE", rf"/applications/{app}/guilds/{gid}/commands/{cmd}", self._h_delete_command)
-        r("GET", rf"/applications/{app}/emojis", self._h_app_emojis)
-        r("GET", rf"/applications/{app}/entitlements", self._h_empty_list)
-        r("GET", rf"/channels/{cid}", self._h_get_channel)
-        r("GET", rf"/channels/{cid}/messages", self._h_list_messages)
         r("POST", rf"/channels/{cid}/messages", self._h_post_message)
-        r("GET", rf"/channels/{cid}/messages/{mid}", self._h_get_message)
         r("PATCH", rf"/channels/{cid}/messages/{mid}", self._h_patch_message)
         r("DELETE", rf"/channels/{cid}/messages/{mid}", self._h_delete_message)
-        r("POST", rf"/channels/{cid}/typing", self._h_no_content)
-        r("PUT", rf"/channels/{cid}/messages/{mid}/reactions/(?P<emoji>[^/]+)/@me", self._h_add_reaction)
-        r("DELETE", rf"/channels/{cid}/messages/{mid}/reactions/(?P<emoji>[^/]+)/@me", self._h_remove_reaction)
-        r("GET", rf"/guilds/{gid}", self._h_get_guild)
-        r("GET", rf"/guilds/{gid}/channels", self._h_guild_channels)
-        r("GET", rf"/guilds/{gid}/roles", self._h_guild_roles)
-        r("GET", rf"/guilds/{gid}/members", self._h_guild_members)
-        r("GET", rf"/guilds/{gid}/members/" + snow.format("uid"), self._h_guild_member)
         r("POST", r"/interactions/(?P<iid>\d+)/(?P<token>[^/]+)/callback", self._h_callback, auth=False)
-        r("POST", rf"/webhooks/{app}/(?P<token>[^/]+)", self._h_webhook_execute, auth=False)
-        wmsg = rf"/webhooks/{app}/(?P<token>[^/]+)/messages/(?P<wmid>@original|\d+)"
-        r("GET", wmsg, self._h_webhook_get, auth=False)
-        r("PATCH", wmsg, self._h_webhook_patch, auth=False)
-        r("DELETE", wmsg, self._h_webhook_delete, auth=False)
+        r("POST", rf"/webhooks/{app}/(?P<token>[^/]+)", self._h_webhook_execute, auth=False)  # followup.send
+        r("PATCH", rf"/webhooks/{app}/(?P<token>[^/]+)/messages/@original", self._h_webhook_patch, auth=False)
 
     def _add_route(self, method: str, pattern: str, handler: _Handler, *, auth: bool = True) -> None:
         self._routes.append((method, re.compile(pattern + r"/?"), handler, auth))
 
     async def _parse_body(self, request: web.Request) -> tuple[Any, list[_Upload]]:
-        ctype = request.content_type
-        if request.method in ("GET", "DELETE", "HEAD") and not request.can_read_body:
+        if not request.can_read_body:
             return None, []
-        if ctype.startswith("multipart/"):
+        if request.content_type.startswith("multipart/"):
             body: Any = None
             uploads: list[_Upload] = []
             reader = await request.multipart()
-            while True:
-                part = await reader.next()
-                if part is None:
-                    break
+            while (part := await reader.next()) is not None:
                 name = getattr(part, "name", None) or ""
                 raw = await part.read()  # type: ignore[union-attr]
                 if name == "payload_json":
@@ -1790,12 +1421,7 @@ class FakeDiscord:
                     )
             return body, uploads
         raw_text = await request.text()
-        if not raw_text:
-            return None, []
-        try:
-            return json.loads(raw_text), []
-        except json.JSONDecodeError:
-            return raw_text, []
+        return (json.loads(raw_text) if raw_text else None), []
 
     async def _dispatch_http(self, request: web.Request) -> web.StreamResponse:
         path = request.path
@@ -1809,17 +1435,13 @@ class FakeDiscord:
                     raise DiscordRequestError(404, 0, "404: Not Found (fake CDN)")
                 raise _UnknownRoute(path)
             sub = api.group(1)
-            for rule in self._fail_rules:
-                if rule.remaining > 0 and rule.method == request.method and rule.pattern.search(sub):
-                    rule.remaining -= 1
-                    raise DiscordRequestError(rule.status, rule.code, rule.message)
             for method, pattern, handler, auth in self._routes:
                 m = pattern.fullmatch(sub)
                 if m is None or method != request.method:
                     continue
                 if auth and request.headers.get("Authorization") != f"Bot {self.token}":
                     raise DiscordRequestError(401, 0, "401: Unauthorized")
-                resp = await handler(request, m.groupdict(), body, uploads)
+                resp = await handler(_Req(m.groupdict(), body or {}, uploads, request.query))
                 rec.status = resp.status
                 return resp
             raise _UnknownRoute(sub)
@@ -1846,154 +1468,22 @@ class FakeDiscord:
         finally:
             self._notify()
 
-    async def _attachment_handler(self, request: web.Request) -> web.StreamResponse:
-        data = self.uploads.get(int(request.match_info["aid"]))
-        if data is None:
-            return _json_response({"message": "404: Not Found", "code": 0}, 404)
-        return web.Response(body=data, headers={"Content-Type": "application/octet-stream"})
+    # ----------------------------------------------------------------- start-up handlers
 
-    # ----------------------------------------------------------------- simple handlers
+    async def _h_gateway_bot(self, req: _Req) -> web.Response:
+        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+        return _json_response({"url": self.gateway_url, "shards": self.shard_count, "session_start_limit": limit})
 
-    async def _h_no_content(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        return web.Response(status=204)
-
-    async def _h_empty_list(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        return _json_response([])
-
-    async def _h_app_emojis(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        return _json_response({"items": []})
-
-    async def _h_gateway(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        return _json_response({"url": self.gateway_url})
-
-    async def _h_gateway_bot(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        return _json_response(
-            {
-                "url": self.gateway_url,
-                "shards": self.shard_count,
-                "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
-            }
-        )
-
-    async def _h_me(self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]) -> web.StreamResponse:
+    async def _h_me(self, req: _Req) -> web.Response:
         return _json_response(self._bot_user_payload())
 
-    async def _h_get_user(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        user = self.users.get(int(m["uid"]))
-        if user is None:
-            raise DiscordRequestError(404, 10013, "Unknown User")
-        return _json_response(user.payload())
-
-    async def _h_app(self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]) -> web.StreamResponse:
+    async def _h_app(self, req: _Req) -> web.Response:
         return _json_response(self._app_payload())
-
-    async def _h_create_dm(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        try:
-            user_id = int((body or {})["recipient_id"])
-        except (KeyError, TypeError, ValueError):
-            raise DiscordRequestError(400, 50035, "Invalid Form Body") from None
-        if user_id not in self.users or user_id == self.bot_user.id:
-            raise DiscordRequestError(400, 50033, "Invalid Recipient(s)")
-        return _json_response(self._channel_payload(self.dm_channel_for(user_id)))
-
-    def _find_channel(self, channel_id: int) -> FakeChannel:
-        for guild in self.guilds.values():
-            ch = guild.channels.get(channel_id)
-            if ch is not None:
-                return ch
-        for dm in self.dm_channels.values():
-            if dm.id == channel_id:
-                return dm
-        raise DiscordRequestError(404, 10003, "Unknown Channel")
-
-    def _guild(self, m: dict[str, str]) -> FakeGuild:
-        guild = self.guilds.get(int(m["gid"]))
-        if guild is None:
-            raise DiscordRequestError(404, 10004, "Unknown Guild")
-        return guild
-
-    async def _h_get_channel(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        return _json_response(self._channel_payload(self._find_channel(int(m["cid"]))))
-
-    async def _h_get_guild(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        guild = self._guild(m)
-        data = self._guild_payload(guild, 0)
-        for key in (
-            "members",
-            "channels",
-            "threads",
-            "presences",
-            "voice_states",
-            "joined_at",
-            "large",
-            "lazy",
-            "member_count",
-        ):
-            data.pop(key, None)
-        data["approximate_member_count"] = len(guild.members)
-        return _json_response(data)
-
-    async def _h_guild_channels(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        return _json_response([self._channel_payload(c) for c in self._guild(m).channels.values()])
-
-    async def _h_guild_roles(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        return _json_response([r.payload() for r in self._guild(m).roles.values()])
-
-    async def _h_guild_members(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        guild = self._guild(m)
-        limit = int(request.query.get("limit", "1"))
-        after = int(request.query.get("after", "0"))
-        members = sorted((mb for mb in guild.members.values() if mb.user_id > after), key=lambda mb: mb.user_id)
-        return _json_response([self._member_payload(guild, mb) for mb in members[:limit]])
-
-    async def _h_guild_member(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        guild = self._guild(m)
-        member = guild.members.get(int(m["uid"]))
-        if member is None:
-            raise DiscordRequestError(404, 10007, "Unknown Member")
-        return _json_response(self._member_payload(guild, member))
-
-    # ----------------------------------------------------------------- commands
-
-    def _scope(self, m: dict[str, str]) -> int | None:
-        if int(m["app"]) != self.application_id:
-            raise DiscordRequestError(403, 50001, "Missing Access")
-        if "gid" in m and m["gid"] is not None:
-            self._guild(m)
-            return int(m["gid"])
-        return None
 
     def _validate_command(self, data: JSON) -> list[tuple[str, str, str]]:
         errors: list[tuple[str, str, str]] = []
         name = str(data.get("name", ""))
-        ctype = int(data.get("type", 1))
-        if ctype == 1:
+        if int(data.get("type", 1)) == 1:
             if not re.fullmatch(r"[-_\w]{1,32}", name) or name != name.lower():
                 errors.append(("name", "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid"))
             desc = str(data.get("description", ""))
@@ -2003,201 +1493,99 @@ class FakeDiscord:
             errors.append(("options", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."))
         return errors
 
-    def _store_command(self, scope: int | None, data: JSON, existing: dict[tuple[str, int], JSON]) -> JSON:
-        errors = self._validate_command(data)
-        if errors:
-            raise DiscordRequestError(400, 50035, "Invalid Form Body", _error_tree(errors))
-        ctype = int(data.get("type", 1))
-        key = (str(data["name"]), ctype)
-        old = existing.get(key)
-        cmd: JSON = {
-            "default_member_permissions": None,
-            "dm_permission": True,
-            "nsfw": False,
-            "contexts": None,
-            "integration_types": [0],
-            "options": [],
-            "description": "",
-        }
-        cmd.update(data)
-        cmd.update(
-            id=old["id"] if old else str(self.new_id()),
-            application_id=str(self.application_id),
-            version=str(self.new_id()),
-            type=ctype,
-        )
-        if scope is not None:
-            cmd["guild_id"] = str(scope)
-        return cmd
-
-    async def _h_get_commands(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        return _json_response(list(self.commands.get(self._scope(m), {}).values()))
-
-    async def _h_put_commands(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        scope = self._scope(m)
+    async def _h_put_commands(self, req: _Req) -> web.Response:
+        """Bulk overwrite: the scope's commands become exactly these (ids kept for unchanged names)."""
+        if int(req.params["app"]) != self.application_id:
+            raise DiscordRequestError(403, 50001, "Missing Access")
+        scope = int(req.params["gid"]) if req.params.get("gid") else None
+        if scope is not None and scope not in self.guilds:
+            raise DiscordRequestError(404, 10004, "Unknown Guild")
         existing = self.commands.get(scope, {})
         new: dict[tuple[str, int], JSON] = {}
-        for data in body or []:
-            cmd = self._store_command(scope, data, existing)
-            new[(cmd["name"], cmd["type"])] = cmd
+        for data in req.body or []:
+            errors = self._validate_command(data)
+            if errors:
+                raise DiscordRequestError(400, 50035, "Invalid Form Body", _error_tree(errors))
+            key = (str(data["name"]), int(data.get("type", 1)))
+            old = existing.get(key)
+            cmd: JSON = {
+                "default_member_permissions": None,
+                "dm_permission": True,
+                "nsfw": False,
+                "contexts": None,
+                "integration_types": [0],
+                "options": [],
+                "description": "",
+                **data,
+                "id": old["id"] if old else str(self.new_id()),
+                "application_id": str(self.application_id),
+                "version": str(self.new_id()),
+                "type": key[1],
+            }
+            if scope is not None:
+                cmd["guild_id"] = str(scope)
+            new[key] = cmd
         self.commands[scope] = new
         return _json_response(list(new.values()))
-
-    async def _h_post_command(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        scope = self._scope(m)
-        existing = self.commands.setdefault(scope, {})
-        cmd = self._store_command(scope, body or {}, existing)
-        created = (cmd["name"], cmd["type"]) not in existing
-        existing[(cmd["name"], cmd["type"])] = cmd
-        return _json_response(cmd, 201 if created else 200)
-
-    def _command_by_id(self, scope: int | None, cmd_id: str) -> tuple[tuple[str, int], JSON]:
-        for key, cmd in self.commands.get(scope, {}).items():
-            if cmd["id"] == cmd_id:
-                return key, cmd
-        raise DiscordRequestError(404, 10063, "Unknown application command")
-
-    async def _h_get_command(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        return _json_response(self._command_by_id(self._scope(m), m["cmd"])[1])
-
-    async def _h_patch_command(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        scope = self._scope(m)
-        key, cmd = self._command_by_id(scope, m["cmd"])
-        merged = {**cmd, **(body or {})}
-        existing = self.commands[scope]
-        del existing[key]
-        new = self._store_command(scope, merged, {(merged["name"], int(merged.get("type", 1))): cmd})
-        existing[(new["name"], new["type"])] = new
-        return _json_response(new)
-
-    async def _h_delete_command(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        scope = self._scope(m)
-        key, _ = self._command_by_id(scope, m["cmd"])
-        del self.commands[scope][key]
-        return web.Response(status=204)
 
     # ----------------------------------------------------------------- messages
 
     def _validate_message(self, body: JSON, *, has_files: bool, partial: bool) -> None:
+        """Discord's limits on what the bot sends: 400 50035 with discord-shaped ``errors``, or 50006."""
         errors: list[tuple[str, str, str]] = []
-        content = body.get("content")
-        flags = int(body.get("flags") or 0)
-        v2 = bool(flags & IS_COMPONENTS_V2)
-        if content is not None and len(str(content)) > 2000:
-            errors.append(("content", "BASE_TYPE_MAX_LENGTH", "Must be 2000 or fewer in length."))
-        if v2 and content:
-            errors.append(
-                (
-                    "content",
-                    "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-                    "The 'content' field cannot be used when using MessageFlags.IS_COMPONENTS_V2",
-                )
-            )
+
+        def too_long(path: str, value: Any, most: int) -> None:
+            if len(value) > most:
+                errors.append((path, "BASE_TYPE_MAX_LENGTH", f"Must be {most} or fewer in length."))
+
+        def bad_length(path: str, value: Any, most: int, what: str = "Must") -> None:
+            if not 1 <= len(value) <= most:
+                errors.append((path, "BASE_TYPE_BAD_LENGTH", f"{what} be between 1 and {most} in length."))
+
+        too_long("content", str(body.get("content") or ""), 2000)
         embeds = body.get("embeds") or []
-        if len(embeds) > 10:
-            errors.append(("embeds", "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length."))
+        too_long("embeds", embeds, 10)
         for i, emb in enumerate(embeds):
-            if len(str(emb.get("title") or "")) > 256:
-                errors.append((f"embeds.{i}.title", "BASE_TYPE_MAX_LENGTH", "Must be 256 or fewer in length."))
-            if len(str(emb.get("description") or "")) > 4096:
-                errors.append((f"embeds.{i}.description", "BASE_TYPE_MAX_LENGTH", "Must be 4096 or fewer in length."))
+            too_long(f"embeds.{i}.title", str(emb.get("title") or ""), 256)
+            too_long(f"embeds.{i}.description", str(emb.get("description") or ""), 4096)
             fields = emb.get("fields") or []
-            if len(fields) > 25:
-                errors.append((f"embeds.{i}.fields", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."))
+            too_long(f"embeds.{i}.fields", fields, 25)
             for j, fld in enumerate(fields):
-                if not str(fld.get("name") or "") or len(str(fld.get("name"))) > 256:
-                    errors.append(
-                        (f"embeds.{i}.fields.{j}.name", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 256 in length.")
-                    )
-                if not str(fld.get("value") or "") or len(str(fld.get("value"))) > 1024:
-                    errors.append(
-                        (
-                            f"embeds.{i}.fields.{j}.value",
-                            "BASE_TYPE_BAD_LENGTH",
-                            "Must be between 1 and 1024 in length.",
-                        )
-                    )
+                bad_length(f"embeds.{i}.fields.{j}.name", str(fld.get("name") or ""), 256)
+                bad_length(f"embeds.{i}.fields.{j}.value", str(fld.get("value") or ""), 1024)
         components = body.get("components") or []
-        if not v2:
-            if len(components) > 5:
-                errors.append(("components", "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length."))
-            for i, row in enumerate(components):
-                if row.get("type") != 1:
-                    errors.append(
-                        (f"components.{i}.type", "UNION_TYPE_CHOICES", "Top-level components must be action rows")
-                    )
-                    continue
-                inner = row.get("components") or []
-                if not 1 <= len(inner) <= 5:
-                    errors.append(
-                        (f"components.{i}.components", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
-                    )
+        too_long("components", components, 5)
+        for i, row in enumerate(components):
+            if row.get("type") != 1:
+                message = "Top-level components must be action rows"
+                errors.append((f"components.{i}.type", "UNION_TYPE_CHOICES", message))
+            else:
+                bad_length(f"components.{i}.components", row.get("components") or [], 5)
         seen: set[str] = set()
         for comp in _walk_components(components):
             cid = comp.get("custom_id")
             if cid is not None:
-                if not 1 <= len(cid) <= 100:
-                    errors.append(("components", "BASE_TYPE_BAD_LENGTH", f"custom_id {cid!r} must be 1-100 characters"))
+                bad_length("components", cid, 100, f"custom_id {cid!r} must")
                 if cid in seen:
-                    errors.append(
-                        (
-                            "components",
-                            "COMPONENT_CUSTOM_ID_DUPLICATED",
-                            f"Component custom id {cid!r} cannot be duplicated",
-                        )
-                    )
+                    message = f"Component custom id {cid!r} cannot be duplicated"
+                    errors.append(("components", "COMPONENT_CUSTOM_ID_DUPLICATED", message))
                 seen.add(cid)
             if comp.get("type") == 2:
-                if len(str(comp.get("label") or "")) > 80:
-                    errors.append(("components", "BASE_TYPE_MAX_LENGTH", "Button label must be 80 or fewer in length."))
-                if comp.get("style") != 5 and comp.get("style") != 6 and "custom_id" not in comp:
+                too_long("components", str(comp.get("label") or ""), 80)
+                if comp.get("style") not in (5, 6) and "custom_id" not in comp:  # link and premium buttons have none
                     errors.append(("components", "COMPONENT_CUSTOM_ID_REQUIRED", "Buttons need a custom_id"))
-            if comp.get("type") == 3 and not 1 <= len(comp.get("options") or []) <= 25:
-                errors.append(
-                    ("components", "BASE_TYPE_BAD_LENGTH", "Select options must be between 1 and 25 in length.")
-                )
+            if comp.get("type") == 3:
+                bad_length("components", comp.get("options") or [], 25, "Select options must")
         if errors:
             raise DiscordRequestError(400, 50035, "Invalid Form Body", _error_tree(errors))
-        if not partial:
-            empty = (
-                not body.get("content")
-                and not embeds
-                and not components
-                and not has_files
-                and not body.get("sticker_ids")
-                and not body.get("poll")
-            )
-            if empty:
-                raise DiscordRequestError(400, 50006, "Cannot send an empty message")
-
-    def _assign_component_ids(self, components: list[JSON]) -> list[JSON]:
-        components = json.loads(json.dumps(components))
-        used = {c["id"] for c in _walk_components(components) if isinstance(c.get("id"), int)}
-        counter = 1
-        for comp in _walk_components(components):
-            if not isinstance(comp.get("id"), int):
-                while counter in used:
-                    counter += 1
-                comp["id"] = counter
-                used.add(counter)
-        return components
+        if not partial and not (body.get("content") or embeds or components or has_files):
+            raise DiscordRequestError(400, 50006, "Cannot send an empty message")
 
     def _make_attachments(self, body: JSON, uploads: list[_Upload], existing: list[JSON]) -> list[JSON]:
+        """New uploads (named by the body's ``attachments``), plus the existing ones it keeps by id."""
         keep_ids: set[str] | None = None
         descs: dict[int, JSON] = {}
-        if "attachments" in body and body["attachments"] is not None:
+        if body.get("attachments") is not None:
             keep_ids = set()
             for a in body["attachments"]:
                 aid = str(a.get("id"))
@@ -2211,7 +1599,7 @@ class FakeDiscord:
             new_aid = self.new_id()
             self.uploads[new_aid] = up.data
             meta = descs.get(up.index, {})
-            url = f"{self.base_url}/attachments/{new_aid}/{up.filename}"
+            url = f"{self.base_url}/attachments/{new_aid}/{up.filename}"  # not served: read ``uploads``
             att: JSON = {
                 "id": str(new_aid),
                 "filename": meta.get("filename") or up.filename,
@@ -2225,199 +1613,107 @@ class FakeDiscord:
             result.append(att)
         return result
 
-    def _mentions_in(self, content: str) -> list[int]:
-        found: list[int] = []
-        for match in re.finditer(r"<@!?(\d+)>", content):
-            uid = int(match.group(1))
-            if uid in self.users and uid not in found:
-                found.append(uid)
-        return found
-
     def _new_message(
         self,
         ch: FakeChannel,
-        *,
-        author_id: int,
         body: JSON,
         uploads: list[_Upload],
-        flags: int = 0,
-        msg_type: int = 0,
+        *,
+        flags: int,
         interaction: InjectedInteraction | None = None,
         original: bool = False,
     ) -> RecordedMessage:
-        content = str(body.get("content") or "")
-        ref = body.get("message_reference")
-        if ref is not None:
-            ref = {"type": 0, "channel_id": str(ch.id), **ref}
-            if ch.guild_id is not None:
-                ref.setdefault("guild_id", str(ch.guild_id))
-            if msg_type == 0:
-                msg_type = 19
+        """A message from the bot (``interaction``: an answer to it, ``original``: its response)."""
         msg = RecordedMessage(
             id=self.new_id(),
             channel_id=ch.id,
             guild_id=ch.guild_id,
-            author_id=author_id,
-            content=content,
+            author_id=self.bot_user.id,
+            content=str(body.get("content") or ""),
             embeds=list(body.get("embeds") or []),
-            components=self._assign_component_ids(list(body.get("components") or [])),
+            components=_with_component_ids(list(body.get("components") or [])),
             attachments=self._make_attachments(body, uploads, []),
             flags=flags,
-            type=msg_type,
+            type=20 if original and interaction is not None and interaction.type == 2 else 0,
             timestamp=_now_iso(),
             dm_recipient_id=ch.recipient_id if ch.is_dm else None,
             interaction_id=interaction.id if interaction else None,
             is_original_response=original,
             webhook_id=self.application_id if interaction else None,
-            message_reference=ref,
-            mentions=self._mentions_in(content),
-            tts=bool(body.get("tts")),
         )
-        if interaction is not None:
-            meta: JSON = {
-                "id": str(interaction.id),
-                "type": interaction.type,
-                "user": self.users[interaction.user_id].payload(),
-                "authorizing_integration_owners": interaction.payload.get("authorizing_integration_owners", {}),
-            }
-            if interaction.type == 2:
-                meta["name"] = interaction.payload["data"]["name"]
-                meta["command_type"] = 1
-            if interaction.message_id is not None:
-                meta["interacted_message_id"] = str(interaction.message_id)
-            if not original and interaction.original_message_id is not None:
-                meta["original_response_message_id"] = str(interaction.original_message_id)
-            msg.interaction_metadata = meta
         self.messages[msg.id] = msg
-        ch.last_message_id = msg.id
         return msg
 
     def _apply_edit(self, msg: RecordedMessage, body: JSON, uploads: list[_Upload]) -> None:
+        self._validate_message(body, has_files=bool(uploads), partial=True)
         if "content" in body:
             msg.content = str(body["content"] or "")
-            msg.mentions = self._mentions_in(msg.content)
         if "embeds" in body:
             msg.embeds = list(body["embeds"] or [])
         if "components" in body:
-            msg.components = self._assign_component_ids(list(body["components"] or []))
-        if "flags" in body and body["flags"] is not None:
-            keep = msg.flags & (EPHEMERAL | LOADING)
-            msg.flags = keep | (int(body["flags"]) & (SUPPRESS_EMBEDS | IS_COMPONENTS_V2))
+            msg.components = _with_component_ids(list(body["components"] or []))
+        if body.get("flags") is not None:
+            msg.flags = (msg.flags & (EPHEMERAL | LOADING)) | (int(body["flags"]) & SUPPRESS_EMBEDS)
         if "attachments" in body or uploads:
             msg.attachments = self._make_attachments(body, uploads, msg.attachments)
         msg.edited_timestamp = _now_iso()
         msg.edit_count += 1
 
     def _record(self, kind: str, msg: RecordedMessage, body: JSON) -> None:
-        snapshot = {k: v for k, v in body.items()} if isinstance(body, dict) else {}
-        msg.history.append({"kind": kind, **snapshot})
-        self.actions.append(RecordedAction(kind, msg.id, msg.channel_id, snapshot, msg.interaction_id))
+        self.actions.append(RecordedAction(kind, msg.id, msg.channel_id, dict(body), msg.interaction_id))
         self._notify()
 
-    async def _echo(self, event: str, msg: RecordedMessage) -> None:
-        if not self.echo_bot_messages or msg.ephemeral:
-            return
-        intent = Intent.DIRECT_MESSAGES if msg.is_dm else Intent.GUILD_MESSAGES
-        if event == "MESSAGE_DELETE":
-            data: JSON = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
-            if msg.guild_id is not None:
-                data["guild_id"] = str(msg.guild_id)
-        else:
-            data = self._message_payload(msg, for_gateway=True)
-        await self._dispatch_if(event, data, guild_id=msg.guild_id, intent=intent)
+    def _find_channel(self, channel_id: int) -> FakeChannel:
+        for guild in self.guilds.values():
+            if channel_id in guild.channels:
+                return guild.channels[channel_id]
+        for dm in self.dm_channels.values():
+            if dm.id == channel_id:
+                return dm
+        raise DiscordRequestError(404, 10003, "Unknown Channel")
 
-    def _channel_message(self, m: dict[str, str]) -> tuple[FakeChannel, RecordedMessage]:
-        ch = self._find_channel(int(m["cid"]))
-        msg = self.messages.get(int(m["mid"]))
+    def _channel_message(self, req: _Req) -> RecordedMessage:
+        ch = self._find_channel(int(req.params["cid"]))
+        msg = self.messages.get(int(req.params["mid"]))
         if msg is None or msg.deleted or msg.channel_id != ch.id or msg.ephemeral:
             raise DiscordRequestError(404, 10008, "Unknown Message")
-        return ch, msg
+        return msg
 
-    async def _h_post_message(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        ch = self._find_channel(int(m["cid"]))
-        body = body or {}
+    async def _h_create_dm(self, req: _Req) -> web.Response:
+        try:
+            user_id = int(req.body["recipient_id"])
+        except (KeyError, TypeError, ValueError):
+            raise DiscordRequestError(400, 50035, "Invalid Form Body") from None
+        if user_id not in self.users or user_id == self.bot_user.id:
+            raise DiscordRequestError(400, 50033, "Invalid Recipient(s)")
+        return _json_response(self._channel_payload(self.dm_channel_for(user_id)))
+
+    async def _h_post_message(self, req: _Req) -> web.Response:
+        ch = self._find_channel(int(req.params["cid"]))
         if ch.is_dm and ch.recipient_id in self.blocked_dm_users:
-            self.actions.append(RecordedAction("dm_blocked", None, ch.id, {**body, "_recipient_id": ch.recipient_id}))
+            self.actions.append(
+                RecordedAction("dm_blocked", None, ch.id, {**req.body, "_recipient_id": ch.recipient_id})
+            )
             raise DiscordRequestError(403, 50007, "Cannot send messages to this user")
-        self._validate_message(body, has_files=bool(up), partial=False)
-        flags = int(body.get("flags") or 0) & (SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_COMPONENTS_V2)
-        msg = self._new_message(ch, author_id=self.bot_user.id, body=body, uploads=up, flags=flags)
-        self._record("create", msg, body)
-        await self._echo("MESSAGE_CREATE", msg)
+        self._validate_message(req.body, has_files=bool(req.uploads), partial=False)
+        flags = int(req.body.get("flags") or 0) & (SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS)
+        msg = self._new_message(ch, req.body, req.uploads, flags=flags)
+        self._record("create", msg, req.body)
         return _json_response(self._message_payload(msg))
 
-    async def _h_get_message(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        _, msg = self._channel_message(m)
+    async def _h_patch_message(self, req: _Req) -> web.Response:
+        msg = self._channel_message(req)
+        self._apply_edit(msg, req.body, req.uploads)
+        self._record("edit", msg, req.body)
         return _json_response(self._message_payload(msg))
 
-    async def _h_list_messages(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        ch = self._find_channel(int(m["cid"]))
-        msgs = [x for x in self.messages_in(ch.id) if not x.ephemeral]
-        q = request.query
-        if "before" in q:
-            msgs = [x for x in msgs if x.id < int(q["before"])]
-        if "after" in q:
-            msgs = [x for x in msgs if x.id > int(q["after"])]
-        limit = max(1, min(100, int(q.get("limit", "50"))))
-        if "after" in q:
-            page = msgs[:limit]
-        else:
-            page = msgs[-limit:]
-        return _json_response([self._message_payload(x) for x in reversed(page)])
-
-    async def _h_patch_message(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        _, msg = self._channel_message(m)
-        if msg.author_id != self.bot_user.id:
-            raise DiscordRequestError(403, 50005, "Cannot edit a message authored by another user")
-        body = body or {}
-        self._validate_message({"flags": msg.flags, **body}, has_files=bool(up), partial=True)
-        self._apply_edit(msg, body, up)
-        self._record("edit", msg, body)
-        await self._echo("MESSAGE_UPDATE", msg)
-        return _json_response(self._message_payload(msg))
-
-    async def _h_delete_message(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        _, msg = self._channel_message(m)
+    async def _h_delete_message(self, req: _Req) -> web.Response:
+        msg = self._channel_message(req)
         msg.deleted = True
         self._record("delete", msg, {})
-        await self._echo("MESSAGE_DELETE", msg)
-        return web.Response(status=204)
-
-    async def _h_add_reaction(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        _, msg = self._channel_message(m)
-        emoji = m["emoji"]  # request.path is already percent-decoded
-        msg.reactions.append(emoji)
-        self._record("reaction_add", msg, {"emoji": emoji})
-        return web.Response(status=204)
-
-    async def _h_remove_reaction(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        _, msg = self._channel_message(m)
-        emoji = m["emoji"]
-        if emoji in msg.reactions:
-            msg.reactions.remove(emoji)
-        self._record("reaction_remove", msg, {"emoji": emoji})
         return web.Response(status=204)
 
     # ----------------------------------------------------------------- interactions (REST)
-
-    def _interaction_channel(self, inter: InjectedInteraction) -> FakeChannel:
-        if inter.guild_id is not None:
-            return self.guilds[inter.guild_id].channels[inter.channel_id]
-        return self._dm_channel_by_id(inter.channel_id)
 
     def _callback_response(
         self, inter: InjectedInteraction, cb_type: int, msg: RecordedMessage | None, loading: bool
@@ -2428,180 +1724,87 @@ class FakeDiscord:
             "response_message_loading": loading,
             "response_message_ephemeral": bool(msg.ephemeral) if msg else False,
         }
-        if msg is not None:
-            info["response_message_id"] = str(msg.id)
         resource: JSON = {"type": cb_type}
         if msg is not None:
+            info["response_message_id"] = str(msg.id)
             resource["message"] = self._message_payload(msg)
         return {"interaction": info, "resource": resource}
 
-    async def _h_callback(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        inter = self.interactions.get(int(m["iid"]))
-        if inter is None or inter.token != m["token"]:
+    async def _h_callback(self, req: _Req) -> web.Response:
+        """Callback types: 4 message, 5 deferred message ("thinking"), 6 deferred update and 7 update
+        (components only: they edit the message the component is on), 8 autocomplete choices."""
+        inter = self.interactions.get(int(req.params["iid"]))
+        if inter is None or inter.token != req.params["token"]:
             raise DiscordRequestError(404, 10062, "Unknown interaction")
         if inter.acknowledged:
             raise DiscordRequestError(400, 40060, "Interaction has already been acknowledged.")
-        body = body or {}
-        cb_type = int(body.get("type", 0))
-        data: JSON = body.get("data") or {}
-        ch = self._interaction_channel(inter)
+        cb_type = int(req.body.get("type", 0))
+        data: JSON = req.body.get("data") or {}
+        ch = self._find_channel(inter.channel_id)
         msg: RecordedMessage | None = None
-        loading = False
-        msg_type = 20 if inter.type == 2 else 0
         if cb_type == 4:
-            self._validate_message(data, has_files=bool(up), partial=False)
-            flags = int(data.get("flags") or 0) & (
-                EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_COMPONENTS_V2
-            )
-            msg = self._new_message(
-                ch,
-                author_id=self.bot_user.id,
-                body=data,
-                uploads=up,
-                flags=flags,
-                msg_type=msg_type,
-                interaction=inter,
-                original=True,
-            )
+            self._validate_message(data, has_files=bool(req.uploads), partial=False)
+            flags = int(data.get("flags") or 0) & (EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS)
+            msg = self._new_message(ch, data, req.uploads, flags=flags, interaction=inter, original=True)
             inter.original_message_id = msg.id
         elif cb_type == 5:
             flags = (int(data.get("flags") or 0) & EPHEMERAL) | LOADING
-            msg = self._new_message(
-                ch,
-                author_id=self.bot_user.id,
-                body={},
-                uploads=[],
-                flags=flags,
-                msg_type=msg_type,
-                interaction=inter,
-                original=True,
-            )
+            msg = self._new_message(ch, {}, [], flags=flags, interaction=inter, original=True)
             inter.original_message_id = msg.id
-            loading = True
         elif cb_type in (6, 7):
-            if inter.type not in (3, 5) or inter.message_id is None:
+            if inter.type != 3 or inter.message_id is None:
                 raise DiscordRequestError(
                     400, 40043, "This interaction type cannot use UPDATE_MESSAGE / DEFERRED_UPDATE_MESSAGE"
                 )
-            target = self.messages[inter.message_id]
-            inter.original_message_id = target.id
+            inter.original_message_id = inter.message_id
             if cb_type == 7:
-                self._validate_message({"flags": target.flags, **data}, has_files=bool(up), partial=True)
-                self._apply_edit(target, data, up)
-                msg = target
-            else:
-                msg = None
-        elif cb_type == 8:
-            if inter.type != 4:
-                raise DiscordRequestError(400, 50035, "Invalid Form Body")
-        elif cb_type == 9:
-            if inter.type == 5:
-                raise DiscordRequestError(400, 50035, "Invalid Form Body: a modal cannot answer a modal submit")
-        elif cb_type in (1, 12):
-            pass
-        else:
-            raise DiscordRequestError(400, 50035, f"Invalid Form Body: unknown callback type {cb_type}")
+                msg = self.messages[inter.message_id]
+                self._apply_edit(msg, data, req.uploads)
+        elif cb_type != 8 or inter.type != 4:
+            raise DiscordRequestError(400, 50035, f"Invalid Form Body: callback type {cb_type}")
         inter.callback_type = cb_type
         self.callbacks.append(RecordedCallback(inter.id, cb_type, data, msg.id if msg else None))
         if msg is not None:
-            if cb_type == 7:
-                self._record("edit", msg, data)
-                await self._echo("MESSAGE_UPDATE", msg)
-            else:
-                self._record("create", msg, data)
-                await self._echo("MESSAGE_CREATE", msg)
-        else:
-            self._notify()
-        return _json_response(self._callback_response(inter, cb_type, msg, loading))
+            self._record("edit" if cb_type == 7 else "create", msg, data)
+        return _json_response(self._callback_response(inter, cb_type, msg, loading=cb_type == 5))
 
-    def _webhook_interaction(self, m: dict[str, str]) -> InjectedInteraction:
-        if int(m["app"]) != self.application_id:
-            raise DiscordRequestError(404, 10015, "Unknown Webhook")
-        for inter in self.interactions.values():
-            if inter.token == m["token"]:
-                return inter
+    def _webhook_interaction(self, req: _Req) -> InjectedInteraction:
+        if int(req.params["app"]) == self.application_id:
+            for inter in self.interactions.values():
+                if inter.token == req.params["token"]:
+                    return inter
         raise DiscordRequestError(404, 10015, "Unknown Webhook")
 
-    def _webhook_message(self, inter: InjectedInteraction, wmid: str) -> RecordedMessage:
-        if wmid == "@original":
-            if inter.original_message_id is None:
-                raise DiscordRequestError(404, 10008, "Unknown Message")
-            msg = self.messages[inter.original_message_id]
-        else:
-            msg_id = int(wmid)
-            if msg_id != inter.original_message_id and msg_id not in inter.followup_ids:
-                raise DiscordRequestError(404, 10008, "Unknown Message")
-            msg = self.messages[msg_id]
-        if msg.deleted:
-            raise DiscordRequestError(404, 10008, "Unknown Message")
-        return msg
-
-    async def _h_webhook_execute(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        inter = self._webhook_interaction(m)
+    async def _h_webhook_execute(self, req: _Req) -> web.StreamResponse:
+        inter = self._webhook_interaction(req)
         if not inter.acknowledged:
             raise DiscordRequestError(404, 10015, "Unknown Webhook")
-        body = body or {}
-        self._validate_message(body, has_files=bool(up), partial=False)
+        self._validate_message(req.body, has_files=bool(req.uploads), partial=False)
         original = self.messages.get(inter.original_message_id) if inter.original_message_id else None
-        if (
-            inter.callback_type == 5
-            and original is not None
-            and original.loading
-            and original.interaction_id == inter.id
-        ):
+        if inter.callback_type == 5 and original is not None and original.loading:
             # The first followup after a deferred response replaces the "thinking" message.
             original.flags &= ~LOADING
-            self._apply_edit(original, body, up)
+            self._apply_edit(original, req.body, req.uploads)
             msg = original
-            self._record("edit", msg, body)
-            await self._echo("MESSAGE_UPDATE", msg)
+            self._record("edit", msg, req.body)
         else:
-            ch = self._interaction_channel(inter)
-            flags = int(body.get("flags") or 0) & (
-                EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_COMPONENTS_V2
-            )
-            msg = self._new_message(
-                ch, author_id=self.bot_user.id, body=body, uploads=up, flags=flags, interaction=inter
-            )
-            inter.followup_ids.append(msg.id)
-            self._record("create", msg, body)
-            await self._echo("MESSAGE_CREATE", msg)
-        if request.query.get("wait", "false").lower() in ("true", "1"):
+            flags = int(req.body.get("flags") or 0) & (EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS)
+            ch = self._find_channel(inter.channel_id)
+            msg = self._new_message(ch, req.body, req.uploads, flags=flags, interaction=inter)
+            self._record("create", msg, req.body)
+        if req.query.get("wait", "false").lower() in ("true", "1"):
             return _json_response(self._message_payload(msg))
         return web.Response(status=204)
 
-    async def _h_webhook_get(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        inter = self._webhook_interaction(m)
-        return _json_response(self._message_payload(self._webhook_message(inter, m["wmid"])))
-
-    async def _h_webhook_patch(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        inter = self._webhook_interaction(m)
-        msg = self._webhook_message(inter, m["wmid"])
-        body = body or {}
-        self._validate_message({"flags": msg.flags, **body}, has_files=bool(up), partial=True)
+    async def _h_webhook_patch(self, req: _Req) -> web.Response:
+        inter = self._webhook_interaction(req)
+        msg = self.messages.get(inter.original_message_id) if inter.original_message_id else None
+        if msg is None or msg.deleted:
+            raise DiscordRequestError(404, 10008, "Unknown Message")
         msg.flags &= ~LOADING
-        self._apply_edit(msg, body, up)
-        self._record("edit", msg, body)
-        await self._echo("MESSAGE_UPDATE", msg)
+        self._apply_edit(msg, req.body, req.uploads)
+        self._record("edit", msg, req.body)
         return _json_response(self._message_payload(msg))
-
-    async def _h_webhook_delete(
-        self, request: web.Request, m: dict[str, str], body: Any, up: list[_Upload]
-    ) -> web.StreamResponse:
-        inter = self._webhook_interaction(m)
-        msg = self._webhook_message(inter, m["wmid"])
-        msg.deleted = True
-        self._record("delete", msg, {})
-        await self._echo("MESSAGE_DELETE", msg)
-        return web.Response(status=204)
 
 
 # ---------------------------------------------------------------------------------------

@@ -8,8 +8,12 @@ One aiohttp server (random free port) provides:
 * a Socket Mode websocket under ``/socket`` (the URL ``apps.connections.open`` returns).
 
 It also has helpers that act as Slack towards the app: signing HTTP requests, building
-slash-command, ``block_actions`` and ``view_submission`` payloads, and pushing or
-redelivering Socket Mode envelopes.
+slash-command, ``block_actions``, ``view_submission`` and ``app_home_opened`` payloads, and
+pushing or redelivering Socket Mode envelopes.
+
+The Web API methods are the ones the bot (``adapters/slack``, through slack_sdk) calls; see
+``FakeSlack._handlers``. Any other method is answered ``unknown_method`` (below), so a test
+fails when the bot starts calling something new; add the method then.
 
 Realism notes (how the fake copies Slack):
 
@@ -26,11 +30,12 @@ Realism notes (how the fake copies Slack):
   ``conversations.open`` succeed but makes ``chat.postMessage`` to the DM fail (default error
   ``messages_tab_disabled``, which real Slack returns when the user turned off the app's
   Messages tab).
-* ``views.open``/``views.push`` check the ``trigger_id``: one this fake did not issue gives
+* ``views.open`` (and ``views.push``, not used) check the ``trigger_id``: one this fake did not issue gives
   ``invalid_trigger_id``, and one older than ``trigger_ttl`` (3 s, as on Slack) gives
   ``expired_trigger_id``. Builders on the ``FakeSlack`` instance issue fresh trigger ids.
 * ``users.info`` makes up a plain member for any unknown user id. Use ``add_user`` to set
-  ``is_admin`` / ``is_owner`` / ``is_bot``.
+  ``is_admin``. (On Slack owners and primary owners are admins too.)
+* ``views.update`` with a ``hash`` older than the stored view's gives ``hash_conflict``.
 * Unknown methods are recorded and answered with ``{"ok": false, "error": "unknown_method"}``.
 * ``response_url`` posts are accepted for any token and answered ``200 ok``. A missing
   ``response_type`` is recorded as ``"ephemeral"``, which is Slack's default.
@@ -47,6 +52,9 @@ Realism notes (how the fake copies Slack):
 * Every recorded call and ``response_url`` post notes the client's address and port (``peer``): a
   client that keeps its connections alive shows few ports. ``observers`` are called with each
   finished call (``ApiCall``) and each ``response_url`` post (``ResponseUrlPost``), for benchmarks.
+* Socket Mode: the socket answers pings with pongs carrying the same data. Slack also sends
+  ``{"type": "disconnect", "reason": "refresh_requested"}`` every few hours; slack_sdk then calls
+  ``apps.connections.open`` again and reconnects (not modelled here: the bot leaves it to slack_sdk).
 """
 
 from __future__ import annotations
@@ -78,6 +86,7 @@ DEFAULT_TEAM_DOMAIN = "fake-team"
 DEFAULT_APP_ID = "A0FAKEAPP"
 DEFAULT_USER_ID = "U0PLAYER1"
 DEFAULT_CHANNEL_ID = "C0GAME"
+VERIFICATION_TOKEN = "fake-verification-token"  # the deprecated token Slack still puts in payloads
 
 RequestVariant = Literal["valid", "unsigned", "wrong_signature", "stale", "tampered"]
 DmFailureStage = Literal["open", "post"]
@@ -185,7 +194,6 @@ class SocketConnection:
     path_qs: str
     connected_at: float
     closed_at: float | None = None
-    pings: int = 0
 
     @property
     def open(self) -> bool:
@@ -202,8 +210,6 @@ class SharedFile:
     data: bytes
     channel: str | None
     alt_txt: str
-    initial_comment: str | None
-    thread_ts: str | None
     timestamp: float  # when it was shared (the completeUploadExternal call)
 
 
@@ -213,30 +219,25 @@ class FakeUser:
     name: str
     team_id: str
     is_admin: bool = False
-    is_owner: bool = False
-    is_primary_owner: bool = False
-    is_bot: bool = False
-    deleted: bool = False
-    real_name: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        real_name = self.real_name or self.name
+        """As ``users.info`` has it. (Owners are admins too; the bot checks all three flags.)"""
         return {
             "id": self.id,
             "team_id": self.team_id,
             "name": self.name,
-            "deleted": self.deleted,
-            "real_name": real_name,
+            "deleted": False,
+            "real_name": self.name,
             "tz": "Europe/London",
             "tz_offset": 0,
             "is_admin": self.is_admin,
-            "is_owner": self.is_owner,
-            "is_primary_owner": self.is_primary_owner,
+            "is_owner": False,
+            "is_primary_owner": False,
             "is_restricted": False,
             "is_ultra_restricted": False,
-            "is_bot": self.is_bot,
+            "is_bot": False,
             "is_app_user": False,
-            "profile": {"real_name": real_name, "display_name": self.name, "team": self.team_id},
+            "profile": {"real_name": self.name, "display_name": self.name, "team": self.team_id},
         }
 
 
@@ -316,42 +317,23 @@ def build_signed_request(
     * ``stale``: correctly signed, but the timestamp is 10 minutes old (bolt allows 5).
     * ``tampered``: signature computed for the original body, but one more field is appended to it.
     """
+    if variant not in ("valid", "unsigned", "wrong_signature", "stale", "tampered"):
+        raise ValueError(f"unknown variant {variant!r}")
     now = int(time.time())
-    if variant == "valid":
-        return body, signed_headers(
-            body, secret, timestamp=now, retry_num=retry_num, retry_reason=retry_reason, content_type=content_type
-        )
+    headers = signed_headers(
+        body,
+        secret + "-wrong" if variant == "wrong_signature" else secret,
+        timestamp=now - 600 if variant == "stale" else now,
+        retry_num=retry_num,
+        retry_reason=retry_reason,
+        content_type=content_type,
+    )
     if variant == "unsigned":
-        headers = signed_headers(
-            body, secret, retry_num=retry_num, retry_reason=retry_reason, content_type=content_type
-        )
         del headers["X-Slack-Signature"]
         del headers["X-Slack-Request-Timestamp"]
-        return body, headers
-    if variant == "wrong_signature":
-        return body, signed_headers(
-            body,
-            secret + "-wrong",
-            timestamp=now,
-            retry_num=retry_num,
-            retry_reason=retry_reason,
-            content_type=content_type,
-        )
-    if variant == "stale":
-        return body, signed_headers(
-            body,
-            secret,
-            timestamp=now - 600,
-            retry_num=retry_num,
-            retry_reason=retry_reason,
-            content_type=content_type,
-        )
     if variant == "tampered":
-        headers = signed_headers(
-            body, secret, timestamp=now, retry_num=retry_num, retry_reason=retry_reason, content_type=content_type
-        )
-        return body + b"&tampered=1", headers
-    raise ValueError(f"unknown variant {variant!r}")
+        body += b"&tampered=1"
+    return body, headers
 
 
 async def post_to_app(
@@ -378,172 +360,6 @@ def new_trigger_id() -> str:
     return f"{int(time.time() * 1000)}.{uuid.uuid4().int % 10**12}.{uuid.uuid4().hex[:32]}"
 
 
-def slash_command_payload(
-    *,
-    text: str,
-    response_url: str,
-    trigger_id: str,
-    command: str = "/liars",
-    user_id: str = DEFAULT_USER_ID,
-    user_name: str = "player1",
-    team_id: str = DEFAULT_TEAM_ID,
-    team_domain: str = DEFAULT_TEAM_DOMAIN,
-    channel_id: str = DEFAULT_CHANNEL_ID,
-    channel_name: str = "liars-poker",
-    api_app_id: str = DEFAULT_APP_ID,
-    enterprise_id: str | None = None,
-    enterprise_name: str | None = None,
-    verification_token: str = "fake-verification-token",
-) -> dict[str, str]:
-    """Slash command fields, as sent form-encoded over HTTP or as the Socket Mode payload dict."""
-    fields: dict[str, str] = {
-        "token": verification_token,
-        "team_id": team_id,
-        "team_domain": team_domain,
-    }
-    if enterprise_id is not None:
-        fields["enterprise_id"] = enterprise_id
-        fields["enterprise_name"] = enterprise_name or "Fake Enterprise"
-    fields.update(
-        {
-            "channel_id": channel_id,
-            "channel_name": channel_name,
-            "user_id": user_id,
-            "user_name": user_name,
-            "command": command,
-            "text": text,
-            "api_app_id": api_app_id,
-            "is_enterprise_install": "false",
-            "response_url": response_url,
-            "trigger_id": trigger_id,
-        }
-    )
-    return fields
-
-
-def _user_obj(user_id: str, user_name: str, team_id: str) -> dict[str, Any]:
-    return {"id": user_id, "username": user_name, "name": user_name, "team_id": team_id}
-
-
-def _enterprise_obj(enterprise_id: str | None) -> dict[str, Any] | None:
-    return None if enterprise_id is None else {"id": enterprise_id, "name": "Fake Enterprise"}
-
-
-def block_actions_payload(
-    *,
-    action_id: str,
-    value: str,
-    response_url: str,
-    trigger_id: str,
-    message_ts: str,
-    block_id: str = "actions",
-    button_text: str = "Click",
-    user_id: str = DEFAULT_USER_ID,
-    user_name: str = "player1",
-    team_id: str = DEFAULT_TEAM_ID,
-    team_domain: str = DEFAULT_TEAM_DOMAIN,
-    channel_id: str = DEFAULT_CHANNEL_ID,
-    channel_name: str = "liars-poker",
-    api_app_id: str = DEFAULT_APP_ID,
-    enterprise_id: str | None = None,
-    is_ephemeral: bool = False,
-    message: dict[str, Any] | None = None,
-    verification_token: str = "fake-verification-token",
-) -> dict[str, Any]:
-    """A ``block_actions`` payload for a button click on a message (or an ephemeral message)."""
-    payload: dict[str, Any] = {
-        "type": "block_actions",
-        "user": _user_obj(user_id, user_name, team_id),
-        "api_app_id": api_app_id,
-        "token": verification_token,
-        "container": {
-            "type": "message",
-            "message_ts": message_ts,
-            "channel_id": channel_id,
-            "is_ephemeral": is_ephemeral,
-        },
-        "trigger_id": trigger_id,
-        "team": {"id": team_id, "domain": team_domain},
-        "enterprise": _enterprise_obj(enterprise_id),
-        "is_enterprise_install": False,
-        "channel": {"id": channel_id, "name": channel_name},
-        "state": {"values": {}},
-        "response_url": response_url,
-        "actions": [
-            {
-                "action_id": action_id,
-                "block_id": block_id,
-                "text": {"type": "plain_text", "text": button_text, "emoji": True},
-                "value": value,
-                "type": "button",
-                "action_ts": f"{time.time():.6f}",
-            }
-        ],
-    }
-    if not is_ephemeral:
-        payload["message"] = message or {
-            "type": "message",
-            "user": "U0BOT",
-            "ts": message_ts,
-            "text": "",
-            "blocks": [],
-        }
-    return payload
-
-
-def view_submission_payload(
-    *,
-    callback_id: str,
-    values: Mapping[str, Mapping[str, Mapping[str, Any]]],
-    trigger_id: str,
-    private_metadata: str = "",
-    view_id: str = "V0FAKEVIEW",
-    external_id: str = "",
-    user_id: str = DEFAULT_USER_ID,
-    user_name: str = "player1",
-    team_id: str = DEFAULT_TEAM_ID,
-    team_domain: str = DEFAULT_TEAM_DOMAIN,
-    api_app_id: str = DEFAULT_APP_ID,
-    enterprise_id: str | None = None,
-    response_urls: list[dict[str, Any]] | None = None,
-    verification_token: str = "fake-verification-token",
-) -> dict[str, Any]:
-    """A ``view_submission`` payload. ``values`` is ``view.state.values``:
-    ``{block_id: {action_id: {"type": "plain_text_input", "value": "3"}}}``."""
-    return {
-        "type": "view_submission",
-        "team": {"id": team_id, "domain": team_domain},
-        "user": _user_obj(user_id, user_name, team_id),
-        "api_app_id": api_app_id,
-        "token": verification_token,
-        "trigger_id": trigger_id,
-        "view": {
-            "id": view_id,
-            "team_id": team_id,
-            "type": "modal",
-            "blocks": [],
-            "private_metadata": private_metadata,
-            "callback_id": callback_id,
-            "state": {"values": {k: dict(v) for k, v in values.items()}},
-            "hash": f"{int(time.time())}.fakehash",
-            "title": {"type": "plain_text", "text": "Liar's Poker", "emoji": True},
-            "clear_on_close": False,
-            "notify_on_close": False,
-            "close": None,
-            "submit": {"type": "plain_text", "text": "Submit", "emoji": True},
-            "previous_view_id": None,
-            "root_view_id": view_id,
-            "app_id": api_app_id,
-            "external_id": external_id,
-            "app_installed_team_id": team_id,
-            "bot_id": "B0BOT",
-        },
-        "response_urls": response_urls or [],
-        "is_enterprise_install": False,
-        "enterprise": _enterprise_obj(enterprise_id),
-    }
-
-
 def _peer(request: web.Request) -> tuple[str, int] | None:
     peer = request.transport.get_extra_info("peername") if request.transport is not None else None
     return (str(peer[0]), int(peer[1])) if isinstance(peer, tuple) and len(peer) >= 2 else None
@@ -562,32 +378,17 @@ class FakeSlack:
     client sees the socket close, reconnects, and logs errors while the fake shuts down.
     """
 
-    def __init__(
-        self,
-        *,
-        team_id: str = DEFAULT_TEAM_ID,
-        team_name: str = "Fake Team",
-        team_domain: str = DEFAULT_TEAM_DOMAIN,
-        enterprise_id: str | None = None,
-        bot_user_id: str = "U0BOT",
-        bot_id: str = "B0BOT",
-        bot_name: str = "liars",
-        app_id: str = DEFAULT_APP_ID,
-        bot_token: str | None = None,
-        app_token: str | None = None,
-        trigger_ttl: float | None = 3.0,
-    ) -> None:
-        self.team_id = team_id
-        self.team_name = team_name
-        self.team_domain = team_domain
-        self.enterprise_id = enterprise_id
-        self.bot_user_id = bot_user_id
-        self.bot_id = bot_id
-        self.bot_name = bot_name
-        self.app_id = app_id
+    def __init__(self, *, bot_token: str | None = None, app_token: str | None = None) -> None:
+        self.team_id = DEFAULT_TEAM_ID
+        self.team_name = "Fake Team"
+        self.team_domain = DEFAULT_TEAM_DOMAIN
+        self.bot_user_id = "U0BOT"
+        self.bot_id = "B0BOT"
+        self.bot_name = "liars"
+        self.app_id = DEFAULT_APP_ID
         self.bot_token = bot_token  # if set, bot methods require exactly this token
         self.app_token = app_token  # if set, apps.connections.open requires exactly this token
-        self.trigger_ttl = trigger_ttl
+        self.trigger_ttl = 3.0  # seconds a trigger_id stays usable, as on Slack
 
         self._runner: web.AppRunner | None = None
         self._port: int | None = None
@@ -596,13 +397,11 @@ class FakeSlack:
         self._response_posts: list[ResponseUrlPost] = []
         self._envelopes: list[Envelope] = []
         self._acks: list[SocketAck] = []
-        self._socket_messages: list[dict[str, Any]] = []
         self._connections: list[SocketConnection] = []
 
         self._users: dict[str, FakeUser] = {}
         self._dm_failures: dict[str, tuple[DmFailureStage, str]] = {}
         self._failures: dict[str, _Failure] = {}
-        self._latency: dict[str, float] = {}
         self._holds: dict[str, asyncio.Event] = {}
         self._opened_dms: set[str] = set()
         self._messages: dict[tuple[str, str], dict[str, Any]] = {}
@@ -629,7 +428,6 @@ class FakeSlack:
             "chat.delete": self._chat_delete,
             "conversations.open": self._conversations_open,
             "views.open": self._views_open,
-            "views.push": self._views_push,
             "views.update": self._views_update,
             "views.publish": self._views_publish,
             "users.info": self._users_info,
@@ -697,27 +495,8 @@ class FakeSlack:
 
     # ---------------------------------------------------------------- configuration
 
-    def add_user(
-        self,
-        user_id: str,
-        *,
-        name: str | None = None,
-        is_admin: bool = False,
-        is_owner: bool = False,
-        is_primary_owner: bool = False,
-        is_bot: bool = False,
-        deleted: bool = False,
-    ) -> FakeUser:
-        user = FakeUser(
-            id=user_id,
-            name=name or user_id.lower(),
-            team_id=self.team_id,
-            is_admin=is_admin or is_owner or is_primary_owner,
-            is_owner=is_owner or is_primary_owner,
-            is_primary_owner=is_primary_owner,
-            is_bot=is_bot,
-            deleted=deleted,
-        )
+    def add_user(self, user_id: str, *, name: str | None = None, is_admin: bool = False) -> FakeUser:
+        user = FakeUser(id=user_id, name=name or user_id.lower(), team_id=self.team_id, is_admin=is_admin)
         self._users[user_id] = user
         return user
 
@@ -725,9 +504,6 @@ class FakeSlack:
         """Makes DMs to ``user_id`` fail (see the module docstring for the stages and errors)."""
         default = "cannot_dm_bot" if stage == "open" else "messages_tab_disabled"
         self._dm_failures[user_id] = (stage, error or default)
-
-    def clear_dm_failure(self, user_id: str) -> None:
-        self._dm_failures.pop(user_id, None)
 
     def fail_method(
         self,
@@ -777,10 +553,6 @@ class FakeSlack:
     def clear_failures(self) -> None:
         self._failures.clear()
 
-    def set_latency(self, method: str, seconds: float) -> None:
-        """Delays every response of ``method`` by ``seconds`` (the call is recorded on arrival)."""
-        self._latency[method] = seconds
-
     def hold(self, method: str) -> asyncio.Event:
         """Stalls responses for ``method`` (a Web API method, or ``"response_url"``) until
         ``release(method)`` (or the returned event is set).  Calls are recorded on arrival, with
@@ -793,14 +565,6 @@ class FakeSlack:
         event = self._holds.pop(method, None)
         if event is not None:
             event.set()
-
-    def reset(self) -> None:
-        """Clears all recordings (API calls, response_url posts, envelopes, acks)."""
-        self._calls.clear()
-        self._response_posts.clear()
-        self._envelopes.clear()
-        self._acks.clear()
-        self._socket_messages.clear()
 
     # ---------------------------------------------------------------- minting
 
@@ -824,34 +588,160 @@ class FakeSlack:
 
     # ---------------------------------------------------------------- payload builders (fresh urls/triggers)
 
-    def slash_command(self, text: str, **kwargs: Any) -> dict[str, str]:
-        """``slash_command_payload`` with a fresh response_url and trigger_id, and this team's ids."""
-        kwargs.setdefault("team_id", self.team_id)
-        kwargs.setdefault("team_domain", self.team_domain)
-        kwargs.setdefault("api_app_id", self.app_id)
-        kwargs.setdefault("enterprise_id", self.enterprise_id)
-        kwargs.setdefault("response_url", self.new_response_url(kwargs.get("channel_id", DEFAULT_CHANNEL_ID)))
-        kwargs.setdefault("trigger_id", self.new_trigger_id())
-        return slash_command_payload(text=text, **kwargs)
+    def slash_command(
+        self,
+        text: str,
+        *,
+        user_id: str = DEFAULT_USER_ID,
+        user_name: str = "player1",
+        channel_id: str = DEFAULT_CHANNEL_ID,
+        channel_name: str = "liars-poker",
+        command: str = "/liars",
+        team_id: str | None = None,
+        enterprise_id: str | None = None,
+    ) -> dict[str, str]:
+        """Slash command fields, as sent form-encoded over HTTP or as the Socket Mode payload dict,
+        with a fresh response_url and trigger_id."""
+        fields = {"token": VERIFICATION_TOKEN, "team_id": team_id or self.team_id, "team_domain": self.team_domain}
+        if enterprise_id is not None:
+            fields.update(enterprise_id=enterprise_id, enterprise_name="Fake Enterprise")
+        fields.update(
+            channel_id=channel_id,
+            channel_name=channel_name,
+            user_id=user_id,
+            user_name=user_name,
+            command=command,
+            text=text,
+            api_app_id=self.app_id,
+            is_enterprise_install="false",
+            response_url=self.new_response_url(channel_id),
+            trigger_id=self.new_trigger_id(),
+        )
+        return fields
 
-    def block_actions(self, action_id: str, value: str, *, message_ts: str, **kwargs: Any) -> dict[str, Any]:
-        kwargs.setdefault("team_id", self.team_id)
-        kwargs.setdefault("team_domain", self.team_domain)
-        kwargs.setdefault("api_app_id", self.app_id)
-        kwargs.setdefault("enterprise_id", self.enterprise_id)
-        kwargs.setdefault("response_url", self.new_response_url(kwargs.get("channel_id", DEFAULT_CHANNEL_ID)))
-        kwargs.setdefault("trigger_id", self.new_trigger_id())
-        return block_actions_payload(action_id=action_id, value=value, message_ts=message_ts, **kwargs)
+    def _interactive(self, kind: str, user_id: str, user_name: str) -> dict[str, Any]:
+        """The fields every interactivity payload has (a fresh trigger_id included)."""
+        return {
+            "type": kind,
+            "user": {"id": user_id, "username": user_name, "name": user_name, "team_id": self.team_id},
+            "api_app_id": self.app_id,
+            "token": VERIFICATION_TOKEN,
+            "trigger_id": self.new_trigger_id(),
+            "team": {"id": self.team_id, "domain": self.team_domain},
+            "enterprise": None,
+            "is_enterprise_install": False,
+        }
+
+    def block_actions(
+        self,
+        action_id: str,
+        value: str,
+        *,
+        message_ts: str,
+        user_id: str = DEFAULT_USER_ID,
+        user_name: str = "player1",
+        channel_id: str = DEFAULT_CHANNEL_ID,
+        button_text: str = "Click",
+    ) -> dict[str, Any]:
+        """A ``block_actions`` payload for a button click on a message, with a fresh response_url."""
+        return {
+            **self._interactive("block_actions", user_id, user_name),
+            "container": {"type": "message", "message_ts": message_ts, "channel_id": channel_id, "is_ephemeral": False},
+            "channel": {"id": channel_id, "name": "liars-poker"},
+            "message": {"type": "message", "user": self.bot_user_id, "ts": message_ts, "text": "", "blocks": []},
+            "state": {"values": {}},
+            "response_url": self.new_response_url(channel_id),
+            "actions": [
+                {
+                    "action_id": action_id,
+                    "block_id": "actions",
+                    "text": {"type": "plain_text", "text": button_text, "emoji": True},
+                    "value": value,
+                    "type": "button",
+                    "action_ts": f"{time.time():.6f}",
+                }
+            ],
+        }
 
     def view_submission(
-        self, callback_id: str, values: Mapping[str, Mapping[str, Mapping[str, Any]]], **kwargs: Any
+        self,
+        callback_id: str,
+        values: Mapping[str, Mapping[str, Mapping[str, Any]]],
+        *,
+        private_metadata: str = "",
+        user_id: str = DEFAULT_USER_ID,
+        user_name: str = "player1",
     ) -> dict[str, Any]:
-        kwargs.setdefault("team_id", self.team_id)
-        kwargs.setdefault("team_domain", self.team_domain)
-        kwargs.setdefault("api_app_id", self.app_id)
-        kwargs.setdefault("enterprise_id", self.enterprise_id)
-        kwargs.setdefault("trigger_id", self.new_trigger_id())
-        return view_submission_payload(callback_id=callback_id, values=values, **kwargs)
+        """A ``view_submission`` payload. ``values`` is ``view.state.values``:
+        ``{block_id: {action_id: {"type": "plain_text_input", "value": "3"}}}``."""
+        view_id = "V0FAKEVIEW"
+        return {
+            **self._interactive("view_submission", user_id, user_name),
+            "view": {
+                "id": view_id,
+                "team_id": self.team_id,
+                "type": "modal",
+                "blocks": [],
+                "private_metadata": private_metadata,
+                "callback_id": callback_id,
+                "state": {"values": {k: dict(v) for k, v in values.items()}},
+                "hash": f"{int(time.time())}.fakehash",
+                "title": {"type": "plain_text", "text": "Liar's Poker", "emoji": True},
+                "clear_on_close": False,
+                "notify_on_close": False,
+                "close": None,
+                "submit": {"type": "plain_text", "text": "Submit", "emoji": True},
+                "previous_view_id": None,
+                "root_view_id": view_id,
+                "app_id": self.app_id,
+                "external_id": "",
+                "app_installed_team_id": self.team_id,
+                "bot_id": self.bot_id,
+            },
+            "response_urls": [],
+        }
+
+    def view_action(
+        self, view_id: str, action_id: str, value: str, *, user_id: str, user_name: str = "player1"
+    ) -> dict[str, Any]:
+        """The ``block_actions`` a choice in a stored modal's select sends (with the view as it is now)."""
+        view = self._views[view_id]
+        block = next(b for b in view.get("blocks", []) if (b.get("element") or {}).get("action_id") == action_id)
+        option = next(o for o in block["element"]["options"] if o["value"] == value)
+        return {
+            **self._interactive("block_actions", user_id, user_name),
+            "container": {"type": "view", "view_id": view_id},
+            "view": dict(view),
+            "actions": [
+                {
+                    "type": "static_select",
+                    "action_id": action_id,
+                    "block_id": block["block_id"],
+                    "selected_option": option,
+                    "action_ts": f"{time.time():.6f}",
+                }
+            ],
+        }
+
+    def app_home_opened(self, user_id: str, *, tab: str = "home") -> dict[str, Any]:
+        """The Events API body for ``app_home_opened`` (post it as JSON, signed)."""
+        return {
+            "token": VERIFICATION_TOKEN,
+            "team_id": self.team_id,
+            "enterprise_id": None,
+            "api_app_id": self.app_id,
+            "type": "event_callback",
+            "event_id": self._new_id("Ev"),
+            "event_time": int(time.time()),
+            "event": {
+                "type": "app_home_opened",
+                "user": user_id,
+                "channel": self.dm_channel_for(user_id),
+                "tab": tab,
+                "event_ts": f"{time.time():.6f}",
+            },
+            "authorizations": [{"team_id": self.team_id, "user_id": self.bot_user_id, "is_bot": True}],
+        }
 
     # ---------------------------------------------------------------- queries
 
@@ -885,19 +775,12 @@ class FakeSlack:
     def acks(self, envelope_id: str | None = None) -> list[SocketAck]:
         return [a for a in self._acks if envelope_id is None or a.envelope_id == envelope_id]
 
-    def socket_messages(self) -> list[dict[str, Any]]:
-        """Every JSON text frame the client sent (acks and anything else)."""
-        return list(self._socket_messages)
-
     @property
     def connections(self) -> list[SocketConnection]:
         return list(self._connections)
 
     def open_connections(self) -> list[SocketConnection]:
         return [c for c in self._connections if c.open]
-
-    def pings_received(self) -> int:
-        return sum(c.pings for c in self._connections)
 
     def message(self, channel: str, ts: str) -> dict[str, Any] | None:
         """Current state of a stored message (after any ``chat.update``); None if missing or deleted."""
@@ -909,45 +792,6 @@ class FakeSlack:
     def shared_files(self, channel: str | None = None) -> list[SharedFile]:
         """Files shared by ``files.completeUploadExternal`` (optionally into one channel), oldest first."""
         return [f for f in self._shared_files if channel is None or f.channel == channel]
-
-    # ---------------------------------------------------------------- more payloads
-
-    def app_home_opened(self, user_id: str, *, tab: str = "home") -> dict[str, Any]:
-        """The Events API body for ``app_home_opened`` (post it as JSON, signed)."""
-        return {
-            "token": "fake-verification-token",
-            "team_id": self.team_id,
-            "enterprise_id": self.enterprise_id,
-            "api_app_id": self.app_id,
-            "type": "event_callback",
-            "event_id": self._new_id("Ev"),
-            "event_time": int(time.time()),
-            "event": {"type": "app_home_opened", "user": user_id, "channel": self.dm_channel_for(user_id),
-                      "tab": tab, "event_ts": f"{time.time():.6f}"},
-            "authorizations": [{"team_id": self.team_id, "user_id": self.bot_user_id, "is_bot": True}],
-        }
-
-    def view_action(self, view_id: str, action_id: str, value: str, *, user_id: str,
-                    user_name: str = "player1") -> dict[str, Any]:
-        """The ``block_actions`` a choice in a stored modal's select sends (with the view as it is now)."""
-        view = self._views[view_id]
-        block = next(b for b in view.get("blocks", [])
-                     if (b.get("element") or {}).get("action_id") == action_id)
-        option = next(o for o in block["element"]["options"] if o["value"] == value)
-        return {
-            "type": "block_actions",
-            "user": _user_obj(user_id, user_name, self.team_id),
-            "api_app_id": self.app_id,
-            "token": "fake-verification-token",
-            "container": {"type": "view", "view_id": view_id},
-            "trigger_id": self.new_trigger_id(),
-            "team": {"id": self.team_id, "domain": self.team_domain},
-            "enterprise": _enterprise_obj(self.enterprise_id),
-            "is_enterprise_install": False,
-            "view": dict(view),
-            "actions": [{"type": "static_select", "action_id": action_id, "block_id": block["block_id"],
-                         "selected_option": option, "action_ts": f"{time.time():.6f}"}],
-        }
 
     async def wait_for(
         self,
@@ -1028,9 +872,6 @@ class FakeSlack:
     async def push_slash_command(self, text: str, **kwargs: Any) -> Envelope:
         return await self.push_envelope("slash_commands", self.slash_command(text, **kwargs))
 
-    async def push_interactive(self, payload: dict[str, Any]) -> Envelope:
-        return await self.push_envelope("interactive", payload)
-
     async def redeliver(
         self,
         envelope: Envelope,
@@ -1050,19 +891,6 @@ class FakeSlack:
             retry_attempt=(envelope.retry_attempt or 0) + 1,
             retry_reason=retry_reason,
         )
-
-    async def send_disconnect(self, reason: str = "refresh_requested") -> None:
-        """Sends Slack's ``{"type": "disconnect"}`` to the newest open connection. The client
-        then calls apps.connections.open again and reconnects."""
-        conn = await self.wait_for_socket()
-        await conn.ws.send_str(
-            json.dumps({"type": "disconnect", "reason": reason, "debug_info": {"host": "applink-fake-1"}})
-        )
-
-    async def drop_socket(self) -> None:
-        """Closes the newest open websocket from the server side (like a network blip)."""
-        conn = await self.wait_for_socket()
-        await conn.ws.close(code=1011, message=b"fake drop")
 
     # ---------------------------------------------------------------- HTTP handlers
 
@@ -1106,9 +934,6 @@ class FakeSlack:
         hold = self._holds.get(method)
         if hold is not None:
             await hold.wait()
-        latency = self._latency.get(method)
-        if latency:
-            await asyncio.sleep(latency)
 
         status = 200
         headers: dict[str, str] = {}
@@ -1183,56 +1008,35 @@ class FakeSlack:
         return web.Response(status=200, text="ok")
 
     async def _handle_socket(self, request: web.Request) -> web.WebSocketResponse:
-        # autoping=False so pings can be counted; every PING is answered below with a PONG
-        # carrying the same data (slack_sdk reads "sdk-ping-pong:<time>" back from it).
-        ws = web.WebSocketResponse(autoping=False)
+        # autoping answers every PING with a PONG carrying the same data (slack_sdk reads
+        # "sdk-ping-pong:<time>" back from it, and reconnects when pongs stop coming).
+        ws = web.WebSocketResponse(autoping=True)
         await ws.prepare(request)
         conn = SocketConnection(id=next(self._conn_counter), ws=ws, path_qs=request.path_qs, connected_at=time.time())
         self._connections.append(conn)
-        await ws.send_str(
-            json.dumps(
-                {
-                    "type": "hello",
-                    "num_connections": len(self.open_connections()),
-                    "debug_info": {
-                        "host": "applink-fake-1",
-                        "build_number": 1,
-                        "approximate_connection_time": 18060,
-                    },
-                    "connection_info": {"app_id": self.app_id},
-                }
-            )
-        )
+        hello = {
+            "type": "hello",
+            "num_connections": len(self.open_connections()),
+            "debug_info": {"host": "applink-fake-1", "build_number": 1, "approximate_connection_time": 18060},
+            "connection_info": {"app_id": self.app_id},
+        }
+        await ws.send_str(json.dumps(hello))
         try:
             async for msg in ws:
-                if msg.type == WSMsgType.PING:
-                    conn.pings += 1
-                    await ws.pong(msg.data)
-                elif msg.type == WSMsgType.TEXT:
-                    try:
-                        data = json.loads(msg.data)
-                    except json.JSONDecodeError:
-                        continue
-                    if not isinstance(data, dict):
-                        continue
-                    self._socket_messages.append(data)
-                    if "envelope_id" in data:
-                        self._acks.append(
-                            SocketAck(
-                                envelope_id=str(data["envelope_id"]),
-                                payload=data.get("payload"),
-                                raw=data,
-                                connection_id=conn.id,
-                                timestamp=time.time(),
-                            )
-                        )
-                elif msg.type in (WSMsgType.CLOSE, WSMsgType.ERROR):
-                    break
+                if msg.type == WSMsgType.ERROR:
+                    break  # (a CLOSE ends the iteration by itself)
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                try:
+                    data = json.loads(msg.data)
+                except json.JSONDecodeError:
+                    continue
+                if isinstance(data, dict) and "envelope_id" in data:
+                    ack = SocketAck(str(data["envelope_id"]), data.get("payload"), data, conn.id, time.time())
+                    self._acks.append(ack)
         finally:
             conn.closed_at = time.time()
         return ws
-
-    # ---------------------------------------------------------------- Web API methods
 
     def _new_id(self, prefix: str) -> str:
         return f"{prefix}{next(self._id_counter):08d}"
@@ -1248,8 +1052,6 @@ class FakeSlack:
             "bot_id": self.bot_id,
             "is_enterprise_install": False,
         }
-        if self.enterprise_id is not None:
-            result["enterprise_id"] = self.enterprise_id
         return result
 
     def _dm_user(self, channel: str) -> str | None:
@@ -1283,9 +1085,8 @@ class FakeSlack:
             "ts": ts,
             "text": params.get("text", ""),
         }
-        for key in ("blocks", "attachments", "thread_ts", "metadata"):
-            if key in params:
-                message[key] = params[key]
+        if "blocks" in params:
+            message["blocks"] = params["blocks"]
         self._messages[(channel, ts)] = message
         return {"ok": True, "channel": channel, "ts": ts, "message": message}
 
@@ -1297,7 +1098,7 @@ class FakeSlack:
         message = self._messages.get((channel, ts))
         if message is None:
             return {"ok": False, "error": "message_not_found"}
-        for key in ("text", "blocks", "attachments", "metadata"):
+        for key in ("text", "blocks"):
             if key in params:
                 message[key] = params[key]
         message["edited"] = {"user": self.bot_user_id, "ts": self.next_ts()}
@@ -1320,24 +1121,17 @@ class FakeSlack:
         return {"ok": True, "channel": channel, "ts": ts}
 
     def _conversations_open(self, params: dict[str, Any]) -> dict[str, Any]:
-        if params.get("channel"):
-            return {"ok": True, "no_op": True, "already_open": True, "channel": {"id": str(params["channel"])}}
-        users = [u.strip() for u in str(params.get("users") or "").split(",") if u.strip()]
-        if not users:
+        user = str(params.get("users") or "")
+        if not user:
             return {"ok": False, "error": "users_list_not_supplied"}
-        for user in users:
-            failure = self._dm_failures.get(user)
-            if failure is not None and failure[0] == "open":
-                return {"ok": False, "error": failure[1]}
-        if len(users) == 1:
-            channel_id = self.dm_channel_for(users[0])
-        else:
-            channel_id = "G" + "".join(sorted(u[-3:] for u in users))
-        already = channel_id in self._opened_dms
-        self._opened_dms.add(channel_id)
+        failure = self._dm_failures.get(user)
+        if failure is not None and failure[0] == "open":
+            return {"ok": False, "error": failure[1]}
+        channel_id = self.dm_channel_for(user)
         result: dict[str, Any] = {"ok": True, "channel": {"id": channel_id}}
-        if already:
+        if channel_id in self._opened_dms:
             result.update({"no_op": True, "already_open": True})
+        self._opened_dms.add(channel_id)
         return result
 
     def _check_trigger(self, trigger_id: Any) -> str | None:
@@ -1388,24 +1182,17 @@ class FakeSlack:
             return {"ok": False, "error": "invalid_arguments"}
         return {"ok": True, "view": self._store_view(view)}
 
-    def _views_push(self, params: dict[str, Any]) -> dict[str, Any]:
-        return self._views_open(params)
-
     def _views_update(self, params: dict[str, Any]) -> dict[str, Any]:
         view = self._view_arg(params)
         if view is None:
             return {"ok": False, "error": "invalid_arguments"}
-        view_id = params.get("view_id")
-        if not view_id and params.get("external_id"):
-            view_id = next(
-                (vid for vid, v in self._views.items() if v.get("external_id") == params["external_id"]), None
-            )
-        if not view_id or view_id not in self._views:
+        view_id = str(params.get("view_id") or "")
+        if view_id not in self._views:
             return {"ok": False, "error": "not_found"}
         expected_hash = params.get("hash")
-        if expected_hash and self._views[str(view_id)]["hash"] != expected_hash:
+        if expected_hash and self._views[view_id]["hash"] != expected_hash:
             return {"ok": False, "error": "hash_conflict"}
-        return {"ok": True, "view": self._store_view(view, view_id=str(view_id))}
+        return {"ok": True, "view": self._store_view(view, view_id=view_id)}
 
     def _views_publish(self, params: dict[str, Any]) -> dict[str, Any]:
         view = self._view_arg(params)
@@ -1453,7 +1240,7 @@ class FakeSlack:
             channel = params.get("channel_id")
             self._shared_files.append(SharedFile(
                 file_id, pending["filename"], title, pending["data"], str(channel) if channel else None,
-                pending["alt_txt"], params.get("initial_comment"), params.get("thread_ts"), time.time()))
+                pending["alt_txt"], time.time()))
             shared.append({"id": file_id, "title": title, "name": pending["filename"]})
         return {"ok": True, "files": shared}
 
