@@ -9,12 +9,13 @@ import logging
 import random
 import re
 import sys
+import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from adapters import pictures
-from adapters.sqlite.store import default_db_path
+from adapters.stores import is_postgres_url, sqlite_path, store_url_from_env
 from bot.bootstrap import build_service
 from bot.model import COMMANDS, Actor, Command, Message, Reply, TableKey, render_mentions
 from bot.service import Service
@@ -47,6 +48,7 @@ def plain(text: str) -> str:
 def _write_png(directory: Path, stem: str, picture: Mapping[str, Any], png: bytes) -> Path:
     """Write a drawn picture next to the database as ``<db>-<picture>.png`` (a new name each time)."""
     base = f"{stem}-{pictures.filename(picture).removesuffix('.png')}"
+    directory.mkdir(parents=True, exist_ok=True)
     path, n = directory / f"{base}.png", 1
     while path.exists():
         n += 1
@@ -56,8 +58,13 @@ def _write_png(directory: Path, stem: str, picture: Mapping[str, Any], png: byte
 
 
 def _picture_place(db_path: str | None) -> tuple[Path, str]:
-    """Pictures go next to the database, named after it: ``/data/liars.sqlite3`` → ``/data/liars-count-1.png``."""
-    db_file = Path(db_path or default_db_path()).resolve()
+    """Pictures go next to a SQLite database, named after it: ``/data/liars.sqlite3`` →
+    ``/data/liars-count-1.png``; with a PostgreSQL database (no file to sit beside), into
+    ``liars-pictures`` in the system's temporary folder.  The path is printed with each picture."""
+    url = db_path or store_url_from_env()
+    if is_postgres_url(url):
+        return Path(tempfile.gettempdir()) / "liars-pictures", "liars"
+    db_file = Path(sqlite_path(url)).resolve()
     return db_file.parent, db_file.stem
 
 

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import asyncio
+import re
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -52,12 +54,15 @@ def test_the_platform_configs_prefer_the_url_and_an_explicit_db_to_both() -> Non
 
 def test_liars_play_stores_on_postgres(postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                        capsys: pytest.CaptureFixture[str]) -> None:
-    # The terminal draws its pictures beside the SQLite path (LIARS_DB, else ./liars.sqlite3) even on
-    # PostgreSQL: point that path into tmp_path so the count's picture does not land in the checkout.
+    # With no SQLite file to sit beside, the terminal's pictures go to the temporary folder's liars-pictures.
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     monkeypatch.setenv("LIARS_DB", str(tmp_path / "unused.sqlite3"))
     monkeypatch.setenv("LIARS_DATABASE_URL", postgres_url)
     code = main(["play", "--humans", "0", "--seats", "3", "--rounds", "1", "--seed", "3"])
-    assert code == 0, capsys.readouterr()
+    out = capsys.readouterr().out
+    assert code == 0, out
     [(rounds,)] = asyncio.run(raw_sql(postgres_url, "SELECT COUNT(*) FROM rounds"))
     assert rounds == 1
+    [picture] = re.findall(r"🖼  Picture: (\S+)", out)
+    assert Path(picture) == tmp_path / "liars-pictures" / "liars-count-1.png" and Path(picture).is_file()
     assert not (tmp_path / "unused.sqlite3").exists()
