@@ -100,10 +100,20 @@ async def run_share(args: argparse.Namespace, url: str, share: int, shares: int,
     start = time.perf_counter()
     # the play window opens once every table is dealt, and lasts --seconds
     window = {"tables": len(indices), "seconds": args.seconds, "go": asyncio.Event(), "end": 0.0, "barrier": barrier}
-    await asyncio.gather(*(drive_table(service, i, window, args.think, latencies, errors, ready) for i in indices))
+    cpu: list[float] = []
+
+    async def cpu_of_the_window() -> None:  # this process's CPU seconds (service and load generator alike)
+        await window["go"].wait()  # type: ignore[attr-defined]
+        before = time.process_time()
+        await asyncio.sleep(args.seconds)
+        cpu.append(time.process_time() - before)
+
+    await asyncio.gather(cpu_of_the_window(),
+                         *(drive_table(service, i, window, args.think, latencies, errors, ready) for i in indices))
     transactions = getattr(service.store, "transactions", 0)
     await service.close()
-    return {"latencies": latencies, "errors": errors, "setup": max(ready) - start, "transactions": transactions}
+    return {"latencies": latencies, "errors": errors, "setup": max(ready) - start, "transactions": transactions,
+            "cpu": cpu[0]}
 
 
 def run(coro: Any) -> Any:
@@ -194,6 +204,9 @@ def main() -> None:
     n = len(latencies)
     print(f"play: acknowledged actions: {n} in {elapsed:.1f} s = {n / elapsed:,.0f} actions/s")
     print(f"latency per action: p50 {q[49] * 1e3:.1f} ms, p99 {q[98] * 1e3:.1f} ms, max {latencies[-1] * 1e3:.1f} ms")
+    cpu = sum(share["cpu"] for share in shares)
+    print(f"CPU of the bot process{'es' if len(shares) > 1 else ''} (service and load generator): "
+          f"{cpu / elapsed:.2f} cores, {cpu / max(n, 1) * 1e3:.2f} ms per action")
     print(f"write transactions: {transactions} (group commit: {n / max(transactions, 1):.1f} actions each)")
     print(f"rejected commands: {len(errors)}; servers whose ledger does not sum to 0: {sum(1 for s in sums if s)}")
 

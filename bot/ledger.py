@@ -11,8 +11,10 @@ EXACT_LIMIT = 16  # exact search over subsets up to this many non-zero balances
 
 
 def period_of(timestamp: float) -> str:
-    """The ledger period of a moment: its calendar month in UTC, ``YYYY-MM``."""
-    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m")
+    """The ledger period of a moment: its calendar month in UTC, ``YYYY-MM`` (every commit asks: no
+    ``strftime``)."""
+    moment = datetime.fromtimestamp(timestamp, UTC)
+    return f"{moment.year:04d}-{moment.month:02d}"
 
 
 def _settle_group(balances: list[tuple[str, int]]) -> list[tuple[str, str, int]]:
