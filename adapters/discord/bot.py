@@ -98,8 +98,10 @@ class LiarsBot(discord.AutoShardedClient):
         """Send what the tables still have queued, then disconnect."""
         try:
             await asyncio.wait_for(self.service.drain(), timeout=10)
+            if isinstance(self.service.rt.notifier, DiscordNotifier):  # and the pictures being drawn
+                await asyncio.wait_for(self.service.rt.notifier.idle(), timeout=10)
         except TimeoutError:
-            log.warning("closing with table messages still unsent")
+            log.warning("closing with table messages or pictures still unsent")
         await super().close()
 
     async def setup_hook(self) -> None:

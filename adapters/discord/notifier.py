@@ -8,12 +8,17 @@
   player and tells them to press **My serial** — which answers ephemerally.  The notice never carries
   the serial.
 * Anything else is a plain channel message.  One that carries a ``picture`` (the count, a challenge,
-  a chart) gets it drawn in the picture worker process (``pictures.draw``: the event loop, and so every
-  acknowledgement, goes on meanwhile) and attached as a PNG shown in an embed, below the text (kept for
-  screen readers and notifications).  If drawing fails, the text goes alone and one WARNING is logged.
+  a chart) goes as text at once; its picture is drawn in the picture worker process
+  (``pictures.draw``) off the table's queue and then edited into the message as a PNG attachment shown
+  in an embed, below the text (kept for screen readers and notifications).  So the table's next
+  messages (the next deal, the next bids) never wait for a drawing: under load the one worker process
+  queues pictures, not play.  If drawing fails, the text stays alone and one WARNING is logged.
 
 Channel traffic stays low: each bid is one edit of the table message.  Rate limits are discord.py's
-business (it waits out 429s per route); nothing here retries by itself.
+business (it waits out 429s per route); nothing here retries by itself.  While it waits, the table's
+next messages queue up (the service's outbox hands them over together), and a panel message that a
+later one in the same batch makes moot is dropped (:func:`drop_moot_panels`): under load the latest
+state wins and a busy channel's table message does not fall behind by a queue of stale edits.
 
 Privacy: nothing here logs a message's text (a private message carries a serial); logs name the
 message's kind, channel and Discord's error code only.
@@ -43,7 +48,7 @@ from .render import (
     render,
 )
 
-__all__ = ["DiscordNotifier", "PanelRefs"]
+__all__ = ["DiscordNotifier", "PanelRefs", "drop_moot_panels"]
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +61,31 @@ class PanelRefs(Protocol):
     async def set_panel(self, key: TableKey, panel: str, ref: str) -> None: ...
 
 
+def drop_moot_panels(messages: Sequence[Message]) -> list[Message]:
+    """The batch without the panel messages that a later message of the same panel makes moot.
+
+    An edit is moot when the same panel is edited again or replaced later in the batch (the later one
+    draws the newer state); a replacing message (a new turn ping, which notifies) is moot only when
+    another replacing one follows.  A ``fresh`` message (a new round's table message) is never dropped,
+    and nothing before it is made moot by what comes after it: those edit the previous message.
+    Messages that are not panels (DMs, plain posts, pictures) always go."""
+    kept: list[Message] = []
+    nearest: dict[str, Message] = {}  # per panel, the nearest later message that is being sent
+    for message in reversed(messages):
+        panel = message.panel
+        if panel is None or message.to is not None:
+            kept.append(message)
+            continue
+        later = nearest.get(panel)
+        if (not message.fresh and later is not None and not later.fresh
+                and (later.replace or not message.replace)):
+            continue
+        nearest[panel] = message
+        kept.append(message)
+    kept.reverse()
+    return kept
+
+
 class DiscordNotifier:
     def __init__(self, client: discord.Client | None = None) -> None:
         self.client = client  # set once the bot exists (the service, and so the bot, need this first)
@@ -64,6 +94,8 @@ class DiscordNotifier:
         # messages should still edit its panels in place.
         self._refs: dict[tuple[TableKey, str], str] = {}
         self._locks: dict[TableKey, asyncio.Lock] = {}
+        self.coalesced = 0  # panel messages dropped as moot (for the load bench and tests)
+        self._pictures: set[asyncio.Task[None]] = set()  # pictures being drawn, then edited in
 
     def bind(self, client: discord.Client, panels: PanelRefs) -> None:
         self.client = client
@@ -73,6 +105,9 @@ class DiscordNotifier:
         if not messages:
             return
         key = messages[0].key
+        sending = drop_moot_panels(messages)
+        self.coalesced += len(messages) - len(sending)
+        messages = sending
         lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:  # one table's messages go out in order, even from concurrent commands
             refused: list[Message] = []
@@ -109,29 +144,40 @@ class DiscordNotifier:
             return ref
         return self._refs.get((key, name))
 
-    async def _picture(self, message: Message) -> dict[str, Any]:
-        """``send`` arguments for the message's picture ({} if none, or if it could not be drawn)."""
-        if message.picture is None:
-            return {}
+    async def _attach_picture(self, message: Message, sent: discord.Message) -> None:
+        """Draw the message's picture and edit it into the message already sent."""
+        assert message.picture is not None
         try:
             file, embed = picture_attachment(message, await pictures.draw(message.picture, message.names))
+        except pictures.Busy:
+            return  # too many pictures waiting: the text stays alone (the worker says so, once a minute)
         except Exception as exc:
             log.warning("drawing the %s picture for channel %s failed (%s); the text goes alone", message.kind,
                         message.key.channel_id, type(exc).__name__)
-            return {}
-        return {"file": file, "embed": embed}
+            return
+        try:
+            await sent.edit(attachments=[file], embed=embed)
+        except discord.HTTPException as exc:
+            log.warning("discord refused the %s picture for channel %s: %s %s", message.kind,
+                        message.key.channel_id, exc.status, exc.code)
+
+    async def idle(self) -> None:
+        """Wait until every picture under way has been drawn and attached (or given up)."""
+        while self._pictures:
+            await asyncio.gather(*list(self._pictures), return_exceptions=True)
 
     async def _post(self, message: Message) -> None:
         channel = self._channel(message.key)
         parts = chunks(render(message))
-        picture = await self._picture(message)
+        sent: discord.Message | None = None
         for i, part in enumerate(parts):
-            last = i == len(parts) - 1
-            view = buttons_view(message.buttons, message.key) if last else None
-            extra: dict[str, Any] = picture if last else {}
-            if view is not None:
-                extra = {**extra, "view": view}
-            await channel.send(part, allowed_mentions=ALLOWED_MENTIONS, **extra)
+            view = buttons_view(message.buttons, message.key) if i == len(parts) - 1 else None
+            extra: dict[str, Any] = {} if view is None else {"view": view}
+            sent = await channel.send(part, allowed_mentions=ALLOWED_MENTIONS, **extra)
+        if message.picture is not None and sent is not None:  # drawn off the table's queue, then edited in
+            task = asyncio.create_task(self._attach_picture(message, sent), name="liars-discord-picture")
+            self._pictures.add(task)
+            task.add_done_callback(self._pictures.discard)
 
     async def _panel(self, message: Message) -> None:
         assert message.panel is not None

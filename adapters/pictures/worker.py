@@ -8,6 +8,12 @@ interpreter that imports matplotlib once) and is shared for the life of the proc
 cannot be started or dies, drawing falls back to a thread, so a picture is never lost to the pool.
 
 ``LIARS_PICTURE_PROCESS=0`` draws on a thread instead (one process, e.g. where forking is not allowed).
+
+Pictures are the bot's least urgent work.  The worker runs at a lower CPU priority (``nice`` 10), so on
+a busy machine acknowledgements and answers win the cores; and when more than ``MAX_WAITING``
+pictures are already waiting to be drawn, another is refused at once with :class:`Busy` (its text goes
+alone, as when drawing fails): a picture that would arrive many seconds late is worth less than the
+CPU it takes, and a backlog would grow without bound.  A WARNING says so at most once a minute.
 """
 
 from __future__ import annotations
@@ -25,12 +31,20 @@ from typing import Any
 
 from .dispatch import render
 
-__all__ = ["draw", "shutdown"]
+__all__ = ["MAX_WAITING", "Busy", "draw", "shutdown"]
 
 log = logging.getLogger(__name__)
 
 _pool: ProcessPoolExecutor | None = None
 _guard = threading.Lock()
+
+MAX_WAITING = 12  # pictures asked for and not yet drawn, beyond which another is refused (about 0.5 s of drawing)
+_waiting = 0
+_shed = {"count": 0, "warned_at": float("-inf")}
+
+
+class Busy(RuntimeError):
+    """Too many pictures are waiting to be drawn: this one is not drawn (its text goes alone)."""
 
 
 def _warm_up(parent: int) -> None:
@@ -38,6 +52,11 @@ def _warm_up(parent: int) -> None:
     and leave with the bot: a bot killed with SIGKILL cannot stop its pool, and an orphaned worker
     would hold the bot's log pipe open (and its memory) for ever."""
     from . import count  # noqa: F401
+
+    try:  # background work: the bot's acknowledgements and answers come first on a busy machine
+        os.nice(10)
+    except (AttributeError, OSError):  # pragma: no cover - no nice() here
+        pass
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -69,7 +88,22 @@ def _reset(broken: ProcessPoolExecutor) -> None:
 async def draw(picture: Mapping[str, Any], names: Mapping[str, str] | None = None) -> bytes:
     """The picture as PNG bytes, drawn in the worker process (a thread if there is none).  Raises what
     :func:`~adapters.pictures.render` raises for data it cannot draw."""
-    data, known = dict(picture), dict(names or {})
+    global _waiting
+    if _waiting >= MAX_WAITING:
+        _shed["count"] += 1
+        if time.monotonic() - _shed["warned_at"] >= 60:
+            log.warning("pictures are asked for faster than they can be drawn: %d skipped so far (their text "
+                        "went alone)", _shed["count"])
+            _shed["warned_at"] = time.monotonic()
+        raise Busy(f"{_waiting} pictures are waiting to be drawn")
+    _waiting += 1
+    try:
+        return await _draw(dict(picture), dict(names or {}))
+    finally:
+        _waiting -= 1
+
+
+async def _draw(data: dict[str, Any], known: dict[str, str]) -> bytes:
     pool = _executor()
     if pool is not None:
         try:

@@ -1,5 +1,5 @@
 """Pictures on Discord, end to end (the real bot and service against the fake Discord): the count comes
-with its picture (a PNG attachment shown in the embed, the text beside it), nothing before the count
+with its picture (its text at once, then a PNG attachment shown in the embed edited in), nothing before the count
 carries a picture, a chart asked for is posted with its picture, and a picture that cannot be drawn
 leaves the text to go alone with one WARNING."""
 
@@ -36,7 +36,8 @@ async def _play_round(h: Harness) -> RecordedMessage:
     assert (await h.ask(opener, "bid", quantity=1, digit=5)).ephemeral
     assert (await h.ask(second, "challenge")).ephemeral
     assert (await h.ask(third, "challenge")).ephemeral
-    return await h.fake.wait_for_message(lambda m: "**The count**" in m.content)
+    # the text goes at once; the picture is drawn off the table's queue and edited into it
+    return await h.fake.wait_for_message(lambda m: "**The count**" in m.content and bool(m.attachments))
 
 
 async def test_the_count_arrives_with_its_picture_and_nothing_before_it_has_one(world: Harness) -> None:
@@ -85,6 +86,7 @@ async def test_a_picture_that_cannot_be_drawn_leaves_the_text_alone_with_one_war
                                                                                          "nets": {"a": "lots"}})
     with caplog.at_level(logging.WARNING, logger="adapters.discord"):
         await h.service.rt.notifier.deliver([broken])
+        await h.service.rt.notifier.idle()  # type: ignore[attr-defined]  # the picture was given up
     sent = await h.fake.wait_for_message(lambda m: m.content == "📈 A chart that cannot be drawn")
     assert sent.attachments == [] and sent.embeds == []
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING and r.name.startswith("adapters.discord")]

@@ -3,6 +3,8 @@ when the process pool is turned off."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
 
 import pytest
@@ -33,3 +35,32 @@ async def test_without_the_process_pool_it_draws_on_a_thread(monkeypatch: pytest
     picture = {"game": "serial", "record": count_example(), "last_challenger": None}
     assert await pictures.draw(picture) == pictures.render(picture)
     assert worker._pool is None
+
+
+async def test_the_worker_runs_at_a_lower_priority(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LIARS_PICTURE_PROCESS", "1")
+    try:
+        await pictures.draw({"game": "serial", "record": count_example(), "last_challenger": None})
+        assert worker._pool is not None
+        [pid] = [p.pid for p in worker._pool._processes.values()]
+        assert os.getpriority(os.PRIO_PROCESS, pid) >= os.getpriority(os.PRIO_PROCESS, 0) + 10
+    finally:
+        worker.shutdown()
+
+
+async def test_too_many_pictures_waiting_refuses_another_at_once_with_one_warning(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setenv("LIARS_PICTURE_PROCESS", "0")
+    monkeypatch.setattr(worker, "MAX_WAITING", 2)
+    monkeypatch.setattr(worker, "_shed", {"count": 0, "warned_at": float("-inf")})
+    picture = {"game": "serial", "record": count_example(), "last_challenger": None}
+    waiting = [asyncio.create_task(pictures.draw(picture)) for _ in range(2)]
+    await asyncio.sleep(0)  # both have started: they are waiting for the drawing thread
+    with caplog.at_level(logging.WARNING, logger="adapters.pictures"):
+        for _ in range(3):
+            with pytest.raises(pictures.Busy):
+                await pictures.draw(picture)
+    assert [await t for t in waiting] == [pictures.render(picture)] * 2  # those already asked for are drawn
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and "1 skipped" in warnings[0]
+    assert await pictures.draw(picture) == pictures.render(picture)  # and once they are, it draws again
