@@ -224,5 +224,8 @@ class Table:
         """When each count was posted in this channel."""
         return [c.timestamp for c in self.fake.messages_to(self.channel) if "The count" in c.params["text"]]
 
+    def closed(self) -> bool:
+        return any("The table is closed" in c.params["text"] for c in self.fake.messages_to(self.channel))
+
     def counted_since(self, when: float) -> bool:
         return any(at > when for at in self.counts())

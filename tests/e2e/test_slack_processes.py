@@ -4,13 +4,13 @@ real server, see ``tests/conftest.py``), as two web workers behind a load balanc
 Signed requests for the same tables are sprayed across both, some delivered to both at once (a
 Slack retry landing on the other worker while the first delivery is under way), through complete
 rounds.  Then one process is killed with SIGKILL mid-load; Slack's redeliveries of what it never saw
-acknowledged go to the survivor, which finishes the tables.
+acknowledged go to the survivor, which plays every table's last rounds and closes it.
 
 What must hold: every server's ledger sums to 0 and every round to 0; no round is settled twice (and
 no count is posted twice); every acknowledged request whose answer said it was applied is stored, and
 none acknowledged before the kill is applied after it; each request id is applied once (one move event
 per stored move request, however many deliveries and processes); a request both processes answered
-was answered alike; both processes served requests; the survivor exits cleanly.
+was applied by one at most; both processes served requests; the survivor exits cleanly.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from tests.e2e.slack_processes import APPLIED, Table, start_bot, stop_bot
 from tests.fakes.slack_server import FakeSlack
 
 TABLES = 4
+ROUNDS = 8  # each table ends after this many rounds: the survivor plays them out
 
 
 @pytest_asyncio.fixture
@@ -42,22 +43,28 @@ async def fake() -> AsyncIterator[FakeSlack]:
 async def test_two_processes_on_one_postgres_database_then_one_is_killed(fake: FakeSlack, postgres_url: str) -> None:
     seed = random.randrange(1_000_000)
     chance = random.Random(seed)
-    tables = [Table(fake, f"C0P{i}", [f"U0A{i}", f"U0B{i}", f"U0C{i}"]) for i in range(TABLES)]
+    tables = [Table(fake, f"C0P{i}", [f"U0A{i}", f"U0B{i}", f"U0C{i}"], start=f"start classic 1 rounds={ROUNDS}")
+              for i in range(TABLES)]
     bots = list(await asyncio.gather(*(start_bot(fake, name, LIARS_DATABASE_URL=postgres_url) for name in "AB")))
     victim, survivor = bots
     killed_at: float | None = None
 
-    def finished(table: Table) -> bool:  # a round counted after the kill
-        return killed_at is not None and table.counted_since(killed_at)
+    def finished(table: Table) -> bool:  # closed after its last round, once the kill is done
+        return killed_at is not None and table.closed()
 
     async def kill_mid_load() -> None:
         nonlocal killed_at
-        # every table plays a complete round on both processes first
-        await fake.wait_for(lambda: all(t.counts() for t in tables), timeout=60, description="a round at each table")
-        await asyncio.sleep(chance.uniform(0.05, 0.6))
+        # both processes play complete rounds first: about half of all the rounds, one at each table
+        async with asyncio.timeout(60):
+            while True:
+                settled = await raw_sql(postgres_url, "SELECT table_id, COUNT(*) FROM rounds GROUP BY table_id")
+                if len(settled) == TABLES and sum(n for _, n in settled) >= TABLES * ROUNDS // 2:
+                    break
+                await asyncio.sleep(0.02)
+        await asyncio.sleep(chance.uniform(0.0, 0.2))
+        killed_at = time.time()  # from here on, what is stored was stored by the survivor (or before)
         victim.proc.send_signal(signal.SIGKILL)
         await victim.proc.wait()
-        killed_at = time.time()
 
     try:
         async with aiohttp.ClientSession() as http, asyncio.timeout(120):
@@ -74,9 +81,12 @@ async def test_two_processes_on_one_postgres_database_then_one_is_killed(fake: F
     assert {"A", "B"} <= {name for s in sent for name in s.acked_by}, f"seed {seed}: one process served everything"
     doubled = [s for s in sent if len(s.acked_by) > 1]
     assert doubled, f"seed {seed}: no request was delivered to both processes"
-    for s in doubled:  # each process answered a request it was given; a second answer repeats the first
+    for s in doubled:  # each process answered the request it was given: at most one applied it
         answers = {p.text for p in fake.response_url_posts(s.payload["response_url"])}
-        assert len(answers) <= 1, f"seed {seed}: {s.request_id} answered {answers}"
+        # A second answer repeats the first, or is a refusal (which changed nothing) made on the table as it
+        # stood before the other process applied it: e.g. "No round is under way" in the moment between a
+        # round's count and the next deal, which a follow-up commit makes right after the count's answer.
+        assert len([a for a in answers if a.startswith(APPLIED)]) <= 1, f"seed {seed}: {s.request_id}: {answers}"
 
     stored = {r: float(at) for r, at in await raw_sql(postgres_url, "SELECT request_id, at FROM requests")}
     for s in sent:
@@ -99,6 +109,9 @@ async def test_two_processes_on_one_postgres_database_then_one_is_killed(fake: F
     assert servers and all(total == 0 for _, total in servers)
     per_channel = dict(await raw_sql(postgres_url, "SELECT t.channel, COUNT(*) FROM rounds r"
                                                    " JOIN tables t ON t.id = r.table_id GROUP BY t.channel"))
-    for t in tables:
-        assert per_channel[t.channel] >= 2, f"seed {seed}: {t.channel} played {per_channel[t.channel]} rounds"
-        assert len(t.counts()) <= per_channel[t.channel], f"seed {seed}: {t.channel} counted a round twice"
+    for t in tables:  # every table played all its rounds, and was closed
+        assert per_channel[t.channel] == ROUNDS, f"seed {seed}: {t.channel} played {per_channel[t.channel]} rounds"
+        assert len(t.counts()) <= ROUNDS, f"seed {seed}: {t.channel} counted a round twice"
+    assert await raw_sql(postgres_url, "SELECT id FROM tables WHERE status = 'open'") == []
+    [(after,)] = await raw_sql(postgres_url, "SELECT COUNT(*) FROM rounds WHERE at > $1", killed_at)
+    assert after > 0, f"seed {seed}: the survivor settled no round"
