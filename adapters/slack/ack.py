@@ -13,6 +13,12 @@ takes longer than :data:`ACK_BUDGET` (Slack allows 3 seconds), the request is *n
 it, and is acknowledged when it has committed.  A command that fails inside the bot commits nothing;
 it is acknowledged with an apology to its sender.
 
+The acknowledgement's body.  Most requests are acknowledged bare.  A submitted modal whose command was
+refused (it changed nothing) is acknowledged with ``{"response_action": "errors", "errors": {...}}``:
+the work returns an :class:`AckBody`, which becomes the acknowledgement (the HTTP response's JSON body,
+or the Socket Mode ack's ``payload``; slack_bolt's ``ack(dict)`` sends either), so Slack keeps the
+modal open with the refusal beside a field.  A redelivery is acknowledged with the first delivery's body.
+
 Retries.  Slack redelivers a request whose acknowledgement it missed: over HTTP with
 ``X-Slack-Retry-Num``, over Socket Mode as a new envelope with the same payload.  A redelivery
 carries the same ``trigger_id`` (unique per user action), so ``slack:<trigger_id>:<command>`` is a
@@ -29,6 +35,7 @@ import logging
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from slack_bolt.async_app import AsyncAck, AsyncBoltRequest
@@ -38,7 +45,7 @@ from bot.model import TableKey
 
 from .notifier import SlackNotifier
 
-__all__ = ["ACK_BUDGET", "READ_ONLY", "SEEN_LIMIT", "AckedRequests", "After", "nothing"]
+__all__ = ["ACK_BUDGET", "READ_ONLY", "SEEN_LIMIT", "AckBody", "AckedRequests", "After", "Work", "nothing"]
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +58,17 @@ ACK_BUDGET = 2.5  # seconds a listener may spend before its acknowledgement (Sla
 After = Callable[[], Awaitable[None]]  # what a request does once it is acknowledged
 
 
+@dataclass(frozen=True, slots=True)
+class AckBody:
+    """A request's work done, acknowledged with ``body`` (``ack(body)``) rather than bare."""
+
+    body: dict[str, Any]
+    afters: list[After] = field(default_factory=list)
+
+
+Work = Callable[[], Awaitable[list[After] | AckBody]]  # a request's work: commit, then say what follows
+
+
 class AckedRequests:
     """Runs each request's work (its commit) before its acknowledgement and its answers after; takes a
     redelivered request once.  The listeners (:class:`adapters.slack.handlers.Listeners`) build on it."""
@@ -58,7 +76,7 @@ class AckedRequests:
     def __init__(self, notifier: SlackNotifier | None = None, *, ack_budget: float = ACK_BUDGET) -> None:
         self.notifier = notifier
         self.ack_budget = ack_budget
-        self._seen: OrderedDict[str, asyncio.Future[None]] = OrderedDict()
+        self._seen: OrderedDict[str, asyncio.Future[dict[str, Any] | None]] = OrderedDict()
         self._inflight: set[asyncio.Future[Any]] = set()
         # (request id, "done" | "duplicate" | "error"), newest last: for logs, health checks and tests
         self.processed: deque[tuple[str, str]] = deque(maxlen=1000)
@@ -90,8 +108,7 @@ class AckedRequests:
         """The request id the service sees: None for a command that changes nothing."""
         return None if name in READ_ONLY else cls._request_id(body, name)
 
-    async def _run(self, rid: str | None, request: AsyncBoltRequest, ack: AsyncAck,
-                   work: Callable[[], Awaitable[list[After]]], apology: After,
+    async def _run(self, rid: str | None, request: AsyncBoltRequest, ack: AsyncAck, work: Work, apology: After,
                    key: TableKey | None) -> BoltResponse | None:
         """Do the work (commit), acknowledge, then start what comes after (the answers)."""
         retry = _header(request, "x-slack-retry-num")
@@ -108,22 +125,32 @@ class AckedRequests:
                 self._seen.popitem(last=False)
         return await self._ack_when(job, ack, rid)
 
-    async def _ack_when(self, job: asyncio.Future[None], ack: AsyncAck, rid: str | None) -> BoltResponse | None:
+    async def _ack_when(self, job: asyncio.Future[dict[str, Any] | None], ack: AsyncAck,
+                        rid: str | None) -> BoltResponse | None:
         try:
-            await asyncio.wait_for(asyncio.shield(job), self.ack_budget)
+            body = await asyncio.wait_for(asyncio.shield(job), self.ack_budget)
         except TimeoutError:
             log.warning("request %s is still committing after %.1f s: not acknowledged yet", rid, self.ack_budget)
             return BoltResponse(status=503, body="")
-        await ack()
+        if body is None:
+            await ack()
+        else:
+            await ack(dict(body))  # bolt sends a dict as the whole response (JSON; Socket Mode: the payload)
         return None
 
-    async def _work(self, rid: str | None, retry: str | None, work: Callable[[], Awaitable[list[After]]],
-                    apology: After, key: TableKey | None) -> None:
+    async def _work(self, rid: str | None, retry: str | None, work: Work, apology: After,
+                    key: TableKey | None) -> dict[str, Any] | None:
+        """The work, then its answers started; returns the acknowledgement's body (None: a bare one)."""
         # the table's messages from this request wait until its answers have been posted
         release = self.notifier.hold(key) if self.notifier is not None and key is not None else None
         started = time.perf_counter()
+        body: dict[str, Any] | None = None
         try:
-            afters = await work()
+            done = await work()
+            if isinstance(done, AckBody):
+                body, afters = done.body, done.afters
+            else:
+                afters = done
             self.work_times.append(time.perf_counter() - started)
             self.processed.append((rid or "", "done"))
         except Exception:
@@ -134,6 +161,7 @@ class AckedRequests:
             afters = [apology]
         # after the acknowledgement (the listener returns when this job is done)
         self._track(asyncio.ensure_future(self._after(afters, release)))
+        return body
 
     async def _after(self, afters: list[After], release: Callable[[], None] | None) -> None:
         try:

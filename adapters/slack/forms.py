@@ -1,11 +1,15 @@
 """A game's :class:`~core.game.Form` as a Slack modal, and a submitted modal back as command options.
 
 * A two-step form (the serial game's Raise…: quantity → digit; the card game's Declare…: hand type →
-  ranks) is two selects.  The first is a ``dispatch_action`` select: choosing in it sends a
-  ``block_actions`` (action id ``liars:field:<name>``), and the listener re-lists the second with
-  ``views.update``.  The second select's ``block_id`` carries the first choice, so Slack forgets a
-  second choice that no longer fits.
-* A many-choice form (the card game's Discard…) is one checkbox per option (the holder's cards).
+  ranks) is two selects.  A many-choice form (the card game's Discard…) is one checkbox per option
+  (the holder's cards).
+* Every field is a ``dispatch_action`` input: a choice in it sends a ``block_actions`` (action id
+  ``liars:field:<name>``), and the listener redraws the modal with ``views.update``: the second select
+  re-listed for the first choice, and the submit button saying the move (``Bid 2 sevens``, ``Discard
+  2 and draw``; Slack cannot change it as the player picks, only on a redraw).  The second select's
+  ``block_id`` carries the first choice, so Slack forgets a second choice the new list lacks.
+* A refused submission keeps the modal open: the listener acknowledges it with ``response_action:
+  errors`` naming :func:`error_block`; an applied one is acknowledged bare, which closes the modal.
 
 The modal's ``private_metadata`` names the table, the button's verb (what to ask ``Service.form``
 again) and the form's verb (the command it sends).  Submitting sends ``Command(form.verb,
@@ -26,8 +30,8 @@ from core.game import Form
 
 from .render import TEXT, mrkdwn, plain
 
-__all__ = ["FIELD_PREFIX", "FORM_CALLBACK", "LEGACY_CALLBACK", "chosen", "form_modal", "notice_modal", "parse_form",
-           "view_key"]
+__all__ = ["FIELD_PREFIX", "FORM_CALLBACK", "LEGACY_CALLBACK", "chosen", "error_block", "fit", "form_modal",
+           "notice_modal", "parse_form", "view_key"]
 
 FORM_CALLBACK = "liars:form"
 LEGACY_CALLBACK = "liars:raise"  # the Raise… modals opened before forms were generic
@@ -54,46 +58,78 @@ def _intro(form: Form) -> str:
     return mrkdwn(form.intro or form.title)
 
 
-def form_modal(key: TableKey, form: Form, opener: str, first: str | None = None) -> dict[str, Any] | None:
-    """The modal for ``form`` (opened by the ``opener`` button), with ``first`` chosen in a two-step
-    form's first select (default: its first option).  None if the form offers nothing to choose."""
+def fit(text: str, limit: int = TITLE) -> str:
+    """``text`` within ``limit`` characters.  A longer label keeps its first word (the verb) and as many
+    of its last words as fit, which say the choice (``Declare … queens full``: the hand type is in the
+    select above); failing that, it is cut."""
+    if len(text) <= limit:
+        return text
+    words = text.split(" ")
+    for i in range(2, len(words)):
+        shorter = f"{words[0]} … {' '.join(words[i:])}"
+        if len(shorter) <= limit:
+            return shorter
+    return text[:limit - 1].rstrip() + "…"
+
+
+def form_modal(key: TableKey, form: Form, opener: str, choices: Mapping[str, str] | None = None
+               ) -> dict[str, Any] | None:
+    """The modal for ``form`` (opened by the ``opener`` button) with these choices made (field name ->
+    value; a many-choice field's values space-separated): a two-step form's first select shows its
+    choice (default: its first option), the second its choice if it is still listed, the checkboxes
+    theirs.  Once the form's command is complete, the submit button says it (``Bid 2 sevens``,
+    ``Discard 2 and draw``), as the Discord send button does.  None if the form offers nothing."""
+    choices = choices or {}
     meta = {"server": key.server_id, "channel": key.channel_id, "open": opener, "verb": form.verb}
     blocks: list[dict[str, Any]] = [{"type": "section", "text": {"type": "mrkdwn", "text": _intro(form)}}]
+    label = TEXT.get(f"{form.verb}_submit", form.verb.capitalize())
     if form.fields and form.fields[0].multi:
         field = form.fields[0]
-        options = [_option(label, value, markdown=True) for value, label in field.options[:CHECKBOXES]]
+        options = [_option(text, value, markdown=True) for value, text in field.options[:CHECKBOXES]]
         if not options:
             return None
-        # at least one mark: discarding nothing is simply declaring (Slack asks for a mark before sending)
-        blocks.append({"type": "input", "block_id": f"f:{field.name}", "optional": False,
-                       "label": {"type": "plain_text", "text": field.label[:TITLE * 4]},
-                       "element": {"type": "checkboxes", "action_id": FIELD_PREFIX + field.name,
-                                   "options": options}})
+        wanted = set(choices.get(field.name, "").split())
+        marked = [o for o in options if o["value"] in wanted]
+        # at least one mark: discarding nothing is simply declaring (Slack asks for a mark before sending);
+        # each mark is sent (dispatch_action) so that the modal is redrawn with the count on its button
+        element: dict[str, Any] = {"type": "checkboxes", "action_id": FIELD_PREFIX + field.name, "options": options}
+        if marked:
+            element["initial_options"] = marked
+            label = form.submit_label({field.name: len(marked)})
+        blocks.append({"type": "input", "block_id": f"f:{field.name}", "optional": False, "dispatch_action": True,
+                       "label": {"type": "plain_text", "text": field.label[:TITLE * 4]}, "element": element})
     else:
         p = picker(form)
         if not p.choices:
             return None
         values = [value for value, _ in p.choices]
+        first = choices.get(p.first)
         first = first if first in values else values[0]
-        firsts = [_option(label, value) for value, label in p.choices[:SELECT_OPTIONS]]
-        chosen = next((o for o in firsts if o["value"] == first), firsts[0])
+        firsts = [_option(text, value) for value, text in p.choices[:SELECT_OPTIONS]]
+        shown = next((o for o in firsts if o["value"] == first), firsts[0])
         words = FIELD_WORDS.get(form.verb, (p.first_label, p.second_label))
         blocks.append({"type": "input", "block_id": f"f:{p.first}", "dispatch_action": True,
                        "label": {"type": "plain_text", "text": words[0]},
                        "element": {"type": "static_select", "action_id": FIELD_PREFIX + p.first,
-                                   "options": firsts, "initial_option": chosen}})
+                                   "options": firsts, "initial_option": shown}})
         if p.second:
-            seconds = [_option(label, value) for value, label in p.seconds(first)[:SELECT_OPTIONS]]
-            blocks.append({"type": "input", "block_id": f"f:{p.second}:{first}"[:255],
-                           "label": {"type": "plain_text", "text": words[1]},
-                           "element": {"type": "static_select", "action_id": FIELD_PREFIX + p.second,
-                                       "options": seconds}})
+            seconds = [_option(text, value) for value, text in p.seconds(first)[:SELECT_OPTIONS]]
+            second = next((o for o in seconds if o["value"] == choices.get(p.second)), None)
+            element = {"type": "static_select", "action_id": FIELD_PREFIX + p.second, "options": seconds}
+            if second is not None:  # still listed for this first choice: kept, and the button says the move
+                element["initial_option"] = second
+                label = form.submit_label({p.first: first, p.second: second["value"]})
+            # the block is new for each first choice, so Slack forgets a second choice it does not list
+            blocks.append({"type": "input", "block_id": f"f:{p.second}:{first}"[:255], "dispatch_action": True,
+                           "label": {"type": "plain_text", "text": words[1]}, "element": element})
+        else:
+            label = form.submit_label({p.first: first})
     return {
         "type": "modal",
         "callback_id": FORM_CALLBACK,
         "private_metadata": json.dumps(meta),
         "title": {"type": "plain_text", "text": plain(TEXT.get(f"{form.verb}_title", form.title))[:TITLE]},
-        "submit": {"type": "plain_text", "text": TEXT.get(f"{form.verb}_submit", form.verb.capitalize())[:TITLE]},
+        "submit": {"type": "plain_text", "text": fit(plain(label))},
         "close": {"type": "plain_text", "text": TEXT["raise_close"]},
         "blocks": blocks,
     }
@@ -132,19 +168,57 @@ def parse_form(view: Mapping[str, Any]) -> tuple[TableKey, str, dict[str, str]] 
         for block in values.values():
             for action_id, state in block.items():
                 name = action_id.removeprefix(FIELD_PREFIX)
-                if not isinstance(state, Mapping):
-                    continue
-                if isinstance(state.get("selected_options"), list):
-                    options[name] = " ".join(str(o["value"]) for o in state["selected_options"])
-                elif isinstance(state.get("selected_option"), Mapping):
-                    options[name] = str(state["selected_option"]["value"])
+                value = _value(state) if isinstance(state, Mapping) else None
+                if value is not None:
+                    options[name] = value
     except (KeyError, TypeError, AttributeError):
         return None
     return key, verb, options
 
 
-def chosen(action: Mapping[str, Any]) -> str | None:
-    """The value just chosen in a form's first select (a ``block_actions`` from the modal)."""
-    option = action.get("selected_option")
+def _value(state: Mapping[str, Any]) -> str | None:
+    """What one element holds: a select's value, or a many-choice element's values space-separated."""
+    if isinstance(state.get("selected_options"), list):
+        return " ".join(str(o["value"]) for o in state["selected_options"] if isinstance(o, Mapping))
+    option = state.get("selected_option")
     return str(option["value"]) if isinstance(option, Mapping) and "value" in option else None
 
+
+def chosen(view: Mapping[str, Any], action: Mapping[str, Any]) -> dict[str, str]:
+    """The choices made in a modal when ``action`` (a ``block_actions`` from one of its fields) came:
+    what the modal was drawn with (its selects' initial options), then what Slack says its inputs hold
+    (``view.state.values``), then the action's own choice."""
+    out: dict[str, str] = {}
+    try:
+        for block in view.get("blocks") or []:
+            element = block.get("element") or {}
+            name = str(element.get("action_id", "")).removeprefix(FIELD_PREFIX)
+            drawn = _value({"selected_option": element.get("initial_option"),
+                            "selected_options": element.get("initial_options")})
+            if drawn is not None:
+                out[name] = drawn
+        for block in ((view.get("state") or {}).get("values") or {}).values():
+            for action_id, state in block.items():
+                value = _value(state) if isinstance(state, Mapping) else None
+                if value is not None:
+                    out[str(action_id).removeprefix(FIELD_PREFIX)] = value
+    except (AttributeError, KeyError, TypeError):
+        pass
+    try:
+        value = _value(action)
+    except (AttributeError, KeyError, TypeError):
+        value = None
+    if value is not None:
+        out[str(action.get("action_id", "")).removeprefix(FIELD_PREFIX)] = value
+    return out
+
+
+def error_block(view: Mapping[str, Any]) -> str | None:
+    """Where a refusal of a submitted modal is shown: its last input block (nearest the submit button)."""
+    try:
+        values = (view.get("state") or {}).get("values") or {}
+        drawn = [b.get("block_id") for b in view.get("blocks") or [] if b.get("type") == "input"]
+    except (AttributeError, TypeError):
+        return None
+    ids = [b for b in drawn if b in values] or [str(b) for b in values]
+    return str(ids[-1]) if ids else None

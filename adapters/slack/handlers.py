@@ -28,8 +28,8 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.model import COMMANDS, TABLE_COMMANDS, Actor, Command, Reply, TableKey
 from bot.service import Service, UserError
 
-from .ack import ACK_BUDGET, SEEN_LIMIT, AckedRequests, After, nothing
-from .forms import FIELD_PREFIX, chosen, form_modal, notice_modal, parse_form, view_key
+from .ack import ACK_BUDGET, SEEN_LIMIT, AckBody, AckedRequests, After, nothing
+from .forms import FIELD_PREFIX, chosen, error_block, form_modal, notice_modal, parse_form, view_key
 from .home import home_view
 from .notifier import SlackNotifier
 from .render import (
@@ -38,6 +38,7 @@ from .render import (
     SLASH,
     TEXT,
     key_from_value,
+    plain,
     render_reply,
     server_id,
     usage,
@@ -49,6 +50,7 @@ __all__ = ["ACK_BUDGET", "Listeners", "Responder"]
 log = logging.getLogger(__name__)
 
 DM_COMMANDS = frozenset({"hand", "help"})  # what makes sense in a DM with the bot
+ERROR_TEXT = 500  # characters of a refusal shown in a modal (beside a field: keep it short)
 # With should_escape on, Slack sends "@bob" as <@U123|bob> (the name may hold spaces): keep <@U123>.
 _ESCAPED_MENTION = re.compile(r"<@([UW][A-Z0-9]+)\|[^>]*>")
 
@@ -67,6 +69,8 @@ class Listeners(AckedRequests):
         self._users: dict[str, tuple[float, Actor]] = {}
         # the last response_url used in each channel: where to say that the bot cannot post there
         self._last_url: OrderedDict[str, str] = OrderedDict()
+        # the newest choice (its action_ts) made in each open modal: only it redraws the modal
+        self._newest_choice: OrderedDict[str, float] = OrderedDict()
         if notifier is not None:
             notifier.on_channel_error = self._channel_error
 
@@ -149,14 +153,17 @@ class Listeners(AckedRequests):
 
     async def on_field(self, ack: AsyncAck, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient,
                        request: AsyncBoltRequest) -> BoltResponse | None:
-        """A choice in a form's first select: the modal is drawn again with the second select re-listed."""
+        """A choice in a form's field: the modal is drawn again with the second select re-listed for the
+        first choice and the submit button saying the move chosen so far."""
         view = body.get("view") if isinstance(body.get("view"), Mapping) else None
         where = view_key(view) if view is not None else None
         user = str(body["user"]["id"])
+        view_id = str(view.get("id")) if view is not None else ""
+        when = self._note_choice(view_id, action)
 
         async def redraw() -> None:
-            if view is None or where is None:
-                return
+            if view is None or where is None or self._newest_choice.get(view_id, when) > when:
+                return  # a newer choice in this modal draws it
             key, opener, _ = where
             modal: dict[str, Any] | None = None
             try:
@@ -166,13 +173,22 @@ class Listeners(AckedRequests):
             else:
                 refusal = form.refusal
                 if refusal is None:
-                    modal = form_modal(key, form, opener, chosen(action))
+                    modal = form_modal(key, form, opener, chosen(view, action))
             if modal is None:
                 modal = notice_modal(view, refusal or TEXT["form_none"])
             try:
-                await client.views_update(view_id=str(view.get("id")), hash=view.get("hash"), view=modal)
-            except SlackApiError as exc:  # hash_conflict: a newer choice is being drawn
-                log.warning("views.update for a form failed: %s", exc.response.get("error"))
+                await client.views_update(view_id=view_id, hash=view.get("hash"), view=modal)
+            except SlackApiError as exc:
+                error = exc.response.get("error")
+                # hash_conflict: the modal was redrawn since this choice was made (for an earlier choice, as
+                # two marks in quick succession go); the newest choice draws over it, with all of its choices
+                if error != "hash_conflict" or self._newest_choice.get(view_id, when) > when:
+                    log.warning("views.update for a form failed: %s", error)
+                    return
+                try:
+                    await client.views_update(view_id=view_id, view=modal)
+                except SlackApiError as again:
+                    log.warning("views.update for a form failed: %s", again.response.get("error"))
 
         async def work() -> list[After]:
             if where is None:
@@ -195,16 +211,22 @@ class Listeners(AckedRequests):
                     await self._answer(client, None, parsed[0].channel_id, user, reply, parsed[0])
             return send
 
-        async def work() -> list[After]:
+        async def work() -> list[After] | AckBody:
             if parsed is None:
                 log.warning("a form submission without its table or choices; ignored")
                 return []
             key, _, options = parsed
             actor = await self._actor(client, user, body["user"].get("name") or body["user"].get("username"))
             cmd = Command(verb, key, actor, options=options, request_id=self._request_id(body, verb))
-            return [answer(await self.service.handle(cmd))]
+            reply = await self.service.handle(cmd)
+            block = error_block(view)
+            if not reply.ok and block is not None:
+                # refused (the command changed nothing): the modal stays open, the refusal beside its field
+                return AckBody({"response_action": "errors", "errors": {block: plain(reply.text)[:ERROR_TEXT]}})
+            return [answer(reply)]
 
-        # the bare acknowledgement closes the modal; a refused move is answered ephemerally in the channel
+        # the bare acknowledgement closes the modal, and the move is answered ephemerally in the channel; a
+        # refused move is acknowledged with the refusal, which keeps the modal open
         return await self._run(self._request_id(body, verb), request, ack, work,
                                answer(Reply(TEXT["apology"], ok=False, code="internal")),
                                parsed[0] if parsed is not None else None)
@@ -228,6 +250,19 @@ class Listeners(AckedRequests):
     async def on_error(self, error: Exception, body: dict[str, Any]) -> None:
         kind = (body.get("type") or body.get("command")) if isinstance(body, Mapping) else None
         log.error("a Slack %s request failed before its work began", kind, exc_info=error)
+
+    def _note_choice(self, view_id: str, action: Mapping[str, Any]) -> float:
+        """When this choice was made in the modal (its ``action_ts``), noted if it is the newest there."""
+        try:
+            when = float(action.get("action_ts") or 0.0)
+        except (TypeError, ValueError):
+            when = 0.0
+        if view_id and when >= self._newest_choice.get(view_id, 0.0):
+            self._newest_choice[view_id] = when
+            self._newest_choice.move_to_end(view_id)
+            while len(self._newest_choice) > SEEN_LIMIT:
+                self._newest_choice.popitem(last=False)
+        return when
 
     def _remember_url(self, channel: str, url: Any) -> None:
         if channel and isinstance(url, str) and url:

@@ -107,8 +107,15 @@ async def declare_by_modal(d: HttpDriver, user: str, *, by_command: bool = False
         view = await d.choose(user, view, "type", kinds[1])
         assert view["blocks"][1]["element"]["initial_option"]["value"] == kinds[1]
     kind = view["blocks"][1]["element"]["initial_option"]["value"]
-    ranks = view["blocks"][2]["element"]["options"][0]["value"]
-    answer = await d.submit_form(user, view, {"type": kind, "ranks": ranks})
+    assert view["submit"]["text"] == "Declare"  # no ranks chosen yet
+    ranks = view["blocks"][2]["element"]["options"][0]
+    view = await d.choose(user, view, "ranks", ranks["value"])  # the button says the declaration
+    words = ranks["text"]["text"].split(" (")[0]
+    label = view["submit"]["text"]
+    assert len(label) <= 24 and label.startswith("Declare ") and label != "Declare", label
+    assert label == f"Declare {words}" or words.endswith(label.removeprefix("Declare … ")), (label, words)
+    assert view["blocks"][2]["element"]["initial_option"]["value"] == ranks["value"]
+    answer = await d.submit_form(user, view, {"type": kind, "ranks": ranks["value"]})
     assert "declare" in answer.lower(), answer
 
 
@@ -119,6 +126,12 @@ async def discard_two(d: HttpDriver, user: str) -> None:
     assert boxes["type"] == "checkboxes" and len(boxes["options"]) == 5  # the hand, to its holder alone
     assert view["submit"]["text"] == "Discard and draw"
     picked = [o["value"] for o in boxes["options"][:2]]
+    view = await d.choose(user, view, "cards", picked[:1])  # each mark redraws the button with the count
+    assert view["submit"]["text"] == "Discard 1 and draw"
+    view = await d.choose(user, view, "cards", picked)
+    assert view["submit"]["text"] == "Discard 2 and draw"
+    assert [o["value"] for o in view["blocks"][1]["element"]["initial_options"]] == picked
+    assert [o["value"] for o in view["blocks"][1]["element"]["options"]] == [o["value"] for o in boxes["options"]]
     answer = await d.submit_form(user, view, {"cards": picked})
     assert "draw" in answer.lower() or "discard" in answer.lower(), answer
 
@@ -217,7 +230,7 @@ async def test_three_players_play_the_card_game_to_a_winner(fake: FakeSlack, tmp
             shown = hands_in(blocks_text(post.body))
             assert not shown or shown <= dealt_hands[d.who[post.url]], f"a hand in an answer: {post.body}"
         assert len(challenges) >= 2  # each challenge showed its hand
-        for call in fake.calls("views.open"):  # a form lists cards only to the one who holds them
+        for call in fake.calls("views.open") + fake.calls("views.update"):  # cards only to their holder
             assert call.ok
             view = call.params["view"]
             assert not hands_in(view if isinstance(view, str) else json.dumps(view, ensure_ascii=False))

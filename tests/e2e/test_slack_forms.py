@@ -1,16 +1,34 @@
-"""A game's form left open after the turn moved on: choosing in it says so, and sending it changes nothing."""
+"""The games' forms as Slack modals: each choice redraws the modal with the move on its submit button; a
+refused submission keeps the modal open with the refusal beside a field and changes nothing; an applied
+one closes it.  A form left open after the turn moved on says so when chosen in."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest_asyncio
 
-from adapters.slack.app import serve_http
-from tests.adapters.slack.harness import ALICE, BOB, BOT_TOKEN, CAROL, HttpDriver, event_count, key_of, make_bot
+from adapters.slack.app import connect_socket, serve_http
+from tests.adapters.slack.harness import (
+    ALICE,
+    APP_TOKEN,
+    BOB,
+    BOT_TOKEN,
+    CAROL,
+    NAMES,
+    Driver,
+    HttpDriver,
+    SocketDriver,
+    event_count,
+    key_of,
+    make_bot,
+)
 from tests.fakes.slack_server import FakeSlack
+
+PLAYERS = (ALICE, BOB, CAROL)
 
 
 @pytest_asyncio.fixture
@@ -26,20 +44,111 @@ async def driver(tmp_path: Path) -> AsyncIterator[HttpDriver]:
             await bot.close()
 
 
-async def test_a_stale_form_says_the_turn_moved_on_and_sends_nothing(driver: HttpDriver, tmp_path: Path) -> None:
-    d, key = driver, key_of(driver.fake)
+@pytest_asyncio.fixture
+async def socket_driver(tmp_path: Path) -> AsyncIterator[SocketDriver]:
+    async with FakeSlack(bot_token=BOT_TOKEN, app_token=APP_TOKEN) as fake:
+        bot = await make_bot(fake, tmp_path / "liars.sqlite3", socket=True)
+        try:
+            async with connect_socket(bot):
+                await fake.wait_for_socket()
+                yield SocketDriver(fake, bot)
+        finally:
+            await bot.close()
+
+
+async def _dealt(d: Driver) -> tuple[str, str]:
+    """Three players seated and dealt: (who opens, the table message's ts)."""
     await d.slash(ALICE, "start")
     await d.slash(BOB, "join")
     await d.slash(CAROL, "join")
     await d.slash(ALICE, "deal")
-    table = d.bot.service.table(key)
+    table = d.bot.service.table(key_of(d.fake))
     assert table is not None and table.match.live_round is not None
     opener = table.match.live_round.to_act
-    assert opener is not None
-    ts = d.bot.service.panel(key, "table")
-    assert ts is not None
+    ts = d.bot.service.panel(key_of(d.fake), "table")
+    assert opener is not None and ts is not None
+    return opener, ts
 
-    refused = await d.click(next(p for p in (ALICE, BOB, CAROL) if p != opener), ts, "open-raise")
+
+def _state(d: Driver) -> tuple[str, str | None, str | None]:
+    """What a refused move must leave as it was: the standing bid and who is to act."""
+    table = d.bot.service.table(key_of(d.fake))
+    assert table is not None and table.match.live_round is not None
+    return str(table.match.live_round.standing_bid), table.match.live_round.to_act, table.match.to_act
+
+
+def _serials(d: Driver) -> dict[str, str]:
+    table = d.bot.service.table(key_of(d.fake))
+    assert table is not None and table.match.live_round is not None
+    return {p: s.digits for p, s in table.match.live_round.serials.items()}
+
+
+def _others_serials_absent(d: Driver, user: str, view_id: str) -> None:
+    """The modal is its opener's own: no other player's serial in anything it showed."""
+    shown = json.dumps([c.params for c in d.fake.calls() if c.method.startswith("views.")
+                        and str((c.response or {}).get("view", {}).get("id")) == view_id])
+    shown += json.dumps(d.fake.view_errors(view_id))
+    assert not [s for p, s in _serials(d).items() if p != user and s in shown]
+
+
+async def test_each_choice_redraws_the_raise_modal_with_the_bid_on_its_button(driver: HttpDriver,
+                                                                              tmp_path: Path) -> None:
+    d = driver
+    opener, ts = await _dealt(d)
+    view = await d.open_raise(opener, ts)
+    assert view["submit"]["text"] == "Bid"  # before a digit is chosen: the plain verb
+    view = await d.choose(opener, view, "quantity", "2")
+    assert view["submit"]["text"] == "Bid" and "initial_option" not in view["blocks"][2]["element"]
+    view = await d.choose(opener, view, "digit", "7")
+    assert view["submit"]["text"] == "Bid 2 sevens"
+    assert view["blocks"][2]["element"]["initial_option"]["value"] == "7"
+    # a new quantity keeps a digit it still lists (in a new block: Slack would forget it otherwise)
+    view = await d.choose(opener, view, "quantity", "12")
+    assert view["submit"]["text"] == "Bid 12 sevens" and view["blocks"][1]["element"]["initial_option"]["value"] == "12"
+    assert all(len(v["submit"]["text"]) <= 24 for v in d.fake.views().values() if v.get("submit"))
+    _others_serials_absent(d, opener, view["id"])
+
+    events = event_count(tmp_path / "liars.sqlite3")
+    assert await d.submit_form(opener, view, {"quantity": "12", "digit": "7"}) == "Bid placed."
+    assert view["id"] not in d.fake.views()  # the bare acknowledgement closed it
+    assert event_count(tmp_path / "liars.sqlite3") > events
+
+
+async def test_a_refused_bid_keeps_the_modal_open_and_changes_nothing(driver: HttpDriver, tmp_path: Path) -> None:
+    d, db = driver, tmp_path / "liars.sqlite3"
+    opener, ts = await _dealt(d)
+    assert (await d.slash(opener, "bid 3 5")).text == "Bid placed."
+    bidder = _state(d)[1]
+    assert bidder is not None and bidder != opener
+    view = await d.open_raise(bidder, ts)
+    view = await d.choose(bidder, view, "quantity", "3")
+    assert [o["value"] for o in view["blocks"][2]["element"]["options"]] == ["9", "8", "7", "6"]
+
+    # A Slack client that sent a choice this form never listed (an old modal, a hand-made payload): the
+    # game refuses the bid, beside the digit, and the modal stays open for another choice.
+    before, events, posts = _state(d), event_count(db), len(d.fake.calls("chat.postEphemeral"))
+    view["blocks"][2]["element"]["options"].append({"text": {"type": "plain_text", "text": "threes"}, "value": "3"})
+    refusal = await d.submit_refused(bidder, view, {"quantity": "3", "digit": "3"})
+    assert refusal == "3 threes does not beat the standing bid of 3 fives.", refusal
+    assert list(d.fake.view_errors(view["id"])) == [view["blocks"][2]["block_id"]]  # beside the digit
+    assert view["id"] in d.fake.views()
+    assert _state(d) == before and event_count(db) == events
+    assert len(d.fake.calls("chat.postEphemeral")) == posts
+    _others_serials_absent(d, bidder, view["id"])
+
+    # the same modal, sent again with a bid that stands: applied, and the modal closes
+    view = await d.choose(bidder, d.fake.views()[view["id"]], "digit", "8")
+    assert view["submit"]["text"] == "Bid 3 eights" and d.fake.view_errors(view["id"]) == {}
+    assert await d.submit_form(bidder, view, {"quantity": "3", "digit": "8"}) == "Bid placed."
+    assert view["id"] not in d.fake.views() and event_count(db) > events
+    assert _state(d)[0] == "3 eights"
+
+
+async def test_a_stale_form_says_the_turn_moved_on_and_sends_nothing(driver: HttpDriver, tmp_path: Path) -> None:
+    d, key = driver, key_of(driver.fake)
+    opener, ts = await _dealt(d)
+
+    refused = await d.click(next(p for p in PLAYERS if p != opener), ts, "open-raise")
     assert refused.response_type == "ephemeral" and "not your turn" in (refused.text or "")
 
     # a bare `bid` opens the same form as the Raise… button (`raise` too); a bare `challenge` does not
@@ -48,16 +157,65 @@ async def test_a_stale_form_says_the_turn_moved_on_and_sends_nothing(driver: Htt
     opened = await d.fake.wait_for(lambda: [c for c in d.fake.calls("views.open")
                                             if c.ok and c.params.get("trigger_id") == bare["trigger_id"]])
     assert opened[0].params["view"]["callback_id"] == "liars:form"
-    second = next(p for p in (ALICE, BOB, CAROL) if p != opener)
+    second = next(p for p in PLAYERS if p != opener)
     said = await d.slash(second, "challenge")
     assert "no bid to challenge" in (said.text or "") and len(d.fake.calls("views.open")) == 1
 
     view = await d.open_raise(opener, ts)
     assert (await d.slash(opener, "bid 1 1")).text == "Bid placed."  # by command, with the form still open
-    redrawn = await d.choose(opener, view, "quantity", "2")
+    table = d.bot.service.table(key)
+    assert table is not None
+    events, before = event_count(tmp_path / "liars.sqlite3"), _state(d)
+    refusal = await d.submit_refused(opener, view, {"quantity": "1", "digit": "9"})
+    assert f"not your turn: {NAMES[str(before[1])]} is to act" in refusal
+    assert event_count(tmp_path / "liars.sqlite3") == events and _state(d) == before
+    assert view["id"] in d.fake.views()  # still open, showing the refusal
+
+    redrawn = await d.choose(opener, view, "quantity", "2")  # a choice in it: the form is gone
     assert "submit" not in redrawn and "not your turn" in json.dumps(redrawn["blocks"])
 
+
+async def test_a_refusal_over_socket_mode_is_the_envelope_acks_payload(socket_driver: SocketDriver,
+                                                                       tmp_path: Path) -> None:
+    d = socket_driver
+    opener, ts = await _dealt(d)
+    view = await d.open_raise(opener, ts)
+    view = await d.choose(opener, view, "quantity", "2")
+    view = await d.choose(opener, view, "digit", "4")
+    assert view["submit"]["text"] == "Bid 2 fours"
+    assert (await d.slash(opener, "bid 2 5")).text == "Bid placed."
     events = event_count(tmp_path / "liars.sqlite3")
-    answer = await d.submit_form(opener, view, {"quantity": "1", "digit": "9"})
-    assert "not your turn" in answer
+    assert "not your turn" in await d.submit_refused(opener, view, {"quantity": "2", "digit": "4"})
+    submitted = d.fake.envelopes()[-1]
+    ack: Any = d.fake.acks(submitted.envelope_id)[-1].payload
+    assert submitted.payload["type"] == "view_submission"
+    assert ack["response_action"] == "errors" and list(ack["errors"]) == [view["blocks"][2]["block_id"]]
+    # Slack redelivers it (the ack was late, say): the redelivery is acknowledged with the same refusal
+    again = await d.fake.redeliver(submitted)
+    assert (await d.fake.wait_for_ack(again.envelope_id)).payload == ack
     assert event_count(tmp_path / "liars.sqlite3") == events
+
+
+async def test_choices_made_faster_than_the_redraws_end_drawn_with_the_newest(driver: HttpDriver) -> None:
+    """Quantity then digit picked before the first redraw lands: whichever order the two choices reach
+    the bot, the modal ends drawn for the newer one (an older one never draws over it)."""
+    d = driver
+    opener, ts = await _dealt(d)
+    for newest_first in (False, True):
+        view = await d.open_raise(opener, ts)
+        older = d.fake.view_action(view["id"], "liars:field:quantity", "2", user_id=opener)
+        newer = d.fake.view_action(view["id"], "liars:field:digit", "7", user_id=opener)  # from the same drawing
+        older["actions"][0]["action_ts"], newer["actions"][0]["action_ts"] = "1700000000.000001", "1700000000.000002"
+        updates = len(d.fake.calls("views.update"))
+        for payload in (newer, older) if newest_first else (older, newer):
+            await d.send_interactive(payload)
+            await d.settled()
+        drawn = d.fake.views()[view["id"]]
+        assert drawn["submit"]["text"] == "Bid 2 sevens", (newest_first, drawn["submit"])
+        assert drawn["blocks"][1]["element"]["initial_option"]["value"] == "2"
+        calls = d.fake.calls("views.update")[updates:]
+        if newest_first:  # the older choice drew nothing
+            assert [c.ok for c in calls] == [True]
+        else:  # the newer choice's redraw met the older one's (hash_conflict) and drew over it
+            assert [c.ok for c in calls] == [True, False, True] and calls[1].response == \
+                {"ok": False, "error": "hash_conflict"}

@@ -251,7 +251,8 @@ async def test_raise_by_command_and_the_count_button_after_a_challenge_all_aroun
     await driver.send_slash(payload)
     opened = await fake.wait_for(lambda: [c for c in fake.calls("views.open") if c.ok])
     assert opened[0].params["trigger_id"] == payload["trigger_id"]  # the modal, opened from the command
-    view = opened[0].params["view"]
+    assert opened[0].response is not None
+    view = opened[0].response["view"]  # the modal as Slack stores it (with its id)
     assert await driver.submit_raise(bidder, view, "1", "6") == "Bid placed."
     assert (await driver.click(other, table_ts, "challenge")).text == "You challenged."
     panel = fake.message(CHANNEL, table_ts)

@@ -35,7 +35,14 @@ Realism notes (how the fake copies Slack):
   ``expired_trigger_id``. Builders on the ``FakeSlack`` instance issue fresh trigger ids.
 * ``users.info`` makes up a plain member for any unknown user id. Use ``add_user`` to set
   ``is_admin``. (On Slack owners and primary owners are admins too.)
-* ``views.update`` with a ``hash`` older than the stored view's gives ``hash_conflict``.
+* ``views.update`` with a ``hash`` older than the stored view's gives ``hash_conflict``. It keeps what the
+  user chose in an input block whose ``block_id`` and ``action_id`` the new view keeps (``view.state``),
+  as Slack does; ``view_action`` records the choice it sends there.
+* A ``view_submission``'s acknowledgement is what Slack does with the modal: ``answer_submission`` takes
+  its body. Empty: the modal closes (it leaves ``views()``; ``views.update`` on it gives ``not_found``).
+  ``{"response_action": "errors", "errors": {block_id: text}}``: the modal stays open with each text
+  under its input block (``view_errors``); a block id that is no input block of the view makes Slack
+  refuse the response (the user sees a generic error), recorded as ``"invalid"``.
 * Unknown methods are recorded and answered with ``{"ok": false, "error": "unknown_method"}``.
 * ``response_url`` posts are accepted for any token and answered ``200 ok``. A missing
   ``response_type`` is recorded as ``"ephemeral"``, which is Slack's default.
@@ -406,6 +413,7 @@ class FakeSlack:
         self._opened_dms: set[str] = set()
         self._messages: dict[tuple[str, str], dict[str, Any]] = {}
         self._views: dict[str, dict[str, Any]] = {}
+        self._view_errors: dict[str, dict[str, str]] = {}  # view id -> the errors its modal shows now
         self._triggers: dict[str, float] = {}
         self._response_url_channels: dict[str, str | None] = {}
         self._rate_interval: float | None = None
@@ -671,11 +679,14 @@ class FakeSlack:
         private_metadata: str = "",
         user_id: str = DEFAULT_USER_ID,
         user_name: str = "player1",
+        view_id: str | None = None,
     ) -> dict[str, Any]:
         """A ``view_submission`` payload. ``values`` is ``view.state.values``:
-        ``{block_id: {action_id: {"type": "plain_text_input", "value": "3"}}}``."""
-        view_id = "V0FAKEVIEW"
-        return {
+        ``{block_id: {action_id: {"type": "plain_text_input", "value": "3"}}}``. With ``view_id`` (a
+        modal this fake stores), the view is that modal as shown (its id, hash, blocks and buttons)."""
+        stored = self._views.get(view_id) if view_id is not None else None
+        view_id = view_id or "V0FAKEVIEW"
+        payload = {
             **self._interactive("view_submission", user_id, user_name),
             "view": {
                 "id": view_id,
@@ -700,28 +711,57 @@ class FakeSlack:
             },
             "response_urls": [],
         }
+        if stored is not None:
+            payload["view"].update({k: stored.get(k) for k in ("blocks", "hash", "title", "submit", "close")})
+        return payload
 
     def view_action(
-        self, view_id: str, action_id: str, value: str, *, user_id: str, user_name: str = "player1"
+        self, view_id: str, action_id: str, value: str | list[str], *, user_id: str, user_name: str = "player1"
     ) -> dict[str, Any]:
-        """The ``block_actions`` a choice in a stored modal's select sends (with the view as it is now)."""
+        """The ``block_actions`` a choice in a stored modal's ``dispatch_action`` input sends (with the view
+        as it is now): ``value`` for a select, the values marked now for checkboxes."""
         view = self._views[view_id]
         block = next(b for b in view.get("blocks", []) if (b.get("element") or {}).get("action_id") == action_id)
-        option = next(o for o in block["element"]["options"] if o["value"] == value)
+        element = block["element"]
+        if isinstance(value, list):
+            options = [o for o in element["options"] if o["value"] in value]
+            state: dict[str, Any] = {"type": element["type"], "selected_options": options}
+        else:
+            state = {"type": element["type"],
+                     "selected_option": next(o for o in element["options"] if o["value"] == value)}
+        view["state"]["values"][block["block_id"]] = {action_id: state}  # what the modal holds now
         return {
             **self._interactive("block_actions", user_id, user_name),
             "container": {"type": "view", "view_id": view_id},
-            "view": dict(view),
-            "actions": [
-                {
-                    "type": "static_select",
-                    "action_id": action_id,
-                    "block_id": block["block_id"],
-                    "selected_option": option,
-                    "action_ts": f"{time.time():.6f}",
-                }
-            ],
+            "view": json.loads(json.dumps(view)),
+            "actions": [{**state, "action_id": action_id, "block_id": block["block_id"],
+                         "action_ts": f"{time.time():.6f}"}],
         }
+
+    def answer_submission(self, view_id: str, body: str | Mapping[str, Any] | None) -> str:
+        """Do with the modal ``view_id`` what Slack does with this acknowledgement of its submission (the
+        HTTP response's body, or the Socket Mode ack's payload): ``"closed"``, ``"errors"`` or
+        ``"invalid"``."""
+        answer = json.loads(body) if isinstance(body, str) and body.strip() else body or {}
+        view = self._views.get(view_id)
+        if not isinstance(answer, Mapping) or view is None:
+            return "invalid"
+        if answer.get("response_action") == "errors":
+            errors = answer.get("errors")
+            inputs = {b.get("block_id") for b in view.get("blocks", []) if b.get("type") == "input"}
+            if not isinstance(errors, Mapping) or not errors or not set(errors) <= inputs:
+                return "invalid"
+            self._view_errors[view_id] = {str(k): str(v) for k, v in errors.items()}
+            return "errors"
+        if answer.get("response_action") is None:  # a bare ack ("update", "push", "clear" are not used)
+            self._views.pop(view_id, None)
+            self._view_errors.pop(view_id, None)
+            return "closed"
+        return "invalid"
+
+    def view_errors(self, view_id: str) -> dict[str, str]:
+        """The errors a modal shows now (after ``answer_submission``); empty when it shows none."""
+        return dict(self._view_errors.get(view_id, {}))
 
     def app_home_opened(self, user_id: str, *, tab: str = "home") -> dict[str, Any]:
         """The Events API body for ``app_home_opened`` (post it as JSON, signed)."""
@@ -1192,7 +1232,13 @@ class FakeSlack:
         expected_hash = params.get("hash")
         if expected_hash and self._views[view_id]["hash"] != expected_hash:
             return {"ok": False, "error": "hash_conflict"}
-        return {"ok": True, "view": self._store_view(view, view_id=view_id)}
+        held = self._views[view_id]["state"]["values"]
+        kept = {b.get("block_id"): (b.get("element") or {}).get("action_id") for b in view.get("blocks", [])
+                if b.get("type") == "input"}
+        self._view_errors.pop(view_id, None)  # a redrawn modal shows no errors
+        stored = self._store_view(view, view_id=view_id)
+        stored["state"]["values"] = {k: v for k, v in held.items() if kept.get(k) in v}
+        return {"ok": True, "view": stored}
 
     def _views_publish(self, params: dict[str, Any]) -> dict[str, Any]:
         view = self._view_arg(params)

@@ -179,8 +179,9 @@ class Driver:
     async def open_raise(self, user: str, ts: str) -> dict[str, Any]:
         return await self.open_form(user, ts, "raise")
 
-    async def choose(self, user: str, view: dict[str, Any], field: str, value: str) -> dict[str, Any]:
-        """Choose ``value`` in the modal's ``field`` select (a ``dispatch_action``); the modal as redrawn."""
+    async def choose(self, user: str, view: dict[str, Any], field: str, value: str | list[str]) -> dict[str, Any]:
+        """Choose ``value`` in the modal's ``field`` select, or mark ``value`` (a list) in its checkboxes (a
+        ``dispatch_action`` input); the modal as redrawn."""
         before = len(self.fake.calls("views.update"))
         payload = self.fake.view_action(view["id"], f"liars:field:{field}", value, user_id=user,
                                         user_name=NAMES.get(user, user.lower()))
@@ -190,8 +191,9 @@ class Driver:
         assert calls[0].response is not None
         return dict(calls[0].response["view"])
 
-    async def submit_form(self, user: str, view: dict[str, Any], chosen: dict[str, str | list[str]]) -> str:
-        """Submit the modal with these choices (field -> value, or values for checkboxes); the answer."""
+    async def send_form(self, user: str, view: dict[str, Any], chosen: dict[str, str | list[str]]) -> str:
+        """Submit the modal with these choices (field -> value, or values for checkboxes); what Slack did
+        with the modal on the acknowledgement: ``"closed"``, ``"errors"`` (still open) or ``"invalid"``."""
         values: dict[str, dict[str, Any]] = {}
         for block in view["blocks"]:
             element = block.get("element") or {}
@@ -208,15 +210,30 @@ class Driver:
                          "selected_option": next(o for o in element["options"] if o["value"] == want)}
             values[block["block_id"]] = {element["action_id"]: state}
         assert len(values) == len(chosen), (chosen, view["blocks"])
-        before = len(self.fake.ephemerals_to(user))
         payload = self.fake.view_submission(view["callback_id"], values, private_metadata=view["private_metadata"],
-                                            user_id=user, user_name=NAMES.get(user, user.lower()))
+                                            user_id=user, user_name=NAMES.get(user, user.lower()),
+                                            view_id=view.get("id"))
         acked = await self.send_interactive(payload)
-        assert acked.payload in (None, ""), acked.payload  # a bare ack closes the modal
+        return self.fake.answer_submission(str(view.get("id")), acked.payload)
+
+    async def submit_form(self, user: str, view: dict[str, Any], chosen: dict[str, str | list[str]]) -> str:
+        """Submit the modal with these choices; it closes (a bare ack), and the answer comes ephemerally."""
+        before = len(self.fake.ephemerals_to(user))
+        assert await self.send_form(user, view, chosen) == "closed"
         got = await self.fake.wait_for(lambda: self.fake.ephemerals_to(user)[before:],
                                        description=f"the answer to {user}'s {view['callback_id']}")
         await self.settled()
         return str(got[0].params["text"])
+
+    async def submit_refused(self, user: str, view: dict[str, Any], chosen: dict[str, str | list[str]]) -> str:
+        """Submit the modal with choices the bot refuses: it stays open with the refusal; the refusal."""
+        before = len(self.fake.ephemerals_to(user))
+        assert await self.send_form(user, view, chosen) == "errors"
+        await self.settled()
+        assert self.fake.ephemerals_to(user)[before:] == []  # the refusal is in the modal, not the channel
+        errors = self.fake.view_errors(str(view["id"]))
+        assert len(errors) == 1, errors
+        return next(iter(errors.values()))
 
     async def submit_raise(self, user: str, view: dict[str, Any], quantity: str, digit: str) -> str:
         if quantity != view["blocks"][1]["element"]["initial_option"]["value"]:

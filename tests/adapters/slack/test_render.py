@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 
-from adapters.slack.forms import LEGACY_CALLBACK, form_modal, parse_form
+from adapters.slack.forms import LEGACY_CALLBACK, chosen, error_block, fit, form_modal, parse_form
 from adapters.slack.render import (
     SECTION_LIMIT,
     key_from_value,
@@ -71,7 +71,7 @@ def _raise_form() -> Form:
         FormField("quantity", "Quantity", tuple((str(q), str(q)) for q in (4, 5, 6))),
         FormField("digit", "Digit", depends_on="quantity", options_by={
             str(q): tuple((str(d), f"{names[d]} ({d})") for d in ds) for q, ds in digits.items()})),
-        intro="4 sevens")
+        intro="4 sevens", submit="Bid {quantity} {digit}")
 
 
 def _state(view: dict[str, object], chosen: dict[str, str | list[str]]) -> dict[str, object]:
@@ -99,7 +99,7 @@ def test_the_raise_modal_lists_the_digits_for_the_chosen_quantity() -> None:
     assert view["blocks"][1]["dispatch_action"] is True  # choosing a quantity re-lists the digits
     assert [o["value"] for o in quantity["options"]] == ["4", "5", "6"] and quantity["initial_option"]["value"] == "4"
     assert [o["value"] for o in digit["options"]] == ["9", "8"]
-    again = form_modal(KEY, _raise_form(), "raise", first="5")
+    again = form_modal(KEY, _raise_form(), "raise", {"quantity": "5"})
     assert again is not None and again["blocks"][1]["element"]["initial_option"]["value"] == "5"
     assert [o["value"] for o in again["blocks"][2]["element"]["options"]] == [str(d) for d in range(9, -1, -1)]
     # a new first choice is a new block for the second: Slack forgets a digit chosen for another quantity
@@ -115,6 +115,52 @@ def test_a_raise_modal_opened_before_forms_were_generic_still_submits() -> None:
     submitted = {"callback_id": LEGACY_CALLBACK, "state": {"values": state},
                  "private_metadata": json.dumps({"server": KEY.server_id, "channel": KEY.channel_id})}
     assert parse_form(submitted) == (KEY, "bid", {"quantity": "5", "digit": "9"})
+
+
+def test_the_raise_modal_says_the_bid_on_its_button_once_it_is_chosen() -> None:
+    form = _raise_form()
+    assert form_modal(KEY, form, "raise", {"quantity": "5"})["submit"]["text"] == "Bid"  # type: ignore[index]
+    view = form_modal(KEY, form, "raise", {"quantity": "5", "digit": "0"})
+    assert view is not None and view["submit"]["text"] == "Bid 5 zeros"
+    assert view["blocks"][2]["element"]["initial_option"]["value"] == "0"
+    assert all(b["dispatch_action"] is True for b in view["blocks"][1:])  # every choice redraws the modal
+    # a digit the new quantity does not list is dropped, and the button says the plain verb again
+    view = form_modal(KEY, form, "raise", {"quantity": "4", "digit": "0"})
+    assert view is not None and view["submit"]["text"] == "Bid"
+    assert "initial_option" not in view["blocks"][2]["element"]
+    view = form_modal(KEY, form, "raise", {"quantity": "6", "digit": "9", "other": "x"})
+    assert view is not None and view["submit"]["text"] == "Bid 6 nines"
+
+
+def test_a_label_longer_than_slack_allows_is_cut_at_a_word() -> None:
+    assert fit("Bid 12 sevens") == "Bid 12 sevens"
+    assert fit("Declare colour straight flush to the queen") == "Declare … to the queen"  # the choice kept
+    assert fit("Declare full house, queens full") == "Declare … queens full"
+    assert len(fit("x" * 40)) == 24 and fit("x" * 40).endswith("…")
+
+
+def test_the_choices_of_a_modal_come_from_its_drawing_its_state_and_the_action() -> None:
+    view = form_modal(KEY, _raise_form(), "raise", {"quantity": "5", "digit": "3"})
+    assert view is not None
+    digit = {"type": "static_select", "action_id": "liars:field:digit", "selected_option": {"value": "7"}}
+    assert chosen(view, digit) == {"quantity": "5", "digit": "7"}
+    quantity = {"type": "static_select", "action_id": "liars:field:quantity", "selected_option": {"value": "6"}}
+    assert chosen(view, quantity) == {"quantity": "6", "digit": "3"}
+    view["state"] = {"values": {"f:digit:5": {"liars:field:digit": {"selected_option": {"value": "1"}}}}}
+    assert chosen(view, quantity) == {"quantity": "6", "digit": "1"}  # what Slack says the input holds
+    marks = {"type": "checkboxes", "action_id": "liars:field:cards",
+             "selected_options": [{"value": "7H"}, {"value": "QS"}]}
+    assert chosen({}, marks) == {"cards": "7H QS"}
+    assert chosen({"blocks": "nonsense"}, {}) == {}
+
+
+def test_a_refusal_goes_beside_the_last_field_of_the_submitted_modal() -> None:
+    view = form_modal(KEY, _raise_form(), "raise", {"quantity": "5"})
+    assert view is not None
+    submitted = {**view, "state": {"values": {"f:quantity": {}, "f:digit:5": {}}}}
+    assert error_block(submitted) == "f:digit:5"
+    assert error_block({"state": {"values": {"f:digit:5": {}}}}) == "f:digit:5"  # a view sent without blocks
+    assert error_block({"state": {"values": {}}}) is None
 
 
 def _card_round() -> tuple[object, str]:
@@ -137,8 +183,14 @@ def test_the_declare_modal_is_type_then_ranks_and_only_legal_choices() -> None:
     assert [o["value"] for o in ranks] == [v for v, _ in form.fields[1].options_by[first]]
     assert all(len(o["text"]["text"]) <= 75 for o in kinds + ranks)
     other = kinds[-1]["value"]
-    redrawn = form_modal(KEY, form, "declare", first=other)
+    redrawn = form_modal(KEY, form, "declare", {"type": other})
     assert redrawn is not None
+    for value, label in form.fields[1].options_by[other]:  # the button says the declaration, within 24
+        said = form_modal(KEY, form, "declare", {"type": other, "ranks": value})
+        assert said is not None and len(said["submit"]["text"]) <= 24
+        words, shown = f"Declare {label.split(' (')[0]}", said["submit"]["text"]
+        assert shown == words or (shown.startswith("Declare … ")
+                                  and words.endswith(" " + shown.removeprefix("Declare … "))), (shown, words)
     assert [o["value"] for o in redrawn["blocks"][2]["element"]["options"]] == \
         [v for v, _ in form.fields[1].options_by[other]]
     rank = redrawn["blocks"][2]["element"]["options"][0]["value"]
@@ -155,6 +207,9 @@ def test_the_discard_modal_has_a_checkbox_per_card_in_two_colours() -> None:
     assert form.refusal is None
     view = form_modal(KEY, form, "discard")
     assert view is not None and view["submit"]["text"] == "Discard and draw"
+    marked = form_modal(KEY, form, "discard", {"cards": " ".join(v for v, _ in form.fields[0].options[:3])})
+    assert marked is not None and marked["submit"]["text"] == "Discard 3 and draw"
+    assert len(marked["blocks"][1]["element"]["initial_options"]) == 3 and marked["blocks"][1]["dispatch_action"]
     boxes = view["blocks"][1]["element"]
     assert boxes["type"] == "checkboxes" and len(boxes["options"]) == 5
     labels = " ".join(o["text"]["text"] for o in boxes["options"])
