@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 
-__all__ = ["MIGRATIONS", "migrate_sync"]
+import aiosqlite
+
+__all__ = ["MIGRATIONS", "migrate_sync", "switch_to_wal"]
 
 MIGRATIONS: list[str] = [
     # 1: the first schema
@@ -114,6 +117,20 @@ def _statements(script: str) -> list[str]:
     if buf.strip() and not all(x.strip().startswith("--") for x in buf.splitlines() if x.strip()):
         out.append(buf)
     return out
+
+
+async def switch_to_wal(db: aiosqlite.Connection, attempts: int = 100) -> None:
+    """``PRAGMA journal_mode=WAL``, waiting for other processes opening the same new file: SQLite
+    answers "database is locked" at once (without its busy handler) while another connection holds the
+    lock that switching the journal mode needs."""
+    for attempt in range(attempts):
+        try:
+            await db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt + 1 == attempts:
+                raise
+            await asyncio.sleep(0.05)
 
 
 def migrate_sync(conn: sqlite3.Connection) -> list[int]:

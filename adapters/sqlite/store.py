@@ -28,7 +28,7 @@ from adapters.stores import DUMP_COLUMNS, HEADS_SQL
 from bot.ports import RoundRecord, StaleTable, StoredTable, TableHead
 
 from .batch import ORDER, Unit, translate, write_sync
-from .schema import MIGRATIONS, migrate_sync
+from .schema import MIGRATIONS, migrate_sync, switch_to_wal
 
 __all__ = ["MIGRATIONS", "SqliteStore", "default_db_path"]
 
@@ -59,7 +59,7 @@ class SqliteStore:
         self._db = await aiosqlite.connect(self.path, isolation_level=None)
         db = self._db
         await db.execute("PRAGMA busy_timeout=5000")  # first: another process may be switching the file to WAL
-        await db.execute("PRAGMA journal_mode=WAL")
+        await switch_to_wal(db)
         await db.execute(f"PRAGMA synchronous={self.synchronous}")
         await db.execute("PRAGMA foreign_keys=ON")
         # Checkpoints run on their own connection and thread (below), never inside a player's commit.
