@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from ..errors import ActionParseError, NotYourTurn, RoundOver, UnknownPlayer
 from ..game import Form, FormField
 from . import text as T
-from .bids import digit_plural
+from .bids import digit_name, digit_plural
 from .players import get_strategy
 from .round import Round
 from .rules import RankOrder
@@ -62,7 +62,8 @@ def raise_form(round_: Round | None, player: str, players: Sequence[str], order:
         "bid", "Raise",
         (FormField("quantity", "Quantity", tuple((str(q), str(q)) for q in quantities)),
          FormField("digit", "Digit", depends_on="quantity", options_by={
-             str(q): tuple((str(d), f"{digit_plural(d, order)} ({d})") for d in by_quantity[q])
+             str(q): tuple((str(d), f"{(digit_name if q == 1 else digit_plural)(d, order)} ({d})")
+                           for d in by_quantity[q])  # "Bid 1 four", "Bid 2 fours", as a bid reads
              for q in quantities})),
         refusal=refusal, intro=intro, submit="Bid {quantity} {digit}")
 

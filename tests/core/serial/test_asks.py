@@ -1,0 +1,34 @@
+"""The Raise… form the serial game hands the platforms (core/serial/asks.py): only bids that beat the
+standing one, worded as a bid reads ("1 four", "2 fours")."""
+
+from __future__ import annotations
+
+from core.serial import Round, make_rules
+from core.serial.asks import raise_form
+
+from ._helpers import play, serials
+
+CLASSIC = make_rules("classic")
+
+
+def new_round() -> Round:
+    return Round(CLASSIC, ["a", "b"], serials(a="06742088", b="13579246"), "a")
+
+
+def test_the_form_words_a_quantity_of_one_in_the_singular() -> None:
+    form = raise_form(new_round(), "a", ["a", "b"], CLASSIC.rank_order)
+    assert form.refusal is None
+    digits = form.fields[1]
+    assert dict(digits.options_by["1"])["4"] == "four (4)" and dict(digits.options_by["2"])["4"] == "fours (4)"
+    assert form.submit_label({"quantity": "1", "digit": "4"}) == "Bid 1 four"
+    assert form.submit_label({"quantity": "3", "digit": "0"}) == "Bid 3 zeros"
+
+
+def test_the_form_offers_only_bids_above_the_standing_one_and_refuses_out_of_turn() -> None:
+    round_ = new_round()
+    play(round_, [("a", "2 sevens")])
+    form = raise_form(round_, "b", ["a", "b"], CLASSIC.rank_order)
+    quantities = [value for value, _ in form.fields[0].options]
+    assert quantities[0] == "2" and "1" not in quantities
+    assert [d for d, _ in form.fields[1].options_by["2"]] == ["9", "8"]  # above sevens, highest first
+    assert raise_form(round_, "a", ["a", "b"], CLASSIC.rank_order).refusal == "It is not your turn: <@b> is to act."
