@@ -36,8 +36,8 @@ log = logging.getLogger(__name__)
 _MIGRATION_LOCK = 0x6C696172  # pg_advisory_xact_lock key: one process migrates at a time
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+_dumps = json.JSONEncoder(separators=(",", ":")).encode
+"""``json.dumps(value, separators=(",", ":"))``, without building an encoder per call."""
 
 
 class PostgresStore:
@@ -193,10 +193,12 @@ class PostgresStore:
         unit = Unit(table_id=table_id, request_id=request[0] if request else None, new_table=new_table)
         unit.expect = (table_id, first)
         unit.events = [(table_id, first + i, at, _dumps(ev)) for i, ev in enumerate(events, start=1)]
-        unit.rounds = [(table_id, server, r.number, period, at, _dumps(r.record), _dumps(r.outcome)) for r in rounds]
-        unit.ledger = [
-            (table_id, r.number, server, period, e.player, e.units, at) for r in rounds for e in r.entries
-        ]
+        if rounds:
+            unit.rounds = [(table_id, server, r.number, period, at, _dumps(r.record), _dumps(r.outcome))
+                           for r in rounds]
+            unit.ledger = [
+                (table_id, r.number, server, period, e.player, e.units, at) for r in rounds for e in r.entries
+            ]
         if names:
             unit.players = [(server, p, n) for p, n in names.items()]
         if request is not None:
