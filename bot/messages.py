@@ -76,6 +76,8 @@ def signed_units(n: int, settings: Mapping[str, Any] | None = None) -> str:
 
 def with_units(text: str, settings: Mapping[str, Any] | None) -> str:
     """Write a game's ``<$n>`` money tokens out with the server's unit."""
+    if "<$" not in text:
+        return text
     return _UNITS.sub(lambda m: units(int(m.group(1)), settings), text)
 
 
@@ -84,8 +86,10 @@ def button(control: Control) -> Button:
 
 
 def table_message(table: TableState, text: str, kind: MessageKind, **kw: Any) -> Message:
-    text = text.replace("<#table>", f"<#{table.key.channel_id}>")
-    return Message(key=table.key, text=text, kind=kind, names=dict(table.names), humans=table.humans, **kw)
+    if "<#table>" in text:
+        text = text.replace("<#table>", f"<#{table.key.channel_id}>")
+    names, humans = table.roster()
+    return Message(key=table.key, text=text, kind=kind, names=names, humans=humans, **kw)
 
 
 def seat_list(table: TableState) -> str:
