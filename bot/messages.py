@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from core.game import Control, Panel, Say, SayKind
@@ -81,7 +82,9 @@ def with_units(text: str, settings: Mapping[str, Any] | None) -> str:
     return _UNITS.sub(lambda m: units(int(m.group(1)), settings), text)
 
 
+@lru_cache(maxsize=256)
 def button(control: Control) -> Button:
+    """The message button of a game's control (both are values: one Button per distinct Control)."""
     return Button(control.verb, control.label, control.style, control.form)
 
 

@@ -123,7 +123,7 @@ class SerialMatch:
 
     @property
     def live_round(self) -> Round | None:
-        r = self.round
+        r = self.session.round if self.session is not None else None
         return r if r is not None and not r.is_over else None
 
     @property
@@ -140,8 +140,8 @@ class SerialMatch:
 
     @property
     def to_act(self) -> str | None:
-        r = self.live_round
-        return r.to_act if r is not None else None
+        r = self.session.round if self.session is not None else None
+        return r.to_act if r is not None else None  # None once the round is over
 
     @property
     def end_text(self) -> str:
