@@ -40,6 +40,13 @@ _dumps = json.JSONEncoder(separators=(",", ":")).encode
 """``json.dumps(value, separators=(",", ":"))``, without building an encoder per call."""
 
 
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """What a connection released to the pool needs undone besides what asyncpg always does (roll back
+    a transaction left open): nothing.  The store sets no session state (no SET, LISTEN, cursor held
+    outside a transaction, or session advisory lock), so asyncpg's default reset query, one more round
+    trip after every write batch, is not sent."""
+
+
 class PostgresStore:
     def __init__(self, url: str, *, pool_size: int = 4) -> None:
         self.url = url
@@ -54,7 +61,8 @@ class PostgresStore:
     # -- life cycle -------------------------------------------------------------------------------
     async def open(self) -> None:
         self._pool = await asyncpg.create_pool(
-            self.url, min_size=2, max_size=self.pool_size, server_settings={"application_name": "liars"}
+            self.url, min_size=2, max_size=self.pool_size, server_settings={"application_name": "liars"},
+            reset=_keep_session,
         )
         await self._migrate()
         self._writer = asyncio.create_task(self._write_loop(), name="liars-postgres-writer")
