@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from core.game import Control, Panel, Say, SayKind
@@ -76,16 +77,22 @@ def signed_units(n: int, settings: Mapping[str, Any] | None = None) -> str:
 
 def with_units(text: str, settings: Mapping[str, Any] | None) -> str:
     """Write a game's ``<$n>`` money tokens out with the server's unit."""
+    if "<$" not in text:
+        return text
     return _UNITS.sub(lambda m: units(int(m.group(1)), settings), text)
 
 
+@lru_cache(maxsize=256)
 def button(control: Control) -> Button:
+    """The message button of a game's control (both are values: one Button per distinct Control)."""
     return Button(control.verb, control.label, control.style, control.form)
 
 
 def table_message(table: TableState, text: str, kind: MessageKind, **kw: Any) -> Message:
-    text = text.replace("<#table>", f"<#{table.key.channel_id}>")
-    return Message(key=table.key, text=text, kind=kind, names=dict(table.names), humans=table.humans, **kw)
+    if "<#table>" in text:
+        text = text.replace("<#table>", f"<#{table.key.channel_id}>")
+    names, humans = table.roster()
+    return Message(key=table.key, text=text, kind=kind, names=names, humans=humans, **kw)
 
 
 def seat_list(table: TableState) -> str:

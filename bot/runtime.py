@@ -82,11 +82,15 @@ class Outbox:
         self._senders: dict[TableKey, asyncio.Task[None]] = {}
 
     def post(self, messages: Sequence[Message]) -> None:
+        key: TableKey | None = None
+        queue: list[Message] = []
         for message in messages:
-            self._queues.setdefault(message.key, []).append(message)
-            if message.key not in self._senders:
+            if message.key is not key:  # a post is mostly one table's: look its queue up once
                 key = message.key
-                self._senders[key] = asyncio.create_task(self._send(key), name=f"liars-send-{key.channel_id}")
+                queue = self._queues.setdefault(key, [])
+                if key not in self._senders:
+                    self._senders[key] = asyncio.create_task(self._send(key), name=f"liars-send-{key.channel_id}")
+            queue.append(message)
 
     async def _send(self, key: TableKey) -> None:
         try:

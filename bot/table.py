@@ -60,6 +60,7 @@ class TableState:
         self.keep_history = keep_history
         self.ended_reason = ""
         self.max_rounds = 0
+        self._roster: tuple[dict[str, str], frozenset[str]] | None = None  # see roster()
 
     # -- derived ----------------------------------------------------------------------------------
     @property
@@ -73,6 +74,13 @@ class TableState:
     @property
     def humans(self) -> frozenset[str]:
         return frozenset(p for p in self.names if p not in self.computers)
+
+    def roster(self) -> tuple[dict[str, str], frozenset[str]]:
+        """The names and the human players as they stand, for messages: one snapshot, shared by every
+        message until the next ``open`` or ``join`` event (the only ones that change them); read only."""
+        if self._roster is None:
+            self._roster = (dict(self.names), self.humans)
+        return self._roster
 
     def is_computer(self, player: str) -> bool:
         return player in self.computers
@@ -96,6 +104,7 @@ class TableState:
         at = float(event.get("at", 0.0))
         self.events += 1
         if kind == "open":
+            self._roster = None
             self.host = event["host"]
             self.names[self.host] = event.get("host_name", self.host)
             self.game = get_game(event.get("game", DEFAULT_GAME))
@@ -111,6 +120,7 @@ class TableState:
                 self.seats.append(cid)
             self.opened_at = at
         elif kind == "join":
+            self._roster = None
             self.names[event["player"]] = event.get("name", event["player"])
             self.seats.append(event["player"])
         elif kind == "leave":

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 __all__ = ["Batch", "Unit", "statement"]
@@ -68,6 +68,7 @@ _PARTS: dict[str, tuple[tuple[str, ...], str]] = {
     ),
 }
 _KINDS = tuple(_PARTS)
+_EMPTY: Mapping[Any, Any] = MappingProxyType({})
 
 
 @lru_cache(maxsize=256)
@@ -84,24 +85,30 @@ def statement(kinds: tuple[str, ...]) -> str:
     return "WITH " + ",\n".join(parts) + f"\nSELECT {result}"
 
 
-@dataclass(eq=False)
 class Unit:
-    """One caller's writes: all stored, or none."""
+    """One caller's writes: all stored, or none.  (A plain class with slots: one is made per commit.)"""
 
-    table_id: int | None = None
-    request_id: str | None = None
-    new_table: tuple[Any, ...] | None = None  # (id, server, channel, created_at): the table's first commit
-    expect: tuple[int, int] | None = None  # (table_id, the number of events it must have)
-    events: list[tuple[Any, ...]] = field(default_factory=list)
-    rounds: list[tuple[Any, ...]] = field(default_factory=list)
-    ledger: list[tuple[Any, ...]] = field(default_factory=list)  # joined to its round by (table_id, number)
-    players: list[tuple[str, str, str]] = field(default_factory=list)
-    requests: list[tuple[Any, ...]] = field(default_factory=list)
-    close: dict[int, float] = field(default_factory=dict)
-    panels: dict[int, dict[str, str]] = field(default_factory=dict)
-    settings: list[tuple[str, str]] = field(default_factory=list)
-    settle: list[tuple[Any, ...]] = field(default_factory=list)
-    future: asyncio.Future[None] | None = None
+    __slots__ = ("close", "events", "expect", "future", "ledger", "new_table", "panels", "players", "request_id",
+                 "requests", "rounds", "settings", "settle", "table_id")
+
+    def __init__(self, table_id: int | None = None, request_id: str | None = None,
+                 new_table: tuple[Any, ...] | None = None, *, panels: dict[int, dict[str, str]] | None = None,
+                 settings: list[tuple[str, str]] | None = None, settle: list[tuple[Any, ...]] | None = None) -> None:
+        self.table_id = table_id
+        self.request_id = request_id
+        self.new_table = new_table  # (id, server, channel, created_at): the table's first commit
+        self.expect: tuple[int, int] | None = None  # (table_id, the number of events it must have)
+        # rows of each kind (empty tuples until set: most units have few kinds)
+        self.events: Sequence[tuple[Any, ...]] = ()
+        self.rounds: Sequence[tuple[Any, ...]] = ()
+        self.ledger: Sequence[tuple[Any, ...]] = ()  # joined to its round by (table_id, number)
+        self.players: Sequence[tuple[str, str, str]] = ()
+        self.requests: Sequence[tuple[Any, ...]] = ()
+        self.close: Mapping[int, float] = _EMPTY
+        self.panels: Mapping[int, dict[str, str]] = panels or _EMPTY
+        self.settings: Sequence[tuple[str, str]] = settings or ()
+        self.settle: Sequence[tuple[Any, ...]] = settle or ()
+        self.future: asyncio.Future[None] | None = None
 
     def resolve(self, error: BaseException | None) -> None:
         if self.future is None or self.future.done():

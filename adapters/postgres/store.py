@@ -36,8 +36,15 @@ log = logging.getLogger(__name__)
 _MIGRATION_LOCK = 0x6C696172  # pg_advisory_xact_lock key: one process migrates at a time
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+_dumps = json.JSONEncoder(separators=(",", ":")).encode
+"""``json.dumps(value, separators=(",", ":"))``, without building an encoder per call."""
+
+
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """What a connection released to the pool needs undone besides what asyncpg always does (roll back
+    a transaction left open): nothing.  The store sets no session state (no SET, LISTEN, cursor held
+    outside a transaction, or session advisory lock), so asyncpg's default reset query, one more round
+    trip after every write batch, is not sent."""
 
 
 class PostgresStore:
@@ -54,7 +61,8 @@ class PostgresStore:
     # -- life cycle -------------------------------------------------------------------------------
     async def open(self) -> None:
         self._pool = await asyncpg.create_pool(
-            self.url, min_size=2, max_size=self.pool_size, server_settings={"application_name": "liars"}
+            self.url, min_size=2, max_size=self.pool_size, server_settings={"application_name": "liars"},
+            reset=_keep_session,
         )
         await self._migrate()
         self._writer = asyncio.create_task(self._write_loop(), name="liars-postgres-writer")
@@ -193,10 +201,12 @@ class PostgresStore:
         unit = Unit(table_id=table_id, request_id=request[0] if request else None, new_table=new_table)
         unit.expect = (table_id, first)
         unit.events = [(table_id, first + i, at, _dumps(ev)) for i, ev in enumerate(events, start=1)]
-        unit.rounds = [(table_id, server, r.number, period, at, _dumps(r.record), _dumps(r.outcome)) for r in rounds]
-        unit.ledger = [
-            (table_id, r.number, server, period, e.player, e.units, at) for r in rounds for e in r.entries
-        ]
+        if rounds:
+            unit.rounds = [(table_id, server, r.number, period, at, _dumps(r.record), _dumps(r.outcome))
+                           for r in rounds]
+            unit.ledger = [
+                (table_id, r.number, server, period, e.player, e.units, at) for r in rounds for e in r.entries
+            ]
         if names:
             unit.players = [(server, p, n) for p, n in names.items()]
         if request is not None:

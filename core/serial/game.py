@@ -70,6 +70,11 @@ def _serial(text: str, rules: Rules) -> Serial:
     return serial
 
 
+def _same(checked: Mapping[str, Any], action: Mapping[str, Any]) -> bool:
+    """Whether ``action`` holds the very values (not merely equal ones) of the action ``checked``."""
+    return checked.keys() == action.keys() and all(checked[k] is v for k, v in action.items())
+
+
 class _NoDraw:
     """A match is dealt through :meth:`SerialMatch.deal`, which records every draw; the session never draws."""
 
@@ -93,6 +98,8 @@ class SerialMatch:
         self.pending: Step | None = None  # a serial session never starts over
         self.carry_opener: str | None = None
         self.last_declared = False
+        self._dealt: tuple[tuple[tuple[str, str], ...], dict[str, Serial]] | None = None  # see apply_deal()
+        self._checked: tuple[Json, Round, Action] | None = None  # see apply()
         if previous is not None:
             self.first_round = previous.first_round + len(previous.logs)
             self.last_declared = previous.last_declared
@@ -116,7 +123,7 @@ class SerialMatch:
 
     @property
     def live_round(self) -> Round | None:
-        r = self.round
+        r = self.session.round if self.session is not None else None
         return r if r is not None and not r.is_over else None
 
     @property
@@ -133,8 +140,8 @@ class SerialMatch:
 
     @property
     def to_act(self) -> str | None:
-        r = self.live_round
-        return r.to_act if r is not None else None
+        r = self.session.round if self.session is not None else None
+        return r.to_act if r is not None else None  # None once the round is over
 
     @property
     def end_text(self) -> str:
@@ -170,25 +177,32 @@ class SerialMatch:
             assert session.slips is not None
             pos = session.slip_position()
             serials = {p: str(session.slips[p][pos]) for p in players}
+            drawn = {p: _serial(s, rules) for p, s in serials.items()}
         else:
-            serials = {p: str(deal_serial(rng, rules.serial_length, rules.digits)) for p in players}
+            drawn = {p: deal_serial(rng, rules.serial_length, rules.digits) for p in players}
+            serials = {p: str(s) for p, s in drawn.items()}
             if session is None:
                 session = self._new_session(None)
         session.rng = rng
         try:
-            opener = session.opener_for_next_round({p: _serial(s, rules) for p, s in serials.items()})
+            opener = session.opener_for_next_round(drawn)
         finally:
             session.rng = _NoDraw()
         salt = new_salt(rng)
         payload.update(serials=serials, opener=opener, stake=session.stake_for_next_round(), salt=salt,
                        commitment=commitment(players, serials, salt))
+        self._dealt = (tuple(serials.items()), drawn)  # apply_deal() of these serials need not parse them
         return payload
 
     def apply_deal(self, deal: Mapping[str, Any]) -> Step:
         if self.session is None:
             self.session = self._new_session(deal.get("slips"))
         session = self.session
-        serials = {p: _serial(s, self.rules) for p, s in deal["serials"].items()}
+        dealt, self._dealt = self._dealt, None
+        if dealt is not None and dealt[0] == tuple(deal["serials"].items()):
+            serials = dealt[1]  # drawn by deal() here: the stored texts are theirs
+        else:
+            serials = {p: _serial(s, self.rules) for p, s in deal["serials"].items()}
         round_ = session.deal(serials, deal["opener"])
         if "stake" in deal and round_.stake != deal["stake"]:
             raise GameError("the stored deal disagrees with the rules' stake")
@@ -240,9 +254,14 @@ class SerialMatch:
     def check(self, action: Mapping[str, Any]) -> None:
         round_, act = self._action(action)
         round_.check(act)
+        self._checked = (dict(action), round_, act)
 
     def apply(self, action: Mapping[str, Any]) -> Step:
-        round_, act = self._action(action)
+        checked, self._checked = self._checked, None
+        if checked is not None and checked[1] is self.live_round and _same(checked[0], action):
+            round_, act = checked[1], checked[2]  # the action check() just passed: parsed and checked
+        else:
+            round_, act = self._action(action)
         assert self.session is not None
         events = self.session.apply(act)
         log = self.logs[-1]

@@ -77,6 +77,7 @@ class Round:
     __slots__ = (
         "_bidder",
         "_challengers",
+        "_checked",
         "_first",
         "_format_ids",
         "_in_play",
@@ -148,6 +149,7 @@ class Round:
         self._order = rules.rank_order
         self._table = bids_by_id(self._order)
         self._offered: Action | None = None  # the action random_action() last produced, if still legal
+        self._checked: tuple[Action, int] | None = None  # the action check() last passed, and its seat
         reduced_digits = digits < 10
         self._in_play: frozenset[int] | None = frozenset(rules.digit_set) if reduced_digits else None
         self._format_ids: tuple[int, ...] | None = (
@@ -261,7 +263,7 @@ class Round:
     # -- transitions ------------------------------------------------------------------------------
     def check(self, action: Action) -> None:
         """Raise the :class:`GameError` that ``apply(action)`` would raise, or return None."""
-        self._check(action)
+        self._checked = (action, self._check(action))
 
     def _check(self, action: Action) -> int:
         """:meth:`check`, returning the actor's seat."""
@@ -297,9 +299,16 @@ class Round:
         return seat
 
     def apply(self, action: Action) -> tuple[Event, ...]:
-        # An action random_action() produced for this very state is legal: the player to act made it.
-        seat = self._turn if action is self._offered else self._check(action)
-        self._offered = None
+        # An action random_action() produced for this very state is legal: the player to act made it;
+        # so is one check() just passed (the state changes only here).
+        checked = self._checked
+        if action is self._offered:
+            seat = self._turn
+        elif checked is not None and action is checked[0]:
+            seat = checked[1]
+        else:
+            seat = self._check(action)
+        self._offered = self._checked = None
         self.history.append(action)
         if isinstance(action, MakeBid):
             bid = action.bid
