@@ -10,7 +10,7 @@ DEFAULT_GAME = "serial"
 
 
 def _games() -> dict[str, Game]:
-    from .serial.game import SERIAL
+    from .serial.plugin import SERIAL
 
     games: dict[str, Game] = {SERIAL.name: SERIAL}
     try:

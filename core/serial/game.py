@@ -1,4 +1,5 @@
-"""The serial game behind the game seam (:mod:`core.game`): :data:`SERIAL` and :class:`SerialMatch`.
+"""The serial game's match behind the game seam (:mod:`core.game`): :class:`SerialMatch` (the game
+itself, :data:`~core.serial.plugin.SERIAL`, is in ``plugin.py``).
 
 A match is a :class:`~core.serial.session.Session` at fixed seats.  When the seats change the table
 starts a new match with ``previous`` set, and what the table carries on is decided here: the stake
@@ -21,14 +22,14 @@ from typing import Any
 
 from ..errors import ActionParseError, GameError, RoundOver, UnknownPlayer
 from ..fairness import new_salt
-from ..game import Form, GameRules, Json, Match, Panel, RandomSource, Say, SayKind, Settled, Step
+from ..game import Form, Json, Panel, RandomSource, Say, SayKind, Settled, Step
 from . import text as T
 from .asks import private_read, raise_form
 from .bids import MAX_PLAYERS, MIN_PLAYERS, Bid
 from .errors import BidParseError, DigitNotInPlay
 from .fairness import commitment
-from .players import DIFFICULTY_LEVELS, get_strategy
-from .record import outcome_to_dict, parse_action, replay
+from .players import get_strategy
+from .record import outcome_to_dict, parse_action
 from .round import (
     Action,
     BidPlaced,
@@ -40,14 +41,13 @@ from .round import (
     Round,
     timeout_action,
 )
-from .rules import PRESETS, Rules, SerialSource, make_rules
+from .rules import Rules, SerialSource
 from .scoring import Outcome
 from .serials import Serial, deal_serial, deal_slip, fits
 from .session import Session
-from .stats import history_line, player_stats
 from .view import seat_view
 
-__all__ = ["SERIAL", "SerialGame", "SerialMatch", "action_to_json"]
+__all__ = ["SerialMatch", "action_to_json"]
 
 
 def action_to_json(action: Action) -> Json:
@@ -362,54 +362,3 @@ class SerialMatch:
             for r in out["rounds"]:
                 r.pop("serials", None)
         return out
-
-
-class SerialGame:
-    """The serial-number game (RULES.md §1)."""
-
-    name = "serial"
-    title = "Liar's Poker (serial numbers)"
-    min_players = MIN_PLAYERS
-    max_players = MAX_PLAYERS
-    presets: tuple[str, ...] = tuple(PRESETS)
-    levels: tuple[str, ...] = DIFFICULTY_LEVELS
-    verbs: Mapping[str, str] = {
-        "bid": "raise: a quantity and a digit, e.g. 'bid 5 sevens'",
-        "challenge": "challenge the standing bid",
-        "count": "call for the count (a bidder challenged all around, with the rebid right)",
-    }
-    reads: Mapping[str, str] = {
-        "odds": "my private odds for each digit",
-        "hint": "what a computer player would do in my seat, and why",
-    }
-
-    def describe(self, rules: GameRules) -> str:
-        assert isinstance(rules, Rules)
-        return T.describe(rules)
-
-    def make_rules(self, preset: str | None, options: Mapping[str, Any]) -> Rules:
-        return make_rules(preset or "classic", **options)
-
-    def rules_from_dict(self, data: Mapping[str, Any]) -> Rules:
-        return Rules.from_dict(dict(data))
-
-    def new_match(self, rules: GameRules, players: Sequence[str], *, host: str,
-                  previous: Match | None = None) -> SerialMatch:
-        assert isinstance(rules, Rules)
-        return SerialMatch(rules, players, host=host,
-                           previous=previous if isinstance(previous, SerialMatch) else None)
-
-    def stats(self, player: str, records: Sequence[Mapping[str, Any]]) -> tuple[str, Json]:
-        return player_stats(player, records)
-
-    def history_line(self, record: Mapping[str, Any], names: Mapping[str, str]) -> str:
-        return history_line(record, names)
-
-    def replay(self, record: Mapping[str, Any]) -> Json:
-        return replay(record)
-
-    def verify(self, record: Mapping[str, Any]) -> Json:
-        return replay(record, verify=True)
-
-
-SERIAL = SerialGame()

@@ -139,7 +139,7 @@ def test_serial_parse_takes_the_format_length() -> None:
 def test_the_game_seam_deals_parses_and_replays_a_reduced_format() -> None:
     from core.errors import GameError
     from core.serial.errors import BidParseError
-    from core.serial.game import SERIAL
+    from core.serial.plugin import SERIAL
 
     rules = SERIAL.make_rules(None, {"digits": "3", "serial_length": "3", "rebid": "on"})
     assert "reduced format 3×3" in SERIAL.describe(rules)
