@@ -286,6 +286,11 @@ async def main(args: argparse.Namespace) -> int:
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"  rounds completed while measured: {load.counts - counts_before} (all in the file: {rounds})")
     print(f"  ledgers: {len(ledgers)} servers, sums {sorted(set(ledgers.values()))}")
+    counts = [m for m in fake.messages.values() if "**The count**" in m.content]
+    pictured = sum(1 for m in counts if m.attachments)
+    skipped = [line for line in log.splitlines() if "skipped so far" in line]
+    print(f"  counts posted (whole run): {len(counts)}, with their picture: {pictured}"
+          f"{'; ' + skipped[-1].split(': ', 1)[-1] if skipped else ''}")
     if "Traceback" in log or " ERROR " in log:
         print("  the bot logged errors:\n" + log[-3000:])
     return 0 if all(v == 0 for v in ledgers.values()) and not fake.internal_errors else 1

@@ -285,6 +285,10 @@ async def main(args: argparse.Namespace) -> int:
     total = sum(methods.values())
     print(f"  Web API calls (whole run): {total}, {total / max(1, load.sent):.1f} per request: "
           + ", ".join(f"{m} {k}" for m, k in methods.most_common()))
+    counts = sum(1 for c in fake.calls("chat.postMessage") if c.ok and "The count" in str(c.params.get("text", "")))
+    skipped = [line for line in log.splitlines() if "skipped so far" in line]
+    print(f"  counts posted (whole run): {counts}, pictures shared: {len(fake.shared_files())}"
+          f"{'; ' + skipped[-1].split(': ', 1)[-1] if skipped else ''}")
     for line in log.splitlines():
         if "stopping:" in line:
             print("  the bot's own view: " + line.split("stopping: ", 1)[1])
