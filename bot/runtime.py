@@ -73,6 +73,9 @@ class SaveFailed(UserError):
         super().__init__(R.NOT_SAVED, "not-saved")
 
 
+SURVEY_CONCURRENCY = 8  # tables a survey catches up at once (each a lock and one read)
+
+
 class Outbox:
     """Per-table ordered delivery, off the table's lock."""
 
@@ -245,6 +248,8 @@ class Runtime:
             for event in missed:
                 table.apply(event)
             if table.status != TableStatus.ENDED:
+                if missed:  # the other process may have posted new panel messages (a new round's table)
+                    self.panels[key] = {**self.panels.get(key, {}), **await self.store.table_panels(table.id)}
                 return table
             self.tables.pop(key, None)  # ended elsewhere: another may be open there now
         return self._adopt(key, await self.store.open_table_at(key.server, key.channel_id))
@@ -267,13 +272,16 @@ class Runtime:
             key = TableKey.from_server(stored.server, stored.channel)
             if self.serves(key):
                 heads[key] = stored
-        changed = 0
-        for key in [*heads, *(k for k in list(self.tables) if k not in heads)]:
-            head, table = heads.get(key), self.tables.get(key)
-            if head is not None and table is not None and (table.id, table.events) >= (head.table_id, head.seq):
-                continue
-            changed += await self._moved(key)
-        return changed
+        stale = [k for k, head in heads.items()
+                 if (t := self.tables.get(k)) is None or (t.id, t.events) < (head.table_id, head.seq)]
+        stale += [k for k in list(self.tables) if k not in heads and self.serves(k)]  # closed elsewhere
+        gate = asyncio.Semaphore(SURVEY_CONCURRENCY)
+
+        async def catch_up(key: TableKey) -> bool:
+            async with gate:
+                return await self._moved(key)
+
+        return sum(await asyncio.gather(*(catch_up(k) for k in stale)))
 
     async def run(self, handler: Handler, cmd: Command, *, read: bool = False) -> Reply:
         """Run a command's handler; if another process changed its table first, run it again on the

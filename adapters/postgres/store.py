@@ -166,6 +166,10 @@ class PostgresStore:
         )
         return None if value is None else int(value)
 
+    async def table_panels(self, table_id: int) -> dict[str, str]:
+        value = await self.pool.fetchval("SELECT panels FROM tables WHERE id = $1", table_id)
+        return dict(json.loads(value)) if value is not None else {}
+
     async def set_panel(self, table_id: int, panel: str, ref: str) -> None:
         await self._submit(Unit(panels={table_id: {panel: ref}}))
 

@@ -30,18 +30,14 @@ from bot.ports import RoundRecord, StaleTable, StoredTable, TableHead
 from .batch import ORDER, Unit, translate, write_sync
 from .schema import MIGRATIONS, migrate_sync, switch_to_wal
 
-__all__ = ["MIGRATIONS", "SqliteStore", "default_db_path"]
+__all__ = ["MIGRATIONS", "SqliteStore"]
 
 log = logging.getLogger(__name__)
 
 
-def default_db_path() -> str:
-    return os.environ.get("LIARS_DB", "./liars.sqlite3")
-
-
 class SqliteStore:
     def __init__(self, path: str | None = None, *, synchronous: str = "FULL", checkpoint_interval: float = 1.0) -> None:
-        self.path = path or default_db_path()
+        self.path = path or os.environ.get("LIARS_DB", "./liars.sqlite3")
         self.synchronous = synchronous
         self._db: aiosqlite.Connection | None = None
         self._queue: asyncio.Queue[Unit] = asyncio.Queue()
@@ -192,6 +188,10 @@ class SqliteStore:
     async def last_table(self, server: str, channel: str) -> int | None:
         row = await self._one("SELECT MAX(id) FROM tables WHERE server = ? AND channel = ?", (server, channel))
         return int(row[0]) if row and row[0] is not None else None
+
+    async def table_panels(self, table_id: int) -> dict[str, str]:
+        row = await self._one("SELECT panels FROM tables WHERE id = ?", (table_id,))
+        return dict(json.loads(row[0])) if row else {}
 
     async def set_panel(self, table_id: int, panel: str, ref: str) -> None:
         await self._submit({"panel": [(panel, ref, table_id)]})

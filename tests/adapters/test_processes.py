@@ -229,3 +229,23 @@ async def test_a_table_whose_process_is_gone_is_timed_by_another(cluster: Cluste
     c.clock.advance(5)
     await b.tick()
     assert b.table(key) is None
+
+
+async def test_a_process_catching_up_takes_the_panel_messages_the_other_posted(cluster: Cluster) -> None:
+    """B edits the table message A posted for the new round, not the previous round's."""
+    c = cluster
+    a, b = c.services
+    key = TableKey("slack", "T0", "C8")
+    alice, bob = Actor("UA", "Alice"), Actor("UB", "Bob")
+    for actor, name in ((alice, "start"), (bob, "join"), (alice, "deal")):
+        assert (await a.handle(Command(name, key, actor, ()))).ok
+    await a.set_panel(key, "table", "round-1")  # as A's adapter does once it has posted the message
+    assert await view(b, key) is not None and b.panel(key, "table") == "round-1"
+    table = a.table(key)
+    assert table is not None and table.to_act is not None
+    to_act = alice if table.to_act == "UA" else bob
+    assert (await a.handle(Command("bid", key, to_act, ("1", "9")))).ok
+    await a.set_panel(key, "table", "round-1-later")  # say A posted the table message anew
+    c.clock.advance(6)
+    await b.tick()  # B's survey catches up with A's bid, and with the panel A stored
+    assert b.panel(key, "table") == "round-1-later"

@@ -136,6 +136,17 @@ async def test_open_table_heads_show_what_another_process_stored_without_the_eve
     assert await mine.open_table_heads() == [TableHead(t1, "srv", "c1", 3), TableHead(reserved, "srv", "c3", 1)]
 
 
+async def test_panels_set_by_one_process_are_read_by_another(open_store: StoreFactory) -> None:
+    mine, other = await open_store(), await open_store()
+    table = await new_table(mine)
+    assert await other.table_panels(table) == {}
+    await mine.set_panel(table, "table", "m-1")
+    await mine.set_panel(table, "lobby", "m-0")
+    await mine.set_panel(table, "table", "m-2")
+    assert await other.table_panels(table) == {"table": "m-2", "lobby": "m-0"}
+    assert await other.table_panels(table + 1000) == {}
+
+
 async def test_a_request_is_stored_with_its_commit_and_answered_once(open_store: StoreFactory) -> None:
     store = await open_store()
     table = await new_table(store)

@@ -9,8 +9,8 @@ acknowledged go to the survivor, which plays every table's last rounds and close
 What must hold: every server's ledger sums to 0 and every round to 0; no round is settled twice (and
 no count is posted twice); every acknowledged request whose answer said it was applied is stored, and
 none acknowledged before the kill is applied after it; each request id is applied once (one move event
-per stored move request, however many deliveries and processes); a request both processes answered
-was applied by one at most; both processes served requests; the survivor exits cleanly.
+per stored move request, however many deliveries and processes, so a request both processes had was
+applied once; both processes served requests; the survivor exits cleanly.
 """
 
 from __future__ import annotations
@@ -47,13 +47,15 @@ async def test_two_processes_on_one_postgres_database_then_one_is_killed(fake: F
               for i in range(TABLES)]
     bots = list(await asyncio.gather(*(start_bot(fake, name, LIARS_DATABASE_URL=postgres_url) for name in "AB")))
     victim, survivor = bots
-    killed_at: float | None = None
+    killed_at: float | None = None  # when SIGKILL was sent
+    dead_at = 0.0  # when the victim was seen gone
+    acked_by_the_victim: list[str] = []  # request ids: only the victim had them when it was killed
 
-    def finished(table: Table) -> bool:  # closed after its last round, once the kill is done
-        return killed_at is not None and table.closed()
+    def finished(table: Table) -> bool:  # closed after its last round (the survivor plays the rest)
+        return table.closed()
 
     async def kill_mid_load() -> None:
-        nonlocal killed_at
+        nonlocal killed_at, dead_at
         # both processes play complete rounds first: about half of all the rounds, one at each table
         async with asyncio.timeout(60):
             while True:
@@ -62,9 +64,11 @@ async def test_two_processes_on_one_postgres_database_then_one_is_killed(fake: F
                     break
                 await asyncio.sleep(0.02)
         await asyncio.sleep(chance.uniform(0.0, 0.2))
-        killed_at = time.time()  # from here on, what is stored was stored by the survivor (or before)
+        killed_at = time.time()  # what is stored at a later time was stored by the survivor
         victim.proc.send_signal(signal.SIGKILL)
         await victim.proc.wait()
+        dead_at = time.time()
+        acked_by_the_victim.extend(s.request_id for t in tables for s in t.sent if s.acked_by == ["A"])
 
     try:
         async with aiohttp.ClientSession() as http, asyncio.timeout(120):
@@ -81,20 +85,18 @@ async def test_two_processes_on_one_postgres_database_then_one_is_killed(fake: F
     assert {"A", "B"} <= {name for s in sent for name in s.acked_by}, f"seed {seed}: one process served everything"
     doubled = [s for s in sent if len(s.acked_by) > 1]
     assert doubled, f"seed {seed}: no request was delivered to both processes"
-    for s in doubled:  # each process answered the request it was given: at most one applied it
-        answers = {p.text for p in fake.response_url_posts(s.payload["response_url"])}
-        # A second answer repeats the first, or is a refusal (which changed nothing) made on the table as it
-        # stood before the other process applied it: e.g. "No round is under way" in the moment between a
-        # round's count and the next deal, which a follow-up commit makes right after the count's answer.
-        assert len([a for a in answers if a.startswith(APPLIED)]) <= 1, f"seed {seed}: {s.request_id}: {answers}"
+    # (That a request both processes had was applied once is shown below by the events: one move event per
+    # stored move request id.  Their answers cannot show it: a second answer repeats the stored reply.)
 
     stored = {r: float(at) for r, at in await raw_sql(postgres_url, "SELECT request_id, at FROM requests")}
     for s in sent:
         if s.answer is not None and s.answer.startswith(APPLIED):
             assert s.request_id in stored, f"seed {seed}: {s.request_id} acknowledged as applied but not stored"
-    for s in sent:  # acknowledged by the victim only, before the kill: committed then, never applied later
-        if s.acked_by == ["A"] and not s.resent:
-            assert stored.get(s.request_id, 0.0) < killed_at, f"seed {seed}: {s.request_id} applied after the kill"
+    # Acknowledged by the victim alone before the kill: committed before the acknowledgement, so never applied
+    # afterwards, though the survivor got every one whose answer was lost (the probes) and applies anything new.
+    assert acked_by_the_victim, f"seed {seed}: the victim acknowledged nothing of its own"
+    for rid in acked_by_the_victim:
+        assert stored.get(rid, 0.0) < dead_at, f"seed {seed}: {rid} acknowledged by the victim, applied after"
     # exactly once: one move event per stored move request, however many deliveries to however many processes
     events = [json.loads(e) if isinstance(e, str) else e
               for (e,) in await raw_sql(postgres_url, "SELECT event FROM table_events")]
