@@ -166,3 +166,23 @@ async def test_a_hold_keeps_the_table_back_until_released_or_timed_out(service: 
     await asyncio.wait_for(service.drain(), 5)
     await notifier.idle()
     assert len(fake.calls("chat.update")) == edits + 2
+
+
+async def test_a_panel_message_another_process_posted_is_the_one_edited(service: Service, fake: FakeSlack) -> None:
+    """This process posted the lobby; another process posted it anew (the service caught up with the
+    stored ref): the next edit goes to the other process's message, not to this process's older one."""
+    await do(service, fake, ALICE, "start")
+    mine = service.panel(key_of(fake), "lobby")
+    assert mine is not None
+    client = AsyncWebClient(token=BOT_TOKEN, base_url=fake.api_base)
+    theirs = str((await client.chat_postMessage(channel=CHANNEL, text="the lobby, as another process posted it"))["ts"])
+    await service.set_panel(key_of(fake), "lobby", theirs)  # what catching up from the store does
+
+    assert (await do(service, fake, BOB, "join")).ok
+    edited = fake.message(CHANNEL, theirs)
+    assert edited is not None and "<@U0BOB>" in edited["text"]
+    old = fake.message(CHANNEL, mine)
+    assert old is not None and "<@U0BOB>" not in old["text"]
+    # and this process's own newer posts still win over an older ref the service passes along
+    assert (await do(service, fake, CAROL, "join")).ok
+    assert "<@U0CAROL>" in (fake.message(CHANNEL, theirs) or {}).get("text", "")
