@@ -33,9 +33,9 @@ DUMP_COLUMNS: dict[str, tuple[str, ...]] = {
 }
 
 # Every open table and its number of stored events (``Store.open_table_heads``), in both dialects.
-HEADS_SQL = ("SELECT t.id, t.server, t.channel, COALESCE(MAX(e.seq), 0) FROM tables t"
-             " LEFT JOIN table_events e ON e.table_id = t.id WHERE t.status = 'open'"
-             " GROUP BY t.id, t.server, t.channel ORDER BY t.id")
+HEADS_SQL = ("SELECT t.id, t.server, t.channel,"
+             " COALESCE((SELECT MAX(e.seq) FROM table_events e WHERE e.table_id = t.id), 0)"
+             " FROM tables t WHERE t.status = 'open' ORDER BY t.id")  # MAX(seq) from the (table_id, seq) key
 
 
 def store_url_from_env() -> str:

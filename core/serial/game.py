@@ -70,9 +70,10 @@ def _serial(text: str, rules: Rules) -> Serial:
     return serial
 
 
-def _same(checked: Mapping[str, Any], action: Mapping[str, Any]) -> bool:
-    """Whether ``action`` holds the very values (not merely equal ones) of the action ``checked``."""
-    return checked.keys() == action.keys() and all(checked[k] is v for k, v in action.items())
+def _frozen(action: Mapping[str, Any]) -> dict[str, Any]:
+    """An action's values as they are now (a bid's ``[q, d]`` list as a tuple: a later change to the
+    list cannot pass for the action that was checked)."""
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in action.items()}
 
 
 class _NoDraw:
@@ -254,11 +255,11 @@ class SerialMatch:
     def check(self, action: Mapping[str, Any]) -> None:
         round_, act = self._action(action)
         round_.check(act)
-        self._checked = (dict(action), round_, act)
+        self._checked = (_frozen(action), round_, act)
 
     def apply(self, action: Mapping[str, Any]) -> Step:
         checked, self._checked = self._checked, None
-        if checked is not None and checked[1] is self.live_round and _same(checked[0], action):
+        if checked is not None and checked[1] is self.live_round and checked[0] == _frozen(action):
             round_, act = checked[1], checked[2]  # the action check() just passed: parsed and checked
         else:
             round_, act = self._action(action)

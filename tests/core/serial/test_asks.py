@@ -32,3 +32,18 @@ def test_the_form_offers_only_bids_above_the_standing_one_and_refuses_out_of_tur
     assert quantities[0] == "2" and "1" not in quantities
     assert [d for d, _ in form.fields[1].options_by["2"]] == ["9", "8"]  # above sevens, highest first
     assert raise_form(round_, "a", ["a", "b"], CLASSIC.rank_order).refusal == "It is not your turn: <@b> is to act."
+
+
+def test_an_action_changed_after_its_check_is_applied_as_it_now_is() -> None:
+    """apply() reuses what check() parsed only for the very same values (the table checks, then applies)."""
+    import random
+
+    from core.serial.plugin import SERIAL
+
+    match = SERIAL.new_match(CLASSIC, ["a", "b"], host="a")
+    match.apply_deal(match.deal(random.Random(1)))
+    action = {"player": match.to_act, "bid": [1, 5]}
+    match.check(action)
+    action["bid"][1] = 6  # the same list, changed
+    match.apply(action)
+    assert match.live_round is not None and str(match.live_round.standing_bid) == "1 six"
