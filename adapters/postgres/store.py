@@ -24,6 +24,7 @@ from typing import Any
 import asyncpg
 
 from adapters.stores import DUMP_COLUMNS, HEADS_SQL
+from adapters.streams import StreamBook
 from bot.ports import DuplicateRequest, RoundRecord, StaleTable, StoredTable, TableHead
 
 from .batch import Batch, Unit, statement
@@ -54,8 +55,7 @@ class PostgresStore:
         self._pool: asyncpg.Pool | None = None
         self._queue: asyncio.Queue[Unit] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
-        self._seq: dict[int, int] = {}  # events known stored (or being stored) per table
-        self._new_tables: dict[int, tuple[Any, ...]] = {}  # reserved ids whose row is not yet written
+        self._book = StreamBook()  # each table's events known stored, and the reserved table ids
         self.transactions = 0  # write statements run (group commit makes this < units)
 
     # -- life cycle -------------------------------------------------------------------------------
@@ -110,13 +110,8 @@ class PostgresStore:
     async def create_table(self, server: str, channel: str, at: float) -> int:
         """Reserve a table id; its row is written with the table's first events (one transaction)."""
         table_id = int(await self.pool.fetchval("SELECT nextval(pg_get_serial_sequence('tables', 'id'))"))
-        self._seq[table_id] = 0
-        self._new_tables[table_id] = (table_id, server, channel, float(at))
+        self._book.reserve(table_id, (table_id, server, channel, float(at)))
         return table_id
-
-    def _saw(self, table_id: int, count: int) -> None:
-        if count > self._seq.get(table_id, -1):
-            self._seq[table_id] = count
 
     async def load_open_tables(self) -> list[StoredTable]:
         async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
@@ -133,7 +128,7 @@ class PostgresStore:
         out = []
         for table_id, server, channel, panels in tables:
             evs = events.get(table_id, [])
-            self._saw(table_id, len(evs))
+            self._book.saw(table_id, len(evs))
             out.append(StoredTable(table_id, server, channel, evs, json.loads(panels)))
         return out
 
@@ -157,7 +152,7 @@ class PostgresStore:
             "SELECT event FROM table_events WHERE table_id = $1 AND seq > $2 ORDER BY seq", table_id, seq
         )
         events = [json.loads(r[0]) for r in rows]
-        self._saw(table_id, seq + len(events))
+        self._book.saw(table_id, seq + len(events))
         return events
 
     async def last_table(self, server: str, channel: str) -> int | None:
@@ -192,17 +187,10 @@ class PostgresStore:
         close: bool = False,
         expect_seq: int | None = None,
     ) -> None:
-        before = self._seq.get(table_id)
-        if expect_seq is not None:
-            first = expect_seq
-        elif before is not None:
-            first = before
-        else:
-            first = await self._stored_seq(table_id)
-        self._seq[table_id] = first + len(events)
+        pending = await self._book.begin(table_id, len(events), expect_seq, self._stored_seq)
+        first = pending.first
         at = float(at)
-        new_table = self._new_tables.pop(table_id, None)
-        unit = Unit(table_id=table_id, request_id=request[0] if request else None, new_table=new_table)
+        unit = Unit(table_id=table_id, request_id=request[0] if request else None, new_table=pending.new_table)
         unit.expect = (table_id, first)
         unit.events = [(table_id, first + i, at, _dumps(ev)) for i, ev in enumerate(events, start=1)]
         if rounds:
@@ -220,15 +208,7 @@ class PostgresStore:
         try:
             await self._submit(unit)
         except BaseException as exc:
-            # nothing of the unit was stored
-            if isinstance(exc, StaleTable):
-                self._seq[table_id] = exc.stored_seq
-            elif before is None:
-                self._seq.pop(table_id, None)
-            else:
-                self._seq[table_id] = before
-            if new_table is not None and not isinstance(exc, StaleTable):
-                self._new_tables[table_id] = new_table
+            self._book.failed(pending, exc)  # nothing of the unit was stored
             raise
 
     async def _submit(self, unit: Unit) -> None:

@@ -25,6 +25,7 @@ from typing import Any
 import aiosqlite
 
 from adapters.stores import DUMP_COLUMNS, HEADS_SQL
+from adapters.streams import StreamBook
 from bot.ports import RoundRecord, StaleTable, StoredTable, TableHead
 
 from .batch import ORDER, Unit, translate, write_sync
@@ -42,13 +43,12 @@ class SqliteStore:
         self._db: aiosqlite.Connection | None = None
         self._queue: asyncio.Queue[Unit] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
-        self._seq: dict[int, int] = {}
+        self._book = StreamBook()  # each table's events known stored, and the reserved table ids
         self.checkpoint_interval = checkpoint_interval
         self._checkpoint_db: aiosqlite.Connection | None = None
         self._checkpointer: asyncio.Task[None] | None = None
         self.transactions = 0  # how many write transactions ran (group commit makes this < units)
         self._next_table_id = 1
-        self._new_tables: dict[int, tuple[Any, ...]] = {}  # reserved ids whose row is not yet written
 
     # -- life cycle -------------------------------------------------------------------------------
     async def open(self) -> None:
@@ -141,19 +141,13 @@ class SqliteStore:
         """Reserve a table id; its row is written with the table's first events (one transaction)."""
         table_id = self._next_table_id
         self._next_table_id += 1
-        self._seq[table_id] = 0
-        self._new_tables[table_id] = (table_id, server, channel, at)
+        self._book.reserve(table_id, (table_id, server, channel, at))
         return table_id
 
     async def _skip_taken_ids(self) -> None:
         """Another process writing the same file took table ids: reserve past them."""
         row = await self._one("SELECT COALESCE(MAX(id), 0) + 1 FROM tables")
         self._next_table_id = max(self._next_table_id, int(row[0]) if row else 1)
-
-    def _saw(self, table_id: int, count: int) -> None:
-        """Remember the most events seen stored for a table (the default ``expect_seq``)."""
-        if count > self._seq.get(table_id, -1):
-            self._seq[table_id] = count
 
     async def load_open_tables(self) -> list[StoredTable]:
         sql = "SELECT id, server, channel, panels FROM tables WHERE status = 'open' ORDER BY id"
@@ -182,7 +176,7 @@ class SqliteStore:
             "SELECT event FROM table_events WHERE table_id = ? AND seq > ? ORDER BY seq", (table_id, seq)
         )
         events = [json.loads(r[0]) for r in rows]
-        self._saw(table_id, seq + len(events))
+        self._book.saw(table_id, seq + len(events))
         return events
 
     async def last_table(self, server: str, channel: str) -> int | None:
@@ -214,18 +208,11 @@ class SqliteStore:
         close: bool = False,
         expect_seq: int | None = None,
     ) -> None:
-        before = self._seq.get(table_id)
-        if expect_seq is not None:
-            first = expect_seq
-        elif before is not None:
-            first = before
-        else:
-            first = await self._stored_seq(table_id)
-        self._seq[table_id] = first + len(events)
+        pending = await self._book.begin(table_id, len(events), expect_seq, self._stored_seq)
+        first = pending.first
         rows: dict[str, list[tuple[Any, ...]]] = {"expect": [(table_id, first)]}
-        new_table = self._new_tables.pop(table_id, None)
-        if new_table is not None:
-            rows["table"] = [new_table]
+        if pending.new_table is not None:
+            rows["table"] = [pending.new_table]
         rows["event"] = [
             (table_id, first + i, at, json.dumps(ev, separators=(",", ":"))) for i, ev in enumerate(events, start=1)
         ]
@@ -245,17 +232,9 @@ class SqliteStore:
         try:
             await self._submit(rows, round_rows, table_id=table_id, request_id=request[0] if request else None)
         except BaseException as exc:
-            # nothing of the unit was stored
-            if isinstance(exc, StaleTable):
-                self._seq[table_id] = exc.stored_seq
-            elif before is None:
-                self._seq.pop(table_id, None)
-            else:
-                self._seq[table_id] = before
-            if new_table is not None and not isinstance(exc, StaleTable):
-                self._new_tables[table_id] = new_table
-            if new_table is not None and isinstance(exc, StaleTable):
-                await self._skip_taken_ids()
+            self._book.failed(pending, exc)  # nothing of the unit was stored
+            if pending.new_table is not None and isinstance(exc, StaleTable):
+                await self._skip_taken_ids()  # another process took this id: reserve past it next time
             raise
 
     async def _submit(
