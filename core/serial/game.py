@@ -43,7 +43,7 @@ from .round import (
 )
 from .rules import Rules, SerialSource
 from .scoring import Outcome
-from .serials import Serial, deal_serial, deal_slip, fits
+from .serials import Serial, deal_serial, deal_slip, parse_fitting
 from .session import Session
 from .view import seat_view
 
@@ -61,13 +61,9 @@ def action_to_json(action: Action) -> Json:
 def _serial(text: str, rules: Rules) -> Serial:
     """A stored serial, checked against the table's format (a reduced format deals short serials)."""
     try:
-        serial = Serial.parse(text, rules.serial_length)
+        return parse_fitting(text, rules.serial_length, rules.digits)
     except ValueError as exc:
         raise GameError(str(exc)) from None
-    wrong = fits(serial, rules.serial_length, rules.digits)
-    if wrong is not None:
-        raise GameError(wrong)
-    return serial
 
 
 def _frozen(action: Mapping[str, Any]) -> dict[str, Any]:

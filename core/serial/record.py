@@ -34,7 +34,7 @@ from .fairness import verify_commitment
 from .round import Action, CallCount, Challenge, MakeBid, Round
 from .rules import Rules, RulesError, SerialSource, make_rules
 from .scoring import Outcome
-from .serials import Serial, fits
+from .serials import Serial, parse_fitting
 from .session import Session, SessionOver
 
 __all__ = ["IllegalRecordedAction", "RecordError", "outcome_to_dict", "parse_action", "replay", "rules_from_record"]
@@ -92,13 +92,9 @@ def _serial(text: Any, rules: Rules) -> Serial:
     if not isinstance(text, str):
         raise RecordError(f"a serial is a string of {rules.serial_length} digits, not {text!r}")
     try:
-        serial = Serial.parse(text, rules.serial_length)
+        return parse_fitting(text, rules.serial_length, rules.digits)
     except ValueError as exc:
         raise RecordError(str(exc)) from None
-    wrong = fits(serial, rules.serial_length, rules.digits)
-    if wrong is not None:
-        raise RecordError(wrong)
-    return serial
 
 
 def outcome_to_dict(outcome: Outcome) -> dict[str, Any]:

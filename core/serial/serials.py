@@ -14,7 +14,10 @@ from operator import add
 
 from ..game import RandomSource
 
-__all__ = ["SLIP_LENGTH", "SLIP_ROUNDS", "RandomSource", "Serial", "deal_serial", "deal_slip", "default_rng", "fits"]
+__all__ = [
+    "SLIP_LENGTH", "SLIP_ROUNDS", "RandomSource", "Serial", "deal_serial", "deal_slip", "default_rng", "fits",
+    "parse_fitting",
+]
 
 SLIP_LENGTH = 15
 SLIP_ROUNDS = 10
@@ -76,6 +79,15 @@ def fits(serial: Serial, length: int, digits: int) -> str | None:
     if digits < 10 and any(not "1" <= ch <= str(digits) for ch in serial.digits):
         return f"a serial at this table uses only the digits 1 to {digits}, not {serial.digits!r}"
     return None
+
+
+def parse_fitting(text: str, length: int, digits: int) -> Serial:
+    """A stored or typed serial that must fit the table's format; ValueError says why it does not."""
+    serial = Serial.parse(text, length)
+    wrong = fits(serial, length, digits)
+    if wrong is not None:
+        raise ValueError(wrong)
+    return serial
 
 
 @cache
