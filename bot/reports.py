@@ -14,7 +14,7 @@ from core.registry import DEFAULT_GAME, GAMES, get_game
 from . import messages as M
 from . import refusals as R
 from .ledger import fewest_payments
-from .model import COMMANDS, Command, JsonValue, Message, MessageKind, Reply, render_mentions
+from .model import COMMANDS, Command, JsonValue, Message, MessageKind, Reply, TableKey, render_mentions
 from .parsing import UserError, is_period, money, positive_int, sentence, stake, user_ref
 from .playerstats import cards_stats, serial_stats
 from .ratings import RatingBook, chart_history, leaderboard, trend
@@ -276,10 +276,14 @@ class Reports:
         text = M.leaderboard_text(M.leaderboard_title(when, what), standings, names, by, settings, trends)
         return Reply(text, data=data)
 
+    async def _channel_table(self, key: TableKey) -> int | None:
+        """The channel's open table, else the last one it had (None: never a table here)."""
+        table = self.rt.tables.get(key)
+        return table.id if table is not None else await self.rt.store.last_table(key.server, key.channel_id)
+
     async def history(self, cmd: Command) -> Reply:
         rt, server = self.rt, cmd.key.server
-        table = rt.tables.get(cmd.key)
-        table_id = table.id if table else await rt.store.last_table(server, cmd.key.channel_id)
+        table_id = await self._channel_table(cmd.key)
         if table_id is None:
             return Reply(M.NO_ROUNDS_PLAYED)
         rows: Sequence[Mapping[str, Any]] = await rt.store.rounds(server, table_id=table_id, limit=10)
@@ -291,9 +295,8 @@ class Reports:
             for row in reversed(rows)))
 
     async def export(self, cmd: Command) -> Reply:
-        rt, server = self.rt, cmd.key.server
-        live = rt.tables.get(cmd.key)
-        table_id = live.id if live is not None else await rt.store.last_table(server, cmd.key.channel_id)
+        rt = self.rt
+        table_id = await self._channel_table(cmd.key)
         if table_id is None:
             raise UserError(R.NO_TABLE_PLAYED, "no-table")
         table = TableState(table_id, cmd.key, keep_history=True)
