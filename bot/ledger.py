@@ -10,21 +10,10 @@ __all__ = ["fewest_payments", "period_of"]
 EXACT_LIMIT = 16  # exact search over subsets up to this many non-zero balances
 
 
-_LAST_MONTH: list[tuple[float, float, str]] = [(0.0, 0.0, "")]  # [from, to) seconds well inside it, and its name
-
-
 def period_of(timestamp: float) -> str:
-    """The ledger period of a moment: its calendar month in UTC, ``YYYY-MM`` (every commit asks: the
-    month last asked is remembered, a second clear of its ends, so most calls only compare)."""
-    low, high, name = _LAST_MONTH[0]
-    if low <= timestamp < high:
-        return name
+    """The ledger period of a moment: its calendar month in UTC, ``YYYY-MM``."""
     moment = datetime.fromtimestamp(timestamp, UTC)
-    name = f"{moment.year:04d}-{moment.month:02d}"
-    start = datetime(moment.year, moment.month, 1, tzinfo=UTC)
-    end = datetime(moment.year + moment.month // 12, moment.month % 12 + 1, 1, tzinfo=UTC)
-    _LAST_MONTH[0] = (start.timestamp() + 1.0, end.timestamp() - 1.0, name)
-    return name
+    return f"{moment.year:04d}-{moment.month:02d}"
 
 
 def _settle_group(balances: list[tuple[str, int]]) -> list[tuple[str, str, int]]:
