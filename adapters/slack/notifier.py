@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import deque
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -89,7 +88,6 @@ class SlackNotifier:
         # The notifier's own copy of panel ids: the service forgets a table the moment it ends, but the
         # closing lobby message should still edit the lobby in place.
         self._refs: dict[tuple[TableKey, str], str] = {}
-        self._posted: dict[tuple[TableKey, str], deque[str]] = {}  # the last panel messages this process posted
         self._channel_errors: dict[str, str] = {}
         self._dm_channels: dict[str, str] = {}  # user -> their DM channel with the bot (conversations.open)
         self.outboxes = Outboxes(self._send)
@@ -214,13 +212,11 @@ class SlackNotifier:
             self._refs.pop((key, name), None)
             ref = None
         else:
-            # What this process posted last wins over what the service knew when the update was queued,
-            # unless the service knows a message this process never posted: another process posted it
-            # (a new round's table message), and the service caught up with it from the store.
-            own = self._refs.get((key, name))
-            if hint is not None and hint != own and hint not in self._posted.get((key, name), ()):
-                own = None
-            ref = own or hint
+            # The service's ref as it is now: it learns this process's posts at once (set_panel) and another
+            # process's from the store.  Once it has forgotten an ended table: what this process posted
+            # last, else what the service knew when the update was queued.
+            now = self.panels.panel(key, name) if self.panels is not None else None
+            ref = now or self._refs.get((key, name)) or hint
         if message.replace:
             # a new message (mentions notify only in new messages), then the previous one goes
             previous, ref = ref, None
@@ -235,7 +231,6 @@ class SlackNotifier:
         response = await self.client.chat_postMessage(channel=key.channel_id, text=text, blocks=blocks)
         ts = str(response["ts"])
         self._refs[(key, name)] = ts
-        self._posted.setdefault((key, name), deque(maxlen=8)).append(ts)
         if self.panels is not None:
             await self.panels.set_panel(key, name, ts)
         if previous is not None:

@@ -183,6 +183,5 @@ async def test_a_panel_message_another_process_posted_is_the_one_edited(service:
     assert edited is not None and "<@U0BOB>" in edited["text"]
     old = fake.message(CHANNEL, mine)
     assert old is not None and "<@U0BOB>" not in old["text"]
-    # and this process's own newer posts still win over an older ref the service passes along
-    assert (await do(service, fake, CAROL, "join")).ok
+    assert (await do(service, fake, CAROL, "join")).ok  # and it stays the message edited
     assert "<@U0CAROL>" in (fake.message(CHANNEL, theirs) or {}).get("text", "")
