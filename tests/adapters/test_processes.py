@@ -111,6 +111,15 @@ async def drive(c: Cluster, i: int, rng: random.Random, tally: dict[str, int]) -
     tally["tables"] += 1
 
 
+ALICE, BOB = Actor("UA", "Alice"), Actor("UB", "Bob")
+
+
+async def deal_two(key: TableKey, starts: Service, joins: Service, deals: Service) -> None:
+    """Alice opens a table at ``key``, Bob joins, Alice deals: each command to the process named."""
+    for service, actor, name in ((starts, ALICE, "start"), (joins, BOB, "join"), (deals, ALICE, "deal")):
+        assert (await service.handle(Command(name, key, actor, ()))).ok
+
+
 async def test_two_processes_take_interleaved_commands_for_the_same_tables(
     cluster: Cluster, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -179,9 +188,7 @@ async def test_a_timer_due_in_both_processes_fires_once(cluster: Cluster) -> Non
     c = cluster
     a, b = c.services
     key = TableKey("slack", "T0", "C0")
-    alice, bob = Actor("UA", "Alice"), Actor("UB", "Bob")
-    for service, actor, name in ((a, alice, "start"), (b, bob, "join"), (a, alice, "deal")):
-        assert (await service.handle(Command(name, key, actor, ()))).ok
+    await deal_two(key, a, b, a)
     for service in c.services:
         assert await view(service, key) is not None  # both hold the table, so both time its turn
         await service.drain()
@@ -211,9 +218,7 @@ async def test_a_table_whose_process_is_gone_is_timed_by_another(cluster: Cluste
     c = cluster
     a, b = c.services
     key = TableKey("slack", "T0", "C7")
-    alice, bob = Actor("UA", "Alice"), Actor("UB", "Bob")
-    for actor, name in ((alice, "start"), (bob, "join"), (alice, "deal")):
-        assert (await a.handle(Command(name, key, actor, ()))).ok
+    await deal_two(key, a, a, a)
     assert b.table(key) is None  # B has not heard of it
 
     c.clock.advance(31)  # past half the 60-second turn
@@ -224,7 +229,7 @@ async def test_a_table_whose_process_is_gone_is_timed_by_another(cluster: Cluste
     assert await b.tick() == 1
     assert await count_events(c.url, '"timeout":true') == 1
 
-    assert (await a.handle(Command("end", key, alice, ()))).ok  # closed in A (B's copy is now stale)
+    assert (await a.handle(Command("end", key, ALICE, ()))).ok  # closed in A (B's copy is now stale)
     assert b.table(key) is not None
     c.clock.advance(5)
     await b.tick()
@@ -236,14 +241,12 @@ async def test_a_process_catching_up_takes_the_panel_messages_the_other_posted(c
     c = cluster
     a, b = c.services
     key = TableKey("slack", "T0", "C8")
-    alice, bob = Actor("UA", "Alice"), Actor("UB", "Bob")
-    for actor, name in ((alice, "start"), (bob, "join"), (alice, "deal")):
-        assert (await a.handle(Command(name, key, actor, ()))).ok
+    await deal_two(key, a, a, a)
     await a.set_panel(key, "table", "round-1")  # as A's adapter does once it has posted the message
     assert await view(b, key) is not None and b.panel(key, "table") == "round-1"
     table = a.table(key)
     assert table is not None and table.to_act is not None
-    to_act = alice if table.to_act == "UA" else bob
+    to_act = ALICE if table.to_act == "UA" else BOB
     assert (await a.handle(Command("bid", key, to_act, ("1", "9")))).ok
     await a.set_panel(key, "table", "round-1-later")  # say A posted the table message anew
     c.clock.advance(6)
