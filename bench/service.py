@@ -28,7 +28,7 @@ import time
 from typing import Any
 
 from adapters.stores import make_store
-from bot.bootstrap import tune_runtime
+from bot.bootstrap import run_loop, tune_runtime
 from bot.model import Actor, Command, TableKey
 from bot.ports import NullNotifier
 from bot.service import Service
@@ -116,25 +116,9 @@ async def run_share(args: argparse.Namespace, url: str, share: int, shares: int,
             "cpu": cpu[0]}
 
 
-def run(coro: Any) -> Any:
-    """Run on libuv's event loop when it is installed, as ``liars slack`` does (``--loop asyncio`` not)."""
-    if LOOP["name"] == "uvloop":
-        try:
-            import uvloop
-        except ImportError:
-            pass
-        else:
-            return uvloop.run(coro)
-    return asyncio.run(coro)
-
-
-LOOP = {"name": "uvloop"}
-
-
 def _worker(args: argparse.Namespace, url: str, share: int, shares: int, barrier: Any, results: Any) -> None:
     tune_runtime()
-    LOOP["name"] = args.loop
-    results.put(run(run_share(args, url, share, shares, barrier)))
+    results.put(run_loop(run_share(args, url, share, shares, barrier), uvloop=args.loop == "uvloop"))
 
 
 def start_postgres() -> tuple[Any, str]:
@@ -167,7 +151,6 @@ def main() -> None:
     parser.add_argument("--loop", choices=("uvloop", "asyncio"), default="uvloop",
                         help="event loop (default: uvloop when installed, as liars slack runs)")
     args = parser.parse_args()
-    LOOP["name"] = args.loop
     server = None
     if args.store == "postgres":
         url = args.database_url
@@ -179,7 +162,7 @@ def main() -> None:
         where = f"{url} (WAL, synchronous={args.synchronous})"
     try:
         if args.processes == 1:
-            shares = [run(run_share(args, url, 0, 1, None))]
+            shares = [run_loop(run_share(args, url, 0, 1, None), uvloop=args.loop == "uvloop")]
         else:
             ctx = multiprocessing.get_context("spawn")
             barrier, results = ctx.Barrier(args.processes), ctx.Queue()

@@ -26,7 +26,6 @@ def register(sub: Any) -> None:
 
 
 def cmd_slack(args: argparse.Namespace) -> int:
-    import asyncio
     import logging
     import os
     from pathlib import Path
@@ -42,13 +41,9 @@ def cmd_slack(args: argparse.Namespace) -> int:
         print(f"liars slack: {exc}", file=sys.stderr)
         return 2
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from bot.bootstrap import tune_runtime
+    from bot.bootstrap import run_loop, tune_runtime
 
     from .app import run
 
     tune_runtime()
-    try:  # libuv's event loop: the same asyncio, a good deal less CPU per request (Linux and macOS)
-        import uvloop
-    except ImportError:
-        return asyncio.run(run(config, host=args.host))
-    return uvloop.run(run(config, host=args.host))
+    return run_loop(run(config, host=args.host))
