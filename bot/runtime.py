@@ -221,9 +221,21 @@ class Runtime:
 
     async def reload(self, table: TableState) -> None:
         """Replace the cached table with the channel's open table as stored (or drop it: none is open)."""
-        self._adopt(table.key, await self.store.open_table_at(table.key.server, table.key.channel_id))
+        await self.load(table.key)
 
-    def _adopt(self, key: TableKey, stored: StoredTable | None) -> TableState | None:
+    async def load(self, key: TableKey) -> TableState | None:
+        """Cache the channel's open table as stored (None, and nothing cached, if none is open)."""
+        return self.adopt(key, await self.store.open_table_at(key.server, key.channel_id))
+
+    async def _load_if_missing(self, key: TableKey) -> None:
+        if key not in self.tables:
+            async with self.lock(key):
+                if key not in self.tables:  # e.g. a table opened elsewhere in this channel
+                    await self.load(key)
+
+    def adopt(self, key: TableKey, stored: StoredTable | None) -> TableState | None:
+        """Cache a table as stored, replacing the channel's cached one (its panel refs merged in when it
+        is the same table)."""
         old = self.tables.pop(key, None)
         if stored is None:
             return None
@@ -252,7 +264,7 @@ class Runtime:
                     self.panels[key] = {**self.panels.get(key, {}), **await self.store.table_panels(table.id)}
                 return table
             self.tables.pop(key, None)  # ended elsewhere: another may be open there now
-        return self._adopt(key, await self.store.open_table_at(key.server, key.channel_id))
+        return await self.load(key)
 
     async def _moved(self, key: TableKey) -> bool:
         """Whether other processes stored events for the channel's table that the cache lacked (the
@@ -299,10 +311,8 @@ class Runtime:
                     async with self.lock(cmd.key):
                         await self.catch_up(cmd.key)
                         return await handler(cmd)
-                if attempt == 0 and cmd.key not in self.tables:
-                    async with self.lock(cmd.key):
-                        if cmd.key not in self.tables:
-                            self._adopt(cmd.key, await self.store.open_table_at(cmd.key.server, cmd.key.channel_id))
+                if attempt == 0:
+                    await self._load_if_missing(cmd.key)
                 return await handler(cmd)
             except SaveFailed:
                 raise
@@ -317,10 +327,7 @@ class Runtime:
                     raise
             except Behind:
                 log.info("command %s ran on a stale table (attempt %d); running it again", cmd.name, attempt + 1)
-                if cmd.key not in self.tables:
-                    async with self.lock(cmd.key):
-                        if cmd.key not in self.tables:  # e.g. a table opened elsewhere in this channel
-                            self._adopt(cmd.key, await self.store.open_table_at(cmd.key.server, cmd.key.channel_id))
+                await self._load_if_missing(cmd.key)
         raise Busy()
 
     async def claim(self, table: TableState, what: str) -> bool:

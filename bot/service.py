@@ -86,13 +86,8 @@ class Service:
         """Reload every open table from its event log."""
         for stored in await self.rt.store.load_open_tables():
             key = TableKey.from_server(stored.server, stored.channel)
-            if not self.rt.serves(key):
-                continue
-            table = TableState(stored.table_id, key)
-            for event in stored.events:
-                table.apply(event)
-            self.rt.panels[key] = dict(stored.panels)
-            self.rt.tables[key] = table
+            if self.rt.serves(key):
+                self.rt.adopt(key, stored)
         log.info("loaded %d open tables", len(self.rt.tables))
 
     def start_timers(self) -> None:
