@@ -149,7 +149,7 @@ class DiscordNotifier:
         assert message.picture is not None
         try:
             file, embed = picture_attachment(message, await pictures.draw(message.picture, message.names))
-        except pictures.Busy:
+        except pictures.TooManyWaiting:
             return  # too many pictures waiting: the text stays alone (the worker says so, once a minute)
         except Exception as exc:
             log.warning("drawing the %s picture for channel %s failed (%s); the text goes alone", message.kind,

@@ -17,10 +17,10 @@ from .challenge import card_face, render_challenge
 from .charts import balance_series, render_balance_chart, render_nets_chart, render_rating_chart
 from .count import render_count, result_line
 from .dispatch import filename, kind, render
-from .worker import Busy, draw
+from .worker import TooManyWaiting, draw
 
 __all__ = [
-    "Busy",
+    "TooManyWaiting",
     "balance_series",
     "card_face",
     "draw",

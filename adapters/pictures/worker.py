@@ -11,7 +11,7 @@ cannot be started or dies, drawing falls back to a thread, so a picture is never
 
 Pictures are the bot's least urgent work.  The worker runs at a lower CPU priority (``nice`` 10), so on
 a busy machine acknowledgements and answers win the cores; and when more than ``MAX_WAITING``
-pictures are already waiting to be drawn, another is refused at once with :class:`Busy` (its text goes
+pictures are already waiting to be drawn, another is refused at once with :class:`TooManyWaiting` (its text goes
 alone, as when drawing fails): a picture that would arrive many seconds late is worth less than the
 CPU it takes, and a backlog would grow without bound.  A WARNING says so at most once a minute.
 """
@@ -31,7 +31,7 @@ from typing import Any
 
 from .dispatch import render
 
-__all__ = ["MAX_WAITING", "Busy", "draw", "shutdown"]
+__all__ = ["MAX_WAITING", "TooManyWaiting", "draw", "shutdown"]
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,7 @@ _waiting = 0
 _shed = {"count": 0, "warned_at": float("-inf")}
 
 
-class Busy(RuntimeError):
+class TooManyWaiting(RuntimeError):
     """Too many pictures are waiting to be drawn: this one is not drawn (its text goes alone)."""
 
 
@@ -95,7 +95,7 @@ async def draw(picture: Mapping[str, Any], names: Mapping[str, str] | None = Non
             log.warning("pictures are asked for faster than they can be drawn: %d skipped so far (their text "
                         "went alone)", _shed["count"])
             _shed["warned_at"] = time.monotonic()
-        raise Busy(f"{_waiting} pictures are waiting to be drawn")
+        raise TooManyWaiting(f"{_waiting} pictures are waiting to be drawn")
     _waiting += 1
     try:
         return await _draw(dict(picture), dict(names or {}))

@@ -183,7 +183,7 @@ class SlackNotifier:
         if picture.png is None:
             try:
                 picture.png = await pictures.draw(message.picture, message.names)
-            except pictures.Busy:
+            except pictures.TooManyWaiting:
                 return  # too many pictures waiting: the text went alone (the worker says so, once a minute)
             except Exception as exc:
                 log.warning("drawing the %s picture for %s failed (%s); the text went alone", message.kind,

@@ -58,7 +58,7 @@ async def test_too_many_pictures_waiting_refuses_another_at_once_with_one_warnin
     await asyncio.sleep(0)  # both have started: they are waiting for the drawing thread
     with caplog.at_level(logging.WARNING, logger="adapters.pictures"):
         for _ in range(3):
-            with pytest.raises(pictures.Busy):
+            with pytest.raises(pictures.TooManyWaiting):
                 await pictures.draw(picture)
     assert [await t for t in waiting] == [pictures.render(picture)] * 2  # those already asked for are drawn
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
