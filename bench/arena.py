@@ -18,8 +18,8 @@ import argparse
 import json
 import time
 
-from bot.arena import ArenaResult, run_arena
 from core.serial.rules import make_rules
+from core.serial.solve.arena import ArenaResult, run_arena
 
 # name, players, lineup (padded with its last name), preset, share of --rounds
 RUNS: list[tuple[str, int, list[str], str, float]] = [
@@ -69,7 +69,7 @@ def main() -> None:
         names = lineup + [lineup[-1]] * (n - len(lineup))
         rounds = max(1, int(args.rounds * share))
         start = time.perf_counter()
-        result = run_arena(names, rounds, make_rules(preset), args.seed)
+        result = run_arena(names, rounds, make_rules(preset), args.seed, clock=time.perf_counter)
         seconds = time.perf_counter() - start
         if args.json:
             print(json.dumps({"run": name, "seconds": seconds, **result.to_dict()}), flush=True)

@@ -168,7 +168,9 @@ _EXTRA_COMMANDS: list[Callable[[Any], None]] = []
 def _register_extras() -> None:
     import importlib
 
-    for module in ("bot.cli_play", "adapters.discord.cli", "adapters.slack.cli", "bot.cli_arena", "bot.cli_exploit"):
+    # By module path, never imported here: the service imports no adapter and no research tool (arena,
+    # exploit live in adapters.research over core.serial.solve).
+    for module in ("bot.cli_play", "adapters.discord.cli", "adapters.slack.cli", "adapters.research.cli"):
         try:
             mod = importlib.import_module(module)
         except ModuleNotFoundError as exc:

@@ -1,6 +1,6 @@
 """``solver``: a solved strategy for a small 2-player format, played from a table.
 
-The table comes from CFR+ (``liars exploit --solve``, :mod:`bot.exploit.cfr`) and ships as generated
+The table comes from CFR+ (``liars exploit --solve``, :mod:`core.serial.solve.cfr`) and ships as generated
 data (:mod:`core.serial.players.solved_data`): for each abstract public state and each hand class,
 the probability of each action in thousandths.  Pure: parsing a string, no I/O.
 

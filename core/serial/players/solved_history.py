@@ -2,7 +2,7 @@
 
 :mod:`core.serial.players.solved` keys its tables by the standing bid and the one before it, so its
 player forgets older bids; that caps how close to an equilibrium it can get (0.107 in 3×3).  The
-tables here come from CFR+ over the real history (``python -m bot.exploit.cfr_full``): a node is the
+tables here come from CFR+ over the real history (``python -m core.serial.solve.cfr_full``): a node is the
 player to act (whether it opened the round), the phase (0: answering or opening, 1: its own bid
 challenged all around, deciding on a rebid) and the last ``memory`` bids of the round, each coded
 ``2 × bid index + 1 if it was a rebid`` (the bid index is ``(q − 1) × D`` + the digit's rank

@@ -1,6 +1,6 @@
 """The exact best response to a solved table, walked over the whole public tree (compiled when numba is there).
 
-:mod:`bot.exploit.best_response` walks the engine's own rounds and merges nodes whose opponent
+:mod:`core.serial.solve.best_response` walks the engine's own rounds and merges nodes whose opponent
 hand distributions coincide.  Against a hand-dependent mixed strategy with memory (a CFR+ table
 remembers the bid before the standing one) almost no two histories merge, and in 3×3 with the rebid
 right the tree has 24,157,816 terminal histories: too many for Python.  Here the same recursion runs
@@ -159,7 +159,7 @@ def table_exploitability(fmt: Format, table: SolvedTable, *, fast: bool = True) 
 def table_of(strategy: object, rules: Rules) -> SolvedTable | None:
     """The abstract solved table ``strategy`` plays in 2-player ``rules`` (``solver``, ``hard``), or None.
 
-    A history table (:mod:`bot.exploit.history_table`) comes first where there is one: check that first."""
+    A history table (:mod:`core.serial.solve.history_table`) comes first where there is one: check that first."""
     candidates = getattr(strategy, "solved", None)
     if isinstance(strategy, Solved):
         candidates = [strategy]

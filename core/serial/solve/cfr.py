@@ -9,7 +9,7 @@ two players' hands, so each iteration is exact CFR+ (regret matching+, alternati
 averaging) for the game in which players remember only that much.
 
 That game is not the real one (a player there remembers the whole history), so the figure that
-counts is the exact best response of :mod:`bot.exploit.best_response`, which does remember it;
+counts is the exact best response of :mod:`core.serial.solve.best_response`, which does remember it;
 :func:`solve` prints it as the solver converges.
 """
 

@@ -1,6 +1,6 @@
 """CFR+ over the (nearly) perfect-recall public tree of a 2-player format, compiled by numba when installed.
 
-:mod:`bot.exploit.cfr` merges every history into a few hundred *abstract* states (the standing bid
+:mod:`core.serial.solve.cfr` merges every history into a few hundred *abstract* states (the standing bid
 and the one before), so its players forget older bids and the solution stalls at 0.10 in 3×3.  Here
 a decision node is keyed by the actor, the phase (0: bidding, 1: deciding on a rebid) and the last
 ``memory`` bids of the history, each with whether it was a rebid (:func:`history_key`).  A history

@@ -21,7 +21,8 @@ How a run is played (the choices that make the figures fair):
 * **Figures** per strategy: mean units per round per seat it holds, with a 95% confidence interval
   (normal approximation over rounds); final bids made/failed (a skunk counts as made);
   challenges of final bids won/lost; and the wall-clock time of each ``decide`` call
-  (``time.perf_counter``, measured here, outside ``core``), as p50/p99.  The first strategy of the
+  (by the ``clock`` the caller passes: the CLI and the bench pass ``time.perf_counter``; ``core`` reads
+  no clock of its own), as p50/p99.  The first strategy of the
   lineup is also compared round by round with each other one ("edge": the mean per-round
   difference, with its own interval).
 """
@@ -30,7 +31,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -218,7 +218,7 @@ def run_arena(
     seed: int = 1,
     *,
     strategies: Mapping[str, Strategy] | None = None,
-    clock: Callable[[], float] = time.perf_counter,
+    clock: Callable[[], float],
 ) -> ArenaResult:
     """Play ``rounds`` rounds with ``lineup`` (one strategy name per seat) and gather the figures.
 

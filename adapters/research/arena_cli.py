@@ -1,14 +1,15 @@
-"""``liars arena``: computer players against each other, with the figures that judge them (see :mod:`bot.arena`)."""
+"""``liars arena``: computer players against each other (:mod:`core.serial.solve.arena`), and their figures."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+import time
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .arena import ArenaResult
+    from core.serial.solve.arena import ArenaResult
 
 __all__ = ["cmd_arena", "format_result", "register"]
 
@@ -48,8 +49,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     from core.serial.bids import MAX_PLAYERS, MIN_PLAYERS
     from core.serial.players import STRATEGY_NAMES
     from core.serial.rules import RulesError, make_rules
-
-    from .arena import ArenaError, run_arena
+    from core.serial.solve.arena import ArenaError, run_arena
 
     names = [s.strip() for s in str(args.strategies).split(",") if s.strip()]
     if not names:
@@ -77,7 +77,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     except RulesError as exc:
         return _fail(str(exc))
     try:
-        result = run_arena(names, args.rounds, rules, args.seed)
+        result = run_arena(names, args.rounds, rules, args.seed, clock=time.perf_counter)
     except ArenaError as exc:
         return _fail(str(exc))
     if args.json:

@@ -1,15 +1,23 @@
-"""``liars arena`` and the arena loop behind it (bot/arena.py)."""
+"""``liars arena`` and the arena loop behind it (core/serial/solve/arena.py)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 
-from bot.arena import ArenaError, assignments, run_arena
 from bot.cli import main
 from core.serial import make_rules
+from core.serial.solve.arena import ArenaError, assignments, run_arena
+
+
+def _ticks() -> Callable[[], float]:
+    """A clock that advances a millisecond per reading: the arena's timings without the machine's clock."""
+    count = itertools.count()
+    return lambda: next(count) / 1000
 
 
 def arena_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
@@ -86,15 +94,15 @@ def test_arena_refuses_what_it_cannot_play(args: list[str], capsys: pytest.Captu
 
 def test_the_arena_replays_from_its_seed() -> None:
     rules = make_rules("salomon")
-    a = run_arena(["reader", "binomial", "random"], 60, rules, seed=5)
-    b = run_arena(["reader", "binomial", "random"], 60, rules, seed=5)
+    a = run_arena(["reader", "binomial", "random"], 60, rules, seed=5, clock=_ticks())
+    b = run_arena(["reader", "binomial", "random"], 60, rules, seed=5, clock=_ticks())
     assert [s.per_round for s in a.stats.values()] == [s.per_round for s in b.stats.values()]
-    c = run_arena(["reader", "binomial", "random"], 60, rules, seed=6)
+    c = run_arena(["reader", "binomial", "random"], 60, rules, seed=6, clock=_ticks())
     assert [s.per_round for s in a.stats.values()] != [s.per_round for s in c.stats.values()]
 
 
 def test_progressive_stakes_carry_from_round_to_round() -> None:
-    result = run_arena(["binomial", "binomial", "binomial"], 100, make_rules("salomon"), seed=2)
+    result = run_arena(["binomial", "binomial", "binomial"], 100, make_rules("salomon"), seed=2, clock=_ticks())
     assert result.stake_total > 100  # some final bids set a next stake above the base
 
 
@@ -113,7 +121,7 @@ def test_seats_rotate_over_every_distinct_order() -> None:
 
 
 def test_the_reader_is_ahead_of_random_players_in_the_arena() -> None:
-    result = run_arena(["reader", "random", "random"], 200, make_rules("classic"), seed=1)
+    result = run_arena(["reader", "random", "random"], 200, make_rules("classic"), seed=1, clock=_ticks())
     reader, randoms = result.stats["reader"].units, result.stats["random"].units
     assert reader.mean > randoms.mean and reader.low > 0
     ((_, _, edge),) = result.edges()
@@ -122,6 +130,6 @@ def test_the_reader_is_ahead_of_random_players_in_the_arena() -> None:
 
 def test_the_arena_refuses_a_bad_lineup() -> None:
     with pytest.raises(ArenaError):
-        run_arena(["reader"], 10, make_rules("classic"))
+        run_arena(["reader"], 10, make_rules("classic"), clock=_ticks())
     with pytest.raises(ArenaError):
-        run_arena(["reader", "nobody"], 10, make_rules("classic"))
+        run_arena(["reader", "nobody"], 10, make_rules("classic"), clock=_ticks())

@@ -1,4 +1,4 @@
-"""The perfect-recall CFR+ solver (bot.exploit.cfr_full), its tables, and the shipped 3×3 table."""
+"""The perfect-recall CFR+ solver (core.serial.solve.cfr_full), its tables, and the shipped 3×3 table."""
 
 from __future__ import annotations
 
@@ -6,14 +6,14 @@ import random
 
 import pytest
 
-from bot.exploit import Format, exploitability
-from bot.exploit.cfr_full import FullSolver
-from bot.exploit.history_table import table_exploitability, table_from
 from core.serial import Round, make_rules, seat_view
 from core.serial.players import get_strategy, solved_strategies
 from core.serial.players.base import policy_of
 from core.serial.players.solved_history import HistoryTable, SolvedHistory
 from core.serial.serials import deal_serial
+from core.serial.solve import Format, exploitability
+from core.serial.solve.cfr_full import FullSolver
+from core.serial.solve.history_table import table_exploitability, table_from
 
 SEATS = ("p1", "p2")
 

@@ -9,8 +9,6 @@ from collections import Counter
 
 import pytest
 
-from bot.exploit import Format, exploitability
-from bot.exploit.cfr import Solver
 from core.serial import Round, Serial, make_rules, seat_view
 from core.serial.players import get_strategy
 from core.serial.players.base import Strategy, policy_of
@@ -18,6 +16,8 @@ from core.serial.players.solved import Solved, SolvedTable
 from core.serial.rules import Rules
 from core.serial.scoring import score
 from core.serial.serials import deal_serial
+from core.serial.solve import Format, exploitability
+from core.serial.solve.cfr import Solver
 
 SEATS = ("p1", "p2")
 
@@ -141,7 +141,7 @@ def test_policy_is_the_mixture_decide_draws_from(name: str) -> None:
 def test_the_table_walk_equals_the_engine_driven_best_response(memory: int, rebid: bool) -> None:
     # Two independent searches: the engine's rounds with the table read through real views (abstract_key),
     # and the integer walk over the packed states the solver's graph uses (push_memory).
-    from bot.exploit.tree import table_exploitability
+    from core.serial.solve.tree import table_exploitability
 
     fmt = Format(make_rules("classic", rebid=rebid, digits=2, serial_length=2))
     solver = Solver(fmt, memory=memory)
@@ -155,7 +155,7 @@ def test_the_table_walk_equals_the_engine_driven_best_response(memory: int, rebi
 
 def test_the_compiled_walk_equals_the_plain_one() -> None:
     pytest.importorskip("numba")
-    from bot.exploit.tree import table_exploitability
+    from core.serial.solve.tree import table_exploitability
 
     fmt = Format(make_rules("classic", rebid=True, digits=3, serial_length=2))
     solver = Solver(fmt, memory=2)
