@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TypeAlias
 
+from core.game import Option
 from core.registry import GAMES
 
 __all__ = [
@@ -130,7 +131,7 @@ class Command:
     key: TableKey
     actor: Actor
     args: tuple[str, ...] = ()
-    options: Mapping[str, str] = field(default_factory=dict)
+    options: Mapping[str, Option] = field(default_factory=dict)
     request_id: str | None = None
 
 

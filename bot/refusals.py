@@ -14,7 +14,8 @@ from typing import Any
 
 __all__ = [
     "ALREADY_LEAVING", "ALREADY_SEATED", "BUSY", "CURRENCY_LENGTH", "HOST_CANNOT_BE_KICKED", "HOST_CANNOT_LEAVE",
-    "KICK_USAGE", "LAST_ALREADY_DECLARED", "NOTHING_HELD", "NOT_SAVED", "NOT_SEATED", "NO_COUNTED_ROUND",
+    "KICK_USAGE", "LAST_ALREADY_DECLARED", "NOTHING_HELD", "NOT_IN_ROUND", "NOT_SAVED", "NOT_SEATED",
+    "NO_COUNTED_ROUND",
     "NO_ROUND", "NO_TABLE", "NO_TABLE_PLAYED", "ONLY_ADMIN_CONFIG", "ONLY_ADMIN_SETTLES", "ONLY_HOST_DEALS",
     "PLAY_NOT_STARTED", "PLAY_UNDER_WAY", "STAKE_NOT_POSITIVE", "START_USAGE", "TABLE_OPEN", "TABLE_RUNNING",
     "THAT_PLAYER_NOT_SEATED", "UNIT_WORTHLESS", "bad_leaderboard_word", "bad_number", "bad_period",
@@ -45,6 +46,7 @@ def not_your_turn(name: str) -> str:
 NO_TABLE = "There is no table in this channel. Open one with `start`."
 NOT_SEATED = "You are not seated at this table."
 NO_ROUND = "No round is under way at this table."
+NOT_IN_ROUND = "You are not playing in this round (you are out, or joined after it was dealt)."
 
 
 def not_host_or_admin(what: str) -> str:

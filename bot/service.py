@@ -15,7 +15,7 @@ import logging
 import secrets
 from collections.abc import Callable
 
-from core.errors import GameError, NotYourTurn
+from core.errors import GameError, NotYourTurn, UnknownPlayer
 from core.game import Form, RandomSource
 from core.registry import GAMES
 
@@ -163,12 +163,14 @@ class Service:
         except UserError as exc:
             return Reply(exc.text, ok=False, code=exc.code)
         except GameError as exc:
-            return Reply(self._game_error_text(cmd.key, exc), ok=False, code=exc.code)
+            return Reply(self._game_error_text(cmd, exc), ok=False, code=exc.code)
 
-    def _game_error_text(self, key: TableKey, exc: GameError) -> str:
-        table = self.rt.tables.get(key)
+    def _game_error_text(self, cmd: Command, exc: GameError) -> str:
+        table = self.rt.tables.get(cmd.key)
         if isinstance(exc, NotYourTurn) and table is not None:
             return R.not_your_turn(table.name(exc.to_act))
+        if isinstance(exc, UnknownPlayer) and exc.player == cmd.actor.user_id:
+            return R.NOT_IN_ROUND
         text = sentence(exc.message)
         if table is not None:
             for p in sorted(table.names, key=len, reverse=True):

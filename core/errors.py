@@ -48,7 +48,7 @@ class UnknownPlayer(GameError):
     player: str
 
     def __init__(self, player: str) -> None:
-        super().__init__(f"{player!r} is not seated at this table", player=player)
+        super().__init__(f"<@{player}> is not playing in this round", player=player)
 
 
 class NotYourTurn(GameError):

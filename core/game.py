@@ -39,17 +39,34 @@ __all__ = [
     "GameRules",
     "Json",
     "Match",
+    "Option",
     "Panel",
     "RandomSource",
     "Say",
     "SayKind",
     "Settled",
     "Step",
+    "int_option",
     "units",
 ]
 
 Json = dict[str, Any]
 """A JSON object as stored in the event log (deals, actions, records, outcomes)."""
+
+Option = str | int | bool
+"""A command's named value as it crosses the seam, typed: a Discord integer option stays an ``int``
+(``0`` included: nothing tests an option for truth), a Slack select's value is its ``str``."""
+
+
+def int_option(options: Mapping[str, Option], name: str) -> int | None:
+    """``options[name]`` as an integer (an ``int``, or a ``str`` of digits as a form sends it); None
+    when absent.  Raises ``ValueError`` for anything else (a bool, words)."""
+    if name not in options:
+        return None
+    value = options[name]
+    if isinstance(value, bool):
+        raise ValueError(f"{name} is a number, not {value!r}")
+    return value if isinstance(value, int) else int(str(value).strip())
 
 
 def units(n: int) -> str:
@@ -233,7 +250,7 @@ class Match(Protocol):
 
     def apply_deal(self, deal: Mapping[str, Any]) -> Step: ...
 
-    def parse(self, player: str, verb: str, words: Sequence[str], options: Mapping[str, str]) -> Json:
+    def parse(self, player: str, verb: str, words: Sequence[str], options: Mapping[str, Option]) -> Json:
         """What a player typed (``words``) or chose in a form (``options``) as an action payload."""
         ...
 

@@ -28,7 +28,7 @@ from .cards import Card, rank_char, rank_name, rank_plural
 from .errors import DeclarationParseError, ImpossibleDeclaration
 from .hands import RANK_COUNT, WORST, HandType, HandValue, cards_for, first_with_prefix, parse_rank
 
-__all__ = ["Declaration", "type_name"]
+__all__ = ["Declaration", "type_name", "with_article"]
 
 _TYPE_NAMES = {
     HandType.HIGH_CARD: "high card",
@@ -50,7 +50,8 @@ def type_name(kind: HandType) -> str:
     return _TYPE_NAMES[kind]
 
 
-def _an(word: str) -> str:
+def with_article(word: str) -> str:
+    """``word`` after "a" or "an" as it is spoken: "an ace kicker", "a king-ten high"."""
     return ("an " if word[0] in "aeiou" else "a ") + word
 
 
@@ -196,7 +197,7 @@ def _kickers(ranks: tuple[int, ...]) -> str:
     if not ranks:
         return ""
     if len(ranks) == 1:
-        return f" with {_an(rank_name(ranks[0]))} kicker"
+        return f" with {with_article(rank_name(ranks[0]))} kicker"
     return f" with {_dash(ranks)} kickers"
 
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ActionParseError, GameError, NotYourTurn, RoundOver
 from ..fairness import new_salt
-from ..game import Form, GameRules, Json, Panel, RandomSource, Say, SayKind, Settled, Step, units
+from ..game import Form, GameRules, Json, Option, Panel, RandomSource, Say, SayKind, Settled, Step, units
 from .cards import parse_cards, shuffled_deck
 from .declarations import Declaration
 from .errors import CardParseError, NoLastHand
@@ -138,22 +138,22 @@ class CardsMatch:
         return Say(text, SayKind.PRIVATE, to=player)
 
     # -- actions ----------------------------------------------------------------------------------------
-    def parse(self, player: str, verb: str, words: Sequence[str], options: Mapping[str, str]) -> Json:
+    def parse(self, player: str, verb: str, words: Sequence[str], options: Mapping[str, Option]) -> Json:
         verb = verb.strip().lower()
         if verb in ("take", "challenge", "pass"):
             return {"player": player, verb: True}
         if verb == "declare":
-            if options.get("type"):
-                ranks = options.get("ranks", "")
+            if "type" in options:
+                ranks = str(options.get("ranks", ""))
                 listed = [] if ranks in ("", "any") else [r for r in ranks.split("-") if r]
-                d = Declaration.from_json({"type": options["type"], "ranks": listed})
+                d = Declaration.from_json({"type": str(options["type"]), "ranks": listed})
             else:
                 text = " ".join(words)
                 d = Declaration.parse(text)
             return {"player": player, "declare": d.to_dict()}
         if verb == "discard":
             raw = options.get("cards")
-            items = raw.replace(",", " ").split() if raw is not None else list(words)
+            items = str(raw).replace(",", " ").split() if raw is not None else list(words)
             cards = parse_cards([item.split("#")[0] for item in items])
             return {"player": player, "discard": [str(c) for c in cards]}
         raise ActionParseError(f"the card game's commands are declare, take, discard, challenge, pass — not {verb!r}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .cards import Card, pretty
-from .declarations import Declaration
+from .declarations import Declaration, with_article
 from .hands import HandValue
 from .match import Transfer
 from .round import Challenged, Declared, Discarded, Passed, ThrownIn
@@ -43,7 +43,9 @@ def units(n: int) -> str:
 def value_words(value: HandValue) -> str:
     """A hand's value in words: ``a pair of sevens with queen-six-two kickers``, ``two pair, …``."""
     words = Declaration(value.type, value.ranks).name()
-    return words if words.startswith(("two pair", "three", "four", "five", "full house")) else "a " + words
+    if words.startswith(("two pair", "three", "four", "five", "full house")):
+        return words
+    return with_article(words)  # "an ace-king-… high", "a pair of aces"
 
 
 def hand_words(cards: Sequence[Card], value: HandValue) -> str:

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..errors import ActionParseError, GameError, RoundOver, UnknownPlayer
 from ..fairness import new_salt
-from ..game import Form, Json, Panel, RandomSource, Say, SayKind, Settled, Step
+from ..game import Form, Json, Option, Panel, RandomSource, Say, SayKind, Settled, Step, int_option
 from . import text as T
 from .asks import private_read, raise_form
 from .bids import MAX_PLAYERS, MIN_PLAYERS, Bid
@@ -214,19 +214,20 @@ class SerialMatch:
         return Step(tuple(says))
 
     # -- acting -----------------------------------------------------------------------------------
-    def parse(self, player: str, verb: str, words: Sequence[str], options: Mapping[str, str]) -> Json:
+    def parse(self, player: str, verb: str, words: Sequence[str], options: Mapping[str, Option]) -> Json:
         if verb == "challenge":
             return {"player": player, "challenge": True}
         if verb == "count":
             return {"player": player, "count": True}
         if verb != "bid":
             raise ActionParseError(f"{verb!r} is not a move of this game")
-        order = self.rules.rank_order
-        if options.get("quantity") and options.get("digit"):
+        if "quantity" in options or "digit" in options:  # 0 is a digit: presence, never truth
             try:
-                q, d = int(options["quantity"]), int(options["digit"])
+                q, d = int_option(options, "quantity"), int_option(options, "digit")
             except ValueError:
                 raise BidParseError("a bid is a quantity and a digit, like `bid 5 7`") from None
+            if q is None or d is None:
+                raise BidParseError("a bid is a quantity and a digit, like `bid 5 7`")
             if not 0 <= d <= 9:
                 raise BidParseError("the digit must be 0 to 9")
             if d not in self.rules.digit_set:
@@ -237,7 +238,7 @@ class SerialMatch:
         said = " ".join(words).strip()
         if not said:
             raise BidParseError("say what you bid, like `bid 5 7` or `bid five sevens`")
-        return {"player": player, "bid": Bid.parse(said, order).as_list()}
+        return {"player": player, "bid": Bid.parse(said, self.rules.rank_order).as_list()}
 
     def _action(self, action: Mapping[str, Any]) -> tuple[Round, Action]:
         round_ = self.live_round

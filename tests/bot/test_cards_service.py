@@ -130,3 +130,20 @@ async def test_when_the_last_rival_leaves_the_game_ends_and_settles(harness: Har
     assert sorted(units.values()) == ["+2", "-1", "-1"], board.text  # the survivor took a stake from each
     assert ended[0].count("wins the game") == 1 and units[next(
         a.name for a in (ALICE, BOB, CAROL) if a.user_id in ended[0])] == "+2"
+
+
+async def test_a_player_who_is_out_is_told_so_in_words_not_by_id(harness: Harness) -> None:
+    h = harness
+    assert (await h.do(ALICE, "start", "game=cards")).ok
+    assert (await h.do(BOB, "join")).ok
+    assert (await h.do(CAROL, "join")).ok
+    assert (await h.do(ALICE, "deal")).ok
+    r = round_of(h)
+    assert (await h.do(actor(r.to_act), "declare", *r.least_raise().name().split())).ok
+    assert (await h.do(actor(round_of(h).to_act), "challenge")).ok
+    table = h.service.table(KEY)  # type: ignore[union-attr]
+    [out] = table.match.engine.out
+    refused = await h.do(actor(out), "take")
+    assert not refused.ok and refused.code == "not-seated"
+    assert refused.text == "You are not playing in this round (you are out, or joined after it was dealt)."
+    assert out not in refused.text

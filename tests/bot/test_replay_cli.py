@@ -228,7 +228,7 @@ def test_a_slips_record_plays_ten_rounds_the_tenth_at_double_stake(
         (0, 3, {"player": "P1", "bid": "fivesevens"}, "as a bid"),
         (0, 3, {"player": "P1", "count": True}, "count"),
         (0, 11, {"player": "P3", "bid": [9, 9]}, "over"),
-        (0, 3, {"player": "zed", "challenge": True}, "not seated"),
+        (0, 3, {"player": "zed", "challenge": True}, "zed> is not playing"),
     ],
 )
 def test_an_illegal_action_exits_2_naming_round_and_action(

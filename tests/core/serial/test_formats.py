@@ -165,3 +165,19 @@ def test_the_game_seam_deals_parses_and_replays_a_reduced_format() -> None:
         stored = dict(deal, serials=dict.fromkeys(deal["serials"], wrong))
         with pytest.raises(GameError):
             SERIAL.new_match(rules, ["a", "b"], host="a").apply_deal(stored)
+
+
+@pytest.mark.parametrize("digit", range(10))
+@pytest.mark.parametrize("typed", [int, str])
+def test_a_bid_by_options_takes_every_digit_typed_or_as_text(digit: int, typed: type) -> None:
+    """Options cross the seam typed (Discord sends ints, a Slack form strings): 0 is a digit, not a gap."""
+    from core.serial.errors import BidParseError
+    from core.serial.plugin import SERIAL
+
+    match = SERIAL.new_match(SERIAL.make_rules(None, {}), ["a", "b"], host="a")
+    assert match.parse("a", "bid", [], {"quantity": typed(3), "digit": typed(digit)}) == \
+        {"player": "a", "bid": [3, digit]}
+    for partial in ({"quantity": typed(3)}, {"digit": typed(digit)}, {"quantity": True, "digit": typed(digit)},
+                    {"quantity": "three", "digit": typed(digit)}):
+        with pytest.raises(BidParseError):
+            match.parse("a", "bid", [], partial)

@@ -1,0 +1,35 @@
+"""Every digit by slash command on Discord: ``/liars bid quantity:q digit:d`` through the real discord.py
+bot and the fake Discord, 0 included (Discord sends the option as the integer 0), in each rank order."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.serial.rules import RankOrder
+from tests.e2e import discord_helpers
+from tests.e2e.discord_helpers import Harness
+
+world = discord_helpers.world
+no_errors = discord_helpers.no_errors
+
+
+@pytest.mark.parametrize("order", list(RankOrder))
+async def test_every_digit_by_slash_options(world: Harness, order: RankOrder) -> None:
+    h = world
+    await h.start()
+    opened = await h.ask(h.alice, "start", options=f"rank-order={order.value}")
+    assert "You opened a table" in opened.content, opened.content
+    assert "You are seated" in (await h.ask(h.bob, "join")).content
+    assert "Dealt" in (await h.ask(h.alice, "deal")).content
+    table = h.service.table(h.key)
+    # Each digit in the rank order's order at one quantity, then the next quantity: every one a raise.
+    digits = sorted(range(10), key=order.rank)
+    for quantity, digit in [(1, d) for d in digits] + [(2, digits[0])]:
+        player = h.to_act()
+        answer = await h.ask(player, "bid", quantity=quantity, digit=digit)
+        assert answer.ephemeral and answer.content == "Bid placed.", (quantity, digit, answer.content)
+        standing = table.match.live_round.standing_bid
+        assert (standing.quantity, standing.digit) == (quantity, digit)
+    # A digit that does not raise is refused by the game, not misread: 0 is a digit, not a missing option.
+    low = await h.ask(h.to_act(), "bid", quantity=1, digit=0)
+    assert low.ephemeral and "does not beat the standing bid" in low.content, low.content
