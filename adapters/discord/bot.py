@@ -38,7 +38,7 @@ from bot.ports import Clock
 from bot.service import Service, UserError
 
 from .commands import LiarsGroup
-from .components import FormButton, FormSelect, SendButton, TableButton, ToggleButton
+from .components import DYNAMIC_ITEMS
 from .config import DiscordConfig
 from .forms import FormFlows
 from .notifier import DiscordNotifier
@@ -106,7 +106,7 @@ class LiarsBot(discord.AutoShardedClient):
 
     async def setup_hook(self) -> None:
         # old buttons work after a restart
-        self.add_dynamic_items(TableButton, FormButton, FormSelect, ToggleButton, SendButton)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.sync_commands:
             if self.guild_id is not None:
                 guild = discord.Object(id=self.guild_id)
@@ -228,7 +228,7 @@ class LiarsBot(discord.AutoShardedClient):
             return key
         return self.table_key(interaction)
 
-    async def table_button(self, interaction: discord.Interaction[Any], action: str, key: TableKey) -> None:
+    async def table_button(self, interaction: discord.Interaction[Any], key: TableKey, action: str) -> None:
         key = self.own_key(interaction, key)
         if action == "raise":  # a table message posted before forms had their own buttons
             await self.forms.open(interaction, key, action)

@@ -2,8 +2,8 @@
 
 Every id starts with ``liars:`` and carries the table key (guild and channel ids), so a click is
 routed by the id alone — no view object has to survive in memory.  The classes are
-``discord.ui.DynamicItem``s, registered once in ``setup_hook``; a restarted bot therefore handles
-the buttons on messages an earlier process posted.
+``discord.ui.DynamicItem``s, registered once in ``setup_hook`` (:data:`DYNAMIC_ITEMS`); a restarted
+bot therefore handles the buttons on messages an earlier process posted.
 
 =====================================  ==============================================================
 ``liars:<action>:<guild>:<channel>``   a table button: ``join``, ``leave``, ``deal``, ``challenge``,
@@ -14,31 +14,36 @@ the buttons on messages an earlier process posted.
 ``liars:go-<verb>:<g>:<c>:<a>:<b>``    a form's send button: the two chosen values, or the mask
 =====================================  ==============================================================
 
-Callbacks only hand over to the bot (:class:`ComponentHandler`), which does all the work and catches
-every error in one place.
+``<guild>`` is the table key's server id: a guild's id, or ``dm<channel>`` for a group DM or a DM
+between friends (where the app is installed to a user, not a server).
+
+One base class, :class:`Routed`, does what every component shares: its ``custom_id`` is the head,
+the table key and the values; ``from_custom_id`` rebuilds it from the id's named fields (converted
+by the class's ``fields``); its callback hands the key and the values to the bot's method named by
+``route`` (:class:`ComponentHandler`), which does all the work and catches every error in one place.
+Each subclass only draws its item.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, Protocol, cast
+from collections.abc import Callable
+from typing import Any, ClassVar, Protocol, cast
 
 import discord
 
 from bot.model import TableKey
 
 __all__ = [
+    "DYNAMIC_ITEMS",
     "ComponentHandler",
     "FormButton",
     "FormSelect",
+    "Routed",
     "SendButton",
     "TableButton",
     "ToggleButton",
-    "button_custom_id",
-    "open_custom_id",
-    "select_custom_id",
-    "send_custom_id",
-    "toggle_custom_id",
+    "custom_id",
 ]
 
 PLATFORM = "discord"
@@ -48,12 +53,14 @@ STYLES = {
     "success": discord.ButtonStyle.success,
     "danger": discord.ButtonStyle.danger,
 }
+_KEY = r"(?P<guild>(?:dm)?\d+):(?P<channel>\d+)"  # a guild's id, or dm<channel> in a private channel
 
 
 class ComponentHandler(Protocol):
-    """What the bot offers the components (see ``LiarsBot``)."""
+    """What the bot offers the components (see ``LiarsBot``): each takes the table key, then the values
+    the component's id carries."""
 
-    async def table_button(self, interaction: discord.Interaction[Any], action: str, key: TableKey) -> None: ...
+    async def table_button(self, interaction: discord.Interaction[Any], key: TableKey, action: str) -> None: ...
 
     async def open_form(self, interaction: discord.Interaction[Any], key: TableKey, verb: str) -> None: ...
 
@@ -67,173 +74,108 @@ class ComponentHandler(Protocol):
                         second: str) -> None: ...
 
 
-def _handler(interaction: discord.Interaction[Any]) -> ComponentHandler:
-    return cast(ComponentHandler, interaction.client)
+def custom_id(head: str, key: TableKey, *values: object) -> str:
+    """``liars:<head>:<server>:<channel>[:<value>...]``."""
+    return ":".join(("liars", head, key.server_id, key.channel_id, *map(str, values)))
 
 
-def _key(match: re.Match[str]) -> TableKey:
-    return TableKey(PLATFORM, match["guild"], match["channel"])
+def _style(name: str) -> discord.ButtonStyle:
+    return STYLES.get(name, discord.ButtonStyle.secondary)
 
 
-def button_custom_id(action: str, key: TableKey) -> str:
-    return f"liars:{action}:{key.server_id}:{key.channel_id}"
+class Routed(discord.ui.DynamicItem[Any], template=r"liars:(?!)"):
+    """A component whose id carries its table key and values (see the module's docstring).  Its own
+    template matches no id: only its subclasses are registered.
 
+    A subclass names its ``template`` (with the ``guild`` and ``channel`` groups of :data:`_KEY`), the
+    bot's method it calls (``route``), and its values' groups with their types (``fields``), in the
+    order its constructor takes them after the key."""
 
-def open_custom_id(verb: str, key: TableKey) -> str:
-    return f"liars:open-{verb}:{key.server_id}:{key.channel_id}"
+    route: ClassVar[str]
+    fields: ClassVar[tuple[tuple[str, Callable[[str], Any]], ...]]
 
-
-def select_custom_id(verb: str, part: int, key: TableKey) -> str:
-    return f"liars:pick-{verb}-{part}:{key.server_id}:{key.channel_id}"
-
-
-def toggle_custom_id(verb: str, key: TableKey, mask: int, index: int) -> str:
-    return f"liars:tog-{verb}:{key.server_id}:{key.channel_id}:{mask}:{index}"
-
-
-def send_custom_id(verb: str, key: TableKey, first: str, second: str) -> str:
-    return f"liars:go-{verb}:{key.server_id}:{key.channel_id}:{first}:{second}"
-
-
-class TableButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"liars:(?P<action>[a-z]+):(?P<guild>\d+):(?P<channel>\d+)",
-):
-    def __init__(self, action: str, key: TableKey, label: str = "", style: str = "secondary") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or action,
-                style=STYLES.get(style, discord.ButtonStyle.secondary),
-                custom_id=button_custom_id(action, key),
-            )
-        )
-        self.action = action
+    def __init__(self, item: discord.ui.Item[Any], key: TableKey, *values: Any) -> None:
+        super().__init__(item)
         self.key = key
+        self.values = values
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> TableButton:
-        return cls(match["action"], _key(match))
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> Routed:
+        key = TableKey(PLATFORM, match["guild"], match["channel"])
+        build: Callable[..., Routed] = cls  # a subclass takes the key, then its values
+        return build(key, *(kind(match[name]) for name, kind in cls.fields))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _handler(interaction).table_button(interaction, self.action, self.key)
+        handler = cast(ComponentHandler, interaction.client)
+        await getattr(handler, self.route)(interaction, self.key, *self._routed_values(interaction))
+
+    def _routed_values(self, interaction: discord.Interaction[Any]) -> tuple[Any, ...]:
+        return self.values
 
 
-class FormButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"liars:open-(?P<verb>[a-z]+):(?P<guild>\d+):(?P<channel>\d+)",
-):
+class TableButton(Routed, template=rf"liars:(?P<action>[a-z]+):{_KEY}"):
+    """A table button: it sends its command (``action``) for whoever clicks it."""
+
+    route, fields = "table_button", (("action", str),)
+
+    def __init__(self, key: TableKey, action: str, label: str = "", style: str = "secondary") -> None:
+        button: discord.ui.Button[Any] = discord.ui.Button(label=label or action, style=_style(style),
+                                                           custom_id=custom_id(action, key))
+        super().__init__(button, key, action)
+
+
+class FormButton(Routed, template=rf"liars:open-(?P<verb>[a-z]+):{_KEY}"):
     """A table button that opens a game's form for whoever clicks it (ephemeral)."""
 
-    def __init__(self, verb: str, key: TableKey, label: str = "", style: str = "secondary") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or verb,
-                style=STYLES.get(style, discord.ButtonStyle.secondary),
-                custom_id=open_custom_id(verb, key),
-            )
-        )
-        self.verb = verb
-        self.key = key
+    route, fields = "open_form", (("verb", str),)
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> FormButton:
-        return cls(match["verb"], _key(match))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _handler(interaction).open_form(interaction, self.key, self.verb)
+    def __init__(self, key: TableKey, verb: str, label: str = "", style: str = "secondary") -> None:
+        button: discord.ui.Button[Any] = discord.ui.Button(label=label or verb, style=_style(style),
+                                                           custom_id=custom_id(f"open-{verb}", key))
+        super().__init__(button, key, verb)
 
 
-class FormSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"liars:pick-(?P<verb>[a-z]+)-(?P<part>[12]):(?P<guild>\d+):(?P<channel>\d+)",
-):
-    """A form's first or second choice (a bid's quantity, then digit; a declaration's type, then ranks)."""
+class FormSelect(Routed, template=rf"liars:pick-(?P<verb>[a-z]+)-(?P<part>[12]):{_KEY}"):
+    """A form's first or second choice (a bid's quantity, then digit; a declaration's type, then ranks);
+    the bot gets the value chosen after the part."""
 
-    def __init__(self, verb: str, part: int, key: TableKey, options: list[discord.SelectOption] | None = None,
+    route, fields = "form_pick", (("verb", str), ("part", int))
+
+    def __init__(self, key: TableKey, verb: str, part: int, options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=select_custom_id(verb, part, key),
-                options=options or [discord.SelectOption(label="-", value="-")],
-                placeholder=placeholder,
-                min_values=1,
-                max_values=1,
-            )
-        )
-        self.verb = verb
-        self.part = part
-        self.key = key
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=custom_id(f"pick-{verb}-{part}", key), placeholder=placeholder, min_values=1, max_values=1,
+            options=options or [discord.SelectOption(label="-", value="-")])
+        super().__init__(select, key, verb, part)
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> FormSelect:
-        return cls(match["verb"], int(match["part"]), _key(match))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = self.item.values
-        await _handler(interaction).form_pick(interaction, self.key, self.verb, self.part,
-                                              values[0] if values else "")
+    def _routed_values(self, interaction: discord.Interaction[Any]) -> tuple[Any, ...]:
+        chosen = cast(discord.ui.Select[Any], self.item).values
+        return (*self.values, chosen[0] if chosen else "")
 
 
-class ToggleButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"liars:tog-(?P<verb>[a-z]+):(?P<guild>\d+):(?P<channel>\d+):(?P<mask>\d{1,3}):(?P<i>\d{1,2})",
-):
+class ToggleButton(Routed, template=rf"liars:tog-(?P<verb>[a-z]+):{_KEY}:(?P<mask>\d{{1,3}}):(?P<i>\d{{1,2}})"):
     """One card of a many-choice form (Discard…): a click marks or unmarks it."""
 
-    def __init__(self, verb: str, key: TableKey, mask: int, index: int, label: str = "") -> None:
-        marked = bool(mask >> index & 1)
-        super().__init__(
-            discord.ui.Button(
-                label=label or str(index + 1),
-                style=discord.ButtonStyle.danger if marked else discord.ButtonStyle.secondary,
-                custom_id=toggle_custom_id(verb, key, mask, index),
-            )
-        )
-        self.verb = verb
-        self.key = key
-        self.mask = mask
-        self.index = index
+    route, fields = "form_toggle", (("verb", str), ("mask", int), ("i", int))
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ToggleButton:
-        return cls(match["verb"], _key(match), int(match["mask"]), int(match["i"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _handler(interaction).form_toggle(interaction, self.key, self.verb, self.mask, self.index)
+    def __init__(self, key: TableKey, verb: str, mask: int, index: int, label: str = "") -> None:
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label or str(index + 1), custom_id=custom_id(f"tog-{verb}", key, mask, index),
+            style=discord.ButtonStyle.danger if mask >> index & 1 else discord.ButtonStyle.secondary)
+        super().__init__(button, key, verb, mask, index)
 
 
-class SendButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"liars:go-(?P<verb>[a-z]+):(?P<guild>\d+):(?P<channel>\d+):(?P<a>[\w\-#]{0,30}):(?P<b>[\w\-#]{0,30})",
-):
+class SendButton(Routed, template=rf"liars:go-(?P<verb>[a-z]+):{_KEY}:(?P<a>[\w\-#]{{0,30}}):(?P<b>[\w\-#]{{0,30}})"):
     """A form's send button, carrying what was chosen (so no state lives in memory)."""
 
-    def __init__(self, verb: str, key: TableKey, first: str, second: str, label: str = "Send") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label[:80],
-                style=discord.ButtonStyle.primary,
-                custom_id=send_custom_id(verb, key, first, second),
-            )
-        )
-        self.verb = verb
-        self.key = key
-        self.first = first
-        self.second = second
+    route, fields = "form_send", (("verb", str), ("a", str), ("b", str))
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> SendButton:
-        return cls(match["verb"], _key(match), match["a"], match["b"])
+    def __init__(self, key: TableKey, verb: str, first: str, second: str, label: str = "Send") -> None:
+        button: discord.ui.Button[Any] = discord.ui.Button(label=label[:80], style=discord.ButtonStyle.primary,
+                                                           custom_id=custom_id(f"go-{verb}", key, first, second))
+        super().__init__(button, key, verb, first, second)
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _handler(interaction).form_send(interaction, self.key, self.verb, self.first, self.second)
+
+DYNAMIC_ITEMS: tuple[type[Routed], ...] = (TableButton, FormButton, FormSelect, ToggleButton, SendButton)
+"""Every persistent component, for ``Client.add_dynamic_items``."""

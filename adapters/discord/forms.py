@@ -66,9 +66,9 @@ def picker_view(key: TableKey, form: Form, first: str | None = None, second: str
                      for value, label in p.choices[:MAX_CHOICES]]
     second_options = [discord.SelectOption(label=label[:100], value=value, default=value == second)
                       for value, label in seconds]
-    view.add_item(FormSelect(form.verb, 1, key, first_options,
+    view.add_item(FormSelect(key, form.verb, 1, first_options,
                              FORM_TEXT.get(f"{form.verb}_first", p.first_label)))
-    view.add_item(FormSelect(form.verb, 2, key, second_options,
+    view.add_item(FormSelect(key, form.verb, 2, second_options,
                              FORM_TEXT.get(f"{form.verb}_second", p.second_label)))
     if second is None:
         view.add_item(discord.ui.Button(label=FORM_TEXT["choose"], style=discord.ButtonStyle.primary,
@@ -76,7 +76,7 @@ def picker_view(key: TableKey, form: Form, first: str | None = None, second: str
                                         disabled=True))
     else:
         label = form.submit_label({p.first: first, p.second: second})
-        view.add_item(SendButton(form.verb, key, first, second, label))
+        view.add_item(SendButton(key, form.verb, first, second, label))
     return content, view
 
 
@@ -89,9 +89,9 @@ def toggle_view(key: TableKey, form: Form, mask: int = 0, note: str = "") -> tup
     content = suits(f"{note}\n{intro}" if note else intro)
     view = discord.ui.View(timeout=None)
     for i, (_, label) in enumerate(options):
-        view.add_item(ToggleButton(form.verb, key, mask, i, suits(label)))
+        view.add_item(ToggleButton(key, form.verb, mask, i, suits(label)))
     marked = bin(mask).count("1")
-    send = SendButton(form.verb, key, str(mask), "", form.submit_label({field.name: marked}))
+    send = SendButton(key, form.verb, str(mask), "", form.submit_label({field.name: marked}))
     send.item.disabled = marked == 0  # discarding nothing is simply declaring
     view.add_item(send)
     return content, view

@@ -85,9 +85,9 @@ def buttons_view(buttons: Sequence[Button], key: TableKey) -> discord.ui.View | 
     view = discord.ui.View(timeout=None)
     for b in buttons[:25]:
         if b.form:
-            view.add_item(FormButton(b.action, key, b.label, b.style))
+            view.add_item(FormButton(key, b.action, b.label, b.style))
         else:
-            view.add_item(TableButton(b.action, key, b.label, b.style))
+            view.add_item(TableButton(key, b.action, b.label, b.style))
     return view
 
 
