@@ -26,7 +26,7 @@ from .parsing import UserError, sentence
 from .play import Play
 from .ports import Clock, Notifier, Store, SystemClock
 from .reports import Reports
-from .runtime import Handler, Runtime
+from .runtime import Behind, Handler, Runtime
 from .table import TableState, TableStatus
 from .timers import Timers
 
@@ -117,6 +117,27 @@ class Service:
                 self.rt.post([M.lobby_message(table), M.panel_message(table, settings) if playing else None])
                 count += 1
         return count
+
+    async def close_server(self, server: str, reason: str = M.APP_REMOVED) -> int:
+        """Close every open table of a ledger server, in whichever process it was opened (the platform
+        removed the app there): a round under way is void and no money moves; the ledger stays.
+        Returns how many tables this call closed."""
+        closed = 0
+        for head in await self.rt.store.open_table_heads():
+            if head.server != server:
+                continue
+            key = TableKey.from_server(head.server, head.channel)
+            for _ in range(3):  # another process may move the table on meanwhile: catch up and close it
+                try:
+                    async with self.rt.lock(key):
+                        table = await self.rt.catch_up(key)
+                        if table is not None:
+                            await self.lobby.close(table, None, reason)
+                            closed += 1
+                    break
+                except Behind:
+                    continue
+        return closed
 
     async def resume(self, key: TableKey) -> None:
         """Bring a loaded table up to date now: deal a round left undealt, let computers due act."""

@@ -111,4 +111,29 @@ MIGRATIONS: list[str] = [
         RETURN cardinality(tids);
     END $$;
     """,
+    # 2: Slack installations (OAuth v2 distribution), kept apart from the game's tables: see
+    # adapters/installs.py.  '' stands for an absent enterprise, team or user id.
+    """
+    CREATE TABLE slack_bots (
+        enterprise_id TEXT NOT NULL,
+        team_id TEXT NOT NULL,
+        server TEXT NOT NULL,
+        installed_at DOUBLE PRECISION NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (enterprise_id, team_id)
+    );
+    CREATE INDEX slack_bots_by_server ON slack_bots (server, installed_at);
+    CREATE TABLE slack_installations (
+        enterprise_id TEXT NOT NULL,
+        team_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        installed_at DOUBLE PRECISION NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (enterprise_id, team_id, user_id)
+    );
+    CREATE TABLE slack_oauth_states (
+        state TEXT PRIMARY KEY,
+        expire_at DOUBLE PRECISION NOT NULL
+    );
+    """,
 ]

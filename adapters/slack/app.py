@@ -4,6 +4,10 @@
 ``connect_socket`` put it on the wire, behind :mod:`adapters.slack.door`; ``run`` is what ``liars slack``
 does.  The tests use the very same functions against a fake Slack on 127.0.0.1 (``SLACK_API_URL``).
 
+One workspace (``SLACK_BOT_TOKEN``), or every workspace that installs the app (``SLACK_CLIENT_ID`` and
+``SLACK_CLIENT_SECRET``: bolt's OAuth flow over our database, :mod:`adapters.slack.oauth`; the HTTP
+server then also serves ``GET /slack/install`` and ``GET /slack/oauth_redirect``).
+
 Every HTTP call the bot makes goes over one shared aiohttp session (keep-alive connections): the Web
 API client's, and the answers to ``response_url``s.  The Web API client retries connection errors and
 waits out HTTP 429 (slack_sdk's retry handlers); the notifier's outboxes retry beyond that.
@@ -30,6 +34,7 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 )
 from slack_sdk.web.async_client import AsyncWebClient
 
+from adapters.installs import slack_installs
 from bot.bootstrap import build_service
 from bot.ports import Clock
 from bot.service import Service
@@ -38,6 +43,7 @@ from .config import SlackConfig
 from .door import MAX_BODY, Door, GuardedSocketModeHandler, store_ready
 from .handlers import Listeners
 from .notifier import SlackNotifier
+from .oauth import NOT_INSTALLED, InstallationStore, Uninstalls, Workspaces, oauth_settings, serve_oauth
 from .responder import Responder
 
 __all__ = ["SlackBot", "connect_socket", "create_bot", "run", "serve_http"]
@@ -82,13 +88,6 @@ async def create_bot(config: SlackConfig, *, rng: Any = None, clock: Clock | Non
         retry_handlers=[AsyncConnectionErrorRetryHandler(max_retry_count=2),
                         AsyncRateLimitErrorRetryHandler(max_retry_count=2)],
     )
-    app = AsyncApp(
-        client=client,
-        signing_secret=config.signing_secret or "",
-        # the listener runs before the response: it acknowledges after the service has committed
-        process_before_response=True,
-        ssl_check_enabled=True,
-    )
     notifier = SlackNotifier(client)
     try:
         service = await build_service(notifier, db_path=config.db_path, clock=clock, rng=rng,
@@ -97,9 +96,39 @@ async def create_bot(config: SlackConfig, *, rng: Any = None, clock: Clock | Non
         await session.close()
         raise
     notifier.panels = service
+    try:
+        app = _app(config, client, service, notifier)
+    except BaseException:
+        await service.close()
+        await session.close()
+        raise
     listeners = Listeners(service, notifier, responder=Responder(session))
     listeners.register(app)
     return SlackBot(config, app, service, notifier, listeners, session)
+
+
+def _app(config: SlackConfig, client: AsyncWebClient, service: Service, notifier: SlackNotifier) -> AsyncApp:
+    """bolt's app: for one workspace's token, or (distributed) with the OAuth flow over our store, the
+    notifier posting with each workspace's token, and the uninstall events."""
+    common: dict[str, Any] = {
+        "client": client,
+        "signing_secret": config.signing_secret or "",
+        # the listener runs before the response: it acknowledges after the service has committed
+        "process_before_response": True,
+        "ssl_check_enabled": True,
+    }
+    if not config.distributed:
+        return AsyncApp(**common)
+    assert config.client_id is not None and config.client_secret is not None
+    settings = oauth_settings(client_id=config.client_id, client_secret=config.client_secret, api_url=config.api_url,
+                              installs=slack_installs(service.store), redirect_uri=config.redirect_uri)
+    app = AsyncApp(**common, oauth_settings=settings, installation_store_bot_only=True,
+                   user_facing_authorize_error_message=NOT_INSTALLED)
+    store = settings.installation_store
+    assert isinstance(store, InstallationStore)
+    notifier.workspaces = Workspaces(client, store)
+    Uninstalls(store, service.close_server, notifier.workspaces).register(app)
+    return app
 
 
 @contextlib.asynccontextmanager
@@ -122,6 +151,8 @@ async def serve_http(bot: SlackBot, host: str = "0.0.0.0", port: int | None = No
     web_app.router.add_post(bot.config.path, door.handle)
     web_app.router.add_get("/healthz", health)
     web_app.router.add_get("/readyz", ready)
+    if bot.config.distributed:
+        serve_oauth(bot.app, web_app)  # GET /slack/install and /slack/oauth_redirect
     runner = web.AppRunner(web_app, access_log=None, shutdown_timeout=2.0)
     await runner.setup()
     try:
@@ -157,12 +188,15 @@ async def run(config: SlackConfig, *, host: str = "0.0.0.0", stop: asyncio.Event
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
     try:
-        try:
-            who = await bot.app.client.auth_test()
-        except SlackApiError as exc:
-            log.error("SLACK_BOT_TOKEN was refused by %s: %s", config.api_url, exc.response.get("error"))
-            return 1
-        log.info("signed in to Slack team %s as %s", who.get("team_id"), who.get("user"))
+        if config.distributed:
+            log.info("serving every workspace that installs the app (OAuth): install at /slack/install")
+        else:
+            try:
+                who = await bot.app.client.auth_test()
+            except SlackApiError as exc:
+                log.error("SLACK_BOT_TOKEN was refused by %s: %s", config.api_url, exc.response.get("error"))
+                return 1
+            log.info("signed in to Slack team %s as %s", who.get("team_id"), who.get("user"))
         # every open table's messages as committed: a move stored just before a crash is shown now
         log.info("redrawing %d open tables", await bot.service.redraw())
         bot.service.start_timers()

@@ -1,7 +1,12 @@
 """The Slack adapter's configuration, read from the environment (never from module globals).
 
 =========================  ===================================================================
-``SLACK_BOT_TOKEN``        the bot token (``xoxb-…``); always required
+``SLACK_BOT_TOKEN``        the bot token (``xoxb-…``) of the one workspace the bot serves; or, to
+                           serve every workspace that installs the app, leave it unset and set:
+``SLACK_CLIENT_ID``        the app's client id and secret (Basic Information → App Credentials):
+``SLACK_CLIENT_SECRET``    ``GET /slack/install`` and ``/slack/oauth_redirect`` install the app
+                           (OAuth v2), each workspace's token kept in the database
+``SLACK_REDIRECT_URI``     optional: the redirect URL registered with Slack, when there are several
 ``SLACK_SIGNING_SECRET``   verifies Slack's HTTP requests; required in HTTP mode
 ``SLACK_APP_TOKEN``        an app-level token (``xapp-…``, scope ``connections:write``); when set,
                            the bot connects by Socket Mode and serves no HTTP
@@ -35,14 +40,22 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class SlackConfig:
-    bot_token: str
+    bot_token: str | None
     signing_secret: str | None = None
+    client_id: str | None = None
+    client_secret: str | None = None
+    redirect_uri: str | None = None
     app_token: str | None = None
     api_url: str = DEFAULT_API_URL
     port: int = DEFAULT_PORT
     path: str = DEFAULT_PATH
     db_path: str | None = None
     computer_delay: float = DEFAULT_COMPUTER_DELAY
+
+    @property
+    def distributed(self) -> bool:
+        """Whether the app serves every workspace that installs it (OAuth v2), not one bot token's."""
+        return self.bot_token is None
 
     @property
     def socket_mode(self) -> bool:
@@ -62,15 +75,27 @@ class SlackConfig:
             return value or None
 
         bot_token = get("SLACK_BOT_TOKEN")
-        if bot_token is None:
+        client_id, client_secret = get("SLACK_CLIENT_ID"), get("SLACK_CLIENT_SECRET")
+        if bot_token is not None and (client_id or client_secret):
+            raise ConfigError("Set SLACK_BOT_TOKEN to serve one workspace, or SLACK_CLIENT_ID and SLACK_CLIENT_SECRET "
+                              "to serve every workspace that installs the app (OAuth), not both.")
+        if bot_token is None and not (client_id and client_secret):
+            if client_id or client_secret:
+                missing = "SLACK_CLIENT_SECRET" if client_id else "SLACK_CLIENT_ID"
+                raise ConfigError(f"{missing} is not set: installing the app in many workspaces (OAuth) needs both "
+                                  "the client id and the client secret (Basic Information → App Credentials).")
             raise ConfigError("SLACK_BOT_TOKEN is not set: copy the Bot User OAuth Token (xoxb-…) from the app's "
-                              "OAuth & Permissions page.")
-        if bot_token.startswith("xapp-"):
+                              "OAuth & Permissions page (or set SLACK_CLIENT_ID and SLACK_CLIENT_SECRET to let "
+                              "many workspaces install the app).")
+        if bot_token is not None and bot_token.startswith("xapp-"):
             raise ConfigError("SLACK_BOT_TOKEN holds an app-level token (xapp-…); that one goes in SLACK_APP_TOKEN.")
         app_token = get("SLACK_APP_TOKEN")
         if app_token is not None and not app_token.startswith("xapp-"):
             raise ConfigError("SLACK_APP_TOKEN must be an app-level token starting with xapp- (Basic Information → "
                               "App-Level Tokens, scope connections:write).")
+        if app_token is not None and bot_token is None:
+            raise ConfigError("Installing the app in many workspaces (SLACK_CLIENT_ID) needs HTTP mode: the install "
+                              "pages are served over HTTP. Unset SLACK_APP_TOKEN and set SLACK_SIGNING_SECRET.")
         signing_secret = get("SLACK_SIGNING_SECRET")
         if app_token is None and signing_secret is None:
             raise ConfigError("SLACK_SIGNING_SECRET is not set: HTTP mode needs it to verify Slack's requests "
@@ -91,6 +116,9 @@ class SlackConfig:
         return cls(
             bot_token=bot_token,
             signing_secret=signing_secret,
+            client_id=client_id,
+            client_secret=client_secret,
+            redirect_uri=get("SLACK_REDIRECT_URI"),
             app_token=app_token,
             api_url=api_url,
             port=port,

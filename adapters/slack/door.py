@@ -49,7 +49,8 @@ log = logging.getLogger(__name__)
 
 MAX_BODY = 1024 * 1024  # bytes; Slack's largest payloads (a block_actions with its message) are far smaller
 UNAUTHORIZED = {"error": "invalid request"}  # what bolt itself answers a bad signature with
-EVENTS = frozenset({"app_home_opened"})  # the events the bot subscribes to (the manifest's bot_events)
+EVENTS = frozenset({"app_home_opened", "app_uninstalled", "tokens_revoked"})  # the manifest's bot_events
+USER_EVENTS = frozenset({"app_home_opened"})  # those that name the user they are about
 
 
 def _text(body: Mapping[str, Any], name: str) -> bool:
@@ -108,7 +109,7 @@ def inspect(body: Any) -> tuple[str, str | None]:
             return "malformed", "an event callback without its event"
         if event["type"] not in EVENTS:
             return "unhandled", f"the event {str(event['type'])[:40]!r}"
-        if not _text(event, "user"):
+        if event["type"] in USER_EVENTS and not _text(event, "user"):
             return "malformed", f"{event['type']} without user"
         if not (_text(body, "team_id") or _text(body, "enterprise_id")):
             return "malformed", "an event callback without team_id"

@@ -26,6 +26,12 @@ Answer first.  While the person who acted is being answered (``hold(key)`` … t
 answer reaches Slack before the table moves.  The service's per-table outbox calls ``deliver`` after
 the commit, off the table's lock, so a held table delays only its own messages.
 
+Many workspaces (``liars slack`` installed by OAuth): each message goes with the token of its
+table's workspace (``workspaces``, :class:`~adapters.slack.oauth.Workspaces`); a message for a
+workspace that has no installation any more is dropped with one INFO line, and one that Slack refuses
+because the token was revoked makes the notifier read the installation again next time.  Queues and
+the DM channels it remembers are per workspace, so nothing of one workspace is sent with another's.
+
 If the bot cannot post in a channel at all (``not_in_channel`` …), ``on_channel_error`` is called
 (the listeners tell the person who acted last there, privately).
 
@@ -47,6 +53,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from adapters import pictures
 from bot.model import Message, TableKey, render_mentions
 
+from .oauth import REVOKED, Workspaces
 from .outbox import Item, Outboxes, retry_after
 from .render import render_message
 
@@ -83,13 +90,14 @@ class PanelRefs(Protocol):
 class SlackNotifier:
     def __init__(self, client: AsyncWebClient) -> None:
         self.client = client
+        self.workspaces: Workspaces | None = None  # many workspaces: the client of each (else ``client``'s)
         self.panels: PanelRefs | None = None  # the service, once it exists (it needs this notifier first)
         self.on_channel_error: Callable[[TableKey, str], Awaitable[None]] | None = None
         # The notifier's own copy of panel ids: the service forgets a table the moment it ends, but the
         # closing lobby message should still edit the lobby in place.
         self._refs: dict[tuple[TableKey, str], str] = {}
         self._channel_errors: dict[str, str] = {}
-        self._dm_channels: dict[str, str] = {}  # user -> their DM channel with the bot (conversations.open)
+        self._dm_channels: dict[tuple[str, str], str] = {}  # (server, user) -> DM channel (conversations.open)
         self.outboxes = Outboxes(self._send)
         self._holds: dict[TableKey, set[asyncio.Future[None]]] = {}
         self.hold_limit = HOLD_LIMIT
@@ -121,15 +129,16 @@ class SlackNotifier:
             if holds:
                 await asyncio.wait(list(holds), timeout=self.hold_limit)
         for message in messages:
+            server = message.key.server_id
             if message.to is not None:
-                self.outboxes.put(("dm", message.to), Item((message, None)))
+                self.outboxes.put(("dm", server, message.to), Item((message, None)))
                 continue
-            dest = ("channel", message.key.channel_id)
+            dest = ("channel", server, message.key.channel_id)
             if message.panel is None:
                 picture = _Picture(message) if message.picture is not None else None
                 self.outboxes.put(dest, Item((message, picture)))
                 if picture is not None:  # its own queue: drawing and uploading hold no table message back
-                    self.outboxes.put(("picture", message.key.channel_id), Item(picture))
+                    self.outboxes.put(("picture", server, message.key.channel_id), Item(picture))
                 continue
             # the panel's message id as the service knows it now (it may forget an ended table by send time)
             hint = self.panels.panel(message.key, message.panel) if self.panels is not None else None
@@ -143,26 +152,42 @@ class SlackNotifier:
     async def close(self, timeout: float = 5.0) -> None:  # noqa: ASYNC109 - a grace period at shutdown
         await self.outboxes.close(timeout)
 
+    async def _client(self, key: TableKey) -> AsyncWebClient | None:
+        """The client for the table's workspace (None: the app is not installed there now)."""
+        if self.workspaces is None:
+            return self.client
+        return await self.workspaces.client(key)
+
     async def _send(self, dest: Hashable, item: Item) -> None:
+        message = item.payload.message if isinstance(item.payload, _Picture) else item.payload[0]
+        client = await self._client(message.key)
+        if client is None:
+            log.info("not installed in %s: a %s message for %s is dropped", message.key.server_id, message.kind,
+                     message.key.channel_id)
+            if isinstance(item.payload, tuple) and isinstance(item.payload[1], _Picture):
+                item.payload[1].text_sent.set()
+            return
         if isinstance(item.payload, _Picture):
-            await self._picture(item.payload)
+            await self._picture(client, item.payload)
             return
         message, extra = item.payload
         hint = extra if isinstance(extra, str) else None  # a panel's message id
         try:
             if message.to is not None:
-                await self._direct(message)
+                await self._direct(client, message)
             elif message.panel is not None:
-                await self._panel(message, item.fresh, hint)
+                await self._panel(client, message, item.fresh, hint)
             else:
                 text, blocks = render_message(message)
-                await self.client.chat_postMessage(channel=message.key.channel_id, text=text, blocks=blocks)
+                await client.chat_postMessage(channel=message.key.channel_id, text=text, blocks=blocks)
         except SlackApiError as exc:
             status = getattr(exc.response, "status_code", 200)
             if retry_after(exc) is not None or (isinstance(status, int) and status >= 500):
                 raise  # the outbox waits and sends it again
             error = _error(exc)
             log.warning("slack refused a %s message for %s: %s", message.kind, message.key.channel_id, error)
+            if error in REVOKED and self.workspaces is not None:
+                self.workspaces.forget(message.key.server_id)
             if message.to is None and error in _CHANNEL_ERRORS:
                 self._channel_errors[message.key.channel_id] = error
                 if self.on_channel_error is not None:
@@ -170,7 +195,7 @@ class SlackNotifier:
         if isinstance(extra, _Picture):
             extra.text_sent.set()  # sent or refused for good: its picture may follow
 
-    async def _picture(self, picture: _Picture) -> None:
+    async def _picture(self, client: AsyncWebClient, picture: _Picture) -> None:
         """Once the text has gone, draw the message's picture off the event loop and upload it."""
         message = picture.message
         assert message.picture is not None
@@ -192,7 +217,7 @@ class SlackNotifier:
         name = pictures.filename(message.picture)
         alt = render_mentions(message).replace("*", "").split("\n")[0][:1000]  # the text's first line
         try:
-            await self.client.files_upload_v2(channel=channel, file=picture.png, filename=name,
+            await client.files_upload_v2(channel=channel, file=picture.png, filename=name,
                                               title=name.removesuffix(".png"), alt_txt=alt)
         except SlackApiError as exc:
             if retry_after(exc) is not None:
@@ -203,7 +228,7 @@ class SlackNotifier:
             log.warning("uploading the %s picture to %s failed (%s); the text went alone", message.kind, channel,
                         type(exc).__name__)
 
-    async def _panel(self, message: Message, fresh: bool, hint: str | None) -> None:
+    async def _panel(self, client: AsyncWebClient, message: Message, fresh: bool, hint: str | None) -> None:
         assert message.panel is not None
         key, name = message.key, message.panel
         text, blocks = render_message(message)
@@ -222,42 +247,45 @@ class SlackNotifier:
             previous, ref = ref, None
         if ref is not None:
             try:
-                await self.client.chat_update(channel=key.channel_id, ts=ref, text=text, blocks=blocks)
+                await client.chat_update(channel=key.channel_id, ts=ref, text=text, blocks=blocks)
                 return
             except SlackApiError as exc:
                 if _error(exc) not in _REPOST_ERRORS:
                     raise
                 log.info("the %s panel in %s is gone (%s); posting it again", name, key.channel_id, _error(exc))
-        response = await self.client.chat_postMessage(channel=key.channel_id, text=text, blocks=blocks)
+        response = await client.chat_postMessage(channel=key.channel_id, text=text, blocks=blocks)
         ts = str(response["ts"])
         self._refs[(key, name)] = ts
         if self.panels is not None:
             await self.panels.set_panel(key, name, ts)
         if previous is not None:
             try:
-                await self.client.chat_delete(channel=key.channel_id, ts=previous)
+                await client.chat_delete(channel=key.channel_id, ts=previous)
             except SlackApiError as exc:
                 if _error(exc) not in _REPOST_ERRORS:
                     raise
 
-    async def _direct(self, message: Message) -> None:
+    async def _direct(self, client: AsyncWebClient, message: Message) -> None:
         assert message.to is not None
         text, blocks = render_message(message)
+        who = (message.key.server_id, message.to)
         try:
-            channel = self._dm_channels.get(message.to)
+            channel = self._dm_channels.get(who)
             if channel is None:
-                opened = await self.client.conversations_open(users=message.to)
-                channel = self._dm_channels[message.to] = str(opened["channel"]["id"])
+                opened = await client.conversations_open(users=message.to)
+                channel = self._dm_channels[who] = str(opened["channel"]["id"])
                 while len(self._dm_channels) > 100_000:
                     del self._dm_channels[next(iter(self._dm_channels))]
-            await self.client.chat_postMessage(channel=channel, text=text, blocks=blocks)
+            await client.chat_postMessage(channel=channel, text=text, blocks=blocks)
         except SlackApiError as exc:
             if retry_after(exc) is not None:
                 raise  # rate-limited, not refused: the outbox sends it again
-            self._dm_channels.pop(message.to, None)  # open it again next time
+            if _error(exc) in REVOKED:
+                raise  # the workspace's token is gone: nothing can be shown there
+            self._dm_channels.pop(who, None)  # open it again next time
             log.warning("cannot DM %s (%s); showing the %s message ephemerally in %s", message.to, _error(exc),
                         message.kind, message.key.channel_id)
-            await self.client.chat_postEphemeral(channel=message.key.channel_id, user=message.to, text=text,
+            await client.chat_postEphemeral(channel=message.key.channel_id, user=message.to, text=text,
                                                  blocks=blocks)
 
 

@@ -103,6 +103,31 @@ MIGRATIONS: list[str] = [
         BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
     CREATE INDEX tables_by_channel ON tables(server, channel, id);
     """,
+    # 3: Slack installations (OAuth v2 distribution), kept apart from the game's tables: see
+    # adapters/installs.py.  '' stands for an absent enterprise, team or user id.
+    """
+    CREATE TABLE slack_bots (
+        enterprise_id TEXT NOT NULL,
+        team_id TEXT NOT NULL,
+        server TEXT NOT NULL,
+        installed_at REAL NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (enterprise_id, team_id)
+    );
+    CREATE INDEX slack_bots_by_server ON slack_bots(server, installed_at);
+    CREATE TABLE slack_installations (
+        enterprise_id TEXT NOT NULL,
+        team_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        installed_at REAL NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (enterprise_id, team_id, user_id)
+    );
+    CREATE TABLE slack_oauth_states (
+        state TEXT PRIMARY KEY,
+        expire_at REAL NOT NULL
+    );
+    """,
 ]
 
 

@@ -60,13 +60,18 @@ class Bot:
         return self.proc.returncode is not None
 
 
-async def start_bot(fake: FakeSlack, name: str = "bot", **env_vars: str) -> Bot:
+async def start_bot(fake: FakeSlack, name: str = "bot", *, oauth: bool = False, **env_vars: str) -> Bot:
     """``liars slack`` as a process on 127.0.0.1 (a free port), talking to ``fake``; ``env_vars`` choose
-    its database (``LIARS_DB=…`` or ``LIARS_DATABASE_URL=…``)."""
+    its database (``LIARS_DB=…`` or ``LIARS_DATABASE_URL=…``).  ``oauth``: for every workspace that
+    installs the app (the fake's client id and secret, no bot token)."""
     env = {k: v for k, v in os.environ.items()
            if k not in PROXY_VARS and not k.startswith("SLACK_") and not k.startswith("LIARS_")}
-    env.update(SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_SIGNING_SECRET=SECRET, SLACK_API_URL=fake.api_base, PORT="0",
-               LIARS_COMPUTER_DELAY="0", **env_vars)
+    if oauth:
+        env.update(SLACK_CLIENT_ID=fake.client_id, SLACK_CLIENT_SECRET=fake.client_secret)
+    else:
+        env.update(SLACK_BOT_TOKEN=BOT_TOKEN)
+    env.update(SLACK_SIGNING_SECRET=SECRET, SLACK_API_URL=fake.api_base, PORT="0", LIARS_COMPUTER_DELAY="0",
+               **env_vars)
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot.cli", "slack", "--host", "127.0.0.1", cwd=ROOT, env=env,
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
@@ -96,6 +101,7 @@ class Table:
     channel: str
     players: list[str]
     start: str = "start classic 1"
+    team: str | None = None  # the workspace (None: the fake's own)
     sent: list[Sent] = field(default_factory=list)
     pending: Sent | None = None  # sent, not acknowledged: Slack would send it again
     step: int = 0
@@ -110,7 +116,8 @@ class Table:
         else:
             user = self.to_act or host
             text = "challenge" if self.bid_standing else "bid 1 9"
-        return self.fake.slash_command(text, user_id=user, user_name=user.lower(), channel_id=self.channel)
+        return self.fake.slash_command(text, user_id=user, user_name=user.lower(), channel_id=self.channel,
+                                       team_id=self.team)
 
     def learn(self, sent: Sent) -> None:
         answer, user = sent.answer, sent.payload["user_id"]

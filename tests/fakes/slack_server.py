@@ -59,6 +59,7 @@ Realism notes (how the fake copies Slack):
 * Every recorded call and ``response_url`` post notes the client's address and port (``peer``): a
   client that keeps its connections alive shows few ports. ``observers`` are called with each
   finished call (``ApiCall``) and each ``response_url`` post (``ResponseUrlPost``), for benchmarks.
+* Many workspaces, installing by OAuth v2 and removing the app: see :mod:`tests.fakes.slack_oauth`.
 * Socket Mode: the socket answers pings with pongs carrying the same data. Slack also sends
   ``{"type": "disconnect", "reason": "refresh_requested"}`` every few hours; slack_sdk then calls
   ``apps.connections.open`` again and reconnects (not modelled here: the bot leaves it to slack_sdk).
@@ -81,6 +82,8 @@ from urllib.parse import urlencode
 import aiohttp
 from aiohttp import WSMsgType, web
 from slack_sdk.signature import SignatureVerifier
+
+from .slack_oauth import OAuthFake
 
 T = TypeVar("T")
 
@@ -121,6 +124,7 @@ class ApiCall:
     response: dict[str, Any] | None = None  # None while the call is held or delayed
     status: int | None = None
     peer: tuple[str, int] | None = None  # the client's address and port
+    team: str | None = None  # the workspace whose bot token the call carried (tokens issued by oauth.v2.access)
 
     @property
     def ok(self) -> bool:
@@ -377,7 +381,7 @@ def _peer(request: web.Request) -> tuple[str, int] | None:
 # --------------------------------------------------------------------------------------
 
 
-class FakeSlack:
+class FakeSlack(OAuthFake):
     """Fake Slack Web API + response_url + Socket Mode server on 127.0.0.1.
 
     Use ``async with FakeSlack() as fake:`` or ``await fake.start()`` / ``await fake.stop()``.
@@ -396,6 +400,7 @@ class FakeSlack:
         self.bot_token = bot_token  # if set, bot methods require exactly this token
         self.app_token = app_token  # if set, apps.connections.open requires exactly this token
         self.trigger_ttl = 3.0  # seconds a trigger_id stays usable, as on Slack
+        self._init_oauth()
 
         self._runner: web.AppRunner | None = None
         self._port: int | None = None
@@ -442,6 +447,7 @@ class FakeSlack:
             "files.getUploadURLExternal": self._files_get_upload_url,
             "files.completeUploadExternal": self._files_complete_upload,
             "apps.connections.open": self._apps_connections_open,
+            "oauth.v2.access": self._oauth_v2_access,
         }
 
     # ---------------------------------------------------------------- lifecycle
@@ -452,6 +458,7 @@ class FakeSlack:
         app.router.add_post("/response/{token}", self._handle_response_url)
         app.router.add_post("/upload/{file_id}", self._handle_upload)
         app.router.add_get("/socket", self._handle_socket)
+        app.router.add_get("/oauth/v2/authorize", self._handle_authorize)
         self._runner = web.AppRunner(app, shutdown_timeout=1.0, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -503,9 +510,12 @@ class FakeSlack:
 
     # ---------------------------------------------------------------- configuration
 
-    def add_user(self, user_id: str, *, name: str | None = None, is_admin: bool = False) -> FakeUser:
-        user = FakeUser(id=user_id, name=name or user_id.lower(), team_id=self.team_id, is_admin=is_admin)
+    def add_user(self, user_id: str, *, name: str | None = None, is_admin: bool = False,
+                 team: str | None = None) -> FakeUser:
+        user = FakeUser(id=user_id, name=name or user_id.lower(), team_id=team or self.team_id, is_admin=is_admin)
         self._users[user_id] = user
+        if team is not None:
+            self.user_teams[user_id] = team
         return user
 
     def fail_dm(self, user_id: str, *, stage: DmFailureStage = "open", error: str | None = None) -> None:
@@ -959,6 +969,8 @@ class FakeSlack:
             token = auth[len("Bearer ") :]
         if "token" in params:
             token = str(params.pop("token"))
+        if method == "oauth.v2.access":
+            self._basic_auth(auth, params)
 
         call = ApiCall(
             method=method,
@@ -968,6 +980,7 @@ class FakeSlack:
             body_format=body_format,
             timestamp=time.time(),
             peer=_peer(request),
+            team=self.team_of_token(token),
         )
         self._calls.append(call)
 
@@ -978,7 +991,9 @@ class FakeSlack:
         status = 200
         headers: dict[str, str] = {}
         failure = self._failures.get(method)
-        auth_error = self._check_token(method, token)
+        auth_error = self._oauth_token_error(method, token) or self._check_token(method, token)
+        if auth_error is None:
+            auth_error = self._crossing_error(token, params)
         wait = self._rate_check(method, params) if auth_error is None else None
         if auth_error is not None:
             result: dict[str, Any] = {"ok": False, "error": auth_error}
@@ -995,7 +1010,7 @@ class FakeSlack:
                 if failure.remaining <= 0:
                     del self._failures[method]
         elif method in self._handlers:
-            result = self._handlers[method](params)
+            result = (method == "auth.test" and self._auth_test_for(token)) or self._handlers[method](params)
         else:
             result = {"ok": False, "error": "unknown_method", "req_method": method}
         if method == "auth.test" and result.get("ok"):
@@ -1008,6 +1023,8 @@ class FakeSlack:
         return web.json_response(result, status=status, headers=headers)
 
     def _check_token(self, method: str, token: str | None) -> str | None:
+        if method == "oauth.v2.access":
+            return None  # the client's id and secret, not a token
         if not token:
             return "not_authed"
         if method == "apps.connections.open":
@@ -1018,7 +1035,7 @@ class FakeSlack:
             return None
         if token.startswith("xapp-"):
             return "not_allowed_token_type"
-        if self.bot_token is not None and token != self.bot_token:
+        if self.bot_token is not None and token != self.bot_token and token not in self.tokens:
             return "invalid_auth"
         return None
 

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from adapters.slack.config import DEFAULT_API_URL, ConfigError, SlackConfig
+from adapters.slack.oauth import SCOPES, authorize_url
 from bot import cli
 
 HTTP = {"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s3cret"}
@@ -20,6 +21,18 @@ def test_http_mode_defaults() -> None:
     assert (config.socket_mode, config.api_url, config.port, config.path) == (False, DEFAULT_API_URL, 3000,
                                                                               "/slack/events")
     assert config.computer_delay == 1.5 and config.db_path is None
+
+
+def test_a_client_id_and_secret_without_a_bot_token_serve_every_workspace_that_installs() -> None:
+    config = SlackConfig.from_env({"SLACK_CLIENT_ID": "1.2", "SLACK_CLIENT_SECRET": "c", "SLACK_SIGNING_SECRET": "s",
+                                   "SLACK_REDIRECT_URI": "https://x.example/slack/oauth_redirect"})
+    assert config.distributed and config.bot_token is None and not config.socket_mode
+    assert (config.client_id, config.client_secret, config.redirect_uri) == (
+        "1.2", "c", "https://x.example/slack/oauth_redirect")
+    assert not SlackConfig.from_env(HTTP).distributed
+    # the authorize page sits beside the Web API: Slack's own, or a fake's
+    assert authorize_url("https://slack.com/api/") == "https://slack.com/oauth/v2/authorize"
+    assert authorize_url("http://127.0.0.1:5/api/") == "http://127.0.0.1:5/oauth/v2/authorize"
 
 
 def test_an_app_token_selects_socket_mode_without_a_signing_secret() -> None:
@@ -46,6 +59,11 @@ def test_the_api_url_port_database_and_delay_come_from_the_environment() -> None
         ({**HTTP, "PORT": "web"}, "PORT"),
         ({**HTTP, "PORT": "70000"}, "PORT"),
         ({**HTTP, "LIARS_COMPUTER_DELAY": "-1"}, "LIARS_COMPUTER_DELAY"),
+        ({**HTTP, "SLACK_CLIENT_ID": "1.2"}, "not both"),
+        ({"SLACK_CLIENT_ID": "1.2", "SLACK_SIGNING_SECRET": "s"}, "SLACK_CLIENT_SECRET is not set"),
+        ({"SLACK_CLIENT_SECRET": "c", "SLACK_SIGNING_SECRET": "s"}, "SLACK_CLIENT_ID is not set"),
+        ({"SLACK_CLIENT_ID": "1.2", "SLACK_CLIENT_SECRET": "c"}, "SLACK_SIGNING_SECRET"),
+        ({"SLACK_CLIENT_ID": "1.2", "SLACK_CLIENT_SECRET": "c", "SLACK_APP_TOKEN": "xapp-1"}, "HTTP mode"),
     ],
 )
 def test_a_bad_setting_is_named(env: dict[str, str], names: str) -> None:
@@ -119,8 +137,11 @@ def test_the_manifest_creates_the_slash_command_interactivity_scopes_and_socket_
                                                      "request_url": command["url"]}
     assert set(manifest["oauth_config"]["scopes"]["bot"]) >= {"commands", "chat:write", "im:write", "users:read",
                                                               "files:write"}  # the pictures
-    assert manifest["settings"]["event_subscriptions"] == {"request_url": command["url"],
-                                                           "bot_events": ["app_home_opened"]}
+    assert manifest["settings"]["event_subscriptions"] == {
+        "request_url": command["url"], "bot_events": ["app_home_opened", "app_uninstalled", "tokens_revoked"]}
+    # distribution: the redirect URL beside the events URL, the scopes the install link asks for
+    assert manifest["oauth_config"]["redirect_urls"] == [command["url"].replace("/events", "/oauth_redirect")]
+    assert set(manifest["oauth_config"]["scopes"]["bot"]) == set(SCOPES)
     assert manifest["features"]["app_home"]["home_tab_enabled"] is True
     assert manifest["settings"]["socket_mode_enabled"] is False
     assert manifest["display_information"]["name"]

@@ -61,7 +61,7 @@ async def test_a_version_1_file_gets_its_events_numbered_from_1(tmp_path: Path) 
                        [(i, json.dumps({"t": "e", "i": i})) for i in range(3)])
     store = SqliteStore(str(path))
     await store.open()
-    assert await store.schema_version() == len(MIGRATIONS) == 2
+    assert await store.schema_version() == len(MIGRATIONS) >= 2
     [table] = await store.load_open_tables()
     assert table.events == [{"t": "e", "i": i} for i in range(3)]
     await store.commit(4, "srv", [{"t": "e", "i": 3}], at=2.0, period="2026-01", expect_seq=3)
