@@ -73,7 +73,7 @@ class Lobby:
                 raise UserError(R.computers_do_not_fit(computers, seats), "bad-option")
             overrides: dict[str, Any] = {**(settings.get("options", {}) if default_game else {}), **opts}
             if "stake" in overrides:
-                overrides["stake"] = stake(overrides["stake"])
+                overrides["stake"] = stake(overrides["stake"], low=0)
             try:
                 rules = game.make_rules(preset.lower() if preset else None, overrides)
             except (ValueError, TypeError) as exc:

@@ -45,12 +45,13 @@ def positive_int(value: Any, name: str, *, default: int, low: int, high: int) ->
     return n
 
 
-def stake(value: Any) -> int:
+def stake(value: Any, *, low: int = 1) -> int:
+    """A stake in units, ``low`` (1; a table's may be 0, which its game's rules accept or refuse) to MAX_STAKE."""
     try:
         n = int(str(value).strip())
     except ValueError:
         raise UserError(R.bad_stake(value), "bad-stake") from None
-    if n <= 0:
+    if n < low:
         raise UserError(R.STAKE_NOT_POSITIVE, "bad-stake")
     if n > MAX_STAKE:
         raise UserError(R.stake_too_high(MAX_STAKE), "bad-stake")

@@ -76,7 +76,8 @@ def serial_stats(rounds: Iterable[Mapping[str, Any]], player: str) -> SerialStat
     best: tuple[int, int] | None = None
     for record in rounds:
         outcome = record.get("outcome")
-        if not outcome or outcome.get("complete") is False or player not in outcome.get("net", {}):
+        if (not outcome or outcome.get("complete") is False or player not in outcome.get("net", {})
+                or "final_bid" not in outcome):  # an elimination's walk-out settles without a count
             continue
         net = int(outcome["net"][player])
         s["rounds"] += 1

@@ -8,6 +8,7 @@ from typing import Any
 from ..game import GameRules, Json, Match
 from . import text as T
 from .bids import MAX_PLAYERS, MIN_PLAYERS
+from .elimination import EliminationMatch
 from .game import SerialMatch
 from .players import DIFFICULTY_LEVELS
 from .record import replay
@@ -47,8 +48,11 @@ class SerialGame:
         return Rules.from_dict(dict(data))
 
     def new_match(self, rules: GameRules, players: Sequence[str], *, host: str,
-                  previous: Match | None = None) -> SerialMatch:
+                  previous: Match | None = None) -> SerialMatch | EliminationMatch:
         assert isinstance(rules, Rules)
+        if rules.elimination:
+            return EliminationMatch(rules, players, host=host,
+                                    previous=previous if isinstance(previous, EliminationMatch) else None)
         return SerialMatch(rules, players, host=host,
                            previous=previous if isinstance(previous, SerialMatch) else None)
 

@@ -19,6 +19,13 @@ values and ``serial_length`` (1–8) digits per serial.  With ``digits`` < 10 th
 1 … ``digits`` under every rank order, ranked among themselves as that order ranks them (so under
 ``aces-high`` the 1 is still the highest); a bid names a digit in play and at most
 ``serial_length × n`` copies.  Everything else is unchanged (the n+3 rule still counts from n).
+
+The ``elimination`` format (RULES.md §1 "Elimination: who pays for dinner"; :mod:`core.serial.elimination`
+plays it): ``format=elimination`` with any preset.  Its stake may be 0 (nothing is written but the
+result); SLIPS and ``last_hand_double`` do not apply and are refused (a SLIPS session ends after ten
+rounds and doubles its tenth, which would cut an elimination short or give a round a meaning it
+does not have).  Bonuses and progressive stakes may stay on but change nothing: who leaves depends
+only on whether the final bid is made.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ __all__ = [
     "PRESETS",
     "ChallengeMode",
     "FirstOpener",
+    "Format",
     "LaterOpener",
     "RankOrder",
     "Rules",
@@ -90,6 +98,13 @@ class SerialSource(StrEnum):
     SLIPS = "slips"
 
 
+class Format(StrEnum):
+    """How a table plays its rounds: ``rounds`` (money moves every round) or ``elimination``."""
+
+    ROUNDS = "rounds"
+    ELIMINATION = "elimination"
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """Every option of the serial-number game.  Defaults are the classic game."""
@@ -109,11 +124,19 @@ class Rules:
     stake: int = 1
     digits: int = 10
     serial_length: int = 8
+    format: Format = Format.ROUNDS
     preset: str = "classic"
 
     def __post_init__(self) -> None:
-        if type(self.stake) is not int or self.stake <= 0:
-            raise RulesError(f"stake must be a positive whole number of units, not {self.stake!r}")
+        elimination = self.format is Format.ELIMINATION
+        if type(self.stake) is not int or self.stake < 0 or (self.stake == 0 and not elimination):
+            raise RulesError(f"stake must be a positive whole number of units, not {self.stake!r}"
+                             + (" (stake=0 is for format=elimination)" if self.stake == 0 else ""))
+        if elimination and self.serial_source is SerialSource.SLIPS:
+            raise RulesError("SLIPS do not apply to format=elimination (it plays until one player is left): "
+                             "choose serial_source=fresh")
+        if elimination and self.last_hand_double:
+            raise RulesError("the elimination game has no last hand: turn last_hand_double off")
         if type(self.digits) is not int or not 2 <= self.digits <= 10:
             raise RulesError(f"digits must be a whole number from 2 to 10, not {self.digits!r}")
         if type(self.serial_length) is not int or not 1 <= self.serial_length <= 8:
@@ -123,6 +146,11 @@ class Rules:
     def digit_set(self) -> tuple[int, ...]:
         """The digits in play, lowest rank first (0 … 9 in the full game, 1 … ``digits`` otherwise)."""
         return _digit_set(self.rank_order, self.digits)
+
+    @property
+    def elimination(self) -> bool:
+        """True for the elimination format (who pays for dinner)."""
+        return self.format is Format.ELIMINATION
 
     @property
     def reduced(self) -> bool:
@@ -137,12 +165,12 @@ class Rules:
     def to_dict(self) -> dict[str, Any]:
         """Option names as a record writes them (enum values as strings).
 
-        ``digits`` and ``serial_length`` appear only for a reduced format."""
+        ``digits`` and ``serial_length`` appear only for a reduced format, ``format`` only for elimination."""
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            if f.name in _INT_FIELDS and value == f.default:
-                continue  # the full game's format: records written before reduced formats stay as they were
+            if (f.name in _INT_FIELDS or f.name == "format") and value == f.default:
+                continue  # records written before reduced formats and elimination stay as they were
             out[f.name] = value.value if isinstance(value, Enum) else value
         return out
 
@@ -185,7 +213,13 @@ class Rules:
         if self.serial_source is SerialSource.SLIPS:
             parts.append("SLIPS: ten serials from a slip of fifteen, the tenth round at double stake")
         parts.append(f"first opener by {self.first_opener.value}, later by {self.later_opener.value}")
-        parts.append(f"stake {self.stake} unit{'s' if self.stake != 1 else ''}")
+        if self.elimination:
+            parts.append("ELIMINATION: each decided round the final bidder (bid made) or the first challenger "
+                         "(bid failed) leaves safe; the last player left pays for dinner"
+                         + (f", {self.stake} unit{'s' if self.stake != 1 else ''} to each other player"
+                            if self.stake else " (no stake: nothing is written but the result)"))
+        else:
+            parts.append(f"stake {self.stake} unit{'s' if self.stake != 1 else ''}")
         if self.reduced:
             low, high = self.digit_set[0], self.digit_set[-1]
             parts.append(
@@ -221,6 +255,7 @@ _ENUM_FIELDS: dict[str, type[Enum]] = {
     "first_opener": FirstOpener,
     "later_opener": LaterOpener,
     "serial_source": SerialSource,
+    "format": Format,
 }
 _BOOL_FIELDS = frozenset(
     {"rebid", "size_bonus", "sixes_bonus", "hero_bonus", "skunk", "progressive_stakes", "last_hand_double"}
@@ -279,9 +314,9 @@ def _coerce(name: str, value: Any) -> Any:
             stake = int(str(value).strip()) if not isinstance(value, int) else value
         except ValueError:
             raise RulesError(f"stake must be a positive whole number of units, not {value!r}") from None
-        if stake <= 0:
+        if stake < 0:
             raise RulesError(f"stake must be a positive whole number of units, not {value!r}")
-        return stake
+        return stake  # 0 only with format=elimination: Rules checks the combination
     raise RulesError(f"unknown option {name!r}; options are: {', '.join(OPTION_NAMES)}")
 
 

@@ -15,7 +15,7 @@ def player_stats(player: str, records: Sequence[Mapping[str, Any]]) -> tuple[str
     best: tuple[int, str] | None = None
     for record in records:
         out = record["outcome"]
-        if player not in out["net"]:
+        if player not in out["net"] or "final_bid" not in out:  # an elimination's walk-out has no count
             continue
         stats["rounds"] += 1
         if out["final_bid"]["player"] == player:
@@ -37,6 +37,8 @@ def player_stats(player: str, records: Sequence[Mapping[str, Any]]) -> tuple[str
 
 def history_line(record: Mapping[str, Any], names: Mapping[str, str]) -> str:
     out = record["outcome"]
+    if out.get("format") == "elimination":
+        return _elimination_line(record, names)
     bidder = names.get(out["final_bid"]["player"], out["final_bid"]["player"])
     verdict = "made" if out["made"] else ("skunk" if out["skunk"] else "failed")
     return (f"Round {record.get('round', '?')}: {bidder} bid {out['final_bid_text']}, count {out['count']} — "
@@ -52,3 +54,19 @@ def challengers_of_final(record: Mapping[str, Any]) -> list[str]:
         elif action.get("challenge"):
             final.append(action["player"])
     return final
+
+
+def _elimination_line(record: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    out = record["outcome"]
+
+    def who(p: object) -> str:
+        return names.get(str(p), str(p))
+
+    head = f"Round {record.get('round', '?')}: "
+    if "final_bid" not in out:
+        line = head + f"{who(out.get('payer'))} left the table while still in"
+    else:
+        verdict = "made" if out["made"] else ("skunk" if out["skunk"] else "failed")
+        line = (head + f"{who(out['final_bid']['player'])} bid {out['final_bid_text']}, count {out['count']} — "
+                f"{verdict}: " + (f"{who(out['leaves'])} leaves safe" if "leaves" in out else "a push, replayed"))
+    return line + (f"; {who(out['payer'])} pays for dinner" if out.get("payer") else "")

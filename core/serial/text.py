@@ -20,6 +20,7 @@ __all__ = [
     "B_HAND",
     "B_ODDS",
     "B_RAISE",
+    "count_lines",
     "count_text",
     "deal_text",
     "describe",
@@ -28,6 +29,7 @@ __all__ = [
     "mention",
     "odds_text",
     "panel_lines",
+    "salt_line",
     "serial_text",
     "turn_text",
 ]
@@ -149,7 +151,8 @@ def bid_true(serial: Serial, n: int, bid: Bid, rules: Rules) -> float:
     return at_least(bid.quantity - serial.counts[bid.digit], rules.serial_length * (n - 1), rules.digits)
 
 
-def count_text(outcome: Outcome, rules: Rules, salt: str, commitment: str, last_challenger: str | None) -> str:
+def count_lines(outcome: Outcome, rules: Rules, last_challenger: str | None) -> list[str]:
+    """The count's reveal: who bid what, how many there are, and every serial (any format's count)."""
     bid, bidder = outcome.bid, outcome.bidder
     order = rules.rank_order
     there = (f"There is **1** {digit_name(bid.digit, order)}" if outcome.count == 1
@@ -159,6 +162,17 @@ def count_text(outcome: Outcome, rules: Rules, salt: str, commitment: str, last_
              + f". {there}: {fingers(outcome.count)}"]
     for p, serial in outcome.serials.items():
         lines.append(f"• {mention(p)}: `{serial}` ({serial.counts[bid.digit]})")
+    return lines
+
+
+def salt_line(salt: str, commitment: str) -> str:
+    return f"Salt: `{salt}` — check: sha256 of the commitment JSON is `{commitment}`."
+
+
+def count_text(outcome: Outcome, rules: Rules, salt: str, commitment: str, last_challenger: str | None) -> str:
+    bid, bidder = outcome.bid, outcome.bidder
+    order = rules.rank_order
+    lines = count_lines(outcome, rules, last_challenger)
     if outcome.skunk:
         verdict = (f"Skunk! Nobody holds a {digit_name(bid.digit, order)}: {mention(bidder)} wins "
                    f"{outcome.multiplier_text()}.")
@@ -172,5 +186,5 @@ def count_text(outcome: Outcome, rules: Rules, salt: str, commitment: str, last_
             f"{mention(t.payer)} → {mention(t.payee)} {units(t.units)}" for t in outcome.transfers))
     else:
         lines.append("No money changes hands (a push).")
-    lines.append(f"Salt: `{salt}` — check: sha256 of the commitment JSON is `{commitment}`.")
+    lines.append(salt_line(salt, commitment))
     return "\n".join(lines)

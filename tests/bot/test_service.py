@@ -76,7 +76,8 @@ async def test_bad_input_gets_one_private_reply_and_changes_nothing(harness: Har
     h = harness
     assert (await h.do(ALICE, "bid", "5", "7")).code == "no-table"
     assert (await h.do(ALICE, "start", "nonsense")).code == "bad-option"
-    assert (await h.do(ALICE, "start", "classic", "0")).code == "bad-stake"
+    zero = await h.do(ALICE, "start", "classic", "0")  # 0 is a stake only the elimination takes
+    assert zero.code == "bad-option" and "positive" in zero.text and "elimination" in zero.text
     assert (await h.do(ALICE, "start", "classic", "-3")).code == "bad-stake"
     assert event_count(h) == 0
     assert (await h.do(ALICE, "start")).ok

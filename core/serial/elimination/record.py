@@ -1,0 +1,153 @@
+"""Replaying an elimination record (``liars replay`` / ``liars verify``).
+
+The record is the serial game's, with the format at the top and who left on each round::
+
+    {"format": "elimination", "rules": {...}, "players": [seat order], "host": "brad",
+     "safe": ["ann"],                    # optional: who had left safe before this record's first round
+     "rounds": [{"players": [still in], "serials": {...}, "opener": "brad", "salt", "commitment",
+                 "actions": [...], "leaves": "leo"}          # or "push": true
+                ...],
+     "walked_out": ["mike"],             # optional: left the table while still in (the first pays)
+     "payer": "brad"}                    # once the game is over
+
+:func:`replay_elimination` re-plays every round at the players still in, decides who leaves each
+(checking the record's ``leaves``, ``push`` and ``payer`` where it states them) and returns the rounds,
+the order players left in, the payer and the dinner's payments.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...records import IllegalRecordedAction, RecordError
+from ..bids import MAX_PLAYERS, MIN_PLAYERS
+from ..errors import GameError
+from ..fairness import verify_commitment
+from ..record import outcome_to_dict, parse_action, rules_from_record
+from ..round import Round
+from ..rules import FirstOpener, Format
+from ..serials import Serial, parse_fitting
+from ..session import letters_opener
+from .match import round_rules
+from .rules import dinner, leaver, opener_after, round_summary
+
+__all__ = ["replay_elimination"]
+
+
+def _names(value: Any, what: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(p, str) and p for p in value) or len(set(value)) != len(value):
+        raise RecordError(f"'{what}' must be a list of distinct names")
+    return list(value)
+
+
+def _serials(raw: Any, still: Sequence[str], digits: int, length: int, r: int) -> dict[str, Serial]:
+    if not isinstance(raw, Mapping) or set(raw) != set(still):
+        raise RecordError(f"round {r} needs 'serials' for exactly the players still in")
+    out: dict[str, Serial] = {}
+    for p in still:
+        if not isinstance(raw[p], str):
+            raise RecordError(f"a serial is a string of {length} digits, not {raw[p]!r}")
+        try:
+            out[p] = parse_fitting(raw[p], length, digits)
+        except ValueError as exc:
+            raise RecordError(str(exc)) from None
+    return out
+
+
+def _first_opener(spec: Mapping[str, Any], still: Sequence[str], serials: Mapping[str, Serial],
+                  first: FirstOpener, host: str | None, r: int) -> str:
+    opener = spec.get("opener")
+    if opener is not None:
+        return str(opener)
+    if first is FirstOpener.LETTERS:
+        return letters_opener(still, serials)
+    if first is FirstOpener.HOST and host is not None:
+        return host if host in still else still[0]
+    raise RecordError(f"round {r} must name its opener when the rules pick one at random")
+
+
+def replay_elimination(record: Mapping[str, Any], *, verify: bool = False) -> dict[str, Any]:
+    """Re-play an elimination record; with ``verify``, every round's commitment must match."""
+    if record.get("format") != "elimination":
+        raise RecordError("an elimination record says \"format\": \"elimination\"")
+    rules = dataclasses.replace(rules_from_record(record), format=Format.ELIMINATION)
+    plain = round_rules(rules)
+    players = _names(record.get("players"), "players")
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise RecordError(f"a table seats {MIN_PLAYERS} to {MAX_PLAYERS} players")
+    host = record.get("host")
+    if host is not None and host not in players:
+        raise RecordError(f"the host {host!r} is not among the players")
+    safe = _names(record.get("safe", []), "safe")
+    rounds = record.get("rounds")
+    if not isinstance(rounds, list):
+        raise RecordError("'rounds' must be a list")
+    still = [p for p in players if p not in safe]
+    left_here: list[str] = []
+    payer: str | None = None
+    opener: str | None = None
+    results: list[dict[str, Any]] = []
+    for r, spec in enumerate(rounds):
+        if not isinstance(spec, Mapping):
+            raise RecordError(f"round {r} must be an object")
+        if payer is not None or (results and not results[-1]["complete"]):
+            raise IllegalRecordedAction("a round follows the end of the game or an uncounted round", r, None)
+        if "players" in spec and spec["players"] != still:
+            raise IllegalRecordedAction(f"the round's players are not the {len(still)} still in", r, None)
+        serials = _serials(spec.get("serials"), still, rules.digits, rules.serial_length, r)
+        if opener is None:
+            opener = _first_opener(spec, still, serials, rules.first_opener, host, r)
+        elif spec.get("opener", opener) != opener:
+            raise IllegalRecordedAction(f"{opener!r} opens this round, not {spec.get('opener')!r}", r, None)
+        if opener not in still:
+            raise IllegalRecordedAction(f"the opener {opener!r} is not still in", r, None)
+        round_ = Round(plain, still, serials, opener, 1)
+        if verify and not verify_commitment(still, serials, str(spec.get("salt", "")), str(spec.get("commitment", ""))):
+            raise IllegalRecordedAction("the commitment does not match the serials and salt", r, None)
+        actions = spec.get("actions", [])
+        if not isinstance(actions, list):
+            raise RecordError(f"round {r}: 'actions' must be a list")
+        for i, data in enumerate(actions):
+            try:
+                round_.apply(parse_action(data, plain))
+            except GameError as exc:
+                raise IllegalRecordedAction(str(exc), r, i) from None
+        outcome = round_.outcome
+        if outcome is None:
+            results.append({"complete": False, "players": list(still), "to_act": round_.to_act})
+            continue
+        leaves = leaver(outcome, still)
+        if spec.get("leaves", leaves) != leaves or bool(spec.get("push")) != (leaves is None):
+            said = spec.get("leaves", "a push" if spec.get("push") else "nobody")
+            raise IllegalRecordedAction(f"the record says {said} left, the count says {leaves or 'a push'}", r, None)
+        result = {**round_summary(outcome_to_dict(outcome)), "players": list(still)}
+        result.update({"leaves": leaves} if leaves is not None else {"push": True})
+        results.append(result)
+        opener = opener_after(still, round_.opener, outcome, leaves)
+        if leaves is not None:
+            left_here.append(leaves)
+            still.remove(leaves)
+            if len(still) == 1:
+                payer = still[0]
+    walked = _names(record.get("walked_out", []), "walked_out")
+    if walked:
+        if payer is not None or any(p not in still for p in walked):
+            raise RecordError("'walked_out' names players who were not still in when the game ended")
+        payer = walked[0]
+        still = [p for p in still if p not in walked]
+    if "payer" in record and record["payer"] != payer:
+        raise IllegalRecordedAction(f"the record says {record['payer']!r} pays, the rounds say {payer!r}",
+                                    len(rounds), None)
+    payees = [*safe, *left_here, *(p for p in still if p != payer)]
+    transfers = dinner(payer, payees, rules.stake) if payer is not None else ()
+    totals = dict.fromkeys([*players, *safe], 0)
+    for t in transfers:
+        totals[t.payer] -= t.units
+        totals[t.payee] += t.units
+    return {"format": "elimination", "rounds": results, "left": left_here, "still_in": still, "payer": payer,
+            "stake": rules.stake, "transfers": [{"from": t.payer, "to": t.payee, "units": t.units} for t in transfers],
+            "totals": totals}
+
+

@@ -1,0 +1,65 @@
+"""Every word the elimination format says (mentions as ``<@id>``, money as ``<$n>`` tokens)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...game import units
+from .. import text as T
+from ..bids import digit_name
+from ..rules import Rules
+from ..scoring import Outcome, Transfer
+
+__all__ = ["end_text", "panel_head", "result_text", "standing_lines"]
+
+
+def _names(players: Sequence[str]) -> str:
+    return ", ".join(T.mention(p) for p in players) if players else "nobody"
+
+
+def standing_lines(still_in: Sequence[str], safe: Sequence[str]) -> list[str]:
+    """Who is still in and who has left safe (in the order they left)."""
+    return [f"Still in ({len(still_in)}): {_names(still_in)}", f"Left safe: {_names(safe)}"]
+
+
+def panel_head(round_number: int, still_in: int) -> str:
+    return f"🍽️ **Round {round_number}** — elimination: {still_in} still in, the last one left pays for dinner"
+
+
+def dinner_text(payer: str, transfers: Sequence[Transfer], stake: int) -> str:
+    if not transfers:
+        return f"🍽️ {T.mention(payer)} is the last one left and **pays for dinner**."
+    return (f"🍽️ {T.mention(payer)} is the last one left and **pays for dinner**: {units(stake)} to each of "
+            f"{_names([t.payee for t in transfers])}.")
+
+
+def result_text(outcome: Outcome, rules: Rules, salt: str, commitment: str, last_challenger: str | None,
+                leaves: str | None, still_in: Sequence[str]) -> str:
+    """The count, then who leaves safe (or that the round is replayed), then who is still in."""
+    lines = T.count_lines(outcome, rules, last_challenger)
+    bidder = T.mention(outcome.bidder)
+    if leaves is None:
+        lines.append(f"Skunk! Nobody holds a {digit_name(outcome.bid.digit, rules.rank_order)}: at three players "
+                     "that is a push — nobody leaves, and the round is played again with fresh serials.")
+    elif outcome.skunk:
+        lines.append(f"Skunk! Nobody holds a {digit_name(outcome.bid.digit, rules.rank_order)}: the bid counts as "
+                     f"made, and {bidder} **leaves safe**.")
+    elif outcome.made:
+        lines.append(f"The bid is made: {bidder} **leaves safe**.")
+    else:
+        lines.append(f"The bid fails: {T.mention(leaves)} challenged it first and **leaves safe**.")
+    lines.append(f"Still in: {_names(still_in)}.")
+    lines.append(T.salt_line(salt, commitment))
+    return "\n".join(lines)
+
+
+def end_text(payer: str, stake: int, payees: int) -> str:
+    """Why the table is over: who pays."""
+    paid = f", {units(stake)} to each of the {payees} other players" if stake and payees else ""
+    return f"the elimination is over: {T.mention(payer)} pays for dinner{paid}."
+
+
+def walked_text(walked: Sequence[str], payer: str) -> str:
+    others = [p for p in walked if p != payer]
+    also = f" ({_names(others)} walked out too, and neither pay nor are paid)" if others else ""
+    return f"🚪 {T.mention(payer)} left the table while still in the game and so pays for dinner{also}."
