@@ -3,10 +3,12 @@
 Platform adapters ``await draw(picture, names)`` (a message's ``picture`` data, any shape in
 ``dispatch.py``; drawn in a worker process, ``worker.py``) and name the attachment with :func:`filename`.
 
-Rendered with matplotlib's Agg backend (no pyplot), with the DejaVu fonts matplotlib ships, so the same
-data gives the same picture on every machine. Every function is safe to call from a worker thread
-(``await asyncio.to_thread(render_count, data)``): renders are serialised by a lock and take tens of
-milliseconds. Input shapes are documented in each module; ``samples.py`` has one of each.
+The per-round pictures (the count, the challenge) are drawn with Pillow (``_raster.py``: a few
+milliseconds, fonts, shapes and glyphs cached); the charts with matplotlib's Agg backend (no pyplot;
+``_canvas.py``: tens of milliseconds, serialised by a lock).  Both use the DejaVu fonts matplotlib
+ships, loaded by file (``_fonts.py``), so the same data gives the same picture on every machine.
+Every function is safe to call from a worker thread.  Input shapes are documented in each module;
+``samples.py`` has one of each.
 
 Golden images of every picture live in ``tests/adapters/pictures/golden/``; after a deliberate change,
 regenerate them with ``.venv/bin/python -m tests.adapters.pictures.regen [NAME ...]`` (or run the tests

@@ -1,9 +1,10 @@
-"""What every picture shares: pinned fonts and settings, a pixel-coordinate canvas, PNG bytes.
+"""The charts' canvas (matplotlib): pinned fonts and settings, PNG bytes.  The per-round pictures are
+drawn with Pillow instead (``_raster.py``).
 
 Determinism, so that a picture is the same on every machine:
 
-- Fonts are the DejaVu files matplotlib ships in its own package data, loaded by file name
-  (``FontProperties(fname=...)``): no font lookup by family name, so a system DejaVu (or any other
+- Fonts are the DejaVu files matplotlib ships in its own package data (``_fonts.py``), loaded by file
+  name (``FontProperties(fname=...)``): no font lookup by family name, so a system DejaVu (or any other
   system font) is never used, and no fallback font either. Text is drawn with ``parse_math=False``
   (a ``$`` in a name is just a dollar sign) and never with TeX.
 - Every render runs with matplotlib's built-in defaults (``rcParamsDefault``, so a user's or a
@@ -21,9 +22,7 @@ worker threads (``asyncio.to_thread``) just queue briefly.
 from __future__ import annotations
 
 import io
-import os
 import threading
-import unicodedata
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache
@@ -33,25 +32,11 @@ import matplotlib as mpl
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
-from matplotlib.ft2font import FT2Font
-from matplotlib.patches import Patch
-from matplotlib.text import Text
-from matplotlib.transforms import Affine2D
 from PIL import Image
 
-__all__ = [
-    "DESIGN_DPI",
-    "PINNED_RC",
-    "RENDER_LOCK",
-    "PixelCanvas",
-    "fit_text",
-    "font",
-    "font_path",
-    "pixel_canvas",
-    "player_colour",
-    "render_png",
-    "safe_text",
-]
+from ._fonts import font_path, safe_text
+
+__all__ = ["DESIGN_DPI", "PINNED_RC", "RENDER_LOCK", "font", "font_path", "player_colour", "render_png", "safe_text"]
 
 RENDER_LOCK: Final = threading.RLock()
 DESIGN_DPI: Final = 100.0  # layouts are written in pixels at this dpi
@@ -77,66 +62,10 @@ def _rc() -> dict[str, Any]:
     return rc
 
 
-_FONT_FILES: Final = {
-    "sans": "DejaVuSans.ttf",
-    "sans-bold": "DejaVuSans-Bold.ttf",
-    "mono": "DejaVuSansMono.ttf",
-    "mono-bold": "DejaVuSansMono-Bold.ttf",
-    "serif-bold": "DejaVuSerif-Bold.ttf",
-}
-
-
-def font_path(kind: str) -> str:
-    """The file of one of our fonts: ``sans``, ``sans-bold``, ``mono``, ``mono-bold``, ``serif-bold``."""
-    return os.path.join(mpl.get_data_path(), "fonts", "ttf", _FONT_FILES[kind])
-
-
 @cache
 def font(kind: str = "sans", size: float = 12.0) -> FontProperties:
     """Font properties pinned to a file (FontProperties are not mutated by artists; sharing is safe)."""
     return FontProperties(fname=font_path(kind), size=size)
-
-
-@cache
-def _charmap(kind: str) -> frozenset[int]:
-    return frozenset(FT2Font(font_path(kind)).get_charmap())
-
-
-def safe_text(text: str, *, limit: int = 18, kind: str = "sans") -> str:
-    """``text`` shortened to ``limit`` characters (with …), every glyph the font lacks (emoji, CJK)
-    replaced by ``?``, control characters dropped: a display name never draws as tofu or warns."""
-    chars = _charmap(kind)
-    out = []
-    for ch in unicodedata.normalize("NFC", text):
-        if unicodedata.category(ch).startswith("C"):
-            continue
-        out.append(ch if ord(ch) in chars else "?")
-    clean = "".join(out).strip() or "?"
-    return clean if len(clean) <= limit else clean[: max(1, limit - 1)].rstrip() + "…"
-
-
-@cache
-def _measurer(kind: str) -> FT2Font:
-    return FT2Font(font_path(kind))
-
-
-def fit_text(text: str, kind: str, size: float, width: float, dpi: float) -> str:
-    """``text`` shortened with … until it is at most ``width`` design pixels wide when drawn at ``dpi``.
-    Call only while rendering (under :data:`RENDER_LOCK`: the measuring font object is shared)."""
-    ft = _measurer(kind)
-    ft.set_size(size, dpi)
-    width_px = width * dpi / DESIGN_DPI
-
-    def measure(s: str) -> float:
-        ft.set_text(s, 0.0)
-        return float(ft.get_width_height()[0]) / 64.0
-
-    if measure(text) <= width_px:
-        return text
-    cut = len(text)
-    while cut > 1 and measure(text[:cut].rstrip() + "…") > width_px:
-        cut -= 1
-    return text[:cut].rstrip() + "…"
 
 
 _PALETTE: Final = (
@@ -202,30 +131,3 @@ def _figure(width: int, height: int, dpi: float) -> tuple[Figure, FigureCanvasAg
         fig = Figure(figsize=(width / dpi, height / dpi), dpi=dpi, facecolor="white")
         entry = _FIGURES[key] = (fig, FigureCanvasAgg(fig))
     return entry
-
-
-class PixelCanvas:
-    """Artists placed straight on a figure (no axes: faster, nothing to hide) in design pixels, y down.
-
-    A design pixel is a pixel at :data:`DESIGN_DPI`; a figure rendered at another dpi scales the whole
-    picture (fonts and line widths are in points, so they follow the dpi by themselves)."""
-
-    def __init__(self, fig: Figure, height: float) -> None:
-        self.fig = fig
-        k = fig.dpi / DESIGN_DPI
-        # figure pixels are display pixels (the canvas renders at the figure's dpi); flip y.
-        self.transform = Affine2D().scale(k, -k).translate(0.0, float(height) * k)
-
-    def text(self, x: float, y: float, s: str, **kwargs: Any) -> Text:
-        t = Text(x, y, s, transform=self.transform, parse_math=False, usetex=False, **kwargs)
-        self.fig.add_artist(t)
-        return t
-
-    def patch(self, patch: Patch) -> Patch:
-        patch.set_transform(self.transform)
-        self.fig.add_artist(patch)
-        return patch
-
-
-def pixel_canvas(fig: Figure, height: float) -> PixelCanvas:
-    return PixelCanvas(fig, height)

@@ -15,6 +15,8 @@ Input (:func:`render_challenge`)::
 Cards are strings: rank ``2``-``9``, ``T`` (or ``10``), ``J``, ``Q``, ``K``, ``A`` then suit ``C D H
 S``; ``JK`` is a joker. Hearts and diamonds are red, clubs and spades black, a joker purple. The hand
 is drawn only at the challenge, when it is shown to the table.
+
+Drawn with Pillow (``_raster.py``): a card's face is a tile made once per size.
 """
 
 from __future__ import annotations
@@ -22,10 +24,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from matplotlib.figure import Figure
-from matplotlib.patches import FancyBboxPatch
-
-from ._canvas import PixelCanvas, font, pixel_canvas, render_png, safe_text
+from ._fonts import safe_text
+from ._raster import Raster, box_tile
 
 __all__ = ["CHALLENGE_HEIGHT", "CHALLENGE_WIDTH", "card_face", "render_challenge"]
 
@@ -54,28 +54,20 @@ def card_face(card: str) -> tuple[str, str, str]:
     return rank, _SUITS[suit], _RED if suit in "DH" else _BLACK
 
 
-def _card(c: PixelCanvas, x: float, y: float, w: float, h: float, card: str, *, big: bool) -> None:
+def _card(c: Raster, x: float, y: float, w: float, h: float, card: str, *, big: bool) -> None:
     rank, suit, colour = card_face(card)
-    c.patch(
-        FancyBboxPatch(
-            (x, y), w, h, boxstyle="round,pad=0,rounding_size=7", facecolor="white", edgecolor="#444444",
-            linewidth=1.4,
-        )
-    )
+    c.paste(box_tile(w, h, radius=7, fill="white", edge="#444444", edge_px=1.4), x, y)
     if rank == "JOKER":
-        c.text(x + w / 2, y + h * 0.42, suit, fontproperties=font("sans", 34 if big else 20), color=colour,
-               ha="center", va="center")
-        c.text(x + w / 2, y + h * 0.8, "JOKER", fontproperties=font("sans-bold", 9 if big else 6), color=colour,
-               ha="center", va="center")
+        c.text(x + w / 2, y + h * 0.42, suit, "sans", 34 if big else 20, colour, "mm")
+        c.text(x + w / 2, y + h * 0.8, "JOKER", "sans-bold", 9 if big else 6, colour, "mm")
         return
-    if big:
-        c.text(x + 7, y + 6, f"{rank}\n{suit}", fontproperties=font("sans-bold", 15), color=colour, ha="left",
-               va="top", linespacing=1.0, multialignment="center")
-        c.text(x + w * 0.58, y + h * 0.6, suit, fontproperties=font("sans", 34), color=colour, ha="center",
-               va="center")
+    if big:  # the corner index, then the suit large in the middle
+        c.text(x + 16, y + 17, rank, "sans-bold", 15, colour, "mm")
+        c.text(x + 16, y + 38, suit, "sans-bold", 15, colour, "mm")
+        c.text(x + w * 0.58, y + h * 0.6, suit, "sans", 34, colour, "mm")
     else:
-        c.text(x + w / 2, y + h / 2, f"{rank}\n{suit}", fontproperties=font("sans-bold", 12), color=colour,
-               ha="center", va="center", linespacing=1.05, multialignment="center")
+        c.text(x + w / 2, y + h / 2 - 9, rank, "sans-bold", 12, colour, "mm")
+        c.text(x + w / 2, y + h / 2 + 9, suit, "sans-bold", 12, colour, "mm")
 
 
 def _describe(value: Mapping[str, Any] | None) -> str:
@@ -86,46 +78,41 @@ def _describe(value: Mapping[str, Any] | None) -> str:
     return kind + (f" ({'-'.join(str(r) for r in ranks)})" if ranks else "")
 
 
-def _row(c: PixelCanvas, x: float, y: float, cards: Sequence[str], *, w: float, h: float, gap: float,
+def _row(c: Raster, x: float, y: float, cards: Sequence[str], *, w: float, h: float, gap: float,
          big: bool) -> None:
     for i, card in enumerate(cards):
         _card(c, x + i * (w + gap), y, w, h, card, big=big)
 
 
-def _draw(fig: Figure, data: Mapping[str, Any]) -> None:
-    c = pixel_canvas(fig, CHALLENGE_HEIGHT)
+def _draw(c: Raster, data: Mapping[str, Any]) -> None:
     raw: Mapping[str, str] = data.get("names") or {}
 
     def name(p: Any) -> str:
         return safe_text(str(raw.get(str(p), p)))
 
     active, challenger = name(data["active"]), name(data["challenger"])
-    c.text(20, 26, f"Challenge: {challenger} calls {active}", fontproperties=font("sans-bold", 17),
-           color="#222222", va="center")
+    c.text(20, 26, f"Challenge: {challenger} calls {active}", "sans-bold", 17, "#222222")
     declared = str(data.get("declared_text") or _describe(data.get("declared")))
-    c.text(20, 58, f"{active} declared “{safe_text(declared, limit=48)}”", fontproperties=font("sans", 13),
-           color="#222222", va="center")
-    c.text(20, 96, "floor:", fontproperties=font("sans", 11), color=_GREY, va="center")
+    c.text(20, 58, f"{active} declared “{safe_text(declared, limit=48)}”", "sans", 13, "#222222")
+    c.text(20, 96, "floor:", "sans", 11, _GREY)
     _row(c, 70, 72, list(data["floor"]), w=38, h=50, gap=6, big=False)
-    c.text(330, 96, "the lowest hand that tells the truth", fontproperties=font("sans", 10), color=_GREY,
-           va="center")
-    c.text(20, 148, f"{active} shows:", fontproperties=font("sans", 13), color="#222222", va="center")
+    c.text(330, 96, "the lowest hand that tells the truth", "sans", 10, _GREY)
+    c.text(20, 148, f"{active} shows:", "sans", 13, "#222222")
     _row(c, 20, 166, list(data["hand"]), w=84, h=118, gap=12, big=True)
     value = str(data.get("value_text") or _describe(data.get("value")))
-    c.text(20, 310, f"The hand is {safe_text(value, limit=56)}", fontproperties=font("sans", 13),
-           color="#222222", va="center")
+    c.text(20, 310, f"The hand is {safe_text(value, limit=56)}", "sans", 13, "#222222")
     holds = bool(data["holds"])
     verdict = "holds" if holds else "does not hold"
     out = data.get("out")
     line = f"It {verdict}" + (f" — {name(out)} is out" if out else "")
-    c.text(20, 350, line, fontproperties=font("sans-bold", 17), color=_GREEN if holds else "#b3261e",
-           va="center")
-    c.text(20, 386, f"{challenger} was {'wrong' if holds else 'right'} to challenge.",
-           fontproperties=font("sans", 11), color=_GREY, va="center")
+    c.text(20, 350, line, "sans-bold", 17, _GREEN if holds else "#b3261e")
+    c.text(20, 386, f"{challenger} was {'wrong' if holds else 'right'} to challenge.", "sans", 11, _GREY)
 
 
 def render_challenge(data: Mapping[str, Any]) -> bytes:
     """The challenge picture as PNG bytes (760 × 420). Thread-safe. Raises ValueError for a bad card."""
     for card in [*data["floor"], *data["hand"]]:
         card_face(str(card))
-    return render_png(CHALLENGE_WIDTH, CHALLENGE_HEIGHT, lambda fig: _draw(fig, data))
+    canvas = Raster(CHALLENGE_WIDTH, CHALLENGE_HEIGHT)
+    _draw(canvas, data)
+    return canvas.png()

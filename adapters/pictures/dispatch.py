@@ -5,7 +5,7 @@ picture's *data*, and a platform adapter calls :func:`render` on a worker thread
 (``await asyncio.to_thread(render, picture, names)``).  The shapes it knows:
 
 - the serial game's count (``core/serial/game.py``): ``{"game": "serial", "record": {round record},
-  "last_challenger": id | None}`` → :func:`~adapters.pictures.render_count`;
+  "last_challenger": id | None, "rank_order": name (optional)}`` → :func:`~adapters.pictures.render_count`;
 - the card game's challenge (``core/cards/game.py``): ``{"floor": [...], "hand": [...], "declared": ...,
   "value": ..., "holds": bool, "active", "challenger", "out", ...}`` → :func:`~adapters.pictures.render_challenge`;
 - a chart (``bot/reports.py``): ``{"chart": "balances", "series": [[x, {player: balance}], ...],
@@ -56,7 +56,8 @@ def _names(picture: Mapping[str, Any], names: Mapping[str, str] | None) -> dict[
 
 
 def render(picture: Mapping[str, Any], names: Mapping[str, str] | None = None) -> bytes:
-    """The picture as PNG bytes. Thread-safe (renders are serialised); tens of milliseconds."""
+    """The picture as PNG bytes. Thread-safe; a count or a challenge takes a few milliseconds (Pillow), a
+    chart a few tens (matplotlib)."""
     name = kind(picture)
     who = _names(picture, names)
     if name == "count":
@@ -69,6 +70,9 @@ def render(picture: Mapping[str, Any], names: Mapping[str, str] | None = None) -
             "last_challenger": picture.get("last_challenger"),
             "round": record.get("round"),
         }
+        order = picture.get("rank_order") or record.get("rank_order")
+        if order:  # the game's digit order, when it says (else the count guesses it from the bid's words)
+            data["rank_order"] = order
         return render_count(data)
     if name == "challenge":
         return render_challenge({**picture, "names": who})

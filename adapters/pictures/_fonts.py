@@ -1,0 +1,57 @@
+"""The pictures' fonts: the DejaVu files matplotlib ships, found by path, and display names made drawable.
+
+Both canvases (Pillow for the per-round pictures, matplotlib for the charts) load these files by
+name, so no system font and no fallback font is ever used, and the same data draws the same picture
+on every machine.  Finding them does not import matplotlib (a fifth of a second): the per-round
+pictures never need it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import unicodedata
+from functools import cache
+from typing import Final
+
+from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
+
+__all__ = ["font_path", "safe_text"]
+
+_FONT_FILES: Final = {
+    "sans": "DejaVuSans.ttf",
+    "sans-bold": "DejaVuSans-Bold.ttf",
+    "mono": "DejaVuSansMono.ttf",
+    "mono-bold": "DejaVuSansMono-Bold.ttf",
+    "serif-bold": "DejaVuSerif-Bold.ttf",
+}
+
+
+@cache
+def _font_dir() -> str:
+    spec = importlib.util.find_spec("matplotlib")
+    assert spec is not None and spec.submodule_search_locations, "matplotlib is a dependency"
+    return os.path.join(next(iter(spec.submodule_search_locations)), "mpl-data", "fonts", "ttf")
+
+
+def font_path(kind: str) -> str:
+    """The file of one of our fonts: ``sans``, ``sans-bold``, ``mono``, ``mono-bold``, ``serif-bold``."""
+    return os.path.join(_font_dir(), _FONT_FILES[kind])
+
+
+@cache
+def _charmap(kind: str) -> frozenset[int]:
+    return frozenset(TTFont(font_path(kind), lazy=True).getBestCmap())
+
+
+def safe_text(text: str, *, limit: int = 18, kind: str = "sans") -> str:
+    """``text`` shortened to ``limit`` characters (with …), every glyph the font lacks (emoji, CJK)
+    replaced by ``?``, control characters dropped: a display name never draws as tofu or warns."""
+    chars = _charmap(kind)
+    out = []
+    for ch in unicodedata.normalize("NFC", text):
+        if unicodedata.category(ch).startswith("C"):
+            continue
+        out.append(ch if ord(ch) in chars else "?")
+    clean = "".join(out).strip() or "?"
+    return clean if len(clean) <= limit else clean[: max(1, limit - 1)].rstrip() + "…"
