@@ -27,6 +27,7 @@ from core.game import RandomSource, Step
 
 from . import refusals as R
 from .ledger import period_of
+from .metrics import NO_METER, Meter
 from .model import Command, Message, Reply, TableKey
 from .parsing import UserError
 from .ports import (
@@ -128,6 +129,7 @@ class Runtime:
         self.outbox = Outbox(notifier)
         self._locks: dict[TableKey, asyncio.Lock] = {}
         self._settings: dict[str, dict[str, Any]] = {}
+        self.meter: Meter = NO_METER  # the composition root sets an exporting one (adapters/metrics.py)
 
     def serves(self, key: TableKey) -> bool:
         """Whether this process loads and times the table: its platform's, and (Discord shards split
@@ -201,6 +203,7 @@ class Runtime:
                                     expect_seq=seq)
         except (StaleTable, DuplicateRequest) as exc:
             log.info("table %s moved on in another process (%s); catching up", table.id, type(exc).__name__)
+            self.meter.conflict()
             await self._reload_or_fail(table, exc)
             raise Behind(table.key) from exc
         except Exception as exc:
@@ -302,6 +305,8 @@ class Runtime:
         command refused on the cached table runs again if the table had moved on elsewhere: the cost
         of one read, paid on refusals only."""
         for attempt in range(ATTEMPTS):
+            if attempt:
+                self.meter.retry()
             if attempt and cmd.request_id:
                 seen = await self.store.get_request(cmd.request_id)
                 if seen is not None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections.abc import Callable
 
 from core.errors import GameError, NotYourTurn, UnknownPlayer
@@ -152,6 +153,16 @@ class Service:
     # -- the one entry point ----------------------------------------------------------------------
     async def handle(self, cmd: Command) -> Reply:
         """Apply a command; return the reply for the person who sent it.  Never raises for bad input."""
+        started = time.perf_counter()
+        outcome = "error"
+        try:
+            reply = await self._handle(cmd)
+            outcome = "ok" if reply.ok else "refused"
+            return reply
+        finally:
+            self.rt.meter.command(cmd.name, outcome, time.perf_counter() - started)
+
+    async def _handle(self, cmd: Command) -> Reply:
         if cmd.request_id is None:
             return await self._dispatch(cmd)
         running = self._in_flight.get(cmd.request_id)  # a retry of a delivery still in flight waits for it

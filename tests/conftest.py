@@ -10,7 +10,9 @@ started.
 from __future__ import annotations
 
 import asyncio
+import gc
 import itertools
+import logging
 import os
 import tempfile
 import warnings
@@ -20,6 +22,41 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from tests.fakes.slack_server import PROXY_VARS
+
+
+class _NeverRetrieved(logging.Handler):
+    """Keeps asyncio's "Task exception was never retrieved" (and "Future …") reports: a background task
+    that failed with nobody awaiting it.  Every task's failure must be caught and logged where it
+    happens, with its context, so any such report fails the test during which it was logged."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if "exception was never retrieved" in message:
+            context = getattr(record, "exc_info", None)
+            detail = f" ({context[0].__name__}: {context[1]})" if context and context[0] else ""
+            self.records.append(message.splitlines()[0] + detail)
+
+
+_NEVER_RETRIEVED = _NeverRetrieved()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    logging.getLogger("asyncio").addHandler(_NEVER_RETRIEVED)
+
+
+@pytest.fixture(autouse=True)
+def _no_task_exception_never_retrieved() -> Iterator[None]:
+    """Fail the test in whose time asyncio reported a task's exception as never retrieved (a task
+    dropped with its exception is reported when it is freed: at the latest when its loop closes)."""
+    _NEVER_RETRIEVED.records.clear()
+    yield
+    found, _NEVER_RETRIEVED.records[:] = list(_NEVER_RETRIEVED.records), []
+    if found:
+        pytest.fail("asyncio: " + "; ".join(found), pytrace=False)
 
 
 @pytest.fixture(autouse=True)
@@ -91,6 +128,10 @@ _EXIT = {"status": 0}
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    gc.collect()  # a task freed only by the cycle collector is reported now
+    if _NEVER_RETRIEVED.records:
+        print(f"\nasyncio reported after the tests: {_NEVER_RETRIEVED.records}", flush=True)
+        session.exitstatus = exitstatus = pytest.ExitCode.TESTS_FAILED
     _EXIT["status"] = int(exitstatus)
 
 

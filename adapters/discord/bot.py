@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
@@ -31,6 +32,7 @@ import discord
 import yarl
 from discord import app_commands
 
+from adapters import metrics
 from adapters.forms import picker
 from bot.bootstrap import build_service
 from bot.model import COMMANDS, Actor, Command, Reply, TableKey
@@ -129,11 +131,16 @@ class LiarsBot(discord.AutoShardedClient):
     # -- the one place errors are handled ----------------------------------------------------------
     async def _guard(self, interaction: discord.Interaction[Any], what: str,
                      work: Callable[[], Awaitable[None]]) -> None:
+        started, outcome = time.perf_counter(), "ok"
         try:
             await work()
         except Exception as exc:
+            outcome = "error"
             self.log_failure(interaction, what, exc)
             await self.send_private(interaction, TEXT["apology"])
+        finally:
+            metrics.REQUESTS.labels(PLATFORM, outcome).inc()
+            metrics.REQUEST_SECONDS.labels(PLATFORM).observe(time.perf_counter() - started)
 
     def log_failure(self, interaction: discord.Interaction[Any], what: str, exc: BaseException) -> None:
         log.error(
@@ -308,8 +315,10 @@ async def create_bot(config: DiscordConfig, *, rng: Any = None, clock: Clock | N
         options.setdefault("shard_count", config.shard_count)
         if config.shard_ids is not None:
             options.setdefault("shard_ids", list(config.shard_ids))
+    options.setdefault("http_trace", metrics.http_trace(PLATFORM))  # REST calls counted by status
     bot = LiarsBot(service, guild_id=config.guild_id, sync_commands=sync_commands, run_timers=run_timers, **options)
     notifier.bind(bot, service)
+    metrics.watch(service.rt)
     return bot
 
 
@@ -356,6 +365,18 @@ async def run(config: DiscordConfig, *, sync_commands: bool = True, stop: asynci
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
+    exporter = None
+    if config.metrics_port is not None:
+        exporter = metrics.serve(config.metrics_port)
+        log.info("serving metrics at http://127.0.0.1:%d/metrics", exporter.server_port)
+    try:
+        return await _run(config, sync_commands, stop)
+    finally:
+        if exporter is not None:
+            exporter.shutdown()
+
+
+async def _run(config: DiscordConfig, sync_commands: bool, stop: asyncio.Event) -> int:
     with endpoints(config):
         bot = await create_bot(config, sync_commands=sync_commands, run_timers=True)
         if config.gateway_url:

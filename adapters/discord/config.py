@@ -18,6 +18,8 @@
 ``LIARS_DB``               the SQLite file (default ``./liars.sqlite3``)
 ``LIARS_COMPUTER_DELAY``   seconds a computer player waits before it acts (default 1.5)
 ``LIARS_LOG_LEVEL``        logging level for ``liars discord`` (default INFO)
+``LIARS_METRICS_PORT``     optional: serve Prometheus metrics (``GET /metrics``) on this port
+                           (``0``: any free port, logged); unset: no metrics endpoint
 =========================  ===================================================================
 
 ``.env``: python-dotenv is not a dependency, so :func:`read_dotenv` reads the simple subset the
@@ -61,6 +63,7 @@ class DiscordConfig:
     log_level: str = "INFO"
     shard_count: int | None = None  # None: discord.py asks Discord and runs every shard
     shard_ids: tuple[int, ...] | None = None  # None: all of ``shard_count``
+    metrics_port: int | None = None  # None: no /metrics endpoint
 
     def holds(self, server_id: str) -> bool:
         """Whether this process runs the shard of a server (a guild): Discord's sharding formula,
@@ -116,6 +119,9 @@ class DiscordConfig:
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
             raise ConfigError(f"LIARS_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
         shard_count, shard_ids = _shards(get("DISCORD_SHARD_COUNT"), get("DISCORD_SHARD_IDS"))
+        port = get("LIARS_METRICS_PORT")
+        if port is not None and not (port.isdigit() and int(port) <= 65535):
+            raise ConfigError(f"LIARS_METRICS_PORT must be a port number (0 to 65535), not {port!r}.")
         return cls(
             token=token,
             guild_id=int(guild) if guild else None,
@@ -126,6 +132,7 @@ class DiscordConfig:
             log_level=level,
             shard_count=shard_count,
             shard_ids=shard_ids,
+            metrics_port=int(port) if port is not None else None,
         )
 
 

@@ -34,6 +34,7 @@ from typing import Any, Protocol
 import discord
 
 from adapters import pictures
+from bot.background import spawn
 from bot.model import Message, TableKey
 
 from .render import (
@@ -160,6 +161,9 @@ class DiscordNotifier:
         except discord.HTTPException as exc:
             log.warning("discord refused the %s picture for channel %s: %s %s", message.kind,
                         message.key.channel_id, exc.status, exc.code)
+        except (OSError, discord.ClientException, TimeoutError) as exc:  # the connection, not Discord, failed
+            log.warning("editing the %s picture into channel %s failed (%s); the text stays alone", message.kind,
+                        message.key.channel_id, type(exc).__name__)
 
     async def idle(self) -> None:
         """Wait until every picture under way has been drawn and attached (or given up)."""
@@ -175,7 +179,8 @@ class DiscordNotifier:
             extra: dict[str, Any] = {} if view is None else {"view": view}
             sent = await channel.send(part, allowed_mentions=ALLOWED_MENTIONS, **extra)
         if message.picture is not None and sent is not None:  # drawn off the table's queue, then edited in
-            task = asyncio.create_task(self._attach_picture(message, sent), name="liars-discord-picture")
+            task = spawn(self._attach_picture(message, sent), f"attaching the {message.kind} picture in channel "
+                         f"{message.key.channel_id}", name="liars-discord-picture", logger=log)
             self._pictures.add(task)
             task.add_done_callback(self._pictures.discard)
 

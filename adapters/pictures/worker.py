@@ -29,9 +29,11 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from .dispatch import render
+from adapters import metrics
 
-__all__ = ["MAX_WAITING", "TooManyWaiting", "draw", "shutdown"]
+from .dispatch import kind, render
+
+__all__ = ["MAX_WAITING", "TooManyWaiting", "draw", "shed", "shutdown"]
 
 log = logging.getLogger(__name__)
 
@@ -87,20 +89,38 @@ def _reset(broken: ProcessPoolExecutor) -> None:
 
 async def draw(picture: Mapping[str, Any], names: Mapping[str, str] | None = None) -> bytes:
     """The picture as PNG bytes, drawn in the worker process (a thread if there is none).  Raises what
-    :func:`~adapters.pictures.render` raises for data it cannot draw."""
+    :func:`~adapters.pictures.render` raises for data it cannot draw.  Counted in ``liars_pictures_total``
+    (drawn, shed, failed) and timed, waiting included, in ``liars_picture_seconds``."""
     global _waiting
+    try:
+        name = kind(picture)
+    except ValueError:
+        name = "unknown"
     if _waiting >= MAX_WAITING:
         _shed["count"] += 1
+        metrics.PICTURES.labels(name, "shed").inc()
         if time.monotonic() - _shed["warned_at"] >= 60:
             log.warning("pictures are asked for faster than they can be drawn: %d skipped so far (their text "
                         "went alone)", _shed["count"])
             _shed["warned_at"] = time.monotonic()
         raise TooManyWaiting(f"{_waiting} pictures are waiting to be drawn")
     _waiting += 1
+    started = time.perf_counter()
     try:
-        return await _draw(dict(picture), dict(names or {}))
+        png = await _draw(dict(picture), dict(names or {}))
+    except Exception:
+        metrics.PICTURES.labels(name, "failed").inc()
+        raise
     finally:
         _waiting -= 1
+    metrics.PICTURES.labels(name, "drawn").inc()
+    metrics.PICTURE_SECONDS.labels(name).observe(time.perf_counter() - started)
+    return png
+
+
+def shed() -> int:
+    """How many pictures this process has refused to draw so far (too many were waiting)."""
+    return int(_shed["count"])
 
 
 async def _draw(data: dict[str, Any], known: dict[str, str]) -> bytes:

@@ -34,6 +34,7 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 )
 from slack_sdk.web.async_client import AsyncWebClient
 
+from adapters import metrics
 from adapters.installs import slack_installs
 from bot.bootstrap import build_service
 from bot.ports import Clock
@@ -80,7 +81,8 @@ class SlackBot:
 async def create_bot(config: SlackConfig, *, rng: Any = None, clock: Clock | None = None) -> SlackBot:
     """Open the store, reload open Slack tables, and register the listeners.  Timers are not started
     here: ``run`` starts them (``service.start_timers()``); tests drive time themselves."""
-    session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30))
+    session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30),
+                                    trace_configs=[metrics.http_trace("slack")])  # API calls counted
     client = AsyncWebClient(
         token=config.bot_token,
         base_url=config.api_url,  # Slack's own, or a proxy, or a fake on 127.0.0.1
@@ -96,6 +98,7 @@ async def create_bot(config: SlackConfig, *, rng: Any = None, clock: Clock | Non
         await session.close()
         raise
     notifier.panels = service
+    metrics.watch(service.rt)
     try:
         app = _app(config, client, service, notifier)
     except BaseException:
@@ -134,8 +137,8 @@ def _app(config: SlackConfig, client: AsyncWebClient, service: Service, notifier
 @contextlib.asynccontextmanager
 async def serve_http(bot: SlackBot, host: str = "0.0.0.0", port: int | None = None) -> AsyncIterator[str]:
     """Serve the Events/Interactivity endpoint (``config.path``) behind the door, ``GET /healthz``
-    (the process is up) and ``GET /readyz`` (503 while the store is unreachable); yields the
-    endpoint's URL (``port=0`` picks a free port)."""
+    (the process is up), ``GET /readyz`` (503 while the store is unreachable) and ``GET /metrics``
+    (Prometheus, :mod:`adapters.metrics`); yields the endpoint's URL (``port=0`` picks a free port)."""
     port = bot.config.port if port is None else port
     door = Door(bot.app, bot.config.signing_secret or "", max_body=MAX_BODY)
     web_app = web.Application(client_max_size=MAX_BODY)
@@ -148,7 +151,11 @@ async def serve_http(bot: SlackBot, host: str = "0.0.0.0", port: int | None = No
             return web.Response(text="ready")
         return web.Response(status=503, text="the store is unreachable")
 
+    async def scrape(_: web.Request) -> web.Response:
+        return web.Response(body=metrics.exposition(), headers={"Content-Type": metrics.CONTENT_TYPE})
+
     web_app.router.add_post(bot.config.path, door.handle)
+    web_app.router.add_get("/metrics", scrape)
     web_app.router.add_get("/healthz", health)
     web_app.router.add_get("/readyz", ready)
     if bot.config.distributed:

@@ -41,6 +41,8 @@ from slack_sdk.socket_mode.async_client import AsyncBaseSocketModeClient
 from slack_sdk.socket_mode.request import SocketModeRequest
 from slack_sdk.socket_mode.response import SocketModeResponse
 
+from adapters import metrics
+
 from .render import ACTION_PREFIX, SLASH
 
 __all__ = ["MAX_BODY", "Door", "GuardedSocketModeHandler", "inspect", "store_ready"]
@@ -173,6 +175,17 @@ class Door:
         return web.Response(status=status, text=body)
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
+        """Serve one request (counted and timed in ``liars_requests_total`` / ``liars_request_seconds``)."""
+        started = time.perf_counter()
+        status = 500
+        try:
+            response = await self._handle(request)
+            status = response.status
+            return response
+        finally:
+            _count(status, time.perf_counter() - started)
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
         if request.content_length is not None and request.content_length > self.max_body:
             log.warning("refused a %d-byte request (the limit is %d)", request.content_length, self.max_body)
             return self._refuse(413, "too large")
@@ -211,16 +224,24 @@ class Door:
         return await to_aiohttp_response(response)
 
 
+def _count(status: int, seconds: float) -> None:
+    outcome = "ok" if status < 400 else "rejected" if status < 500 else "error"
+    metrics.REQUESTS.labels("slack", outcome).inc()
+    metrics.REQUEST_SECONDS.labels("slack").observe(seconds)
+
+
 class GuardedSocketModeHandler(AsyncSocketModeHandler):
     """bolt's Socket Mode handler with the door's shape check in front of dispatch."""
 
     async def handle(self, client: AsyncBaseSocketModeClient, req: SocketModeRequest) -> None:
         started = time.time()
+        clock = time.perf_counter()
         verdict, why = inspect(req.payload)
         if verdict != "ok":
             log.warning("dropping a Socket Mode %s envelope: %s", req.type, why)
             with contextlib.suppress(Exception):
                 await client.send_socket_mode_response(SocketModeResponse(envelope_id=req.envelope_id))
+            _count(400, time.perf_counter() - clock)
             return
         try:
             response = await run_async_bolt_app(self.app, req)
@@ -228,6 +249,8 @@ class GuardedSocketModeHandler(AsyncSocketModeHandler):
             log.warning("dropping a Socket Mode %s envelope bolt cannot read (%s)", req.type, type(exc).__name__)
             with contextlib.suppress(Exception):
                 await client.send_socket_mode_response(SocketModeResponse(envelope_id=req.envelope_id))
+            _count(400, time.perf_counter() - clock)
             return
         await send_async_response(client, req, response, started)
+        _count(response.status, time.perf_counter() - clock)
 

@@ -32,6 +32,8 @@ from typing import Any
 import aiohttp
 from slack_sdk.errors import SlackApiError
 
+from bot.background import spawn
+
 __all__ = ["Item", "Outboxes", "retry_after"]
 
 log = logging.getLogger(__name__)
@@ -96,7 +98,8 @@ class Outboxes:
         queue.append(item)
         self._idle.clear()
         if dest not in self._workers:
-            self._workers[dest] = asyncio.create_task(self._work(dest, queue), name=f"slack-outbox-{dest}")
+            self._workers[dest] = spawn(self._work(dest, queue), f"the Slack outbox of {dest}",
+                                        name=f"slack-outbox-{dest}", logger=log)
 
     @property
     def pending(self) -> int:

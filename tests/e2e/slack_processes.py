@@ -90,7 +90,9 @@ async def stop_bot(bot: Bot) -> str:
         bot.proc.terminate()
         async with asyncio.timeout(15):
             await bot.proc.wait()
-    return (await bot.drain).decode()
+    log = (await bot.drain).decode()
+    assert "exception was never retrieved" not in log, log  # every task's failure is handled where it happens
+    return log
 
 
 @dataclass

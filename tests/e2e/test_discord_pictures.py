@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import io
 import logging
+from typing import Any
 
+import aiohttp
+import discord
 import pytest
 from PIL import Image
 
@@ -92,3 +95,33 @@ async def test_a_picture_that_cannot_be_drawn_leaves_the_text_alone_with_one_war
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING and r.name.startswith("adapters.discord")]
     assert len(warnings) == 1 and "picture" in warnings[0].getMessage() and "lots" not in warnings[0].getMessage()
 
+
+
+@pytest.mark.parametrize("failure", [aiohttp.ClientOSError(104, "Connection reset by peer"), ValueError("odd")])
+async def test_a_failed_picture_edit_is_handled_and_logged_once(
+    world: Harness, no_errors: list[logging.LogRecord], caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch, failure: Exception,
+) -> None:
+    """The edit that adds the picture fails (the connection drops; or something unforeseen): the text stays
+    alone, and the failure is one log line naming the picture and the channel — a WARNING for the
+    connection, an ERROR with its traceback otherwise — never an unretrieved task exception."""
+    h = world
+    await h.start()
+
+    async def broken_edit(self: discord.Message, **_: Any) -> discord.Message:
+        raise failure
+
+    monkeypatch.setattr(discord.Message, "edit", broken_edit)  # discord.py's call, failing as the network can
+    chart = Message(h.key, "📈 Nets", MessageKind.INFO, picture={"chart": "nets", "nets": {"a": 1, "b": -1}})
+    with caplog.at_level(logging.WARNING):
+        await h.service.rt.notifier.deliver([chart])
+        await h.service.rt.notifier.idle()  # type: ignore[attr-defined]
+    sent = await h.fake.wait_for_message(lambda m: m.content == "📈 Nets")
+    assert sent.attachments == [] and sent.embeds == []
+    said = [r for r in caplog.records if r.levelno >= logging.WARNING and "picture" in r.getMessage()]
+    assert len(said) == 1 and f"channel {h.key.channel_id}" in said[0].getMessage()
+    if isinstance(failure, OSError):
+        assert said[0].levelno == logging.WARNING
+    else:
+        assert said[0].levelno == logging.ERROR and said[0].exc_info is not None
+        no_errors.remove(said[0])  # provoked on purpose

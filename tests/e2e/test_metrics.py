@@ -1,0 +1,116 @@
+"""Metrics, scraped as Prometheus would: ``GET /metrics`` on the Slack HTTP server after a round, and the
+``liars discord`` exporter after a Discord round; the counters each part of the bot owns have moved."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiohttp
+import pytest_asyncio
+from prometheus_client.parser import text_string_to_metric_families
+
+from adapters import metrics
+from adapters.slack.app import serve_http
+from tests.adapters.slack.harness import BOT_TOKEN, HttpDriver, make_bot, play_round
+from tests.e2e import discord_helpers
+from tests.e2e.discord_helpers import Harness
+from tests.fakes.slack_server import FakeSlack
+
+world = discord_helpers.world
+no_errors = discord_helpers.no_errors
+
+Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
+
+
+async def scrape(url: str) -> Samples:
+    async with aiohttp.ClientSession() as http, http.get(url) as resp:
+        assert resp.status == 200
+        assert resp.headers["Content-Type"].startswith("text/plain")
+        text = await resp.text()
+    return {(s.name, frozenset(s.labels.items())): s.value
+            for family in text_string_to_metric_families(text) for s in family.samples}
+
+
+def value(samples: Samples, name: str, **labels: str) -> float:
+    """The sum of ``name``'s samples whose labels include ``labels`` (0 when there are none)."""
+    want = set(labels.items())
+    return sum(v for (n, ls), v in samples.items() if n == name and want <= ls)
+
+
+def moved(before: Samples, after: Samples, name: str, **labels: str) -> float:
+    return value(after, name, **labels) - value(before, name, **labels)
+
+
+@pytest_asyncio.fixture
+async def slack(tmp_path: Path) -> AsyncIterator[HttpDriver]:
+    async with FakeSlack(bot_token=BOT_TOKEN) as fake:
+        bot = await make_bot(fake, tmp_path / "liars.sqlite3")
+        driver = HttpDriver(fake, bot)
+        try:
+            async with serve_http(bot, "127.0.0.1", 0) as url:
+                driver.url = url
+                yield driver
+        finally:
+            await driver.bot.close()
+
+
+async def test_slack_metrics_move_with_a_round(slack: HttpDriver) -> None:
+    endpoint = slack.url.rsplit("/slack/", 1)[0] + "/metrics"
+    before = await scrape(endpoint)
+    await play_round(slack)
+    await slack.bot.notifier.idle()  # the count's picture has been drawn and uploaded
+    after = await scrape(endpoint)
+    # every request the round took: slash commands, buttons, the Raise… form (opened and submitted)
+    assert moved(before, after, "liars_requests_total", platform="slack", outcome="ok") >= 8
+    assert moved(before, after, "liars_request_seconds_count", platform="slack") >= 8
+    assert moved(before, after, "liars_commands_total", command="start", outcome="ok") == 1
+    assert moved(before, after, "liars_commands_total", command="join", outcome="ok") == 2
+    assert moved(before, after, "liars_commands_total", command="challenge", outcome="ok") == 2
+    assert moved(before, after, "liars_command_seconds_count", command="deal") == 1
+    assert value(after, "liars_open_tables") >= 1
+    assert moved(before, after, "liars_platform_calls_total", platform="slack", status="200") >= 10
+    assert moved(before, after, "liars_pictures_total", kind="count", outcome="drawn") == 1
+    assert moved(before, after, "liars_picture_seconds_count", kind="count") == 1
+    # named, even at zero (a dashboard needs the series before the first conflict)
+    assert ("liars_commit_conflicts_total", frozenset()) in after
+    assert ("liars_command_retries_total", frozenset()) in after
+
+
+async def test_a_refused_command_and_junk_are_counted_as_such(slack: HttpDriver) -> None:
+    endpoint = slack.url.rsplit("/slack/", 1)[0] + "/metrics"
+    before = await scrape(endpoint)
+    reply = await slack.slash("U0ALICE", "challenge")  # no table here: refused, nothing changed
+    assert reply.text is not None and "no table" in reply.text.lower()
+    async with aiohttp.ClientSession() as http, http.post(slack.url, data=b"junk") as resp:
+        assert resp.status == 401
+    after = await scrape(endpoint)
+    assert moved(before, after, "liars_commands_total", command="challenge", outcome="refused") == 1
+    assert moved(before, after, "liars_requests_total", platform="slack", outcome="rejected") == 1
+
+
+async def test_the_discord_exporter_counts_a_round(world: Harness) -> None:
+    h = world
+    exporter = metrics.serve(0, host="127.0.0.1")
+    try:
+        endpoint = f"http://127.0.0.1:{exporter.server_port}/metrics"
+        await h.start()
+        before = await scrape(endpoint)
+        await h.open_table()
+        await h.wait_dms(1)
+        opener = h.to_act()
+        second, third = h.after(opener), h.after(h.after(opener))
+        assert (await h.ask(opener, "bid", quantity=1, digit=5)).ephemeral
+        assert (await h.ask(second, "challenge")).ephemeral
+        assert (await h.ask(third, "challenge")).ephemeral
+        await h.fake.wait_for_message(lambda m: "**The count**" in m.content and bool(m.attachments))
+        after = await scrape(endpoint)
+    finally:
+        exporter.shutdown()
+        exporter.server_close()
+    assert moved(before, after, "liars_requests_total", platform="discord", outcome="ok") >= 7
+    assert moved(before, after, "liars_commands_total", command="bid", outcome="ok") == 1
+    assert moved(before, after, "liars_commands_total", command="challenge", outcome="ok") == 2
+    assert moved(before, after, "liars_platform_calls_total", platform="discord", status="200") >= 7
+    assert moved(before, after, "liars_pictures_total", kind="count", outcome="drawn") == 1
+    assert value(after, "liars_open_tables") >= 1
