@@ -20,10 +20,10 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...errors import GameError, RoundOver
-from ...game import Form, Json, Panel, RandomSource, Say, SayKind, Settled, Step
+from ...game import Form, Json, Option, Panel, RandomSource, Say, SayKind, Settled, Step
 from ..game import SerialMatch, action_to_json
 from ..players import get_strategy
 from ..record import outcome_to_dict
@@ -156,7 +156,7 @@ class EliminationMatch:
         if player in self.safe:
             raise LeftSafe(player)
 
-    def parse(self, player: str, verb: str, words: Sequence[str], options: Mapping[str, str]) -> Json:
+    def parse(self, player: str, verb: str, words: Sequence[str], options: Mapping[str, Option]) -> Json:
         self._not_safe(player)
         return self._live().parse(player, verb, words, options)
 
@@ -290,3 +290,9 @@ def _net(transfers: Sequence[Transfer]) -> dict[str, int]:
         net[t.payer] = net.get(t.payer, 0) - t.units
         net[t.payee] = net.get(t.payee, 0) + t.units
     return net
+
+
+if TYPE_CHECKING:  # it implements the seam's protocol
+    from ...game import Match
+
+    _match: Match = EliminationMatch(Rules(), ("a", "b"), host="a")
