@@ -20,7 +20,8 @@ import asyncpg
 
 from adapters.postgres.store import PostgresStore
 from adapters.sqlite.store import SqliteStore
-from adapters.stores import DUMP_COLUMNS, is_postgres_url, sqlite_path
+from adapters.storebase import DUMP_COLUMNS
+from adapters.stores import is_postgres_url, sqlite_path
 
 __all__ = ["MigrationError", "MigrationReport", "migrate"]
 

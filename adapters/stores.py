@@ -15,27 +15,7 @@ from typing import Any
 
 from bot.ports import Store
 
-__all__ = [
-    "DUMP_COLUMNS", "HEADS_SQL", "is_postgres_url", "make_store", "open_store", "sqlite_path", "store_url_from_env",
-]
-
-# The rows ``liars migrate`` copies, kind by kind, in an order that satisfies the foreign keys.  Both
-# stores name these tables and columns alike; JSON columns travel as JSON text.
-DUMP_COLUMNS: dict[str, tuple[str, ...]] = {
-    "servers": ("server", "settings"),
-    "tables": ("id", "server", "channel", "status", "created_at", "closed_at", "panels"),
-    "table_events": ("table_id", "seq", "at", "event"),
-    "rounds": ("id", "table_id", "server", "number", "period", "at", "record", "outcome"),
-    "ledger": ("id", "server", "period", "player", "units", "round_id", "at"),
-    "players": ("server", "player", "name"),
-    "requests": ("request_id", "table_id", "reply", "at"),
-    "settlements": ("server", "period", "settled_by", "at"),
-}
-
-# Every open table and its number of stored events (``Store.open_table_heads``), in both dialects.
-HEADS_SQL = ("SELECT t.id, t.server, t.channel,"
-             " COALESCE((SELECT MAX(e.seq) FROM table_events e WHERE e.table_id = t.id), 0)"
-             " FROM tables t WHERE t.status = 'open' ORDER BY t.id")  # MAX(seq) from the (table_id, seq) key
+__all__ = ["is_postgres_url", "make_store", "open_store", "sqlite_path", "store_url_from_env"]
 
 
 def store_url_from_env() -> str:

@@ -17,8 +17,10 @@ __all__ = [
     "Notifier",
     "NullNotifier",
     "RoundRecord",
+    "StaleSettings",
     "StaleTable",
     "Store",
+    "StoredSettings",
     "StoredTable",
     "SystemClock",
     "TableHead",
@@ -85,6 +87,25 @@ class StaleTable(Exception):
         super().__init__(f"table {table_id} has {stored_seq} stored events: the cached copy is stale")
         self.table_id = table_id
         self.stored_seq = stored_seq
+
+
+class StaleSettings(Exception):
+    """A write expected a server's settings at another version: another process changed them first.
+    Nothing of the write was stored; read them again with ``Store.get_settings``."""
+
+    def __init__(self, server: str, stored_version: int) -> None:
+        super().__init__(f"the settings of {server} are at version {stored_version}: the cached copy is stale")
+        self.server = server
+        self.stored_version = stored_version
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSettings:
+    """A server's settings as stored (only what differs from the defaults) and their version: 0 before
+    the first change, one more with each."""
+
+    values: dict[str, JsonValue]
+    version: int = 0
 
 
 class DuplicateRequest(Exception):
@@ -161,6 +182,8 @@ class Store(Protocol):
         request: tuple[str, dict[str, JsonValue]] | None = None,
         close: bool = False,
         expect_seq: int | None = None,
+        settings_version: int | None = None,
+        panels: dict[str, str] | None = None,
     ) -> None:
         """Append events, settled rounds with their ledger entries, names and the request id in ONE
         transaction: all of it is stored, or none of it.
@@ -169,7 +192,18 @@ class Store(Protocol):
         stored as seq ``expect_seq + 1``, ... and if the stored table does not have exactly
         ``expect_seq`` events (another process appended), nothing is stored and ``StaleTable`` is
         raised.  None means the count this store last saw (its own commits and reads).  A request
-        id that is already stored raises ``DuplicateRequest`` (nothing stored)."""
+        id that is already stored raises ``DuplicateRequest`` (nothing stored).
+
+        ``settings_version``: the version of the server's settings the commit was built on; if they
+        have another (another process changed them), nothing is stored and ``StaleSettings`` is raised.
+        None: not checked.
+
+        ``panels``: panel message refs to store with the commit (merged into the table's)."""
+        ...
+
+    async def remember(self, request_id: str, reply: dict[str, JsonValue], at: float) -> None:
+        """Store the reply to a request that changed nothing (a refusal), so that the same request
+        delivered again, to any process, gets the same answer.  ``DuplicateRequest`` if it is stored."""
         ...
 
     async def events_since(self, table_id: int, seq: int) -> list[dict[str, JsonValue]]:
@@ -187,9 +221,12 @@ class Store(Protocol):
         """The panel message refs stored for a table (another process may have posted new ones)."""
         ...
 
-    async def get_settings(self, server: str) -> dict[str, JsonValue]: ...
+    async def get_settings(self, server: str) -> StoredSettings: ...
 
-    async def set_settings(self, server: str, settings: dict[str, JsonValue]) -> None: ...
+    async def set_settings(self, server: str, settings: dict[str, JsonValue], *, expect_version: int) -> int:
+        """Replace the server's settings if they are still at ``expect_version``; return the new
+        version.  ``StaleSettings`` (nothing stored) if another process changed them first."""
+        ...
 
     async def balances(self, server: str, period: str | None = None) -> dict[str, int]: ...
 

@@ -104,7 +104,8 @@ class Reports:
     async def config(self, cmd: Command) -> Reply:
         rt = self.rt
         server = cmd.key.server
-        settings = dict(await rt.settings(server))
+        stored, version = await rt.stored_settings(server)
+        settings = dict(stored)
         words = list(cmd.args) + [f"{k}={v}" for k, v in cmd.options.items()]
         if not words:
             return Reply(M.settings_text(settings))
@@ -143,7 +144,7 @@ class Reports:
         except (ValueError, TypeError) as exc:
             raise UserError(sentence(str(exc)), "bad-option") from None
         settings["options"] = options
-        saved = await rt.save_settings(server, settings)
+        saved = await rt.save_settings(cmd.key, settings, version)
         return Reply(M.settings_saved(saved))
 
     async def ledger(self, cmd: Command) -> Reply:

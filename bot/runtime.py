@@ -6,8 +6,10 @@ take any command for any table.  A commit names the number of events its cached 
 (``expect_seq``); if another process appended first, the store refuses it (:class:`~bot.ports.StaleTable`),
 the table is reloaded as stored and the command runs again on it (:meth:`Runtime.run`, a bounded
 number of times).  A request id another process already answered (:class:`~bot.ports.DuplicateRequest`)
-gets the stored answer.  Timers' moves are commits like any other, so a second firing is stale and
-harmless; a turn warning, which stores no event, is claimed with a deterministic request id.
+gets the stored answer, be it a move or a refusal (a refusal is stored too).  A commit also names the
+version of its server's settings it was built on (:class:`~bot.ports.StaleSettings`).  Timers' moves
+are commits like any other, so a second firing is stale and harmless; a turn warning, which stores no
+event, is claimed with a deterministic request id.
 
 **Messages are sent after the lock.**  A use case queues its messages (:meth:`Runtime.post`) while it
 holds the table's lock, in commit order; each table's messages then go out from that table's own
@@ -36,6 +38,7 @@ from .ports import (
     LedgerEntry,
     Notifier,
     RoundRecord,
+    StaleSettings,
     StaleTable,
     Store,
     StoredTable,
@@ -128,7 +131,7 @@ class Runtime:
         self.panels: dict[TableKey, dict[str, str]] = {}  # the adapters' message refs, per channel
         self.outbox = Outbox(notifier)
         self._locks: dict[TableKey, asyncio.Lock] = {}
-        self._settings: dict[str, dict[str, Any]] = {}
+        self._settings: dict[str, tuple[dict[str, Any], int]] = {}  # per server: the values and their version
         self.meter: Meter = NO_METER  # the composition root sets an exporting one (adapters/metrics.py)
 
     def serves(self, key: TableKey) -> bool:
@@ -146,20 +149,36 @@ class Runtime:
         self.outbox.post([m for m in messages if m is not None])
 
     # -- settings ---------------------------------------------------------------------------------
-    async def settings(self, server: str) -> dict[str, Any]:
-        cached = self._settings.get(server)
-        if cached is None:
-            cached = {**DEFAULT_SETTINGS, **(await self.store.get_settings(server))}
-            self._settings[server] = cached
+    # A server's settings are data with a version.  A command that reads them to decide reads them as
+    # stored (:meth:`settings`); a command that changes a table uses the copy cached here and names
+    # its version in its commit, which the store refuses if another process changed them since
+    # (``StaleSettings``: read again, run again).  So a change committed anywhere is in force
+    # everywhere for the next command, without a read per move.
+    async def stored_settings(self, server: str) -> tuple[dict[str, Any], int]:
+        """The server's settings as stored now (defaults filled in) and their version; cached."""
+        stored = await self.store.get_settings(server)
+        self._settings[server] = cached = ({**DEFAULT_SETTINGS, **stored.values}, stored.version)
         return cached
 
-    def cached_settings(self, server: str) -> dict[str, Any]:
-        return self._settings.get(server, DEFAULT_SETTINGS)
+    async def settings(self, server: str) -> dict[str, Any]:
+        return (await self.stored_settings(server))[0]
 
-    async def save_settings(self, server: str, settings: dict[str, Any]) -> dict[str, Any]:
-        await self.store.set_settings(server, {k: v for k, v in settings.items() if DEFAULT_SETTINGS.get(k) != v})
-        self._settings[server] = {**DEFAULT_SETTINGS, **settings}
-        return self._settings[server]
+    def cached_settings(self, server: str) -> dict[str, Any]:
+        """The settings as last read here (each commit checks they are still current)."""
+        cached = self._settings.get(server)
+        return DEFAULT_SETTINGS if cached is None else cached[0]
+
+    async def save_settings(self, key: TableKey, settings: dict[str, Any], version: int) -> dict[str, Any]:
+        """Store the server's settings, read at ``version``; :class:`Behind` if another process changed
+        them since (the command runs again on them)."""
+        changed = {k: v for k, v in settings.items() if DEFAULT_SETTINGS.get(k) != v}
+        try:
+            version = await self.store.set_settings(key.server, changed, expect_version=version)
+        except StaleSettings as exc:
+            await self.stored_settings(key.server)
+            raise Behind(key) from exc
+        self._settings[key.server] = cached = ({**DEFAULT_SETTINGS, **changed}, version)
+        return cached[0]
 
     async def is_admin(self, cmd: Command) -> bool:
         return cmd.actor.is_admin or cmd.actor.user_id in (await self.settings(cmd.key.server)).get("admins", [])
@@ -197,13 +216,17 @@ class Runtime:
             await self.reload(table)
             raise
         request = (cmd.request_id, reply.to_dict()) if cmd is not None and cmd.request_id and reply else None
+        server = table.key.server
+        cached = self._settings.get(server)
         try:
-            await self.store.commit(table.id, table.key.server, events, at=now, period=period_of(now), rounds=rounds,
+            await self.store.commit(table.id, server, events, at=now, period=period_of(now), rounds=rounds,
                                     names=names or None, request=request, close=table.status == TableStatus.ENDED,
-                                    expect_seq=seq)
-        except (StaleTable, DuplicateRequest) as exc:
+                                    expect_seq=seq, settings_version=None if cached is None else cached[1])
+        except (StaleTable, DuplicateRequest, StaleSettings) as exc:
             log.info("table %s moved on in another process (%s); catching up", table.id, type(exc).__name__)
             self.meter.conflict()
+            if isinstance(exc, StaleSettings):
+                await self.stored_settings(server)
             await self._reload_or_fail(table, exc)
             raise Behind(table.key) from exc
         except Exception as exc:
@@ -227,7 +250,10 @@ class Runtime:
         await self.load(table.key)
 
     async def load(self, key: TableKey) -> TableState | None:
-        """Cache the channel's open table as stored (None, and nothing cached, if none is open)."""
+        """Cache the channel's open table as stored (None, and nothing cached, if none is open), and its
+        server's settings if none are cached."""
+        if key.server not in self._settings:
+            await self.stored_settings(key.server)
         return self.adopt(key, await self.store.open_table_at(key.server, key.channel_id))
 
     async def _load_if_missing(self, key: TableKey) -> None:
@@ -298,42 +324,66 @@ class Runtime:
 
         return sum(await asyncio.gather(*(catch_up(k) for k in stale)))
 
-    async def run(self, handler: Handler, cmd: Command, *, read: bool = False) -> Reply:
+    async def run(self, handler: Handler, cmd: Command, refuse: Refuse, *, read: bool = False) -> Reply:
         """Run a command's handler; if another process changed its table first, run it again on the
         table as now stored (at most :data:`ATTEMPTS` times).  A table this process has not seen (opened
-        elsewhere) is loaded first; a read first catches up, and holds the table's lock throughout.  A
-        command refused on the cached table runs again if the table had moved on elsewhere: the cost
-        of one read, paid on refusals only."""
+        elsewhere) is loaded first; a read first catches up with the table and its server's settings,
+        and holds the table's lock throughout.
+
+        A refusal (``refuse`` turns it into the reply) of a request with an id is stored as that
+        request's answer, on the condition that the table is still as the refusal saw it: so the same
+        request delivered again, to any process, answers the same, and a process that saw an older
+        table runs the command again on the table as stored instead.  The first answer stored for a
+        request (applied, or refused) is the one every delivery gets."""
         for attempt in range(ATTEMPTS):
             if attempt:
                 self.meter.retry()
             if attempt and cmd.request_id:
                 seen = await self.store.get_request(cmd.request_id)
                 if seen is not None:
-                    return Reply.from_dict(seen)  # another process applied this very request
+                    return Reply.from_dict(seen)  # another process answered this very request
             try:
                 if read:
                     async with self.lock(cmd.key):
                         await self.catch_up(cmd.key)
+                        await self.stored_settings(cmd.key.server)  # a read shows what the settings are now
                         return await handler(cmd)
                 if attempt == 0:
                     await self._load_if_missing(cmd.key)
                 return await handler(cmd)
             except SaveFailed:
                 raise
-            except (UserError, GameError):
-                # Refused on the table as cached: another process may have applied this very request
-                # meanwhile (answer as it did), or changed the table (ask again).
-                if cmd.request_id:
-                    seen = await self.store.get_request(cmd.request_id)
-                    if seen is not None:
-                        return Reply.from_dict(seen)
-                if attempt + 1 == ATTEMPTS or not await self._moved(cmd.key):
-                    raise
+            except (UserError, GameError) as exc:
+                if cmd.request_id is None or read:  # nothing to answer alike: ask again only if the table moved
+                    if attempt + 1 == ATTEMPTS or read or not await self._moved(cmd.key):
+                        raise
+                    continue
+                reply = refuse(cmd, exc)
+                if await self._refused(cmd, cmd.request_id, reply):
+                    return reply
             except Behind:
                 log.info("command %s ran on a stale table (attempt %d); running it again", cmd.name, attempt + 1)
                 await self._load_if_missing(cmd.key)
         raise Busy()
+
+    async def _refused(self, cmd: Command, request_id: str, reply: Reply) -> bool:
+        """Store a refusal as the request's answer, expecting the table as it was refused (no table:
+        unconditionally).  False if the table had moved on (it is caught up) or the request was
+        answered elsewhere: the caller looks again."""
+        table = self.tables.get(cmd.key)
+        now = self.clock.now()
+        try:
+            if table is None:
+                await self.store.remember(request_id, reply.to_dict(), now)
+            else:
+                await self.store.commit(table.id, cmd.key.server, [], at=now, period=period_of(now),
+                                        request=(request_id, reply.to_dict()), expect_seq=table.events)
+        except DuplicateRequest:
+            return False
+        except StaleTable:
+            await self._moved(cmd.key)
+            return False
+        return True
 
     async def claim(self, table: TableState, what: str) -> bool:
         """Claim a one-off act on the table as it is now (a turn warning) for this process: True once
@@ -373,3 +423,4 @@ class Runtime:
 
 
 Handler = Callable[[Command], Awaitable[Reply]]
+Refuse = Callable[[Command, Exception], Reply]

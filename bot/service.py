@@ -89,6 +89,8 @@ class Service:
             key = TableKey.from_server(stored.server, stored.channel)
             if self.rt.serves(key):
                 self.rt.adopt(key, stored)
+        for server in {key.server for key in self.rt.tables}:
+            await self.rt.stored_settings(server)
         log.info("loaded %d open tables", len(self.rt.tables))
 
     def start_timers(self) -> None:
@@ -191,11 +193,15 @@ class Service:
         try:
             # a read waits for a write under way (it never sees a change its commit may roll back); any
             # command whose table another process changed first runs again on the table as stored
-            return await self.rt.run(handler, cmd, read=cmd.name in _TABLE_READS)
-        except UserError as exc:
-            return Reply(exc.text, ok=False, code=exc.code)
-        except GameError as exc:
+            return await self.rt.run(handler, cmd, self._refusal, read=cmd.name in _TABLE_READS)
+        except (UserError, GameError) as exc:
+            return self._refusal(cmd, exc)
+
+    def _refusal(self, cmd: Command, exc: Exception) -> Reply:
+        if isinstance(exc, GameError):
             return Reply(self._game_error_text(cmd, exc), ok=False, code=exc.code)
+        assert isinstance(exc, UserError)
+        return Reply(exc.text, ok=False, code=exc.code)
 
     def _game_error_text(self, cmd: Command, exc: GameError) -> str:
         table = self.rt.tables.get(cmd.key)

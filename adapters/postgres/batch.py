@@ -9,7 +9,6 @@ in the batch gets its closing and panels in its inserted row instead.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
@@ -21,6 +20,7 @@ __all__ = ["Batch", "Unit", "statement"]
 # kind: (SQL types of the columns, the WITH part; {p} stands for the unnest of the column arrays)
 _PARTS: dict[str, tuple[tuple[str, ...], str]] = {
     "expect": (("bigint", "integer"), "chk AS (SELECT liars_expect_seq({args}) AS n)"),
+    "expect_settings": (("text", "integer"), "chks AS (SELECT liars_expect_settings({args}) AS n)"),
     "tables": (
         ("bigint", "text", "text", "float8", "text", "float8", "jsonb"),
         "t AS (INSERT INTO tables (id, server, channel, created_at, status, closed_at, panels) SELECT * FROM {p})",
@@ -56,11 +56,6 @@ _PARTS: dict[str, tuple[tuple[str, ...], str]] = {
         " closed_at = COALESCE(x.closed_at, tables.closed_at), panels = tables.panels || x.patch"
         " FROM {p} AS x(id, closed_at, patch) WHERE tables.id = x.id)",
     ),
-    "settings": (
-        ("text", "json"),
-        "s AS (INSERT INTO servers (server, settings) SELECT * FROM {p}"
-        " ON CONFLICT (server) DO UPDATE SET settings = excluded.settings)",
-    ),
     "settle": (
         ("text", "text", "text", "float8"),
         "st AS (INSERT INTO settlements (server, period, settled_by, at) SELECT * FROM {p}"
@@ -81,42 +76,37 @@ def statement(kinds: tuple[str, ...]) -> str:
         args = ", ".join(f"${n + i}::{t}[]" for i, t in enumerate(types))
         n += len(types)
         parts.append(template.format(args=args, p=f"unnest({args})"))
-    result = "(SELECT n FROM chk)" if "expect" in kinds else "0"
-    return "WITH " + ",\n".join(parts) + f"\nSELECT {result}"
+    checks = [f"(SELECT n FROM {name})" for kind, name in (("expect", "chk"), ("expect_settings", "chks"))
+              if kind in kinds]  # a check's part runs only if the result names it
+    return "WITH " + ",\n".join(parts) + f"\nSELECT {' + '.join(checks) or '0'}"
 
 
 class Unit:
     """One caller's writes: all stored, or none.  (A plain class with slots: one is made per commit.)"""
 
-    __slots__ = ("close", "events", "expect", "future", "ledger", "new_table", "panels", "players", "request_id",
-                 "requests", "rounds", "settings", "settle", "table_id")
+    __slots__ = ("close", "events", "expect", "expect_settings", "ledger", "new_table", "panels", "players",
+                 "request_id", "requests", "rounds", "settings", "settle", "table_id")
 
     def __init__(self, table_id: int | None = None, request_id: str | None = None,
                  new_table: tuple[Any, ...] | None = None, *, panels: dict[int, dict[str, str]] | None = None,
-                 settings: list[tuple[str, str]] | None = None, settle: list[tuple[Any, ...]] | None = None) -> None:
+                 settings: list[tuple[str, str, int]] | None = None, settle: list[tuple[Any, ...]] | None = None,
+                 requests: list[tuple[Any, ...]] | None = None) -> None:
         self.table_id = table_id
         self.request_id = request_id
         self.new_table = new_table  # (id, server, channel, created_at): the table's first commit
         self.expect: tuple[int, int] | None = None  # (table_id, the number of events it must have)
+        self.expect_settings: tuple[str, int] | None = None  # (server, the version its settings must have)
         # rows of each kind (empty tuples until set: most units have few kinds)
         self.events: Sequence[tuple[Any, ...]] = ()
         self.rounds: Sequence[tuple[Any, ...]] = ()
         self.ledger: Sequence[tuple[Any, ...]] = ()  # joined to its round by (table_id, number)
         self.players: Sequence[tuple[str, str, str]] = ()
-        self.requests: Sequence[tuple[Any, ...]] = ()
+        self.requests: Sequence[tuple[Any, ...]] = requests or ()
         self.close: Mapping[int, float] = _EMPTY
         self.panels: Mapping[int, dict[str, str]] = panels or _EMPTY
-        self.settings: Sequence[tuple[str, str]] = settings or ()
+        # (server, document, expected version): written apart, each checked (see ``PostgresStore._write``)
+        self.settings: Sequence[tuple[str, str, int]] = settings or ()
         self.settle: Sequence[tuple[Any, ...]] = settle or ()
-        self.future: asyncio.Future[None] | None = None
-
-    def resolve(self, error: BaseException | None) -> None:
-        if self.future is None or self.future.done():
-            return
-        if error is None:
-            self.future.set_result(None)
-        else:
-            self.future.set_exception(error)
 
 
 class Batch:
@@ -124,6 +114,7 @@ class Batch:
 
     def __init__(self) -> None:
         self.rows: dict[str, list[tuple[Any, ...]]] = {kind: [] for kind in _KINDS}
+        self.settings: list[tuple[str, str, int]] = []
 
     @classmethod
     def of(cls, units: Sequence[Unit]) -> Batch:
@@ -132,12 +123,13 @@ class Batch:
         tables: dict[int, list[Any]] = {}  # created in this batch: [id, server, channel, at, status, closed_at, panels]
         updates: dict[int, list[Any]] = {}  # [closed_at or None, panels patch]
         players: dict[tuple[str, str], str] = {}
-        settings: dict[str, str] = {}
         for u in units:
             if u.new_table is not None:
                 tables[u.new_table[0]] = [*u.new_table, "open", None, {}]
             if u.expect is not None:
                 rows["expect"].append(u.expect)
+            if u.expect_settings is not None:
+                rows["expect_settings"].append(u.expect_settings)
             rows["events"].extend(u.events)
             rows["rounds"].extend(u.rounds)
             rows["ledger"].extend(u.ledger)
@@ -145,8 +137,7 @@ class Batch:
             rows["settle"].extend(u.settle)
             for sp, player, name in u.players:
                 players[(sp, player)] = name
-            for server, doc in u.settings:
-                settings[server] = doc
+            batch.settings.extend(u.settings)
             for table_id, at in u.close.items():
                 if table_id in tables:
                     tables[table_id][4:6] = ["closed", at]
@@ -159,7 +150,6 @@ class Batch:
         rows["tables"] = [(*row[:6], json.dumps(row[6])) for row in tables.values()]
         rows["updates"] = [(t, at, json.dumps(patch)) for t, (at, patch) in sorted(updates.items())]
         rows["players"] = [(s, p, n) for (s, p), n in sorted(players.items())]
-        rows["settings"] = sorted(settings.items())
         return batch
 
     def kinds(self) -> tuple[str, ...]:

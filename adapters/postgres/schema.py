@@ -8,9 +8,10 @@ triggers refuse UPDATE, DELETE and TRUNCATE.
 
 from __future__ import annotations
 
-__all__ = ["MIGRATIONS", "STALE_SQLSTATE"]
+__all__ = ["MIGRATIONS", "STALE_SETTINGS_SQLSTATE", "STALE_SQLSTATE"]
 
 STALE_SQLSTATE = "LS409"  # raised by liars_expect_seq: DETAIL is "<table_id> <stored_seq>"
+STALE_SETTINGS_SQLSTATE = "LS410"  # raised by liars_expect_settings: DETAIL is "<stored version> <server>"
 
 MIGRATIONS: list[str] = [
     # 1: the first schema (the SQLite schema's version 2, with numbered events)
@@ -135,5 +136,27 @@ MIGRATIONS: list[str] = [
         state TEXT PRIMARY KEY,
         expire_at DOUBLE PRECISION NOT NULL
     );
+    """,
+    # 3: a server's settings have a version, one more with each change; a commit built on a copy of
+    # them names the version it saw (``StaleSettings`` if they changed since)
+    """
+    ALTER TABLE servers ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+    UPDATE servers SET version = 1;
+    CREATE FUNCTION liars_expect_settings(names TEXT[], expected INTEGER[]) RETURNS INTEGER
+    LANGUAGE plpgsql AS $$
+    DECLARE
+        bad RECORD;
+    BEGIN
+        SELECT u.s, COALESCE(v.version, 0) AS stored INTO bad
+        FROM unnest(names, expected) AS u(s, e)
+        LEFT JOIN servers v ON v.server = u.s
+        WHERE COALESCE(v.version, 0) <> u.e
+        LIMIT 1;
+        IF FOUND THEN
+            RAISE EXCEPTION 'the settings of % are at version %', bad.s, bad.stored
+                USING ERRCODE = 'LS410', DETAIL = bad.stored || ' ' || bad.s;
+        END IF;
+        RETURN cardinality(names);
+    END $$;
     """,
 ]

@@ -3,15 +3,14 @@ transaction of a handful of statements on aiosqlite's worker thread."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from bot.ports import DuplicateRequest, StaleTable
+from bot.ports import DuplicateRequest, StaleSettings, StaleTable
 
-__all__ = ["ORDER", "Unit", "translate", "write_sync"]
+__all__ = ["CHECKS", "ORDER", "Unit", "translate", "write_sync"]
 
 # Every write is one of these statements.  A batch runs them in this order, each ONCE over all the
 # batch's rows — the rows travel as one JSON array read by ``json_each`` — so a transaction is a
@@ -26,7 +25,6 @@ _INSERTS: dict[str, tuple[str, int, str]] = {
     "ledger": ("ledger (server, period, player, units, round_id, at)", 6, ""),
     "player": ("players (server, player, name)", 3, "ON CONFLICT (server, player) DO UPDATE SET name = excluded.name"),
     "request": ("requests (request_id, table_id, reply, at)", 4, ""),
-    "settings": ("servers (server, settings)", 2, "ON CONFLICT (server) DO UPDATE SET settings = excluded.settings"),
     "settle": ("settlements (server, period, settled_by, at)", 4, "ON CONFLICT (server, period) DO NOTHING"),
 }
 _SQL: dict[str, str] = {
@@ -47,7 +45,18 @@ _CHECK_SQL = """
         FROM json_each(?)
     ) WHERE stored <> expected LIMIT 1
 """
+# The first (server, stored version) whose settings are not at the expected version: [[server, expected], ...]
+_SETTINGS_CHECK_SQL = """
+    SELECT s, stored FROM (
+        SELECT json_extract(value, '$[0]') AS s, json_extract(value, '$[1]') AS expected,
+               COALESCE((SELECT version FROM servers WHERE server = json_extract(value, '$[0]')), 0) AS stored
+        FROM json_each(?)
+    ) WHERE stored <> expected LIMIT 1
+"""
+_SET_SETTINGS_SQL = ("INSERT INTO servers (server, settings, version) VALUES (?, ?, ?)"
+                     " ON CONFLICT (server) DO UPDATE SET settings = excluded.settings, version = excluded.version")
 ORDER = ("table", "event", "round", "ledger", "player", "request", "close", "panel", "settings", "settle")
+CHECKS = ("expect", "expect_settings")
 
 
 @dataclass
@@ -56,7 +65,6 @@ class Unit:
 
     rows: dict[str, list[tuple[Any, ...]]]
     rounds: list[tuple[tuple[Any, ...], list[tuple[Any, ...]]]]  # (round row without id, ledger rows without id)
-    future: asyncio.Future[None]
     table_id: int | None = None
     request_id: str | None = None
 
@@ -75,6 +83,10 @@ def write_sync(
             stale = conn.execute(_CHECK_SQL, (json.dumps(expect, separators=(",", ":")),)).fetchall()
             if stale:
                 raise StaleTable(int(stale[0][0]), int(stale[0][1]))
+        if expect_settings := merged.get("expect_settings"):
+            moved = conn.execute(_SETTINGS_CHECK_SQL, (json.dumps(expect_settings),)).fetchall()
+            if moved:
+                raise StaleSettings(str(moved[0][0]), int(moved[0][1]))
         if rounds:
             # Round ids are taken inside the write transaction, which holds the database's write lock.
             next_id = int(conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM rounds").fetchall()[0][0])
@@ -86,7 +98,14 @@ def write_sync(
             rows = merged[kind]
             if not rows:
                 continue
-            if kind in _UPDATES:
+            if kind == "settings":  # (server, document, expected version): one by one, each checked
+                for server, document, expected in rows:
+                    [(stored,)] = conn.execute("SELECT COALESCE(MAX(version), 0) FROM servers WHERE server = ?",
+                                               (server,)).fetchall()
+                    if stored != expected:
+                        raise StaleSettings(server, int(stored))
+                    conn.execute(_SET_SETTINGS_SQL, (server, document, expected + 1))
+            elif kind in _UPDATES:
                 conn.executemany(_UPDATES[kind], rows)
             else:
                 conn.execute(_SQL[kind], (json.dumps(rows, separators=(",", ":")),))

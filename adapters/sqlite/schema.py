@@ -128,6 +128,12 @@ MIGRATIONS: list[str] = [
         expire_at REAL NOT NULL
     );
     """,
+    # 4: a server's settings have a version, one more with each change: a process holding an older
+    # copy finds out when it commits (``StaleSettings``) and reads them again
+    """
+    ALTER TABLE servers ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+    UPDATE servers SET version = 1;
+    """,
 ]
 
 

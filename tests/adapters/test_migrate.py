@@ -21,7 +21,7 @@ async def populate(path: Path) -> None:
     await store.open()
     for s in range(3):
         server = f"srv{s}"
-        await store.set_settings(server, {"stake": s + 1, "admins": [f"admin{s}"]})
+        await store.set_settings(server, {"stake": s + 1, "admins": [f"admin{s}"]}, expect_version=0)
         for c in range(3):
             table = await store.create_table(server, f"chan{c}", 1.0 + c)
             await store.commit(table, server, [{"t": "open", "c": c}], at=2.0, period="2026-01",

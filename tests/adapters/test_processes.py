@@ -252,3 +252,84 @@ async def test_a_process_catching_up_takes_the_panel_messages_the_other_posted(c
     c.clock.advance(6)
     await b.tick()  # B's survey catches up with A's bid, and with the panel A stored
     assert b.panel(key, "table") == "round-1-later"
+
+
+async def test_a_config_change_in_one_process_is_in_force_in_the_other_for_the_next_command(
+    cluster: Cluster,
+) -> None:
+    """A changes the server's currency; B, which cached the settings before, uses the new ones for its
+    very next command: a read (``status``) and a move (its table message), without a restart."""
+    c = cluster
+    a, b = c.services
+    key = TableKey("slack", "T0", "C3")
+    await deal_two(key, a, b, a)
+    admin = Actor("UA", "Alice", is_admin=True)
+    before = await b.handle(Command("status", key, ALICE, ()))
+    assert "€" not in before.text
+    assert (await a.handle(Command("config", key, admin, ("currency=€",)))).ok
+    assert "€" in (await b.handle(Command("status", key, ALICE, ()))).text
+    table = await view(b, key)
+    assert table is not None and table.to_act is not None
+    await b.drain()
+    c.notifiers[1].messages.clear()
+    assert (await b.handle(Command("bid", key, ALICE if table.to_act == "UA" else BOB, ("1", "9")))).ok
+    await b.drain()
+    [panel] = [m for m in c.notifiers[1].messages if m.panel == "table"]
+    assert "€" in panel.text
+    # and a second change, made in B this time, is in force in A
+    assert (await b.handle(Command("config", key, admin, ("currency=CHF",)))).ok
+    assert "CHF" in (await a.handle(Command("config", key, ALICE, ()))).text
+
+
+async def test_two_config_changes_built_on_one_version_both_take_effect(cluster: Cluster) -> None:
+    """Two admins change different settings in the two processes at once: neither change is lost (the
+    second is refused by the store, reads the first, and runs again on it)."""
+    a, b = cluster.services
+    key = TableKey("slack", "T1", "C4")
+    admin = Actor("UA", "Alice", is_admin=True)
+    for service in (a, b):  # both hold the settings at the same version
+        await service.handle(Command("config", key, admin, ()))
+    replies = await asyncio.gather(a.handle(Command("config", key, admin, ("currency=€",))),
+                                   b.handle(Command("config", key, admin, ("turn_timeout=30",))))
+    assert all(r.ok for r in replies)
+    for service in (a, b):
+        settings = await service.settings(key.server)
+        assert settings["currency"] == "€" and settings["turn_timeout"] == 30
+
+
+async def test_a_request_refused_first_is_refused_again_wherever_it_is_delivered_later(cluster: Cluster) -> None:
+    """Bob's bid reaches B before the round is dealt: "No round is under way".  The same request
+    (a platform's retry) reaches A after Alice has dealt: A answers what B did and applies nothing."""
+    c = cluster
+    a, b = c.services
+    key = TableKey("slack", "T1", "C5")
+    for service, actor, name in ((a, ALICE, "start"), (b, BOB, "join")):
+        assert (await service.handle(Command(name, key, actor, ()))).ok
+    bid = Command("bid", key, BOB, ("1", "9"), {}, "r-early-bid")
+    first = await b.handle(bid)
+    assert not first.ok and first.code == "no-round"
+    assert (await a.handle(Command("deal", key, ALICE, ()))).ok
+    for service in (a, b, a):
+        assert await service.handle(bid) == first
+    assert await count_events(c.url, '"t":"act"') == 0
+
+
+async def test_a_request_both_processes_take_at_once_gets_one_answer(cluster: Cluster) -> None:
+    """The same moves delivered to both processes at once, over and over, with the table moving on
+    between them: every pair of answers is one answer, and each request applied at most once."""
+    c = cluster
+    a, b = c.services
+    key = TableKey("slack", "T0", "C6")
+    await deal_two(key, a, b, b)
+    for n in range(12):
+        table = await view(a if n % 2 else b, key)
+        assert table is not None
+        actor = ALICE if table.to_act == "UA" else BOB
+        other = BOB if actor is ALICE else ALICE
+        # the player to act and the other one both send, each request to both processes
+        cmds = [Command("bid", key, p, (str(n + 1), "9"), {}, f"r-{n}-{p.user_id}")
+                for p in (actor, other)]
+        answers = await asyncio.gather(*(s.handle(cmd) for cmd in cmds for s in (a, b)))
+        assert answers[0] == answers[1] and answers[2] == answers[3]
+        assert answers[0].ok and not answers[2].ok
+    assert await count_events(c.url, '"t":"act"') == 12

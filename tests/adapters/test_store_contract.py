@@ -8,7 +8,16 @@ from typing import Any
 
 import pytest
 
-from bot.ports import DuplicateRequest, LedgerEntry, RoundRecord, StaleTable, Store, TableHead
+from bot.ports import (
+    DuplicateRequest,
+    LedgerEntry,
+    RoundRecord,
+    StaleSettings,
+    StaleTable,
+    Store,
+    StoredSettings,
+    TableHead,
+)
 from tests.adapters.store_support import StoreFactory, raw_sql
 
 P = "2026-01"
@@ -79,13 +88,43 @@ async def test_balances_by_period_sum_to_zero_and_periods_settle_once(open_store
     assert await store.settled_periods("other") == {}
 
 
+async def test_settings_changed_elsewhere_refuse_a_write_built_on_the_old_version(open_store: StoreFactory) -> None:
+    mine, theirs = await open_store(), await open_store()
+    assert await theirs.set_settings("srv", {"stake": 2}, expect_version=0) == 1
+    with pytest.raises(StaleSettings) as first:  # a first write, but another process wrote first
+        await mine.set_settings("srv", {"stake": 3}, expect_version=0)
+    assert (first.value.server, first.value.stored_version) == ("srv", 1)
+    assert await theirs.set_settings("srv", {"stake": 4}, expect_version=1) == 2
+    with pytest.raises(StaleSettings) as later:
+        await mine.set_settings("srv", {"stake": 5}, expect_version=1)
+    assert later.value.stored_version == 2
+    assert await mine.get_settings("srv") == StoredSettings({"stake": 4}, 2)
+    # a table's commit built on version 1 of its server's settings is refused whole; on 2 it is stored
+    table = await mine.create_table("srv", "c1", 1.0)
+    with pytest.raises(StaleSettings):
+        await mine.commit(table, "srv", [{"t": "open"}], at=1.0, period=P, settings_version=1,
+                          request=("r-1", {"ok": True}), expect_seq=0)
+    assert await mine.table_events(table) == [] and await mine.get_request("r-1") is None
+    await mine.commit(table, "srv", [{"t": "open"}], at=1.0, period=P, settings_version=2, expect_seq=0)
+    await mine.commit(table, "other", [{"t": "join"}], at=2.0, period=P, settings_version=0, expect_seq=1)
+    assert [e["t"] for e in await theirs.table_events(table)] == ["open", "join"]
+
+
+async def test_two_settings_writes_on_one_version_in_one_batch_store_one(open_store: StoreFactory) -> None:
+    store = await open_store()
+    results = await asyncio.gather(*(store.set_settings("srv", {"stake": s}, expect_version=0) for s in (1, 2)),
+                                   return_exceptions=True)
+    assert results[0] == 1 and isinstance(results[1], StaleSettings)
+    assert await store.get_settings("srv") == StoredSettings({"stake": 1}, 1)
+
+
 async def test_settings_and_names_are_replaced(open_store: StoreFactory) -> None:
     store = await open_store()
-    assert await store.get_settings("srv") == {}
-    await store.set_settings("srv", {"stake": 5, "admins": ["u1"]})
-    await store.set_settings("srv", {"stake": 7})
-    assert await store.get_settings("srv") == {"stake": 7}
-    assert await store.get_settings("other") == {}
+    assert await store.get_settings("srv") == StoredSettings({}, 0)
+    assert await store.set_settings("srv", {"stake": 5, "admins": ["u1"]}, expect_version=0) == 1
+    assert await store.set_settings("srv", {"stake": 7}, expect_version=1) == 2
+    assert await store.get_settings("srv") == StoredSettings({"stake": 7}, 2)
+    assert await store.get_settings("other") == StoredSettings({}, 0)
     table = await new_table(store)
     await store.commit(table, "srv", [{"t": "join"}], at=2.0, period=P, names={"a": "Ann", "b": "Bob"})
     await store.commit(table, "srv", [{"t": "join"}], at=3.0, period=P, names={"a": "Anna"})
