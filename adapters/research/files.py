@@ -7,12 +7,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from core.serial.players.solved import SolvedTable
 from core.serial.players.solved_history import HistoryTable, pack
 
-__all__ = ["write_history_module", "write_module"]
+__all__ = ["write_history_module", "write_module", "write_trained_module"]
 
 _HEADER = '''# ruff: noqa: E501
 """Solved strategies (CFR+ tables) for small 2-player formats.
@@ -42,3 +43,26 @@ def write_module(path: str, tables: list[SolvedTable]) -> None:
 
 def write_history_module(path: str, tables: list[HistoryTable]) -> None:
     _write(path, _HISTORY_HEADER, "tuple[tuple[str, str], ...]", [pack(table) for table in tables])
+
+
+_TRAINED_HEADER = '''# ruff: noqa: E501
+"""The hard player's dials, trained by self-play per table (preset and size) with ``liars train``.
+Generated: do not edit by hand.  Each entry: the dials, the training's figures (units per round
+against the final pool and against the old ``reader``, rounds played, CPU seconds)."""
+
+from typing import Any
+
+'''
+
+
+def write_trained_module(path: str, trained: Mapping[str, Mapping[str, Any]]) -> None:
+    def tidy(value: Any) -> Any:
+        if isinstance(value, float):
+            return round(value, 4)
+        if isinstance(value, Mapping):
+            return {k: tidy(v) for k, v in value.items()}
+        return value
+
+    body = "".join(f"    {key!r}: {tidy(entry)!r},\n" for key, entry in sorted(trained.items()))
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(_TRAINED_HEADER + "TRAINED: dict[str, dict[str, Any]] = {\n" + body + "}\n")

@@ -19,11 +19,11 @@ Names (:data:`STRATEGY_NAMES`, all accepted by :func:`get_strategy`):
     The strong player: reads the others' bids and challenges as evidence about their serials and
     chooses by expected units under the table's payoffs (:mod:`core.players.reader`).
 ``easy`` / ``normal`` / ``hard``
-    The difficulty levels offered to people: ``easy`` is ``binomial`` making a plausible slip a
-    quarter of the time; ``normal`` is ``reader`` playing looser (it picks among near-best options
-    by a softmax, and slips one time in twenty); ``hard`` is ``reader`` itself, the strongest,
-    except in a small heads-up format with a solved table (2-player 2×2, 3×2, 3×3 with the rebid
-    right), where it plays the table.
+    The difficulty levels offered to people, all one learned strategy: ``hard`` is ``reader`` with
+    the dials trained by self-play for the table's preset and size (:mod:`core.serial.players.trained`,
+    from ``liars train``), except in a small heads-up format with a solved table (2-player 2×2, 3×2,
+    3×3 with the rebid right), where it plays the table; ``normal`` is the trained player making a
+    plausible slip about one decision in eight, ``easy`` two in five.
 ``solver``
     The solved (CFR+) strategy where a table fits the format: in 3×3 the history-keyed table of
     :mod:`core.serial.players.solved_history` (:mod:`~core.serial.players.solved_history_data`),
@@ -43,6 +43,7 @@ from .solved import Solved, SolvedTable, WithSolved
 from .solved_data import TABLES
 from .solved_history import SolvedHistory
 from .solved_history_data import TABLES as HISTORY_TABLES
+from .trained import TrainedReader
 
 __all__ = [
     "DIFFICULTY_LEVELS",
@@ -58,17 +59,18 @@ __all__ = [
     "SolvedHistory",
     "SolvedTable",
     "Strategy",
+    "TrainedReader",
     "get_strategy",
     "solved_strategies",
 ]
 
 
 def _easy() -> Strategy:
-    return Noisy(Binomial(), noise=0.25, name="easy")
+    return Noisy(TrainedReader(name="easy-trained"), noise=0.4, name="easy")
 
 
 def _normal() -> Strategy:
-    return Noisy(Reader(ReaderParams(temperature=0.1), name="normal-reader"), noise=0.05, name="normal")
+    return Noisy(TrainedReader(name="normal-trained"), noise=0.12, name="normal")
 
 
 @cache
@@ -91,7 +93,7 @@ def _history_strategies() -> tuple[SolvedHistory, ...]:
 
 
 def _hard() -> Strategy:
-    return WithSolved(Reader(name="hard"), solved_strategies(), name="hard")
+    return WithSolved(TrainedReader(name="hard"), solved_strategies(), name="hard")
 
 
 def _solver() -> Strategy:

@@ -36,6 +36,7 @@ from core.serial.players import (
     get_strategy,
 )
 from core.serial.players.solved import WithSolved
+from core.serial.players.trained import TrainedReader, trained_params
 
 from ._helpers import play, serials
 
@@ -93,10 +94,13 @@ def test_names_are_forgiving_and_unknown_names_are_refused() -> None:
         get_strategy("oracle")
 
 
-def test_hard_is_the_reader_at_full_strength() -> None:
+def test_hard_is_the_trained_reader_for_the_table() -> None:
     hard = get_strategy("hard")
-    # hard is reader with its default dials, except in a format a solved table fits (issue #12)
-    assert isinstance(hard, WithSolved) and isinstance(hard.inner, Reader) and hard.inner.params == ReaderParams()
+    # hard is reader with the dials trained for the table (issue #24), except where a solved table fits (#12)
+    assert isinstance(hard, WithSolved) and isinstance(hard.inner, TrainedReader)
+    round_ = Round(make_rules("salomon"), ("a", "b", "c"), dict.fromkeys(("a", "b", "c"), Serial("12345678")), "a")
+    view = seat_view(round_, "a")
+    assert hard.inner.reader(view).params == trained_params(view.rules, 3)[0]
 
 
 def test_hard_plays_the_solved_table_heads_up_in_3x3_and_reader_elsewhere() -> None:
@@ -107,7 +111,7 @@ def test_hard_plays_the_solved_table_heads_up_in_3x3_and_reader_elsewhere() -> N
     view = seat_view(heads_up, "a")
     assert isinstance(hard._pick(view), Solved) and "solved" in hard.explain(view)
     table = Round(three, ("a", "b", "c"), dict.fromkeys(("a", "b", "c"), Serial("123")), "a")
-    assert isinstance(hard._pick(seat_view(table, "a")), Reader)
+    assert isinstance(hard._pick(seat_view(table, "a")), TrainedReader)
 
 
 # -- legality -------------------------------------------------------------------------------------
