@@ -12,11 +12,14 @@ instead, the way this bench measured before ``random_action`` existed.  Run::
 Not part of the test suite; the issue's target is 15,000 rounds/s under the classic rules.  The
 rate per CPU second is printed too: on a shared machine it is the steadier figure.
 
-``--openspiel`` also plays OpenSpiel's ``python_liars_poker`` (3 players, serials of 8, 10 digits:
-the classic format) in the same run, uniformly random, deals included, and prints the ratio (issue
-#12's target: 5×).  The two are measured in turns (alternating batches) so a shared machine's load falls on both alike.
-OpenSpiel is only for this bench, never a dependency:
-``.venv/bin/pip install open-spiel==2.0.2``.
+``--openspiel`` also plays OpenSpiel's ``python_liars_poker`` in the same run (issue #24): with the 3
+players it is asked for (:func:`openspiel_game`: stock, the game is 2-player whatever ``players``
+says), serials of 8, 10 digits, uniformly random, deals included, driven through its fastest path
+(its Python ``_legal_actions`` / ``_apply_action``), and prints the ratio per CPU second for the
+reference engine and for the compiled self-play kernel (:mod:`core.serial.solve.fastplay`, the same
+classic game, replayed against the reference by the tests).  Target: 5×.  They are measured in turns
+(alternating batches) so a shared machine's load falls on all alike.  OpenSpiel is only for this
+bench: ``.venv/bin/pip install '.[bench]'`` (open-spiel 2.0.2).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import random
 import time
 from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 from core.serial import Round, deal_serial, make_rules
 
@@ -84,26 +88,66 @@ def measure(runners: dict[str, tuple[Runner, int]], seconds: float) -> dict[str,
     return {name: (r / w, r / c, a / r) for name, (r, a, w, c) in totals.items()}
 
 
-def openspiel_rounds(count: int, seed: int = 1) -> int:
-    """``count`` uniformly random rounds of OpenSpiel's python_liars_poker in the classic format; returns actions."""
-    import numpy as np
-    import pyspiel
-    from open_spiel.python.games import liars_poker  # noqa: F401  (registers the game)
+def openspiel_game(players: int = 3) -> Any:
+    """OpenSpiel's ``python_liars_poker`` with the players it is asked for (classic format: 8 digits of 10).
 
-    game = pyspiel.load_game("python_liars_poker", {"players": 3, "hand_length": 8, "num_digits": 10})
-    rng = np.random.default_rng(seed)
+    Stock ``python_liars_poker`` builds one ``GameInfo`` for 2 players at import, so its
+    ``num_players()`` is 2 whatever ``players`` says; this subclass rebuilds the game info per
+    instance from the parameters, as OpenSpiel's own open pull request 1572 does.
+    """
+    import pyspiel
+    from open_spiel.python.games import liars_poker as lp
+
+    class PlayersLiarsPoker(lp.LiarsPoker):  # type: ignore[misc]
+        def __init__(self, params: dict[str, int]) -> None:
+            n, length, digits = params["players"], params["hand_length"], params["num_digits"]
+            info = pyspiel.GameInfo(
+                num_distinct_actions=length * digits * n + lp.BID_ACTION_OFFSET,
+                max_chance_outcomes=length * digits,
+                num_players=n,
+                min_utility=-(n - 1),
+                max_utility=n - 1,
+                utility_sum=0.0,
+                max_game_length=length * digits * n**2,
+            )
+            pyspiel.Game.__init__(self, lp._GAME_TYPE, info, params)
+            self.hand_length, self.num_digits, self.deck = length, digits, lp._FULL_DECK[:digits]
+
+    game = PlayersLiarsPoker({"players": players, "hand_length": 8, "num_digits": 10})
+    assert game.num_players() == players and game.new_initial_state()._num_players == players
+    return game
+
+
+def openspiel_rounds(count: int, seed: int = 1, players: int = 3) -> int:
+    """``count`` uniformly random rounds of OpenSpiel's game, driven through its fastest path: its own
+    Python ``_legal_actions`` / ``_apply_action`` (no crossing into C++ per call), the deal included
+    (one ``_apply_action`` per dealt digit, as its chance node does); returns the players' actions."""
+    game = _OPENSPIEL.get(players) or _OPENSPIEL.setdefault(players, openspiel_game(players))
+    rng = random.Random(seed)
+    randrange = rng.randrange
     actions = 0
     for _ in range(count):
         state = game.new_initial_state()
+        deck = state._deck
+        apply = state._apply_action
+        legal_actions = state._legal_actions
+        for _ in range(players * 8):
+            apply(deck[randrange(10)])
         while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
-            else:
-                legal = state.legal_actions()
-                state.apply_action(legal[int(rng.integers(len(legal)))])
-                actions += 1
+            legal = legal_actions(state._current_player)
+            apply(legal[randrange(len(legal))])
+            actions += 1
     return actions
+
+
+_OPENSPIEL: dict[int, Any] = {}
+
+
+def compiled_rounds(count: int, seed: int = 1) -> int:
+    """``count`` random classic rounds through the compiled self-play kernel (:mod:`core.serial.solve.fastplay`)."""
+    from core.serial.solve.fastplay import playouts
+
+    return int(playouts(len(PLAYERS), count, seed)["actions"])
 
 
 def openspiel_installed() -> bool:
@@ -137,14 +181,18 @@ def main() -> None:
     for preset in presets:
         ours = partial(_ours, preset=preset, via_legal=args.legal_actions)
         runners: dict[str, tuple[Runner, int]] = {preset: (ours, 1000)}
-        if args.openspiel and preset == "classic":
-            runners["openspiel"] = (openspiel_rounds, 150)  # measured in turns with the classic rounds
+        if preset == "classic":
+            runners["compiled"] = (compiled_rounds, 20_000)  # the self-play fast path, same game
+            if args.openspiel:
+                runners["openspiel"] = (openspiel_rounds, 150)  # measured in turns with the classic rounds
         figures = measure(runners, args.seconds)
         for name, (wall, cpu, per_round) in figures.items():
-            print(f"{name:9s} {wall:7,.0f} rounds/s  ({cpu:,.0f} per CPU second; {per_round:.1f} actions a round)")
+            print(f"{name:9s} {wall:9,.0f} rounds/s  ({cpu:,.0f} per CPU second; {per_round:.1f} actions a round)")
         if "openspiel" in figures:
-            ratio = figures[preset][1] / figures["openspiel"][1]
-            print(f"classic / openspiel: {ratio:.1f}x per CPU second (in turns, same run)")
+            for name in (preset, "compiled"):
+                ratio = figures[name][1] / figures["openspiel"][1]
+                print(f"{name} / openspiel: {ratio:.1f}x per CPU second (3 players each, in turns, same run; "
+                      f"target ≥ 5x)")
     if args.openspiel and "classic" not in presets:
         print("(the OpenSpiel comparison runs with the classic preset)")
 
