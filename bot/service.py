@@ -14,7 +14,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from core.errors import GameError, NotYourTurn, UnknownPlayer
 from core.game import Form, RandomSource
@@ -105,12 +105,12 @@ class Service:
         """Wait until every message queued so far has been handed to the notifier."""
         await self.rt.outbox.idle()
 
-    async def redraw(self) -> int:
-        """Queue every open table's lobby and table message as the table stands now (each edits its
-        message in place).  Called by an adapter once it can send, after a restart: a move committed
-        just before a crash whose message never went out is shown.  Returns how many tables."""
+    async def redraw(self, keys: Iterable[TableKey] | None = None) -> int:
+        """Queue every open table's (or these tables') lobby and table message as the table stands now
+        (each edits its message in place).  Called by an adapter once it can send, after a restart: a
+        move committed just before a crash whose message never went out is shown.  Returns how many."""
         count = 0
-        for key in list(self.rt.tables):
+        for key in list(self.rt.tables if keys is None else keys):
             async with self.rt.lock(key):
                 table = self.rt.tables.get(key)
                 if table is None:

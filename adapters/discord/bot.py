@@ -13,6 +13,13 @@ command's answer is the interaction's response, sent after its events are stored
 messages and DMs go out afterwards, off the table's lock); only a command still running after
 ``DEFER_AFTER`` seconds is deferred, ephemerally, and answered by follow-up.
 
+Where the app is installed to a user rather than a server — a group DM, a DM between friends — the
+table key is ``("discord", "dm<channel id>", channel id)`` (the group's own ledger) and the bot cannot
+post: every interaction there is noted in :class:`~adapters.discord.links.Links` (its token serves the
+table's messages for 14 minutes), a command is acknowledged at once (deferred) so that its token may
+carry follow-ups while it runs, and its answer follows.  A table whose messages found no live
+interaction is drawn again at the next one.
+
 ``create_bot`` wires the service, the notifier and the bot; ``run`` is what ``liars discord`` does;
 :func:`endpoints` points discord.py at ``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL`` when they are
 set (tests and proxies).
@@ -43,6 +50,7 @@ from .commands import LiarsGroup
 from .components import DYNAMIC_ITEMS
 from .config import DiscordConfig
 from .forms import FormFlows
+from .links import Links, private_key
 from .notifier import DiscordNotifier
 from .render import ALLOWED_MENTIONS, TEXT, buttons_view, chunks, record_file, render
 
@@ -78,6 +86,7 @@ class LiarsBot(discord.AutoShardedClient):
         guild_id: int | None = None,
         sync_commands: bool = True,
         run_timers: bool = False,
+        links: Links | None = None,
         **options: Any,
     ) -> None:
         # The bot never joins voice: silence discord.py's start-up warnings about voice libraries.
@@ -95,6 +104,7 @@ class LiarsBot(discord.AutoShardedClient):
         self.tree.add_command(LiarsGroup())
         self.synced: list[app_commands.AppCommand] = []
         self.forms = FormFlows(self, render)
+        self.links = links or Links()  # the live interactions of tables in private channels
 
     async def close(self) -> None:
         """Send what the tables still have queued, then disconnect."""
@@ -124,6 +134,11 @@ class LiarsBot(discord.AutoShardedClient):
             log.info("redrew %d open tables", redrawn)
         if self.run_timers:
             self.service.start_timers()
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Every interaction in a private channel gives its table a live token (see the module's docstring)."""
+        if _private(interaction):
+            self.links.note(self.table_key(interaction), interaction)
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers (%s shards)", self.user, len(self.guilds), self.shard_count)
@@ -164,6 +179,8 @@ class LiarsBot(discord.AutoShardedClient):
     # -- interaction → command ---------------------------------------------------------------------
     @staticmethod
     def table_key(interaction: discord.Interaction[Any]) -> TableKey:
+        if interaction.guild_id is None and interaction.channel_id is not None and _private(interaction):
+            return private_key(interaction.channel_id)
         return TableKey(PLATFORM, str(interaction.guild_id), str(interaction.channel_id))
 
     @staticmethod
@@ -178,21 +195,46 @@ class LiarsBot(discord.AutoShardedClient):
         """Run one service command for this interaction and answer the person who acted."""
 
         async def work() -> None:
-            if interaction.guild_id is None:
+            if interaction.guild_id is None and not _private(interaction):
                 await self._in_dm(interaction, name)
                 return
             cmd = Command(name, key or self.table_key(interaction), self.actor(interaction), args,
                           dict(options or {}), request_id=f"discord:{interaction.id}")
-            # Commit, then acknowledge: the answer itself is the interaction's response.  Only a command
-            # still running near Discord's 3-second limit is deferred (and answered by follow-up).
-            handling = asyncio.ensure_future(self.service.handle(cmd))
-            done, _ = await asyncio.wait({handling}, timeout=None if name in QUICK else DEFER_AFTER)
-            if not done:
-                await interaction.response.defer(ephemeral=True, thinking=True)
-            reply = await handling
-            await self.answer(interaction, reply, cmd.key)
+            if _private(interaction):
+                await self._through_webhooks(interaction, cmd)
+            else:
+                await self._run(interaction, cmd)
 
         await self._guard(interaction, name, work)
+
+    async def _run(self, interaction: discord.Interaction[Any], cmd: Command) -> None:
+        """Commit, then acknowledge: the answer itself is the interaction's response.  Only a command
+        still running near Discord's 3-second limit is deferred (and answered by follow-up)."""
+        handling = asyncio.ensure_future(self.service.handle(cmd))
+        done, _ = await asyncio.wait({handling}, timeout=None if cmd.name in QUICK else DEFER_AFTER)
+        if not done and not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        reply = await handling
+        await self.answer(interaction, reply, cmd.key)
+
+    async def _through_webhooks(self, interaction: discord.Interaction[Any], cmd: Command) -> None:
+        """A private channel's command.  A click is acknowledged at once as a deferred update, so this
+        token may edit the message it is on (the table message); a slash command is answered as anywhere
+        else.  The table's messages go through this interaction's token only once its answer has gone (a
+        first follow-up would take the place of a "thinking" answer).  Then the table is drawn again if
+        its messages found no live interaction since the last one."""
+        link = self.links.note(cmd.key, interaction)
+        link.answered = asyncio.Event()
+        try:
+            if interaction.type == discord.InteractionType.component:
+                await interaction.response.defer()
+            await self._run(interaction, cmd)
+        finally:
+            link.answered.set()
+        notifier = self.service.rt.notifier
+        if isinstance(notifier, DiscordNotifier) and cmd.key in notifier.unsent:
+            notifier.unsent.discard(cmd.key)
+            await self.service.redraw([cmd.key])
 
     async def _in_dm(self, interaction: discord.Interaction[Any], name: str) -> None:
         if name not in IN_DM:
@@ -230,10 +272,9 @@ class LiarsBot(discord.AutoShardedClient):
 
     # -- components --------------------------------------------------------------------------------
     def own_key(self, interaction: discord.Interaction[Any], key: TableKey) -> TableKey:
-        """The table a component names — but only in the guild and channel it was clicked in."""
-        if key.server_id == str(interaction.guild_id) and key.channel_id == str(interaction.channel_id):
-            return key
-        return self.table_key(interaction)
+        """The table a component names — but only in the guild (or private channel) it was clicked in."""
+        here = self.table_key(interaction)
+        return key if key == here else here
 
     async def table_button(self, interaction: discord.Interaction[Any], key: TableKey, action: str) -> None:
         key = self.own_key(interaction, key)
@@ -264,7 +305,7 @@ class LiarsBot(discord.AutoShardedClient):
                           current: str) -> list[app_commands.Choice[int]]:
         """Legal quantities, or the digits named by the table's rank order (highest first)."""
         try:
-            if interaction.guild_id is None:
+            if interaction.guild_id is None and not _private(interaction):
                 return []
             options = picker(self.service.form(self.table_key(interaction), str(interaction.user.id), "bid"))
             typed = current.strip().lower()
@@ -283,7 +324,7 @@ class LiarsBot(discord.AutoShardedClient):
     async def period_choices(self, interaction: discord.Interaction[Any],
                              current: str) -> list[app_commands.Choice[str]]:
         try:
-            if interaction.guild_id is None:
+            if interaction.guild_id is None and not _private(interaction):
                 return []
             periods = await self.service.periods(self.table_key(interaction).server)
             return [app_commands.Choice(name=p, value=p) for p in sorted(periods, reverse=True)
@@ -291,6 +332,11 @@ class LiarsBot(discord.AutoShardedClient):
         except Exception as exc:
             self.log_failure(interaction, "sheet autocomplete", exc)
             return []
+
+
+def _private(interaction: discord.Interaction[Any]) -> bool:
+    """A group DM or a DM between friends: the app is there by a user's install, with no bot to post."""
+    return interaction.guild_id is None and bool(interaction.context.private_channel)
 
 
 def _command_name(interaction: discord.Interaction[Any]) -> str:
@@ -306,7 +352,8 @@ async def create_bot(config: DiscordConfig, *, rng: Any = None, clock: Clock | N
 
     Timers are off unless ``run_timers``: ``run`` turns them on; tests drive time themselves.
     ``options`` go to ``discord.AutoShardedClient`` (tests pass ``guild_ready_timeout``)."""
-    notifier = DiscordNotifier()
+    links = Links()
+    notifier = DiscordNotifier(layout=config.layout, links=links)
     delay = config.computer_delay if computer_delay is None else computer_delay
     # the tables this process times and redraws: its own shards' (a command for any table is taken)
     service = await build_service(notifier, db_path=config.db_path, clock=clock, rng=rng, computer_delay=delay,
@@ -316,7 +363,8 @@ async def create_bot(config: DiscordConfig, *, rng: Any = None, clock: Clock | N
         if config.shard_ids is not None:
             options.setdefault("shard_ids", list(config.shard_ids))
     options.setdefault("http_trace", metrics.http_trace(PLATFORM))  # REST calls counted by status
-    bot = LiarsBot(service, guild_id=config.guild_id, sync_commands=sync_commands, run_timers=run_timers, **options)
+    bot = LiarsBot(service, guild_id=config.guild_id, sync_commands=sync_commands, run_timers=run_timers, links=links,
+                   **options)
     notifier.bind(bot, service)
     metrics.watch(service.rt)
     return bot

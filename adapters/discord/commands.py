@@ -64,7 +64,12 @@ class LiarsGroup(app_commands.Group):
     its chart)."""
 
     def __init__(self) -> None:
-        super().__init__(name="liars", description="Liar's Poker: the serial-number game and the card game")
+        # installed to a server, or to a user: then in group DMs and DMs between friends too (the bot has no
+        # seat there: see adapters.discord.links)
+        super().__init__(name="liars", description="Liar's Poker: the serial-number game and the card game",
+                         allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
+                         allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True,
+                                                                         private_channel=True))
 
     # -- the table ---------------------------------------------------------------------------------
     @app_commands.command(name="start", description="Open a table in this channel")

@@ -17,6 +17,8 @@
                            between several processes (unset: SQLite)
 ``LIARS_DB``               the SQLite file (default ``./liars.sqlite3``)
 ``LIARS_COMPUTER_DELAY``   seconds a computer player waits before it acts (default 1.5)
+``DISCORD_LAYOUT``         ``v2`` (default): the table message as one Components V2 container, the
+                           count and its picture in it; ``classic``: text, buttons and separate posts
 ``LIARS_LOG_LEVEL``        logging level for ``liars discord`` (default INFO)
 ``LIARS_METRICS_PORT``     optional: serve Prometheus metrics (``GET /metrics``) on this port
                            (``0``: any free port, logged); unset: no metrics endpoint
@@ -64,6 +66,7 @@ class DiscordConfig:
     shard_count: int | None = None  # None: discord.py asks Discord and runs every shard
     shard_ids: tuple[int, ...] | None = None  # None: all of ``shard_count``
     metrics_port: int | None = None  # None: no /metrics endpoint
+    layout: str = "v2"  # the table message: "v2" (Components V2) or "classic"
 
     def holds(self, server_id: str) -> bool:
         """Whether this process runs the shard of a server (a guild): Discord's sharding formula,
@@ -122,6 +125,9 @@ class DiscordConfig:
         port = get("LIARS_METRICS_PORT")
         if port is not None and not (port.isdigit() and int(port) <= 65535):
             raise ConfigError(f"LIARS_METRICS_PORT must be a port number (0 to 65535), not {port!r}.")
+        layout = (get("DISCORD_LAYOUT") or "v2").lower()
+        if layout not in ("v2", "classic"):
+            raise ConfigError(f"DISCORD_LAYOUT must be v2 or classic, not {layout!r}.")
         return cls(
             token=token,
             guild_id=int(guild) if guild else None,
@@ -133,6 +139,7 @@ class DiscordConfig:
             shard_count=shard_count,
             shard_ids=shard_ids,
             metrics_port=int(port) if port is not None else None,
+            layout=layout,
         )
 
 

@@ -20,6 +20,16 @@ next messages queue up (the service's outbox hands them over together), and a pa
 later one in the same batch makes moot is dropped (:func:`drop_moot_panels`): under load the latest
 state wins and a busy channel's table message does not fall behind by a queue of stale edits.
 
+**Components V2** (``layout="v2"``, the default): the table message is one container
+(:mod:`adapters.discord.layout`) and the result of its round (the count, a card challenge) and its
+picture go into it rather than into messages of their own.  The classic layout stays for
+``layout="classic"`` and for a table message too long for V2.
+
+**Private channels** (the app installed to a user: group DMs, DMs between friends): the same messages
+go through the interactions' webhooks (:mod:`adapters.discord.links`): public ones as follow-ups and
+edits, private ones as ephemeral follow-ups to their reader's own live interaction, or, when the reader
+has none, a notice asking them to press **My serial** (never the secret).
+
 Privacy: nothing here logs a message's text (a private message carries a serial); logs name the
 message's kind, channel and Discord's error code only.
 """
@@ -28,6 +38,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -37,6 +48,8 @@ from adapters import pictures
 from bot.background import spawn
 from bot.model import Message, TableKey
 
+from .layout import table_layout
+from .links import ChannelSurface, Links, NoLink, Surface, WebhookSurface
 from .render import (
     ALLOWED_MENTIONS,
     CONTENT_LIMIT,
@@ -88,15 +101,21 @@ def drop_moot_panels(messages: Sequence[Message]) -> list[Message]:
 
 
 class DiscordNotifier:
-    def __init__(self, client: discord.Client | None = None) -> None:
+    def __init__(self, client: discord.Client | None = None, *, layout: str = "v2",
+                 links: Links | None = None) -> None:
         self.client = client  # set once the bot exists (the service, and so the bot, need this first)
         self.panels: PanelRefs | None = None  # the service, once it exists
+        self.v2 = layout == "v2"
+        self.links = links or Links()
         # Own copy of panel ids: the service forgets a table the moment it ends, but the closing
         # messages should still edit its panels in place.
         self._refs: dict[tuple[TableKey, str], str] = {}
         self._locks: dict[TableKey, asyncio.Lock] = {}
         self.coalesced = 0  # panel messages dropped as moot (for the load bench and tests)
         self._pictures: set[asyncio.Task[None]] = set()  # pictures being drawn, then edited in
+        self._tables: dict[TableKey, Message] = {}  # the table message as last drawn (V2: redrawn with more)
+        self._moves: dict[TableKey, deque[str]] = {}  # the round's earlier moves (V2's small print)
+        self.unsent: set[TableKey] = set()  # private channels' tables with messages no interaction could carry
 
     def bind(self, client: discord.Client, panels: PanelRefs) -> None:
         self.client = client
@@ -119,10 +138,14 @@ class DiscordNotifier:
                             refused.append(message)
                     elif message.panel is not None:
                         await self._panel(message)
-                    else:
+                    elif not await self._into_table(message):
                         await self._post(message)
                         if message.kind == "end":
                             await self._retire(message.key, "table")
+                except NoLink:
+                    self.unsent.add(message.key)
+                    log.info("no live interaction in channel %s: a %s message waits for the next one",
+                             message.key.channel_id, message.kind)
                 except discord.HTTPException as exc:
                     log.warning("discord refused a %s message for channel %s: %s %s", message.kind,
                                 message.key.channel_id, exc.status, exc.code)
@@ -130,13 +153,21 @@ class DiscordNotifier:
                     log.exception("delivering a %s message to channel %s failed", message.kind,
                                   message.key.channel_id)
             if refused:
-                await self._dm_refused(refused)
+                try:
+                    await self._dm_refused(refused)
+                except NoLink:
+                    self.unsent.add(key)
 
-    # -- the three kinds ---------------------------------------------------------------------------
+    # -- where a table's messages go ---------------------------------------------------------------
     def _channel(self, key: TableKey) -> discord.PartialMessageable:
         assert self.client is not None, "DiscordNotifier.bind() was not called"
         guild = int(key.server_id) if key.server_id.isdigit() else None
         return self.client.get_partial_messageable(int(key.channel_id), guild_id=guild, type=discord.ChannelType.text)
+
+    def _surface(self, key: TableKey) -> Surface:
+        if self.links.served(key):
+            return WebhookSurface(self.links, key)
+        return ChannelSurface(self._channel(key))
 
     def _ref(self, key: TableKey, name: str) -> str | None:
         ref = self.panels.panel(key, name) if self.panels is not None else None
@@ -145,89 +176,133 @@ class DiscordNotifier:
             return ref
         return self._refs.get((key, name))
 
-    async def _attach_picture(self, message: Message, sent: discord.Message) -> None:
-        """Draw the message's picture and edit it into the message already sent."""
+    async def idle(self) -> None:
+        """Wait until every picture under way has been drawn and attached (or given up)."""
+        while self._pictures:
+            await asyncio.gather(*list(self._pictures), return_exceptions=True)
+
+    def _later(self, work: Any, key: TableKey) -> None:
+        """A picture drawn and attached off the table's queue (a failure is logged once)."""
+        task = spawn(work, f"attaching a picture in channel {key.channel_id}", name="liars-discord-picture", logger=log)
+        self._pictures.add(task)
+        task.add_done_callback(self._pictures.discard)
+
+    # -- the three kinds ---------------------------------------------------------------------------
+    async def _attach_picture(self, message: Message, surface: Surface, message_id: str,
+                              redraw: Message | None = None) -> None:
+        """Draw the message's picture and edit it into the message already sent (``redraw``: the V2 table
+        message it went into)."""
         assert message.picture is not None
         try:
-            file, embed = picture_attachment(message, await pictures.draw(message.picture, message.names))
+            png = await pictures.draw(message.picture, message.names)
         except pictures.TooManyWaiting:
             return  # too many pictures waiting: the text stays alone (the worker says so, once a minute)
         except Exception as exc:
             log.warning("drawing the %s picture for channel %s failed (%s); the text goes alone", message.kind,
                         message.key.channel_id, type(exc).__name__)
             return
+        file, embed = picture_attachment(message, png)
         try:
-            await sent.edit(attachments=[file], embed=embed)
-        except discord.HTTPException as exc:
-            log.warning("discord refused the %s picture for channel %s: %s %s", message.kind,
-                        message.key.channel_id, exc.status, exc.code)
+            if redraw is not None:
+                view = table_layout(redraw, moves=self._earlier(redraw), result=message,
+                                    picture=(file.filename, file.description or ""))
+                await surface.edit(message_id, attachments=[file], view=view)
+            else:
+                await surface.edit(message_id, attachments=[file], embed=embed)
+        except (discord.HTTPException, NoLink) as exc:
+            log.warning("the %s picture for channel %s was not attached (%s)", message.kind, message.key.channel_id,
+                        getattr(exc, "code", type(exc).__name__))
         except (OSError, discord.ClientException, TimeoutError) as exc:  # the connection, not Discord, failed
             log.warning("editing the %s picture into channel %s failed (%s); the text stays alone", message.kind,
                         message.key.channel_id, type(exc).__name__)
 
-    async def idle(self) -> None:
-        """Wait until every picture under way has been drawn and attached (or given up)."""
-        while self._pictures:
-            await asyncio.gather(*list(self._pictures), return_exceptions=True)
-
     async def _post(self, message: Message) -> None:
-        channel = self._channel(message.key)
+        surface = self._surface(message.key)
         parts = chunks(render(message))
-        sent: discord.Message | None = None
+        sent: str | None = None
         for i, part in enumerate(parts):
             view = buttons_view(message.buttons, message.key) if i == len(parts) - 1 else None
-            extra: dict[str, Any] = {} if view is None else {"view": view}
-            sent = await channel.send(part, allowed_mentions=ALLOWED_MENTIONS, **extra)
+            sent = await surface.send(content=part, view=view, allowed_mentions=ALLOWED_MENTIONS)
         if message.picture is not None and sent is not None:  # drawn off the table's queue, then edited in
-            task = spawn(self._attach_picture(message, sent), f"attaching the {message.kind} picture in channel "
-                         f"{message.key.channel_id}", name="liars-discord-picture", logger=log)
-            self._pictures.add(task)
-            task.add_done_callback(self._pictures.discard)
+            self._later(self._attach_picture(message, surface, sent), message.key)
+
+    async def _into_table(self, message: Message) -> bool:
+        """V2: a round's result (the count, a challenge) goes into its table message, the picture too.
+        False if it cannot (the classic layout, no table message, or too long)."""
+        key = message.key
+        drawn = self._tables.get(key)
+        ref = self._ref(key, "table")
+        if not self.v2 or message.kind != "result" or drawn is None or ref is None:
+            return False
+        view = table_layout(drawn, moves=self._earlier(drawn), result=message)
+        surface = self._surface(key)
+        if view is None or not await surface.edit(ref, content=None, view=view, allowed_mentions=ALLOWED_MENTIONS):
+            return False
+        if message.picture is not None:
+            self._later(self._attach_picture(message, surface, ref, redraw=drawn), key)
+        return True
+
+    def _earlier(self, panel: Message) -> list[str]:
+        """The round's moves before the one the table message says now."""
+        return [m for m in self._moves.get(panel.key, ()) if m != panel.note]
+
+    def _table_view(self, message: Message) -> dict[str, Any]:
+        """What the table message is drawn with: a V2 container, else content and buttons."""
+        if message.panel == "table" and self.v2:
+            moves = self._moves.setdefault(message.key, deque(maxlen=4))
+            if message.fresh:
+                moves.clear()
+            earlier = self._earlier(message)
+            if message.note and (not moves or moves[-1] != message.note):
+                moves.append(message.note)
+            self._tables[message.key] = message
+            view = table_layout(message, moves=earlier[-3:])
+            if view is not None:
+                return {"content": None, "view": view}
+        return {"content": render(message)[:CONTENT_LIMIT], "view": buttons_view(message.buttons, message.key)}
 
     async def _panel(self, message: Message) -> None:
         assert message.panel is not None
         key, name = message.key, message.panel
-        content = render(message)[:CONTENT_LIMIT]
-        view = buttons_view(message.buttons, key)
+        drawn = self._table_view(message)
         ref = None if message.fresh else self._ref(key, name)
-        channel = self._channel(key)
+        surface = self._surface(key)
         if message.replace:
             # a new message (mentions notify only in new messages), then the previous one goes
             previous, ref = ref, None
         else:
             previous = None
         if ref is not None:
-            try:
-                await channel.get_partial_message(int(ref)).edit(content=content, view=view,
-                                                                 allowed_mentions=ALLOWED_MENTIONS)
+            if await surface.edit(ref, allowed_mentions=ALLOWED_MENTIONS, **drawn):
                 return
-            except discord.NotFound:
-                log.info("the %s message in channel %s is gone; posting it again", name, key.channel_id)
-        if view is None:
-            sent = await channel.send(content, allowed_mentions=ALLOWED_MENTIONS)
-        else:
-            sent = await channel.send(content, view=view, allowed_mentions=ALLOWED_MENTIONS)
-        self._refs[(key, name)] = str(sent.id)
+            log.info("the %s message in channel %s is gone; posting it again", name, key.channel_id)
+        sent = await surface.send(allowed_mentions=ALLOWED_MENTIONS, **drawn)
+        if sent is None:
+            return
+        self._refs[(key, name)] = sent
         if self.panels is not None:
-            await self.panels.set_panel(key, name, str(sent.id))
+            await self.panels.set_panel(key, name, sent)
         if previous is not None:
-            try:
-                await channel.get_partial_message(int(previous)).delete()
-            except discord.NotFound:
-                pass
+            await surface.delete(previous)
 
     async def _retire(self, key: TableKey, name: str) -> None:
         """A closed table's panel keeps its text but loses its buttons."""
         ref = self._refs.pop((key, name), None)
-        if ref is not None:
-            try:
-                await self._channel(key).get_partial_message(int(ref)).edit(view=None)
-            except discord.NotFound:
-                pass
+        if ref is None:
+            return
+        drawn = self._tables.pop(key, None)
+        view = table_layout(Message(drawn.key, drawn.text, drawn.kind, names=drawn.names, humans=drawn.humans,
+                                    note=drawn.note)) if drawn is not None and self.v2 else None
+        await self._surface(key).edit(ref, view=view)
 
     async def _direct(self, message: Message) -> bool:
-        """DM the message to its one reader; False if Discord refused it."""
+        """DM the message to its one reader (in a private channel: an ephemeral follow-up to their own
+        live interaction); False if that cannot be done."""
         assert message.to is not None and self.client is not None
+        surface = self._surface(message.key)
+        if isinstance(surface, WebhookSurface):
+            return await surface.whisper(message.to, content=render(message)[:CONTENT_LIMIT],
+                                         allowed_mentions=ALLOWED_MENTIONS)
         try:
             dm = await self.client.create_dm(discord.Object(id=int(message.to)))
             view = jump_view(message.key, self._ref(message.key, "table"))
@@ -243,14 +318,15 @@ class DiscordNotifier:
         return True
 
     async def _dm_refused(self, refused: Sequence[Message]) -> None:
-        """One channel notice for the players whose serial could not be DMed (never the serial)."""
+        """One channel notice for the players whose serial could not be sent (never the serial)."""
         players = sorted({m.to for m in refused if m.to is not None and m.kind == "private"})
         if not players:
             return
         key = refused[0].key
-        text = TEXT["dm_closed"].format(players=", ".join(mention(p) for p in players))
+        text = TEXT["dm_closed" if not self.links.served(key) else "press_hand"].format(
+            players=", ".join(mention(p) for p in players))
         try:
-            await self._channel(key).send(text, allowed_mentions=ALLOWED_MENTIONS)
+            await self._surface(key).send(content=text, allowed_mentions=ALLOWED_MENTIONS)
         except discord.HTTPException as exc:
             log.warning("could not post the closed-DM notice in channel %s: %s %s", key.channel_id, exc.status,
                         exc.code)

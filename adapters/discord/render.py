@@ -48,6 +48,8 @@ TEXT = {
     "bad_input": "I could not read that command's options. `/liars help` lists what each one takes.",
     "dm_closed": "{players}: I could not send you a direct message (your DMs are closed), so your serial "
     "was not sent. Press **My serial** on the table message: it shows your serial to you alone.",
+    "press_hand": "{players}: here I can only answer you, not write to you: press **My serial** (or **My hand**) "
+    "on the table message to see yours, privately.",
     "no_hand": "You hold no serial right now: it comes by DM when a round is dealt at your table.",
     "jump": "Go to the table",
     "record": "liars-record-{channel}.json",

@@ -95,8 +95,10 @@ class Harness:
         return next(u for u in self.users if u.id == int(uid))
 
     # -- the bot's life ----------------------------------------------------------------------------
+    layout: str = "classic"  # the older tests read the classic layout; test_discord_layout reads V2
+
     async def start(self, **options: Any) -> LiarsBot:
-        config = DiscordConfig(token=self.fake.token, db_path=str(self.db_path))
+        config = DiscordConfig(token=self.fake.token, db_path=str(self.db_path), layout=self.layout)
         bot = await create_bot(config, rng=random.Random(self.seed), computer_delay=0.0,
                                guild_ready_timeout=0.1, **options)
         self._task = await start_bot(bot, self.fake)

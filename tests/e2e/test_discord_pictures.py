@@ -111,7 +111,9 @@ async def test_a_failed_picture_edit_is_handled_and_logged_once(
     async def broken_edit(self: discord.Message, **_: Any) -> discord.Message:
         raise failure
 
-    monkeypatch.setattr(discord.Message, "edit", broken_edit)  # discord.py's call, failing as the network can
+    # discord.py's calls (the notifier edits by message id: a PartialMessage), failing as the network can
+    monkeypatch.setattr(discord.Message, "edit", broken_edit)
+    monkeypatch.setattr(discord.PartialMessage, "edit", broken_edit)
     chart = Message(h.key, "📈 Nets", MessageKind.INFO, picture={"chart": "nets", "nets": {"a": 1, "b": -1}})
     with caplog.at_level(logging.WARNING):
         await h.service.rt.notifier.deliver([chart])

@@ -102,6 +102,8 @@ Discord behaviour the bot does not use, so not modelled (notes from when it was)
   attachments and components blanked, unless it mentions the bot.
 * With the IS_COMPONENTS_V2 flag (1 << 15) a message cannot also carry ``content``
   (400 50035 ``MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2``).
+* Group DMs, DMs between friends (the app installed to a user), the interaction webhooks' edits and
+  token lifetime, and Components V2 messages: see :mod:`tests.fakes.discord_private`.
 * discord.py retries 500/502/504/524 up to 5 times with 1 s, 3 s, ... sleeps: inject 4xx
   errors for fast tests.
 """
@@ -124,6 +126,8 @@ from typing import Any, TypeVar
 
 import yarl
 from aiohttp import WSMsgType, web
+
+from .discord_private import COMPONENTS_V2, PrivateFake, v2_texts
 
 __all__ = [
     "ALL_PERMISSIONS",
@@ -411,8 +415,8 @@ class RecordedMessage:
         raise KeyError(f"message {self.id} has no component with custom_id {custom_id!r}")
 
     def text(self) -> str:
-        """Content plus embed titles/descriptions/fields, for asserts."""
-        parts = [self.content]
+        """Content (or a Components V2 message's text displays) plus embed titles/descriptions/fields."""
+        parts = [self.content, *v2_texts(self.components)]
         for emb in self.embeds:
             for key in ("title", "description"):
                 if emb.get(key):
@@ -475,6 +479,7 @@ class InjectedInteraction:
     message_id: int | None = None
     callback_type: int | None = None
     original_message_id: int | None = None
+    created: float = 0.0  # on the fake's clock (``now()``): its token lasts ``token_ttl``
 
     @property
     def acknowledged(self) -> bool:
@@ -565,7 +570,7 @@ _Handler = Callable[[_Req], Awaitable[web.StreamResponse]]
 # ---------------------------------------------------------------------------------------
 
 
-class FakeDiscord:
+class FakeDiscord(PrivateFake):
     """In-process fake of Discord's REST API and gateway for one bot application."""
 
     def __init__(self, *, shard_count: int = 1) -> None:
@@ -577,6 +582,8 @@ class FakeDiscord:
         self.users: dict[int, FakeUser] = {}
         self.guilds: dict[int, FakeGuild] = {}
         self.dm_channels: dict[int, FakeChannel] = {}  # by user id
+        self.private_channels: dict[int, FakeChannel] = {}  # group DMs and DMs between friends (no bot in them)
+        self._init_private()
         self.bot_user = self.add_user("LiarsBot", bot=True)
         self.application_id = self.bot_user.id
         self.owner = self.add_user("app-owner")
@@ -727,6 +734,20 @@ class FakeDiscord:
             self.dm_channels[user_id] = ch
         return ch
 
+    def add_group_dm(self, name: str, users: Sequence[FakeUser]) -> FakeChannel:
+        """A group DM of these users (the bot is not in it: the app can be installed to them)."""
+        ch = FakeChannel(id=self.new_id(), name=name, guild_id=None, type=3)
+        self.private_channels[ch.id] = ch
+        self.group_dms[ch.id] = [u.id for u in users]
+        return ch
+
+    def dm_between(self, a: FakeUser, b: FakeUser) -> FakeChannel:
+        """The DM between two friends (not the bot's DM with either)."""
+        ch = FakeChannel(id=self.new_id(), name="", guild_id=None, type=1)
+        self.private_channels[ch.id] = ch
+        self.group_dms[ch.id] = [a.id, b.id]
+        return ch
+
     def block_dms(self, user_id: int) -> None:
         """Make bot-sent channel messages to this user's DM fail with 403 / 50007."""
         self.blocked_dm_users.add(user_id)
@@ -774,6 +795,12 @@ class FakeDiscord:
         return data
 
     def _channel_payload(self, ch: FakeChannel, *, permissions: int | None = None) -> JSON:
+        if ch.id in self.group_dms:
+            private: JSON = {"id": str(ch.id), "type": ch.type, "last_message_id": None, "flags": 0,
+                    "recipients": [self.users[u].payload() for u in self.group_dms[ch.id]]}
+            if ch.type == 3:
+                private.update(name=ch.name, icon=None, owner_id=str(self.group_dms[ch.id][0]))
+            return private
         if ch.is_dm:
             assert ch.recipient_id is not None
             data: JSON = {
@@ -1172,13 +1199,15 @@ class FakeDiscord:
                 | Perm.USE_EXTERNAL_EMOJIS
                 | Perm.USE_APPLICATION_COMMANDS
             )
+            private = channel.id in self.group_dms
+            if private and user_id not in self.group_dms[channel.id]:
+                raise KeyError(f"user {user_id} is not in the private channel {channel.id}")
             payload.update(
                 channel_id=str(channel.id),
                 channel=self._channel_payload(channel),
                 user=self.users[user_id].payload(),
                 app_permissions=str(dm_perms),
-                authorizing_integration_owners={"0": "0"},
-                context=1,
+                **self._private_context(3 if private else 1, user_id),
             )
         inter = InjectedInteraction(
             id=iid,
@@ -1188,6 +1217,7 @@ class FakeDiscord:
             guild_id=guild_id,
             channel_id=channel.id,
             payload=payload,
+            created=self.now(),
         )
         return inter, payload
 
@@ -1305,6 +1335,8 @@ class FakeDiscord:
         permissions computed from the member's roles.
         """
         inter, payload = self._base_interaction(2, user_id, guild_id, channel_id, member_permissions)
+        if channel_id in self.group_dms and not self._allows_private(self._find_command(name, None)):
+            raise LookupError(f"/{name} is not registered for user installs in private channels")
         payload["data"] = self._command_data(name, subcommand, options or {}, guild_id)
         return await self._inject(inter)
 
@@ -1392,6 +1424,9 @@ class FakeDiscord:
         r("POST", r"/interactions/(?P<iid>\d+)/(?P<token>[^/]+)/callback", self._h_callback, auth=False)
         r("POST", rf"/webhooks/{app}/(?P<token>[^/]+)", self._h_webhook_execute, auth=False)  # followup.send
         r("PATCH", rf"/webhooks/{app}/(?P<token>[^/]+)/messages/@original", self._h_webhook_patch, auth=False)
+        r("DELETE", rf"/webhooks/{app}/(?P<token>[^/]+)/messages/@original", self._h_webhook_delete, auth=False)
+        r("PATCH", rf"/webhooks/{app}/(?P<token>[^/]+)/messages/{mid}", self._h_webhook_patch, auth=False)
+        r("DELETE", rf"/webhooks/{app}/(?P<token>[^/]+)/messages/{mid}", self._h_webhook_delete, auth=False)
 
     def _add_route(self, method: str, pattern: str, handler: _Handler, *, auth: bool = True) -> None:
         self._routes.append((method, re.compile(pattern + r"/?"), handler, auth))
@@ -1533,6 +1568,14 @@ class FakeDiscord:
     def _validate_message(self, body: JSON, *, has_files: bool, partial: bool) -> None:
         """Discord's limits on what the bot sends: 400 50035 with discord-shaped ``errors``, or 50006."""
         errors: list[tuple[str, str, str]] = []
+        if int(body.get("flags") or 0) & COMPONENTS_V2:
+            files = [str(a.get("filename")) for a in body.get("attachments") or [] if a.get("filename")]
+            errors = self._v2_errors(body, files)
+            if errors:
+                raise DiscordRequestError(400, 50035, "Invalid Form Body", _error_tree(errors))
+            if not partial and not (body.get("components") or has_files):
+                raise DiscordRequestError(400, 50006, "Cannot send an empty message")
+            return
 
         def too_long(path: str, value: Any, most: int) -> None:
             if len(value) > most:
@@ -1652,8 +1695,9 @@ class FakeDiscord:
             msg.embeds = list(body["embeds"] or [])
         if "components" in body:
             msg.components = _with_component_ids(list(body["components"] or []))
-        if body.get("flags") is not None:
-            msg.flags = (msg.flags & (EPHEMERAL | LOADING)) | (int(body["flags"]) & SUPPRESS_EMBEDS)
+        if body.get("flags") is not None:  # IS_COMPONENTS_V2 stays once set
+            msg.flags = (msg.flags & (EPHEMERAL | LOADING | COMPONENTS_V2)) | (
+                int(body["flags"]) & (SUPPRESS_EMBEDS | COMPONENTS_V2))
         if "attachments" in body or uploads:
             msg.attachments = self._make_attachments(body, uploads, msg.attachments)
         msg.edited_timestamp = _now_iso()
@@ -1670,6 +1714,8 @@ class FakeDiscord:
         for dm in self.dm_channels.values():
             if dm.id == channel_id:
                 return dm
+        if channel_id in self.private_channels:
+            return self.private_channels[channel_id]
         raise DiscordRequestError(404, 10003, "Unknown Channel")
 
     def _channel_message(self, req: _Req) -> RecordedMessage:
@@ -1690,13 +1736,16 @@ class FakeDiscord:
 
     async def _h_post_message(self, req: _Req) -> web.Response:
         ch = self._find_channel(int(req.params["cid"]))
+        if ch.id in self.group_dms:  # the bot is not in it: only interactions can answer there
+            self.actions.append(RecordedAction("refused", None, ch.id, dict(req.body)))
+            raise DiscordRequestError(403, 50001, "Missing Access")
         if ch.is_dm and ch.recipient_id in self.blocked_dm_users:
             self.actions.append(
                 RecordedAction("dm_blocked", None, ch.id, {**req.body, "_recipient_id": ch.recipient_id})
             )
             raise DiscordRequestError(403, 50007, "Cannot send messages to this user")
         self._validate_message(req.body, has_files=bool(req.uploads), partial=False)
-        flags = int(req.body.get("flags") or 0) & (SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS)
+        flags = int(req.body.get("flags") or 0) & (SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | COMPONENTS_V2)
         msg = self._new_message(ch, req.body, req.uploads, flags=flags)
         self._record("create", msg, req.body)
         return _json_response(self._message_payload(msg))
@@ -1744,7 +1793,7 @@ class FakeDiscord:
         msg: RecordedMessage | None = None
         if cb_type == 4:
             self._validate_message(data, has_files=bool(req.uploads), partial=False)
-            flags = int(data.get("flags") or 0) & (EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS)
+            flags = int(data.get("flags") or 0) & (EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | COMPONENTS_V2)
             msg = self._new_message(ch, data, req.uploads, flags=flags, interaction=inter, original=True)
             inter.original_message_id = msg.id
         elif cb_type == 5:
@@ -1772,8 +1821,27 @@ class FakeDiscord:
         if int(req.params["app"]) == self.application_id:
             for inter in self.interactions.values():
                 if inter.token == req.params["token"]:
+                    if self._token_expired(inter.created):
+                        raise DiscordRequestError(401, 50027, "Invalid Webhook Token")
                     return inter
         raise DiscordRequestError(404, 10015, "Unknown Webhook")
+
+    def _webhook_message(self, req: _Req, inter: InjectedInteraction) -> RecordedMessage:
+        """``@original`` (the interaction's own message), or a follow-up that interaction sent."""
+        mid = req.params.get("mid")
+        msg = self.messages.get((inter.original_message_id or 0) if mid is None else int(mid))
+        if msg is None or msg.deleted:
+            raise DiscordRequestError(404, 10008, "Unknown Message")
+        if mid is not None and msg.interaction_id != inter.id:  # another interaction's message
+            raise DiscordRequestError(404, 10008, "Unknown Message")
+        return msg
+
+    async def _h_webhook_delete(self, req: _Req) -> web.Response:
+        inter = self._webhook_interaction(req)
+        msg = self._webhook_message(req, inter)
+        msg.deleted = True
+        self._record("delete", msg, {})
+        return web.Response(status=204)
 
     async def _h_webhook_execute(self, req: _Req) -> web.StreamResponse:
         inter = self._webhook_interaction(req)
@@ -1788,7 +1856,8 @@ class FakeDiscord:
             msg = original
             self._record("edit", msg, req.body)
         else:
-            flags = int(req.body.get("flags") or 0) & (EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS)
+            flags = int(req.body.get("flags") or 0) & (EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS
+                                                       | COMPONENTS_V2)
             ch = self._find_channel(inter.channel_id)
             msg = self._new_message(ch, req.body, req.uploads, flags=flags, interaction=inter)
             self._record("create", msg, req.body)
@@ -1798,9 +1867,7 @@ class FakeDiscord:
 
     async def _h_webhook_patch(self, req: _Req) -> web.Response:
         inter = self._webhook_interaction(req)
-        msg = self.messages.get(inter.original_message_id) if inter.original_message_id else None
-        if msg is None or msg.deleted:
-            raise DiscordRequestError(404, 10008, "Unknown Message")
+        msg = self._webhook_message(req, inter)
         msg.flags &= ~LOADING
         self._apply_edit(msg, req.body, req.uploads)
         self._record("edit", msg, req.body)

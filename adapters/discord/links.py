@@ -1,0 +1,227 @@
+"""Where the bot cannot post: group DMs and DMs between friends, through the interactions' webhooks.
+
+Installed to a user (not to a server), the app has no bot in the channel: it may not post there, nor
+DM anyone (Discord refuses both).  All it can do is answer an interaction, and for 15 minutes after
+it, use that interaction's token: send follow-ups (public, or ephemeral to the one who acted), and edit
+the messages that token may edit — the interaction's own message (``@original``: for a button, the
+message the button is on) and the follow-ups it sent.
+
+:class:`Links` remembers, per table, the live interactions (each for :data:`TOKEN_LIFE`, a little less
+than Discord's 15 minutes): the newest of anyone's (what new public messages go through), each
+player's newest (their private messages go to them alone as ephemeral follow-ups), and, per message,
+an interaction that may edit it.  Every interaction in such a channel refreshes them: a click on any
+button of the table message — My serial, Odds, Status — gives the table 15 more minutes.
+
+:class:`Surface` is where the notifier sends: a channel (:class:`ChannelSurface`, the usual), or the
+interactions' webhooks (:class:`WebhookSurface`).  When no interaction is live, nothing can be sent:
+the message is dropped (one INFO line) and the table message shows the state again at the next
+interaction (the bot redraws it then).  When no live interaction may edit the table message, a new
+one is posted through the newest interaction and becomes the table message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import discord
+
+from bot.model import TableKey
+
+__all__ = ["TOKEN_LIFE", "ChannelSurface", "Link", "Links", "NoLink", "Surface", "WebhookSurface", "private_key"]
+
+log = logging.getLogger(__name__)
+
+TOKEN_LIFE = 14 * 60.0  # seconds an interaction's token is used (Discord's tokens last 15 minutes)
+ANSWER_WAIT = 3.0  # seconds a follow-up waits for the interaction's own answer (Discord needs it first)
+
+
+def private_key(channel_id: int | str) -> TableKey:
+    """The table key of a group DM or a DM between friends: its own ledger, ``discord:dm<channel>``."""
+    return TableKey("discord", f"dm{channel_id}", str(channel_id))
+
+
+class NoLink(Exception):
+    """No interaction in the channel is live: nothing can be sent there now."""
+
+
+@dataclass
+class Link:
+    """One interaction, usable until ``until``.  ``answered``, when set by whoever answers it, says its own
+    answer has gone."""
+
+    interaction: discord.Interaction[Any]
+    user: str
+    until: float
+    answered: asyncio.Event | None = None
+
+    async def ready(self) -> None:
+        """Wait (a little) for the interaction's own answer: a follow-up may only come after it, and the
+        first follow-up after a "thinking" answer would take its place."""
+        if self.answered is not None:
+            try:
+                await asyncio.wait_for(self.answered.wait(), ANSWER_WAIT)
+            except TimeoutError:
+                pass  # Discord will say if it was too early
+        for _ in range(int(ANSWER_WAIT / 0.01)):
+            if self.interaction.response.is_done():
+                return
+            await asyncio.sleep(0.01)
+
+
+@dataclass
+class _Channel:
+    newest: Link | None = None
+    users: dict[str, Link] = field(default_factory=dict)
+    editors: dict[str, tuple[Link, bool]] = field(default_factory=dict)  # message id -> (link, is @original)
+
+
+class Links:
+    """The live interactions of the tables in private channels (see the module's docstring)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic, life: float = TOKEN_LIFE) -> None:
+        self.clock = clock
+        self.life = life
+        self._channels: dict[TableKey, _Channel] = {}
+
+    def served(self, key: TableKey) -> bool:
+        """Whether the table's messages go through interactions (a private channel's table)."""
+        return key.server_id.startswith("dm")
+
+    def note(self, key: TableKey, interaction: discord.Interaction[Any]) -> Link:
+        """An interaction arrived at this table: it is the newest, and may edit the message it is on."""
+        link = Link(interaction, str(interaction.user.id), self.clock() + self.life)
+        channel = self._channels.setdefault(key, _Channel())
+        channel.newest = link
+        channel.users[link.user] = link
+        message = getattr(interaction, "message", None)
+        if message is not None:
+            channel.editors[str(message.id)] = (link, True)
+        self._forget_expired(channel)
+        return link
+
+    def created(self, key: TableKey, message_id: str, link: Link) -> None:
+        """``link`` sent this message: it may edit it."""
+        self._channels.setdefault(key, _Channel()).editors[message_id] = (link, False)
+
+    def newest(self, key: TableKey) -> Link:
+        channel = self._channels.get(key)
+        link = channel.newest if channel is not None else None
+        if link is None or link.until <= self.clock():
+            raise NoLink()
+        return link
+
+    def of_user(self, key: TableKey, user: str) -> Link | None:
+        channel = self._channels.get(key)
+        link = channel.users.get(user) if channel is not None else None
+        return link if link is not None and link.until > self.clock() else None
+
+    def editor(self, key: TableKey, message_id: str) -> tuple[Link, bool] | None:
+        channel = self._channels.get(key)
+        found = channel.editors.get(message_id) if channel is not None else None
+        return found if found is not None and found[0].until > self.clock() else None
+
+    def _forget_expired(self, channel: _Channel) -> None:
+        now = self.clock()
+        for name in [m for m, (link, _) in channel.editors.items() if link.until <= now]:
+            del channel.editors[name]
+        for user in [u for u, link in channel.users.items() if link.until <= now]:
+            del channel.users[user]
+
+
+class Surface(Protocol):
+    """Where a table's messages go: ``send`` returns the new message's id (None if it has none to keep);
+    ``edit`` returns False when the message is gone or cannot be edited any more (post it anew)."""
+
+    async def send(self, **kwargs: Any) -> str | None: ...
+
+    async def edit(self, message_id: str, **kwargs: Any) -> bool: ...
+
+    async def delete(self, message_id: str) -> None: ...
+
+
+class ChannelSurface:
+    """A server channel the bot posts in."""
+
+    def __init__(self, channel: discord.PartialMessageable) -> None:
+        self.channel = channel
+
+    async def send(self, **kwargs: Any) -> str | None:
+        content = kwargs.pop("content", None)
+        return str((await self.channel.send(content, **kwargs)).id)
+
+    async def edit(self, message_id: str, **kwargs: Any) -> bool:
+        try:
+            await self.channel.get_partial_message(int(message_id)).edit(**kwargs)
+        except discord.NotFound:
+            return False
+        return True
+
+    async def delete(self, message_id: str) -> None:
+        try:
+            await self.channel.get_partial_message(int(message_id)).delete()
+        except discord.NotFound:
+            pass
+
+
+class WebhookSurface:
+    """A private channel's table: follow-ups and edits through its live interactions."""
+
+    def __init__(self, links: Links, key: TableKey) -> None:
+        self.links = links
+        self.key = key
+
+    async def send(self, **kwargs: Any) -> str | None:
+        link = self.links.newest(self.key)
+        await link.ready()
+        kwargs.pop("suppress", None)
+        sent = await link.interaction.followup.send(wait=True, **_followup(kwargs))
+        self.links.created(self.key, str(sent.id), link)
+        return str(sent.id)
+
+    async def edit(self, message_id: str, **kwargs: Any) -> bool:
+        found = self.links.editor(self.key, message_id)
+        if found is None:
+            return False
+        link, original = found
+        await link.ready()
+        try:
+            if original:
+                await link.interaction.edit_original_response(**kwargs)
+            else:
+                await link.interaction.followup.edit_message(int(message_id), **kwargs)
+        except discord.NotFound:
+            return False
+        return True
+
+    async def delete(self, message_id: str) -> None:
+        found = self.links.editor(self.key, message_id)
+        if found is None:
+            return  # too late to delete it: it stays
+        link, original = found
+        try:
+            if original:
+                await link.interaction.delete_original_response()
+            else:
+                await link.interaction.followup.delete_message(int(message_id))
+        except discord.NotFound:
+            pass
+
+    async def whisper(self, user: str, **kwargs: Any) -> bool:
+        """An ephemeral follow-up to ``user`` through their own live interaction; False if they have none."""
+        link = self.links.of_user(self.key, user)
+        if link is None:
+            return False
+        await link.ready()
+        await link.interaction.followup.send(ephemeral=True, **_followup(kwargs))
+        return True
+
+
+def _followup(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``send`` arguments as a webhook takes them (``content`` may not be None; a view None is no view)."""
+    out = {k: v for k, v in kwargs.items() if v is not None}
+    return out

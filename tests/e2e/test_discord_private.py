@@ -1,0 +1,152 @@
+"""A round in a group DM, where the app is installed to the players (not to a server): the real bot against
+the fake Discord, which refuses the bot any post in the group DM and any DM (the bot is in neither).
+
+Everything goes through interactions: ``/liars start`` answers privately and the lobby comes as the
+interaction's public follow-up; the table message is a follow-up edited with the tokens of the
+interactions that may edit it (its own, and the clicks on it); each serial goes as an ephemeral
+follow-up to its holder's own live interaction (a player without one is asked to press My serial); a
+computer seat's move and a turn timer's move show within the tokens' lifetime.  The group's ledger is
+its own (``discord:dm<channel>``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from adapters.discord.links import Links
+from bot.model import TableKey
+from tests.doubles import FakeClock
+from tests.e2e import discord_helpers
+from tests.e2e.discord_helpers import Harness, serials_in_texts
+from tests.fakes.discord_server import RecordedMessage
+
+world = discord_helpers.world
+no_errors = discord_helpers.no_errors
+
+SERIAL = re.compile(r"Your serial for round (\d+)")
+
+
+async def test_a_round_in_a_group_dm_goes_through_interactions_only(world: Harness) -> None:
+    h = world
+    fake = h.fake
+    gdm = fake.add_group_dm("dinner", [h.alice, h.bob, h.carol])
+    clock = FakeClock()
+    h.layout = "v2"
+    bot = await h.start(clock=clock)
+    [liars] = fake.commands[None].values()
+    assert 1 in liars["integration_types"] and 2 in liars["contexts"]  # user installs, private channels
+    key = TableKey("discord", f"dm{gdm.id}", str(gdm.id))
+
+    async def ask(user: object, sub: str, **options: object) -> RecordedMessage:
+        iid = await fake.send_slash(user.id, None, gdm.id, "liars", sub, options)  # type: ignore[attr-defined]
+        return await h.response(iid)
+
+    async def press(user: object, message: RecordedMessage, action: str) -> RecordedMessage:
+        iid = await fake.click_button(user.id, None, gdm.id, message.id,  # type: ignore[attr-defined]
+                                      f"liars:{action}:{key.server_id}:{key.channel_id}")
+        await h.service.drain()
+        await fake.wait_for(lambda: fake.interactions[iid].acknowledged and True)
+        answers = [m for m in fake.messages.values() if m.interaction_id == iid and m.ephemeral]
+        return await fake.wait_for(lambda: next((m for m in fake.messages.values()
+                                                 if m.interaction_id == iid and m.ephemeral), None)) \
+            if not answers else answers[0]
+
+    def panel(name: str) -> RecordedMessage:
+        ref = h.service.panel(key, name)
+        assert ref is not None
+        return fake.get_message(int(ref))
+
+    opened = await ask(h.alice, "start", computers=1, seats=3)
+    assert opened.ephemeral and "You opened a table" in opened.text()
+    lobby = await fake.wait_for(lambda: h.service.panel(key, "lobby") and panel("lobby"))
+    assert not lobby.ephemeral and lobby.channel_id == gdm.id and lobby.webhook_id == fake.application_id
+    joined = await press(h.bob, lobby, "join")
+    assert "You are seated" in joined.text()
+    await press(h.alice, panel("lobby"), "deal")
+    await h.service.drain()
+    table = h.service.table(key)
+    assert table is not None and table.match is not None and table.match.live_round is not None
+    dealt = {int(p): s.digits for p, s in table.match.live_round.serials.items() if p.isdigit()}
+
+    def whispers(user_id: int) -> dict[int, str]:
+        """The serials shown to this user: ephemeral follow-ups to their own interactions."""
+        mine = [m for m in fake.messages.values() if m.ephemeral and m.interaction_id is not None
+                and fake.interactions[m.interaction_id].user_id == user_id]
+        return serials_in_texts(m.text() for m in mine)
+
+    # alice dealt and bob joined minutes ago: both had a live interaction, their serials came to them alone
+    got = await fake.wait_for(lambda: (w := {u: whispers(u).get(1) for u in (h.alice.id, h.bob.id)})
+                              and all(w.values()) and w)
+    assert got == {h.alice.id: dealt[h.alice.id], h.bob.id: dealt[h.bob.id]}
+    for m in fake.messages.values():  # nobody else saw a serial
+        if m.channel_id == gdm.id and not m.ephemeral:
+            assert not any(s in m.text() for s in dealt.values()), m.text()
+
+    # the round: a computer seat moves at once; a player who lets the timer run out moves by the timer
+    live = table.match.live_round
+    to_act = live.to_act
+    turns = 0
+    while table.live and turns < 12:
+        turns += 1
+        to_act = table.match.live_round.to_act
+        if to_act == str(h.bob.id) and turns <= 3:  # bob sleeps: warned at half time, then moved for
+            clock.advance(31)
+            assert await h.service.tick() == 1
+            clock.advance(30)
+            assert await h.service.tick() == 1
+            await h.service.drain()
+            continue
+        user = h.alice if to_act == str(h.alice.id) else h.bob
+        standing = table.match.live_round.standing_bid
+        if standing is None:
+            await ask(user, "bid", quantity=1, digit=3)
+        else:
+            await ask(user, "challenge")
+        await h.service.drain()
+    await bot.service.rt.notifier.idle()
+    assert not table.live or table.rounds_settled >= 1
+    counted = [m for m in fake.messages.values() if m.channel_id == gdm.id and "**The count**" in m.text()]
+    assert counted, "the count was not shown"
+    events = await h.service.store.table_events(table.id)
+    acts = [e for e in events if e["t"] == "act"]
+    assert any(e.get("timeout") for e in acts), "no move by the timer"
+    assert any(str(e.get("player", "")).startswith("cpu-") for e in acts), "the computer seat did not move"
+    warned = [m for m in fake.messages.values() if m.channel_id == gdm.id and "seconds left to act" in m.text()]
+    assert warned, "the turn warning was not shown"
+
+    # the group's ledger is its own, and sums to 0
+    balances = await h.service.store.balances(key.server)
+    assert balances and sum(balances.values()) == 0 and set(balances) <= {str(h.alice.id), str(h.bob.id), "cpu-gekko"}
+    assert await h.service.store.balances(f"discord:{h.guild.id}") == {}
+
+    # only interactions: no bot DM, no channel post, no refused post
+    posts = [r for r in fake.requests if r.method == "POST" and re.search(r"/channels/\d+/messages$", r.path)]
+    assert posts == [] and [r for r in fake.requests if r.path.endswith("/users/@me/channels")] == []
+    assert all(fake.dms_to(u.id) == [] for u in h.users)
+    assert [m for m in fake.messages.values() if m.channel_id == gdm.id and m.interaction_id is None] == []
+
+
+def test_a_link_lives_fourteen_minutes_and_each_interaction_renews_it() -> None:
+    now = [0.0]
+    links = Links(clock=lambda: now[0])
+    key = TableKey("discord", "dm5", "5")
+
+    class Interaction:
+        def __init__(self, user: int) -> None:
+            self.user = type("U", (), {"id": user})()
+            self.message = None
+
+    assert links.served(key) and not links.served(TableKey("discord", "1", "5"))
+    first = links.note(key, Interaction(1))  # type: ignore[arg-type]
+    now[0] = 14 * 60 - 1
+    assert links.newest(key) is first and links.of_user(key, "1") is first
+    now[0] = 14 * 60
+    try:
+        links.newest(key)
+    except Exception as exc:
+        assert type(exc).__name__ == "NoLink"
+    else:
+        raise AssertionError("an expired token was offered")
+    assert links.of_user(key, "1") is None
+    second = links.note(key, Interaction(2))  # type: ignore[arg-type]
+    assert links.newest(key) is second and links.of_user(key, "1") is None
