@@ -11,13 +11,14 @@ every interaction it measures
 * answer: dispatching to the actor's answer (the follow-up replacing "thinking…", or the response);
 * effect: dispatching to the table message naming the move (or the count) arriving at the fake;
 
-and prints p50/p99/max, rounds completed, the bot's CPU and every server's ledger sum read from the
-SQLite file after the bot has stopped.
+and prints p50/p99/max beside the targets, rounds completed, the bot's CPU per interaction, the counts
+posted and how many got their picture (exactly), and every server's ledger sum read from the SQLite
+file after the bot has stopped (the report's shape: ``bench/_load.py``).
 
-    python bench/discord_load.py [--rate 100] [--seconds 30] [--tables 60] [--servers 6] [--db PATH]
+    python bench/discord_load.py [--rate 200] [--seconds 30] [--tables 60] [--servers 6] [--db PATH]
 
-Target: ack p99 well inside Discord's 3 s (<= 100 ms), effect and answer p99 <= 300 ms at 100
-interactions/s, every ledger 0.
+Targets: ack p99 well inside Discord's 3 s (<= 100 ms), effect and answer p99 <= 300 ms at 200
+interactions/s, the bot's CPU <= 2 ms per interaction, every count with its picture, every ledger 0.
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ import sqlite3
 import sys
 import tempfile
 import time
-from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,6 +40,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench._load import log_errors, metric, picture_seconds, report, run_schedule, scrape  # noqa: E402
 from tests.fakes.discord_server import FakeDiscord, FakeUser, RecordedMessage  # noqa: E402 - after the path set-up
 
 NOT_YOUR_TURN = re.compile(r"It is not your turn: (\S+) is to act\.")
@@ -177,33 +178,27 @@ class Load:
         table.current = None
 
 
-def pct(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))] * 1000
-
-
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process (Linux ``/proc``); 0 where that is not available."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-async def start_bot(fake: FakeDiscord, db: Path) -> tuple[asyncio.subprocess.Process, asyncio.Task[bytes]]:
+async def start_bot(fake: FakeDiscord, db: Path) -> tuple[asyncio.subprocess.Process, asyncio.Task[bytes], str]:
+    """``liars discord`` against the fake, with its metrics on a free port; the process, its log (read to
+    the end in a task) and the metrics' URL."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "LIARS_"))}
     env.update(DISCORD_TOKEN=fake.token, DISCORD_API_BASE=fake.api_base, DISCORD_GATEWAY_URL=fake.gateway_url,
-               LIARS_DB=str(db), LIARS_COMPUTER_DELAY="0", LIARS_LOG_LEVEL="INFO")
+               LIARS_DB=str(db), LIARS_COMPUTER_DELAY="0", LIARS_LOG_LEVEL="INFO", LIARS_METRICS_PORT="0")
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot.cli", "discord", cwd=ROOT, env=env,
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
     assert proc.stderr is not None
+    async with asyncio.timeout(30):
+        while True:
+            line = (await proc.stderr.readline()).decode()
+            if not line:
+                raise RuntimeError("liars discord exited before serving its metrics")
+            if m := re.search(r"serving metrics at (\S+)", line):
+                url = m.group(1)
+                break
     stderr = asyncio.create_task(proc.stderr.read())
     await fake.wait_for(lambda: fake.live_sessions and fake.commands.get(None), timeout=30)
-    return proc, stderr
+    return proc, stderr, url
 
 
 async def main(args: argparse.Namespace) -> int:
@@ -220,41 +215,16 @@ async def main(args: argparse.Namespace) -> int:
         tables.append(Table(guild.id, channel.id, players))
     await fake.start()
     try:
-        proc, stderr = await start_bot(fake, db)
+        proc, stderr, metrics_url = await start_bot(fake, db)
         load = Load(fake, tables)
         for start in range(0, len(tables), 20):  # seat everyone and deal, 20 tables at a time
             for _ in range(len(tables[0].players) + 1):
                 await asyncio.gather(*(load.send(t, False) for t in tables[start:start + 20]))
         counts_before = load.counts
-        ready: deque[Table] = deque(tables)
-        tasks: set[asyncio.Task[None]] = set()
-
-        async def fire(table: Table) -> None:
-            await load.send(table, True)
-            ready.append(table)
-
-        interval = 1.0 / args.rate
-        cpu_before = _cpu_seconds(proc.pid)
-        t0 = time.perf_counter()
-        n = 0
-        while True:
-            due = t0 + n * interval
-            if due - t0 >= args.seconds:
-                break
-            delay = due - time.perf_counter()
-            if delay > 0:
-                await asyncio.sleep(delay)
-            n += 1
-            if not ready:
-                load.missed += 1
-                continue
-            task = asyncio.create_task(fire(ready.popleft()))
-            tasks.add(task)
-            task.add_done_callback(tasks.discard)
-        elapsed = time.perf_counter() - t0
-        cpu = _cpu_seconds(proc.pid) - cpu_before
-        if tasks:
-            await asyncio.wait(tasks, timeout=10)
+        schedule = await run_schedule(tables, lambda t: load.send(t, True), rate=args.rate, seconds=args.seconds,
+                                      pid=proc.pid)
+        await asyncio.sleep(2)  # the last pictures: drawn and edited in
+        samples = await scrape(metrics_url)
         proc.send_signal(signal.SIGTERM)
         await asyncio.wait_for(proc.wait(), 20)
         log = (await stderr).decode()
@@ -262,43 +232,33 @@ async def main(args: argparse.Namespace) -> int:
         await fake.stop()
 
     reqs = load.measured
-    acks = [r.ack - r.sent for r in reqs if r.ack is not None]
-    answers = [r.answer - r.sent for r in reqs if r.answer is not None]
     moved = [r for r in reqs if (r.answer_text or "").startswith(APPLIED)]
-    effects = [r.effect - r.sent for r in moved if r.effect is not None]
     with sqlite3.connect(db) as conn:
         ledgers = dict(conn.execute("SELECT server, SUM(units) FROM ledger GROUP BY server").fetchall())
         rounds = conn.execute("SELECT COUNT(*) FROM rounds").fetchone()[0]
-    print(f"liars discord under load: {args.tables} tables ({args.servers} servers), target {args.rate} "
-          f"interactions/s for {args.seconds:.0f} s")
-    print(f"  sent {len(reqs)} interactions in {elapsed:.1f} s = {len(reqs) / elapsed:.0f}/s "
-          f"({load.missed} slots missed: no table ready)")
-    print(f"  ack     p50 {pct(acks, .5):7.1f} ms  p99 {pct(acks, .99):7.1f} ms  max {pct(acks, 1):7.1f} ms "
-          f"(target p99 <= 100; {len(reqs) - len(acks)} never acknowledged)")
-    print(f"  effect  p50 {pct(effects, .5):7.1f} ms  p99 {pct(effects, .99):7.1f} ms  max {pct(effects, 1):7.1f} ms "
-          f"(target p99 <= 300; {len(moved) - len(effects)} of {len(moved)} moves never seen)")
-    print(f"  answer  p50 {pct(answers, .5):7.1f} ms  p99 {pct(answers, .99):7.1f} ms  max {pct(answers, 1):7.1f} ms "
-          f"(target p99 <= 300; {len(reqs) - len(answers)} unanswered)")
-    print(f"  moves applied {len(moved)}, refused {len(reqs) - len(moved)}; the fake's internal errors "
-          f"{len(fake.internal_errors)}, unknown requests {len(fake.unknown_requests)}")
-    print(f"  the bot's CPU: {cpu:.1f} s in {elapsed:.1f} s ({100 * cpu / elapsed:.0f}% of a core, "
-          f"{1000 * cpu / max(1, len(reqs)):.2f} ms per interaction); machine load average "
-          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    print(f"  rounds completed while measured: {load.counts - counts_before} (all in the file: {rounds})")
-    print(f"  ledgers: {len(ledgers)} servers, sums {sorted(set(ledgers.values()))}")
     counts = [m for m in fake.messages.values() if "**The count**" in m.content]
     pictured = sum(1 for m in counts if m.attachments)
-    skipped = [line for line in log.splitlines() if "skipped so far" in line]
-    print(f"  counts posted (whole run): {len(counts)}, with their picture: {pictured}"
-          f"{'; ' + skipped[-1].split(': ', 1)[-1] if skipped else ''}")
-    if "Traceback" in log or " ERROR " in log:
-        print("  the bot logged errors:\n" + log[-3000:])
+    extra = [
+        f"  moves applied {len(moved)}, refused {len(reqs) - len(moved)}; the fake's internal errors "
+        f"{len(fake.internal_errors)}, unknown requests {len(fake.unknown_requests)}",
+        f"  rounds completed while measured: {load.counts - counts_before} (all in the file: {rounds}); "
+        + picture_seconds(samples),
+        f"  ledgers: {len(ledgers)} servers, sums {sorted(set(ledgers.values()))} (target all 0)",
+        f"  REST calls (whole run, the bot's metrics): {metric(samples, 'liars_platform_calls_total')}, "
+        f"{metric(samples, 'liars_platform_calls_total') / max(1, load.sent):.1f} per interaction; "
+        f"429s {metric(samples, 'liars_platform_rate_limited_total')}",
+    ]
+    title = (f"liars discord under load: {args.tables} tables ({args.servers} servers), target {args.rate:.0f} "
+             f"interactions/s for {args.seconds:.0f} s")
+    for line in report(title=title, unit="interaction", reqs=reqs, moved=moved, schedule=schedule,
+                       counts=len(counts), pictured=pictured, samples=samples, extra=extra) + log_errors(log):
+        print(line)
     return 0 if all(v == 0 for v in ledgers.values()) and not fake.internal_errors else 1
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rate", type=float, default=100.0, help="interactions per second (default 100)")
+    parser.add_argument("--rate", type=float, default=200.0, help="interactions per second (default 200)")
     parser.add_argument("--seconds", type=float, default=30.0, help="how long to send (default 30)")
     parser.add_argument("--tables", type=int, default=60, help="tables, three members each (default 60)")
     parser.add_argument("--servers", type=int, default=6, help="servers (guilds) the tables are spread over")

@@ -9,12 +9,14 @@ with no table ready is counted as missed).  For every request it measures
   or the count);
 * answer: sending to the actor's private reply arriving at its ``response_url``;
 
-and prints p50/p99/max, 4xx/5xx counts, rounds completed, and every server's ledger sum read from the
-SQLite file after the bot has stopped.
+and prints p50/p99/max beside the targets, 4xx/5xx counts, rounds completed, the bot's CPU per request,
+the counts posted and how many got their picture (exactly), and every server's ledger sum read from
+the SQLite file after the bot has stopped (the report's shape: ``bench/_load.py``).
 
     python bench/slack_load.py [--rate 200] [--seconds 60] [--tables 100] [--servers 10] [--db PATH]
 
-Targets: ack p99 <= 100 ms, effect and answer p99 <= 300 ms at 200 requests/s, no 5xx, every ledger 0.
+Targets: ack p99 <= 100 ms, effect and answer p99 <= 300 ms at 200 requests/s, the bot's CPU <= 2 ms per
+request, every count with its picture, no 5xx, every ledger 0.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import sqlite3
 import sys
 import tempfile
 import time
-from collections import Counter, deque
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,6 +40,7 @@ import aiohttp
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench._load import log_errors, picture_seconds, report, run_schedule, scrape  # noqa: E402
 from tests.fakes.slack_server import (  # noqa: E402 - after the path set-up
     PROXY_VARS,
     ApiCall,
@@ -159,7 +162,8 @@ class Load:
         try:
             async with http.post(self.url, data=body, headers=signed_headers(body, SECRET)) as resp:
                 await resp.read()
-                req.ack, req.status = time.perf_counter(), resp.status
+                req.status = resp.status
+                req.ack = time.perf_counter() if resp.status == 200 else None
         except aiohttp.ClientError:
             req.status = 0
         self.statuses[req.status or 0] = self.statuses.get(req.status or 0, 0) + 1
@@ -171,22 +175,6 @@ class Load:
         table.learn(req)
         self.by_url.pop(req.url, None)
         table.current = None
-
-
-def pct(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))] * 1000
-
-
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process (Linux ``/proc``); 0 where that is not available."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def start_bot(fake: FakeSlack, db: Path, profile: str | None = None
@@ -222,78 +210,41 @@ async def main(args: argparse.Namespace) -> int:
                 for _ in range(len(tables[0].players) + 1):
                     await asyncio.gather(*(load.send(http, t, False) for t in tables[start:start + 20]))
             counts_before = load.counts
-            ready: deque[Table] = deque(tables)
-            tasks: set[asyncio.Task[None]] = set()
-
-            async def fire(table: Table) -> None:
-                await load.send(http, table, True)
-                ready.append(table)
-
-            interval = 1.0 / args.rate
-            cpu_before = _cpu_seconds(proc.pid)
-            t0 = time.perf_counter()
-            n = 0
-            while True:
-                due = t0 + n * interval
-                if due - t0 >= args.seconds:
-                    break
-                delay = due - time.perf_counter()
-                if delay > 0:
-                    await asyncio.sleep(delay)
-                n += 1
-                if not ready:
-                    load.missed += 1
-                    continue
-                task = asyncio.create_task(fire(ready.popleft()))
-                tasks.add(task)
-                task.add_done_callback(tasks.discard)
-            elapsed = time.perf_counter() - t0
-            cpu = _cpu_seconds(proc.pid) - cpu_before
-            if tasks:
-                await asyncio.wait(tasks, timeout=10)
+            schedule = await run_schedule(tables, lambda t: load.send(http, t, True), rate=args.rate,
+                                          seconds=args.seconds, pid=proc.pid)
+        await asyncio.sleep(2)  # the last pictures: drawn and uploaded
+        samples = await scrape(url.rsplit("/slack/", 1)[0] + "/metrics")
         proc.send_signal(signal.SIGTERM)
         await asyncio.wait_for(proc.wait(), 20)
         log = (await stderr).decode()
 
     reqs = load.measured
-    acks = [r.ack - r.sent for r in reqs if r.ack is not None and r.status == 200]
-    answers = [r.answer - r.sent for r in reqs if r.answer is not None]
     moved = [r for r in reqs if r.answer_text in ("Bid placed.", "You challenged.")]
-    effects = [r.effect - r.sent for r in moved if r.effect is not None]
     four = sum(v for k, v in load.statuses.items() if 400 <= k < 500)
     five = sum(v for k, v in load.statuses.items() if k >= 500 or k == 0)
     with sqlite3.connect(db) as conn:
         ledgers = dict(conn.execute("SELECT server, SUM(units) FROM ledger GROUP BY server").fetchall())
         rounds = conn.execute("SELECT COUNT(*) FROM rounds").fetchone()[0]
-    print(f"liars slack under load: {args.tables} tables ({args.servers} servers), target {args.rate} req/s "
-          f"for {args.seconds:.0f} s")
-    print(f"  sent {len(reqs)} requests in {elapsed:.1f} s = {len(reqs) / elapsed:.0f} req/s "
-          f"({load.missed} slots missed: no table ready)")
-    print(f"  ack     p50 {pct(acks, .5):7.1f} ms  p99 {pct(acks, .99):7.1f} ms  max {pct(acks, 1):7.1f} ms "
-          f"(target p99 <= 100)")
-    print(f"  effect  p50 {pct(effects, .5):7.1f} ms  p99 {pct(effects, .99):7.1f} ms  max {pct(effects, 1):7.1f} ms "
-          f"(target p99 <= 300; {len(moved) - len(effects)} of {len(moved)} moves never seen)")
-    print(f"  answer  p50 {pct(answers, .5):7.1f} ms  p99 {pct(answers, .99):7.1f} ms  max {pct(answers, 1):7.1f} ms "
-          f"(target p99 <= 300; {len(reqs) - len(answers)} unanswered)")
-    print(f"  moves applied {len(moved)}, refused {len(reqs) - len(moved)}; 4xx {four}, 5xx/failed {five}")
-    print(f"  the bot's CPU: {cpu:.1f} s in {elapsed:.1f} s ({100 * cpu / elapsed:.0f}% of a core, "
-          f"{1000 * cpu / max(1, len(reqs)):.2f} ms per request); machine load average {os.getloadavg()[0]:.1f} "
-          f"on {os.cpu_count()} cores")
-    print(f"  rounds completed while measured: {load.counts - counts_before} (all in the file: {rounds})")
-    print(f"  ledgers: {len(ledgers)} servers, sums {sorted(set(ledgers.values()))}")
     methods = Counter(c.method for c in fake.calls())
     total = sum(methods.values())
-    print(f"  Web API calls (whole run): {total}, {total / max(1, load.sent):.1f} per request: "
-          + ", ".join(f"{m} {k}" for m, k in methods.most_common()))
     counts = sum(1 for c in fake.calls("chat.postMessage") if c.ok and "The count" in str(c.params.get("text", "")))
-    skipped = [line for line in log.splitlines() if "skipped so far" in line]
-    print(f"  counts posted (whole run): {counts}, pictures shared: {len(fake.shared_files())}"
-          f"{'; ' + skipped[-1].split(': ', 1)[-1] if skipped else ''}")
-    for line in log.splitlines():
-        if "stopping:" in line:
-            print("  the bot's own view: " + line.split("stopping: ", 1)[1])
-    if "Traceback" in log or " ERROR " in log:
-        print("  the bot logged errors:\n" + log[-3000:])
+    pictured = sum(1 for f in fake.shared_files() if f.filename.startswith("count-"))
+    extra = [
+        f"  moves applied {len(moved)}, refused {len(reqs) - len(moved)}; 4xx {four}, 5xx/failed {five} "
+        f"(target 0 5xx)",
+        f"  rounds completed while measured: {load.counts - counts_before} (all in the file: {rounds}); "
+        + picture_seconds(samples),
+        f"  ledgers: {len(ledgers)} servers, sums {sorted(set(ledgers.values()))} (target all 0)",
+        f"  Web API calls (whole run): {total}, {total / max(1, load.sent):.1f} per request: "
+        + ", ".join(f"{m} {k}" for m, k in methods.most_common()),
+    ]
+    extra += ["  the bot's own view: " + line.split("stopping: ", 1)[1] for line in log.splitlines()
+              if "stopping:" in line]
+    title = (f"liars slack under load: {args.tables} tables ({args.servers} servers), target {args.rate:.0f} req/s "
+             f"for {args.seconds:.0f} s")
+    for line in report(title=title, unit="request", reqs=reqs, moved=moved, schedule=schedule, counts=counts,
+                       pictured=pictured, samples=samples, extra=extra) + log_errors(log):
+        print(line)
     return 0 if five == 0 and all(v == 0 for v in ledgers.values()) else 1
 
 

@@ -1,7 +1,7 @@
 """The per-round pictures' canvas: Pillow straight onto an RGB image, with cached fonts and shape tiles.
 
-The count and the challenge are drawn on every counted round, so they are drawn with Pillow (a few
-milliseconds, most of it the PNG encoding) rather than matplotlib (ten and more: a figure, artists,
+The count and the challenge are drawn on every counted round, so they are drawn with Pillow (about 3
+milliseconds, two of them the PNG encoding, :func:`encode_png`) rather than matplotlib (ten and more: a figure, artists,
 the Agg renderer); the charts, asked for now and then, stay on matplotlib (``_canvas.py``).
 
 What does not change from one picture to the next is made once per process and kept:
@@ -22,16 +22,18 @@ under a lock), and each picture draws on its own image.
 
 from __future__ import annotations
 
-import io
+import struct
 import threading
+import zlib
 from functools import cache, lru_cache
 from typing import Final
 
+import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from ._fonts import font_path
 
-__all__ = ["PX_PER_PT", "Raster", "box_tile", "pil_font"]
+__all__ = ["PX_PER_PT", "Raster", "box_tile", "encode_png", "pil_font"]
 
 PX_PER_PT: Final = 100.0 / 72.0  # design pixels per point (the charts' 100 dpi)
 _SUPERSAMPLE: Final = 4
@@ -105,7 +107,26 @@ class Raster:
         self.image.paste(tile, (round(x), round(y)), tile)
 
     def png(self) -> bytes:
-        """PNG bytes: RGB, no text chunks (no version, no time), quick zlib (level 1)."""
-        buf = io.BytesIO()
-        self.image.save(buf, format="png", compress_level=1)
-        return buf.getvalue()
+        return encode_png(self.image)
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def encode_png(image: Image.Image) -> bytes:
+    """An RGB image as PNG bytes: 8-bit truecolour, every row with filter 0 ("none"), one zlib stream at
+    level 1, no text chunks (no version, no time).
+
+    Written here rather than by Pillow's encoder because Pillow always chooses each row's filter by
+    trying all five (2.5 of its 4.2 ms on a count, with no way to turn it off); for these pictures
+    (flat colours, text on white) no filter compresses as well (32 KiB against 37), at half the CPU.
+    The PNG format is the specification's simplest case; Pillow decodes it back to the same pixels
+    (tested)."""
+    width, height = image.size
+    rows = np.frombuffer(image.convert("RGB").tobytes(), np.uint8).reshape(height, width * 3)
+    raw = np.zeros((height, width * 3 + 1), np.uint8)  # column 0: each row's filter byte, 0
+    raw[:, 1:] = rows
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8 bits, truecolour, no interlace
+    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(raw.tobytes(), 1))
+            + _chunk(b"IEND", b""))

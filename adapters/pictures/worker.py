@@ -1,19 +1,23 @@
 """Drawing off the bot's process: a one-worker process pool that every adapter shares.
 
-A picture takes tens of milliseconds of CPU in matplotlib.  On a worker *thread* that time still holds
-Python's interpreter lock, so under load every acknowledgement and answer of a busy bot waited behind
-the drawing (measured: Slack ack p99 478 ms at 100 requests/s with a count picture every few requests).
-In a separate process it competes only for a core.  The pool starts on first use (``spawn``: a fresh
-interpreter that imports matplotlib once) and is shared for the life of the process; if the worker
-cannot be started or dies, drawing falls back to a thread, so a picture is never lost to the pool.
+A count takes about 5 ms of CPU (Pillow), a chart tens (matplotlib).  On a worker *thread* that time
+holds Python's interpreter lock, so under load every acknowledgement and answer of a busy bot waits
+behind the drawing (measured with matplotlib's counts: Slack ack p99 478 ms at 100 requests/s).  In a
+separate process it competes only for a core.  The pool starts on first use (``spawn``: a fresh
+interpreter that imports the drawing code and draws a sample count once, so fonts and tiles are
+cached before the first real count) and is shared for the life of the process; if the worker cannot
+be started or dies, drawing falls back to a thread, so a picture is never lost to the pool.
 
 ``LIARS_PICTURE_PROCESS=0`` draws on a thread instead (one process, e.g. where forking is not allowed).
 
-Pictures are the bot's least urgent work.  The worker runs at a lower CPU priority (``nice`` 10), so on
-a busy machine acknowledgements and answers win the cores; and when more than ``MAX_WAITING``
-pictures are already waiting to be drawn, another is refused at once with :class:`TooManyWaiting` (its text goes
-alone, as when drawing fails): a picture that would arrive many seconds late is worth less than the
-CPU it takes, and a backlog would grow without bound.  A WARNING says so at most once a minute.
+Pictures are the bot's least urgent work.  The worker runs a little below the bot's CPU priority
+(``nice`` +2: on a contended machine it gets about 80% of the bot's share; at ``nice`` 10, with
+matplotlib's pictures, it got a tenth and shed half the counts of a loaded 2-core machine); and when
+``MAX_WAITING`` pictures are already waiting to be drawn (about a quarter of a second of drawing),
+another is refused at once with :class:`TooManyWaiting` (its text goes alone, as when drawing fails):
+a picture that would arrive many seconds late is worth less than the CPU it takes, and a backlog
+would grow without bound.  A WARNING says so at most once a minute; ``liars_pictures_total`` counts
+every one (``outcome="shed"``).
 """
 
 from __future__ import annotations
@@ -40,7 +44,8 @@ log = logging.getLogger(__name__)
 _pool: ProcessPoolExecutor | None = None
 _guard = threading.Lock()
 
-MAX_WAITING = 12  # pictures asked for and not yet drawn, beyond which another is refused (about 0.5 s of drawing)
+MAX_WAITING = 48  # pictures asked for and not yet drawn, beyond which another is refused (~0.25 s of drawing)
+NICE = 2  # the worker's priority below the bot's
 _waiting = 0
 _shed = {"count": 0, "warned_at": float("-inf")}
 
@@ -53,10 +58,12 @@ def _warm_up(parent: int) -> None:
     """Run in the worker as it starts: import the drawing code (and matplotlib) before the first count,
     and leave with the bot: a bot killed with SIGKILL cannot stop its pool, and an orphaned worker
     would hold the bot's log pipe open (and its memory) for ever."""
-    from . import count  # noqa: F401
+    from .count import render_count
+    from .samples import count_example
 
+    render_count(count_example())  # fonts opened, tiles and glyphs cached
     try:  # background work: the bot's acknowledgements and answers come first on a busy machine
-        os.nice(10)
+        os.nice(NICE)
     except (AttributeError, OSError):  # pragma: no cover - no nice() here
         pass
 
