@@ -19,3 +19,15 @@ def test_the_readme_record_example_replays() -> None:
     (only,) = result["rounds"]
     assert only["complete"] and only["final_bid"] == {"player": "mike", "quantity": 3, "digit": 8}
     assert sum(result["totals"].values()) == 0
+
+
+def test_the_readme_names_every_metric_the_bot_exports() -> None:
+    from prometheus_client import REGISTRY
+
+    import adapters.metrics  # noqa: F401 - registers the metrics
+
+    ours = {family.name for family in REGISTRY.collect() if family.name.startswith("liars_")}
+    assert len(ours) >= 12
+    section = README.read_text(encoding="utf-8").split("## Metrics", 1)[1].split("\n## ", 1)[0]
+    documented = set(re.findall(r"`(liars_[a-z_]+?)(?:_total)?`", section))
+    assert ours <= documented, ours - documented
