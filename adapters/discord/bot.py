@@ -39,7 +39,7 @@ import discord
 import yarl
 from discord import app_commands
 
-from adapters import metrics
+from adapters import metrics, pictures
 from adapters.forms import picker
 from bot.bootstrap import build_service
 from bot.model import COMMANDS, Actor, Command, Reply, TableKey
@@ -132,8 +132,9 @@ class LiarsBot(discord.AutoShardedClient):
         redrawn = await self.service.redraw()
         if redrawn:
             log.info("redrew %d open tables", redrawn)
-        if self.run_timers:
+        if self.run_timers:  # a running bot: the picture worker is ready before the first count
             self.service.start_timers()
+            pictures.start()
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Every interaction in a private channel gives its table a live token (see the module's docstring)."""

@@ -19,7 +19,7 @@ from .challenge import card_face, render_challenge
 from .charts import balance_series, render_balance_chart, render_nets_chart, render_rating_chart
 from .count import render_count, result_line
 from .dispatch import filename, kind, render
-from .worker import TooManyWaiting, draw
+from .worker import TooManyWaiting, draw, start
 
 __all__ = [
     "TooManyWaiting",
@@ -35,4 +35,5 @@ __all__ = [
     "render_nets_chart",
     "render_rating_chart",
     "result_line",
+    "start",
 ]

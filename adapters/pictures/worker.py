@@ -13,8 +13,9 @@ be started or dies, drawing falls back to a thread, so a picture is never lost t
 Pictures are the bot's least urgent work.  The worker runs a little below the bot's CPU priority
 (``nice`` +2: on a contended machine it gets about 80% of the bot's share; at ``nice`` 10, with
 matplotlib's pictures, it got a tenth and shed half the counts of a loaded 2-core machine); and when
-``MAX_WAITING`` pictures are already waiting to be drawn (about a quarter of a second of drawing),
-another is refused at once with :class:`TooManyWaiting` (its text goes alone, as when drawing fails):
+``MAX_WAITING`` pictures are already waiting (asked for and not yet back: about a second of drawing;
+on a starved machine the bot's own event loop, which takes the PNGs back, lags too, so a smaller
+limit shed counts the worker would have drawn in time), another is refused at once with :class:`TooManyWaiting` (its text goes alone, as when drawing fails):
 a picture that would arrive many seconds late is worth less than the CPU it takes, and a backlog
 would grow without bound.  A WARNING says so at most once a minute; ``liars_pictures_total`` counts
 every one (``outcome="shed"``).
@@ -37,14 +38,14 @@ from adapters import metrics
 
 from .dispatch import kind, render
 
-__all__ = ["MAX_WAITING", "TooManyWaiting", "draw", "shed", "shutdown"]
+__all__ = ["MAX_WAITING", "TooManyWaiting", "draw", "shed", "shutdown", "start"]
 
 log = logging.getLogger(__name__)
 
 _pool: ProcessPoolExecutor | None = None
 _guard = threading.Lock()
 
-MAX_WAITING = 48  # pictures asked for and not yet drawn, beyond which another is refused (~0.25 s of drawing)
+MAX_WAITING = 200  # pictures asked for and not yet back, beyond which another is refused (~1 s of drawing)
 NICE = 2  # the worker's priority below the bot's
 _waiting = 0
 _shed = {"count": 0, "warned_at": float("-inf")}
@@ -139,6 +140,19 @@ async def _draw(data: dict[str, Any], known: dict[str, str]) -> bytes:
             log.warning("the picture worker failed (%s); drawing on a thread", type(exc).__name__)
             _reset(pool)
     return await asyncio.to_thread(render, data, known)
+
+
+def start() -> None:
+    """Start the worker now (a bot calls this as it starts serving), so the first counts of a busy
+    minute do not queue behind the worker's start-up (a fresh interpreter, the imports, the warm-up
+    drawing: a second or two on a loaded machine) and get shed."""
+    pool = _executor()
+    if pool is not None:
+        try:
+            pool.submit(os.getpid)  # the pool starts its process on the first task
+        except (BrokenProcessPool, RuntimeError) as exc:  # pragma: no cover - cannot start here
+            log.warning("the picture worker did not start (%s); pictures will be drawn on a thread",
+                        type(exc).__name__)
 
 
 def shutdown() -> None:

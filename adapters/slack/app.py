@@ -34,7 +34,7 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 )
 from slack_sdk.web.async_client import AsyncWebClient
 
-from adapters import metrics
+from adapters import metrics, pictures
 from adapters.installs import slack_installs
 from bot.bootstrap import build_service
 from bot.ports import Clock
@@ -207,6 +207,7 @@ async def run(config: SlackConfig, *, host: str = "0.0.0.0", stop: asyncio.Event
         # every open table's messages as committed: a move stored just before a crash is shown now
         log.info("redrawing %d open tables", await bot.service.redraw())
         bot.service.start_timers()
+        pictures.start()  # the picture worker is ready before the first count
         if config.socket_mode:
             async with connect_socket(bot):
                 log.info("connected by Socket Mode; waiting for /liars")
