@@ -15,10 +15,10 @@ Pictures are the bot's least urgent work.  The worker runs a little below the bo
 matplotlib's pictures, it got a tenth and shed half the counts of a loaded 2-core machine); and when
 ``MAX_WAITING`` pictures are already waiting (asked for and not yet back: about a second of drawing;
 on a starved machine the bot's own event loop, which takes the PNGs back, lags too, so a smaller
-limit shed counts the worker would have drawn in time), another is refused at once with :class:`TooManyWaiting` (its text goes alone, as when drawing fails):
-a picture that would arrive many seconds late is worth less than the CPU it takes, and a backlog
-would grow without bound.  A WARNING says so at most once a minute; ``liars_pictures_total`` counts
-every one (``outcome="shed"``).
+limit shed counts the worker would have drawn in time), another is refused at once with
+:class:`TooManyWaiting` (its text goes alone, as when drawing fails): a picture that would arrive many
+seconds late is worth less than the CPU it takes, and a backlog would grow without bound.  A WARNING
+says so at most once a minute; ``liars_pictures_total`` counts every one (``outcome="shed"``).
 """
 
 from __future__ import annotations
