@@ -5,7 +5,7 @@ Here: the lobby and table panels, the replies to moves and seat changes (``done`
 ``removed`` ...), why a table closed, timer notes (a turn warning, a timeout), the server's settings,
 ledger, sheet, leaderboard, stats and history texts, and chart titles.  The modules that decide
 (``lobby.py``, ``play.py``, ``timers.py``, ``reports.py``) call these and hold no sentences.  The
-commands' one-line help is :data:`bot.model.TABLE_COMMANDS`, beside the command names it defines.
+commands' one-line help is in their declarations (:mod:`bot.commands`, each game's ``commands``).
 
 Not here: refusals, the text of each :class:`~bot.parsing.UserError`, are in :mod:`bot.refusals`.  The
 games' own words stay in the games: each game writes its notes, panels and rule refusals in ``core/<game>/``
@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from core.commands import CommandSpec
 from core.game import Control, Panel, Say, SayKind
 
 from .model import Button, Message, MessageKind
@@ -231,8 +232,15 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 
 
-def help_text(commands: Mapping[str, str]) -> str:
-    return "\n".join(["Liar's Poker commands:"] + [f"• `{name}` — {text}" for name, text in commands.items()])
+def help_text(sections: Sequence[tuple[str, Sequence[CommandSpec]]], game_title: str | None) -> str:
+    """``help``: each section's commands with their help lines (at a table: its game's moves only)."""
+    head = f"Liar's Poker commands (this table plays {game_title}):" if game_title else "Liar's Poker commands:"
+    lines = [head]
+    for title, specs in sections:
+        if specs:
+            lines.append(f"**{title}**")
+            lines += [f"• `{spec.name}` — {spec.help}" for spec in specs]
+    return "\n".join(lines)
 
 
 def rules_without_table(description: str) -> str:

@@ -15,11 +15,8 @@ from enum import StrEnum
 from typing import TypeAlias
 
 from core.game import Option
-from core.registry import GAMES
 
 __all__ = [
-    "COMMANDS",
-    "TABLE_COMMANDS",
     "Actor",
     "Button",
     "Command",
@@ -71,41 +68,6 @@ JsonValue: TypeAlias = "bool | int | float | str | Sequence[JsonValue] | Mapping
 JsonObject: TypeAlias = Mapping[str, JsonValue]
 
 
-# The table's own commands; each game adds its play commands and private reads (``core.registry``).
-TABLE_COMMANDS: dict[str, str] = {
-    "start": "open a table here: [game=serial|cards] [preset] [stake] [seats] [computers] [level] [option=value ...]",
-    "join": "take a seat at the table here",
-    "leave": "leave the table (after the current round, if one is under way)",
-    "deal": "start play (host; at least 2 seats)",
-    "hand": "show me my serial (or my cards) again, privately",
-    "status": "the table's state",
-    "last": "declare the last hand (host)",
-    "end": "close the table (host or server admin)",
-    "kick": "remove a player (host or server admin)",
-    "rules": "the rules at this table",
-    "config": "server settings (admin): preset, option=value, unit value, currency, turn timeout",
-    "ledger": "balances for this server, this period and all time [chart]",
-    "sheet": "a period's balances and the fewest payments that settle it [period] [settle] [chart]",
-    "stats": "a player's record, rating and its trend [player] [chart]",
-    "leaderboard": "the top players [period|all] [by money|skill] [game]",
-    "history": "recent rounds at this table",
-    "export": "the game record of this table (the liars replay format)",
-    "help": "what each command does",
-}
-
-
-def _all_commands() -> dict[str, str]:
-    commands = dict(TABLE_COMMANDS)
-    for game in GAMES.values():
-        for name, text in {**game.verbs, **game.reads}.items():
-            commands.setdefault(name, text)
-    return commands
-
-
-COMMANDS: dict[str, str] = _all_commands()
-"""Every command the service understands: the table's, then every game's."""
-
-
 class MessageKind(StrEnum):
     LOBBY = "lobby"  # the lobby panel
     TABLE = "table"  # the table panel
@@ -121,7 +83,8 @@ class MessageKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    """``name`` from :data:`COMMANDS`; ``args`` the words after it; ``options`` named arguments.
+    """``name`` from :func:`bot.commands.commands`; ``args`` the words after it; ``options`` named
+    arguments, typed as their declaration says (an integer stays an ``int``).
 
     ``request_id``: a platform delivery id; a command with a request id already applied is not
     applied again (the stored reply is returned).

@@ -14,8 +14,11 @@ from typing import Any
 from core.game import Json
 
 from . import messages as M
+from . import refusals as R
+from .commands import game_of_command
 from .lobby import Lobby
 from .model import Command, Reply, TableKey
+from .parsing import UserError
 from .runtime import Behind, Runtime
 from .table import TableState, TableStatus
 
@@ -36,6 +39,8 @@ class Play:
             rt.need_seat(table, cmd.actor.user_id)
             rt.need_round(table)
             assert table.match is not None
+            if game_of_command(table.game.name, cmd.name) is None:
+                raise UserError(R.not_in_game(cmd.name, table.game.title), "unknown-command")
             action = table.match.parse(cmd.actor.user_id, cmd.name, cmd.args, cmd.options)
             table.match.check(action)  # raises GameError before anything changes
             reply = Reply(M.done(cmd.name))

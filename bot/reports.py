@@ -9,12 +9,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from typing import Any
 
+from core.commands import SECTION_TITLES, CommandSpec, Section
 from core.registry import DEFAULT_GAME, GAMES, get_game
 
 from . import messages as M
 from . import refusals as R
+from .commands import game_of_command, table_commands
 from .ledger import fewest_payments
-from .model import COMMANDS, Command, JsonValue, Message, MessageKind, Reply, TableKey, render_mentions
+from .model import Command, JsonValue, Message, MessageKind, Reply, TableKey, render_mentions
 from .parsing import UserError, is_period, money, positive_int, sentence, stake, user_ref
 from .playerstats import cards_stats, serial_stats
 from .ratings import RatingBook, chart_history, leaderboard, trend
@@ -78,7 +80,7 @@ class Reports:
         self.rt.need_seat(table, cmd.actor.user_id)
         self.rt.need_round(table)
         assert table.match is not None
-        if cmd.name not in table.game.reads:
+        if game_of_command(table.game.name, cmd.name) is None:
             raise UserError(R.not_in_game(cmd.name, table.game.title), "unknown-command")
         return Reply(self._plain(table, table.match.read(cmd.actor.user_id, cmd.name)), private=True)
 
@@ -98,7 +100,24 @@ class Reports:
         return Reply(M.rules_without_table(game.describe(rules)))
 
     async def help(self, cmd: Command) -> Reply:
-        return Reply(M.help_text(COMMANDS))
+        """The table's game's moves and reads (every game's, where no table is open), then the table's
+        own commands, by section; ``data["commands"]`` names each command listed."""
+        table = self.rt.tables.get(cmd.key)
+        games = [table.game] if table is not None else list(GAMES.values())
+        own = table_commands()
+        sections: list[tuple[str, list[CommandSpec]]] = []
+        for game in games:
+            title = SECTION_TITLES[Section.MOVE] + (f" — {game.title}" if len(games) > 1 else "")
+            sections.append((title, [s for s in game.commands if s.section is Section.MOVE]))
+        reads = {s.name: s for s in own if s.section is Section.READ}
+        for game in games:
+            reads.update((s.name, s) for s in game.commands if s.section is Section.READ and s.name not in reads)
+        sections.append((SECTION_TITLES[Section.READ], list(reads.values())))
+        for section in (Section.TABLE, Section.BOOKS):
+            sections.append((SECTION_TITLES[section], [s for s in own if s.section is section]))
+        names: list[JsonValue] = list(dict.fromkeys(s.name for _, specs in sections for s in specs))
+        return Reply(M.help_text(sections, table.game.title if table is not None else None),
+                     data={"commands": names})
 
     # -- the server -------------------------------------------------------------------------------
     async def config(self, cmd: Command) -> Reply:

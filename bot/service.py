@@ -15,14 +15,16 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 
+from core.commands import CommandSpec, Section
 from core.errors import GameError, NotYourTurn, UnknownPlayer
 from core.game import Form, RandomSource
-from core.registry import GAMES
 
 from . import messages as M
 from . import refusals as R
-from .model import COMMANDS, TABLE_COMMANDS, Command, Reply, TableKey
+from .commands import resolve, table_commands
+from .model import Command, Reply, TableKey
 from .parsing import UserError, sentence
 from .play import Play
 from .ports import Clock, Notifier, Store, SystemClock
@@ -34,8 +36,6 @@ from .timers import Timers
 __all__ = ["Service", "UserError"]
 
 log = logging.getLogger(__name__)
-
-_TABLE_READS = frozenset({"hand", "status"} | {v for g in GAMES.values() for v in g.reads})
 
 
 class Service:
@@ -59,12 +59,8 @@ class Service:
             "leaderboard": reports.leaderboard,
             "history": reports.history, "export": reports.export,
         }
-        assert set(handlers) == set(TABLE_COMMANDS)
-        for game in GAMES.values():
-            handlers.update(dict.fromkeys(game.verbs, self.play.act))
-            handlers.update(dict.fromkeys(game.reads, reports.read))
-        assert set(handlers) == set(COMMANDS)
-        self._handlers = handlers
+        assert set(handlers) == {spec.name for spec in table_commands()}
+        self._handlers = handlers  # a game's moves go to play.act, its reads to reports.read (see _handler)
         self._in_flight: dict[str, asyncio.Future[Reply]] = {}
 
     @property
@@ -186,14 +182,21 @@ class Service:
             return Reply.from_dict(seen)
         return await self._dispatch(cmd)
 
+    def _handler(self, spec: CommandSpec) -> Handler:
+        if spec.name in self._handlers:
+            return self._handlers[spec.name]
+        return self.play.act if spec.section is Section.MOVE else self.reports.read
+
     async def _dispatch(self, cmd: Command) -> Reply:
-        handler = self._handlers.get(cmd.name)
-        if handler is None:
+        spec = resolve(cmd.name)
+        if spec is None:
             return Reply(R.unknown_command(cmd.name), ok=False, code="unknown-command")
+        if spec.name != cmd.name:
+            cmd = replace(cmd, name=spec.name)
         try:
             # a read waits for a write under way (it never sees a change its commit may roll back); any
             # command whose table another process changed first runs again on the table as stored
-            return await self.rt.run(handler, cmd, self._refusal, read=cmd.name in _TABLE_READS)
+            return await self.rt.run(self._handler(spec), cmd, self._refusal, read=spec.section is Section.READ)
         except (UserError, GameError) as exc:
             return self._refusal(cmd, exc)
 
@@ -233,6 +236,8 @@ class Service:
     def form(self, key: TableKey, user_id: str, verb: str) -> Form:
         """The form a button opens (the serial game's Raise…, the card game's Declare…), for this player now."""
         table = self.rt.need_table(key)
+        spec = resolve(verb)
+        verb = spec.name if spec is not None else verb  # a button drawn under an older name (``raise``)
         if table.match is None or table.status != TableStatus.PLAYING or not table.live:
             return Form(verb, verb.capitalize(), refusal=R.NO_ROUND)
         form = table.match.form(user_id, verb)

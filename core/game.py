@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
+from .commands import CommandSpec
+
 __all__ = [
     "Control",
     "Form",
@@ -180,6 +182,12 @@ class Form:
     intro: str = ""
     submit: str = ""
 
+    @property
+    def pending_label(self) -> str:
+        """The send button's label before the choices make a whole move: the label without its choices
+        (``Bid``, ``Declare``, ``Discard and draw``)."""
+        return " ".join(word for word in (self.submit or self.title).split() if not word.startswith("{"))
+
     def submit_label(self, chosen: Mapping[str, str | int]) -> str:
         """The send button's label for these choices (``chosen``: field name -> value, or a count)."""
         words: dict[str, str] = {}
@@ -317,13 +325,14 @@ class Game(Protocol):
         ...
 
     @property
-    def verbs(self) -> Mapping[str, str]:
-        """The game's play commands (``bid``, ``challenge``, ``declare`` …) with their help text."""
+    def commands(self) -> tuple[CommandSpec, ...]:
+        """The game's moves and private reads, declared once (:mod:`core.commands`): every surface, its
+        help and its forms are built from them."""
         ...
 
     @property
-    def reads(self) -> Mapping[str, str]:
-        """The game's private read commands (``odds``, ``hint``) with their help text."""
+    def how_to_play(self) -> str:
+        """The game in a paragraph for a newcomer (the terminal, the App Home), naming its moves."""
         ...
 
     def describe(self, rules: GameRules) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 __all__ = ["DEFAULT_GAME", "IllegalRecordedAction", "RecordError", "game_of"]
 
 DEFAULT_GAME = "serial"
+"""The game of a record (and a table) that names none: the serial game, as before there were two."""
 
 
 class RecordError(ValueError):

@@ -7,7 +7,6 @@ import asyncio
 import getpass
 import logging
 import random
-import re
 import sys
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -17,27 +16,19 @@ from typing import Any, TextIO
 from adapters import pictures
 from adapters.stores import is_postgres_url, sqlite_path, store_url_from_env
 from bot.bootstrap import build_service
-from bot.model import COMMANDS, Actor, Command, Message, Reply, TableKey, render_mentions
+from bot.commands import resolve, table_commands
+from bot.model import Actor, Command, Message, Reply, TableKey, render_mentions
 from bot.service import Service
-from core.registry import GAMES
+from core.commands import CommandSpec, Section
+from core.game import Game
+from core.registry import get_game
 
 __all__ = ["ConsoleNotifier", "play"]
 
 log = logging.getLogger(__name__)
 KEY = TableKey("local", "local", "terminal")
 YOU = "you"
-_BID_SHORTHAND = re.compile(r"^\s*\S+\s*(x|×|\s)\s*\S+\s*$")
-_ALIASES = {"c": "challenge", "ch": "challenge", "b": "bid", "h": "hand", "o": "odds", "s": "status",
-            "q": "quit", "exit": "quit", "?": "help", "r": "raise"}
-
-
-_HOWTO = {
-    "serial": "Type a bid (`5 7`, `five sevens`), `c` to challenge, `count`, `hand`, `odds`, `hint`, "
-              "`status`, `ledger`, `help`, or `quit`.\n\n",
-    "cards": "Type `declare two pair` (or just `two pair`), `take`, `discard JD 3H`, `c` to challenge, `pass`, "
-             "`hand`, `hint`, `status`, `ledger`, `help`, or `quit`.\n\n",
-}
-_PLAY_VERBS = frozenset(v for g in GAMES.values() for v in g.verbs)
+QUIT = frozenset({"quit", "exit", "q"})  # the terminal's own word: leave (the table stays open)
 
 
 def plain(text: str) -> str:
@@ -136,14 +127,36 @@ def _with_text(m: Message, text: str) -> Message:
     return Message(key=m.key, text=text, kind=m.kind, names=m.names, humans=m.humans)
 
 
-def parse_line(line: str) -> tuple[str, list[str]] | None:
+def parse_line(line: str, game: Game) -> tuple[str, list[str]] | None:
+    """A command and its words; ``quit``; or, for anything that is not a command, the game's move for
+    bare text with all the words (a bid: ``5 7``, ``five sevens``; a declaration: ``two pair``)."""
     words = line.strip().split()
     if not words:
         return None
-    head = _ALIASES.get(words[0].lower(), words[0].lower())
-    if head not in COMMANDS and head != "quit" and _BID_SHORTHAND.match(line):
-        return "bid", words  # "5 7", "5x7", "five sevens"
-    return head, words[1:]
+    if words[0].lower() in QUIT:
+        return "quit", []
+    spec = resolve(words[0])
+    if spec is not None:
+        return spec.name, words[1:]
+    default = next((s for s in game.commands if s.default), None)
+    return (default.name, words) if default is not None else (words[0].lower(), words[1:])
+
+
+def how_to_play(game: Game) -> str:
+    """The game's own words, then what to type here: its moves and reads with their short names."""
+    def named(spec: CommandSpec) -> str:
+        return f"`{spec.name}`" + (f" ({', '.join(spec.aliases)})" if spec.aliases else "")
+
+    own = [s for s in table_commands() if s.section is Section.READ]
+    moves = [s for s in game.commands if s.section is Section.MOVE]
+    reads = [s for s in game.commands if s.section is Section.READ and s.name not in {o.name for o in own}]
+    default = next((s for s in moves if s.default), None)
+    lines = [game.how_to_play, "",
+             "Moves: " + ", ".join(named(s) for s in moves) + ".",
+             "Also: " + ", ".join(named(s) for s in [*reads, *own]) + "; `help` lists every command; `quit` (q)."]
+    if default is not None:
+        lines.append(f"Anything else you type is taken as `{default.name}`.")
+    return "\n".join(lines) + "\n\n"
 
 
 async def play(
@@ -234,7 +247,7 @@ async def _run(
         show(await send("ledger"))
         return 0
 
-    out.write(_HOWTO.get(game, _HOWTO["serial"]))
+    out.write(plain(how_to_play(current.game if (current := service.table(KEY)) else get_game(game))))
     out.flush()
     loop = asyncio.get_running_loop()
     readline: Callable[[], str] = stdin.readline
@@ -244,19 +257,17 @@ async def _run(
         line = await loop.run_in_executor(None, readline)
         if not line:
             break
-        parsed = parse_line(line)
+        table = service.table(KEY)
+        parsed = parse_line(line, table.game if table is not None else get_game(game))
         if parsed is None:
             continue
         name, args = parsed
         if name == "quit":
             break
-        if name in ("raise", "bid") and "bid" not in GAMES[game].verbs:
-            name = next(iter(GAMES[game].verbs))  # what is typed bare is the game's first move
-        elif name == "raise":
-            name = "bid"
         reply = await send(name, args)
-        if name not in _PLAY_VERBS or not reply.ok:
-            show(reply)
+        spec = resolve(name)
+        if spec is None or spec.section is not Section.MOVE or not reply.ok:
+            show(reply)  # a move that went through shows as the table's note
     out.write("Goodbye. The table stays open in the database: `liars play` resumes it.\n"
               if service.table(KEY) is not None else "The table is closed.\n")
     return 0

@@ -40,13 +40,14 @@ import yarl
 from discord import app_commands
 
 from adapters import metrics, pictures
-from adapters.forms import picker
 from bot.bootstrap import build_service
-from bot.model import COMMANDS, Actor, Command, Reply, TableKey
+from bot.commands import resolve
+from bot.model import Actor, Command, Reply, TableKey
 from bot.ports import Clock
 from bot.service import Service, UserError
+from core.commands import CommandSpec, Kind, Param, Section, Suggest
 
-from .commands import LiarsGroup
+from .commands import build_commands
 from .components import DYNAMIC_ITEMS
 from .config import DiscordConfig
 from .forms import FormFlows
@@ -59,10 +60,8 @@ __all__ = ["LiarsBot", "create_bot", "endpoints", "run"]
 log = logging.getLogger(__name__)
 
 PLATFORM = "discord"
-# Answered from memory (or public, for sheet): never deferred.  Everything else commits first and
-# answers as the interaction's response; only if it runs past DEFER_AFTER is it deferred.
-QUICK = frozenset({"hand", "odds", "status", "rules", "help", "sheet"})
-IN_DM = frozenset({"hand", "help"})  # what makes sense in a DM with the bot
+# A command commits first and answers as the interaction's response; only if it runs past DEFER_AFTER
+# is it deferred (ephemerally) — but never one whose answer may be public (its declaration says so).
 DEFER_AFTER = 2.0  # seconds: a command still running then is deferred (Discord allows 3 to respond)
 
 
@@ -101,7 +100,8 @@ class LiarsBot(discord.AutoShardedClient):
         self.sync_commands = sync_commands
         self.run_timers = run_timers
         self.tree = LiarsTree(self)
-        self.tree.add_command(LiarsGroup())
+        for group in build_commands():  # from the declarations, as the game registry stands now
+            self.tree.add_command(group)
         self.synced: list[app_commands.AppCommand] = []
         self.forms = FormFlows(self, render)
         self.links = links or Links()  # the live interactions of tables in private channels
@@ -212,7 +212,9 @@ class LiarsBot(discord.AutoShardedClient):
         """Commit, then acknowledge: the answer itself is the interaction's response.  Only a command
         still running near Discord's 3-second limit is deferred (and answered by follow-up)."""
         handling = asyncio.ensure_future(self.service.handle(cmd))
-        done, _ = await asyncio.wait({handling}, timeout=None if cmd.name in QUICK else DEFER_AFTER)
+        spec = resolve(cmd.name)
+        public = spec is not None and spec.public  # an answer that may go to the channel is never deferred
+        done, _ = await asyncio.wait({handling}, timeout=None if public else DEFER_AFTER)
         if not done and not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
         reply = await handling
@@ -238,15 +240,16 @@ class LiarsBot(discord.AutoShardedClient):
             await self.service.redraw([cmd.key])
 
     async def _in_dm(self, interaction: discord.Interaction[Any], name: str) -> None:
-        if name not in IN_DM:
+        spec = resolve(name)
+        if spec is None or not spec.in_dm:
             await self.send_private(interaction, TEXT["dm_refusal"])
             return
         actor = self.actor(interaction)
-        if name == "help":
+        if spec.section is not Section.READ:  # help: no table to ask about
             key = TableKey(PLATFORM, "@me", str(interaction.channel_id))
             await self.answer(interaction, await self.service.handle(Command(name, key, actor)), key)
             return
-        # hand: the serial of every round this player is in, on any server
+        # hand: what this player holds in every round they are in, on any server
         keys = [t.key for t in self.service.tables_of(PLATFORM, actor.user_id)]
         if not keys:
             await self.send_private(interaction, TEXT["no_hand"])
@@ -279,10 +282,11 @@ class LiarsBot(discord.AutoShardedClient):
 
     async def table_button(self, interaction: discord.Interaction[Any], key: TableKey, action: str) -> None:
         key = self.own_key(interaction, key)
-        if action == "raise":  # a table message posted before forms had their own buttons
-            await self.forms.open(interaction, key, action)
-        elif action in COMMANDS:
-            await self.execute(interaction, action, key=key)
+        spec = resolve(action)
+        if spec is not None and spec.form:  # a move with a form (a button drawn before forms had their own)
+            await self.forms.open(interaction, key, spec.name)
+        elif spec is not None:
+            await self.execute(interaction, spec.name, key=key)
         else:
             await self._guard(interaction, action, lambda: self.send_private(interaction, TEXT["stale_button"]))
 
@@ -302,24 +306,29 @@ class LiarsBot(discord.AutoShardedClient):
         await self.forms.send(interaction, key, verb, first, second)
 
     # -- autocomplete ------------------------------------------------------------------------------
-    async def bid_choices(self, interaction: discord.Interaction[Any], part: str,
-                          current: str) -> list[app_commands.Choice[int]]:
-        """Legal quantities, or the digits named by the table's rank order (highest first)."""
+    async def suggest(self, interaction: discord.Interaction[Any], spec: CommandSpec, param: Param,
+                      current: str) -> list[app_commands.Choice[Any]]:
+        """What a parameter's declaration says to offer: the values of the move's form field of the same
+        name (the legal quantities; the digits, named by the table's rank order), or the ledger periods."""
         try:
             if interaction.guild_id is None and not _private(interaction):
                 return []
-            options = picker(self.service.form(self.table_key(interaction), str(interaction.user.id), "bid"))
+            if param.suggest is Suggest.PERIODS:
+                return await self.period_choices(interaction, current)
+            form = self.service.form(self.table_key(interaction), str(interaction.user.id), spec.name)
+            field = next((f for f in form.fields if f.name == param.name), None)
+            if field is None or form.refusal is not None:
+                return []
+            listed = dict(field.options) if field.depends_on is None else {
+                value: label for options in field.options_by.values() for value, label in options}
             typed = current.strip().lower()
-            if part == "quantity":
-                return [app_commands.Choice(name=label, value=int(q)) for q, label in options.choices
-                        if q.startswith(typed)][:25]
-            digits = dict(d for q, _ in options.choices for d in options.seconds(q))
-            return [app_commands.Choice(name=label, value=int(d)) for d, label in digits.items()
-                    if not typed or typed in label][:25]
+            typed_value = int if param.kind is Kind.INT else str
+            return [app_commands.Choice(name=label[:100], value=typed_value(value)) for value, label in listed.items()
+                    if not typed or value.startswith(typed) or typed in label.lower()][:25]
         except UserError:
             return []
         except Exception as exc:
-            self.log_failure(interaction, f"bid autocomplete ({part})", exc)
+            self.log_failure(interaction, f"{spec.name} autocomplete ({param.name})", exc)
             return []
 
     async def period_choices(self, interaction: discord.Interaction[Any],

@@ -1,28 +1,38 @@
-"""The ``/liars`` slash command group: one subcommand per service command.
+"""The slash commands, built at run time from the command declarations (:mod:`bot.commands`): one
+subcommand per service command, under the same name ``help`` lists it by.
 
-Each subcommand only collects its options and hands them to ``LiarsBot.execute`` (the one place that
-builds the :class:`~bot.model.Command`, calls the service and answers).  Option descriptions and
-choices guide the player in Discord's UI; ``bid``'s options autocomplete from the table's legal
-bids, with digits named by the table's rank order (``tens (0)`` where zero is high).
+Structure.  Discord allows 25 subcommands under one command.  ``/liars`` holds everything done at a
+table — each registered game's moves and private reads (``bid``, ``declare``, ``odds`` …) and the
+table's own commands (``start``, ``join``, ``deal``, ``hand``, ``config`` …) — so the moves stay one
+word after ``/liars``.  The books (``ledger``, ``sheet``, ``stats``, ``leaderboard``, ``history``,
+``export``: every command declared in :attr:`~core.commands.Section.BOOKS`) are ``/liars-books …``,
+a second top-level command that Discord lists beside ``/liars`` as soon as ``/liars`` is typed.  Which
+command a declaration lands under is decided here, in :func:`layout`, from its section, never per verb.
+
+A parameter becomes an option of its declared kind (an integer with its range, a choice, text, a
+member, yes/no); the free-text parameter (``say``, ``hand``, ``cards``, ``options``) reaches the
+service as the command's words, as a typed command's would.  A parameter whose values a form or the
+ledger knows (``Suggest``) autocompletes from them (``LiarsBot.suggest``).
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol, cast
+import inspect
+from typing import Any, Optional, Protocol, cast
 
 import discord
 from discord import app_commands
 
-from bot.model import COMMANDS, TableKey
-from bot.settings import MAX_STAKE, MAX_TIMEOUT, MIN_TIMEOUT
-from core.registry import GAMES
+from bot.commands import commands
+from bot.model import TableKey
+from core.commands import CommandSpec, Kind, Param, Section, Suggest
 
-__all__ = ["LiarsGroup"]
+__all__ = ["BOOKS", "MAIN", "build_commands", "layout", "top_level"]
 
-LEVELS = tuple(dict.fromkeys(level for game in GAMES.values() for level in game.levels))
-PRESETS = tuple(dict.fromkeys(preset for game in GAMES.values() for preset in game.presets))
-MOST_SEATS = max(game.max_players for game in GAMES.values())
-PERIOD_CHOICES = 25
+MAIN = "liars"
+BOOKS = "liars-books"
+CAP = 25  # Discord's limit on the subcommands (and the choices) of one command
+DESCRIPTIONS = {MAIN: "Liar's Poker: play, and run the table", BOOKS: "Liar's Poker: the ledger, stats and records"}
 
 
 class Executor(Protocol):
@@ -31,248 +41,105 @@ class Executor(Protocol):
     async def execute(self, interaction: discord.Interaction[Any], name: str, *, args: tuple[str, ...] = (),
                       options: dict[str, Any] | None = None, key: TableKey | None = None) -> None: ...
 
-    async def bid_choices(self, interaction: discord.Interaction[Any], part: str,
-                          current: str) -> list[app_commands.Choice[int]]: ...
-
-    async def period_choices(self, interaction: discord.Interaction[Any],
-                             current: str) -> list[app_commands.Choice[str]]: ...
+    async def suggest(self, interaction: discord.Interaction[Any], spec: CommandSpec, param: Param,
+                      current: str) -> list[app_commands.Choice[Any]]: ...
 
 
 def _bot(interaction: discord.Interaction[Any]) -> Executor:
     return cast(Executor, interaction.client)
 
 
-def _describe(name: str) -> str:
-    text = COMMANDS[name]
+def layout() -> dict[str, list[CommandSpec]]:
+    """Each top-level command's subcommands: the books under :data:`BOOKS`, all else under :data:`MAIN`."""
+    out: dict[str, list[CommandSpec]] = {MAIN: [], BOOKS: []}
+    for spec in commands().values():
+        out[BOOKS if spec.section is Section.BOOKS else MAIN].append(spec)
+    for top, specs in out.items():
+        if len(specs) > CAP:
+            raise ValueError(f"/{top} would have {len(specs)} subcommands; Discord allows {CAP}")
+    return out
+
+
+def top_level(name: str) -> str:
+    """The top-level command a service command is a subcommand of."""
+    return next((top for top, specs in layout().items() if any(s.name == name for s in specs)), MAIN)
+
+
+def _sentence(text: str) -> str:
     return (text[:1].upper() + text[1:])[:100]
 
 
-def _given(**options: Any) -> dict[str, Any]:
-    return {k: v for k, v in options.items() if v is not None}
+def _annotation(p: Param) -> Any:
+    if p.kind is Kind.INT:
+        base: Any = app_commands.Range[int, p.low, p.high] if p.low is not None and p.high is not None else int
+    elif p.kind is Kind.USER:
+        base = discord.User
+    elif p.kind is Kind.FLAG:
+        base = bool
+    else:
+        base = str
+    return base if p.required else Optional[base]  # noqa: UP045 - discord.py reads typing.Optional
 
 
-PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]
-LEVEL_CHOICES = [app_commands.Choice(name=name, value=name) for name in LEVELS][:25]
-GAME_CHOICES = [app_commands.Choice(name=game.title, value=name) for name, game in GAMES.items()]
+def _values(spec: CommandSpec, given: dict[str, Any]) -> tuple[tuple[str, ...], dict[str, Any]]:
+    """The chosen options as the service takes them: the free text as words, a member as their id."""
+    args: tuple[str, ...] = ()
+    options: dict[str, Any] = {}
+    for p in spec.params:
+        value = given.get(p.name)
+        if value is None:
+            continue
+        if p.words:
+            args = tuple(str(value).split())
+        elif p.kind is Kind.USER:
+            options[p.name] = str(value.id)
+        else:
+            options[p.name] = value
+    return args, options
 
 
-class LiarsGroup(app_commands.Group):
-    """``/liars …`` — available in servers; in DMs only ``hand`` and ``help`` do anything.
+def _command(spec: CommandSpec) -> app_commands.Command[Any, ..., None]:
+    async def callback(interaction: discord.Interaction[Any], **given: Any) -> None:
+        args, options = _values(spec, given)
+        await _bot(interaction).execute(interaction, spec.name, args=args, options=options)
 
-    Discord allows 25 subcommands in a group, so three commands ride on others: ``sheet period:all`` is
-    the all-time ledger, ``history file:True`` the exported record, and ``profile`` is ``stats`` (with
-    its chart)."""
+    ordered = sorted(spec.params, key=lambda p: not p.required)  # Discord lists required options first
+    callback.__signature__ = inspect.Signature([  # type: ignore[attr-defined]
+        inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction),
+        *(inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, annotation=_annotation(p),
+                            default=inspect.Parameter.empty if p.required else None) for p in ordered),
+    ])
+    callback.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
+        p.name: _sentence(p.help) for p in spec.params}
+    callback.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
+        p.name: [app_commands.Choice(name=label[:100], value=value) for value, label in p.choices[:CAP]]
+        for p in spec.params if p.kind is Kind.CHOICE and p.choices}
+    command: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name=spec.name, description=_sentence(spec.help), callback=callback)
+    for p in spec.params:
+        if p.suggest is not Suggest.NONE:
+            command.autocomplete(p.name)(_completer(spec, p))
+    return command
 
-    def __init__(self) -> None:
+
+def _completer(spec: CommandSpec, param: Param) -> Any:
+    async def complete(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[Any]]:
+        return await _bot(interaction).suggest(interaction, spec, param, current)
+
+    return complete
+
+
+def build_commands() -> list[app_commands.Group]:
+    """``/liars`` and ``/liars-books`` with a subcommand for each declared command."""
+    groups = []
+    for top, specs in layout().items():
         # installed to a server, or to a user: then in group DMs and DMs between friends too (the bot has no
         # seat there: see adapters.discord.links)
-        super().__init__(name="liars", description="Liar's Poker: the serial-number game and the card game",
-                         allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
-                         allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True,
-                                                                         private_channel=True))
-
-    # -- the table ---------------------------------------------------------------------------------
-    @app_commands.command(name="start", description="Open a table in this channel")
-    @app_commands.describe(
-        game="Which Liar's Poker: serial numbers (default) or cards",
-        preset="Rule set (default: this server's)",
-        stake="Units won or lost per player per round",
-        seats="Most players at the table",
-        computers="Computer players to seat (0-11)",
-        level="How well the computer players play",
-        options="More rules as name=value words, e.g. rebid=on skunk=on",
-    )
-    @app_commands.choices(game=GAME_CHOICES, preset=PRESET_CHOICES, level=LEVEL_CHOICES)
-    async def start(
-        self,
-        interaction: discord.Interaction[Any],
-        game: str | None = None,
-        preset: str | None = None,
-        stake: app_commands.Range[int, 1, MAX_STAKE] | None = None,
-        seats: app_commands.Range[int, 2, MOST_SEATS] | None = None,
-        computers: app_commands.Range[int, 0, MOST_SEATS - 1] | None = None,
-        level: str | None = None,
-        options: str | None = None,
-    ) -> None:
-        await _bot(interaction).execute(
-            interaction, "start", args=tuple((options or "").split()),
-            options=_given(game=game, preset=preset, stake=stake, seats=seats, computers=computers, level=level),
-        )
-
-    @app_commands.command(name="join", description=_describe("join"))
-    async def join(self, interaction: discord.Interaction[Any]) -> None:
-        await _bot(interaction).execute(interaction, "join")
-
-    @app_commands.command(name="leave", description=_describe("leave"))
-    async def leave(self, interaction: discord.Interaction[Any]) -> None:
-        await _bot(interaction).execute(interaction, "leave")
-
-    @app_commands.command(name="deal", description=_describe("deal"))
-    async def deal(self, interaction: discord.Interaction[Any]) -> None:
-        await _bot(interaction).execute(interaction, "deal")
-
-    # -- play --------------------------------------------------------------------------------------
-    @app_commands.command(name="bid", description="Raise: bid a quantity of one digit, e.g. 5 sevens")
-    @app_commands.describe(quantity="How many of the digit, across every serial at the table",
-                           digit="Which digit (0-9)")
-    async def bid(
-        self,
-        interaction: discord.Interaction[Any],
-        quantity: app_commands.Range[int, 1, 96],
-        digit: app_commands.Range[int, 0, 9],
-    ) -> None:
-        await _bot(interaction).execute(interaction, "bid", options={"quantity": quantity, "digit": digit})
-
-    @bid.autocomplete("quantity")
-    async def _bid_quantity(self, interaction: discord.Interaction[Any], current: str) -> list[
-        app_commands.Choice[int]
-    ]:
-        return await _bot(interaction).bid_choices(interaction, "quantity", current)
-
-    @bid.autocomplete("digit")
-    async def _bid_digit(self, interaction: discord.Interaction[Any], current: str) -> list[
-        app_commands.Choice[int]
-    ]:
-        return await _bot(interaction).bid_choices(interaction, "digit", current)
-
-    @app_commands.command(name="declare", description="Card game: declare a hand, e.g. two pair sevens over threes")
-    @app_commands.describe(hand="What you declare: 'king-ten high', 'pair of aces', 'eights full of fours' …")
-    async def declare(self, interaction: discord.Interaction[Any], hand: str) -> None:
-        await _bot(interaction).execute(interaction, "declare", args=tuple(hand.split()))
-
-    @app_commands.command(name="take", description=_describe("take"))
-    async def take(self, interaction: discord.Interaction[Any]) -> None:
-        await _bot(interaction).execute(interaction, "take")
-
-    @app_commands.command(name="discard", description="Card game: discard cards from the hand you took, e.g. JD 3H")
-    @app_commands.describe(cards="The cards to throw away, e.g. 'JD 3H' or '10S'")
-    async def discard(self, interaction: discord.Interaction[Any], cards: str) -> None:
-        await _bot(interaction).execute(interaction, "discard", args=tuple(cards.split()))
-
-    @app_commands.command(name="pass", description=_describe("pass"))
-    async def pass_(self, interaction: discord.Interaction[Any]) -> None:
-        await _bot(interaction).execute(interaction, "pass")
-
-    @app_commands.command(name="challenge", description=_describe("challenge"))
-    async def challenge(self, interaction: discord.Interaction[Any]) -> None:
-        await _bot(interaction).execute(interaction, "challenge")
-
-    @app_commands.command(name="count", description=_describe("count"))
-    async def count(self, interaction: discord.Interaction[Any]) -> None:
-        await _bot(interaction).execute(interaction, "count")
-
-    @app_commands.command(name="hand", description="Show me my serial again, privately (works in DMs too)")
-    async def hand(self, interaction: discord.Interaction[Any]) -> None:
-        await _bot(interaction).execute(interaction, "hand")
-
-    @app_commands.command(name="odds", description=_describe("odds"))
-    async def odds(self, interaction: discord.Interaction[Any]) -> None:
-        await _bot(interaction).execute(interaction, "odds")
-
-    @app_commands.command(name="hint", description=_describe("hint"))
-    async def hint(self, interaction: discord.Interaction[Any]) -> None:
-        await _bot(interaction).execute(interaction, "hint")
-
-    @app_commands.command(name="status", description=_describe("status"))
-    async def status(self, interaction: discord.Interaction[Any]) -> None:
-        await _bot(interaction).execute(interaction, "status")
-
-    # -- host and admin ----------------------------------------------------------------------------
-    @app_commands.command(name="last", description=_describe("last"))
-    async def last(self, interaction: discord.Interaction[Any]) -> None:
-        await _bot(interaction).execute(interaction, "last")
-
-    @app_commands.command(name="end", description=_describe("end"))
-    async def end(self, interaction: discord.Interaction[Any]) -> None:
-        await _bot(interaction).execute(interaction, "end")
-
-    @app_commands.command(name="kick", description=_describe("kick"))
-    @app_commands.describe(member="The player to remove")
-    async def kick(self, interaction: discord.Interaction[Any], member: discord.User) -> None:
-        await _bot(interaction).execute(interaction, "kick", options={"member": str(member.id)})
-
-    @app_commands.command(name="rules", description=_describe("rules"))
-    async def rules(self, interaction: discord.Interaction[Any]) -> None:
-        await _bot(interaction).execute(interaction, "rules")
-
-    @app_commands.command(name="config", description="Server settings; changing them needs Manage Server")
-    @app_commands.describe(
-        preset="Default rule set for new tables",
-        stake="Default stake in units",
-        unit_value="What one unit is worth, e.g. 1 or 0.25",
-        currency="Currency label, e.g. $ or EUR",
-        turn_timeout="Seconds a player has to act (10-86400)",
-        lobby_timeout="Seconds a lobby waits for the deal (10-86400)",
-        computer_level="Default level of computer players",
-        settings="Other settings as name=value words, e.g. rebid=on admins=<@id>",
-    )
-    @app_commands.choices(preset=PRESET_CHOICES, computer_level=LEVEL_CHOICES)
-    async def config(
-        self,
-        interaction: discord.Interaction[Any],
-        preset: str | None = None,
-        stake: app_commands.Range[int, 1, MAX_STAKE] | None = None,
-        unit_value: str | None = None,
-        currency: str | None = None,
-        turn_timeout: app_commands.Range[int, MIN_TIMEOUT, MAX_TIMEOUT] | None = None,
-        lobby_timeout: app_commands.Range[int, MIN_TIMEOUT, MAX_TIMEOUT] | None = None,
-        computer_level: str | None = None,
-        settings: str | None = None,
-    ) -> None:
-        await _bot(interaction).execute(
-            interaction, "config", args=tuple((settings or "").split()),
-            options=_given(preset=preset, stake=stake, unit_value=unit_value, currency=currency,
-                           turn_timeout=turn_timeout, lobby_timeout=lobby_timeout, computer_level=computer_level),
-        )
-
-    # -- money and records -------------------------------------------------------------------------
-    @app_commands.command(name="sheet", description="A month's balances and the fewest payments that settle it")
-    @app_commands.describe(period="The month, YYYY-MM (default: this month); 'all' for the all-time ledger",
-                           settle="Mark the month settled (Manage Server); posts the sheet in the channel",
-                           chart="Post the balances as a chart in the channel")
-    async def sheet(self, interaction: discord.Interaction[Any], period: str | None = None,
-                    settle: bool | None = None, chart: bool | None = None) -> None:
-        shown = "yes" if chart else None
-        if (period or "").strip().lower() == "all":  # the ledger (Discord allows 25 subcommands)
-            await _bot(interaction).execute(interaction, "ledger", options=_given(chart=shown))
-            return
-        await _bot(interaction).execute(interaction, "sheet",
-                                        options=_given(period=period, settle=settle or None, chart=shown))
-
-    @sheet.autocomplete("period")
-    async def _sheet_period(self, interaction: discord.Interaction[Any], current: str) -> list[
-        app_commands.Choice[str]
-    ]:
-        return await _bot(interaction).period_choices(interaction, current)
-
-    @app_commands.command(name="profile", description="A player's record here: money, rating and its chart")
-    @app_commands.describe(member="Whose profile (default: yours)",
-                           chart="Post the rating chart in the channel too (default: yes)")
-    async def profile(self, interaction: discord.Interaction[Any], member: discord.User | None = None,
-                      chart: bool | None = None) -> None:
-        await _bot(interaction).execute(interaction, "stats", options=_given(
-            member=str(member.id) if member else None, chart="no" if chart is False else "yes"))
-
-    @app_commands.command(name="leaderboard", description="The top players, by skill or money, this month or all time")
-    @app_commands.describe(period="YYYY-MM, or 'all' (default: this month)", by="Rank by skill (default) or money",
-                           game="Which game's ratings (default: the serial game)")
-    @app_commands.choices(by=[app_commands.Choice(name=n, value=n) for n in ("skill", "money")],
-                          game=GAME_CHOICES)
-    async def leaderboard(self, interaction: discord.Interaction[Any], period: str | None = None,
-                          by: str | None = None, game: str | None = None) -> None:
-        await _bot(interaction).execute(interaction, "leaderboard", options=_given(period=period, by=by, game=game))
-
-    @leaderboard.autocomplete("period")
-    async def _board_period(self, interaction: discord.Interaction[Any], current: str) -> list[
-        app_commands.Choice[str]
-    ]:
-        return await _bot(interaction).period_choices(interaction, current)
-
-    @app_commands.command(name="history", description=_describe("history"))
-    @app_commands.describe(file="The whole game record of this table as a JSON file (liars replay format)")
-    async def history(self, interaction: discord.Interaction[Any], file: bool | None = None) -> None:
-        await _bot(interaction).execute(interaction, "export" if file else "history")
-
-    @app_commands.command(name="help", description=_describe("help"))
-    async def help(self, interaction: discord.Interaction[Any]) -> None:
-        await _bot(interaction).execute(interaction, "help")
+        group = app_commands.Group(name=top, description=DESCRIPTIONS[top],
+                                   allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
+                                   allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True,
+                                                                                   private_channel=True))
+        for spec in specs:
+            group.add_command(_command(spec))
+        groups.append(group)
+    return groups

@@ -28,21 +28,14 @@ from .render import suits
 __all__ = ["FORM_TEXT", "FormFlows", "chosen_values", "form_view", "picker_view", "toggle_view"]
 
 FORM_TEXT = {
-    "bid_standing": "Standing bid: **{standing}**. Choose a bid that beats it, then press **Bid**.",
-    "bid_opening": "No bid yet: choose the opening bid, then press **Bid**.",
-    "bid_first": "How many",
-    "bid_second": "Of which digit",
     "choose": "Choose first",
     "none": "There is nothing higher to choose: challenge instead.",
     "sent": "Done.",
-    "bid_sent": "Bid placed.",
 }
 MAX_CHOICES = 25  # a select's options, and a message's buttons
 
 
 def _intro(form: Form) -> str:
-    if form.verb == "bid":  # the serial game's intro is the standing bid; its words are the platform's
-        return FORM_TEXT["bid_standing"].format(standing=form.intro) if form.intro else FORM_TEXT["bid_opening"]
     return form.intro or form.title
 
 
@@ -66,10 +59,8 @@ def picker_view(key: TableKey, form: Form, first: str | None = None, second: str
                      for value, label in p.choices[:MAX_CHOICES]]
     second_options = [discord.SelectOption(label=label[:100], value=value, default=value == second)
                       for value, label in seconds]
-    view.add_item(FormSelect(key, form.verb, 1, first_options,
-                             FORM_TEXT.get(f"{form.verb}_first", p.first_label)))
-    view.add_item(FormSelect(key, form.verb, 2, second_options,
-                             FORM_TEXT.get(f"{form.verb}_second", p.second_label)))
+    view.add_item(FormSelect(key, form.verb, 1, first_options, p.first_label))
+    view.add_item(FormSelect(key, form.verb, 2, second_options, p.second_label))
     if second is None:
         view.add_item(discord.ui.Button(label=FORM_TEXT["choose"], style=discord.ButtonStyle.primary,
                                         custom_id=f"liars:go-pending:{key.server_id}:{key.channel_id}",

@@ -41,18 +41,16 @@ from typing import Any
 from slack_bolt.async_app import AsyncAck, AsyncBoltRequest
 from slack_bolt.response import BoltResponse
 
+from bot.commands import resolve
 from bot.model import TableKey
 
 from .notifier import SlackNotifier
 
-__all__ = ["ACK_BUDGET", "READ_ONLY", "SEEN_LIMIT", "AckBody", "AckedRequests", "After", "Work", "nothing"]
+__all__ = ["ACK_BUDGET", "SEEN_LIMIT", "AckBody", "AckedRequests", "After", "Work", "nothing"]
 
 log = logging.getLogger(__name__)
 
 SEEN_LIMIT = 10_000
-# Commands that change nothing: no request id, so the service neither looks one up nor stores it (a
-# redelivery just reads again).
-READ_ONLY = frozenset({"hand", "odds", "hint", "status", "rules", "help", "history", "stats", "ledger", "export"})
 ACK_BUDGET = 2.5  # seconds a listener may spend before its acknowledgement (Slack allows 3)
 
 After = Callable[[], Awaitable[None]]  # what a request does once it is acknowledged
@@ -105,8 +103,10 @@ class AckedRequests:
 
     @classmethod
     def _service_request_id(cls, body: Mapping[str, Any], name: str) -> str | None:
-        """The request id the service sees: None for a command that changes nothing."""
-        return None if name in READ_ONLY else cls._request_id(body, name)
+        """The request id the service sees: None for a command whose declaration says it changes nothing
+        (the service neither looks one up nor stores it; a redelivery just reads again)."""
+        spec = resolve(name)
+        return None if spec is not None and not spec.changes else cls._request_id(body, name)
 
     async def _run(self, rid: str | None, request: AsyncBoltRequest, ack: AsyncAck, work: Work, apology: After,
                    key: TableKey | None) -> BoltResponse | None:

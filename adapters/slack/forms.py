@@ -30,17 +30,15 @@ from core.game import Form
 
 from .render import TEXT, mrkdwn, plain
 
-__all__ = ["FIELD_PREFIX", "FORM_CALLBACK", "LEGACY_CALLBACK", "chosen", "error_block", "fit", "form_modal",
+__all__ = ["FIELD_PREFIX", "FORM_CALLBACK", "chosen", "error_block", "fit", "form_modal",
            "notice_modal", "parse_form", "view_key"]
 
 FORM_CALLBACK = "liars:form"
-LEGACY_CALLBACK = "liars:raise"  # the Raise… modals opened before forms were generic
 FIELD_PREFIX = "liars:field:"
 OPTION_TEXT = 75  # Slack's limit on an option's text
 SELECT_OPTIONS = 100
 CHECKBOXES = 10
 TITLE = 24  # a modal's title and its buttons
-FIELD_WORDS = {"bid": ("How many", "Of which digit")}  # the serial game's labels, as Slack always showed them
 
 
 def _option(text: str, value: str, *, markdown: bool = False) -> dict[str, Any]:
@@ -53,8 +51,6 @@ def _option(text: str, value: str, *, markdown: bool = False) -> dict[str, Any]:
 
 
 def _intro(form: Form) -> str:
-    if form.verb == "bid":  # the serial game's intro is the standing bid; its words are the platform's
-        return TEXT["raise_standing"].format(standing=mrkdwn(form.intro)) if form.intro else TEXT["raise_opening"]
     return mrkdwn(form.intro or form.title)
 
 
@@ -82,7 +78,7 @@ def form_modal(key: TableKey, form: Form, opener: str, choices: Mapping[str, str
     choices = choices or {}
     meta = {"server": key.server_id, "channel": key.channel_id, "open": opener, "verb": form.verb}
     blocks: list[dict[str, Any]] = [{"type": "section", "text": {"type": "mrkdwn", "text": _intro(form)}}]
-    label = TEXT.get(f"{form.verb}_submit", form.verb.capitalize())
+    label = form.pending_label
     if form.fields and form.fields[0].multi:
         field = form.fields[0]
         options = [_option(text, value, markdown=True) for value, text in field.options[:CHECKBOXES]]
@@ -107,7 +103,7 @@ def form_modal(key: TableKey, form: Form, opener: str, choices: Mapping[str, str
         first = first if first in values else values[0]
         firsts = [_option(text, value) for value, text in p.choices[:SELECT_OPTIONS]]
         shown = next((o for o in firsts if o["value"] == first), firsts[0])
-        words = FIELD_WORDS.get(form.verb, (p.first_label, p.second_label))
+        words = (p.first_label, p.second_label)
         blocks.append({"type": "input", "block_id": f"f:{p.first}", "dispatch_action": True,
                        "label": {"type": "plain_text", "text": words[0]},
                        "element": {"type": "static_select", "action_id": FIELD_PREFIX + p.first,
@@ -128,7 +124,7 @@ def form_modal(key: TableKey, form: Form, opener: str, choices: Mapping[str, str
         "type": "modal",
         "callback_id": FORM_CALLBACK,
         "private_metadata": json.dumps(meta),
-        "title": {"type": "plain_text", "text": plain(TEXT.get(f"{form.verb}_title", form.title))[:TITLE]},
+        "title": {"type": "plain_text", "text": plain(form.title)[:TITLE]},
         "submit": {"type": "plain_text", "text": fit(plain(label))},
         "close": {"type": "plain_text", "text": TEXT["raise_close"]},
         "blocks": blocks,
@@ -151,8 +147,8 @@ def view_key(view: Mapping[str, Any]) -> tuple[TableKey, str, str] | None:
         return None
     if not isinstance(meta, dict) or not key.server_id or not key.channel_id:
         return None
-    if view.get("callback_id") == LEGACY_CALLBACK or "verb" not in meta:
-        return key, "raise", "bid"
+    if "verb" not in meta:  # a modal that names no command (the Raise… modals of old versions) is not ours
+        return None
     return key, str(meta.get("open") or meta["verb"]), str(meta["verb"])
 
 

@@ -25,8 +25,10 @@ from slack_bolt.response import BoltResponse
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.model import COMMANDS, TABLE_COMMANDS, Actor, Command, Reply, TableKey
+from bot.commands import resolve
+from bot.model import Actor, Command, Reply, TableKey
 from bot.service import Service, UserError
+from core.commands import Section
 
 from .ack import ACK_BUDGET, SEEN_LIMIT, AckBody, AckedRequests, After, nothing
 from .forms import FIELD_PREFIX, chosen, error_block, form_modal, notice_modal, parse_form, view_key
@@ -49,7 +51,6 @@ __all__ = ["ACK_BUDGET", "Listeners", "Responder"]
 
 log = logging.getLogger(__name__)
 
-DM_COMMANDS = frozenset({"hand", "help"})  # what makes sense in a DM with the bot
 ERROR_TEXT = 500  # characters of a refusal shown in a modal (beside a field: keep it short)
 # With should_escape on, Slack sends "@bob" as <@U123|bob> (the name may hold spaces): keep <@U123>.
 _ESCAPED_MENTION = re.compile(r"<@([UW][A-Z0-9]+)\|[^>]*>")
@@ -95,22 +96,24 @@ class Listeners(AckedRequests):
             return lambda: self._answer(client, url, channel, user, reply, at)
 
         async def work() -> list[After]:
-            if name == "raise" or (len(words) == 1 and self._has_form(key, user, name)):
-                # a form by command as well as by button: `raise`, or a bare `bid` / `declare` / `discard`
-                return [lambda: self._open_form(client, str(command.get("trigger_id") or ""), key, user, name,
-                                                answer)]
-            if name not in COMMANDS:
+            spec = resolve(name)
+            if spec is None:
                 return [answer(Reply(usage(name), ok=False, code="usage"))]
+            if len(words) == 1 and spec.form:
+                # a form by command as well as by button: a bare move that has one opens it (or says why not)
+                return [lambda: self._open_form(client, str(command.get("trigger_id") or ""), key, user, spec.name,
+                                                answer)]
             in_dm = channel.startswith("D") or command.get("channel_name") == "directmessage"
-            if in_dm and name not in DM_COMMANDS:
+            if in_dm and not spec.in_dm:
                 return [answer(Reply(TEXT["dm_only_hand"], ok=False, code="dm"))]
             actor = await self._actor(client, user, command.get("user_name"))
-            if in_dm and name == "hand":  # the serials of every round this player is in, on this server
+            if in_dm and spec.section is Section.READ:  # what this player holds in every round, on this server
                 keys = self._tables_of(key.server_id, user)
                 if not keys:
                     return [answer(Reply(TEXT["no_hand"], ok=False, code="no-round"))]
                 return [answer(await self.service.handle(Command(name, at, actor)), at) for at in keys]
-            cmd = Command(name, key, actor, tuple(words[1:]), request_id=self._service_request_id(command, name))
+            cmd = Command(spec.name, key, actor, tuple(words[1:]),
+                          request_id=self._service_request_id(command, spec.name))
             return [answer(await self.service.handle(cmd))]
 
         self._remember_url(channel, url)
@@ -136,13 +139,14 @@ class Listeners(AckedRequests):
 
         async def work() -> list[After]:
             opener = name.removeprefix(OPEN_PREFIX) if name.startswith(OPEN_PREFIX) else None
-            if opener or name == "raise":  # a form's button (``raise``: one drawn before forms were generic)
+            spec = resolve(opener or name)
+            if spec is not None and (opener or spec.form):  # a form's button (or one drawn before forms had theirs)
                 return [lambda: self._open_form(client, str(body.get("trigger_id") or ""), key, user,
                                                 opener or name, answer)]
-            if name in COMMANDS:
+            if spec is not None:
                 actor = await self._actor(client, user, body["user"].get("name") or body["user"].get("username"))
-                reply = await self.service.handle(Command(name, key, actor,
-                                                          request_id=self._service_request_id(body, name)))
+                reply = await self.service.handle(Command(spec.name, key, actor,
+                                                          request_id=self._service_request_id(body, spec.name)))
                 return [answer(reply)]
             log.warning("ignoring an unknown button %r", name[:40])
             return []
@@ -289,16 +293,6 @@ class Listeners(AckedRequests):
             await client.chat_postMessage(channel=channel, text=text, blocks=blocks or None)
         else:
             await client.chat_postEphemeral(channel=channel, user=user, text=text, blocks=blocks or None)
-
-    def _has_form(self, key: TableKey, user: str, verb: str) -> bool:
-        """Whether ``verb`` is a move with a form this player can use now (a bare command opens it)."""
-        if verb in TABLE_COMMANDS or verb not in COMMANDS:
-            return False
-        try:
-            form = self.service.form(key, user, verb)
-        except UserError:
-            return False
-        return form.verb == verb and bool(form.fields) and form.refusal is None
 
     async def _open_form(self, client: AsyncWebClient, trigger_id: str, key: TableKey, user: str, opener: str,
                          answer: Callable[[Reply], After]) -> None:

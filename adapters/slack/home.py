@@ -33,15 +33,7 @@ HOME_TEXT = {
     "no_tables": "You are not seated at any open table.",
     "table": "• <#{channel}> — {game}, {state}",
     "how": "*How to play*",
-    "serial": "*The serial-number game* (`/liars start`): everyone is dealt a secret 8-digit serial. In turn, "
-    "bid how many of one digit there are in all serials together (`/liars bid 5 7`, or *Raise…*); "
-    "each bid beats the last. When everyone else has challenged, the serials are counted: the "
-    "bidder wins or pays each challenger.",
-    "cards": "*The card game* (`/liars start game=cards`): one five-card hand goes round the table. "
-    "Take the hand passed to you, discard and draw once if you like (*Discard…*), then declare a "
-    "poker hand higher than the last (*Declare…*, or `/liars declare two pair sevens over threes`). "
-    "Whoever doubts it challenges: the hand is shown, and whoever was wrong is out. The last "
-    "player in wins the stake from each of the others.",
+    "game": "*{title}* (`{slash} start game={name}`): {how}",
     "help": f"`{SLASH} help` lists every command; `{SLASH} ledger`, `{SLASH} leaderboard` and "
     f"`{SLASH} stats` show the figures in a channel.",
 }
@@ -101,7 +93,8 @@ async def home_view(service: Service, server: str, actor: Actor, channel: str = 
     blocks.append(_section(HOME_TEXT["tables"] + "\n" + ("\n".join(lines) if lines else HOME_TEXT["no_tables"])))
     blocks.append({"type": "divider"})
     blocks.append(_section(HOME_TEXT["how"]))
-    blocks.append(_section(HOME_TEXT["serial"]))
-    blocks.append(_section(HOME_TEXT["cards"]))
+    for game in GAMES.values():  # each game says how it is played, naming its moves
+        blocks.append(_section(HOME_TEXT["game"].format(title=game.title, slash=SLASH, name=game.name,
+                                                        how=mrkdwn(game.how_to_play))))
     blocks.append({"type": "context", "elements": [{"type": "mrkdwn", "text": HOME_TEXT["help"]}]})
     return {"type": "home", "blocks": blocks}

@@ -19,7 +19,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.model import COMMANDS, Button, Message, Reply, TableKey, render_mentions, split_text
+from bot.commands import commands
+from bot.model import Button, Message, Reply, TableKey, render_mentions, split_text
 
 __all__ = [
     "ACTION_PREFIX",
@@ -46,18 +47,13 @@ MESSAGE_LIMIT = 39000  # and 40000 in a message's text
 
 TEXT = {
     "dm_only_hand": "Tables live in channels: use `/liars` in the channel where you play. "
-    "Here I can only show your serial again (`/liars hand`) or `/liars help`.",
+    "Here I can only show what you hold again (`/liars hand`) or `/liars help`.",
     "apology": "Sorry, something went wrong on my side and nothing was changed. Please try again in a moment.",
-    "bid_title": "Raise",
-    "bid_submit": "Bid",
-    "declare_submit": "Declare",
-    "discard_submit": "Discard and draw",
     "raise_close": "Cancel",
-    "raise_standing": "Standing bid: *{standing}*. Your bid must beat it.",
-    "raise_opening": "No bid yet: make the opening bid.",
     "form_none": "There is nothing to choose from: challenge instead.",
     "raise_failed": "The {title} form would not open (Slack said {error}); `/liars {verb} …` does the same.",
-    "no_hand": "You hold no serial right now: it comes by DM when a round is dealt at your table.",
+    "no_hand": "You hold nothing right now: your serial or your cards come by DM when a round is dealt at your "
+    "table.",
     "record_too_long": "The record is too long for a Slack message. On the bot's host, "
     "`liars export --server SERVER --channel CHANNEL` prints it whole.",
     "cannot_post": "I could not post in this channel (Slack said {error}), so nobody else sees the table. "
@@ -162,9 +158,9 @@ def render_reply(reply: Reply, key: TableKey) -> tuple[str, list[dict[str, Any]]
 
 
 def usage(unknown: str | None = None) -> str:
-    names = ", ".join(f"`{name}`" for name in COMMANDS)
+    names = ", ".join(f"`{name}`" for name in commands())
     head = f"I don't know `{_escape(unknown)}`. " if unknown else ""
-    return (f"{head}Usage: `{SLASH} <subcommand> [args]`, e.g. `{SLASH} start`, `{SLASH} bid 5 sevens`.\n"
+    return (f"{head}Usage: `{SLASH} <subcommand> [args]`, e.g. `{SLASH} start` or `{SLASH} start game=cards`.\n"
             f"Subcommands: {names}.\n`{SLASH} help` says what each one does.")
 
 

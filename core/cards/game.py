@@ -22,6 +22,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..commands import CommandSpec, Kind, Param, Section
 from ..errors import ActionParseError, GameError, NotYourTurn, RoundOver
 from ..fairness import new_salt
 from ..game import Form, GameRules, Json, Option, Panel, RandomSource, Say, SayKind, Settled, Step, units
@@ -49,7 +50,23 @@ from .text import (
     value_words,
 )
 
-__all__ = ["CARDS", "CardsGame", "CardsMatch"]
+__all__ = ["CARDS", "COMMANDS", "CardsGame", "CardsMatch"]
+
+COMMANDS: tuple[CommandSpec, ...] = (
+    CommandSpec("declare", "declare the hand you hold (or claim to): 'two pair, sevens over threes', 'king-ten high'",
+                Section.MOVE, params=(
+                    Param("hand", Kind.TEXT, "What you declare: 'king-ten high', 'pair of aces', "
+                          "'eights full of fours'", required=True, words=True),
+                ), form=True, default=True, aliases=("d",)),
+    CommandSpec("take", "take the hand passed to you (then discard and declare)", Section.MOVE, aliases=("t",)),
+    CommandSpec("discard", "discard cards from the hand you took and draw as many: 'discard JD 3H'", Section.MOVE,
+                params=(Param("cards", Kind.CARDS, "The cards to throw away, e.g. 'JD 3H' or '10S'", required=True,
+                              words=True),), form=True),
+    CommandSpec("challenge", "challenge the declaration: the hand is shown", Section.MOVE, aliases=("c", "ch")),
+    CommandSpec("pass", "pass the hand on (once a game, when the table allows it)", Section.MOVE, aliases=("p",)),
+    CommandSpec("hint", "what a computer player would do in your seat, and why", Section.READ, changes=False),
+)
+"""The card game's moves and private read, declared once (every surface is built from them)."""
 
 
 class CardsMatch:
@@ -326,14 +343,13 @@ class CardsGame:
     max_players = 10
     presets: tuple[str, ...] = tuple(PRESETS)
     levels: tuple[str, ...] = tuple(level for level in LEVELS if level != "random")
-    verbs: Mapping[str, str] = {
-        "declare": "declare the hand you hold (or claim to): 'two pair, sevens over threes', 'king-ten high'",
-        "take": "take the hand passed to you (then discard and declare)",
-        "discard": "discard cards from the hand you took and draw as many: 'discard JD 3H'",
-        "challenge": "challenge the declaration: the hand is shown",
-        "pass": "pass the hand on (once a game, when the table allows it)",
-    }
-    reads: Mapping[str, str] = {"hint": "what a computer player would do in your seat, and why"}
+    commands: tuple[CommandSpec, ...] = COMMANDS
+    how_to_play = (
+        "One five-card hand goes round the table. Take the hand passed to you, discard and draw once if you like "
+        "(`discard JD 3H`, or **Discard…**), then declare a poker hand higher than the last (`declare two pair sevens "
+        "over threes`, or **Declare…**). Whoever doubts it challenges: the hand is shown, and whoever was wrong is "
+        "out. The last player in wins the stake from each of the others."
+    )
 
     def make_rules(self, preset: str | None, options: Mapping[str, Any]) -> Rules:
         return make_rules(preset, options)

@@ -55,13 +55,14 @@ def raise_form(round_: Round | None, player: str, players: Sequence[str], order:
         by_quantity.setdefault(bid.quantity, []).insert(0, bid.digit)
     quantities = sorted(by_quantity)[:MAX_QUANTITIES]
     standing = round_.standing_bid
-    intro = str(standing) if standing is not None else ""  # the platforms word it
+    intro = f"Standing bid: **{standing}**. Your bid must beat it." if standing is not None else \
+        "No bid yet: make the opening bid."
     if refusal is None and not quantities:
         refusal = "There is no higher bid to make: challenge instead."
     return Form(
         "bid", "Raise",
-        (FormField("quantity", "Quantity", tuple((str(q), str(q)) for q in quantities)),
-         FormField("digit", "Digit", depends_on="quantity", options_by={
+        (FormField("quantity", "How many", tuple((str(q), str(q)) for q in quantities)),
+         FormField("digit", "Of which digit", depends_on="quantity", options_by={
              str(q): tuple((str(d), f"{(digit_name if q == 1 else digit_plural)(d, order)} ({d})")
                            for d in by_quantity[q])  # "Bid 1 four", "Bid 2 fours", as a bid reads
              for q in quantities})),

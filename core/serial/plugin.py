@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..commands import CommandSpec, Kind, Param, Section, Suggest
 from ..game import GameRules, Json, Match
 from . import text as T
-from .bids import MAX_PLAYERS, MIN_PLAYERS
+from .bids import MAX_PLAYERS, MAX_QUANTITY, MIN_PLAYERS
 from .elimination import EliminationMatch
 from .game import SerialMatch
 from .players import DIFFICULTY_LEVELS
@@ -15,7 +16,21 @@ from .record import replay
 from .rules import PRESETS, Rules, make_rules
 from .stats import history_line, player_stats
 
-__all__ = ["SERIAL", "SerialGame"]
+__all__ = ["COMMANDS", "SERIAL", "SerialGame"]
+
+COMMANDS: tuple[CommandSpec, ...] = (
+    CommandSpec("bid", "raise: a quantity and a digit, e.g. 'bid 5 sevens'", Section.MOVE, params=(
+        Param("quantity", Kind.INT, "How many of the digit, across every serial at the table",
+              low=1, high=MAX_QUANTITY, suggest=Suggest.FORM),
+        Param("digit", Kind.INT, "Which digit (0-9)", low=0, high=9, suggest=Suggest.FORM),
+        Param("say", Kind.TEXT, "Or the bid in words: 'five sevens', '5 7', 'three tens'", words=True),
+    ), form=True, default=True, aliases=("b", "raise", "r")),
+    CommandSpec("challenge", "challenge the standing bid", Section.MOVE, aliases=("c", "ch")),
+    CommandSpec("count", "call for the count (a bidder challenged all around, with the rebid right)", Section.MOVE),
+    CommandSpec("odds", "my private odds for each digit", Section.READ, changes=False, aliases=("o",)),
+    CommandSpec("hint", "what a computer player would do in my seat, and why", Section.READ, changes=False),
+)
+"""The serial game's moves and private reads, declared once (every surface is built from them)."""
 
 
 class SerialGame:
@@ -27,15 +42,12 @@ class SerialGame:
     max_players = MAX_PLAYERS
     presets: tuple[str, ...] = tuple(PRESETS)
     levels: tuple[str, ...] = DIFFICULTY_LEVELS
-    verbs: Mapping[str, str] = {
-        "bid": "raise: a quantity and a digit, e.g. 'bid 5 sevens'",
-        "challenge": "challenge the standing bid",
-        "count": "call for the count (a bidder challenged all around, with the rebid right)",
-    }
-    reads: Mapping[str, str] = {
-        "odds": "my private odds for each digit",
-        "hint": "what a computer player would do in my seat, and why",
-    }
+    commands: tuple[CommandSpec, ...] = COMMANDS
+    how_to_play = (
+        "Everyone is dealt a secret 8-digit serial. In turn, bid how many of one digit there are in all the "
+        "serials together (`bid 5 7`, `bid five sevens`, or **Raise…**); each bid beats the last. When everyone "
+        "else has challenged, the serials are counted: the bidder wins or pays each challenger."
+    )
 
     def describe(self, rules: GameRules) -> str:
         assert isinstance(rules, Rules)

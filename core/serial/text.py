@@ -37,7 +37,7 @@ __all__ = [
 FINGERS = ("✊", "☝️", "✌️", "🤟", "🖖", "🖐️")
 
 B_CHALLENGE = Control("challenge", "Challenge", "danger")
-B_RAISE = Control("raise", "Raise…", "primary", form=True)  # the platforms open the bid form
+B_RAISE = Control("bid", "Raise…", "primary", form=True)  # opens the bid form
 B_COUNT = Control("count", "Call the count", "success")
 B_HAND = Control("hand", "My serial", "secondary")
 B_ODDS = Control("odds", "Odds", "secondary")

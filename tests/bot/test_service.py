@@ -494,7 +494,7 @@ async def test_raise_options_offer_exactly_the_legal_bids_and_say_why_not(harnes
     assert service is not None
     nxt = h.to_act()
     form = service.form(KEY, nxt, "bid")
-    assert form.refusal is None and form.intro == "3 sevens"
+    assert form.refusal is None and form.intro == "Standing bid: **3 sevens**. Your bid must beat it."
     quantity, digit = form.fields
     digits = {q: [int(d) for d, _ in options] for q, options in digit.options_by.items()}
     assert digits["3"] == [9, 8] and digits["4"] == list(range(9, -1, -1))

@@ -19,6 +19,7 @@ import pytest
 import pytest_asyncio
 
 from adapters.discord.bot import LiarsBot, create_bot
+from adapters.discord.commands import top_level
 from adapters.discord.config import DiscordConfig
 from bot.model import TableKey
 from core.serial import Serial
@@ -124,7 +125,8 @@ class Harness:
 
     # -- driving -----------------------------------------------------------------------------------
     async def slash(self, user: FakeUser, sub: str, member_permissions: int | None = None, **options: Any) -> int:
-        return await self.fake.send_slash(user.id, self.guild.id, self.channel.id, "liars", sub, options,
+        """``/liars <sub>``, or ``/liars-books <sub>`` for the books (the top-level command the bot puts it under)."""
+        return await self.fake.send_slash(user.id, self.guild.id, self.channel.id, top_level(sub), sub, options,
                                           member_permissions=member_permissions)
 
     async def click(self, user: FakeUser, message: RecordedMessage, custom_id: str) -> int:
@@ -201,7 +203,7 @@ class Harness:
                         form: RecordedMessage | None = None) -> RecordedMessage:
         """Bid through the table message's Raise… button and the ephemeral form it opens."""
         if form is None:
-            form = await self.press(user, self.panel("table"), self.button("open-raise"))
+            form = await self.press(user, self.panel("table"), self.button("open-bid"))
         assert form.ephemeral
         g, c = self.guild.id, self.channel.id
         before = form.edit_count

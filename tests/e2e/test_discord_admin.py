@@ -118,13 +118,13 @@ async def test_export_attaches_the_game_record(world: Harness) -> None:
     await h.ask(second, "challenge")
     await h.ask(h.after(second), "challenge")
     await h.fake.wait_for_message(lambda m: "**The count**" in m.content)
-    exported = await h.ask(h.bob, "history", file=True)
+    exported = await h.ask(h.bob, "export")
     assert exported.ephemeral and "Game record" in exported.content
     [attachment] = exported.attachments
     assert attachment["filename"].endswith(".json")
     history = await h.ask(h.bob, "history")
     assert "Round 1" in history.content
-    stats = await h.ask(h.bob, "profile", member=opener.id, chart=False)
+    stats = await h.ask(h.bob, "stats", member=opener.id, chart=False)
     assert stats.ephemeral and f"📊 {opener.username}: 1 round" in stats.content
 
 

@@ -159,5 +159,5 @@ async def test_three_players_play_the_card_game_to_a_winner(world: Harness) -> N
                 assert shown & set().union(*dealt_hands.values())  # the hand as its holders saw it
         assert revealed >= 2  # each challenge showed its hand
         # Ledger: the winner collected the stake from each of the others; it sums to 0.
-        rows = ledger_rows((await h.ask(h.alice, "sheet", period="all")).content)
+        rows = ledger_rows((await h.ask(h.alice, "ledger")).content)
         assert sum(rows.values()) == 0 and len([v for v in rows.values() if v > 0]) == 1, rows

@@ -45,7 +45,7 @@ async def test_the_table_is_one_v2_message_with_the_count_and_its_picture_in_it(
     children = container(table)
     assert kinds(children) == [10, 1]  # the table's text, its buttons
     assert f"<@{opener.id}> to act" in children[0]["content"]
-    assert {b["custom_id"] for b in children[1]["components"]} == {h.button(a) for a in ("open-raise", "hand", "odds")}
+    assert {b["custom_id"] for b in children[1]["components"]} == {h.button(a) for a in ("open-bid", "hand", "odds")}
 
     # a bid and a challenge: the same message edited; the bid is in small print once the challenge is the news
     await h.ask(opener, "bid", quantity=1, digit=5)

@@ -33,8 +33,8 @@ async def test_a_round_in_a_group_dm_goes_through_interactions_only(world: Harne
     clock = FakeClock()
     h.layout = "v2"
     bot = await h.start(clock=clock)
-    [liars] = fake.commands[None].values()
-    assert 1 in liars["integration_types"] and 2 in liars["contexts"]  # user installs, private channels
+    for command in fake.commands[None].values():  # /liars and /liars-books
+        assert 1 in command["integration_types"] and 2 in command["contexts"]  # user installs, private channels
     key = TableKey("discord", f"dm{gdm.id}", str(gdm.id))
 
     async def ask(user: object, sub: str, **options: object) -> RecordedMessage:

@@ -47,10 +47,10 @@ def options_for(quantity: int, digit: int, top: int = 28) -> Form:
     quantities = sorted(legal)[:25]
     names = dict(DIGITS_ZERO_LOW)
     return Form("bid", "Raise", (
-        FormField("quantity", "Quantity", tuple((str(q), str(q)) for q in quantities)),
-        FormField("digit", "Digit", depends_on="quantity", options_by={
+        FormField("quantity", "How many", tuple((str(q), str(q)) for q in quantities)),
+        FormField("digit", "Of which digit", depends_on="quantity", options_by={
             str(q): tuple((str(d), f"{names[d]} ({d})") for d in legal[q]) for q in quantities})),
-        intro=str(Bid(quantity, digit)), submit="Bid {quantity} {digit}")
+        intro=f"Standing bid: **{Bid(quantity, digit)}**. Your bid must beat it.", submit="Bid {quantity} {digit}")
 
 
 async def test_raise_form_offers_only_bids_that_beat_the_standing_one() -> None:

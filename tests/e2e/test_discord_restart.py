@@ -21,7 +21,7 @@ async def test_restart_mid_round_and_finish_with_the_old_buttons(world: Harness)
     second = h.after(opener)
     third = h.after(second)
     # The opener opens the Raise… form before the restart and uses it after.
-    form = await h.press(opener, panel, h.button("open-raise"))
+    form = await h.press(opener, panel, h.button("open-bid"))
     assert form.ephemeral and form.custom_ids()
 
     edits = panel.edit_count
@@ -45,7 +45,7 @@ async def test_restart_mid_round_and_finish_with_the_old_buttons(world: Harness)
     assert (f"There are **{fours}** fours" if fours != 1 else "There is **1** four") in count.content
     assert all(s in count.content for s in dealt.values())
     sign = 1 if fours >= 2 else -1
-    ledger = await h.ask(h.carol, "sheet", period="all")
+    ledger = await h.ask(h.carol, "ledger")
     assert ledger_rows(ledger.content) == {opener.username: 2 * sign, second.username: -sign,
                                            third.username: -sign}
     assert_no_serial_before_count(h)

@@ -23,8 +23,15 @@ async def test_complete_round_with_buttons_and_commands(world: Harness) -> None:
     bot = await h.start()
     assert bot.shard_count == 1 and isinstance(bot, discord.AutoShardedClient)
     assert not h.fake.identify_payloads[0]["intents"] & Intent.PRIVILEGED  # no privileged intents
-    [liars] = h.fake.commands[None].values()  # synced globally (no DISCORD_GUILD_ID)
-    assert len(liars["options"]) == 25 and liars["name"] == "liars"
+    synced = {c["name"]: c for c in h.fake.commands[None].values()}  # synced globally (no DISCORD_GUILD_ID)
+    assert set(synced) == {"liars", "liars-books"}
+    # every command help names is a subcommand under that name, the books under /liars-books
+    listed = (await h.ask(h.alice, "help")).content
+    subcommands = {o["name"]: top for top, c in synced.items() for o in c["options"]}
+    assert set(re.findall(r"• `(\w+)`", listed)) == set(subcommands)
+    assert {n for n, top in subcommands.items() if top == "liars-books"} == \
+        {"ledger", "sheet", "stats", "leaderboard", "history", "export"}
+    assert all(len(c["options"]) <= 25 for c in synced.values())
     await h.open_table()
     lobby = h.panel("lobby")
     assert "Play is under way" in lobby.content and lobby.custom_ids() == []
@@ -47,7 +54,7 @@ async def test_complete_round_with_buttons_and_commands(world: Harness) -> None:
     second = h.after(opener)
     third = h.after(second)
     assert f"<@{opener.id}> to act" in panel.content
-    assert set(panel.custom_ids()) == {h.button(a) for a in ("open-raise", "hand", "odds")}
+    assert set(panel.custom_ids()) == {h.button(a) for a in ("open-bid", "hand", "odds")}
 
     # Out of turn: refused privately, nothing changes.
     posted, edits = len(h.channel_messages()), panel.edit_count
@@ -95,7 +102,7 @@ async def test_complete_round_with_buttons_and_commands(world: Harness) -> None:
     # The ledger matches what the serials imply (classic rules, stake 1: the bidder against each).
     sign = 1 if made else -1
     expected = {opener.username: 2 * sign, second.username: -sign, third.username: -sign}
-    ledger = await h.ask(h.bob, "sheet", period="all")
+    ledger = await h.ask(h.bob, "ledger")
     assert ledger.ephemeral
     assert ledger_rows(ledger.content) == expected, ledger.content
 
@@ -158,11 +165,11 @@ async def test_raise_form_offers_only_legal_bids_and_digit_names(world: Harness)
     assert choices[0] == {"name": "tens (0)", "value": 0} and choices[-1]["name"] == "ones (1)"
 
     # Not your turn: the Raise… button answers privately and opens nothing.
-    nope = await h.press(other, h.panel("table"), h.button("open-raise"))
+    nope = await h.press(other, h.panel("table"), h.button("open-bid"))
     assert nope.ephemeral and nope.content.startswith("It is not your turn") and nope.custom_ids() == []
 
     await h.raise_bid(opener, 2, 5)
-    form = await h.press(other, h.panel("table"), h.button("open-raise"))
+    form = await h.press(other, h.panel("table"), h.button("open-bid"))
     q_select = form.component(f"liars:pick-bid-1:{h.guild.id}:{h.channel.id}")
     d_select = form.component(f"liars:pick-bid-2:{h.guild.id}:{h.channel.id}")
     assert q_select["options"][0]["value"] == "2"

@@ -148,7 +148,7 @@ async def test_a_stale_form_says_the_turn_moved_on_and_sends_nothing(driver: Htt
     d, key = driver, key_of(driver.fake)
     opener, ts = await _dealt(d)
 
-    refused = await d.click(next(p for p in PLAYERS if p != opener), ts, "open-raise")
+    refused = await d.click(next(p for p in PLAYERS if p != opener), ts, "open-bid")
     assert refused.response_type == "ephemeral" and "not your turn" in (refused.text or "")
 
     # a bare `bid` opens the same form as the Raise… button (`raise` too); a bare `challenge` does not

@@ -76,7 +76,7 @@ async def test_the_home_tab_shows_the_players_figures_tables_and_how_to_play(dri
                                                                             caplog: pytest.LogCaptureFixture) -> None:
     fresh = await _home(driver, BOB)
     assert "no settled round" in fresh and "not seated" in fresh
-    assert "serial-number game" in fresh and "card game" in fresh  # how to play both
+    assert "Liar's Poker (serial numbers)" in fresh and "Liar's Poker with cards" in fresh  # how to play both
 
     result = await play_round(driver)  # one counted round: the next is dealt at once
     shown = await _home(driver, ALICE)

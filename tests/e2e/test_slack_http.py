@@ -230,7 +230,7 @@ async def test_usage_dm_admin_and_kick(driver: HttpDriver, fake: FakeSlack) -> N
     reply = await driver.slash(CAROL, "hand", channel=f"D{CAROL}", channel_name="directmessage")
     assert table.match.live_round.serials[CAROL].digits in (reply.text or "")  # by DM: the round she is in
     reply = await driver.slash(BOB, "hand", channel=f"D{BOB}", channel_name="directmessage")
-    assert (reply.text or "").startswith("You hold no serial right now")
+    assert (reply.text or "").startswith("You hold nothing right now")
 
 
 async def test_raise_by_command_and_the_count_button_after_a_challenge_all_around(driver: HttpDriver) -> None:

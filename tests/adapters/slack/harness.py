@@ -177,7 +177,7 @@ class Driver:
         return dict(calls[0].response["view"])
 
     async def open_raise(self, user: str, ts: str) -> dict[str, Any]:
-        return await self.open_form(user, ts, "raise")
+        return await self.open_form(user, ts, "bid")
 
     async def choose(self, user: str, view: dict[str, Any], field: str, value: str | list[str]) -> dict[str, Any]:
         """Choose ``value`` in the modal's ``field`` select, or mark ``value`` (a list) in its checkboxes (a

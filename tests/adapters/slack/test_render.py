@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 
-from adapters.slack.forms import LEGACY_CALLBACK, chosen, error_block, fit, form_modal, parse_form
+from adapters.slack.forms import chosen, error_block, fit, form_modal, parse_form
 from adapters.slack.render import (
     SECTION_LIMIT,
     key_from_value,
@@ -68,10 +68,10 @@ def _raise_form() -> Form:
     names = ["zeros", "ones", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines"]
     digits = {4: [9, 8], 5: list(range(9, -1, -1)), 6: list(range(9, -1, -1))}
     return Form("bid", "Raise", (
-        FormField("quantity", "Quantity", tuple((str(q), str(q)) for q in (4, 5, 6))),
-        FormField("digit", "Digit", depends_on="quantity", options_by={
+        FormField("quantity", "How many", tuple((str(q), str(q)) for q in (4, 5, 6))),
+        FormField("digit", "Of which digit", depends_on="quantity", options_by={
             str(q): tuple((str(d), f"{names[d]} ({d})") for d in ds) for q, ds in digits.items()})),
-        intro="4 sevens", submit="Bid {quantity} {digit}")
+        intro="Standing bid: **4 sevens**. Your bid must beat it.", submit="Bid {quantity} {digit}")
 
 
 def _state(view: dict[str, object], chosen: dict[str, str | list[str]]) -> dict[str, object]:
@@ -109,12 +109,12 @@ def test_the_raise_modal_lists_the_digits_for_the_chosen_quantity() -> None:
     assert parse_form({"private_metadata": "", "state": {"values": {}}}) is None
 
 
-def test_a_raise_modal_opened_before_forms_were_generic_still_submits() -> None:
+def test_a_modal_that_names_no_command_is_not_taken() -> None:
     state = {"quantity": {"quantity": {"type": "static_select", "selected_option": {"value": "5"}}},
              "digit": {"digit": {"type": "static_select", "selected_option": {"value": "9"}}}}
-    submitted = {"callback_id": LEGACY_CALLBACK, "state": {"values": state},
+    submitted = {"callback_id": "liars:raise", "state": {"values": state},
                  "private_metadata": json.dumps({"server": KEY.server_id, "channel": KEY.channel_id})}
-    assert parse_form(submitted) == (KEY, "bid", {"quantity": "5", "digit": "9"})
+    assert parse_form(submitted) is None
 
 
 def test_the_raise_modal_says_the_bid_on_its_button_once_it_is_chosen() -> None:

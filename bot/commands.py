@@ -1,0 +1,121 @@
+"""Every command the service takes, declared once: the table's own (below) and each registered game's
+moves and reads (``Game.commands``).  Adapters build their slash commands, text commands, buttons and
+``help`` from :func:`commands`; nothing else lists command names.
+
+The registry of games is read when asked (a plug-in registered before a platform builds its commands
+is offered like the built-in games), so these are functions, not module constants.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from core.commands import CommandSpec, Kind, Param, Section, Suggest
+from core.registry import GAMES, game_commands
+
+from .settings import MAX_STAKE, MAX_TIMEOUT, MIN_TIMEOUT
+
+__all__ = ["commands", "game_of_command", "resolve", "table_commands"]
+
+
+def _choices(values: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    return tuple(values.items())
+
+
+def table_commands() -> tuple[CommandSpec, ...]:
+    """The table's own commands, with the choices the registered games offer."""
+    games = _choices({name: game.title for name, game in GAMES.items()})
+    presets = _choices({p: p for game in GAMES.values() for p in game.presets})
+    levels = _choices({lv: lv for game in GAMES.values() for lv in game.levels})
+    most = max(game.max_players for game in GAMES.values())
+    member = Param("member", Kind.USER, "Which player (default: you)")
+    chart = Param("chart", Kind.FLAG, "Post it as a chart in the channel")
+    period = Param("period", Kind.TEXT, "The month, YYYY-MM (default: this month)", suggest=Suggest.PERIODS)
+    table, books = Section.TABLE, Section.BOOKS
+    return (
+        CommandSpec("start", "open a table here: [game] [preset] [stake] [seats] [computers] [level] "
+                    "[option=value ...]", table, params=(
+                        Param("game", Kind.CHOICE, "Which game (default: the serial-number game)", choices=games),
+                        Param("preset", Kind.CHOICE, "Rule set (default: this server's)", choices=presets),
+                        Param("stake", Kind.INT, "Units won or lost per player per round", low=1, high=MAX_STAKE),
+                        Param("seats", Kind.INT, "Most players at the table", low=2, high=most),
+                        Param("computers", Kind.INT, "Computer players to seat", low=0, high=most - 1),
+                        Param("level", Kind.CHOICE, "How well the computer players play", choices=levels),
+                        Param("options", Kind.TEXT, "More rules as name=value words, e.g. rebid=on skunk=on",
+                              words=True),
+                    )),
+        CommandSpec("join", "take a seat at the table here", table),
+        CommandSpec("leave", "leave the table (after the current round, if one is under way)", table),
+        CommandSpec("deal", "start play (host; at least 2 seats)", table),
+        CommandSpec("hand", "show me my serial (or my cards) again, privately", Section.READ, changes=False,
+                    in_dm=True, aliases=("h",)),
+        CommandSpec("status", "the table's state", Section.READ, changes=False, aliases=("s",)),
+        CommandSpec("last", "declare the last hand (host)", table),
+        CommandSpec("end", "close the table (host or server admin)", table),
+        CommandSpec("kick", "remove a player (host or server admin)", table, params=(
+            Param("member", Kind.USER, "The player to remove", required=True),)),
+        CommandSpec("rules", "the rules at this table (or a new table's here)", table, changes=False),
+        CommandSpec("config", "server settings (admin): preset, option=value, unit value, currency, turn timeout",
+                    table, params=(
+                        Param("preset", Kind.CHOICE, "Default rule set for new tables", choices=presets),
+                        Param("stake", Kind.INT, "Default stake in units", low=1, high=MAX_STAKE),
+                        Param("unit_value", Kind.TEXT, "What one unit is worth, e.g. 1 or 0.25"),
+                        Param("currency", Kind.TEXT, "Currency label, e.g. $ or EUR"),
+                        Param("turn_timeout", Kind.INT, "Seconds a player has to act", low=MIN_TIMEOUT,
+                              high=MAX_TIMEOUT),
+                        Param("lobby_timeout", Kind.INT, "Seconds a lobby waits for the deal", low=MIN_TIMEOUT,
+                              high=MAX_TIMEOUT),
+                        Param("computer_level", Kind.CHOICE, "Default level of computer players", choices=levels),
+                        Param("settings", Kind.TEXT, "Other settings as name=value words, e.g. rebid=on",
+                              words=True),
+                    )),
+        CommandSpec("ledger", "balances for this server, this period and all time [chart]", books, params=(chart,),
+                    changes=False),
+        CommandSpec("sheet", "a period's balances and the fewest payments that settle it [period] [settle] [chart]",
+                    books, params=(period, Param("settle", Kind.FLAG, "Mark the period settled (admin); posts "
+                                                 "the sheet in the channel"), chart), public=True),
+        CommandSpec("stats", "a player's record, rating and its trend [player] [chart]", books,
+                    params=(member, chart), changes=False),
+        CommandSpec("leaderboard", "the top players [period|all] [by money|skill] [game]", books, params=(
+            Param("period", Kind.TEXT, "YYYY-MM, or 'all' (default: this month)", suggest=Suggest.PERIODS),
+            Param("by", Kind.CHOICE, "Rank by skill (default) or money", choices=(("skill", "skill"),
+                                                                                  ("money", "money"))),
+            Param("game", Kind.CHOICE, "Which game's ratings (default: the serial-number game)", choices=games),
+        ), changes=False),
+        CommandSpec("history", "recent rounds at this table", books, changes=False),
+        CommandSpec("export", "the game record of this table (the liars replay format)", books, changes=False),
+        CommandSpec("help", "what each command does", table, changes=False, in_dm=True, aliases=("?",)),
+    )
+
+
+_cache: tuple[tuple[object, ...], dict[str, CommandSpec], dict[str, str]] | None = None
+
+
+def _built() -> tuple[dict[str, CommandSpec], dict[str, str]]:
+    global _cache
+    stamp = tuple(GAMES.values())
+    if _cache is None or _cache[0] != stamp:
+        specs = {s.name: s for s in table_commands()}
+        for name, spec in game_commands().items():
+            specs.setdefault(name, spec)
+        aliases = {alias: s.name for s in specs.values() for alias in s.aliases if alias not in specs}
+        _cache = (stamp, specs, aliases)
+    return _cache[1], _cache[2]
+
+
+def commands() -> dict[str, CommandSpec]:
+    """Every command by name: the table's, then every registered game's."""
+    return _built()[0]
+
+
+def resolve(name: str) -> CommandSpec | None:
+    """The command called ``name`` (or answering to it: ``raise`` is ``bid``), case-insensitively."""
+    specs, aliases = _built()
+    key = name.strip().lower()
+    return specs.get(aliases.get(key, key))
+
+
+def game_of_command(game_name: str, name: str) -> CommandSpec | None:
+    """``name`` (or an alias) as one game declares it, or None if that game has no such command."""
+    key = name.strip().lower()
+    return next((s for s in GAMES[game_name].commands if key == s.name or key in s.aliases), None)

@@ -1,0 +1,145 @@
+"""Commands as data: what a command is called, what it takes, and where it shows (click's and typer's
+one declaration of a parameter, from which help, parsing and each platform's form are derived).
+
+A game declares its moves and private reads as :class:`CommandSpec` values (``Game.commands``); the
+table service declares its own commands the same way (:func:`bot.commands.table_commands`).  Every surface
+is built from these values — Discord's slash commands and their options, Slack's text commands and
+buttons, the terminal's words, ``help`` — so no adapter names a verb of any game::
+
+    CommandSpec("bid", "raise: a quantity and a digit, e.g. 'bid 5 sevens'", Section.MOVE,
+                params=(Param("quantity", Kind.INT, "How many …", low=1, high=96, suggest=Suggest.FORM),
+                        Param("digit", Kind.INT, "Which digit (0-9)", low=0, high=9, suggest=Suggest.FORM),
+                        Param("say", Kind.TEXT, "Or the bid in words: 'five sevens'", words=True)),
+                form=True, default=True, aliases=("b", "raise", "r"))
+
+A parameter's value crosses the seam typed (:data:`core.game.Option`): an integer stays an ``int``.
+The one parameter marked ``words`` is free text: a platform with named options sends it as the
+command's words (``Command.args``), as a text command does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+__all__ = ["SECTION_TITLES", "CommandSpec", "Kind", "Param", "Section", "Suggest", "merged"]
+
+
+class Kind(StrEnum):
+    """What a parameter holds."""
+
+    INT = "int"  # a whole number, within ``low``..``high``
+    CHOICE = "choice"  # one of ``choices``
+    TEXT = "text"  # free text
+    CARDS = "cards"  # card names, like "JD 3H" (free text a platform shows as such)
+    USER = "user"  # a member of the server (its id)
+    FLAG = "flag"  # yes or no
+
+
+class Suggest(StrEnum):
+    """Where a platform that completes as the player types finds the values to offer."""
+
+    NONE = ""
+    FORM = "form"  # the move's form, the field of the same name (the legal bids' quantities, digits)
+    PERIODS = "periods"  # the ledger periods the server has rounds in
+
+
+class Section(StrEnum):
+    """What kind of command it is: where ``help`` lists it, and how a platform groups it."""
+
+    MOVE = "move"  # a game's move: changes the round
+    READ = "read"  # a private view of the table or of one's own seat (``hand``, ``odds``)
+    TABLE = "table"  # the table's life: open, seat, deal, close, its rules, the server's settings
+    BOOKS = "books"  # the server's money and records: ledger, sheet, stats, leaderboard, history, export
+
+
+SECTION_TITLES: Mapping[Section, str] = {
+    Section.MOVE: "Play",
+    Section.READ: "Your view",
+    Section.TABLE: "The table",
+    Section.BOOKS: "The books",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """One parameter.  ``words``: the command's free text (at most one per command)."""
+
+    name: str
+    kind: Kind
+    help: str
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[tuple[str, str], ...] = ()  # (value, label) for a CHOICE
+    required: bool = False
+    words: bool = False
+    suggest: Suggest = Suggest.NONE
+
+
+@dataclass(frozen=True, slots=True)
+class CommandSpec:
+    """A command declared once.
+
+    ``changes``: it may change a table or the server's books (a platform's delivery id guards it
+    against a second application; a command that changes nothing is simply read again).
+    ``public``: its answer may go to the channel (a platform must not answer it privately first).
+    ``in_dm``: it makes sense in a direct message with the bot.  ``form``: the game offers a form for
+    it (Raise…, Declare…); a button for it opens the form.  ``default``: what bare text at the table
+    is taken as in the terminal (``5 7`` is a bid, ``two pair`` a declaration).  ``aliases``: other
+    names it answers to (short ones for the terminal; a name buttons used to carry).
+    """
+
+    name: str
+    help: str
+    section: Section
+    params: tuple[Param, ...] = ()
+    changes: bool = True
+    public: bool = False
+    in_dm: bool = False
+    form: bool = False
+    default: bool = False
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def words(self) -> Param | None:
+        """The free-text parameter, if the command takes one."""
+        return next((p for p in self.params if p.words), None)
+
+    @property
+    def usage(self) -> str:
+        """``bid [quantity] [digit] [say…]`` — the command as it is typed."""
+        shown = [f"<{p.name}>" if p.required else f"[{p.name}]" for p in self.params if not p.words]
+        free = self.words
+        if free is not None:
+            shown.append(f"<{free.name}…>" if free.required else f"[{free.name}…]")
+        return " ".join([self.name, *shown])
+
+
+def merged(specs: Iterable[CommandSpec]) -> dict[str, CommandSpec]:
+    """Commands by name, where several games declare one name (``challenge``, ``hint``): the first
+    declaration's words, with every game's parameters — a parameter is required only if each game
+    that declares the command requires it, and only a command every declaration marks ``form`` opens
+    a form from a button of its own."""
+    out: dict[str, CommandSpec] = {}
+    for spec in specs:
+        have = out.get(spec.name)
+        if have is None:
+            out[spec.name] = spec
+            continue
+        names = {p.name for p in have.params}
+        theirs = {p.name for p in spec.params}
+        params = tuple(
+            p if p.name in theirs and p.required and next(q for q in spec.params if q.name == p.name).required
+            else _optional(p)
+            for p in have.params
+        ) + tuple(_optional(p) for p in spec.params if p.name not in names)
+        out[spec.name] = CommandSpec(
+            have.name, have.help, have.section, params, have.changes or spec.changes, have.public or spec.public,
+            have.in_dm and spec.in_dm, have.form and spec.form, have.default, tuple(
+                dict.fromkeys(have.aliases + spec.aliases)))
+    return out
+
+
+def _optional(p: Param) -> Param:
+    return replace(p, required=False)
