@@ -17,9 +17,10 @@ through the stores' group-commit writers, which carry the game's commits.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any, Protocol
+
+from adapters.storebase import numbered
 
 __all__ = ["SlackInstalls", "slack_installs"]
 
@@ -68,16 +69,11 @@ class _Postgres:
     def __init__(self, store: Any) -> None:
         self.store = store
 
-    @staticmethod
-    def _numbered(sql: str) -> str:
-        count = iter(range(1, 100))
-        return re.sub(r"\?", lambda _: f"${next(count)}", sql)
-
     async def rows(self, sql: str, args: Sequence[Any]) -> list[Sequence[Any]]:
-        return list(await self.store.pool.fetch(self._numbered(sql), *args))
+        return list(await self.store.pool.fetch(numbered(sql), *args))
 
     async def run(self, sql: str, args: Sequence[Any]) -> int:
-        status = await self.store.pool.execute(self._numbered(sql), *args)  # e.g. "DELETE 1"
+        status = await self.store.pool.execute(numbered(sql), *args)  # e.g. "DELETE 1"
         return int(str(status).rsplit(" ", 1)[-1])
 
 

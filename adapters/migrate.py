@@ -1,7 +1,8 @@
 """``liars migrate``: copy a SQLite database into an empty PostgreSQL database, then check it.
 
 Everything is copied, ids included: servers' settings, tables (open and closed, with their panels),
-every table's event log, rounds, the ledger, player names, answered requests and settled periods,
+every table's event log, rounds, the ledger, player names, answered requests, settled periods and
+Slack installations,
 in one PostgreSQL transaction (all or nothing).  Afterwards every server's balances, overall and per
 period, are compared between the two databases, and so are the row counts.  The SQL lives in the two
 stores (``SqliteStore.dump``, ``PostgresStore.bulk_load``); this module only drives them.

@@ -41,6 +41,8 @@ DUMP_COLUMNS: dict[str, tuple[str, ...]] = {
     "players": ("server", "player", "name"),
     "requests": ("request_id", "table_id", "reply", "at"),
     "settlements": ("server", "period", "settled_by", "at"),
+    "slack_bots": ("enterprise_id", "team_id", "server", "installed_at", "data"),  # adapters/installs.py
+    "slack_installations": ("enterprise_id", "team_id", "user_id", "installed_at", "data"),
 }
 
 

@@ -131,6 +131,30 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def cmd_forget(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from adapters.erase import OpenTables, erase_server
+    from adapters.stores import open_store
+
+    if not args.yes:
+        return _fail(f"this erases {args.server}'s ledger, rounds, tables and settings for good: add --yes")
+
+    async def run() -> dict[str, int]:
+        store = await open_store(args.db)
+        try:
+            return await erase_server(store, args.server)
+        finally:
+            await store.close()
+
+    try:
+        erased = asyncio.run(run())
+    except OpenTables as exc:
+        return _fail(str(exc))
+    print(f"erased {args.server}: " + ", ".join(f"{n} {table}" for table, n in erased.items()))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="liars", description="Liar's Poker, the serial-number game.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -155,6 +179,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--from", dest="source", required=True, help="sqlite:///path (or a path)")
     p.add_argument("--to", dest="target", required=True, help="postgresql://user:password@host/database")
     p.set_defaults(func=cmd_migrate)
+
+    p = sub.add_parser("forget", help="erase one server's ledger, rounds, tables and settings (an admin's erase)")
+    p.add_argument("server", help="the ledger server, e.g. slack:T0123 or discord:1234")
+    p.add_argument("--db", default=None, help="SQLite file or postgresql:// URL "
+                   "(default: $LIARS_DATABASE_URL, else $LIARS_DB, else ./liars.sqlite3)")
+    p.add_argument("--yes", action="store_true", help="really erase")
+    p.set_defaults(func=cmd_forget)
 
     for extra in _EXTRA_COMMANDS:
         extra(sub)

@@ -29,7 +29,7 @@ its token.
 workspace's installation (:class:`Uninstalls`) and close its open tables in every process's store
 (``Service.close_server``: a round under way is void, no money moves).  The workspace's ledger, rounds,
 game records, names and settings stay, under its ledger server (``slack:T…``): they are its figures
-again if it installs the app later.  A request
+again if it installs the app later; ``liars forget slack:T…`` erases them (:mod:`adapters.erase`).  A request
 from a workspace with no installation is answered by bolt with :data:`NOT_INSTALLED` (HTTP 200 and, for
 a slash command, that text through its ``response_url``), never a 500.
 """

@@ -11,7 +11,9 @@ workspace that never installed gets a clear answer (HTTP 200, the text through i
 Then ``app_uninstalled`` for one workspace, delivered to the process that did not install it: its
 installation is gone from the shared database, its open table is closed with no money moved for the
 round under way, its ledger is kept, its requests are answered "not installed", nothing is sent with its
-revoked token any more — and the other workspace plays on.
+revoked token any more — and the other workspace plays on.  Finally an admin erases the removed
+workspace's figures (``liars forget slack:TA``, the real command): every row of it goes, the other's
+stay, and the ledger is append-only again; a workspace with an open table is refused.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import html
 import json
 import random
 import re
+import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -33,7 +36,7 @@ import pytest_asyncio
 from adapters.slack.oauth import NOT_INSTALLED, SCOPES
 from tests.adapters.slack.harness import SECRET
 from tests.adapters.store_support import raw_sql
-from tests.e2e.slack_processes import Bot, Table, start_bot, stop_bot
+from tests.e2e.slack_processes import ROOT, Bot, Table, start_bot, stop_bot
 from tests.fakes.slack_server import FakeSlack, form_encode, signed_headers
 
 PLAYERS = {"TA": ["UA1", "UA2", "UA3"], "TB": ["UB1", "UB2", "UB3"]}
@@ -185,7 +188,25 @@ async def test_two_workspaces_install_play_at_once_and_one_uninstalls(fake: Fake
             check_tokens(fake)
             after = [c for c in fake.calls() if c.team == "TA" and c.timestamp > uninstalled_at and c.ok]
             assert after == [], [c.method for c in after]  # nothing went out with A's revoked token
+
+            # an admin erases A's figures; B, whose table is open, is refused and keeps everything
+            assert await forget(url, "slack:TB") == 2
+            assert await forget(url, "slack:TA") == 0
+            for table in ("ledger", "rounds", "tables", "players"):
+                assert await raw_sql(url, f"SELECT COUNT(*) FROM {table} WHERE server = 'slack:TA'") == [(0,)]
+                [(kept,)] = await raw_sql(url, f"SELECT COUNT(*) FROM {table} WHERE server = 'slack:TB'")
+                assert kept > 0, table
+            with pytest.raises(Exception, match="append-only"):  # the triggers are back
+                await raw_sql(url, "DELETE FROM ledger WHERE server = 'slack:TB'")
     finally:
         logs = [await stop_bot(bot) for bot in bots]
     for log in logs:
         assert "Traceback" not in log, log
+
+
+async def forget(url: str, server: str) -> int:
+    """``liars forget SERVER --yes`` as a process; its exit status."""
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.cli", "forget", server, "--db", url,
+                                                "--yes", cwd=ROOT, stdout=asyncio.subprocess.DEVNULL,
+                                                stderr=asyncio.subprocess.DEVNULL)
+    return await proc.wait()
