@@ -357,12 +357,13 @@ def _command_name(interaction: discord.Interaction[Any]) -> str:
 # -- wiring -----------------------------------------------------------------------------------------
 async def create_bot(config: DiscordConfig, *, rng: Any = None, clock: Clock | None = None,
                      computer_delay: float | None = None, sync_commands: bool = True, run_timers: bool = False,
-                     **options: Any) -> LiarsBot:
+                     links: Links | None = None, **options: Any) -> LiarsBot:
     """Open the store, reload the open Discord tables, and build the bot (not yet connected).
 
-    Timers are off unless ``run_timers``: ``run`` turns them on; tests drive time themselves.
-    ``options`` go to ``discord.AutoShardedClient`` (tests pass ``guild_ready_timeout``)."""
-    links = Links()
+    Timers are off unless ``run_timers``: ``run`` turns them on; tests drive time themselves (and the
+    interaction tokens' age, through ``links``).  ``options`` go to ``discord.AutoShardedClient`` (tests
+    pass ``guild_ready_timeout``)."""
+    links = links or Links()
     notifier = DiscordNotifier(layout=config.layout, links=links)
     delay = config.computer_delay if computer_delay is None else computer_delay
     # the tables this process times and redraws: its own shards' (a command for any table is taken)

@@ -31,8 +31,9 @@ async def test_a_round_in_a_group_dm_goes_through_interactions_only(world: Harne
     fake = h.fake
     gdm = fake.add_group_dm("dinner", [h.alice, h.bob, h.carol])
     clock = FakeClock()
+    token_age = [0.0]  # the bot's view of how old the interaction tokens are (Links' clock)
     h.layout = "v2"
-    bot = await h.start(clock=clock)
+    bot = await h.start(clock=clock, links=Links(clock=lambda: token_age[0]))
     for command in fake.commands[None].values():  # /liars and /liars-books
         assert 1 in command["integration_types"] and 2 in command["contexts"]  # user installs, private channels
     key = TableKey("discord", f"dm{gdm.id}", str(gdm.id))
@@ -118,6 +119,33 @@ async def test_a_round_in_a_group_dm_goes_through_interactions_only(world: Harne
     balances = await h.service.store.balances(key.server)
     assert balances and sum(balances.values()) == 0 and set(balances) <= {str(h.alice.id), str(h.bob.id), "cpu-gekko"}
     assert await h.service.store.balances(f"discord:{h.guild.id}") == {}
+
+    # Nobody at the table touches anything for 15 minutes: every token is dead (the fake refuses them).  The
+    # timer still moves the sleeper, but nothing can be shown ...
+    round2 = await fake.wait_for(lambda: table.live and table.rounds_settled >= 1 and h.service.panel(key, "table"))
+    fake.advance(15 * 60)
+    token_age[0] += 15 * 60
+    sleeper = table.match.live_round.to_act
+    assert not sleeper.startswith("cpu-")
+    edits_before = fake.get_message(int(round2)).edit_count
+    clock.advance(61)
+    while await h.service.tick():  # the warning, then the move for the sleeper
+        clock.advance(61)
+        if table.match.live_round is None or table.match.live_round.to_act != sleeper:
+            break
+    await h.service.drain()
+    assert fake.get_message(int(round2)).edit_count == edits_before  # ... until someone interacts:
+    assert [r for r in fake.requests if r.status == 401] == []  # (no dead token was even tried)
+    someone = h.alice if sleeper != str(h.alice.id) else h.bob
+    mine = await press(someone, fake.get_message(int(round2)), "hand")
+    assert mine.ephemeral and "serial" in mine.text().lower()  # My serial answers them alone
+    await h.service.drain()
+    moved = [e for e in await h.service.store.table_events(table.id) if e["t"] == "act" and e.get("timeout")]
+    assert moved[-1]["player"] == sleeper  # the timer moved the sleeper while nothing could be shown
+    now_round = f"Round {table.rounds_settled + 1}"
+    shown = await fake.wait_for(lambda: (m := panel("table")).edit_count > edits_before and now_round in m.text()
+                                and m)  # the table as it stands now, drawn again through the new interaction
+    assert not shown.ephemeral and shown.channel_id == gdm.id
 
     # only interactions: no bot DM, no channel post, no refused post
     posts = [r for r in fake.requests if r.method == "POST" and re.search(r"/channels/\d+/messages$", r.path)]
