@@ -181,7 +181,7 @@ class LiarsBot(discord.AutoShardedClient):
     @staticmethod
     def table_key(interaction: discord.Interaction[Any]) -> TableKey:
         if interaction.guild_id is None and interaction.channel_id is not None and _private(interaction):
-            return private_key(interaction.channel_id)
+            return private_key(interaction.channel_id)  # a server that never added the app keeps its own ledger
         return TableKey(PLATFORM, str(interaction.guild_id), str(interaction.channel_id))
 
     @staticmethod
@@ -345,8 +345,11 @@ class LiarsBot(discord.AutoShardedClient):
 
 
 def _private(interaction: discord.Interaction[Any]) -> bool:
-    """A group DM or a DM between friends: the app is there by a user's install, with no bot to post."""
-    return interaction.guild_id is None and bool(interaction.context.private_channel)
+    """A group DM, a DM between friends, or a server that never added the app (a member's own app): the
+    app is there by a user's install, with no bot to post."""
+    if interaction.guild_id is not None:
+        return not interaction.is_guild_integration()
+    return bool(interaction.context.private_channel)
 
 
 def _command_name(interaction: discord.Interaction[Any]) -> str:

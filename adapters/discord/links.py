@@ -1,6 +1,7 @@
 """Where the bot cannot post: group DMs and DMs between friends, through the interactions' webhooks.
 
-Installed to a user (not to a server), the app has no bot in the channel: it may not post there, nor
+Installed to a user (not to a server), the app has no bot in the channel — a group DM, a DM between
+friends, or a server that lets its members use their own apps but never added this one: it may not post there, nor
 DM anyone (Discord refuses both).  All it can do is answer an interaction, and for 15 minutes after
 it, use that interaction's token: send follow-ups (public, or ephemeral to the one who acted), and edit
 the messages that token may edit — the interaction's own message (``@original``: for a button, the
@@ -87,14 +88,21 @@ class Links:
         self.clock = clock
         self.life = life
         self._channels: dict[TableKey, _Channel] = {}
+        self._without_bot: set[TableKey] = set()  # server channels where the app is a member's, not the server's
 
     def served(self, key: TableKey) -> bool:
-        """Whether the table's messages go through interactions (a private channel's table)."""
-        return key.server_id.startswith("dm")
+        """Whether the table's messages go through interactions (a private channel's table, or one in a
+        server without the bot, as its interactions said)."""
+        return key.server_id.startswith("dm") or key in self._without_bot
 
     def note(self, key: TableKey, interaction: discord.Interaction[Any]) -> Link:
         """An interaction arrived at this table: it is the newest, and may edit the message it is on."""
         link = Link(interaction, str(interaction.user.id), self.clock() + self.life)
+        if interaction.guild_id is not None:  # a server: the bot is in it if the app is installed to it
+            if interaction.is_guild_integration():
+                self._without_bot.discard(key)
+            else:
+                self._without_bot.add(key)
         channel = self._channels.setdefault(key, _Channel())
         channel.newest = link
         channel.users[link.user] = link

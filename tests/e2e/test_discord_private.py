@@ -1,17 +1,20 @@
-"""A round in a group DM, where the app is installed to the players (not to a server): the real bot against
-the fake Discord, which refuses the bot any post in the group DM and any DM (the bot is in neither).
+"""A round in a group DM, where the app is installed to the players (not to a server) — and the same in a
+server that never added the app but lets its members use theirs: the real bot against the fake Discord,
+which refuses the bot any post there and any DM (the bot is in neither).
 
 Everything goes through interactions: ``/liars start`` answers privately and the lobby comes as the
 interaction's public follow-up; the table message is a follow-up edited with the tokens of the
 interactions that may edit it (its own, and the clicks on it); each serial goes as an ephemeral
 follow-up to its holder's own live interaction (a player without one is asked to press My serial); a
 computer seat's move and a turn timer's move show within the tokens' lifetime.  The group's ledger is
-its own (``discord:dm<channel>``).
+its own (``discord:dm<channel>``; the server's own in a server).
 """
 
 from __future__ import annotations
 
 import re
+
+import pytest
 
 from adapters.discord.links import Links
 from bot.model import TableKey
@@ -26,24 +29,34 @@ no_errors = discord_helpers.no_errors
 SERIAL = re.compile(r"Your serial for round (\d+)")
 
 
-async def test_a_round_in_a_group_dm_goes_through_interactions_only(world: Harness) -> None:
+@pytest.mark.parametrize("where", ["group DM", "server without the bot"])
+async def test_a_round_in_a_group_dm_goes_through_interactions_only(world: Harness, where: str) -> None:
     h = world
     fake = h.fake
-    gdm = fake.add_group_dm("dinner", [h.alice, h.bob, h.carol])
+    if where == "group DM":
+        gdm = fake.add_group_dm("dinner", [h.alice, h.bob, h.carol])
+        guild_id: int | None = None
+        key = TableKey("discord", f"dm{gdm.id}", str(gdm.id))
+    else:
+        other = fake.add_guild("Their server")
+        fake.without_bot(other.id)
+        for u in h.users:
+            fake.add_member(other.id, u.id)
+        gdm, guild_id = other.channel("general"), other.id
+        key = TableKey("discord", str(other.id), str(gdm.id))
     clock = FakeClock()
     token_age = [0.0]  # the bot's view of how old the interaction tokens are (Links' clock)
     h.layout = "v2"
     bot = await h.start(clock=clock, links=Links(clock=lambda: token_age[0]))
     for command in fake.commands[None].values():  # /liars and /liars-books
         assert 1 in command["integration_types"] and 2 in command["contexts"]  # user installs, private channels
-    key = TableKey("discord", f"dm{gdm.id}", str(gdm.id))
 
     async def ask(user: object, sub: str, **options: object) -> RecordedMessage:
-        iid = await fake.send_slash(user.id, None, gdm.id, "liars", sub, options)  # type: ignore[attr-defined]
+        iid = await fake.send_slash(user.id, guild_id, gdm.id, "liars", sub, options)  # type: ignore[attr-defined]
         return await h.response(iid)
 
     async def press(user: object, message: RecordedMessage, action: str) -> RecordedMessage:
-        iid = await fake.click_button(user.id, None, gdm.id, message.id,  # type: ignore[attr-defined]
+        iid = await fake.click_button(user.id, guild_id, gdm.id, message.id,  # type: ignore[attr-defined]
                                       f"liars:{action}:{key.server_id}:{key.channel_id}")
         await h.service.drain()
         await fake.wait_for(lambda: fake.interactions[iid].acknowledged and True)
@@ -163,6 +176,7 @@ def test_a_link_lives_fourteen_minutes_and_each_interaction_renews_it() -> None:
         def __init__(self, user: int) -> None:
             self.user = type("U", (), {"id": user})()
             self.message = None
+            self.guild_id = None
 
     assert links.served(key) and not links.served(TableKey("discord", "1", "5"))
     first = links.note(key, Interaction(1))  # type: ignore[arg-type]

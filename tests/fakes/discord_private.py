@@ -6,6 +6,9 @@ Group DMs and DMs between friends
   to the users, not to a server, and the bot is not in it: ``POST /channels/{id}/messages`` there gives
   403 ``50001 Missing Access``, as on Discord.  ``dm_between(a, b)`` is a DM between two friends (type 1,
   the bot not in it either).
+* ``without_bot(guild)``: a server where the app is installed only to its members (the server allows
+  external apps), not to the server: no GUILD_CREATE for it, its interactions are authorized by the
+  user's install (``{"1": user}``), and the bot cannot post in its channels either (403 ``50001``).
 * A slash command or a click in such a channel is an interaction of context 2 (``PRIVATE_CHANNEL``)
   authorized by the user's install (``authorizing_integration_owners: {"1": user}``).  The command must
   have been registered for it (``integration_types`` with 1 and ``contexts`` with 2), or injecting it
@@ -65,13 +68,19 @@ class PrivateFake:
     """Group DMs, the interaction webhooks' edits and Components V2 (see the module's docstring)."""
 
     group_dms: dict[int, list[int]]
+    apart: set[int]
     token_ttl: float
     _skew: float
 
     def _init_private(self) -> None:
         self.group_dms = {}  # channel id -> its users
+        self.apart = set()  # servers the bot is not in (the app installed to their members only)
         self.token_ttl = TOKEN_TTL
         self._skew = 0.0
+
+    def without_bot(self, guild_id: int) -> None:
+        """The app is installed to this server's members, not to the server: the bot is not in it."""
+        self.apart.add(guild_id)
 
     def now(self) -> float:
         return time.monotonic() + self._skew

@@ -1109,7 +1109,7 @@ class FakeDiscord(PrivateFake):
         session = _Session(id=uuid.uuid4().hex, shard_id=shard_id, intents=intents, created=time.monotonic(), conn=conn)
         conn.session = session
         self._sessions[session.id] = session
-        my_guilds = [g for g in self.guilds.values() if self._shard_for(g.id) == shard_id]
+        my_guilds = [g for g in self.guilds.values() if self._shard_for(g.id) == shard_id and g.id not in self.apart]
         ready: JSON = {
             "v": 10,
             "user": self._bot_user_payload(),
@@ -1184,7 +1184,7 @@ class FakeDiscord(PrivateFake):
                 channel=self._channel_payload(channel, permissions=perms),
                 member=self._member_payload(guild, member, permissions=perms),
                 app_permissions=str(app_perms),
-                authorizing_integration_owners={"0": str(guild_id)},
+                authorizing_integration_owners={"1": str(user_id)} if guild_id in self.apart else {"0": str(guild_id)},
                 context=0,
             )
         else:
@@ -1337,6 +1337,8 @@ class FakeDiscord(PrivateFake):
         inter, payload = self._base_interaction(2, user_id, guild_id, channel_id, member_permissions)
         if channel_id in self.group_dms and not self._allows_private(self._find_command(name, None)):
             raise LookupError(f"/{name} is not registered for user installs in private channels")
+        if guild_id in self.apart and 1 not in (self._find_command(name, None).get("integration_types") or []):
+            raise LookupError(f"/{name} is not registered for user installs")
         payload["data"] = self._command_data(name, subcommand, options or {}, guild_id)
         return await self._inject(inter)
 
@@ -1736,7 +1738,7 @@ class FakeDiscord(PrivateFake):
 
     async def _h_post_message(self, req: _Req) -> web.Response:
         ch = self._find_channel(int(req.params["cid"]))
-        if ch.id in self.group_dms:  # the bot is not in it: only interactions can answer there
+        if ch.id in self.group_dms or ch.guild_id in self.apart:  # no bot there: only interactions answer
             self.actions.append(RecordedAction("refused", None, ch.id, dict(req.body)))
             raise DiscordRequestError(403, 50001, "Missing Access")
         if ch.is_dm and ch.recipient_id in self.blocked_dm_users:
