@@ -128,7 +128,6 @@ class Load:
         self.by_iid: dict[int, Request] = {}
         self.early: dict[int, list[tuple[float, RecordedMessage]]] = {}  # seen before send_slash returned
         self.measured: list[Request] = []
-        self.counts = 0
         self.missed = 0
         self.sent = 0
         fake.observers.append(self.observe)
@@ -144,11 +143,10 @@ class Load:
             return
         if kind not in ("create", "edit") or msg.dm_recipient_id is not None:
             return
-        if "The count" in msg.content and kind == "create":
-            self.counts += 1
         table = self.by_channel.get(msg.channel_id)
         req = table.current if table is not None else None
-        if req is not None and req.sent and req.effect is None and any(m in msg.content for m in req.markers):
+        text = msg.text()  # the content, or a Components V2 message's text displays
+        if req is not None and req.sent and req.effect is None and any(m in text for m in req.markers):
             req.effect = now
             req.check()
 
@@ -156,8 +154,9 @@ class Load:
     def _interaction(req: Request, now: float, msg: RecordedMessage) -> None:
         if req.ack is None:
             req.ack = now
-        if req.answer is None and not msg.loading and msg.content:
-            req.answer, req.answer_text = now, msg.content
+        answer = msg.content or msg.text()
+        if req.answer is None and not msg.loading and answer:
+            req.answer, req.answer_text = now, answer
         req.check()
 
     async def send(self, table: Table, measure: bool) -> None:
@@ -176,6 +175,11 @@ class Load:
         table.learn(req)
         self.by_iid.pop(iid, None)
         table.current = None
+
+
+def _rounds(db: Path) -> int:
+    with sqlite3.connect(db) as conn:
+        return int(conn.execute("SELECT COUNT(*) FROM rounds").fetchone()[0])
 
 
 async def start_bot(fake: FakeDiscord, db: Path) -> tuple[asyncio.subprocess.Process, asyncio.Task[bytes], str]:
@@ -220,11 +224,12 @@ async def main(args: argparse.Namespace) -> int:
         for start in range(0, len(tables), 20):  # seat everyone and deal, 20 tables at a time
             for _ in range(len(tables[0].players) + 1):
                 await asyncio.gather(*(load.send(t, False) for t in tables[start:start + 20]))
-        counts_before = load.counts
+        rounds_before = _rounds(db)
         schedule = await run_schedule(tables, lambda t: load.send(t, True), rate=args.rate, seconds=args.seconds,
                                       pid=proc.pid)
         await asyncio.sleep(2)  # the last pictures: drawn and edited in
         samples = await scrape(metrics_url)
+        rounds_after = _rounds(db)
         proc.send_signal(signal.SIGTERM)
         await asyncio.wait_for(proc.wait(), 20)
         log = (await stderr).decode()
@@ -236,12 +241,14 @@ async def main(args: argparse.Namespace) -> int:
     with sqlite3.connect(db) as conn:
         ledgers = dict(conn.execute("SELECT server, SUM(units) FROM ledger GROUP BY server").fetchall())
         rounds = conn.execute("SELECT COUNT(*) FROM rounds").fetchone()[0]
-    counts = [m for m in fake.messages.values() if "**The count**" in m.content]
-    pictured = sum(1 for m in counts if m.attachments)
+    # every settled round has its count; its picture is a count-N.png attached to the count's message
+    # (classic layout) or edited into the round's table message (Components V2)
+    pictured = sum(1 for m in fake.messages.values()
+                   if any(str(a.get("filename", "")).startswith("count-") for a in m.attachments))
     extra = [
         f"  moves applied {len(moved)}, refused {len(reqs) - len(moved)}; the fake's internal errors "
         f"{len(fake.internal_errors)}, unknown requests {len(fake.unknown_requests)}",
-        f"  rounds completed while measured: {load.counts - counts_before} (all in the file: {rounds}); "
+        f"  rounds completed while measured: {rounds_after - rounds_before} (all in the file: {rounds}); "
         + picture_seconds(samples),
         f"  ledgers: {len(ledgers)} servers, sums {sorted(set(ledgers.values()))} (target all 0)",
         f"  REST calls (whole run, the bot's metrics): {metric(samples, 'liars_platform_calls_total')}, "
@@ -251,7 +258,7 @@ async def main(args: argparse.Namespace) -> int:
     title = (f"liars discord under load: {args.tables} tables ({args.servers} servers), target {args.rate:.0f} "
              f"interactions/s for {args.seconds:.0f} s")
     for line in report(title=title, unit="interaction", reqs=reqs, moved=moved, schedule=schedule,
-                       counts=len(counts), pictured=pictured, samples=samples, extra=extra) + log_errors(log):
+                       counts=rounds, pictured=pictured, samples=samples, extra=extra) + log_errors(log):
         print(line)
     return 0 if all(v == 0 for v in ledgers.values()) and not fake.internal_errors else 1
 
