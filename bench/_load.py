@@ -71,9 +71,9 @@ class Schedule:
 
 
 async def run_schedule(tables: Sequence[T], send: Callable[[T], Awaitable[None]], *, rate: float, seconds: float,
-                       pid: int) -> Schedule:
+                       pids: Sequence[int]) -> Schedule:
     """Send at ``rate`` for ``seconds``: each slot goes to the next ready table (``send`` returns when
-    the table may move again); the bot's (``pid``) CPU is read before and after."""
+    the table may move again); the bot processes' (``pids``) CPU is read before and after."""
     ready: deque[T] = deque(tables)
     out = Schedule()
 
@@ -82,7 +82,7 @@ async def run_schedule(tables: Sequence[T], send: Callable[[T], Awaitable[None]]
         ready.append(table)
 
     interval = 1.0 / rate
-    cpu_before = cpu_seconds(pid)
+    cpu_before = sum(cpu_seconds(pid) for pid in pids)
     t0 = time.perf_counter()
     n = 0
     while True:
@@ -100,23 +100,29 @@ async def run_schedule(tables: Sequence[T], send: Callable[[T], Awaitable[None]]
         out.tasks.add(task)
         task.add_done_callback(out.tasks.discard)
     out.elapsed = time.perf_counter() - t0
-    out.cpu = cpu_seconds(pid) - cpu_before
+    out.cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
     if out.tasks:
         await asyncio.wait(out.tasks, timeout=10)
     return out
 
 
-async def scrape(url: str) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
-    """The bot's metrics (``GET /metrics``), as ``{(name, labels): value}``; empty if unreachable."""
+async def scrape(*urls: str) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
+    """The bots' metrics (``GET /metrics``), summed over ``urls``, as ``{(name, labels): value}``; empty
+    if none answers."""
     from prometheus_client.parser import text_string_to_metric_families
 
-    try:
-        async with aiohttp.ClientSession() as http, http.get(url, timeout=aiohttp.ClientTimeout(total=5)) as resp:
-            text = await resp.text()
-    except (aiohttp.ClientError, TimeoutError):
-        return {}
-    return {(s.name, frozenset(s.labels.items())): s.value
-            for family in text_string_to_metric_families(text) for s in family.samples}
+    out: dict[tuple[str, frozenset[tuple[str, str]]], float] = {}
+    for url in urls:
+        try:
+            async with aiohttp.ClientSession() as http, http.get(url, timeout=aiohttp.ClientTimeout(total=5)) as resp:
+                text = await resp.text()
+        except (aiohttp.ClientError, TimeoutError):
+            continue
+        for family in text_string_to_metric_families(text):
+            for s in family.samples:
+                key = (s.name, frozenset(s.labels.items()))
+                out[key] = out.get(key, 0.0) + s.value
+    return out
 
 
 def metric(samples: dict[tuple[str, frozenset[tuple[str, str]]], float], name: str, **labels: str) -> int:
@@ -149,7 +155,7 @@ def report(*, title: str, unit: str, reqs: Sequence[Measured], moved: Sequence[M
         _line("ack", acks, ACK_TARGET_MS, f"{len(reqs) - len(acks)} never acknowledged"),
         _line("effect", effects, LATENCY_TARGET_MS, f"{len(moved) - len(effects)} of {len(moved)} moves never seen"),
         _line("answer", answers, LATENCY_TARGET_MS, f"{len(reqs) - len(answers)} unanswered"),
-        f"  the bot's CPU: {cpu:.1f} s in {elapsed:.1f} s ({100 * cpu / elapsed:.0f}% of a core), "
+        f"  the bot's CPU (all its processes): {cpu:.1f} s in {elapsed:.1f} s ({100 * cpu / elapsed:.0f}% of a core), "
         f"{per:.2f} ms per {unit}   target <= {CPU_TARGET_MS:.0f} ms: {'met' if per <= CPU_TARGET_MS else 'NOT met'}; "
         f"machine load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores",
         *extra,

@@ -226,7 +226,7 @@ async def main(args: argparse.Namespace) -> int:
                 await asyncio.gather(*(load.send(t, False) for t in tables[start:start + 20]))
         rounds_before = _rounds(db)
         schedule = await run_schedule(tables, lambda t: load.send(t, True), rate=args.rate, seconds=args.seconds,
-                                      pid=proc.pid)
+                                      pids=[proc.pid])
         await asyncio.sleep(2)  # the last pictures: drawn and edited in
         samples = await scrape(metrics_url)
         rounds_after = _rounds(db)

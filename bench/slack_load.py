@@ -14,9 +14,16 @@ the counts posted and how many got their picture (exactly), and every server's l
 the SQLite file after the bot has stopped (the report's shape: ``bench/_load.py``).
 
     python bench/slack_load.py [--rate 200] [--seconds 60] [--tables 100] [--servers 10] [--db PATH]
+                               [--processes 2 --postgres | --database-url postgresql://...]
 
-Targets: ack p99 <= 100 ms, effect and answer p99 <= 300 ms at 200 requests/s, the bot's CPU <= 2 ms per
-request, every count with its picture, no 5xx, every ledger 0.
+``--processes N`` starts N bot processes on one database (PostgreSQL: ``--database-url``, or
+``--postgres`` for a throwaway pgserver, fsync on) and sends each request to the next process in turn,
+as a load balancer would (a table's moves land on every process); ``--sticky`` sends each table's
+requests to one process instead.
+
+Targets: ack p99 <= 100 ms, effect and answer p99 <= 300 ms at 200 requests/s for one process (400 for
+two on PostgreSQL), the bot's CPU <= 2 ms per request, every count with its picture, no 5xx, every
+ledger 0.
 """
 
 from __future__ import annotations
@@ -40,7 +47,7 @@ import aiohttp
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench._load import log_errors, picture_seconds, report, run_schedule, scrape  # noqa: E402
+from bench._load import log_errors, metric, picture_seconds, report, run_schedule, scrape  # noqa: E402
 from tests.fakes.slack_server import (  # noqa: E402 - after the path set-up
     PROXY_VARS,
     ApiCall,
@@ -119,8 +126,8 @@ class Table:
 
 
 class Load:
-    def __init__(self, fake: FakeSlack, url: str, tables: list[Table]) -> None:
-        self.fake, self.url, self.tables = fake, url, tables
+    def __init__(self, fake: FakeSlack, urls: list[str], tables: list[Table], sticky: bool = False) -> None:
+        self.fake, self.urls, self.tables, self.sticky = fake, urls, tables, sticky
         self.by_url: dict[str, Request] = {}
         self.by_channel: dict[str, Table] = {t.channel: t for t in tables}
         self.measured: list[Request] = []
@@ -158,9 +165,11 @@ class Load:
         self.sent += 1
         table.current = req
         body = form_encode(payload)
+        turn = self.tables.index(table) if self.sticky else self.sent  # by table, or in turn as a load balancer
+        url = self.urls[turn % len(self.urls)]
         req.sent = time.perf_counter()
         try:
-            async with http.post(self.url, data=body, headers=signed_headers(body, SECRET)) as resp:
+            async with http.post(url, data=body, headers=signed_headers(body, SECRET)) as resp:
                 await resp.read()
                 req.status = resp.status
                 req.ack = time.perf_counter() if resp.status == 200 else None
@@ -177,11 +186,12 @@ class Load:
         table.current = None
 
 
-async def start_bot(fake: FakeSlack, db: Path, profile: str | None = None
+async def start_bot(fake: FakeSlack, database: dict[str, str], profile: str | None = None
                     ) -> tuple[asyncio.subprocess.Process, str, asyncio.Task[bytes]]:
-    env = {k: v for k, v in os.environ.items() if k not in PROXY_VARS and not k.startswith("SLACK_")}
+    env = {k: v for k, v in os.environ.items()
+           if k not in PROXY_VARS and not k.startswith("SLACK_") and k not in ("LIARS_DB", "LIARS_DATABASE_URL")}
     env.update(SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_SIGNING_SECRET=SECRET, SLACK_API_URL=fake.api_base, PORT="0",
-               LIARS_DB=str(db), LIARS_COMPUTER_DELAY="0")
+               LIARS_COMPUTER_DELAY="0", **database)
     wrap = ["-m", "cProfile", "-o", profile] if profile else []
     proc = await asyncio.create_subprocess_exec(
         sys.executable, *wrap, "-m", "bot.cli", "slack", "--host", "127.0.0.1", cwd=ROOT,
@@ -196,13 +206,48 @@ async def start_bot(fake: FakeSlack, db: Path, profile: str | None = None
                 return proc, m.group(1), asyncio.create_task(proc.stderr.read())
 
 
+async def _stored(database: dict[str, str]) -> tuple[dict[str, int], int]:
+    """Every server's ledger sum, and the rounds stored, read after the bots have stopped."""
+    query = ("SELECT server, SUM(units) FROM ledger GROUP BY server", "SELECT COUNT(*) FROM rounds")
+    if "LIARS_DATABASE_URL" in database:
+        import asyncpg
+
+        conn = await asyncpg.connect(database["LIARS_DATABASE_URL"])
+        try:
+            ledgers = {str(r[0]): int(r[1]) for r in await conn.fetch(query[0])}
+            return ledgers, int(await conn.fetchval(query[1]))
+        finally:
+            await conn.close()
+    with sqlite3.connect(database["LIARS_DB"]) as db:
+        return dict(db.execute(query[0]).fetchall()), int(db.execute(query[1]).fetchone()[0])
+
+
 async def main(args: argparse.Namespace) -> int:
-    db = Path(args.db) if args.db else Path(tempfile.mkdtemp(prefix="liars-slack-bench-")) / "liars.sqlite3"
+    server = None
+    if args.database_url:
+        database = {"LIARS_DATABASE_URL": args.database_url}
+    elif args.postgres:
+        import pgserver  # a dev dependency: PostgreSQL 16 binaries in a wheel
+
+        server = pgserver.get_server(tempfile.mkdtemp(prefix="liars-slack-bench-pg-"), cleanup_mode="delete")
+        database = {"LIARS_DATABASE_URL": str(server.get_uri())}
+    else:
+        db = Path(args.db) if args.db else Path(tempfile.mkdtemp(prefix="liars-slack-bench-")) / "liars.sqlite3"
+        database = {"LIARS_DB": str(db)}
+    try:
+        return await _run(args, database)
+    finally:
+        if server is not None:
+            server.cleanup()
+
+
+async def _run(args: argparse.Namespace, database: dict[str, str]) -> int:
     tables = [Table(f"C0B{i:04d}", f"T0S{i % args.servers:03d}", [f"U0{c}{i:04d}" for c in "ABC"])
               for i in range(args.tables)]
     async with FakeSlack(bot_token=BOT_TOKEN) as fake:
-        proc, url, stderr = await start_bot(fake, db, args.profile)
-        load = Load(fake, url, tables)
+        bots = [await start_bot(fake, database, args.profile) for _ in range(args.processes)]
+        urls = [url for _, url, _ in bots]
+        load = Load(fake, urls, tables, sticky=args.sticky)
         connector = aiohttp.TCPConnector(limit=0)
         async with aiohttp.ClientSession(connector=connector) as http:
             # set-up: open, seat and deal every table (not measured), a few at a time
@@ -211,28 +256,31 @@ async def main(args: argparse.Namespace) -> int:
                     await asyncio.gather(*(load.send(http, t, False) for t in tables[start:start + 20]))
             counts_before = load.counts
             schedule = await run_schedule(tables, lambda t: load.send(http, t, True), rate=args.rate,
-                                          seconds=args.seconds, pid=proc.pid)
+                                          seconds=args.seconds, pids=[proc.pid for proc, _, _ in bots])
         await asyncio.sleep(2)  # the last pictures: drawn and uploaded
-        samples = await scrape(url.rsplit("/slack/", 1)[0] + "/metrics")
-        proc.send_signal(signal.SIGTERM)
-        await asyncio.wait_for(proc.wait(), 20)
-        log = (await stderr).decode()
+        samples = await scrape(*(url.rsplit("/slack/", 1)[0] + "/metrics" for url in urls))
+        logs = []
+        for proc, _, stderr in bots:
+            proc.send_signal(signal.SIGTERM)
+            await asyncio.wait_for(proc.wait(), 20)
+            logs.append((await stderr).decode())
+    log = "\n".join(logs)
 
     reqs = load.measured
     moved = [r for r in reqs if r.answer_text in ("Bid placed.", "You challenged.")]
     four = sum(v for k, v in load.statuses.items() if 400 <= k < 500)
     five = sum(v for k, v in load.statuses.items() if k >= 500 or k == 0)
-    with sqlite3.connect(db) as conn:
-        ledgers = dict(conn.execute("SELECT server, SUM(units) FROM ledger GROUP BY server").fetchall())
-        rounds = conn.execute("SELECT COUNT(*) FROM rounds").fetchone()[0]
+    ledgers, rounds = await _stored(database)
     methods = Counter(c.method for c in fake.calls())
     total = sum(methods.values())
     counts = sum(1 for c in fake.calls("chat.postMessage") if c.ok and "The count" in str(c.params.get("text", "")))
     pictured = sum(1 for f in fake.shared_files() if f.filename.startswith("count-"))
+    conflicts = metric(samples, "liars_commit_conflicts_total")
+    retries = metric(samples, "liars_command_retries_total")
     extra = [
         f"  moves applied {len(moved)}, refused {len(reqs) - len(moved)}; 4xx {four}, 5xx/failed {five} "
-        f"(target 0 5xx)",
-        f"  rounds completed while measured: {load.counts - counts_before} (all in the file: {rounds}); "
+        f"(target 0 5xx); commit conflicts {conflicts}, commands run again {retries}",
+        f"  rounds completed while measured: {load.counts - counts_before} (all stored: {rounds}); "
         + picture_seconds(samples),
         f"  ledgers: {len(ledgers)} servers, sums {sorted(set(ledgers.values()))} (target all 0)",
         f"  Web API calls (whole run): {total}, {total / max(1, load.sent):.1f} per request: "
@@ -240,8 +288,11 @@ async def main(args: argparse.Namespace) -> int:
     ]
     extra += ["  the bot's own view: " + line.split("stopping: ", 1)[1] for line in log.splitlines()
               if "stopping:" in line]
-    title = (f"liars slack under load: {args.tables} tables ({args.servers} servers), target {args.rate:.0f} req/s "
-             f"for {args.seconds:.0f} s")
+    store = "PostgreSQL" if "LIARS_DATABASE_URL" in database else "SQLite"
+    spread = "" if args.processes == 1 else (" (each table on one)" if args.sticky else " (requests in turn)")
+    processes = f"{args.processes} process{'es' if args.processes > 1 else ''}{spread}"
+    title = (f"liars slack under load: {processes} on {store}, {args.tables} tables ({args.servers} servers), "
+             f"target {args.rate:.0f} req/s for {args.seconds:.0f} s")
     for line in report(title=title, unit="request", reqs=reqs, moved=moved, schedule=schedule, counts=counts,
                        pictured=pictured, samples=samples, extra=extra) + log_errors(log):
         print(line)
@@ -256,4 +307,9 @@ if __name__ == "__main__":
     parser.add_argument("--servers", type=int, default=10, help="workspaces the tables are spread over")
     parser.add_argument("--db", default=None, help="SQLite file (default: a fresh temporary one)")
     parser.add_argument("--profile", default=None, help="run the bot under cProfile, writing this file")
+    parser.add_argument("--processes", type=int, default=1, help="bot processes on one database (default 1)")
+    parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL (pgserver) for the bots")
+    parser.add_argument("--database-url", default=None, help="an existing PostgreSQL database for the bots")
+    parser.add_argument("--sticky", action="store_true",
+                        help="send each table's requests to one process (default: every request to the next)")
     sys.exit(asyncio.run(main(parser.parse_args())))
