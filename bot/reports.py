@@ -92,12 +92,12 @@ class Reports:
 
     async def rules(self, cmd: Command) -> Reply:
         table = self.rt.tables.get(cmd.key)
-        if table is not None:
-            return Reply(table.game.describe(table.rules))
         settings = await self.rt.settings(cmd.key.server)
+        if table is not None:  # the game's money tokens in the server's unit
+            return Reply(M.with_units(table.game.describe(table.rules), settings))
         game = get_game(DEFAULT_GAME)
         rules = game.make_rules(settings["preset"], settings.get("options", {}))
-        return Reply(M.rules_without_table(game.describe(rules)))
+        return Reply(M.with_units(M.rules_without_table(game.describe(rules)), settings))
 
     async def help(self, cmd: Command) -> Reply:
         """The table's game's moves and reads (every game's, where no table is open), then the table's

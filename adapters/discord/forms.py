@@ -60,6 +60,9 @@ def picker_view(key: TableKey, form: Form, first: str | None = None, second: str
     second_options = [discord.SelectOption(label=label[:100], value=value, default=value == second)
                       for value, label in seconds]
     view.add_item(FormSelect(key, form.verb, 1, first_options, p.first_label))
+    if not p.second:  # a one-choice form: the first choice is the whole move
+        view.add_item(SendButton(key, form.verb, first, "", form.submit_label({p.first: first})))
+        return content, view
     view.add_item(FormSelect(key, form.verb, 2, second_options, p.second_label))
     if second is None:
         view.add_item(discord.ui.Button(label=FORM_TEXT["choose"], style=discord.ButtonStyle.primary,

@@ -1,0 +1,171 @@
+"""The conformance scripts: hand-written ones for each kind of command, and a seeded generator.
+
+A script names seats, not platform ids; its dynamic steps read the table's state (identical on every
+surface, each dealt from the same seed) to choose a card to discard or the number to guess.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bot.model import TableKey
+from bot.service import Service
+from core.cards.declarations import Declaration
+from core.serial.bids import digit_plural
+from core.serial.rules import RankOrder
+from tests.conformance.surfaces import Item, Script, Step
+
+
+def lobby(*start_words: str) -> tuple[Item, ...]:
+    """Seat 0 opens (with these words), seat 1 joins by command, seat 2 by button, seat 0 deals by button."""
+    return (Step(0, "start", start_words), Step(1, "join"), Step(2, "join", via="button"),
+            Step(0, "deal", via="button"))
+
+
+def bid(q: int, d: int, via: str, order: RankOrder = RankOrder.ZERO_LOW, who: int | str = "turn") -> Step:
+    """A bid by options (``quantity``/``digit``, ints) whose words are the digits; by text in words."""
+    if via == "text":
+        return Step(who, "bid", (str(q), digit_plural(d, order)), via="text")
+    return Step(who, "bid", (str(q), str(d)), {"quantity": q, "digit": d}, via=via)
+
+
+def every_digit(order: RankOrder, via: str) -> Script:
+    """Each digit 0-9 as a bid, in the rank order's order, at one quantity; then a raise and the count."""
+    digits = sorted(range(10), key=order.rank)
+    steps: list[Item] = [*lobby(f"rank-order={order.value}")]
+    steps += [bid(2, d, via, order) for d in digits]
+    steps += [bid(3, digits[0], via, order), Step("turn", "challenge", via="button"), Step("turn", "challenge")]
+    return Script(f"digits-{order.value}-{via}", seed=11, items=tuple(steps))
+
+
+def _round(service: Service, key: TableKey) -> Any:
+    table = service.table(key)
+    assert table is not None and table.match is not None
+    return table.match.engine.round
+
+
+def declare_least(via: str) -> Item:
+    def step(service: Service, key: TableKey) -> Step:
+        least: Declaration = _round(service, key).least_raise()
+        if via == "form":
+            form = service.form(key, _round(service, key).to_act, "declare")
+            kind, _ = form.fields[0].options[0]
+            ranks, _ = form.fields[1].options_by[kind][0]
+            chosen = Declaration.from_json({"type": kind, "ranks": [] if ranks == "any" else ranks.split("-")})
+            return Step("turn", "declare", tuple(chosen.name().split()), {"type": kind, "ranks": ranks}, via="form")
+        return Step("turn", "declare", tuple(least.name().split()))
+    return step
+
+
+def discard_two(service: Service, key: TableKey) -> Step:
+    hand = _round(service, key).hand
+    return Step("turn", "discard", (str(hand[0]), str(hand[1])))
+
+
+def card_game() -> Script:
+    """Every move of the card game: declare by text and by form, take (button), discard, pass, challenge;
+    and its refusals: out of turn, an unknown card, a declaration that is not one."""
+    steps: list[Item] = [
+        *lobby("game=cards", "pass=on"),
+        Step("turn", "declare", ("flibber",)),  # not a declaration
+        declare_least("text"),
+        Step("other", "take"),  # out of turn
+        Step("turn", "take", via="button"),
+        Step("turn", "discard", ("ZZ",)),  # not a card
+        discard_two,
+        declare_least("form"),
+        Step("turn", "pass", via="button"),
+        Step("turn", "take"),
+        declare_least("text"),
+        Step("turn", "challenge"),
+    ]
+    return Script("cards", seed=5, items=tuple(steps))
+
+
+def table_and_books() -> Script:
+    """Every table command and every report, with the refusals they give."""
+    steps: list[Item] = [
+        Step(1, "rules"), Step(1, "help"), Step(0, "status"),
+        Step(0, "start", ("stake=2",)), Step(0, "start"),  # a second table here is refused
+        Step(1, "join"), Step(1, "join"), Step(2, "join", via="button"),
+        Step(1, "deal"),  # only the host deals
+        Step(0, "config"), Step(1, "config", ("turn_timeout=120",)), Step(0, "config", ("turn_timeout=120",)),
+        Step(0, "kick", ("@2",)), Step(0, "join"), Step(2, "join"),
+        Step(0, "deal", via="button"),
+        Step(2, "hand"), Step(1, "hand", via="button"), Step(1, "odds"), Step("turn", "hint"), Step(0, "status"),
+        Step(0, "rules"), Step(1, "help"), Step(2, "end"), Step(1, "leave"), Step(1, "last"), Step(0, "last"),
+        bid(1, 5, "text"), Step("turn", "challenge"), Step("turn", "count"), Step("turn", "challenge"),
+        Step(0, "ledger"), Step(1, "sheet"), Step(1, "sheet", ("1999-13",)),
+        Step(2, "stats"), Step(2, "stats", ("@0",)),
+        Step(1, "leaderboard"), Step(1, "leaderboard", ("all", "money")), Step(1, "leaderboard", ("flibber",)),
+        Step(0, "history"), Step(1, "export"),
+        Step(0, "end"),  # the last hand closed the table
+    ]
+    return Script("table-and-books", seed=3, items=tuple(steps))
+
+
+def bad_input() -> Script:
+    """Wrong turn, a bid that does not raise, garbage, quantity 0, a player not seated, no table."""
+    steps: list[Item] = [
+        Step(1, "bid", ("1", "5")), Step(1, "challenge"),  # no table
+        Step(0, "start"), Step(1, "join"), Step(0, "deal", via="button"),  # seat 2 never joins
+        bid(3, 7, "options"),
+        Step("other", "bid", ("4", "1")),  # out of turn
+        Step("turn", "bid", ("3", "6")), bid(2, 9, "text"),  # do not raise (a form offers only raises)
+        Step("turn", "bid", ("flibber",)), Step("turn", "bid", ("flibber",), via="bare"),
+        Step("turn", "bid", ("0", "5")), Step("turn", "bid", ("five",)),
+        Step(2, "bid", ("9", "9")), Step(2, "hand"),  # not seated
+        Step("turn", "count"),  # no count to call
+        Step("turn", "declare", ("two", "pair")),  # another game's move
+        bid(4, 7, "options"), Step("turn", "challenge"),
+    ]
+    return Script("bad-input", seed=7, items=tuple(steps))
+
+
+def generated(seed: int) -> Script:
+    """A seeded random session: bids that raise or not, by the player to act or another, by text, by
+    words, bare in the terminal; challenges by button or command; calls for the count."""
+    rng = random.Random(seed)
+    order = rng.choice(list(RankOrder))
+    steps: list[Item] = [*lobby(f"rank-order={order.value}", rng.choice(["rebid=on", "rebid=off"]))]
+    quantity = 1
+    for _ in range(rng.randrange(8, 16)):
+        roll = rng.random()
+        who: int | str = "other" if rng.random() < 0.15 else "turn"
+        if roll < 0.6:
+            quantity = max(1, quantity + rng.choice([-1, 0, 0, 1, 1, 2]))
+            digit = rng.randrange(10)
+            via = rng.choice(["text", "words", "bare"])
+            if via == "text":
+                steps.append(bid(quantity, digit, "text", order, who))
+            else:
+                steps.append(Step(who, "bid", (str(quantity), str(digit)), via="bare" if via == "bare" else "text"))
+        elif roll < 0.9:
+            steps.append(Step(who, "challenge", via=rng.choice(["text", "button"])))
+        else:
+            steps.append(Step(who, "count"))
+    return Script(f"generated-{seed}", seed=seed, items=tuple(steps))
+
+
+def guess_game() -> Script:
+    """The made-up third game through every surface: its verb by text, options, form and bare text."""
+    def the_number(service: Service, key: TableKey) -> Step:
+        table = service.table(key)
+        assert table is not None and table.match is not None
+        secret = table.match.secret  # type: ignore[attr-defined]
+        return Step("turn", "guess", (str(secret),), {"number": secret}, via="options")
+
+    steps: list[Item] = [
+        *lobby("game=guess"),
+        Step(1, "help"), Step(1, "rules"),
+        Step("turn", "guess", ("25",)),  # out of range
+        Step("other", "guess", ("3",)),  # out of turn
+        Step("turn", "bid", ("3", "7")),  # another game's move
+        Step("turn", "guess", ("1",), {"number": 1}, via="options"),
+        Step("turn", "guess", ("20",), {"number": 20}, via="form"),
+        Step("turn", "guess", ("2",), via="bare"),
+        the_number,
+        Step(0, "history"), Step(0, "end"),
+    ]
+    return Script("guess", seed=13, items=tuple(steps))

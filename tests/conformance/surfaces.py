@@ -1,0 +1,394 @@
+"""The three surfaces a conformance script is played through, each the real thing:
+
+* the terminal: :func:`adapters.console.app.parse_line` reads each line as the terminal does (bare text is
+  the game's move for it) and the console's notifier prints the table;
+* Discord: the real discord.py bot (``create_bot``) against the fake Discord, by slash commands (options
+  typed as Discord sends them: integers), table buttons and the games' forms (selects, then the send
+  button);
+* Slack: the real slack-bolt app served over signed HTTP against the fake Slack, by ``/liars`` text
+  commands, Block Kit buttons and modals.
+
+Each surface plays a script at a fresh channel, with the service's random source seeded for the script,
+so every surface deals the same serials or cards.  What the service answered each step is observed by
+wrapping ``Service.handle`` (it is called through unchanged); the table's stored event log is the game
+record compared across surfaces (player ids and names written as ``P0``/``N0`` …, timestamps and the
+commitments — which hash the platform's player ids — left out).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from adapters.console.app import ConsoleNotifier, parse_line
+from adapters.discord.bot import create_bot as create_discord_bot
+from adapters.discord.commands import top_level
+from adapters.discord.config import DiscordConfig
+from adapters.slack.app import serve_http
+from bot.bootstrap import build_service
+from bot.commands import resolve
+from bot.model import Actor, Command, Reply, TableKey
+from bot.service import Service
+from core.commands import Kind
+from core.game import Option
+from core.registry import get_game
+from tests.adapters.slack.harness import HttpDriver, make_bot
+from tests.fakes.discord_server import FakeDiscord, Perm, point_discord_at, start_bot, stop_bot
+from tests.fakes.slack_server import FakeSlack
+
+
+@dataclass(frozen=True)
+class Step:
+    """One thing a player does.  ``who``: a seat (in the order the players joined), ``"turn"`` (the player
+    to act) or ``"other"`` (the next player after them).  ``words``: the command's words as typed;
+    ``options``: its typed values; ``via``: ``text`` (typed words), ``options`` (Discord's slash options,
+    Slack's modal), ``form`` (the game's form, opened by its button), ``button`` (a table button) or
+    ``bare`` (the terminal's bare text; the others type the command).  A word ``@1`` is a mention of seat
+    1.  A surface without a path takes the words (the terminal has neither options nor forms)."""
+
+    who: int | str
+    name: str
+    words: tuple[str, ...] = ()
+    options: Mapping[str, Option] = field(default_factory=dict)
+    via: str = "text"
+
+
+Item = Step | Callable[[Service, TableKey], Step]
+"""A step, or a function of the table's state that makes one (the state is the same on every surface)."""
+
+
+@dataclass(frozen=True)
+class Script:
+    name: str
+    seed: int
+    items: tuple[Item, ...]
+
+
+@dataclass
+class Played:
+    """What a script did on one surface: each step's (ok, code), and the table's event log."""
+
+    answers: list[tuple[str, bool, str | None]]
+    events: list[dict[str, Any]]
+
+
+class Surface:
+    name = "?"
+    service: Service
+    users: list[str]
+    names: list[str]
+
+    def __init__(self) -> None:
+        self.key = TableKey("local", "local", "none")
+        self.replies: list[tuple[Command, Reply]] = []
+        self.channel_no = 0
+
+    def spy(self) -> None:
+        """Observe what the service answers (the call goes through unchanged)."""
+        handle = self.service.handle
+
+        async def observed(cmd: Command) -> Reply:
+            reply = await handle(cmd)
+            self.replies.append((cmd, reply))
+            return reply
+
+        self.service.handle = observed  # type: ignore[method-assign]
+
+    async def next_channel(self) -> None:
+        raise NotImplementedError
+
+    async def do(self, user: int, step: Step) -> None:
+        raise NotImplementedError
+
+    def mention(self, user: int) -> str:
+        return f"<@{self.users[user]}>"
+
+    def words(self, step: Step) -> list[str]:
+        return [self.mention(int(w[1:])) if re.fullmatch(r"@\d", w) else w for w in step.words]
+
+    async def play(self, script: Script) -> Played:
+        await self.next_channel()
+        self.service.rt.rng = random.Random(script.seed)
+        answers: list[tuple[str, bool, str | None]] = []
+        for item in script.items:
+            step = item(self.service, self.key) if callable(item) else item
+            user = self.seat(step.who)
+            before = len(self.replies)
+            await self.do(user, step)
+            await self.service.drain()
+            name = (resolve(step.name) or resolve("help")).name  # type: ignore[union-attr]
+            mine = [r for c, r in self.replies[before:] if c.name == name]
+            reply = mine[-1] if mine else None
+            answers.append((f"{step.name} {' '.join(step.words)} [{step.via}]",
+                            reply is not None and reply.ok, reply.code if reply is not None else "no-answer"))
+        return Played(answers, await self.events())
+
+    def seat(self, who: int | str) -> int:
+        if isinstance(who, int):
+            return who
+        table = self.service.table(self.key)
+        to_act = table.to_act if table is not None else None
+        if to_act is None or table is None:
+            return 0
+        if who == "turn":
+            return self.users.index(to_act)
+        seated = [p for p in table.seats if p in self.users]  # "other": the next seated player
+        return self.users.index(seated[(seated.index(to_act) + 1) % len(seated)])
+
+    async def events(self) -> list[dict[str, Any]]:
+        table_id = await self.service.rt.store.last_table(self.key.server, self.key.channel_id)
+        if table_id is None:
+            return []
+        text = json.dumps(await self.service.rt.store.table_events(table_id), sort_keys=True)
+        for i, (uid, name) in enumerate(zip(self.users, self.names, strict=True)):
+            text = text.replace(uid, f"P{i}").replace(json.dumps(name), json.dumps(f"N{i}"))
+        events = json.loads(text)
+        for event in events:
+            for k in ("at", "commitment"):
+                event.pop(k, None)
+        return list(events)
+
+
+# -- the terminal ------------------------------------------------------------------------------------
+class Console(Surface):
+    name = "terminal"
+
+    def __init__(self, service: Service) -> None:
+        super().__init__()
+        self.service = service
+        self.users = ["u0", "u1", "u2"]
+        self.names = ["ann", "bob", "cy"]
+        self.spy()
+
+    async def next_channel(self) -> None:
+        self.channel_no += 1
+        self.key = TableKey("local", "local", f"terminal-{self.channel_no}")
+
+    async def do(self, user: int, step: Step) -> None:
+        table = self.service.table(self.key)
+        game = table.game if table is not None else get_game("serial")
+        words = self.words(step)
+        line = " ".join(words) if step.via == "bare" else " ".join([step.name, *words])
+        parsed = parse_line(line, game)
+        assert parsed is not None
+        name, args = parsed
+        actor = Actor(self.users[user], self.names[user], is_admin=user == 0)
+        await self.service.handle(Command(name, self.key, actor, tuple(args)))
+
+
+@asynccontextmanager
+async def console_surface(tmp: Path) -> AsyncIterator[Console]:
+    service = await build_service(ConsoleNotifier(io.StringIO(), None, None), db_path=str(tmp / "console.sqlite3"),
+                                  platform="local")
+    try:
+        yield Console(service)
+    finally:
+        await service.close()
+
+
+# -- Discord -----------------------------------------------------------------------------------------
+class Discord(Surface):
+    name = "discord"
+
+    def __init__(self, fake: FakeDiscord, bot: Any, guild: Any, users: Sequence[Any], channels: Sequence[Any]) -> None:
+        super().__init__()
+        self.fake, self.bot, self.guild, self.members = fake, bot, guild, list(users)
+        self.channels = list(channels)
+        self.service = bot.service
+        self.users = [str(u.id) for u in users]
+        self.names = [u.username for u in users]
+        self.spy()
+
+    async def next_channel(self) -> None:
+        self.channel = self.channels[self.channel_no]
+        self.channel_no += 1
+        self.key = TableKey("discord", str(self.guild.id), str(self.channel.id))
+
+    async def answered(self, iid: int) -> Any:
+        return await self.fake.wait_for(
+            lambda: next((m for m in self.fake.interaction_responses(iid) if not m.loading), None))
+
+    def panel_with(self, custom_id: str) -> Any:
+        for name in ("table", "lobby"):
+            ref = self.service.panel(self.key, name)
+            if ref is not None:
+                message = self.fake.get_message(int(ref))
+                if any(c.get("custom_id") == custom_id for c in message.all_components()):
+                    return message
+        raise AssertionError(f"no panel has {custom_id}")
+
+    async def click(self, user: int, message: Any, custom_id: str) -> int:
+        return await self.fake.click_button(int(self.users[user]), self.guild.id, self.channel.id, message.id,
+                                            custom_id)
+
+    async def do(self, user: int, step: Step) -> None:
+        spec = resolve(step.name)
+        assert spec is not None
+        g, c = self.guild.id, self.channel.id
+        if step.via == "button":
+            custom_id = f"liars:{spec.name}:{g}:{c}"
+            await self.answered(await self.click(user, self.panel_with(custom_id), custom_id))
+            return
+        if step.via == "form":
+            opener = f"liars:open-{spec.name}:{g}:{c}"
+            form = await self.answered(await self.click(user, self.panel_with(opener), opener))
+            values = [str(step.options[f]) for f in step.options]
+            edits = form.edit_count
+            for part, value in enumerate(values, 1):
+                await self.fake.select(int(self.users[user]), g, c, form.id, f"liars:pick-{spec.name}-{part}:{g}:{c}",
+                                       [value])
+                await self.fake.wait_for(lambda n=edits + part: form.edit_count >= n or None)
+            send = f"liars:go-{spec.name}:{g}:{c}:{values[0]}:{values[1] if len(values) > 1 else ''}"
+            edits = form.edit_count
+            await self.click(user, form, send)
+            await self.fake.wait_for(lambda: form.edit_count > edits or None)
+            return
+        options: dict[str, Any] = {}
+        if step.via == "options":
+            options = dict(step.options)
+        elif step.words:
+            free = spec.words
+            words = self.words(step)
+            if free is not None:
+                options[free.name] = " ".join(words)
+            else:
+                for param, word in zip([p for p in spec.params if not p.words], words, strict=False):
+                    if param.kind is Kind.USER:
+                        options[param.name] = int(word.strip("<@>"))
+                    elif param.kind is Kind.INT and word.isdigit():
+                        options[param.name] = int(word)
+                    elif param.kind is Kind.FLAG:
+                        options[param.name] = True
+                    else:
+                        options[param.name] = word
+        iid = await self.fake.send_slash(int(self.users[user]), g, c, top_level(spec.name), spec.name, options)
+        await self.answered(iid)
+
+
+@asynccontextmanager
+async def discord_surface(tmp: Path, channels: int) -> AsyncIterator[Discord]:
+    fake = FakeDiscord()
+    guild = fake.add_guild("Conformance")
+    mods = fake.add_role(guild.id, "Mods", Perm.MANAGE_GUILD)
+    users = [fake.add_user(n) for n in ("ann", "bob", "cy")]
+    for i, u in enumerate(users):
+        fake.add_member(guild.id, u.id, roles=[mods.id] if i == 0 else [])
+    made = [fake.add_text_channel(guild.id, f"t{n}") for n in range(channels)]
+    await fake.start()
+    try:
+        with point_discord_at(fake):
+            config = DiscordConfig(token=fake.token, db_path=str(tmp / "discord.sqlite3"))
+            bot = await create_discord_bot(config, rng=random.Random(0), computer_delay=0.0, guild_ready_timeout=0.1)
+            task = await start_bot(bot, fake)
+            try:
+                yield Discord(fake, bot, guild, users, made)
+            finally:
+                await stop_bot(bot, task)
+                await bot.service.close()
+    finally:
+        await fake.stop()
+
+
+# -- Slack -------------------------------------------------------------------------------------------
+class Slack(Surface):
+    name = "slack"
+
+    def __init__(self, driver: HttpDriver) -> None:
+        super().__init__()
+        self.d = driver
+        self.service = driver.bot.service
+        self.users = ["U0ANN", "U0BOB", "U0CY"]
+        self.names = ["ann", "bob", "cy"]
+        self.spy()
+
+    async def next_channel(self) -> None:
+        self.channel_no += 1
+        self.channel = f"C0T{self.channel_no}"
+        self.key = TableKey("slack", self.d.fake.team_id, self.channel)
+
+    def panel_ts(self, action: str) -> str:
+        for name in ("table", "lobby"):
+            ts = self.service.panel(self.key, name)
+            if ts is None:
+                continue
+            message = self.d.fake.message(self.channel, ts) or {}
+            for block in message.get("blocks") or []:
+                if any(e.get("action_id") == f"liars:{action}" for e in block.get("elements") or []):
+                    return ts
+        raise AssertionError(f"no panel has {action}")
+
+    async def do(self, user: int, step: Step) -> None:
+        spec = resolve(step.name)
+        assert spec is not None
+        uid = self.users[user]
+        if step.via == "button":
+            await self.d.click(uid, self.panel_ts(spec.name), spec.name, channel=self.channel)
+            return
+        if step.via in ("form", "options") and spec.form:
+            if step.via == "form":
+                payload = self.d.click_payload(uid, self.panel_ts(f"open-{spec.name}"), f"open-{spec.name}",
+                                               channel=self.channel)
+                trigger = payload["trigger_id"]
+                await self.d.send_interactive(payload)
+            else:
+                payload = self.d.fake.slash_command(spec.name, user_id=uid, channel_id=self.channel)
+                trigger = payload["trigger_id"]
+                await self.d.send_slash(payload)
+            opened = await self.d.fake.wait_for(
+                lambda: [c for c in self.d.fake.calls("views.open") if c.params.get("trigger_id") == trigger],
+                description="the form's modal")
+            view = dict(opened[0].response["view"]) if opened[0].ok and opened[0].response else None
+            if view is None:
+                await self.d.settled()
+                return
+            chosen = {k: str(v) for k, v in step.options.items()}
+            first = next(iter(chosen))
+            view = await self.d.choose(uid, view, first, chosen[first])
+            await self.d.send_form(uid, view, chosen)
+            await self.d.settled()
+            return
+        text = " ".join([spec.name, *self.words(step)])
+        await self.d.slash(uid, text, channel=self.channel)
+
+
+@asynccontextmanager
+async def slack_surface(tmp: Path) -> AsyncIterator[Slack]:
+    async with AsyncExitStack() as stack:
+        fake = await stack.enter_async_context(FakeSlack(bot_token="xoxb-liars-test"))
+        for i, (uid, name) in enumerate(zip(["U0ANN", "U0BOB", "U0CY"], ["ann", "bob", "cy"], strict=True)):
+            fake.add_user(uid, name=name, is_admin=i == 0)
+        bot = await make_bot(fake, tmp / "slack.sqlite3")
+        stack.push_async_callback(bot.close)
+        driver = HttpDriver(fake, bot)
+        driver.url = await stack.enter_async_context(serve_http(bot, "127.0.0.1", 0))
+        yield Slack(driver)
+
+
+@asynccontextmanager
+async def three_surfaces(tmp: Path, channels: int) -> AsyncIterator[list[Surface]]:
+    async with console_surface(tmp) as console, discord_surface(tmp, channels) as discord, \
+            slack_surface(tmp) as slack:
+        yield [console, discord, slack]
+
+
+async def play_everywhere(surfaces: Sequence[Surface], script: Script) -> list[Played]:
+    return [await s.play(script) for s in surfaces]
+
+
+def same_everywhere(surfaces: Sequence[Surface], played: Sequence[Played], script: Script) -> None:
+    """The same answer (ok, code) at every step and the same game record on every surface."""
+    first = played[0]
+    for surface, other in zip(surfaces[1:], played[1:], strict=True):
+        for step, (mine, theirs) in enumerate(zip(first.answers, other.answers, strict=True)):
+            assert mine == theirs, f"{script.name} step {step}: {surfaces[0].name} {mine} != {surface.name} {theirs}"
+        assert first.events == other.events, f"{script.name}: the game records differ on {surface.name}"
+
+
+Check = Callable[[Sequence[Surface], Sequence[Played]], Awaitable[None]]

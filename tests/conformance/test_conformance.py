@@ -1,0 +1,107 @@
+"""The same scripted sessions through the terminal, the real discord.py bot against the fake Discord and
+the real slack-bolt app over signed HTTP against the fake Slack: every step gets the same answer (ok, and
+the refusal's code) and every table stores the same game record on all three.
+
+Each test opens one of each surface and plays its scripts on all of them (a fresh channel per script).
+The made-up third game (:mod:`tests.conformance.guess`) is registered for the whole module, before any
+surface builds its commands: it is offered on all three with no change to ``adapters/`` or ``bot/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+
+from core.registry import register, unregister
+from core.serial.rules import RankOrder
+from tests.conformance import scripts as S
+from tests.conformance.guess import GUESS
+from tests.conformance.surfaces import Discord, Script, play_everywhere, same_everywhere, three_surfaces
+from tests.e2e.discord_helpers import no_errors  # noqa: F401 - fails a test on any ERROR log
+
+GENERATED = 6
+
+
+@pytest.fixture(autouse=True, scope="module")
+def guess_registered() -> Iterator[None]:
+    register(GUESS)
+    try:
+        yield
+    finally:
+        unregister(GUESS.name)
+
+
+async def check(tmp_path: Path, scripts: Sequence[Script]) -> list[list[tuple[str, bool, str | None]]]:
+    """Play each script everywhere; the answers (the same on every surface) per script."""
+    out = []
+    async with three_surfaces(tmp_path, len(scripts)) as surfaces:
+        for script in scripts:
+            played = await play_everywhere(surfaces, script)
+            same_everywhere(surfaces, played, script)
+            assert played[0].events, f"{script.name}: no table was opened"
+            out.append(played[0].answers)
+    return out
+
+
+def codes(answers: list[tuple[str, bool, str | None]]) -> list[str | None]:
+    return [code if not ok else None for _, ok, code in answers]
+
+
+async def test_every_digit_as_a_bid_under_each_rank_order_by_options_and_by_text(tmp_path: Path) -> None:
+    scripts = [S.every_digit(order, via) for order in RankOrder for via in ("options", "text")]
+    for answers in await check(tmp_path, scripts):
+        bids = [a for a in answers if a[0].startswith("bid")]
+        assert len(bids) == 11 and all(ok for _, ok, _ in bids), bids  # every digit taken, 0 included
+        assert all(ok for _, ok, _ in answers), answers
+
+
+async def test_every_move_of_the_card_game(tmp_path: Path) -> None:
+    [answers] = await check(tmp_path, [S.card_game()])
+    assert [(step.split(" [")[0].split()[0], code) for step, ok, code in answers if not ok] == [
+        ("declare", "bad-declaration"), ("take", "not-your-turn"), ("discard", "bad-card")]
+    done = {step.split()[0] + " " + step.split("[")[1] for step, ok, _ in answers if ok}
+    assert {"declare text]", "declare form]", "take button]", "take text]", "discard text]", "pass button]",
+            "challenge text]"} <= done, done
+
+
+async def test_every_table_command_and_report(tmp_path: Path) -> None:
+    [answers] = await check(tmp_path, [S.table_and_books()])
+    refused = [(step.split(" [")[0].strip(), code) for step, ok, code in answers if not ok]
+    assert refused == [
+        ("status", "no-table"), ("start", "table-open"), ("join", "already-seated"), ("deal", "not-host"),
+        ("config turn_timeout=120", "not-admin"), ("join", "already-seated"), ("end", "not-host"),
+        ("last", "not-host"), ("count", "count-not-available"), ("sheet 1999-13", "bad-period"),
+        ("leaderboard flibber", "bad-option"), ("end", "no-table")], refused
+    done = {step.split()[0] for step, ok, _ in answers if ok}
+    assert done >= {"rules", "help", "status", "start", "join", "deal", "config", "kick", "hand", "odds", "hint",
+                    "leave", "last", "ledger", "sheet", "stats", "leaderboard", "history", "export"}, done
+
+
+async def test_bad_input_of_every_kind(tmp_path: Path) -> None:
+    [answers] = await check(tmp_path, [S.bad_input()])
+    assert [code for _, ok, code in answers if not ok] == [
+        "no-table", "no-table", "not-your-turn", "bid-too-low", "bid-too-low", "bad-bid", "bad-bid", "bad-bid",
+        "bad-bid", "not-seated", "not-seated", "count-not-available", "unknown-command"], answers
+
+
+async def test_generated_sessions(tmp_path: Path) -> None:
+    await check(tmp_path, [S.generated(seed) for seed in range(GENERATED)])
+
+
+async def test_a_made_up_third_game_plays_on_every_surface(tmp_path: Path) -> None:
+    async with three_surfaces(tmp_path, 1) as surfaces:
+        played = await play_everywhere(surfaces, S.guess_game())
+        same_everywhere(surfaces, played, S.guess_game())
+        discord = next(s for s in surfaces if isinstance(s, Discord))
+        synced = {o["name"] for c in discord.fake.commands[None].values() for o in c["options"]}
+        assert "guess" in synced  # built from its declaration
+        for surface in surfaces:
+            helps = [r for c, r in surface.replies if c.name == "help" and r.ok]
+            listed = helps[-1].data["commands"]  # type: ignore[index]
+            assert "guess" in listed and "bid" not in listed and "declare" not in listed
+    answers = played[0].answers
+    assert [code for _, ok, code in answers if not ok] == ["out-of-range", "not-your-turn", "unknown-command"]
+    rules = next(r for c, r in surfaces[0].replies if c.name == "rules")
+    assert "1 unit" in rules.text and "<$" not in rules.text  # the game's money token, written out
