@@ -119,9 +119,8 @@ REGISTRY.register(_OPEN_TABLES)
 
 
 def watch(runtime: Any) -> None:
-    """Count ``runtime.tables`` (a service's open tables) in ``liars_open_tables`` while it lives, and
-    send its service's counts to :data:`METER`."""
-    runtime.meter = METER
+    """Count ``runtime.tables`` (a service's open tables) in ``liars_open_tables`` while it lives (its
+    counts go to :data:`METER`, which the composition root hands the service)."""
     _OPEN_TABLES.add(runtime)
 
 

@@ -27,8 +27,7 @@ import tempfile
 import time
 from typing import Any
 
-from adapters.stores import make_store
-from bot.bootstrap import run_loop, tune_runtime
+from bot.bootstrap import build_service, run_loop, tune_runtime
 from bot.model import Actor, Command, TableKey
 from bot.ports import NullNotifier
 from bot.service import Service
@@ -81,13 +80,10 @@ async def drive_table(  # type: ignore[no-untyped-def]
             await send(by_id[player], "count")
 
 
-# -- the store under test: chosen by URL, as the bot does (adapters.stores) -------------------------
+# -- the store under test: chosen by URL, as the bot does (the composition root, bot.bootstrap) -----
 async def open_service(url: str, args: argparse.Namespace, share: int) -> Service:
-    store = make_store(url, synchronous=args.synchronous, pool_size=args.pool_size)
-    await store.open()
-    service = Service(store, NullNotifier(), rng=random.Random(1 + share))
-    await service.start()
-    return service
+    return await build_service(NullNotifier(), db_path=url, rng=random.Random(1 + share),
+                               synchronous=args.synchronous, pool_size=args.pool_size)
 
 
 async def run_share(args: argparse.Namespace, url: str, share: int, shares: int, barrier: Any) -> dict[str, Any]:
@@ -129,10 +125,10 @@ def start_postgres() -> tuple[Any, str]:
 
 
 async def ledger_sums(url: str) -> list[int]:
-    store = make_store(url)
-    await store.open()
+    service = await build_service(NullNotifier(), db_path=url, platform="none")
+    store = service.store
     sums = [sum((await store.balances(s)).values()) for s in await store.all_servers()]  # type: ignore[attr-defined]
-    await store.close()
+    await service.close()
     return sums
 
 

@@ -1,4 +1,24 @@
-"""The composition root: the one place concrete adapters are chosen and wired to the service."""
+"""The composition root: the one module that builds a process from its configuration.
+
+Every process is built here, and nowhere else, in the same order — the store (chosen by URL), the
+panel book (:class:`~bot.panels.Panels`, the ids of the tables' panel messages), the notifier (which
+gets the book, never the service), the service (which gets the store, the book and the notifier),
+then the platform's own pieces — so no object is completed after it is built:
+
+=====================  ==========================================================================
+``liars discord``      :func:`discord_bot` (``adapters.discord.bot.run`` starts it)
+``liars slack``        :func:`slack_bot` (``adapters.slack.app.run`` starts it)
+``liars play``         :func:`terminal_table` (``adapters.console.app.play`` runs it)
+``liars ledger`` …     :func:`build_service` with a notifier that delivers nowhere
+``bench/service.py``   :func:`build_service`
+=====================  ==========================================================================
+
+Timers are started by the process once it can speak (``Service.start_timers``): ``liars slack`` and
+``liars discord`` after redrawing the open tables; tests drive time themselves.
+
+Nothing below this module imports an adapter (``tests/test_layers.py`` checks it); this module imports
+each adapter only inside the function that builds its process, so ``liars odds`` stays quick.
+"""
 
 from __future__ import annotations
 
@@ -6,16 +26,25 @@ import asyncio
 import gc
 import sys
 from collections.abc import Callable, Coroutine
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
-from adapters.stores import make_store, store_url_from_env
 from core.game import RandomSource
 
+from .metrics import Meter
 from .model import TableKey
-from .ports import Clock, Notifier
+from .panels import Panels
+from .ports import Clock, Notifier, Store
 from .service import Service
 
-__all__ = ["build_service", "run_loop", "tune_runtime"]
+if TYPE_CHECKING:
+    from adapters.console.app import ConsoleNotifier
+    from adapters.discord.bot import LiarsBot
+    from adapters.discord.config import DiscordConfig
+    from adapters.slack.app import SlackBot
+    from adapters.slack.config import SlackConfig
+
+__all__ = ["build_service", "discord_bot", "run_loop", "slack_bot", "terminal_table", "tune_runtime"]
 
 T = TypeVar("T")
 
@@ -46,6 +75,24 @@ def run_loop(main: Coroutine[Any, Any, T], *, uvloop: bool = True) -> T:
     return asyncio.run(main)
 
 
+async def _open_store(db_path: str | None, **options: Any) -> Store:
+    """The store for a SQLite path or a database URL (``postgresql://…``), open; by default
+    ``LIARS_DATABASE_URL``, else ``LIARS_DB``, else ``./liars.sqlite3``."""
+    from adapters.stores import open_store
+
+    return await open_store(db_path, **options)
+
+
+async def _started(service: Service) -> Service:
+    """Reload the open tables; close the store if that fails."""
+    try:
+        await service.start()
+    except BaseException:
+        await service.store.close()
+        raise
+    return service
+
+
 async def build_service(
     notifier: Notifier,
     *,
@@ -56,19 +103,89 @@ async def build_service(
     platform: str | None = None,
     holds: Callable[[TableKey], bool] | None = None,
     synchronous: str = "FULL",
+    pool_size: int = 4,
 ) -> Service:
-    """Open the store and reload open tables.  ``db_path`` is a SQLite path or a database URL
-    (``postgresql://…``); by default ``LIARS_DATABASE_URL``, else ``LIARS_DB``, else ``./liars.sqlite3``."""
-    store = make_store(db_path or store_url_from_env(), synchronous=synchronous)
-    await store.open()
-    service = Service(
-        store,
-        notifier,
-        clock=clock,
-        rng=rng,
-        computer_delay=computer_delay,
-        platform=platform,
-        holds=holds,
-    )
-    await service.start()
-    return service
+    """A service for a notifier that keeps no panel messages (the shell's ledger, the benches, tests):
+    open the store, reload the open tables."""
+    store = await _open_store(db_path, synchronous=synchronous, pool_size=pool_size)
+    return await _started(Service(store, notifier, clock=clock, rng=rng, computer_delay=computer_delay,
+                                  platform=platform, holds=holds))
+
+
+async def discord_bot(config: DiscordConfig, *, rng: RandomSource | None = None, clock: Clock | None = None,
+                      computer_delay: float | None = None, sync_commands: bool = True, run_timers: bool = False,
+                      meter: Meter | None = None, **options: Any) -> LiarsBot:
+    """``liars discord``: the store, the panel book, then the bot — a discord.py client that builds its
+    notifier on itself and the service on that notifier — with the open Discord tables reloaded (not
+    yet connected).  Timers start once connected if ``run_timers``.  ``options`` go to ``LiarsBot``
+    (``links``: tests drive the interaction tokens' age) and ``discord.AutoShardedClient`` (tests pass
+    ``guild_ready_timeout``)."""
+    from adapters import metrics
+    from adapters.discord.bot import PLATFORM, LiarsBot
+
+    store = await _open_store(config.db_path)
+    panels = Panels(store)
+    delay = config.computer_delay if computer_delay is None else computer_delay
+
+    def service(notifier: Notifier) -> Service:
+        # the tables this process times and redraws: its own shards' (a command for any table is taken)
+        return Service(store, notifier, panels=panels, clock=clock, rng=rng, computer_delay=delay,
+                       platform=PLATFORM, holds=lambda key: config.holds(key.server_id),
+                       meter=metrics.METER if meter is None else meter)
+
+    if config.shard_count is not None:  # this process runs these shards of the bot's (others run the rest)
+        options.setdefault("shard_count", config.shard_count)
+        if config.shard_ids is not None:
+            options.setdefault("shard_ids", list(config.shard_ids))
+    options.setdefault("http_trace", metrics.http_trace(PLATFORM))  # REST calls counted by status
+    bot = LiarsBot(service, panels, guild_id=config.guild_id, sync_commands=sync_commands, run_timers=run_timers,
+                   layout=config.layout, **options)
+    await _started(bot.service)
+    metrics.watch(bot.service.rt)
+    return bot
+
+
+async def slack_bot(config: SlackConfig, *, rng: RandomSource | None = None, clock: Clock | None = None) -> SlackBot:
+    """``liars slack``: the Web API client, the store, the panel book, the notifier, the service (the
+    open Slack tables reloaded), then bolt's app and its listeners.  Timers are started by ``run``."""
+    from adapters import metrics
+    from adapters.slack.app import SlackBot, bolt_app, web_client, workspaces
+    from adapters.slack.handlers import Listeners
+    from adapters.slack.notifier import SlackNotifier
+    from adapters.slack.responder import Responder
+
+    session, client = web_client(config)
+    try:
+        store = await _open_store(config.db_path)
+    except BaseException:
+        await session.close()
+        raise
+    try:
+        oauth = workspaces(config, client, store)  # None for one workspace's token
+        panels = Panels(store)
+        notifier = SlackNotifier(client, panels, oauth.workspaces if oauth is not None else None)
+        service = await _started(Service(store, notifier, panels=panels, clock=clock, rng=rng,
+                                         computer_delay=config.computer_delay, platform="slack", meter=metrics.METER))
+    except BaseException:
+        await session.close()
+        raise
+    metrics.watch(service.rt)
+    try:
+        app = bolt_app(config, client, service, oauth)
+    except BaseException:
+        await service.close()
+        await session.close()
+        raise
+    listeners = Listeners(service, notifier, responder=Responder(session))
+    listeners.register(app)
+    return SlackBot(config, app, service, notifier, listeners, session)
+
+
+async def terminal_table(out: TextIO, viewer: str | None, *, db_path: str | None, rng: RandomSource | None,
+                         picture_dir: Path | None, picture_stem: str,
+                         viewer_name: str) -> tuple[Service, ConsoleNotifier]:
+    """``liars play``: the notifier that prints to the terminal, and the service of the local table."""
+    from adapters.console.app import ConsoleNotifier
+
+    notifier = ConsoleNotifier(out, viewer, picture_dir, picture_stem, viewer_name=viewer_name)
+    return await build_service(notifier, db_path=db_path, rng=rng, platform="local"), notifier

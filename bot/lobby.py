@@ -85,7 +85,6 @@ class Lobby:
             table_id = await rt.store.create_table(key.server, key.channel_id, rt.clock.now())
             table = TableState(table_id, key)
             rt.tables[key] = table
-            rt.panels.pop(key, None)  # the channel's old panels belong to the table before
             event: dict[str, Any] = {"t": "open", "host": actor.user_id, "host_name": actor.name, "game": game.name,
                                      "rules": rules.to_dict(), "seats": seats, "computers": [list(b) for b in bots],
                                      "max_rounds": max_rounds}
@@ -200,5 +199,5 @@ class Lobby:
         rt = self.rt
         await rt.commit(table, [{"t": "end", "by": cmd.actor.user_id if cmd else "", "reason": reason}], cmd, reply)
         rt.post([M.closed_message(table, reason), M.lobby_message(table)])
-        if rt.tables.get(table.key) is table:  # its panel refs stay in rt.panels for the last edits
+        if rt.tables.get(table.key) is table:  # its panel refs stay in rt.panels for the closing edits
             del rt.tables[table.key]

@@ -180,6 +180,7 @@ class Message:
     to_act: str | None = None
     note: str = ""
     picture: JsonObject | None = None
+    table_id: int | None = None  # the table that says it (a panel's message id is kept per table)
 
     @property
     def private(self) -> bool:

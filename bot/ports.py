@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .model import JsonValue, Message
+from .model import JsonValue, Message, TableKey
 
 __all__ = [
     "Clock",
@@ -16,6 +16,7 @@ __all__ = [
     "LedgerEntry",
     "Notifier",
     "NullNotifier",
+    "PanelRefs",
     "RoundRecord",
     "StaleSettings",
     "StaleTable",
@@ -43,6 +44,17 @@ class SystemClock:
 
 class Notifier(Protocol):
     async def deliver(self, messages: Sequence[Message]) -> None: ...
+
+
+class PanelRefs(Protocol):
+    """What a notifier asks about panel messages (:class:`bot.panels.Panels`): the id of the message a
+    table's panel was posted as, and the id of one it has just posted."""
+
+    def ref(self, key: TableKey, panel: str, table_id: int | None = None) -> str | None:
+        """The id, if known (of table ``table_id``'s message, when named)."""
+        ...
+
+    async def posted(self, message: Message, ref: str) -> None: ...
 
 
 class NullNotifier:

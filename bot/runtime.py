@@ -31,6 +31,7 @@ from . import refusals as R
 from .ledger import period_of
 from .metrics import NO_METER, Meter
 from .model import Command, Message, Reply, TableKey
+from .panels import Panels
 from .parsing import UserError
 from .ports import (
     Clock,
@@ -117,9 +118,9 @@ class Outbox:
 
 
 class Runtime:
-    def __init__(self, store: Store, notifier: Notifier, clock: Clock, rng: RandomSource,
-                 computer_delay: float, platform: str | None,
-                 holds: Callable[[TableKey], bool] | None = None) -> None:
+    def __init__(self, store: Store, notifier: Notifier, panels: Panels, clock: Clock, rng: RandomSource,
+                 computer_delay: float, platform: str | None, holds: Callable[[TableKey], bool] | None = None,
+                 meter: Meter = NO_METER) -> None:
         self.store = store
         self.notifier = notifier
         self.clock = clock
@@ -128,11 +129,11 @@ class Runtime:
         self.platform = platform
         self._holds = holds
         self.tables: dict[TableKey, TableState] = {}
-        self.panels: dict[TableKey, dict[str, str]] = {}  # the adapters' message refs, per channel
+        self.panels = panels  # the ids of the tables' panel messages
         self.outbox = Outbox(notifier)
         self._locks: dict[TableKey, asyncio.Lock] = {}
         self._settings: dict[str, tuple[dict[str, Any], int]] = {}  # per server: the values and their version
-        self.meter: Meter = NO_METER  # the composition root sets an exporting one (adapters/metrics.py)
+        self.meter = meter  # what the service counts (the composition root passes an exporting one)
 
     def serves(self, key: TableKey) -> bool:
         """Whether this process loads and times the table: its platform's, and (Discord shards split
@@ -263,9 +264,8 @@ class Runtime:
                     await self.load(key)
 
     def adopt(self, key: TableKey, stored: StoredTable | None) -> TableState | None:
-        """Cache a table as stored, replacing the channel's cached one (its panel refs merged in when it
-        is the same table)."""
-        old = self.tables.pop(key, None)
+        """Cache a table as stored, replacing the channel's cached one, and take its stored panel refs."""
+        self.tables.pop(key, None)
         if stored is None:
             return None
         fresh = TableState(stored.table_id, key)
@@ -273,10 +273,7 @@ class Runtime:
             fresh.apply(event)
         if fresh.status == TableStatus.ENDED:  # pragma: no cover - the store lists open tables only
             return None
-        panels = dict(stored.panels)
-        if old is not None and old.id == stored.table_id:
-            panels = {**self.panels.get(key, {}), **panels}  # refs being stored here, and the stored ones
-        self.panels[key] = panels
+        self.panels.adopt(key, stored.table_id, stored.panels)
         self.tables[key] = fresh
         return fresh
 
@@ -290,7 +287,7 @@ class Runtime:
                 table.apply(event)
             if table.status != TableStatus.ENDED:
                 if missed:  # the other process may have posted new panel messages (a new round's table)
-                    self.panels[key] = {**self.panels.get(key, {}), **await self.store.table_panels(table.id)}
+                    self.panels.adopt(key, table.id, await self.store.table_panels(table.id))
                 return table
             self.tables.pop(key, None)  # ended elsewhere: another may be open there now
         return await self.load(key)

@@ -24,7 +24,9 @@ from core.game import Form, RandomSource
 from . import messages as M
 from . import refusals as R
 from .commands import resolve, table_commands
+from .metrics import NO_METER, Meter
 from .model import Command, Reply, TableKey
+from .panels import Panels
 from .parsing import UserError, sentence
 from .play import Play
 from .ports import Clock, Notifier, Store, SystemClock
@@ -39,13 +41,15 @@ log = logging.getLogger(__name__)
 
 
 class Service:
-    def __init__(self, store: Store, notifier: Notifier, *, clock: Clock | None = None,
+    def __init__(self, store: Store, notifier: Notifier, *, panels: Panels | None = None, clock: Clock | None = None,
                  rng: RandomSource | None = None, computer_delay: float = 0.0, platform: str | None = None,
-                 holds: Callable[[TableKey], bool] | None = None) -> None:
-        """``platform`` (and ``holds``, when several processes split a platform's servers) choose the
-        tables this process loads and times; commands for any table are taken all the same."""
-        self.rt = Runtime(store, notifier, clock or SystemClock(), rng or secrets.SystemRandom(), computer_delay,
-                          platform, holds)
+                 holds: Callable[[TableKey], bool] | None = None, meter: Meter = NO_METER) -> None:
+        """``panels``: the panel book the notifier shares (by default one of the service's own).
+        ``platform`` (and ``holds``, when several processes split a platform's servers) choose the
+        tables this process loads and times; commands for any table are taken all the same.  Built by
+        the composition root (:mod:`bot.bootstrap`)."""
+        self.rt = Runtime(store, notifier, panels or Panels(store), clock or SystemClock(),
+                          rng or secrets.SystemRandom(), computer_delay, platform, holds, meter)
         self.play = Play(self.rt)
         self.lobby = self.play.lobby
         self.timers = Timers(self.rt, self.play)
@@ -248,13 +252,6 @@ class Service:
             form = Form(form.verb, form.title, form.fields, text, form.intro)
         return form
 
-    async def set_panel(self, key: TableKey, panel: str, ref: str) -> None:
-        refs = self.rt.panels.setdefault(key, {})
-        if refs.get(panel) != ref:
-            refs[panel] = ref
-            table = self.rt.tables.get(key)
-            if table is not None:
-                await self.rt.store.set_panel(table.id, panel, ref)
-
     def panel(self, key: TableKey, panel: str) -> str | None:
-        return self.rt.panels.get(key, {}).get(panel)
+        """The id of the message the channel's table's ``panel`` was posted as, if any."""
+        return self.rt.panels.ref(key, panel)

@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from adapters import pictures
 from adapters.stores import is_postgres_url, sqlite_path, store_url_from_env
-from bot.bootstrap import build_service
+from bot.bootstrap import terminal_table
 from bot.commands import resolve, table_commands
 from bot.model import Actor, Command, Message, Reply, TableKey, render_mentions
 from bot.service import Service
@@ -179,8 +179,8 @@ async def play(
     rng = random.Random(seed) if seed is not None else None
     viewer = YOU if humans else None
     picture_dir, stem = _picture_place(db_path)
-    notifier = ConsoleNotifier(out, viewer, picture_dir, stem, viewer_name=player_name())
-    service = await build_service(notifier, db_path=db_path, rng=rng, platform="local")
+    service, notifier = await terminal_table(out, viewer, db_path=db_path, rng=rng, picture_dir=picture_dir,
+                                             picture_stem=stem, viewer_name=player_name())
     try:
         return await _run(service, notifier, game=game, seats=seats, preset=preset, stake=stake, humans=humans,
                           rounds=rounds,

@@ -20,7 +20,8 @@ table's messages for 14 minutes), a command is acknowledged at once (deferred) s
 carry follow-ups while it runs, and its answer follows.  A table whose messages found no live
 interaction is drawn again at the next one.
 
-``create_bot`` wires the service, the notifier and the bot; ``run`` is what ``liars discord`` does;
+The composition root (:func:`bot.bootstrap.discord_bot`) builds the bot, which builds its notifier
+on itself and the service on that notifier; ``run`` is what ``liars discord`` does;
 :func:`endpoints` points discord.py at ``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL`` when they are
 set (tests and proxies).
 """
@@ -40,10 +41,10 @@ import yarl
 from discord import app_commands
 
 from adapters import metrics, pictures
-from bot.bootstrap import build_service
+from bot.bootstrap import discord_bot
 from bot.commands import resolve
 from bot.model import Actor, Command, Reply, TableKey
-from bot.ports import Clock
+from bot.ports import Notifier, PanelRefs
 from bot.service import Service, UserError
 from core.commands import CommandSpec, Kind, Param, Section, Suggest
 
@@ -55,7 +56,7 @@ from .links import Links, private_key
 from .notifier import DiscordNotifier
 from .render import ALLOWED_MENTIONS, TEXT, buttons_view, chunks, record_file, render
 
-__all__ = ["LiarsBot", "create_bot", "endpoints", "run"]
+__all__ = ["PLATFORM", "LiarsBot", "endpoints", "run"]
 
 log = logging.getLogger(__name__)
 
@@ -80,11 +81,13 @@ class LiarsTree(app_commands.CommandTree["LiarsBot"]):
 class LiarsBot(discord.AutoShardedClient):
     def __init__(
         self,
-        service: Service,
+        service: Callable[[Notifier], Service],
+        panels: PanelRefs,
         *,
         guild_id: int | None = None,
         sync_commands: bool = True,
         run_timers: bool = False,
+        layout: str = "v2",
         links: Links | None = None,
         **options: Any,
     ) -> None:
@@ -95,7 +98,10 @@ class LiarsBot(discord.AutoShardedClient):
         intents.guilds = True  # no privileged intents: interactions arrive whatever the intents
         options.setdefault("allowed_mentions", ALLOWED_MENTIONS)
         super().__init__(intents=intents, **options)
-        self.service = service
+        self.links = links or Links()  # the live interactions of tables in private channels (tests: a clock)
+        # what the tables say goes out through this client
+        self.notifier = DiscordNotifier(self, panels, layout=layout, links=self.links)
+        self.service = service(self.notifier)
         self.guild_id = guild_id
         self.sync_commands = sync_commands
         self.run_timers = run_timers
@@ -104,14 +110,12 @@ class LiarsBot(discord.AutoShardedClient):
             self.tree.add_command(group)
         self.synced: list[app_commands.AppCommand] = []
         self.forms = FormFlows(self, render)
-        self.links = links or Links()  # the live interactions of tables in private channels
 
     async def close(self) -> None:
         """Send what the tables still have queued, then disconnect."""
         try:
             await asyncio.wait_for(self.service.drain(), timeout=10)
-            if isinstance(self.service.rt.notifier, DiscordNotifier):  # and the pictures being drawn
-                await asyncio.wait_for(self.service.rt.notifier.idle(), timeout=10)
+            await asyncio.wait_for(self.notifier.idle(), timeout=10)  # and the pictures being drawn
         except TimeoutError:
             log.warning("closing with table messages or pictures still unsent")
         await super().close()
@@ -357,33 +361,7 @@ def _command_name(interaction: discord.Interaction[Any]) -> str:
     return command.qualified_name if command is not None else "?"
 
 
-# -- wiring -----------------------------------------------------------------------------------------
-async def create_bot(config: DiscordConfig, *, rng: Any = None, clock: Clock | None = None,
-                     computer_delay: float | None = None, sync_commands: bool = True, run_timers: bool = False,
-                     links: Links | None = None, **options: Any) -> LiarsBot:
-    """Open the store, reload the open Discord tables, and build the bot (not yet connected).
-
-    Timers are off unless ``run_timers``: ``run`` turns them on; tests drive time themselves (and the
-    interaction tokens' age, through ``links``).  ``options`` go to ``discord.AutoShardedClient`` (tests
-    pass ``guild_ready_timeout``)."""
-    links = links or Links()
-    notifier = DiscordNotifier(layout=config.layout, links=links)
-    delay = config.computer_delay if computer_delay is None else computer_delay
-    # the tables this process times and redraws: its own shards' (a command for any table is taken)
-    service = await build_service(notifier, db_path=config.db_path, clock=clock, rng=rng, computer_delay=delay,
-                                  platform=PLATFORM, holds=lambda key: config.holds(key.server_id))
-    if config.shard_count is not None:  # this process runs these shards of the bot's (others run the rest)
-        options.setdefault("shard_count", config.shard_count)
-        if config.shard_ids is not None:
-            options.setdefault("shard_ids", list(config.shard_ids))
-    options.setdefault("http_trace", metrics.http_trace(PLATFORM))  # REST calls counted by status
-    bot = LiarsBot(service, guild_id=config.guild_id, sync_commands=sync_commands, run_timers=run_timers, links=links,
-                   **options)
-    notifier.bind(bot, service)
-    metrics.watch(service.rt)
-    return bot
-
-
+# -- wiring (the composition root, bot.bootstrap.discord_bot, builds the bot) ------------------------
 @contextlib.contextmanager
 def endpoints(config: DiscordConfig) -> Iterator[None]:
     """Point discord.py at ``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL`` while the bot lives.
@@ -440,7 +418,7 @@ async def run(config: DiscordConfig, *, sync_commands: bool = True, stop: asynci
 
 async def _run(config: DiscordConfig, sync_commands: bool, stop: asyncio.Event) -> int:
     with endpoints(config):
-        bot = await create_bot(config, sync_commands=sync_commands, run_timers=True)
+        bot = await discord_bot(config, sync_commands=sync_commands, run_timers=True)
         if config.gateway_url:
             _gateway_override(bot, config.gateway_url)
         runner = asyncio.create_task(bot.start(config.token), name="discord-client")

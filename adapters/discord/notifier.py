@@ -1,8 +1,9 @@
 """The Discord :class:`~bot.ports.Notifier`: what a table says, sent to Discord.
 
 * A message with ``panel`` (the lobby, the table) is one channel message edited in place; ``fresh``
-  posts a new one (a new round).  Its id is kept by the service (``set_panel``), so a restarted bot
-  goes on editing the same message.  If the message was deleted, a new one is posted.
+  posts a new one (a new round).  Its id is kept in the table's panel book (:class:`bot.panels.Panels`,
+  handed over at construction: the notifier knows nothing of the service), so a restarted bot goes on
+  editing the same message.  If the message was deleted, a new one is posted.
 * A message with ``to`` (a dealt serial) goes by DM, with a link back to the table.  If the DM is
   refused (the player's DMs are closed), one notice in the table's channel mentions every such
   player and tells them to press **My serial** — which answers ephemerally.  The notice never carries
@@ -40,13 +41,14 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 
 from adapters import pictures
 from bot.background import spawn
 from bot.model import Message, TableKey
+from bot.ports import PanelRefs
 
 from .layout import table_layout
 from .links import ChannelSurface, Links, NoLink, Surface, WebhookSurface
@@ -62,17 +64,9 @@ from .render import (
     render,
 )
 
-__all__ = ["DiscordNotifier", "PanelRefs", "drop_moot_panels"]
+__all__ = ["DiscordNotifier", "drop_moot_panels"]
 
 log = logging.getLogger(__name__)
-
-
-class PanelRefs(Protocol):
-    """The part of the service that remembers panel message ids (``Service.panel/set_panel``)."""
-
-    def panel(self, key: TableKey, panel: str) -> str | None: ...
-
-    async def set_panel(self, key: TableKey, panel: str, ref: str) -> None: ...
 
 
 def drop_moot_panels(messages: Sequence[Message]) -> list[Message]:
@@ -101,25 +95,18 @@ def drop_moot_panels(messages: Sequence[Message]) -> list[Message]:
 
 
 class DiscordNotifier:
-    def __init__(self, client: discord.Client | None = None, *, layout: str = "v2",
+    def __init__(self, client: discord.Client, panels: PanelRefs, *, layout: str = "v2",
                  links: Links | None = None) -> None:
-        self.client = client  # set once the bot exists (the service, and so the bot, need this first)
-        self.panels: PanelRefs | None = None  # the service, once it exists
+        self.client = client
+        self.panels = panels  # the ids of the tables' panel messages (read when sending, told of each post)
         self.v2 = layout == "v2"
         self.links = links or Links()
-        # Own copy of panel ids: the service forgets a table the moment it ends, but the closing
-        # messages should still edit its panels in place.
-        self._refs: dict[tuple[TableKey, str], str] = {}
         self._locks: dict[TableKey, asyncio.Lock] = {}
         self.coalesced = 0  # panel messages dropped as moot (for the load bench and tests)
         self._pictures: set[asyncio.Task[None]] = set()  # pictures being drawn, then edited in
         self._tables: dict[TableKey, Message] = {}  # the table message as last drawn (V2: redrawn with more)
         self._moves: dict[TableKey, deque[str]] = {}  # the round's earlier moves (V2's small print)
         self.unsent: set[TableKey] = set()  # private channels' tables with messages no interaction could carry
-
-    def bind(self, client: discord.Client, panels: PanelRefs) -> None:
-        self.client = client
-        self.panels = panels
 
     async def deliver(self, messages: Sequence[Message]) -> None:
         if not messages:
@@ -160,7 +147,6 @@ class DiscordNotifier:
 
     # -- where a table's messages go ---------------------------------------------------------------
     def _channel(self, key: TableKey) -> discord.PartialMessageable:
-        assert self.client is not None, "DiscordNotifier.bind() was not called"
         guild = int(key.server_id) if key.server_id.isdigit() else None
         return self.client.get_partial_messageable(int(key.channel_id), guild_id=guild, type=discord.ChannelType.text)
 
@@ -168,13 +154,6 @@ class DiscordNotifier:
         if self.links.served(key):
             return WebhookSurface(self.links, key)
         return ChannelSurface(self._channel(key))
-
-    def _ref(self, key: TableKey, name: str) -> str | None:
-        ref = self.panels.panel(key, name) if self.panels is not None else None
-        if ref is not None:
-            self._refs[(key, name)] = ref
-            return ref
-        return self._refs.get((key, name))
 
     async def idle(self) -> None:
         """Wait until every picture under way has been drawn and attached (or given up)."""
@@ -231,7 +210,7 @@ class DiscordNotifier:
         False if it cannot (the classic layout, no table message, or too long)."""
         key = message.key
         drawn = self._tables.get(key)
-        ref = self._ref(key, "table")
+        ref = self.panels.ref(key, "table", message.table_id)
         if not self.v2 or message.kind != "result" or drawn is None or ref is None:
             return False
         view = table_layout(drawn, moves=self._earlier(drawn), result=message)
@@ -265,7 +244,7 @@ class DiscordNotifier:
         assert message.panel is not None
         key, name = message.key, message.panel
         drawn = self._table_view(message)
-        ref = None if message.fresh else self._ref(key, name)
+        ref = None if message.fresh else self.panels.ref(key, name, message.table_id)
         surface = self._surface(key)
         if message.replace:
             # a new message (mentions notify only in new messages), then the previous one goes
@@ -279,15 +258,13 @@ class DiscordNotifier:
         sent = await surface.send(allowed_mentions=ALLOWED_MENTIONS, **drawn)
         if sent is None:
             return
-        self._refs[(key, name)] = sent
-        if self.panels is not None:
-            await self.panels.set_panel(key, name, sent)
+        await self.panels.posted(message, sent)
         if previous is not None:
             await surface.delete(previous)
 
     async def _retire(self, key: TableKey, name: str) -> None:
         """A closed table's panel keeps its text but loses its buttons."""
-        ref = self._refs.pop((key, name), None)
+        ref = self.panels.ref(key, name)
         if ref is None:
             return
         drawn = self._tables.pop(key, None)
@@ -298,14 +275,14 @@ class DiscordNotifier:
     async def _direct(self, message: Message) -> bool:
         """DM the message to its one reader (in a private channel: an ephemeral follow-up to their own
         live interaction); False if that cannot be done."""
-        assert message.to is not None and self.client is not None
+        assert message.to is not None
         surface = self._surface(message.key)
         if isinstance(surface, WebhookSurface):
             return await surface.whisper(message.to, content=render(message)[:CONTENT_LIMIT],
                                          allowed_mentions=ALLOWED_MENTIONS)
         try:
             dm = await self.client.create_dm(discord.Object(id=int(message.to)))
-            view = jump_view(message.key, self._ref(message.key, "table"))
+            view = jump_view(message.key, self.panels.ref(message.key, "table"))
             parts = chunks(render(message))
             for i, part in enumerate(parts):
                 if i == len(parts) - 1:

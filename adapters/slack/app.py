@@ -1,8 +1,10 @@
 """The Slack bot: a slack-bolt ``AsyncApp`` wired to the table service, served over HTTP or Socket Mode.
 
-``create_bot`` builds everything from a :class:`~adapters.slack.config.SlackConfig`; ``serve_http`` and
-``connect_socket`` put it on the wire, behind :mod:`adapters.slack.door`; ``run`` is what ``liars slack``
-does.  The tests use the very same functions against a fake Slack on 127.0.0.1 (``SLACK_API_URL``).
+The composition root (:func:`bot.bootstrap.slack_bot`) builds the bot from a
+:class:`~adapters.slack.config.SlackConfig` with the pieces here (``web_client``, ``workspaces``,
+``bolt_app``); ``serve_http`` and ``connect_socket`` put it on the wire, behind
+:mod:`adapters.slack.door`; ``run`` is what ``liars slack`` does.  The tests use the very same functions
+against a fake Slack on 127.0.0.1 (``SLACK_API_URL``).
 
 One workspace (``SLACK_BOT_TOKEN``), or every workspace that installs the app (``SLACK_CLIENT_ID`` and
 ``SLACK_CLIENT_SECRET``: bolt's OAuth flow over our database, :mod:`adapters.slack.oauth`; the HTTP
@@ -36,8 +38,8 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters import metrics, pictures
 from adapters.installs import slack_installs
-from bot.bootstrap import build_service
-from bot.ports import Clock
+from bot.bootstrap import slack_bot
+from bot.ports import Store
 from bot.service import Service
 
 from .config import SlackConfig
@@ -45,9 +47,8 @@ from .door import MAX_BODY, Door, GuardedSocketModeHandler, store_ready
 from .handlers import Listeners
 from .notifier import SlackNotifier
 from .oauth import NOT_INSTALLED, InstallationStore, Uninstalls, Workspaces, oauth_settings, serve_oauth
-from .responder import Responder
 
-__all__ = ["SlackBot", "connect_socket", "create_bot", "run", "serve_http"]
+__all__ = ["OAuth", "SlackBot", "bolt_app", "connect_socket", "run", "serve_http", "web_client", "workspaces"]
 
 log = logging.getLogger(__name__)
 
@@ -78,11 +79,10 @@ class SlackBot:
         await self.session.close()
 
 
-async def create_bot(config: SlackConfig, *, rng: Any = None, clock: Clock | None = None) -> SlackBot:
-    """Open the store, reload open Slack tables, and register the listeners.  Timers are not started
-    here: ``run`` starts them (``service.start_timers()``); tests drive time themselves."""
+def web_client(config: SlackConfig) -> tuple[aiohttp.ClientSession, AsyncWebClient]:
+    """The one aiohttp session (API calls counted in the metrics) and the Web API client over it."""
     session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30),
-                                    trace_configs=[metrics.http_trace("slack")])  # API calls counted
+                                    trace_configs=[metrics.http_trace("slack")])
     client = AsyncWebClient(
         token=config.bot_token,
         base_url=config.api_url,  # Slack's own, or a proxy, or a fake on 127.0.0.1
@@ -90,29 +90,33 @@ async def create_bot(config: SlackConfig, *, rng: Any = None, clock: Clock | Non
         retry_handlers=[AsyncConnectionErrorRetryHandler(max_retry_count=2),
                         AsyncRateLimitErrorRetryHandler(max_retry_count=2)],
     )
-    notifier = SlackNotifier(client)
-    try:
-        service = await build_service(notifier, db_path=config.db_path, clock=clock, rng=rng,
-                                      computer_delay=config.computer_delay, platform="slack")
-    except BaseException:
-        await session.close()
-        raise
-    notifier.panels = service
-    metrics.watch(service.rt)
-    try:
-        app = _app(config, client, service, notifier)
-    except BaseException:
-        await service.close()
-        await session.close()
-        raise
-    listeners = Listeners(service, notifier, responder=Responder(session))
-    listeners.register(app)
-    return SlackBot(config, app, service, notifier, listeners, session)
+    return session, client
 
 
-def _app(config: SlackConfig, client: AsyncWebClient, service: Service, notifier: SlackNotifier) -> AsyncApp:
-    """bolt's app: for one workspace's token, or (distributed) with the OAuth flow over our store, the
-    notifier posting with each workspace's token, and the uninstall events."""
+@dataclass(frozen=True)
+class OAuth:
+    """Distributed to many workspaces: bolt's OAuth settings over our store, and each workspace's client."""
+
+    settings: Any
+    store: InstallationStore
+    workspaces: Workspaces
+
+
+def workspaces(config: SlackConfig, client: AsyncWebClient, store: Store) -> OAuth | None:
+    """The OAuth flow's settings and the workspaces' clients when the app is distributed, else None."""
+    if not config.distributed:
+        return None
+    assert config.client_id is not None and config.client_secret is not None
+    settings = oauth_settings(client_id=config.client_id, client_secret=config.client_secret, api_url=config.api_url,
+                              installs=slack_installs(store), redirect_uri=config.redirect_uri)
+    installations = settings.installation_store
+    assert isinstance(installations, InstallationStore)
+    return OAuth(settings, installations, Workspaces(client, installations))
+
+
+def bolt_app(config: SlackConfig, client: AsyncWebClient, service: Service, oauth: OAuth | None) -> AsyncApp:
+    """bolt's app: for one workspace's token, or (distributed) with the OAuth flow over our store and the
+    uninstall events."""
     common: dict[str, Any] = {
         "client": client,
         "signing_secret": config.signing_secret or "",
@@ -120,17 +124,11 @@ def _app(config: SlackConfig, client: AsyncWebClient, service: Service, notifier
         "process_before_response": True,
         "ssl_check_enabled": True,
     }
-    if not config.distributed:
+    if oauth is None:
         return AsyncApp(**common)
-    assert config.client_id is not None and config.client_secret is not None
-    settings = oauth_settings(client_id=config.client_id, client_secret=config.client_secret, api_url=config.api_url,
-                              installs=slack_installs(service.store), redirect_uri=config.redirect_uri)
-    app = AsyncApp(**common, oauth_settings=settings, installation_store_bot_only=True,
+    app = AsyncApp(**common, oauth_settings=oauth.settings, installation_store_bot_only=True,
                    user_facing_authorize_error_message=NOT_INSTALLED)
-    store = settings.installation_store
-    assert isinstance(store, InstallationStore)
-    notifier.workspaces = Workspaces(client, store)
-    Uninstalls(store, service.close_server, notifier.workspaces).register(app)
+    Uninstalls(oauth.store, service.close_server, oauth.workspaces).register(app)
     return app
 
 
@@ -188,7 +186,7 @@ async def connect_socket(bot: SlackBot) -> AsyncIterator[GuardedSocketModeHandle
 
 async def run(config: SlackConfig, *, host: str = "0.0.0.0", stop: asyncio.Event | None = None) -> int:
     """``liars slack``: run until SIGINT/SIGTERM (or ``stop`` is set).  Returns the exit status."""
-    bot = await create_bot(config)
+    bot = await slack_bot(config)
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -6,8 +6,9 @@
   panel updates coalesce, so under rate limits the latest state wins.  ``idle()`` waits until
   everything queued has gone out.
 * A message with ``panel`` (the lobby, the table) is one Slack message edited in place with
-  ``chat.update``; ``fresh`` posts a new one.  The message's ``ts`` is kept by the service
-  (``set_panel``) so a restart goes on editing the same message.
+  ``chat.update``; ``fresh`` posts a new one.  The message's ``ts`` is kept in the panel book handed
+  over at construction (:class:`bot.panels.Panels`: the notifier knows nothing of the service), which
+  stores it with the table, so a restart goes on editing the same message.
 * A message with ``to`` (a dealt serial) goes by DM: ``conversations.open`` + ``chat.postMessage``.
   If the DM cannot be opened or posted to, the same text goes as an ephemeral message to that player
   in the table's channel, which nobody else sees.  ``hand`` shows it again at any time.  A rate limit
@@ -45,19 +46,20 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from slack_sdk.errors import SlackApiError, SlackRequestError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters import pictures
 from bot.model import Message, TableKey, render_mentions
+from bot.ports import PanelRefs
 
 from .oauth import REVOKED, Workspaces
 from .outbox import Item, Outboxes, retry_after
 from .render import render_message
 
-__all__ = ["HOLD_LIMIT", "PanelRefs", "SlackNotifier"]
+__all__ = ["HOLD_LIMIT", "SlackNotifier"]
 
 log = logging.getLogger(__name__)
 
@@ -79,23 +81,12 @@ class _Picture:
     png: bytes | None = None
 
 
-class PanelRefs(Protocol):
-    """The part of the service that remembers panel message ids (``Service.panel/set_panel``)."""
-
-    def panel(self, key: TableKey, panel: str) -> str | None: ...
-
-    async def set_panel(self, key: TableKey, panel: str, ref: str) -> None: ...
-
-
 class SlackNotifier:
-    def __init__(self, client: AsyncWebClient) -> None:
+    def __init__(self, client: AsyncWebClient, panels: PanelRefs, workspaces: Workspaces | None = None) -> None:
         self.client = client
-        self.workspaces: Workspaces | None = None  # many workspaces: the client of each (else ``client``'s)
-        self.panels: PanelRefs | None = None  # the service, once it exists (it needs this notifier first)
+        self.panels = panels  # the ids of the tables' panel messages (read at send time, told of each post)
+        self.workspaces = workspaces  # many workspaces: the client of each (else ``client``'s)
         self.on_channel_error: Callable[[TableKey, str], Awaitable[None]] | None = None
-        # The notifier's own copy of panel ids: the service forgets a table the moment it ends, but the
-        # closing lobby message should still edit the lobby in place.
-        self._refs: dict[tuple[TableKey, str], str] = {}
         self._channel_errors: dict[str, str] = {}
         self._dm_channels: dict[tuple[str, str], str] = {}  # (server, user) -> DM channel (conversations.open)
         self.outboxes = Outboxes(self._send)
@@ -140,10 +131,7 @@ class SlackNotifier:
                 if picture is not None:  # its own queue: drawing and uploading hold no table message back
                     self.outboxes.put(("picture", server, message.key.channel_id), Item(picture))
                 continue
-            # the panel's message id as the service knows it now (it may forget an ended table by send time)
-            hint = self.panels.panel(message.key, message.panel) if self.panels is not None else None
-            self.outboxes.put(dest, Item((message, hint), panel=(message.key, message.panel),
-                                         fresh=message.fresh))
+            self.outboxes.put(dest, Item((message, None), panel=(message.key, message.panel), fresh=message.fresh))
 
     async def idle(self) -> None:
         """Wait until everything delivered so far has been sent (or given up)."""
@@ -171,12 +159,11 @@ class SlackNotifier:
             await self._picture(client, item.payload)
             return
         message, extra = item.payload
-        hint = extra if isinstance(extra, str) else None  # a panel's message id
         try:
             if message.to is not None:
                 await self._direct(client, message)
             elif message.panel is not None:
-                await self._panel(client, message, item.fresh, hint)
+                await self._panel(client, message, item.fresh)
             else:
                 text, blocks = render_message(message)
                 await client.chat_postMessage(channel=message.key.channel_id, text=text, blocks=blocks)
@@ -228,20 +215,13 @@ class SlackNotifier:
             log.warning("uploading the %s picture to %s failed (%s); the text went alone", message.kind, channel,
                         type(exc).__name__)
 
-    async def _panel(self, client: AsyncWebClient, message: Message, fresh: bool, hint: str | None) -> None:
+    async def _panel(self, client: AsyncWebClient, message: Message, fresh: bool) -> None:
         assert message.panel is not None
         key, name = message.key, message.panel
         text, blocks = render_message(message)
         previous = None
-        if fresh:
-            self._refs.pop((key, name), None)
-            ref = None
-        else:
-            # The service's ref as it is now: it learns this process's posts at once (set_panel) and another
-            # process's from the store.  Once it has forgotten an ended table: what this process posted
-            # last, else what the service knew when the update was queued.
-            now = self.panels.panel(key, name) if self.panels is not None else None
-            ref = now or self._refs.get((key, name)) or hint
+        # the panel's message as known at send time: this process's posts at once, another's once caught up
+        ref = None if fresh else self.panels.ref(key, name, message.table_id)
         if message.replace:
             # a new message (mentions notify only in new messages), then the previous one goes
             previous, ref = ref, None
@@ -254,10 +234,7 @@ class SlackNotifier:
                     raise
                 log.info("the %s panel in %s is gone (%s); posting it again", name, key.channel_id, _error(exc))
         response = await client.chat_postMessage(channel=key.channel_id, text=text, blocks=blocks)
-        ts = str(response["ts"])
-        self._refs[(key, name)] = ts
-        if self.panels is not None:
-            await self.panels.set_panel(key, name, ts)
+        await self.panels.posted(message, str(response["ts"]))
         if previous is not None:
             try:
                 await client.chat_delete(channel=key.channel_id, ts=previous)

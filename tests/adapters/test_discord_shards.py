@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from adapters.discord.bot import create_bot
 from adapters.discord.config import ConfigError, DiscordConfig
-from bot.bootstrap import build_service
+from bot.bootstrap import build_service, discord_bot
 from bot.model import Actor, Command, TableKey
 
 
@@ -36,7 +35,7 @@ def test_bad_shard_settings_name_the_variable(count: str, ids: str, named: str) 
 async def test_the_bot_runs_only_its_shards(tmp_path: Path) -> None:
     cfg = DiscordConfig.from_env({"DISCORD_TOKEN": "t", "DISCORD_SHARD_COUNT": "4", "DISCORD_SHARD_IDS": "2,3",
                                   "LIARS_DB": str(tmp_path / "liars.sqlite3")})
-    bot = await create_bot(cfg, sync_commands=False)
+    bot = await discord_bot(cfg, sync_commands=False)
     try:
         assert bot.shard_count == 4 and bot.shard_ids == [2, 3]
     finally:
@@ -62,7 +61,7 @@ async def test_a_process_loads_and_times_only_its_own_shards_tables(tmp_path: Pa
         assert (await other.handle(Command("start", key, Actor("u1", "Ann"), ()))).ok
     cfg = DiscordConfig.from_env({"DISCORD_TOKEN": "t", "DISCORD_SHARD_COUNT": "4", "DISCORD_SHARD_IDS": "2,3",
                                   "LIARS_DB": db})
-    bot = await create_bot(cfg, sync_commands=False)
+    bot = await discord_bot(cfg, sync_commands=False)
     try:
         assert sorted(k.channel_id for k in bot.service.rt.tables) == ["c2", "c3"]
         for shard in (0, 3):  # opened elsewhere after this process started: only its own shard's is taken up

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from adapters.stores import make_store
-from bot.model import Actor, Command, MessageKind, Reply, TableKey
+from bot.model import Actor, Command, Message, MessageKind, Reply, TableKey
 from bot.service import Service
 from core.serial import CallCount, Challenge, MakeBid, seat_view
 from core.serial.players import get_strategy
@@ -242,13 +242,14 @@ async def test_a_process_catching_up_takes_the_panel_messages_the_other_posted(c
     a, b = c.services
     key = TableKey("slack", "T0", "C8")
     await deal_two(key, a, a, a)
-    await a.set_panel(key, "table", "round-1")  # as A's adapter does once it has posted the message
-    assert await view(b, key) is not None and b.panel(key, "table") == "round-1"
     table = a.table(key)
     assert table is not None and table.to_act is not None
+    posted = Message(key, "the table", MessageKind.TABLE, panel="table", table_id=table.id)
+    await a.rt.panels.posted(posted, "round-1")  # as A's notifier does once it has posted the message
+    assert await view(b, key) is not None and b.panel(key, "table") == "round-1"
     to_act = ALICE if table.to_act == "UA" else BOB
     assert (await a.handle(Command("bid", key, to_act, ("1", "9")))).ok
-    await a.set_panel(key, "table", "round-1-later")  # say A posted the table message anew
+    await a.rt.panels.posted(posted, "round-1-later")  # say A posted the table message anew
     c.clock.advance(6)
     await b.tick()  # B's survey catches up with A's bid, and with the panel A stored
     assert b.panel(key, "table") == "round-1-later"

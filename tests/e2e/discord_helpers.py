@@ -1,5 +1,5 @@
 """Shared pieces of the Discord end-to-end tests: a fake Discord with three members, the real bot
-(``create_bot`` → ``LiarsBot``) on a real SQLite file, and small drivers for slash commands, buttons
+(``bot.bootstrap.discord_bot`` → ``LiarsBot``) on a real SQLite file, and small drivers for slash commands, buttons
 and the Raise… form.
 
 The fixtures are imported by the test modules (``from tests.e2e.discord_helpers import …``).
@@ -18,9 +18,10 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from adapters.discord.bot import LiarsBot, create_bot
+from adapters.discord.bot import LiarsBot
 from adapters.discord.commands import top_level
 from adapters.discord.config import DiscordConfig
+from bot.bootstrap import discord_bot
 from bot.model import TableKey
 from core.serial import Serial
 from tests.fakes.discord_server import (
@@ -100,7 +101,7 @@ class Harness:
 
     async def start(self, **options: Any) -> LiarsBot:
         config = DiscordConfig(token=self.fake.token, db_path=str(self.db_path), layout=self.layout)
-        bot = await create_bot(config, rng=random.Random(self.seed), computer_delay=0.0,
+        bot = await discord_bot(config, rng=random.Random(self.seed), computer_delay=0.0,
                                guild_ready_timeout=0.1, **options)
         self._task = await start_bot(bot, self.fake)
         self.bot = bot

@@ -202,3 +202,21 @@ async def test_rebid_and_count_button(world: Harness) -> None:
     called = await h.press(opener, panel, h.button("count"))
     assert called.content == "You called for the count."
     await h.fake.wait_for_message(lambda m: "**The count**" in m.content)
+
+
+async def test_a_move_and_its_turn_ping_cost_one_write_transaction(world: Harness) -> None:
+    """Each bid is stored in one write transaction (the store's own counter), and the turn ping that
+    follows it, posted as a new message that mentions the next player, stores nothing more."""
+    h = world
+    await h.start()
+    await h.open_table()
+    store = h.service.store
+    assert (await h.ask(h.to_act(), "bid", quantity=1, digit=9)).content == "Bid placed."  # the first ping
+    for quantity in (2, 3, 4):
+        player, ping = h.to_act(), h.panel("turn")
+        before = store.transactions
+        answer = await h.ask(player, "bid", quantity=quantity, digit=9)
+        assert answer.content == "Bid placed.", answer.content
+        new_ping = await h.fake.wait_for(lambda p=ping: (n := h.panel("turn")).id != p.id and n)  # type: ignore[misc]
+        assert f"<@{h.to_act().id}>" in new_ping.content and h.fake.get_message(ping.id).deleted
+        assert store.transactions - before == 1

@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adapters.slack.app import SlackBot, create_bot
+from adapters.slack.app import SlackBot
 from adapters.slack.config import SlackConfig
+from bot.bootstrap import slack_bot
 from bot.messages import signed_units
 from bot.model import TableKey
 from bot.settings import DEFAULT_SETTINGS
@@ -58,7 +59,7 @@ async def make_bot(fake: FakeSlack, db: Path, *, socket: bool = False, seed: int
     for uid, name in NAMES.items():
         if uid not in fake._users:
             fake.add_user(uid, name=name)
-    return await create_bot(make_config(fake, db, socket=socket), rng=random.Random(seed))
+    return await slack_bot(make_config(fake, db, socket=socket), rng=random.Random(seed))
 
 
 def key_of(fake: FakeSlack, channel: str = CHANNEL) -> TableKey:

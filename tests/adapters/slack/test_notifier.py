@@ -12,8 +12,9 @@ import pytest_asyncio
 from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.slack.notifier import SlackNotifier
-from bot.bootstrap import build_service
+from adapters.stores import open_store
 from bot.model import Actor, Command, Reply
+from bot.panels import Panels
 from bot.service import Service
 from tests.adapters.slack.harness import ALICE, BOB, BOT_TOKEN, CAROL, CHANNEL, event_count, key_of
 from tests.fakes.slack_server import FakeSlack
@@ -27,10 +28,11 @@ async def fake() -> AsyncIterator[FakeSlack]:
 
 @pytest_asyncio.fixture
 async def service(fake: FakeSlack, tmp_path: Path) -> AsyncIterator[Service]:
-    notifier = SlackNotifier(AsyncWebClient(token=BOT_TOKEN, base_url=fake.api_base))
-    svc = await build_service(notifier, db_path=str(tmp_path / "liars.sqlite3"), rng=random.Random(3),
-                              platform="slack")
-    notifier.panels = svc
+    store = await open_store(str(tmp_path / "liars.sqlite3"))
+    panels = Panels(store)
+    notifier = SlackNotifier(AsyncWebClient(token=BOT_TOKEN, base_url=fake.api_base), panels)
+    svc = Service(store, notifier, panels=panels, rng=random.Random(3), platform="slack")
+    await svc.start()
     yield svc
     await svc.drain()  # the service's outbox hands the rest over before the notifier stops
     await notifier.close()
@@ -176,7 +178,9 @@ async def test_a_panel_message_another_process_posted_is_the_one_edited(service:
     assert mine is not None
     client = AsyncWebClient(token=BOT_TOKEN, base_url=fake.api_base)
     theirs = str((await client.chat_postMessage(channel=CHANNEL, text="the lobby, as another process posted it"))["ts"])
-    await service.set_panel(key_of(fake), "lobby", theirs)  # what catching up from the store does
+    table = service.table(key_of(fake))
+    assert table is not None
+    service.rt.panels.adopt(key_of(fake), table.id, {"lobby": theirs})  # what catching up from the store does
 
     assert (await do(service, fake, BOB, "join")).ok
     edited = fake.message(CHANNEL, theirs)
