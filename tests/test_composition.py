@@ -91,7 +91,7 @@ def test_the_root_builds_the_service_its_notifier_panels_and_store() -> None:
 @pytest.mark.parametrize(("file", "function", "root_function"), ENTRY_POINTS)
 def test_each_entry_point_starts_from_the_root(file: str, function: str, root_function: str) -> None:
     tree = ast.parse((ROOT / file).read_text())
-    [body] = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.name == function]
+    [body] = [n for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.name == function]
     assert root_function in _called(body), f"{file}:{function} does not call bot.bootstrap.{root_function}"
     root = ast.parse((ROOT / COMPOSITION_ROOT).read_text())
     assert any(isinstance(n, ast.AsyncFunctionDef) and n.name == root_function for n in root.body)
