@@ -10,6 +10,7 @@ then the platform's own pieces — so no object is completed after it is built:
 ``liars slack``        :func:`slack_bot` (``adapters.slack.app.run`` starts it)
 ``liars play``         :func:`terminal_table` (``adapters.console.app.play`` runs it)
 ``liars ledger`` …     :func:`build_service` with a notifier that delivers nowhere
+``liars forget``       :func:`open_store` (a store, no service)
 ``bench/service.py``   :func:`build_service`
 =====================  ==========================================================================
 
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
     from adapters.slack.app import SlackBot
     from adapters.slack.config import SlackConfig
 
-__all__ = ["build_service", "discord_bot", "run_loop", "slack_bot", "terminal_table", "tune_runtime"]
+__all__ = ["build_service", "discord_bot", "open_store", "run_loop", "slack_bot", "terminal_table", "tune_runtime"]
 
 T = TypeVar("T")
 
@@ -75,12 +76,13 @@ def run_loop(main: Coroutine[Any, Any, T], *, uvloop: bool = True) -> T:
     return asyncio.run(main)
 
 
-async def _open_store(db_path: str | None, **options: Any) -> Store:
+async def open_store(db_path: str | None, **options: Any) -> Store:
     """The store for a SQLite path or a database URL (``postgresql://…``), open; by default
-    ``LIARS_DATABASE_URL``, else ``LIARS_DB``, else ``./liars.sqlite3``."""
-    from adapters.stores import open_store
+    ``LIARS_DATABASE_URL``, else ``LIARS_DB``, else ``./liars.sqlite3``.  Alone, for the tools that
+    work on the database without a service (``liars forget``)."""
+    from adapters import stores
 
-    return await open_store(db_path, **options)
+    return await stores.open_store(db_path, **options)
 
 
 async def _started(service: Service) -> Service:
@@ -107,7 +109,7 @@ async def build_service(
 ) -> Service:
     """A service for a notifier that keeps no panel messages (the shell's ledger, the benches, tests):
     open the store, reload the open tables."""
-    store = await _open_store(db_path, synchronous=synchronous, pool_size=pool_size)
+    store = await open_store(db_path, synchronous=synchronous, pool_size=pool_size)
     return await _started(Service(store, notifier, clock=clock, rng=rng, computer_delay=computer_delay,
                                   platform=platform, holds=holds))
 
@@ -123,7 +125,7 @@ async def discord_bot(config: DiscordConfig, *, rng: RandomSource | None = None,
     from adapters import metrics
     from adapters.discord.bot import PLATFORM, LiarsBot
 
-    store = await _open_store(config.db_path)
+    store = await open_store(config.db_path)
     panels = Panels(store)
     delay = config.computer_delay if computer_delay is None else computer_delay
 
@@ -156,7 +158,7 @@ async def slack_bot(config: SlackConfig, *, rng: RandomSource | None = None, clo
 
     session, client = web_client(config)
     try:
-        store = await _open_store(config.db_path)
+        store = await open_store(config.db_path)
     except BaseException:
         await session.close()
         raise

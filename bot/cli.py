@@ -135,7 +135,8 @@ def cmd_forget(args: argparse.Namespace) -> int:
     import asyncio
 
     from adapters.erase import OpenTables, erase_server
-    from adapters.stores import open_store
+
+    from .bootstrap import open_store
 
     if not args.yes:
         return _fail(f"this erases {args.server}'s ledger, rounds, tables and settings for good: add --yes")
