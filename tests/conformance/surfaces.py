@@ -2,7 +2,7 @@
 
 * the terminal: :func:`adapters.console.app.parse_line` reads each line as the terminal does (bare text is
   the game's move for it) and the console's notifier prints the table;
-* Discord: the real discord.py bot (``create_bot``) against the fake Discord, by slash commands (options
+* Discord: the real discord.py bot (``bot.bootstrap.discord_bot``) against the fake Discord, by slash commands (options
   typed as Discord sends them: integers), table buttons and the games' forms (selects, then the send
   button);
 * Slack: the real slack-bolt app served over signed HTTP against the fake Slack, by ``/liars`` text
@@ -28,11 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from adapters.console.app import ConsoleNotifier, parse_line
-from adapters.discord.bot import create_bot as create_discord_bot
 from adapters.discord.commands import top_level
 from adapters.discord.config import DiscordConfig
 from adapters.slack.app import serve_http
-from bot.bootstrap import build_service
+from bot.bootstrap import build_service, discord_bot
 from bot.commands import resolve
 from bot.model import Actor, Command, Reply, TableKey
 from bot.service import Service
@@ -285,7 +284,7 @@ async def discord_surface(tmp: Path, channels: int) -> AsyncIterator[Discord]:
     try:
         with point_discord_at(fake):
             config = DiscordConfig(token=fake.token, db_path=str(tmp / "discord.sqlite3"))
-            bot = await create_discord_bot(config, rng=random.Random(0), computer_delay=0.0, guild_ready_timeout=0.1)
+            bot = await discord_bot(config, rng=random.Random(0), computer_delay=0.0, guild_ready_timeout=0.1)
             task = await start_bot(bot, fake)
             try:
                 yield Discord(fake, bot, guild, users, made)
