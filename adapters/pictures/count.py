@@ -7,14 +7,14 @@ as ``TableState.round_record`` stores it, plus display names::
                                     # any number of digits (reduced formats too), letters optional
      "actions": [{"player": "p1", "bid": [2, 0]}, {"player": "p2", "challenge": true}, ...],  # optional
      "outcome": {"final_bid": {"player": "p3", "quantity": 6, "digit": 0},
-                 "final_bid_text": "6 zeros",                 # optional; names the digit ("tens")
+                 "final_bid_text": "6 zeros",                 # optional; not drawn (rank_order names digits)
                  "count": 5, "made": false, "skunk": false,
                  "multiplier": 1, "multiplier_text": "×1",
                  "transfers": [{"from": "p3", "to": "p1", "units": 1}, ...],
                  "net": {"p1": 1, "p2": 1, "p3": -2}},
      "names": {"p1": "Alice", ...},          # optional; default the player ids
      "last_challenger": "p2",                # optional; default the last "challenge" in actions
-     "rank_order": "zero-low",               # optional (the game says it); else guessed from final_bid_text
+     "rank_order": "zero-high",              # the table's digit order (the game says it); default zero-low
      "round": 3}                             # optional; shown in the title
 
 ``outcome["serials"]`` is used when the top-level ``serials`` is missing. Nothing here is secret any
@@ -64,15 +64,8 @@ def _split_serial(text: str) -> tuple[str, str, str]:
 
 
 def _rank_order(data: Mapping[str, Any]) -> RankOrder:
-    given = data.get("rank_order")
-    if given:
-        return RankOrder(given)
-    text = str(data["outcome"].get("final_bid_text", ""))
-    if re.search(r"\baces?\b", text):
-        return RankOrder.ACES_HIGH
-    if re.search(r"\btens?\b", text):
-        return RankOrder.ZERO_HIGH
-    return RankOrder.ZERO_LOW
+    """The table's digit order, as the game's picture data says it (zero-low when it does not)."""
+    return RankOrder(str(data.get("rank_order") or RankOrder.ZERO_LOW))
 
 
 def _quantity(q: int, digit: int, order: RankOrder) -> str:

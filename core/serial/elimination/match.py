@@ -206,7 +206,8 @@ class EliminationMatch:
         challengers = round_.challengers
         last = challengers[-1] if challengers else None
         text = E.result_text(outcome, self.rules, log["salt"], log["commitment"], last, leaves, still)
-        picture = {"game": "serial", "record": record, "last_challenger": last}
+        picture = {"game": "serial", "record": record, "last_challenger": last,
+                   "rank_order": str(self.rules.rank_order)}  # the picture names digits as the table does
         ranking = ((leaves,), tuple(p for p in in_round if p != leaves)) if leaves is not None else ()
         result = Settled(record=record, outcome=out, net=net, ranking=ranking)
         return Step((Say(text, SayKind.RESULT, picture=picture), *says), (result,), step.note)

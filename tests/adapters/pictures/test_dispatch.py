@@ -76,3 +76,13 @@ async def test_the_console_prints_the_text_alone_when_a_picture_fails(tmp_path: 
     assert out.getvalue() == "Nets\n\n" and os.listdir(tmp_path) == []
     [warning] = [r for r in caplog.records if r.name.startswith("adapters.console")]
     assert warning.levelno == logging.WARNING and "many" not in warning.getMessage()
+
+
+def test_the_count_names_digits_in_the_order_the_game_says() -> None:
+    """The game's picture data says its digit order: the same count at a zero-high table says "tens"
+    (its header and result line), so it is drawn differently; it is drawn as render_count draws it."""
+    low, high = count_picture(), {**count_picture(), "rank_order": "zero-high"}
+    names = names_example()
+    assert not matches(pictures.render(high, names), pictures.render(low, names))
+    data = {**count_example(), "names": {p: names[p] for p in ("p1", "p2", "p3")}, "rank_order": "zero-high"}
+    assert pictures.render(high, names) == pictures.render_count(data)
