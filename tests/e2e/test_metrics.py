@@ -3,22 +3,18 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import aiohttp
-import pytest_asyncio
 from prometheus_client.parser import text_string_to_metric_families
 
 from adapters import metrics
-from adapters.slack.app import serve_http
-from tests.adapters.slack.harness import BOT_TOKEN, HttpDriver, make_bot, play_round
+from tests.adapters.slack.harness import HttpDriver, play_round
 from tests.e2e import discord_helpers
+from tests.e2e import test_slack_http as slack_http
 from tests.e2e.discord_helpers import Harness
-from tests.fakes.slack_server import FakeSlack
 
 world = discord_helpers.world
 no_errors = discord_helpers.no_errors
+fake, db, driver = slack_http.fake, slack_http.db, slack_http.driver  # the Slack bot served over HTTP
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
@@ -42,24 +38,11 @@ def moved(before: Samples, after: Samples, name: str, **labels: str) -> float:
     return value(after, name, **labels) - value(before, name, **labels)
 
 
-@pytest_asyncio.fixture
-async def slack(tmp_path: Path) -> AsyncIterator[HttpDriver]:
-    async with FakeSlack(bot_token=BOT_TOKEN) as fake:
-        bot = await make_bot(fake, tmp_path / "liars.sqlite3")
-        driver = HttpDriver(fake, bot)
-        try:
-            async with serve_http(bot, "127.0.0.1", 0) as url:
-                driver.url = url
-                yield driver
-        finally:
-            await driver.bot.close()
-
-
-async def test_slack_metrics_move_with_a_round(slack: HttpDriver) -> None:
-    endpoint = slack.url.rsplit("/slack/", 1)[0] + "/metrics"
+async def test_slack_metrics_move_with_a_round(driver: HttpDriver) -> None:
+    endpoint = driver.url.rsplit("/slack/", 1)[0] + "/metrics"
     before = await scrape(endpoint)
-    await play_round(slack)
-    await slack.bot.notifier.idle()  # the count's picture has been drawn and uploaded
+    await play_round(driver)
+    await driver.bot.notifier.idle()  # the count's picture has been drawn and uploaded
     after = await scrape(endpoint)
     # every request the round took: slash commands, buttons, the Raise… form (opened and submitted)
     assert moved(before, after, "liars_requests_total", platform="slack", outcome="ok") >= 8
@@ -77,12 +60,12 @@ async def test_slack_metrics_move_with_a_round(slack: HttpDriver) -> None:
     assert ("liars_command_retries_total", frozenset()) in after
 
 
-async def test_a_refused_command_and_junk_are_counted_as_such(slack: HttpDriver) -> None:
-    endpoint = slack.url.rsplit("/slack/", 1)[0] + "/metrics"
+async def test_a_refused_command_and_junk_are_counted_as_such(driver: HttpDriver) -> None:
+    endpoint = driver.url.rsplit("/slack/", 1)[0] + "/metrics"
     before = await scrape(endpoint)
-    reply = await slack.slash("U0ALICE", "challenge")  # no table here: refused, nothing changed
+    reply = await driver.slash("U0ALICE", "challenge")  # no table here: refused, nothing changed
     assert reply.text is not None and "no table" in reply.text.lower()
-    async with aiohttp.ClientSession() as http, http.post(slack.url, data=b"junk") as resp:
+    async with aiohttp.ClientSession() as http, http.post(driver.url, data=b"junk") as resp:
         assert resp.status == 401
     after = await scrape(endpoint)
     assert moved(before, after, "liars_commands_total", command="challenge", outcome="refused") == 1
