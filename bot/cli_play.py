@@ -19,6 +19,9 @@ def register(sub: Any) -> None:
     p.add_argument("--game", default="serial", choices=tuple(GAMES), help="serial (default) or cards")
     p.add_argument("--preset", default=None, help="the game's preset (serial: classic, quick or salomon)")
     p.add_argument("--stake", type=int, default=None)
+    p.add_argument("--format", default=None, choices=("rounds", "elimination"),
+                   help="serial game: rounds (default) or elimination (who pays for dinner: each round one "
+                   "player leaves safe, the last one left pays)")
     p.add_argument("--humans", type=int, choices=(0, 1), default=1, help="0: an all-computer table")
     p.add_argument("--rounds", type=int, default=None, help="stop after this many rounds")
     p.add_argument("--seed", type=int, default=None, help="deal from a seeded source (demos and tests)")
@@ -49,8 +52,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not game.min_players <= args.seats <= game.max_players:
         print(f"liars: --seats must be {game.min_players} to {game.max_players}")
         return 2
-    if args.humans == 0 and args.rounds is None:
-        args.rounds = 20
+    if args.format is not None:
+        if args.game != "serial":
+            print("liars: --format is the serial game's (rounds or elimination)")
+            return 2
+        args.option = [*args.option, f"format={args.format}"]
+    if args.humans == 0 and args.rounds is None and args.format != "elimination":
+        args.rounds = 20  # an elimination ends by itself: when one player is left
     return asyncio.run(
         play(
             seats=args.seats,
@@ -76,7 +84,8 @@ def cmd_ledger(args: argparse.Namespace) -> int:
         try:
             key = TableKey.from_server(args.server, getattr(args, "channel", "cli"))
             cmd_args = (args.period,) if getattr(args, "period", None) else ()
-            reply = await service.handle(Command(args.what, key, Actor("cli", "cli"), cmd_args))
+            # the shell's user holds the database: they see the full sheet (history=month binds players only)
+            reply = await service.handle(Command(args.what, key, Actor("cli", "cli", is_admin=True), cmd_args))
         finally:
             await service.close()
         if args.what == "export" and reply.ok and reply.data:

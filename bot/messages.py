@@ -160,7 +160,8 @@ def settings_text(settings: Mapping[str, Any]) -> str:
     return (
         f"Server settings: preset {settings['preset']}; option overrides: {opts}; one unit = {units(1, settings)}; "
         f"turn timeout {settings['turn_timeout']} s; lobby timeout {settings['lobby_timeout']} s; "
-        f"computer level {settings.get('computer_level', 'hard')}."
+        f"computer level {settings.get('computer_level', 'hard')}; history {settings.get('history', 'all')} "
+        f"({'players see this period only' if settings.get('history') == 'month' else 'everyone sees all periods'})."
     )
 
 
@@ -252,8 +253,15 @@ def settings_saved(settings: Mapping[str, Any]) -> str:
 
 
 def ledger_text(period: str, current: Mapping[str, int], total: Mapping[str, int], names: Mapping[str, str],
-                settings: Mapping[str, Any] | None) -> str:
-    """This period's balances with all time's in brackets, and both sums (0 on a sound ledger)."""
+                settings: Mapping[str, Any] | None, *, only_period: bool = False) -> str:
+    """This period's balances with all time's in brackets, and both sums (0 on a sound ledger).
+    ``only_period``: the server shows this period's figures only (``history=month``)."""
+    if only_period:
+        lines = [f"📒 Ledger — {period} (this server shows players this period's figures only):"]
+        lines += [f"• {names.get(p, p)}: {signed_units(current[p], settings)}"
+                  for p in sorted(current, key=lambda p: -current[p])]
+        lines.append(f"Sum: {sum(current.values())} this period.")
+        return "\n".join(lines)
     lines = [f"📒 Ledger — {period} (all time in brackets):"]
     for player in sorted(total, key=lambda p: -total[p]):
         lines.append(f"• {names.get(player, player)}: {signed_units(current.get(player, 0), settings)} "

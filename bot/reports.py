@@ -15,7 +15,8 @@ from core.registry import DEFAULT_GAME, GAMES, get_game
 from . import messages as M
 from . import refusals as R
 from .commands import game_of_command, table_commands
-from .ledger import fewest_payments
+from .discretion import NOTE_MONTH, Discretion, history_setting, only_period, refused
+from .ledger import fewest_payments, period_of
 from .model import Command, JsonValue, Message, MessageKind, Reply, TableKey, render_mentions
 from .parsing import UserError, is_period, money, positive_int, sentence, stake, user_ref
 from .playerstats import cards_stats, serial_stats
@@ -52,6 +53,7 @@ class Reports:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
         self.ratings = RatingBook(rt.store)
+        self.discretion = Discretion(rt)
 
     def _chart(self, cmd: Command, text: str, picture: dict[str, Any], names: Mapping[str, str]) -> str:
         """Post a chart (its data; the platform draws it) with its text in the channel; the asker's note."""
@@ -154,6 +156,8 @@ class Reports:
                 if value.lower() not in game.levels:
                     raise UserError(R.unknown_level(value, game.levels), "bad-option")
                 settings[name] = value.lower()
+            elif name == "history":
+                settings[name] = history_setting(value)
             elif name == "admins":
                 settings[name] = [user_ref(a) for a in value.split(",") if a.strip()]
             else:
@@ -170,14 +174,17 @@ class Reports:
         rt, server = self.rt, cmd.key.server
         settings = await rt.settings(server)
         period = rt.period()
+        shown = await self.discretion.period(cmd)
         current = await rt.store.balances(server, period)
-        total = await rt.store.balances(server)
+        total = current if shown else await rt.store.balances(server)
         names = await rt.store.names(server)
         if not total:
             return Reply(M.LEDGER_EMPTY,
                          data={"period": period, "current": {}, "all_time": {}})
-        text = M.ledger_text(period, current, total, names, settings)
+        text = M.ledger_text(period, current, total, names, settings, only_period=shown is not None)
         data: dict[str, JsonValue] = {"period": period, "current": current, "all_time": total}
+        if shown:
+            data["history"] = "month"  # "all_time" is this period's: the server shows no more
         if _wants_chart(cmd):
             picture = {"chart": "nets", "nets": current, "title": M.nets_title(period)}
             return Reply(self._chart(cmd, text, picture, names), data={**data, "chart": True})
@@ -192,6 +199,7 @@ class Reports:
             cmd.options.get("period") or rt.period())
         if not is_period(period):
             raise UserError(R.bad_period(rt.period()), "bad-period")
+        self.discretion.refuse_earlier(period, await self.discretion.period(cmd))
         balances = await rt.store.balances(server, period)
         names = await rt.store.names(server)
         payments = fewest_payments(balances)
@@ -219,8 +227,9 @@ class Reports:
         words = [a for a in cmd.args if a.lower() != "chart"]
         target = user_ref(str(cmd.options.get("member") or (words[0] if words else cmd.actor.user_id)))
         names = await rt.store.names(server)
-        rows: Sequence[Mapping[str, Any]] = list(reversed(await rt.store.rounds(server)))
-        net = (await rt.store.balances(server)).get(target, 0)
+        shown = await self.discretion.period(cmd)  # the period's rounds, net and season rating only
+        rows: Sequence[Mapping[str, Any]] = only_period(list(reversed(await rt.store.rounds(server))), shown)
+        net = (await rt.store.balances(server, shown)).get(target, 0)
         settings = await rt.settings(server)
         book = await self.ratings.get(server)
         name = names.get(target, target)
@@ -242,7 +251,7 @@ class Reports:
                 extra = cards_stats([{**r["record"], "outcome": r["outcome"]} for r in mine], target)
                 figures.update(asdict(extra), challenge_accuracy=extra.challenge_accuracy)
                 text += " " + M.cards_stats_text(extra)
-            ratings = book.of(game.name)
+            ratings = book.of(game.name, shown)
             if target in ratings.players:
                 rating, change = ratings.players[target], trend(ratings, target)
                 figures.update(rating=rating.display, trend=change, mu=rating.mu, sigma=rating.sigma)
@@ -254,11 +263,11 @@ class Reports:
             return Reply(M.no_settled_round(name), data=data)
         text = M.stats_text(name, net, parts, settings)
         if _wants_chart(cmd):
-            rated = [g for g in GAMES if target in book.of(g).history]
+            rated = [g for g in GAMES if target in book.of(g, shown).history]
             if not rated:
                 return Reply(text + M.NO_RATING_HISTORY, data=data)
-            game_name = max(rated, key=lambda g: len(book.of(g).history[target]))
-            picture = {"chart": "rating", "history": chart_history(book.of(game_name), [target]),
+            game_name = max(rated, key=lambda g: len(book.of(g, shown).history[target]))
+            picture = {"chart": "rating", "history": chart_history(book.of(game_name, shown), [target]),
                        "title": M.rating_title(name, GAMES[game_name].title)}
             return Reply(self._chart(cmd, text, picture, names), data={**data, "chart": True})
         return Reply(text, data=data)
@@ -281,6 +290,9 @@ class Reports:
                 game = word
             elif word != "by":
                 raise UserError(R.bad_leaderboard_word(word, GAMES), "bad-option")
+        shown = await self.discretion.period(cmd)
+        self.discretion.refuse_earlier(period, shown)
+        period = shown or period  # "all" is this period's board where the server shows no more
         settings = await rt.settings(server)
         names = await rt.store.names(server)
         ratings = (await self.ratings.get(server)).of(game, period)
@@ -294,7 +306,7 @@ class Reports:
             return Reply(M.nobody_on_board(when, what), data=data)
         trends = {s.player: trend(ratings, s.player) for s in standings}
         text = M.leaderboard_text(M.leaderboard_title(when, what), standings, names, by, settings, trends)
-        return Reply(text, data=data)
+        return Reply(text + (NOTE_MONTH if shown else ""), data=data)
 
     async def _channel_table(self, key: TableKey) -> int | None:
         """The channel's open table, else the last one it had (None: never a table here)."""
@@ -306,7 +318,8 @@ class Reports:
         table_id = await self._channel_table(cmd.key)
         if table_id is None:
             return Reply(M.NO_ROUNDS_PLAYED)
-        rows: Sequence[Mapping[str, Any]] = await rt.store.rounds(server, table_id=table_id, limit=10)
+        rows: Sequence[Mapping[str, Any]] = only_period(
+            await rt.store.rounds(server, table_id=table_id, limit=10), await self.discretion.period(cmd))
         if not rows:
             return Reply(M.NO_ROUNDS_COUNTED)
         names = await rt.store.names(server)
@@ -320,7 +333,11 @@ class Reports:
         if table_id is None:
             raise UserError(R.NO_TABLE_PLAYED, "no-table")
         table = TableState(table_id, cmd.key, keep_history=True)
-        for event in await rt.store.table_events(table_id):
+        events = await rt.store.table_events(table_id)
+        shown = await self.discretion.period(cmd)
+        if shown and any(period_of(float(str(e.get("at", 0)))) != shown for e in events if e.get("t") == "deal"):
+            raise UserError(refused(shown), "history-month")  # a record cut short would not replay
+        for event in events:
             table.apply(event)
         records = table.records()
         if not records:

@@ -21,4 +21,5 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "lobby_timeout": 600,
     "admins": [],
     "computer_level": "hard",
+    "history": "all",  # all | month: players see this ledger period's figures only (admins see all)
 }

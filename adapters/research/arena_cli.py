@@ -36,6 +36,10 @@ def register(sub: Any) -> None:
         "--option", action="append", default=[], metavar="NAME=VALUE", help="override one rule option (repeatable)"
     )
     p.add_argument("--seed", type=int, default=1, help="seeds the deal and every strategy (default: %(default)s)")
+    p.add_argument("--format", default="rounds", choices=("rounds", "elimination"),
+                   help="elimination: play whole games of who pays for dinner and measure each player's pay "
+                   "rate; a strategy name ending in +elim is adapted to the elimination (default: %(default)s)")
+    p.add_argument("--games", type=int, default=1000, help="elimination games to play (default: %(default)s)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.set_defaults(func=cmd_arena)
 
@@ -60,7 +64,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
     if len(names) > players:
         return _fail(f"--strategies names {len(names)} strategies for {players} seats")
     names += [names[-1]] * (players - len(names))
-    unknown = [n for n in names if n.lower().replace("_", "-") not in STRATEGY_NAMES]
+    suffix = "+elim" if args.format == "elimination" else "\0"
+    unknown = [n for n in names if n.lower().replace("_", "-").removesuffix(suffix) not in STRATEGY_NAMES]
     if unknown:
         return _fail(f"unknown strategy {unknown[0]!r}; strategies are: {', '.join(STRATEGY_NAMES)}")
     names = [n.lower().replace("_", "-") for n in names]
@@ -76,6 +81,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
         rules = make_rules(args.preset, **overrides)
     except RulesError as exc:
         return _fail(str(exc))
+    if args.format == "elimination":
+        return _elimination(names, args, overrides)
     try:
         result = run_arena(names, args.rounds, rules, args.seed, clock=time.perf_counter)
     except ArenaError as exc:
@@ -84,6 +91,22 @@ def cmd_arena(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_dict()))
     else:
         print(format_result(result))
+    return 0
+
+
+def _elimination(names: list[str], args: argparse.Namespace, overrides: dict[str, str]) -> int:
+    from core.serial.rules import RulesError, make_rules
+    from core.serial.solve.arena import ArenaError
+    from core.serial.solve.elimination_arena import format_elimination, run_elimination_arena
+
+    if args.games < 1:
+        return _fail("--games must be at least 1")
+    try:
+        rules = make_rules(args.preset, **{**overrides, "format": "elimination"})
+        result = run_elimination_arena(names, args.games, rules, args.seed)
+    except (RulesError, ArenaError) as exc:
+        return _fail(str(exc))
+    print(json.dumps(result.to_dict()) if args.json else format_elimination(result))
     return 0
 
 

@@ -28,6 +28,9 @@ HOME_TEXT = {
     "no_rounds": "You have no settled round on this workspace yet: `/liars start` in a channel opens a table.",
     "rating": "*{title}*: rating *{rating}* ({trend} over the last rounds) · {rank}",
     "rank": "#{place} on the all-time board",
+    "balance_month": "*Your balance* on this workspace's sheet for {period}: *{current}* "
+    "(this workspace shows players this month's figures only).",
+    "rank_month": "#{place} on this month's board",
     "unranked": "not in the all-time top 10 yet",
     "tables": "*Your tables*",
     "no_tables": "You are not seated at any open table.",
@@ -70,11 +73,12 @@ async def home_view(service: Service, server: str, actor: Actor, channel: str = 
     stats = await _ask(service, key, actor, "stats")
     blocks: list[dict[str, Any]] = [{"type": "header", "text": {"type": "plain_text", "text": HOME_TEXT["title"]}}]
     total = (ledger.get("all_time") or {}).get(user)
+    month = ledger.get("history") == "month"  # the sheet keeper's discretion: this period only
     if total is None:
         blocks.append(_section(HOME_TEXT["no_rounds"]))
     else:
         current = int((ledger.get("current") or {}).get(user, 0))
-        blocks.append(_section(HOME_TEXT["balance"].format(
+        blocks.append(_section(HOME_TEXT["balance_month" if month else "balance"].format(
             period=ledger.get("period", ""), current=mrkdwn(signed_units(current, settings)),
             total=mrkdwn(signed_units(int(total), settings)))))
     for game in GAMES.values():
@@ -83,7 +87,8 @@ async def home_view(service: Service, server: str, actor: Actor, channel: str = 
             continue
         board = await _ask(service, key, actor, "leaderboard", "all", "skill", game.name)
         place = next((s["place"] for s in board.get("standings", []) if s.get("player") == user), None)
-        rank = HOME_TEXT["rank"].format(place=place) if place is not None else HOME_TEXT["unranked"]
+        rank = HOME_TEXT["rank_month" if month else "rank"].format(place=place) if place is not None \
+            else HOME_TEXT["unranked"]
         change = int(figures.get("trend") or 0)
         blocks.append(_section(HOME_TEXT["rating"].format(
             title=game.title, rating=figures["rating"], trend=f"{change:+d}" if change else "±0", rank=rank)))

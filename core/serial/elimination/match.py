@@ -27,6 +27,7 @@ from ...game import Form, Json, Option, Panel, RandomSource, Say, SayKind, Settl
 from ..game import SerialMatch, action_to_json
 from ..players import get_strategy
 from ..record import outcome_to_dict
+from ..round import Round
 from ..rules import Format, Rules
 from ..scoring import Transfer
 from ..view import seat_view
@@ -96,6 +97,11 @@ class EliminationMatch:
     @property
     def live(self) -> bool:
         return self.inner is not None and self.inner.live
+
+    @property
+    def live_round(self) -> Round | None:
+        """The round under way, at the players still in (None between rounds)."""
+        return self.inner.live_round if self.inner is not None else None
 
     @property
     def to_act(self) -> str | None:

@@ -1,0 +1,114 @@
+"""The sheet keeper's discretion (``config history=month``): players see this period's figures only, on
+every report; admins keep the full sheet; the all-time ratings keep learning from every round.
+
+January is played at a stake of 777 units (figures nobody can mistake), February at 1; the clock is
+the service's own (a fake moved by hand), so January's rounds are stored in January's period.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from bot.model import Actor, Reply
+from tests.bot.conftest import ALICE, BOB, CAROL, KEY, Harness, actor
+
+DAY = 86_400.0
+BOSS = Actor("U9", "Boss", is_admin=True)
+JANUARY = re.compile(r"777|1,?554|2026-01")
+
+
+async def play(h: Harness, stake: str, rounds: int) -> None:
+    assert (await h.do(ALICE, "start", "classic", stake)).ok
+    assert (await h.do(BOB, "join")).ok and (await h.do(CAROL, "join")).ok
+    assert (await h.do(ALICE, "deal")).ok
+    for _ in range(rounds):
+        number = h.service.table(KEY).match.round_number  # type: ignore[union-attr]
+        assert (await h.do(actor(h.to_act()), "bid", "3", "9")).ok
+        while h.service.table(KEY).match.round_number == number:  # type: ignore[union-attr]
+            assert (await h.do(actor(h.to_act()), "challenge")).ok
+
+
+def shown(reply: Reply) -> str:
+    return reply.text + json.dumps(reply.data, sort_keys=True)
+
+
+async def reports(h: Harness, who: Actor) -> dict[str, Reply]:
+    """Every reading command with figures, with and without its chart."""
+    asks: dict[str, tuple[str, ...]] = {
+        "ledger": (), "ledger chart": ("chart",), "sheet": (), "sheet chart": ("chart",),
+        "stats": (), "stats bob": (f"<@{BOB.user_id}>",), "stats chart": ("chart",),
+        "leaderboard": (), "leaderboard all": ("all",), "leaderboard all money": ("all", "by", "money"),
+        "history": (), "export": (),
+    }
+    out = {}
+    for name, args in asks.items():
+        before = len(h.notifier.messages)
+        reply = await h.do(who, name.split()[0], *args)
+        pictures = [m.picture for m in h.notifier.messages[before:] if m.picture is not None]
+        out[name] = Reply(reply.text + json.dumps(pictures), ok=reply.ok, data=reply.data, code=reply.code)
+    return out
+
+
+async def test_with_history_month_players_see_this_period_only_and_admins_see_all(harness: Harness) -> None:
+    h = harness
+    assert h.service is not None
+    await play(h, "777", 2)
+    assert (await h.do(ALICE, "end")).ok
+    h.clock.advance(40 * DAY)  # February
+    await play(h, "1", 2)
+    assert (await h.do(BOB, "config", "history=month")).code == "not-admin"
+    saved = await h.do(BOSS, "config", "history=month")
+    assert saved.ok and "history month" in saved.text
+    assert (await h.do(BOSS, "config", "history=week")).code == "bad-option"
+
+    players = await reports(h, BOB)
+    for name, reply in players.items():
+        if name == "export":
+            continue  # the February table's record: its own rounds only
+        assert reply.ok, (name, reply.text)
+        assert not JANUARY.search(shown(reply)), (name, shown(reply))
+    assert players["ledger"].data is not None and players["ledger"].data["history"] == "month"
+    assert "this period's figures only" in players["ledger"].text
+    february = await h.service.store.balances(KEY.server, "2026-02")
+    assert players["ledger"].data["all_time"] == february
+    assert players["leaderboard all"].data["period"] == "2026-02"  # type: ignore[index]
+    assert players["stats"].data["rounds"] == 2  # type: ignore[index]
+    # an earlier period asked for by name is refused, and the text says why
+    for args in (("sheet", "2026-01"), ("leaderboard", "2026-01")):
+        refused = await h.do(BOB, *args)
+        assert refused.code == "history-month" and "this period's figures only" in refused.text
+    # the ratings still learn from every round: the season's rating is shown, the all-time one kept
+    book = await h.service.reports.ratings.get(KEY.server)
+    assert book.of("serial").results == 4 and book.of("serial", "2026-02").results == 2
+    assert players["stats"].data["rating"] == book.of("serial", "2026-02").players[BOB.user_id].display  # type: ignore[index]
+
+    admins = await reports(h, BOSS)
+    assert all(r.ok for n, r in admins.items() if n != "stats"), {n: r.text for n, r in admins.items() if not r.ok}
+    assert JANUARY.search(shown(admins["ledger"])) and JANUARY.search(shown(admins["leaderboard all money"]))
+    assert admins["stats bob"].data["rating"] == book.of("serial").players[BOB.user_id].display  # type: ignore[index]
+    assert JANUARY.search(shown(await h.do(BOSS, "sheet", "2026-01")))
+    assert admins["stats bob"].data["rounds"] == 4  # type: ignore[index]
+
+    # history=all (the default) shows everyone everything again
+    assert (await h.do(BOSS, "config", "history=all")).ok
+    assert JANUARY.search(shown(await h.do(BOB, "ledger")))
+
+
+async def test_with_history_month_a_table_begun_last_period_is_not_exported_to_players(harness: Harness) -> None:
+    h = harness
+    assert h.service is not None
+    await play(h, "777", 1)
+    h.clock.advance(40 * DAY)
+    number = h.service.table(KEY).match.round_number  # type: ignore[union-attr]
+    assert (await h.do(actor(h.to_act()), "bid", "3", "9")).ok
+    while h.service.table(KEY).match.round_number == number:  # type: ignore[union-attr]
+        assert (await h.do(actor(h.to_act()), "challenge")).ok
+    assert (await h.do(BOSS, "config", "history=month")).ok
+    refused = await h.do(BOB, "export")
+    assert refused.code == "history-month"
+    record: dict[str, Any] = json.loads((await h.do(BOSS, "export")).data["record"])  # type: ignore[index]
+    assert len(record["rounds"]) == 2
+    history = await h.do(BOB, "history")
+    assert history.ok and "Round 1:" not in history.text and "Round 2:" in history.text
