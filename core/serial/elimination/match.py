@@ -111,7 +111,7 @@ class EliminationMatch:
     def end_text(self) -> str:
         if self.payer is None:
             return ""
-        return E.end_text(self.payer, self.rules.stake, len(self._payees()))
+        return E.end_text(self.payer)
 
     @property
     def round_number(self) -> int:

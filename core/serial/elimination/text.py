@@ -53,10 +53,9 @@ def result_text(outcome: Outcome, rules: Rules, salt: str, commitment: str, last
     return "\n".join(lines)
 
 
-def end_text(payer: str, stake: int, payees: int) -> str:
-    """Why the table is over: who pays."""
-    paid = f", {units(stake)} to each of the {payees} other players" if stake and payees else ""
-    return f"the elimination is over: {T.mention(payer)} pays for dinner{paid}."
+def end_text(payer: str) -> str:
+    """Why the table is over: who pays (the amounts are in the dinner's own message)."""
+    return f"the elimination is over: {T.mention(payer)} pays for dinner."
 
 
 def walked_text(walked: Sequence[str], payer: str) -> str:
