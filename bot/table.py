@@ -140,7 +140,9 @@ class TableState:
             self.rounds_settled += len(step.settled)
             return step
         elif kind == "seat":
-            return self._reseat(list(event["players"]))
+            step = self._reseat(list(event["players"]))
+            self.rounds_settled += len(step.settled)  # a game that ends at a seat change settles there
+            return step
         elif kind == "last":
             self.last_declared = True
             if self.match is not None:

@@ -4,13 +4,13 @@ choice, quantity then digit), their odds, and a hint from the hard computer play
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..errors import ActionParseError, NotYourTurn, RoundOver, UnknownPlayer
 from ..game import Form, FormField
 from . import text as T
 from .bids import digit_name, digit_plural
-from .players import get_strategy
+from .players import Strategy, get_strategy
 from .round import Round
 from .rules import RankOrder
 from .view import seat_view
@@ -69,8 +69,10 @@ def raise_form(round_: Round | None, player: str, players: Sequence[str], order:
         refusal=refusal, intro=intro, submit="Bid {quantity} {digit}")
 
 
-def private_read(round_: Round | None, player: str, players: Sequence[str], verb: str) -> str:
-    """``odds`` (the player's odds for each digit) or ``hint`` (what the hard player would do, and why)."""
+def private_read(round_: Round | None, player: str, players: Sequence[str], verb: str,
+                 adapt: Callable[[Strategy], Strategy] | None = None) -> str:
+    """``odds`` (the player's odds for each digit) or ``hint`` (what the hard player would do, and why);
+    ``adapt``: how the table's format changes the hard player (the elimination's, say)."""
     if round_ is None:
         raise RoundOver("no round is under way")
     if player not in players:
@@ -80,7 +82,8 @@ def private_read(round_: Round | None, player: str, players: Sequence[str], verb
     if verb == "hint":
         if round_.to_act != player:
             raise NotYourTurn(player, round_.to_act or "")
-        said = get_strategy("hard").explain(seat_view(round_, player))
+        strategy = get_strategy("hard")
+        said = (adapt(strategy) if adapt is not None else strategy).explain(seat_view(round_, player))
         for p in sorted(round_.players, key=len, reverse=True):  # the strategy speaks of seat ids
             said = re.sub(rf"(?<![\w<@]){re.escape(p)}(?!\w)", T.mention(p), said)
         return f"💡 {advice(said)}"

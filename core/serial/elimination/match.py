@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import GameError, RoundOver
 from ...game import Form, Json, Option, Panel, RandomSource, Say, SayKind, Settled, Step
+from ..asks import private_read
 from ..game import SerialMatch, action_to_json
 from ..players import get_strategy
 from ..record import outcome_to_dict
@@ -262,8 +263,10 @@ class EliminationMatch:
         return self.inner.private_text(player) if self.inner is not None else None
 
     def read(self, player: str, verb: str) -> str:
+        """``odds``, or a ``hint`` from the hard player adapted to the elimination."""
         self._not_safe(player)
-        return self._live().read(player, verb)
+        inner = self._live()
+        return private_read(inner.live_round, player, inner.players, verb, adapt=eliminating)
 
     def form(self, player: str, verb: str) -> Form:
         if player in self.safe:

@@ -32,7 +32,7 @@ from ..view import SeatView
 
 __all__ = ["MIN_RAISE", "Eliminating", "eliminating", "one_unit_view"]
 
-MIN_RAISE: Final = 0.15
+MIN_RAISE: Final = 0.05
 """The least chance (from one's own serial) a raise must have to be made instead of a later challenge."""
 
 def one_unit_view(view: SeatView) -> SeatView:

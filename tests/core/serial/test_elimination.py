@@ -291,3 +291,12 @@ def test_the_table_shrinks_by_one_per_decided_round_and_ends_with_one_payer(
     assert sorted([*m.safe, m.payer]) == sorted(f"p{i}" for i in range(n))
     replayed = SERIAL.verify(json.loads(json.dumps(m.record(closed=True))))
     assert replayed["payer"] == m.payer
+
+
+def test_a_hint_at_an_elimination_table_plays_for_safety() -> None:
+    m = elim(players=["a", "b", "c", "d"])
+    deal(m, "a", a="11111111", b="22222222", c="33333333", d="44444444")
+    play(m, "a bid 1 1", "b challenge")
+    hint = m.read("c", "hint")
+    assert hint.startswith("💡") and "leave safe" in hint
+    assert "Your odds" in m.read("c", "odds")

@@ -1,0 +1,62 @@
+"""The elimination through the service: the cases RULES.md leaves open, as people meet them at a table."""
+
+from __future__ import annotations
+
+from tests.bot.conftest import ALICE, BOB, CAROL, KEY, Harness, actor
+
+
+async def open_three(h: Harness, *words: str) -> None:
+    assert (await h.do(ALICE, "start", "format=elimination", *words)).ok
+    assert (await h.do(BOB, "join")).ok and (await h.do(CAROL, "join")).ok
+    assert (await h.do(ALICE, "deal")).ok
+
+
+async def decide_one(h: Harness) -> None:
+    """The player to act opens at 1 nine, everyone challenges (the bidder counts) until someone leaves safe."""
+    match = h.service.table(KEY).match  # type: ignore[union-attr]
+    before = list(match.safe)
+    if h.service.table(KEY).match.live_round.standing_bid is None:  # type: ignore[union-attr]
+        assert (await h.do(actor(h.to_act()), "bid", "1", "9")).ok
+    while (table := h.service.table(KEY)) is not None and list(table.match.safe) == before:  # type: ignore[attr-defined]
+        name = "count" if table.match.live_round.phase.value == "rebid" else "challenge"  # type: ignore[attr-defined]
+        assert (await h.do(actor(h.to_act()), name)).ok
+
+
+async def test_a_player_still_in_who_leaves_pays_for_dinner_at_the_next_deal(harness: Harness) -> None:
+    h = harness
+    await open_three(h, "stake=4", "seats=4", "computers=1", "level=easy")
+    assert (await h.do(ALICE, "last")).code == "no-last-hand"
+    while not h.service.table(KEY).match.safe:  # type: ignore[union-attr]
+        await decide_one(h)
+    [safe] = h.service.table(KEY).match.safe  # type: ignore[union-attr]
+    if safe in (ALICE.user_id, BOB.user_id, CAROL.user_id):
+        refused = await h.do(actor(safe), "challenge")
+        assert not refused.ok and "left this game safe" in refused.text and "<@" not in refused.text
+    opener = h.service.table(KEY).match.to_act  # type: ignore[union-attr]
+    walker = next(p for p in (ALICE, BOB, CAROL) if p.user_id not in (safe, opener))
+    assert (await h.do(walker, "leave")).ok  # at the next deal: this round goes on with them in it
+    await decide_one(h)
+    balances = await h.service.store.balances(KEY.server)
+    said = "\n".join(m.text for m in h.notifier.messages)
+    assert h.service.table(KEY) is None and "left the table while still in the game" in said
+    assert balances[walker.user_id] == -12 and sorted(balances.values()) == [-12, 4, 4, 4]
+    [walkout] = [r for r in await h.service.store.rounds(KEY.server) if r["outcome"].get("walked_out")]
+    assert walkout["outcome"]["payer"] == walker.user_id
+    history = await h.do(BOB, "history")
+    assert "left the table while still in" in history.text
+
+
+async def test_stake_zero_names_the_payer_and_writes_nothing(harness: Harness) -> None:
+    h = harness
+    await open_three(h, "stake=0")
+    await decide_one(h)
+    await decide_one(h)
+    assert h.service.table(KEY) is None
+    assert await h.service.store.balances(KEY.server) == {}
+    assert "pays for dinner" in "\n".join(m.text for m in h.notifier.messages)
+    rounds = await h.service.store.rounds(KEY.server)
+    assert len(rounds) >= 2 and sum(bool(r["outcome"].get("payer")) for r in rounds) == 1
+    history = await h.do(BOB, "history")
+    assert "leaves safe" in history.text and "pays for dinner" in history.text
+    stats = await h.do(BOB, "stats")
+    assert stats.ok
