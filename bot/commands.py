@@ -28,19 +28,25 @@ def table_commands() -> tuple[CommandSpec, ...]:
     presets = _choices({p: p for game in GAMES.values() for p in game.presets})
     levels = _choices({lv: lv for game in GAMES.values() for lv in game.levels})
     most = max(game.max_players for game in GAMES.values())
+    formats = _choices({f: f for game in GAMES.values() for f in game.formats})
     member = Param("member", Kind.USER, "Which player (default: you)")
     chart = Param("chart", Kind.FLAG, "Post it as a chart in the channel")
     period = Param("period", Kind.TEXT, "The month, YYYY-MM (default: this month)", suggest=Suggest.PERIODS)
     table, books = Section.TABLE, Section.BOOKS
     return (
-        CommandSpec("start", "open a table here: [game] [preset] [stake] [seats] [computers] [level] "
-                    "[option=value ...]", table, params=(
+        CommandSpec("start", "open a table here: [game] [preset] [stake] [seats] [computers] [level] [format] "
+                    "[option=value ...]; format=elimination: who pays for dinner (each round one player leaves "
+                    "safe, the last one left pays each other player the stake; stake=0: nothing is written)",
+                    table, params=(
                         Param("game", Kind.CHOICE, "Which game (default: the serial-number game)", choices=games),
                         Param("preset", Kind.CHOICE, "Rule set (default: this server's)", choices=presets),
-                        Param("stake", Kind.INT, "Units won or lost per player per round", low=1, high=MAX_STAKE),
+                        Param("stake", Kind.INT, "Units won or lost per player per round (elimination: what the "
+                              "payer pays each; 0 for nothing)", low=0, high=MAX_STAKE),
                         Param("seats", Kind.INT, "Most players at the table", low=2, high=most),
                         Param("computers", Kind.INT, "Computer players to seat", low=0, high=most - 1),
                         Param("level", Kind.CHOICE, "How well the computer players play", choices=levels),
+                        Param("format", Kind.CHOICE, "How the table plays: rounds (default) or elimination, who "
+                              "pays for dinner", choices=formats),
                         Param("options", Kind.TEXT, "More rules as name=value words, e.g. rebid=on skunk=on",
                               words=True),
                     )),
@@ -55,7 +61,8 @@ def table_commands() -> tuple[CommandSpec, ...]:
         CommandSpec("kick", "remove a player (host or server admin)", table, params=(
             Param("member", Kind.USER, "The player to remove", required=True),)),
         CommandSpec("rules", "the rules at this table (or a new table's here)", table, changes=False),
-        CommandSpec("config", "server settings (admin): preset, option=value, unit value, currency, turn timeout",
+        CommandSpec("config", "server settings (admin): preset, option=value, unit value, currency, turn timeout, "
+                    "history=month|all (month: players see this period's figures only; admins see all)",
                     table, params=(
                         Param("preset", Kind.CHOICE, "Default rule set for new tables", choices=presets),
                         Param("stake", Kind.INT, "Default stake in units", low=1, high=MAX_STAKE),
@@ -66,6 +73,8 @@ def table_commands() -> tuple[CommandSpec, ...]:
                         Param("lobby_timeout", Kind.INT, "Seconds a lobby waits for the deal", low=MIN_TIMEOUT,
                               high=MAX_TIMEOUT),
                         Param("computer_level", Kind.CHOICE, "Default level of computer players", choices=levels),
+                        Param("history", Kind.CHOICE, "What players see: all periods, or this month's only "
+                              "(admins see all)", choices=(("all", "all"), ("month", "month"))),
                         Param("settings", Kind.TEXT, "Other settings as name=value words, e.g. rebid=on",
                               words=True),
                     )),

@@ -325,6 +325,12 @@ class Game(Protocol):
         ...
 
     @property
+    def formats(self) -> Mapping[str, str]:
+        """Other ways to play the game than its usual one, by name (``start format=…``), with a line on
+        each (the serial game's ``elimination``); the name is a rule option the game's rules take."""
+        ...
+
+    @property
     def commands(self) -> tuple[CommandSpec, ...]:
         """The game's moves and private reads, declared once (:mod:`core.commands`): every surface, its
         help and its forms are built from them."""

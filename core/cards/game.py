@@ -343,6 +343,7 @@ class CardsGame:
     max_players = 10
     presets: tuple[str, ...] = tuple(PRESETS)
     levels: tuple[str, ...] = tuple(level for level in LEVELS if level != "random")
+    formats: Mapping[str, str] = {}
     commands: tuple[CommandSpec, ...] = COMMANDS
     how_to_play = (
         "One five-card hand goes round the table. Take the hand passed to you, discard and draw once if you like "

@@ -42,6 +42,11 @@ class SerialGame:
     max_players = MAX_PLAYERS
     presets: tuple[str, ...] = tuple(PRESETS)
     levels: tuple[str, ...] = DIFFICULTY_LEVELS
+    formats: Mapping[str, str] = {
+        "rounds": "every round's money moves at once (the usual game)",
+        "elimination": "who pays for dinner: each round one player leaves safe, the last one left pays each "
+                       "other player the stake (stake=0: nothing is written)",
+    }
     commands: tuple[CommandSpec, ...] = COMMANDS
     how_to_play = (
         "Everyone is dealt a secret 8-digit serial. In turn, bid how many of one digit there are in all the "

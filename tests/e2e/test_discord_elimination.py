@@ -36,8 +36,7 @@ async def act(h: Harness, user: FakeUser) -> None:
 async def test_five_at_an_elimination_table_play_to_the_payer_across_a_restart(world: Harness) -> None:
     h = world
     await h.start()
-    opened = await h.ask(h.alice, "start", seats=5, computers=2, level="easy",
-                         options="format=elimination stake=2")
+    opened = await h.ask(h.alice, "start", seats=5, computers=2, level="easy", format="elimination", stake=2)
     assert opened.ephemeral and "You opened a table" in opened.content and "ELIMINATION" in opened.content
     await h.press(h.bob, h.panel("lobby"), h.button("join"))
     await h.ask(h.carol, "join")
@@ -63,12 +62,12 @@ async def test_five_at_an_elimination_table_play_to_the_payer_across_a_restart(w
     assert payer is not None, said[-1500:]
     panels = [a.body.get("content") or "" for a in h.fake.actions if a.kind in ("create", "edit")]
     assert any("Still in (5)" in str(p) for p in panels) and any("Left safe: " in str(p) for p in panels)
-    ledger = await h.ask(h.bob, "sheet", period="all")
+    ledger = await h.ask(h.bob, "ledger")
     rows = ledger_rows(ledger.content)  # the people's rows (a computer's name has a space)
     balances = await h.service.store.balances(h.key.server)
     assert sorted(balances.values()) == [-8, 2, 2, 2, 2]
     assert all(balances[str(u.id)] == rows[u.username] for u in h.users)
-    exported = await h.ask(h.bob, "history", file=True)
+    exported = await h.ask(h.bob, "export")
     [attachment] = exported.attachments
     record = json.loads(h.fake.uploads[int(attachment["id"])])
     assert record["format"] == "elimination" and record["payer"]
@@ -91,11 +90,12 @@ async def test_history_month_on_discord_shows_players_this_period_only(world: Ha
                                            entries=[LedgerEntry(str(h.bob.id), 7777),
                                                     LedgerEntry(str(h.carol.id), -7777)])],
                        names={str(h.bob.id): "bob", str(h.carol.id): "carol"}, close=True)
-    asks = [("sheet", {"period": "all"}), ("sheet", {}), ("leaderboard", {"period": "all", "by": "money"}),
-            ("profile", {"member": h.bob.id}), ("history", {})]
+    asks = [("ledger", {}), ("sheet", {}), ("leaderboard", {"period": "all", "by": "money"}),
+            ("stats", {"member": h.bob.id}), ("history", {}), ("ledger", {"chart": True}),
+            ("leaderboard", {"period": "all"})]
     for sub, options in asks[0], asks[2]:  # before: everyone sees last period's figures in the all-time views
         assert "7777" in (await h.ask(h.bob, sub, **options)).content.replace(",", "")
-    saved = await h.ask(h.alice, "config", settings="history=month")  # alice manages the server
+    saved = await h.ask(h.alice, "config", history="month")  # alice manages the server
     assert "history month" in saved.content, saved.content
     for who in (h.bob, h.carol):
         for sub, options in asks:
