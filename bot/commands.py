@@ -34,10 +34,8 @@ def table_commands() -> tuple[CommandSpec, ...]:
     period = Param("period", Kind.TEXT, "The month, YYYY-MM (default: this month)", suggest=Suggest.PERIODS)
     table, books = Section.TABLE, Section.BOOKS
     return (
-        CommandSpec("start", "open a table here: [game] [preset] [stake] [seats] [computers] [level] [format] "
-                    "[option=value ...]; format=elimination: who pays for dinner (each round one player leaves "
-                    "safe, the last one left pays each other player the stake; stake=0: nothing is written)",
-                    table, params=(
+        CommandSpec("start", "open a table here: [game] [preset] [stake] [seats] [computers] [level] "
+                    "[format=elimination] [option=value ...]", table, params=(
                         Param("game", Kind.CHOICE, "Which game (default: the serial-number game)", choices=games),
                         Param("preset", Kind.CHOICE, "Rule set (default: this server's)", choices=presets),
                         Param("stake", Kind.INT, "Units won or lost per player per round (elimination: what the "
@@ -62,7 +60,7 @@ def table_commands() -> tuple[CommandSpec, ...]:
             Param("member", Kind.USER, "The player to remove", required=True),)),
         CommandSpec("rules", "the rules at this table (or a new table's here)", table, changes=False),
         CommandSpec("config", "server settings (admin): preset, option=value, unit value, currency, turn timeout, "
-                    "history=month|all (month: players see this period's figures only; admins see all)",
+                    "history=month",
                     table, params=(
                         Param("preset", Kind.CHOICE, "Default rule set for new tables", choices=presets),
                         Param("stake", Kind.INT, "Default stake in units", low=1, high=MAX_STAKE),
