@@ -18,6 +18,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from adapters.sqlite.schema import immediate
 from adapters.storebase import numbered
 
 __all__ = ["OpenTables", "erase_server"]
@@ -48,8 +49,7 @@ class OpenTables(Exception):
 
 
 def _sqlite_erase(conn: sqlite3.Connection, server: str) -> dict[str, int]:
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with immediate(conn):
         [(open_tables,)] = conn.execute(_OPEN, (server,)).fetchall()
         if open_tables:
             raise OpenTables(server, int(open_tables))
@@ -62,10 +62,6 @@ def _sqlite_erase(conn: sqlite3.Connection, server: str) -> dict[str, int]:
                   for table, where in _DELETES}
         for sql in triggers:
             conn.execute(sql)
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
     return erased
 
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
+from collections.abc import Iterator
 
 import aiosqlite
 
-__all__ = ["MIGRATIONS", "migrate_sync", "switch_to_wal"]
+__all__ = ["MIGRATIONS", "immediate", "migrate_sync", "switch_to_wal"]
 
 MIGRATIONS: list[str] = [
     # 1: the first schema
@@ -164,11 +166,23 @@ async def switch_to_wal(db: aiosqlite.Connection, attempts: int = 100) -> None:
             await asyncio.sleep(0.05)
 
 
+@contextlib.contextmanager
+def immediate(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One write transaction on an autocommit connection (``BEGIN IMMEDIATE``: the write lock first),
+    committed if the block ends, rolled back if it raises."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
 def migrate_sync(conn: sqlite3.Connection) -> list[int]:
     """Apply the migrations the file lacks, in ONE write transaction: two processes opening a new file
     together migrate it once (the second waits for the write lock, then finds nothing left to do)."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with immediate(conn):
         version = int(conn.execute("PRAGMA user_version").fetchall()[0][0])
         applied = []
         for number, script in enumerate(MIGRATIONS, start=1):
@@ -177,8 +191,4 @@ def migrate_sync(conn: sqlite3.Connection) -> list[int]:
                     conn.execute(statement)
                 conn.execute(f"PRAGMA user_version = {number}")
                 applied.append(number)
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
     return applied

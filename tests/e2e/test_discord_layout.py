@@ -32,13 +32,18 @@ def kinds(children: list[dict[str, Any]]) -> list[int]:
     return [c["type"] for c in children]
 
 
-async def test_the_table_is_one_v2_message_with_the_count_and_its_picture_in_it(world: Harness) -> None:
-    h = world
-    h.layout = "v2"
+async def dealt(h: Harness, layout: str) -> RecordedMessage:
+    """The bot started with this layout, a table dealt: its table message."""
+    h.layout = layout
     await h.start()
     await h.open_table()
     await h.wait_dms(1)
-    table = h.panel("table")
+    return h.panel("table")
+
+
+async def test_the_table_is_one_v2_message_with_the_count_and_its_picture_in_it(world: Harness) -> None:
+    h = world
+    table = await dealt(h, "v2")
     opener = h.to_act()
     second = h.after(opener)
     third = h.after(second)
@@ -80,11 +85,7 @@ async def test_the_table_is_one_v2_message_with_the_count_and_its_picture_in_it(
 
 async def test_the_classic_layout_posts_the_count_apart_with_its_picture_in_an_embed(world: Harness) -> None:
     h = world
-    h.layout = "classic"
-    await h.start()
-    await h.open_table()
-    await h.wait_dms(1)
-    table = h.panel("table")
+    table = await dealt(h, "classic")
     assert not table.flags & COMPONENTS_V2 and "to act" in table.content
     assert all(row["type"] == 1 for row in table.components)
     opener = h.to_act()

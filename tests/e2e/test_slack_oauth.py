@@ -13,7 +13,8 @@ installation is gone from the shared database, its open table is closed with no 
 round under way, its ledger is kept, its requests are answered "not installed", nothing is sent with its
 revoked token any more — and the other workspace plays on.  Finally an admin erases the removed
 workspace's figures (``liars forget slack:TA``, the real command): every row of it goes, the other's
-stay, and the ledger is append-only again; a workspace with an open table is refused.
+stay, and the ledger is append-only again; a workspace with an open table is refused.  Then the other
+workspace revokes the bot's token (``tokens_revoked``): removed the same way.
 """
 
 from __future__ import annotations
@@ -198,6 +199,17 @@ async def test_two_workspaces_install_play_at_once_and_one_uninstalls(fake: Fake
                 assert kept > 0, table
             with pytest.raises(Exception, match="append-only"):  # the triggers are back
                 await raw_sql(url, "DELETE FROM ledger WHERE server = 'slack:TB'")
+
+            # B revokes the bot's token (tokens_revoked, through the process that installed it): the same as
+            # removing the app there — installation gone, table closed, ledger kept
+            await event(http, bots[1], fake.tokens_revoked("TB"))
+            assert await raw_sql(url, "SELECT team_id FROM slack_bots") == []
+            assert await raw_sql(url, "SELECT team_id FROM slack_installations") == []
+            assert await raw_sql(url, "SELECT id FROM tables WHERE status = 'open'") == []
+            [(kept,)] = await raw_sql(url, "SELECT COUNT(*) FROM ledger WHERE server = 'slack:TB'")
+            assert kept > 0
+            answer = await slash(http, fake, bots[0], "start", team="TB", user="UB1", channel=b.channel)
+            assert answer == NOT_INSTALLED
     finally:
         logs = [await stop_bot(bot) for bot in bots]
     for log in logs:
