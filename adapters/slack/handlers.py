@@ -67,7 +67,8 @@ class Listeners(AckedRequests):
         self.responder = responder or Responder()
         self.user_ttl = user_ttl
         self._clock = clock
-        self._users: dict[str, tuple[float, Actor]] = {}
+        # (the workspace's token, user) -> (until, who): a person's name and admin rights are per workspace
+        self._users: dict[tuple[str, str], tuple[float, Actor]] = {}
         # the last response_url used in each channel: where to say that the bot cannot post there
         self._last_url: OrderedDict[str, str] = OrderedDict()
         # the newest choice (its action_ts) made in each open modal: only it redraws the modal
@@ -320,7 +321,8 @@ class Listeners(AckedRequests):
     async def _actor(self, client: AsyncWebClient, user_id: str, fallback: str | None) -> Actor:
         """Who acted, with their display name and whether they administer the workspace (cached)."""
         now = self._clock()
-        hit = self._users.get(user_id)
+        cached = (client.token or "", user_id)
+        hit = self._users.get(cached)
         if hit is not None and hit[0] > now:
             return hit[1]
         ttl = self.user_ttl
@@ -335,7 +337,7 @@ class Listeners(AckedRequests):
             log.warning("users.info for %s failed (%s); treating them as a member", user_id,
                         exc.response.get("error"))
             actor, ttl = Actor(user_id, fallback or user_id, False), 30.0
-        self._users[user_id] = (now + ttl, actor)
+        self._users[cached] = (now + ttl, actor)
         return actor
 
     def _tables_of(self, server: str, user: str) -> list[TableKey]:
