@@ -13,7 +13,9 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "slack",
         help="run the Slack bot: HTTP on $PORT (/slack/events), or Socket Mode when SLACK_APP_TOKEN is set",
-        description="Reads SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET (HTTP mode), SLACK_APP_TOKEN (Socket Mode), "
+        description="Reads SLACK_BOT_TOKEN (one workspace) or SLACK_CLIENT_ID and SLACK_CLIENT_SECRET (every "
+        "workspace that installs the app: GET /slack/install), SLACK_REDIRECT_URI, SLACK_SIGNING_SECRET (HTTP mode), "
+        "SLACK_APP_TOKEN (Socket Mode), "
         "SLACK_API_URL, PORT, LIARS_DATABASE_URL, LIARS_DB and LIARS_COMPUTER_DELAY from the environment.",
     )
     p.add_argument("--host", default="0.0.0.0", help="address to serve HTTP on (default 0.0.0.0)")
