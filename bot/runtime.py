@@ -212,6 +212,10 @@ class Runtime:
                                "ranking": [list(g) for g in settled.ranking]}
                     rounds.append(RoundRecord(number=first + i, record=dict(settled.record), outcome=outcome,
                                               entries=[LedgerEntry(p, u) for p, u in settled.net.items()]))
+        except GameError as exc:  # the game refused it as it applied (the elimination's `last`): bad input
+            log.info("table %s refused %s: %s; reloading it", table.id, [e.get("t") for e in events], exc)
+            await self.reload(table)
+            raise
         except Exception:
             log.exception("applying %s to table %s failed; reloading it", [e.get("t") for e in events], table.id)
             await self.reload(table)

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import logging
+
+import pytest
+
 from tests.bot.conftest import ALICE, BOB, CAROL, KEY, Harness, actor
 
 
@@ -22,10 +26,13 @@ async def decide_one(h: Harness) -> None:
         assert (await h.do(actor(h.to_act()), name)).ok
 
 
-async def test_a_player_still_in_who_leaves_pays_for_dinner_at_the_next_deal(harness: Harness) -> None:
+async def test_a_player_still_in_who_leaves_pays_for_dinner_at_the_next_deal(
+        harness: Harness, caplog: pytest.LogCaptureFixture) -> None:
     h = harness
     await open_three(h, "stake=4", "seats=4", "computers=1", "level=easy")
-    assert (await h.do(ALICE, "last")).code == "no-last-hand"
+    last = await h.do(ALICE, "last")  # bad input: one clear answer, nothing changed, no error logged
+    assert last.code == "no-last-hand" and "plays until one player is left" in last.text
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
     while not h.service.table(KEY).match.safe:  # type: ignore[union-attr]
         await decide_one(h)
     [safe] = h.service.table(KEY).match.safe  # type: ignore[union-attr]
