@@ -187,6 +187,7 @@ class GuessGame:
     max_players = 6
     presets: tuple[str, ...] = ("standard",)
     levels: tuple[str, ...] = ("easy",)
+    formats: Mapping[str, str] = {}  # no other way to play it
     commands: tuple[CommandSpec, ...] = (
         CommandSpec("guess", "guess the number: 'guess 7'", Section.MOVE, params=(
             Param("number", Kind.INT, "Your guess", low=1, high=HIGH, required=True),
