@@ -30,8 +30,13 @@ def register(sub: Any) -> None:
         default="reader,binomial,binomial",
         help="comma-separated strategy per seat; a short list is padded with its last name (default: %(default)s)",
     )
-    p.add_argument("--rounds", type=int, default=2000, help="rounds to play (default: %(default)s)")
-    p.add_argument("--preset", default="classic", help="classic, quick or salomon (default: %(default)s)")
+    p.add_argument("--rounds", type=int, default=2000,
+                   help="rounds to play; with --game cards, whole games (default: %(default)s)")
+    p.add_argument("--game", default="serial", choices=("serial", "cards"),
+                   help="the serial-number game or the card game (default: %(default)s)")
+    p.add_argument("--preset", default=None,
+                   help="serial: classic, quick or salomon (default classic); cards: standard, wild or knockout "
+                        "(default standard)")
     p.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="override one rule option (repeatable)"
     )
@@ -50,6 +55,8 @@ def _fail(message: str) -> int:
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
+    if args.game == "cards":
+        return cmd_card_arena(args)
     from core.serial.bids import MAX_PLAYERS, MIN_PLAYERS
     from core.serial.players import STRATEGY_NAMES
     from core.serial.rules import RulesError, make_rules
@@ -78,7 +85,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
             return _fail(f"--option takes NAME=VALUE, not {item!r}")
         overrides[key] = value
     try:
-        rules = make_rules(args.preset, **overrides)
+        rules = make_rules(args.preset or "classic", **overrides)
     except RulesError as exc:
         return _fail(str(exc))
     if args.format == "elimination":
@@ -139,3 +146,55 @@ def format_result(result: ArenaResult) -> str:
                 f"{e['strategy']} minus {e['versus']}: {e['mean']:+.4f} units per round, 95% CI [{lo:+.4f}, {hi:+.4f}]"
             )
     return "\n".join(lines)
+
+
+def cmd_card_arena(args: argparse.Namespace) -> int:
+    from core.cards.arena import CardArenaError, run_card_arena
+    from core.cards.rules import RulesError, make_rules
+
+    names = [s.strip().lower() for s in str(args.strategies).split(",") if s.strip()]
+    if not names:
+        return _fail("--strategies names no player")
+    players = args.players if args.players is not None else len(names)
+    if not 2 <= players <= 12:
+        return _fail("--players must be 2 to 12")
+    if len(names) > players:
+        return _fail(f"--strategies names {len(names)} players for {players} seats")
+    names += [names[-1]] * (players - len(names))
+    overrides: dict[str, str] = {}
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        if not sep:
+            return _fail(f"--option takes NAME=VALUE, not {item!r}")
+        overrides[key] = value
+    try:
+        rules = make_rules(args.preset or "standard", overrides)
+        result = run_card_arena(names, args.rounds, rules, args.seed)
+    except (RulesError, CardArenaError) as exc:
+        return _fail(str(exc))
+    rows: list[dict[str, Any]] = []
+    for name, st in result.stats.items():
+        win, wlo, whi = st.interval(st.wins)
+        units, ulo, uhi = st.interval(st.units)
+        rows.append({"name": name, "seats": st.seats, "games_won": {"mean": win, "ci95": [wlo, whi]},
+                     "units_per_game": {"mean": units, "ci95": [ulo, uhi]}})
+    edges: list[dict[str, Any]] = []
+    for other in list(result.stats)[1:]:
+        mean, lo, hi = result.edge(other)
+        edges.append({"strategy": result.lineup[0], "versus": other, "mean": mean, "ci95": [lo, hi]})
+    if args.json:
+        print(json.dumps({"game": "cards", "players": players, "preset": rules.preset, "games": args.rounds,
+                          "seed": args.seed, "lineup": names, "rounds": result.rounds, "actions": result.actions,
+                          "players_figures": rows, "edges": edges}))
+        return 0
+    print(f"cards, {players} players, preset {rules.preset}, {args.rounds} games ({result.rounds} rounds), seed "
+          f"{args.seed}: {', '.join(names)}; seats rotated one place a game")
+    print(f"{'player':<12}{'seats':>5}  {'games won':>9}  {'95% CI':>17}  {'units/game':>10}  {'95% CI':>19}")
+    for r in rows:
+        w, u = r["games_won"], r["units_per_game"]
+        print(f"{r['name']:<12}{r['seats']:>5}  {w['mean']:>9.3f}  [{w['ci95'][0]:>6.3f}, {w['ci95'][1]:>6.3f}]  "
+              f"{u['mean']:>+10.3f}  [{u['ci95'][0]:>+8.3f}, {u['ci95'][1]:>+8.3f}]")
+    for e in edges:
+        print(f"{e['strategy']} minus {e['versus']}: {e['mean']:+.3f} units per game, 95% CI "
+              f"[{e['ci95'][0]:+.3f}, {e['ci95'][1]:+.3f}]")
+    return 0

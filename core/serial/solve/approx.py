@@ -45,7 +45,7 @@ from .format import Format
 
 __all__ = ["ApproxResult", "LocalBestResponse", "approx_exploitability"]
 
-EXACT_BELIEF_LIMIT = 400  # enumerate the others' joint holdings when there are at most this many classes
+EXACT_BELIEF_LIMIT = 100  # enumerate the others' joint holdings when there are at most this many classes
 LIKELIHOOD_FLOOR = 1e-4  # a particle that the strategy would "never" have played keeps this much weight
 EXPAND_DEPTH = 3  # the others' decisions summed over exactly after a candidate; deeper ones are sampled
 PRUNE = 1e-3  # branches of the others' mixtures below this probability are dropped when summing
