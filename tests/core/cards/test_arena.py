@@ -39,8 +39,6 @@ def test_bad_lineups_are_refused(lineup: list[str], games: int) -> None:
 
 
 def test_the_challenger_baseline_challenges_above_a_pair_and_takes_the_rest() -> None:
-
-
     round_ = Round(["a", "b"], shuffled_deck(random.Random(1)), "a")
     first = challenger(view_of(round_, "a"))
     assert isinstance(first, Declare) and first.declaration.type is HandType.HIGH_CARD  # the least declaration
