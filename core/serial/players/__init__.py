@@ -18,6 +18,9 @@ Names (:data:`STRATEGY_NAMES`, all accepted by :func:`get_strategy`):
 ``reader``
     The strong player: reads the others' bids and challenges as evidence about their serials and
     chooses by expected units under the table's payoffs (:mod:`core.players.reader`).
+``trained``
+    ``reader`` with the dials learned by self-play for the table (:mod:`core.serial.players.trained`):
+    what ``hard`` plays wherever no solved table fits.
 ``easy`` / ``normal`` / ``hard``
     The difficulty levels offered to people, all one learned strategy: ``hard`` is ``reader`` with
     the dials trained by self-play for the table's preset and size (:mod:`core.serial.players.trained`,
@@ -106,6 +109,7 @@ _FACTORIES: dict[str, Callable[[], Strategy]] = {
     "always-challenge": AlwaysChallenge,
     "raise-by-one": RaiseByOne,
     "reader": Reader,
+    "trained": TrainedReader,
     "easy": _easy,
     "normal": _normal,
     "hard": _hard,
