@@ -105,7 +105,9 @@ def run_card_arena(lineup: Sequence[str], games: int, rules: Rules, seed: int = 
         opener = seats[0]
         taken = 0
         while not match.over:
-            round_ = match.start_round(shuffled_deck(deal_rng, rules.jokers), match.next_opener or opener)
+            deck = shuffled_deck(deal_rng, rules.jokers)
+            salt = f"{deal_rng.getrandbits(64):016x}"  # seeds the reshuffles when the deck runs out, as a table's does
+            round_ = match.start_round(deck, match.next_opener or opener, salt=salt)
             result.rounds += 1
             while not round_.is_over:
                 who = round_.to_act
