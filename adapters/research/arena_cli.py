@@ -109,7 +109,7 @@ def _elimination(names: list[str], args: argparse.Namespace, overrides: dict[str
     if args.games < 1:
         return _fail("--games must be at least 1")
     try:
-        rules = make_rules(args.preset, **{**overrides, "format": "elimination"})
+        rules = make_rules(args.preset or "classic", **{**overrides, "format": "elimination"})
         result = run_elimination_arena(names, args.games, rules, args.seed)
     except (RulesError, ArenaError) as exc:
         return _fail(str(exc))
