@@ -407,8 +407,9 @@ async def run(config: DiscordConfig, *, sync_commands: bool = True, stop: asynci
             loop.add_signal_handler(sig, stop.set)
     exporter = None
     if config.metrics_port is not None:
-        exporter = metrics.serve(config.metrics_port)
-        log.info("serving metrics at http://127.0.0.1:%d/metrics", exporter.server_port)
+        exporter = metrics.serve(config.metrics_port, config.metrics_host)
+        host = "127.0.0.1" if config.metrics_host in ("0.0.0.0", "") else config.metrics_host
+        log.info("serving metrics at http://%s:%d/metrics", host, exporter.server_port)
     try:
         return await _run(config, sync_commands, stop)
     finally:

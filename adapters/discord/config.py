@@ -22,6 +22,8 @@
 ``LIARS_LOG_LEVEL``        logging level for ``liars discord`` (default INFO)
 ``LIARS_METRICS_PORT``     optional: serve Prometheus metrics (``GET /metrics``) on this port
                            (``0``: any free port, logged); unset: no metrics endpoint
+``LIARS_METRICS_HOST``     optional: the address the metrics listen on (default ``0.0.0.0``: every
+                           interface, for a Prometheus elsewhere; ``127.0.0.1``: this machine only)
 =========================  ===================================================================
 
 ``.env``: python-dotenv is not a dependency, so :func:`read_dotenv` reads the simple subset the
@@ -66,6 +68,7 @@ class DiscordConfig:
     shard_count: int | None = None  # None: discord.py asks Discord and runs every shard
     shard_ids: tuple[int, ...] | None = None  # None: all of ``shard_count``
     metrics_port: int | None = None  # None: no /metrics endpoint
+    metrics_host: str = "0.0.0.0"
     layout: str = "v2"  # the table message: "v2" (Components V2) or "classic"
 
     def holds(self, server_id: str) -> bool:
@@ -139,6 +142,7 @@ class DiscordConfig:
             shard_count=shard_count,
             shard_ids=shard_ids,
             metrics_port=int(port) if port is not None else None,
+            metrics_host=get("LIARS_METRICS_HOST") or "0.0.0.0",
             layout=layout,
         )
 

@@ -11,6 +11,7 @@ import signal
 import sys
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from adapters.discord.config import ConfigError, DiscordConfig, load_dotenv, read_dotenv
@@ -89,12 +90,19 @@ async def test_liars_discord_process_against_a_local_fake(tmp_path: Path) -> Non
                                        encoding="utf-8")
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "LIARS_"))}
         env.update(DISCORD_API_BASE=fake.api_base, DISCORD_GATEWAY_URL=fake.gateway_url,
-                   LIARS_DB=str(tmp_path / "liars.sqlite3"), LIARS_LOG_LEVEL="INFO")
+                   LIARS_DB=str(tmp_path / "liars.sqlite3"), LIARS_LOG_LEVEL="INFO", LIARS_METRICS_PORT="0",
+                   LIARS_METRICS_HOST="127.0.0.1")
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot.cli", "discord", cwd=tmp_path, env=env,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         )
         try:
+            assert proc.stderr is not None
+            early = ""  # the log up to the metrics' address (LIARS_METRICS_PORT=0: a free port)
+            while not (served := re.search(r"serving metrics at (http://127\.0\.0\.1:\d+/metrics)", early)):
+                line = (await asyncio.wait_for(proc.stderr.readline(), timeout=20)).decode()
+                assert line, early
+                early += line
             await fake.wait_for(lambda: fake.live_sessions and guild.id in fake.commands, timeout=20)
             assert None not in fake.commands  # DISCORD_GUILD_ID from .env: synced to that server only
             iid = await fake.send_slash(alice.id, guild.id, channel.id, "liars", "start", {})
@@ -102,13 +110,24 @@ async def test_liars_discord_process_against_a_local_fake(tmp_path: Path) -> Non
                 lambda: next((m for m in fake.interaction_responses(iid) if not m.loading), None), timeout=10)
             assert opened.ephemeral and "You opened a table" in opened.content
             await fake.wait_for_message(lambda m: m.channel_id == channel.id and "Liar's Poker" in m.content)
+            wanted = ['liars_commands_total{command="start",outcome="ok"} 1.0',
+                      'liars_requests_total{outcome="ok",platform="discord"} 1.0']  # counted as the answer goes
+            async with aiohttp.ClientSession() as http:
+                for _ in range(50):
+                    async with http.get(served.group(1)) as resp:
+                        assert resp.status == 200
+                        scraped = await resp.text()
+                    if all(w in scraped for w in wanted):
+                        break
+                    await asyncio.sleep(0.1)
+            assert all(w in scraped for w in wanted), scraped
             proc.send_signal(signal.SIGTERM)
             _, stderr = await asyncio.wait_for(proc.communicate(), timeout=15)
         finally:
             if proc.returncode is None:
                 proc.kill()
                 await proc.wait()
-        log = stderr.decode()
+        log = early + stderr.decode()
         assert proc.returncode == 0, log
         assert " ERROR " not in log and "Traceback" not in log, log
         assert "synced /liars to server" in log
