@@ -70,10 +70,13 @@ async def test_a_round_in_a_group_dm_goes_through_interactions_only(world: Harne
         assert ref is not None
         return fake.get_message(int(ref))
 
-    opened = await ask(h.alice, "start", computers=1, seats=3)
+    opened = await ask(h.alice, "start", computers=1, seats=4)
     assert opened.ephemeral and "You opened a table" in opened.text()
     lobby = await fake.wait_for(lambda: h.service.panel(key, "lobby") and panel("lobby"))
     assert not lobby.ephemeral and lobby.channel_id == gdm.id and lobby.webhook_id == fake.application_id
+    assert "You are seated" in (await ask(h.carol, "join")).text()
+    fake.advance(15 * 60)  # carol's token (and alice's) dies before the deal
+    token_age[0] += 15 * 60
     joined = await press(h.bob, lobby, "join")
     assert "You are seated" in joined.text()
     await press(h.alice, panel("lobby"), "deal")
@@ -92,6 +95,12 @@ async def test_a_round_in_a_group_dm_goes_through_interactions_only(world: Harne
     got = await fake.wait_for(lambda: (w := {u: whispers(u).get(1) for u in (h.alice.id, h.bob.id)})
                               and all(w.values()) and w)
     assert got == {h.alice.id: dealt[h.alice.id], h.bob.id: dealt[h.bob.id]}
+    # carol has no live interaction: she is asked, publicly and without the serial, to press My serial
+    await fake.wait_for(lambda: [m for m in fake.messages.values() if m.channel_id == gdm.id and not m.ephemeral
+                                 and f"<@{h.carol.id}>" in m.text() and "My serial" in m.text()])
+    assert whispers(h.carol.id) == {}
+    mine = await press(h.carol, panel("table"), "hand")
+    assert mine.ephemeral and dealt[h.carol.id] in mine.text()
     for m in fake.messages.values():  # nobody else saw a serial
         if m.channel_id == gdm.id and not m.ephemeral:
             assert not any(s in m.text() for s in dealt.values()), m.text()
@@ -110,7 +119,7 @@ async def test_a_round_in_a_group_dm_goes_through_interactions_only(world: Harne
             assert await h.service.tick() == 1
             await h.service.drain()
             continue
-        user = h.alice if to_act == str(h.alice.id) else h.bob
+        user = h.user(to_act)
         standing = table.match.live_round.standing_bid
         if standing is None:
             await ask(user, "bid", quantity=1, digit=3)
@@ -130,7 +139,7 @@ async def test_a_round_in_a_group_dm_goes_through_interactions_only(world: Harne
 
     # the group's ledger is its own, and sums to 0
     balances = await h.service.store.balances(key.server)
-    assert balances and sum(balances.values()) == 0 and set(balances) <= {str(h.alice.id), str(h.bob.id), "cpu-gekko"}
+    assert balances and sum(balances.values()) == 0 and set(balances) <= {*(str(u.id) for u in h.users), "cpu-gekko"}
     assert await h.service.store.balances(f"discord:{h.guild.id}") == {}
 
     # Nobody at the table touches anything for 15 minutes: every token is dead (the fake refuses them).  The
