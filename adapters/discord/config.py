@@ -74,8 +74,13 @@ class DiscordConfig:
     def holds(self, server_id: str) -> bool:
         """Whether this process runs the shard of a server (a guild): Discord's sharding formula,
         ``(guild_id >> 22) % shard_count``, as discord.py's ``Guild.shard_id`` (which needs a loaded
-        guild).  Every server when this process runs every shard."""
-        if self.shard_count is None or self.shard_ids is None or not server_id.isdigit():
+        guild).  Every server when this process runs every shard.  A group DM's or a DM's table
+        (``dm<channel>``) is shard 0's: Discord sends every interaction outside a server there."""
+        if self.shard_count is None or self.shard_ids is None:
+            return True
+        if server_id.startswith("dm"):
+            return 0 in self.shard_ids
+        if not server_id.isdigit():
             return True
         return (int(server_id) >> 22) % self.shard_count in self.shard_ids
 

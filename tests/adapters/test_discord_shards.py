@@ -23,6 +23,14 @@ def test_shards_are_read_from_the_environment() -> None:
     assert (split.shard_count, split.shard_ids) == (4, (1, 3))
 
 
+def test_a_private_channels_table_belongs_to_shard_0_where_its_interactions_arrive() -> None:
+    first, second = (config(DISCORD_SHARD_COUNT="2", DISCORD_SHARD_IDS=ids) for ids in ("0", "1"))
+    assert first.holds("dm1234") and not second.holds("dm1234")
+    guild = str(1 << 22)  # shard 1 of 2
+    assert second.holds(guild) and not first.holds(guild)
+    assert config().holds("dm1234")  # one process runs every shard
+
+
 @pytest.mark.parametrize(("count", "ids", "named"), [
     ("", "0", "DISCORD_SHARD_COUNT"), ("0", "", "DISCORD_SHARD_COUNT"), ("two", "", "DISCORD_SHARD_COUNT"),
     ("2", "2", "DISCORD_SHARD_IDS"), ("2", "a,b", "DISCORD_SHARD_IDS"), ("2", ",", "DISCORD_SHARD_IDS"),
