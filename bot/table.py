@@ -203,8 +203,8 @@ class TableState:
         for match in self.matches:
             closed = self.status == TableStatus.ENDED or match is not self.match
             record = match.record(closed=closed)
-            if not record.get("rounds"):
-                continue
+            if not record.get("rounds") and not (match.over and match.pending is not None):
+                continue  # nothing played at these seats (a game that ended at the seat change says so)
             if self.game.name != DEFAULT_GAME:
                 record = {"game": self.game.name, **record}
             record["names"] = {p: self.name(p) for p in match.players}

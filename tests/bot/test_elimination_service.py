@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import logging
 
 import pytest
 
+from core.serial.record import replay
 from tests.bot.conftest import ALICE, BOB, CAROL, KEY, Harness, actor
 
 
@@ -51,6 +53,9 @@ async def test_a_player_still_in_who_leaves_pays_for_dinner_at_the_next_deal(
     assert walkout["outcome"]["payer"] == walker.user_id
     history = await h.do(BOB, "history")
     assert "left the table while still in" in history.text
+    exported = json.loads((await h.do(BOB, "export")).data["record"])  # type: ignore[index]
+    assert isinstance(exported, list) and exported[-1]["walked_out"] == [walker.user_id]
+    assert [replay(r, verify=True)["payer"] for r in exported][-1] == walker.user_id
 
 
 async def test_stake_zero_names_the_payer_and_writes_nothing(harness: Harness) -> None:

@@ -75,7 +75,8 @@ def replay_elimination(record: Mapping[str, Any], *, verify: bool = False) -> di
     rules = dataclasses.replace(rules_from_record(record), format=Format.ELIMINATION)
     plain = round_rules(rules)
     players = _names(record.get("players"), "players")
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+    walked = _names(record.get("walked_out", []), "walked_out")
+    if not (1 if walked else MIN_PLAYERS) <= len(players) <= MAX_PLAYERS:
         raise RecordError(f"a table seats {MIN_PLAYERS} to {MAX_PLAYERS} players")
     host = record.get("host")
     if host is not None and host not in players:
@@ -131,18 +132,18 @@ def replay_elimination(record: Mapping[str, Any], *, verify: bool = False) -> di
             still.remove(leaves)
             if len(still) == 1:
                 payer = still[0]
-    walked = _names(record.get("walked_out", []), "walked_out")
-    if walked:
-        if payer is not None or any(p not in still for p in walked):
-            raise RecordError("'walked_out' names players who were not still in when the game ended")
+    if walked:  # they left the table while still in: no longer seated, and the first pays
+        if payer is not None or any(p in players or p in safe for p in walked):
+            raise RecordError("'walked_out' names players who were seated or safe when the game ended")
+        if rounds:
+            raise RecordError("a walk-out ends the game at a seat change: its record has no rounds")
         payer = walked[0]
-        still = [p for p in still if p not in walked]
     if "payer" in record and record["payer"] != payer:
         raise IllegalRecordedAction(f"the record says {record['payer']!r} pays, the rounds say {payer!r}",
                                     len(rounds), None)
     payees = [*safe, *left_here, *(p for p in still if p != payer)]
     transfers = dinner(payer, payees, rules.stake) if payer is not None else ()
-    totals = dict.fromkeys([*players, *safe], 0)
+    totals = dict.fromkeys([*players, *safe, *walked], 0)
     for t in transfers:
         totals[t.payer] -= t.units
         totals[t.payee] += t.units

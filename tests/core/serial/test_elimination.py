@@ -300,3 +300,35 @@ def test_a_hint_at_an_elimination_table_plays_for_safety() -> None:
     hint = m.read("c", "hint")
     assert hint.startswith("💡") and "leave safe" in hint
     assert "Your odds" in m.read("c", "odds")
+
+
+@given(st.integers(3, 7), st.integers(0, 5), st.integers(1, 2), st.integers(0, 3), st.integers(0, 2**32))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_players_walking_out_still_leave_exactly_one_payer(n: int, after: int, walkers: int, stake: int,
+                                                            seed: int) -> None:
+    rng = random.Random(seed)
+    seats = [f"p{i}" for i in range(n)]
+    m = elim("salomon", players=list(seats), stake=stake)
+    settled: list[Any] = []
+    for _ in range(after):  # some rounds, then players still in leave the table
+        if m.over or len(m.still_in) <= walkers:
+            break
+        m.apply_deal(m.deal(rng))
+        while m.live:
+            who = m.to_act
+            assert who is not None
+            settled.extend(m.apply(m.computer_action(who, "easy", rng)).settled)
+    if m.over:
+        return  # decided before anyone walked out: the other property covers it
+    gone = m.still_in[:walkers]
+    ended = SERIAL.new_match(m.rules, [p for p in seats if p not in gone], host="p0", previous=m)
+    assert isinstance(ended, EliminationMatch) and ended.over and ended.payer == gone[0]
+    assert ended.pending is not None
+    [dinner] = ended.pending.settled
+    settled.append(dinner)
+    assert [s.record.get("payer") for s in settled if s.record.get("payer")] == [gone[0]]
+    paid = [p for p in seats if p not in gone]
+    assert dinner.net == ({} if stake == 0 else {gone[0]: -stake * len(paid), **{p: stake for p in paid}})
+    record = json.loads(json.dumps(ended.record(closed=True)))
+    assert record["walked_out"] == gone and record["payer"] == gone[0]
+    assert SERIAL.verify(record)["payer"] == gone[0]
