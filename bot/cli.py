@@ -19,19 +19,20 @@ def _read_json(path: str) -> Any:
             with open(path, encoding="utf-8") as f:
                 text = f.read()
     except OSError as exc:
-        raise SystemExit(_fail(f"cannot read {path}: {exc.strerror}")) from None
+        raise SystemExit(fail(f"cannot read {path}: {exc.strerror}")) from None
     except UnicodeDecodeError:
-        raise SystemExit(_fail(f"{path} is not UTF-8 text")) from None
+        raise SystemExit(fail(f"{path} is not UTF-8 text")) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         message = f"malformed JSON in {path}: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        raise SystemExit(_fail(message)) from None
+        raise SystemExit(fail(message)) from None
     except RecursionError:
-        raise SystemExit(_fail(f"malformed JSON in {path}: nested too deeply")) from None
+        raise SystemExit(fail(f"malformed JSON in {path}: nested too deeply")) from None
 
 
-def _fail(message: str) -> int:
+def fail(message: str) -> int:
+    """Print ``liars: message`` on stderr; the exit status of a refused command line."""
     print(f"liars: {message}", file=sys.stderr)
     return 2
 
@@ -55,7 +56,7 @@ def cmd_replay(args: argparse.Namespace, verify: bool = False) -> int:
         else:
             result = one(record)
     except RecordError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     except IllegalRecordedAction as exc:
         print(json.dumps(exc.to_dict()))
         return 2
@@ -76,7 +77,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
 
     n = args.players
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        return _fail(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}")
+        return fail(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}")
     if args.serial is None:
         k = 8 * n
         dist = count_distribution(k)
@@ -94,7 +95,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
     try:
         serial = Serial.parse(args.serial)
     except ValueError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     table = player_odds(serial, n)
     if args.json:
         print(
@@ -126,7 +127,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     try:
         report = asyncio.run(migrate(args.source, args.target))
     except MigrationError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     print(report.summary())
     return 0 if report.ok else 1
 
@@ -139,7 +140,7 @@ def cmd_forget(args: argparse.Namespace) -> int:
     from .bootstrap import open_store
 
     if not args.yes:
-        return _fail(f"this erases {args.server}'s ledger, rounds, tables and settings for good: add --yes")
+        return fail(f"this erases {args.server}'s ledger, rounds, tables and settings for good: add --yes")
 
     async def run() -> dict[str, int]:
         store = await open_store(args.db)
@@ -151,7 +152,7 @@ def cmd_forget(args: argparse.Namespace) -> int:
     try:
         erased = asyncio.run(run())
     except OpenTables as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     print(f"erased {args.server}: " + ", ".join(f"{n} {table}" for table, n in erased.items()))
     return 0
 

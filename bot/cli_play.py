@@ -9,6 +9,7 @@ from typing import Any
 
 from core.registry import GAMES
 
+from .cli import fail
 from .model import Actor, Command, TableKey
 
 
@@ -50,12 +51,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     game = GAMES[args.game]
     if not game.min_players <= args.seats <= game.max_players:
-        print(f"liars: --seats must be {game.min_players} to {game.max_players}")
-        return 2
+        return fail(f"--seats must be {game.min_players} to {game.max_players}")
     if args.format is not None:
         if args.game != "serial":
-            print("liars: --format is the serial game's (rounds or elimination)")
-            return 2
+            return fail("--format is the serial game's (rounds or elimination)")
         args.option = [*args.option, f"format={args.format}"]
     if args.humans == 0 and args.rounds is None and args.format != "elimination":
         args.rounds = 20  # an elimination ends by itself: when one player is left

@@ -1,15 +1,6 @@
-"""What every use case shares: the store, the clock, the open tables and their locks, server settings,
-the one way to change a table (:meth:`Runtime.commit`), and the outbox.
-
-**Several processes, one database.**  Each process caches the tables it has seen; any process may
-take any command for any table.  A commit names the number of events its cached table had
-(``expect_seq``); if another process appended first, the store refuses it (:class:`~bot.ports.StaleTable`),
-the table is reloaded as stored and the command runs again on it (:meth:`Runtime.run`, a bounded
-number of times).  A request id another process already answered (:class:`~bot.ports.DuplicateRequest`)
-gets the stored answer, be it a move or a refusal (a refusal is stored too).  A commit also names the
-version of its server's settings it was built on (:class:`~bot.ports.StaleSettings`).  Timers' moves
-are commits like any other, so a second firing is stale and harmless; a turn warning, which stores no
-event, is claimed with a deterministic request id.
+"""What every use case shares: the table repository (the unit of work: :mod:`bot.repository`), the
+random source, the one loop that runs a command again when another process got to its table first
+(:meth:`Runtime.run`), the guards, and the outbox.
 
 **Messages are sent after the lock.**  A use case queues its messages (:meth:`Runtime.post`) while it
 holds the table's lock, in commit order; each table's messages then go out from that table's own
@@ -22,10 +13,9 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
 
 from core.errors import GameError
-from core.game import RandomSource, Step
+from core.game import RandomSource
 
 from . import refusals as R
 from .ledger import period_of
@@ -33,22 +23,11 @@ from .metrics import NO_METER, Meter
 from .model import Command, Message, Reply, TableKey
 from .panels import Panels
 from .parsing import UserError
-from .ports import (
-    Clock,
-    DuplicateRequest,
-    LedgerEntry,
-    Notifier,
-    RoundRecord,
-    StaleSettings,
-    StaleTable,
-    Store,
-    StoredTable,
-    TableHead,
-)
-from .settings import DEFAULT_SETTINGS
-from .table import TableState, TableStatus
+from .ports import Clock, Notifier, Store
+from .repository import Behind, SaveFailed, TableRepository
+from .table import TableState
 
-__all__ = ["ATTEMPTS", "Behind", "Outbox", "Runtime", "SaveFailed"]
+__all__ = ["ATTEMPTS", "Behind", "Busy", "Outbox", "Runtime", "SaveFailed"]
 
 log = logging.getLogger(__name__)
 
@@ -56,29 +35,9 @@ ATTEMPTS = 8
 """How many times a command runs when other processes keep changing its table first."""
 
 
-class Behind(Exception):
-    """Another process changed the table first (or answered this request): nothing of the commit was
-    stored, and the cached table is now as stored.  The command runs again (:meth:`Runtime.run`); a
-    timer or follow-up simply stops, the other process having done it."""
-
-    def __init__(self, key: TableKey) -> None:
-        super().__init__(f"table at {key} changed in another process")
-        self.key = key
-
-
 class Busy(UserError):
     def __init__(self) -> None:
         super().__init__(R.BUSY, "busy")
-
-
-class SaveFailed(UserError):
-    """The store refused a commit (a full disk, a read-only file, a lost connection): nothing changed."""
-
-    def __init__(self) -> None:
-        super().__init__(R.NOT_SAVED, "not-saved")
-
-
-SURVEY_CONCURRENCY = 8  # tables a survey catches up at once (each a lock and one read)
 
 
 class Outbox:
@@ -117,213 +76,27 @@ class Outbox:
             await asyncio.gather(*list(self._senders.values()), return_exceptions=True)
 
 
-class Runtime:
+class Runtime(TableRepository):
+    """The table repository, and what the use cases need besides: the outbox, the random source, the
+    computer players' delay, the command loop and the guards."""
+
     def __init__(self, store: Store, notifier: Notifier, panels: Panels, clock: Clock, rng: RandomSource,
                  computer_delay: float, platform: str | None, holds: Callable[[TableKey], bool] | None = None,
                  meter: Meter = NO_METER) -> None:
-        self.store = store
+        super().__init__(store, panels, clock, platform, holds, meter)
         self.notifier = notifier
-        self.clock = clock
         self.rng = rng
         self.computer_delay = computer_delay
-        self.platform = platform
-        self._holds = holds
-        self.tables: dict[TableKey, TableState] = {}
-        self.panels = panels  # the ids of the tables' panel messages
         self.outbox = Outbox(notifier)
-        self._locks: dict[TableKey, asyncio.Lock] = {}
-        self._settings: dict[str, tuple[dict[str, Any], int]] = {}  # per server: the values and their version
-        self.meter = meter  # what the service counts (the composition root passes an exporting one)
-
-    def serves(self, key: TableKey) -> bool:
-        """Whether this process loads and times the table: its platform's, and (Discord shards split
-        across processes) one this process holds."""
-        return (self.platform is None or key.platform == self.platform) and (self._holds is None or self._holds(key))
-
-    def lock(self, key: TableKey) -> asyncio.Lock:
-        lock = self._locks.get(key)
-        if lock is None:
-            lock = self._locks[key] = asyncio.Lock()
-        return lock
 
     def post(self, messages: Sequence[Message | None]) -> None:
         self.outbox.post([m for m in messages if m is not None])
-
-    # -- settings ---------------------------------------------------------------------------------
-    # A server's settings are data with a version.  A command that reads them to decide reads them as
-    # stored (:meth:`settings`); a command that changes a table uses the copy cached here and names
-    # its version in its commit, which the store refuses if another process changed them since
-    # (``StaleSettings``: read again, run again).  So a change committed anywhere is in force
-    # everywhere for the next command, without a read per move.
-    async def stored_settings(self, server: str) -> tuple[dict[str, Any], int]:
-        """The server's settings as stored now (defaults filled in) and their version; cached."""
-        stored = await self.store.get_settings(server)
-        self._settings[server] = cached = ({**DEFAULT_SETTINGS, **stored.values}, stored.version)
-        return cached
-
-    async def settings(self, server: str) -> dict[str, Any]:
-        return (await self.stored_settings(server))[0]
-
-    def cached_settings(self, server: str) -> dict[str, Any]:
-        """The settings as last read here (each commit checks they are still current)."""
-        cached = self._settings.get(server)
-        return DEFAULT_SETTINGS if cached is None else cached[0]
-
-    async def save_settings(self, key: TableKey, settings: dict[str, Any], version: int) -> dict[str, Any]:
-        """Store the server's settings, read at ``version``; :class:`Behind` if another process changed
-        them since (the command runs again on them)."""
-        changed = {k: v for k, v in settings.items() if DEFAULT_SETTINGS.get(k) != v}
-        try:
-            version = await self.store.set_settings(key.server, changed, expect_version=version)
-        except StaleSettings as exc:
-            await self.stored_settings(key.server)
-            raise Behind(key) from exc
-        self._settings[key.server] = cached = ({**DEFAULT_SETTINGS, **changed}, version)
-        return cached[0]
 
     async def is_admin(self, cmd: Command) -> bool:
         return cmd.actor.is_admin or cmd.actor.user_id in (await self.settings(cmd.key.server)).get("admins", [])
 
     def period(self) -> str:
         return period_of(self.clock.now())
-
-    # -- the one way a table changes ----------------------------------------------------------------
-    async def commit(self, table: TableState, events: list[dict[str, Any]], cmd: Command | None = None,
-                     reply: Reply | None = None) -> list[Step]:
-        """Apply events to the table and store them, with any settled money and the command's request
-        id, in ONE transaction, expecting the store to hold exactly the events the table had.  If the
-        store refuses, the table is reloaded as stored and the sender is told nothing changed
-        (:class:`SaveFailed`); if another process got there first, :class:`Behind`."""
-        now = self.clock.now()
-        seq = table.events  # what the store must hold before these events
-        steps: list[Step] = []
-        rounds: list[RoundRecord] = []
-        names: dict[str, str] = {}
-        try:
-            for ev in events:
-                ev["at"] = now
-                step = table.apply(ev)
-                steps.append(step)
-                if ev["t"] in ("open", "join"):
-                    names.update({p: table.name(p) for p in table.seats})
-                first = table.rounds_settled - len(step.settled) + 1  # the table's number of the first
-                for i, settled in enumerate(step.settled):
-                    outcome = {**settled.outcome, "game": table.game.name, "net": dict(settled.net),
-                               "ranking": [list(g) for g in settled.ranking]}
-                    rounds.append(RoundRecord(number=first + i, record=dict(settled.record), outcome=outcome,
-                                              entries=[LedgerEntry(p, u) for p, u in settled.net.items()]))
-        except GameError as exc:  # the game refused it as it applied (the elimination's `last`): bad input
-            log.info("table %s refused %s: %s; reloading it", table.id, [e.get("t") for e in events], exc)
-            await self.reload(table)
-            raise
-        except Exception:
-            log.exception("applying %s to table %s failed; reloading it", [e.get("t") for e in events], table.id)
-            await self.reload(table)
-            raise
-        request = (cmd.request_id, reply.to_dict()) if cmd is not None and cmd.request_id and reply else None
-        server = table.key.server
-        cached = self._settings.get(server)
-        try:
-            await self.store.commit(table.id, server, events, at=now, period=period_of(now), rounds=rounds,
-                                    names=names or None, request=request, close=table.status == TableStatus.ENDED,
-                                    expect_seq=seq, settings_version=None if cached is None else cached[1])
-        except (StaleTable, DuplicateRequest, StaleSettings) as exc:
-            log.info("table %s moved on in another process (%s); catching up", table.id, type(exc).__name__)
-            self.meter.conflict()
-            if isinstance(exc, StaleSettings):
-                await self.stored_settings(server)
-            await self._reload_or_fail(table, exc)
-            raise Behind(table.key) from exc
-        except Exception as exc:
-            log.warning("storing table %s failed (%s: %s); reloading it from the store", table.id,
-                        type(exc).__name__, exc)
-            await self._reload_or_fail(table, exc)
-            raise SaveFailed() from exc
-        return steps
-
-    async def _reload_or_fail(self, table: TableState, cause: Exception) -> None:
-        try:
-            await self.reload(table)
-        except Exception as again:
-            log.warning("reloading table %s failed too (%s); dropping it until the store answers",
-                        table.id, type(again).__name__)
-            self.tables.pop(table.key, None)
-            raise SaveFailed() from cause
-
-    async def reload(self, table: TableState) -> None:
-        """Replace the cached table with the channel's open table as stored (or drop it: none is open)."""
-        await self.load(table.key)
-
-    async def load(self, key: TableKey) -> TableState | None:
-        """Cache the channel's open table as stored (None, and nothing cached, if none is open), and its
-        server's settings if none are cached."""
-        if key.server not in self._settings:
-            await self.stored_settings(key.server)
-        return self.adopt(key, await self.store.open_table_at(key.server, key.channel_id))
-
-    async def _load_if_missing(self, key: TableKey) -> None:
-        if key not in self.tables:
-            async with self.lock(key):
-                if key not in self.tables:  # e.g. a table opened elsewhere in this channel
-                    await self.load(key)
-
-    def adopt(self, key: TableKey, stored: StoredTable | None) -> TableState | None:
-        """Cache a table as stored, replacing the channel's cached one, and take its stored panel refs."""
-        self.tables.pop(key, None)
-        if stored is None:
-            return None
-        fresh = TableState(stored.table_id, key)
-        for event in stored.events:
-            fresh.apply(event)
-        if fresh.status == TableStatus.ENDED:  # pragma: no cover - the store lists open tables only
-            return None
-        self.panels.adopt(key, stored.table_id, stored.panels)
-        self.tables[key] = fresh
-        return fresh
-
-    async def catch_up(self, key: TableKey) -> TableState | None:
-        """Bring the cached table up to date with the events other processes stored (under its lock),
-        or load the channel's open table if none is cached."""
-        table = self.tables.get(key)
-        if table is not None:
-            missed = await self.store.events_since(table.id, table.events)
-            for event in missed:
-                table.apply(event)
-            if table.status != TableStatus.ENDED:
-                if missed:  # the other process may have posted new panel messages (a new round's table)
-                    self.panels.adopt(key, table.id, await self.store.table_panels(table.id))
-                return table
-            self.tables.pop(key, None)  # ended elsewhere: another may be open there now
-        return await self.load(key)
-
-    async def _moved(self, key: TableKey) -> bool:
-        """Whether other processes stored events for the channel's table that the cache lacked (the
-        cache is caught up)."""
-        async with self.lock(key):
-            table = self.tables.get(key)
-            before = None if table is None else (table.id, table.events)
-            table = await self.catch_up(key)
-            return before != (None if table is None else (table.id, table.events))
-
-    async def survey(self) -> int:
-        """Catch up with what other processes did to open tables: a table opened elsewhere is loaded,
-        one moved on or closed there is brought up to date, so this process times them too (their own
-        process may be gone).  Returns how many tables changed here."""
-        heads: dict[TableKey, TableHead] = {}
-        for stored in await self.store.open_table_heads():
-            key = TableKey.from_server(stored.server, stored.channel)
-            if self.serves(key):
-                heads[key] = stored
-        stale = [k for k, head in heads.items()
-                 if (t := self.tables.get(k)) is None or (t.id, t.events) < (head.table_id, head.seq)]
-        stale += [k for k in list(self.tables) if k not in heads and self.serves(k)]  # closed elsewhere
-        gate = asyncio.Semaphore(SURVEY_CONCURRENCY)
-
-        async def catch_up(key: TableKey) -> bool:
-            async with gate:
-                return await self._moved(key)
-
-        return sum(await asyncio.gather(*(catch_up(k) for k in stale)))
 
     async def run(self, handler: Handler, cmd: Command, refuse: Refuse, *, read: bool = False) -> Reply:
         """Run a command's handler; if another process changed its table first, run it again on the
@@ -350,56 +123,22 @@ class Runtime:
                         await self.stored_settings(cmd.key.server)  # a read shows what the settings are now
                         return await handler(cmd)
                 if attempt == 0:
-                    await self._load_if_missing(cmd.key)
+                    await self.load_if_missing(cmd.key)
                 return await handler(cmd)
             except SaveFailed:
                 raise
             except (UserError, GameError) as exc:
                 if cmd.request_id is None or read:  # nothing to answer alike: ask again only if the table moved
-                    if attempt + 1 == ATTEMPTS or read or not await self._moved(cmd.key):
+                    if attempt + 1 == ATTEMPTS or read or not await self.moved(cmd.key):
                         raise
                     continue
                 reply = refuse(cmd, exc)
-                if await self._refused(cmd, cmd.request_id, reply):
+                if await self.remember_refusal(cmd, cmd.request_id, reply):
                     return reply
             except Behind:
                 log.info("command %s ran on a stale table (attempt %d); running it again", cmd.name, attempt + 1)
-                await self._load_if_missing(cmd.key)
+                await self.load_if_missing(cmd.key)
         raise Busy()
-
-    async def _refused(self, cmd: Command, request_id: str, reply: Reply) -> bool:
-        """Store a refusal as the request's answer, expecting the table as it was refused (no table:
-        unconditionally).  False if the table had moved on (it is caught up) or the request was
-        answered elsewhere: the caller looks again."""
-        table = self.tables.get(cmd.key)
-        now = self.clock.now()
-        try:
-            if table is None:
-                await self.store.remember(request_id, reply.to_dict(), now)
-            else:
-                await self.store.commit(table.id, cmd.key.server, [], at=now, period=period_of(now),
-                                        request=(request_id, reply.to_dict()), expect_seq=table.events)
-        except DuplicateRequest:
-            return False
-        except StaleTable:
-            await self._moved(cmd.key)
-            return False
-        return True
-
-    async def claim(self, table: TableState, what: str) -> bool:
-        """Claim a one-off act on the table as it is now (a turn warning) for this process: True once
-        across all processes sharing the store, False if another claimed it or the table moved on."""
-        now = self.clock.now()
-        request = (f"{what}:{table.id}:{table.events}", Reply("").to_dict())
-        try:
-            await self.store.commit(table.id, table.key.server, [], at=now, period=period_of(now), request=request,
-                                    expect_seq=table.events)
-        except DuplicateRequest:
-            return False
-        except StaleTable:
-            await self.reload(table)
-            return False
-        return True
 
     # -- guards -----------------------------------------------------------------------------------
     def need_table(self, key: TableKey) -> TableState:

@@ -40,6 +40,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from adapters.config import DEFAULT_COMPUTER_DELAY, ConfigError, Env
+
 __all__ = [
     "DEFAULT_API_BASE",
     "ConfigError",
@@ -49,12 +51,6 @@ __all__ = [
 ]
 
 DEFAULT_API_BASE = "https://discord.com/api/v10"
-DEFAULT_COMPUTER_DELAY = 1.5
-
-
-class ConfigError(ValueError):
-    """A missing or malformed setting; the message names the variable and what it should hold."""
-
 
 @dataclass(frozen=True, slots=True)
 class DiscordConfig:
@@ -88,10 +84,8 @@ class DiscordConfig:
     def from_env(cls, env: Mapping[str, str], *, db_path: str | None = None) -> DiscordConfig:
         """Read and check the settings; raise :class:`ConfigError` naming what is wrong."""
 
-        def get(name: str) -> str | None:
-            value = env.get(name, "").strip()
-            return value or None
-
+        settings = Env(env)
+        get = settings.get
         token = get("DISCORD_TOKEN")
         if token is None:
             raise ConfigError(
@@ -119,13 +113,7 @@ class DiscordConfig:
                 raise ConfigError(
                     f"DISCORD_GATEWAY_URL must be a ws(s) URL like wss://gateway.discord.gg, not {gateway!r}."
                 )
-        delay_text = get("LIARS_COMPUTER_DELAY")
-        try:
-            delay = DEFAULT_COMPUTER_DELAY if delay_text is None else float(delay_text)
-        except ValueError:
-            raise ConfigError(f"LIARS_COMPUTER_DELAY must be a number of seconds, not {delay_text!r}.") from None
-        if not 0 <= delay <= 60:
-            raise ConfigError(f"LIARS_COMPUTER_DELAY must be 0 to 60 seconds, not {delay}.")
+        delay = settings.computer_delay()
         level = (get("LIARS_LOG_LEVEL") or "INFO").upper()
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
             raise ConfigError(f"LIARS_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
@@ -141,7 +129,7 @@ class DiscordConfig:
             guild_id=int(guild) if guild else None,
             api_base=api_base,
             gateway_url=gateway,
-            db_path=db_path or get("LIARS_DATABASE_URL") or get("LIARS_DB"),
+            db_path=settings.database(db_path),
             computer_delay=delay,
             log_level=level,
             shard_count=shard_count,

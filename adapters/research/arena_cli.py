@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from typing import TYPE_CHECKING, Any
+
+from .shell import fail
 
 if TYPE_CHECKING:
     from core.serial.solve.arena import ArenaResult
@@ -49,11 +50,6 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_arena)
 
 
-def _fail(message: str) -> int:
-    print(f"liars: {message}", file=sys.stderr)
-    return 2
-
-
 def cmd_arena(args: argparse.Namespace) -> int:
     if args.game == "cards":
         return cmd_card_arena(args)
@@ -64,36 +60,36 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
     names = [s.strip() for s in str(args.strategies).split(",") if s.strip()]
     if not names:
-        return _fail("--strategies names no strategy")
+        return fail("--strategies names no strategy")
     players = args.players if args.players is not None else len(names)
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        return _fail(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}")
+        return fail(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}")
     if len(names) > players:
-        return _fail(f"--strategies names {len(names)} strategies for {players} seats")
+        return fail(f"--strategies names {len(names)} strategies for {players} seats")
     names += [names[-1]] * (players - len(names))
     suffix = "+elim" if args.format == "elimination" else "\0"
     unknown = [n for n in names if n.lower().replace("_", "-").removesuffix(suffix) not in STRATEGY_NAMES]
     if unknown:
-        return _fail(f"unknown strategy {unknown[0]!r}; strategies are: {', '.join(STRATEGY_NAMES)}")
+        return fail(f"unknown strategy {unknown[0]!r}; strategies are: {', '.join(STRATEGY_NAMES)}")
     names = [n.lower().replace("_", "-") for n in names]
     if args.rounds < 1:
-        return _fail("--rounds must be at least 1")
+        return fail("--rounds must be at least 1")
     overrides: dict[str, str] = {}
     for item in args.option:
         key, sep, value = item.partition("=")
         if not sep:
-            return _fail(f"--option takes NAME=VALUE, not {item!r}")
+            return fail(f"--option takes NAME=VALUE, not {item!r}")
         overrides[key] = value
     try:
         rules = make_rules(args.preset or "classic", **overrides)
     except RulesError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     if args.format == "elimination":
         return _elimination(names, args, overrides)
     try:
         result = run_arena(names, args.rounds, rules, args.seed, clock=time.perf_counter)
     except ArenaError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     if args.json:
         print(json.dumps(result.to_dict()))
     else:
@@ -107,12 +103,12 @@ def _elimination(names: list[str], args: argparse.Namespace, overrides: dict[str
     from core.serial.solve.elimination_arena import format_elimination, run_elimination_arena
 
     if args.games < 1:
-        return _fail("--games must be at least 1")
+        return fail("--games must be at least 1")
     try:
         rules = make_rules(args.preset or "classic", **{**overrides, "format": "elimination"})
         result = run_elimination_arena(names, args.games, rules, args.seed)
     except (RulesError, ArenaError) as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     print(json.dumps(result.to_dict()) if args.json else format_elimination(result))
     return 0
 
@@ -154,24 +150,24 @@ def cmd_card_arena(args: argparse.Namespace) -> int:
 
     names = [s.strip().lower() for s in str(args.strategies).split(",") if s.strip()]
     if not names:
-        return _fail("--strategies names no player")
+        return fail("--strategies names no player")
     players = args.players if args.players is not None else len(names)
     if not 2 <= players <= 12:
-        return _fail("--players must be 2 to 12")
+        return fail("--players must be 2 to 12")
     if len(names) > players:
-        return _fail(f"--strategies names {len(names)} players for {players} seats")
+        return fail(f"--strategies names {len(names)} players for {players} seats")
     names += [names[-1]] * (players - len(names))
     overrides: dict[str, str] = {}
     for item in args.option:
         key, sep, value = item.partition("=")
         if not sep:
-            return _fail(f"--option takes NAME=VALUE, not {item!r}")
+            return fail(f"--option takes NAME=VALUE, not {item!r}")
         overrides[key] = value
     try:
         rules = make_rules(args.preset or "standard", overrides)
         result = run_card_arena(names, args.rounds, rules, args.seed)
     except (RulesError, CardArenaError) as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     rows: list[dict[str, Any]] = []
     for name, st in result.stats.items():
         win, wlo, whi = st.interval(st.wins)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import sys
 import time
 from typing import Any
+
+from .shell import fail
 
 __all__ = ["cmd_train", "register"]
 
@@ -37,11 +38,6 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_train)
 
 
-def _fail(message: str) -> int:
-    print(f"liars: {message}", file=sys.stderr)
-    return 2
-
-
 def cmd_train(args: argparse.Namespace) -> int:
     from core.serial.players.trained import key_of, load
     from core.serial.rules import RulesError, make_rules
@@ -53,7 +49,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         tables = [(make_rules(p.strip()), int(n)) for n in args.players.split(",") for p in args.presets.split(",")]
         rounds = {int(k): int(v) for k, v in (item.split(":") for item in args.rounds.split(","))}
     except (RulesError, ValueError) as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     trained: dict[str, dict[str, Any]] = dict(load()) if args.write else {}
     for rules, n in tables:
         start = time.process_time()

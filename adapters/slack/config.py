@@ -26,17 +26,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from adapters.config import DEFAULT_COMPUTER_DELAY, ConfigError, Env
+
 __all__ = ["DEFAULT_API_URL", "ConfigError", "SlackConfig"]
 
 DEFAULT_API_URL = "https://slack.com/api/"
 DEFAULT_PORT = 3000
 DEFAULT_PATH = "/slack/events"
-DEFAULT_COMPUTER_DELAY = 1.5
-
-
-class ConfigError(ValueError):
-    """A missing or malformed setting; the message names the variable and what it should hold."""
-
 
 @dataclass(frozen=True, slots=True)
 class SlackConfig:
@@ -70,9 +66,8 @@ class SlackConfig:
     def from_env(cls, env: Mapping[str, str], *, port: int | None = None, db_path: str | None = None) -> SlackConfig:
         """Read and check the settings; raise :class:`ConfigError` naming what is wrong."""
 
-        def get(name: str) -> str | None:
-            value = env.get(name, "").strip()
-            return value or None
+        settings = Env(env)
+        get = settings.get
 
         bot_token = get("SLACK_BOT_TOKEN")
         client_id, client_secret = get("SLACK_CLIENT_ID"), get("SLACK_CLIENT_SECRET")
@@ -107,12 +102,10 @@ class SlackConfig:
         if not api_url.endswith("/"):
             api_url += "/"  # slack_sdk joins method names onto it
         if port is None:
-            port = int(_number(get("PORT"), "PORT", int, DEFAULT_PORT))
+            port = int(settings.number("PORT", int, DEFAULT_PORT))
         if not 0 <= port <= 65535:
             raise ConfigError(f"PORT must be 0 to 65535, not {port}.")
-        delay = _number(get("LIARS_COMPUTER_DELAY"), "LIARS_COMPUTER_DELAY", float, DEFAULT_COMPUTER_DELAY)
-        if not 0 <= delay <= 60:
-            raise ConfigError(f"LIARS_COMPUTER_DELAY must be 0 to 60 seconds, not {delay}.")
+        delay = settings.computer_delay()
         return cls(
             bot_token=bot_token,
             signing_secret=signing_secret,
@@ -122,15 +115,7 @@ class SlackConfig:
             app_token=app_token,
             api_url=api_url,
             port=port,
-            db_path=db_path or get("LIARS_DATABASE_URL") or get("LIARS_DB"),
+            db_path=settings.database(db_path),
             computer_delay=delay,
         )
 
-
-def _number(text: str | None, name: str, kind: type[int] | type[float], default: float) -> float:
-    if text is None:
-        return default
-    try:
-        return kind(text)
-    except ValueError:
-        raise ConfigError(f"{name} must be a number, not {text!r}.") from None

@@ -1,0 +1,48 @@
+"""What the platforms' configurations share: reading the environment (a blank value is unset), the
+error that names what is wrong, and the settings every bot process reads (``LIARS_COMPUTER_DELAY``,
+the database).  Each platform's own settings are in ``adapters/<platform>/config.py``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+__all__ = ["DEFAULT_COMPUTER_DELAY", "ConfigError", "Env"]
+
+DEFAULT_COMPUTER_DELAY = 1.5
+
+
+class ConfigError(ValueError):
+    """A missing or malformed setting; the message names the variable and what it should hold."""
+
+
+class Env:
+    """The settings in an environment mapping (``os.environ``, or a test's dict)."""
+
+    def __init__(self, env: Mapping[str, str]) -> None:
+        self._env = env
+
+    def get(self, name: str) -> str | None:
+        """The setting, stripped; None if it is unset or blank."""
+        value = self._env.get(name, "").strip()
+        return value or None
+
+    def number(self, name: str, kind: type[int] | type[float], default: float) -> float:
+        text = self.get(name)
+        if text is None:
+            return default
+        try:
+            return kind(text)
+        except ValueError:
+            raise ConfigError(f"{name} must be a number, not {text!r}.") from None
+
+    def computer_delay(self) -> float:
+        """``LIARS_COMPUTER_DELAY``: seconds a computer player waits before it acts, 0 to 60."""
+        delay = self.number("LIARS_COMPUTER_DELAY", float, DEFAULT_COMPUTER_DELAY)
+        if not 0 <= delay <= 60:
+            raise ConfigError(f"LIARS_COMPUTER_DELAY must be 0 to 60 seconds, not {delay}.")
+        return delay
+
+    def database(self, db_path: str | None) -> str | None:
+        """The database: ``db_path`` (``--db``), else ``LIARS_DATABASE_URL``, else ``LIARS_DB``; None
+        leaves the choice to the store (``./liars.sqlite3``)."""
+        return db_path or self.get("LIARS_DATABASE_URL") or self.get("LIARS_DB")
