@@ -100,7 +100,7 @@ async def test_a_store_that_refuses_writes_gets_one_clear_private_answer(
     assert refused.ephemeral and refused.content.startswith("The table could not be saved")
     assert "database on fire" not in refused.content and "Traceback" not in refused.content
     assert not no_errors  # bad luck with the disk is not a bug: warnings, not errors
-    assert any(r.name == "bot.runtime" and r.levelno == logging.WARNING for r in caplog.records)
+    assert any(r.name == "bot.repository" and r.levelno == logging.WARNING for r in caplog.records)
     assert not [m for m in h.channel_messages() if "saved" in m.content]
     with sqlite3.connect(h.db_path) as conn:
         conn.execute("DROP TRIGGER fire")
