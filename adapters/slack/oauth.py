@@ -27,7 +27,9 @@ its token.
 
 **Uninstalling.**  ``app_uninstalled``, and ``tokens_revoked`` naming a bot token, remove the
 workspace's installation (:class:`Uninstalls`) and close its open tables in every process's store
-(``Service.close_server``: a round under way is void, no money moves).  The workspace's ledger, rounds,
+(``Service.close_server``: a round under way is void, no money moves) — unless it was one workspace of an
+Enterprise Grid organisation whose other workspaces keep the app: the organisation's ledger and tables are
+theirs too, so they stay.  The workspace's ledger, rounds,
 game records, names and settings stay, under its ledger server (``slack:T…``): they are its figures
 again if it installs the app later; ``liars forget slack:T…`` erases them (:mod:`adapters.erase`).  A request
 from a workspace with no installation is answered by bolt with :data:`NOT_INSTALLED` (HTTP 200 and, for
@@ -252,6 +254,11 @@ class Uninstalls:
         server = server_of(enterprise, team)
         if self.workspaces is not None:
             self.workspaces.forget(server)
+        if await self.store.bot_of_server(server) is not None:
+            # one workspace of an Enterprise Grid organisation: the organisation's ledger and its tables are
+            # shared by its other workspaces, which still have the app
+            log.info("removed from workspace %s of %s; the organisation's other workspaces keep it", team, server)
+            return
         closed = await self.close_server(f"slack:{server}")
         log.info("removed from %s: installation deleted, %d open tables closed, ledger kept", server, closed)
 

@@ -1,0 +1,76 @@
+"""The installation store over our own database (slack_sdk's interface, adapters.installs' SQL), on SQLite
+and on PostgreSQL: what bolt's OAuth flow saves is what its authorize finds, per workspace and per
+Enterprise Grid organisation; a state is used up once; removing one workspace of an organisation leaves
+the organisation's tables open for its other workspaces."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from slack_sdk.oauth.installation_store.models.installation import Installation
+
+from adapters.installs import slack_installs
+from adapters.slack.oauth import InstallationStore, StateStore, Uninstalls
+from tests.adapters.store_support import StoreFactory
+
+
+def installation(team: str, enterprise: str | None = None, user: str = "U1", token: str = "xoxb-1", *,
+                 org: bool = False, at: float = 1.0) -> Installation:
+    return Installation(app_id="A1", enterprise_id=enterprise, team_id=None if org else team, user_id=user,
+                        bot_token=token, bot_id="B1", bot_user_id="UB", bot_scopes="commands,chat:write",
+                        is_enterprise_install=org, installed_at=at)
+
+
+async def test_what_is_saved_is_found_per_workspace_and_organisation(open_store: StoreFactory) -> None:
+    store = InstallationStore(slack_installs(await open_store()))
+    await store.async_save(installation("T1", token="xoxb-t1"))
+    await store.async_save(installation("T2", token="xoxb-t2", user="U2"))
+    await store.async_save(installation("", "E1", token="xoxb-org", org=True))
+    bot = await store.async_find_bot(enterprise_id=None, team_id="T1")
+    assert bot is not None and bot.bot_token == "xoxb-t1" and bot.bot_scopes == ["commands", "chat:write"]
+    org = await store.async_find_bot(enterprise_id="E1", team_id="T9", is_enterprise_install=True)
+    assert org is not None and org.bot_token == "xoxb-org"
+    assert (await store.bot_of_server("T2")).bot_token == "xoxb-t2"  # type: ignore[union-attr]
+    assert (await store.bot_of_server("E1")).bot_token == "xoxb-org"  # type: ignore[union-attr]
+    assert await store.bot_of_server("T3") is None
+    found = await store.async_find_installation(enterprise_id=None, team_id="T2", user_id="U2")
+    assert found is not None and found.user_id == "U2" and found.bot_token == "xoxb-t2"
+    assert await store.async_find_installation(enterprise_id=None, team_id="T2", user_id="U1") is None
+    # a new install replaces the workspace's token
+    await store.async_save(installation("T1", token="xoxb-t1-again", at=2.0))
+    assert (await store.async_find_bot(enterprise_id=None, team_id="T1")).bot_token == "xoxb-t1-again"  # type: ignore[union-attr]
+    await store.async_delete_all(enterprise_id=None, team_id="T1")
+    assert await store.async_find_bot(enterprise_id=None, team_id="T1") is None
+    assert await store.async_find_installation(enterprise_id=None, team_id="T1") is None
+    assert (await store.async_find_bot(enterprise_id=None, team_id="T2")) is not None
+
+
+async def test_a_state_is_used_up_once_and_not_after_it_expires(open_store: StoreFactory) -> None:
+    now = [1000.0]
+    states = StateStore(slack_installs(await open_store()), expiration_seconds=600, clock=lambda: now[0])
+    first, second = await states.async_issue(), await states.async_issue()
+    assert first != second
+    assert await states.async_consume(first) and not await states.async_consume(first)
+    assert not await states.async_consume("never-issued")
+    now[0] += 600
+    assert not await states.async_consume(second)  # expired
+
+
+async def test_removing_one_workspace_of_an_organisation_keeps_the_organisations_tables(
+        open_store: StoreFactory) -> None:
+    store = InstallationStore(slack_installs(await open_store()))
+    await store.async_save(installation("T1", "E1", token="xoxb-1"))
+    await store.async_save(installation("T2", "E1", token="xoxb-2", user="U2"))
+    closed: list[str] = []
+
+    async def close_server(server: str) -> int:
+        closed.append(server)
+        return 0
+
+    uninstalls = Uninstalls(store, close_server)
+    body: dict[str, Any] = {"enterprise_id": "E1", "team_id": "T1", "is_enterprise_install": False}
+    await uninstalls.on_uninstalled(body)
+    assert closed == [] and await store.async_find_bot(enterprise_id="E1", team_id="T1") is None
+    await uninstalls.on_revoked({"tokens": {"oauth": [], "bot": ["UB"]}}, {**body, "team_id": "T2"})
+    assert closed == ["slack:E1"]  # the organisation's last workspace: its tables close
+    assert await store.bot_of_server("E1") is None
