@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
+from bot.background import cancel
 from bot.ports import RoundRecord, StoredSettings, StoredTable, TableHead
 
 from .streams import StreamBook
@@ -101,11 +102,7 @@ class GroupWriter(Generic[U]):
         if self._task is None:
             return
         await self._queue.join()
-        self._task.cancel()
-        try:
-            await self._task
-        except asyncio.CancelledError:
-            pass
+        await cancel(self._task)
         self._task = None
 
     async def submit(self, unit: U) -> None:

@@ -14,7 +14,7 @@ import logging
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
-__all__ = ["spawn"]
+__all__ = ["cancel", "spawn"]
 
 log = logging.getLogger(__name__)
 
@@ -36,3 +36,14 @@ def spawn(coro: Coroutine[Any, Any, T], what: str, *, name: str | None = None,
 
     task.add_done_callback(done)
     return task
+
+
+async def cancel(task: asyncio.Task[Any] | None) -> None:
+    """Cancel a long-running task (a writer, a timer loop) and wait until it has stopped."""
+    if task is None:
+        return
+    task.cancel()
+    try:
+        await task
+    except asyncio.CancelledError:
+        pass

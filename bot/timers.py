@@ -13,6 +13,7 @@ import asyncio
 import logging
 
 from . import messages as M
+from .background import cancel
 from .model import MessageKind, TableKey
 from .play import Play
 from .runtime import Behind, Runtime
@@ -123,13 +124,8 @@ class Timers:
             self._task = asyncio.create_task(self._loop(), name="liars-timers")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
-            self._task = None
+        await cancel(self._task)
+        self._task = None
 
     async def _loop(self) -> None:
         while True:

@@ -26,6 +26,7 @@ from typing import Any
 import aiosqlite
 
 from adapters.storebase import DUMP_COLUMNS, StoreBase
+from bot.background import cancel
 from bot.ports import RoundRecord, StaleTable, StoredTable
 
 from .batch import CHECKS, ORDER, Unit, translate, write_sync
@@ -83,13 +84,8 @@ class SqliteStore(StoreBase[Unit]):
                 log.warning("WAL checkpoint failed: %s", exc)
 
     async def close(self) -> None:
-        if self._checkpointer is not None:
-            self._checkpointer.cancel()
-            try:
-                await self._checkpointer
-            except asyncio.CancelledError:
-                pass
-            self._checkpointer = None
+        await cancel(self._checkpointer)
+        self._checkpointer = None
         await self._writer.close()
         if self._checkpoint_db is not None:
             await self._checkpoint_db.close()
