@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from core.commands import CommandSpec, Kind, Param, Section, Suggest
-from core.registry import GAMES, game_commands
+from core.registry import DEFAULT_GAME, GAMES, game_commands
 
 from .settings import MAX_STAKE, MAX_TIMEOUT, MIN_TIMEOUT
 
@@ -25,6 +25,7 @@ def _choices(values: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
 def table_commands() -> tuple[CommandSpec, ...]:
     """The table's own commands, with the choices the registered games offer."""
     games = _choices({name: game.title for name, game in GAMES.items()})
+    first = GAMES[DEFAULT_GAME].title
     presets = _choices({p: p for game in GAMES.values() for p in game.presets})
     levels = _choices({lv: lv for game in GAMES.values() for lv in game.levels})
     most = max(game.max_players for game in GAMES.values())
@@ -36,7 +37,7 @@ def table_commands() -> tuple[CommandSpec, ...]:
     return (
         CommandSpec("start", "open a table here: [game] [preset] [stake] [seats] [computers] [level] "
                     "[format=elimination] [option=value ...]", table, params=(
-                        Param("game", Kind.CHOICE, "Which game (default: the serial-number game)", choices=games),
+                        Param("game", Kind.CHOICE, f"Which game (default: {first})", choices=games),
                         Param("preset", Kind.CHOICE, "Rule set (default: this server's)", choices=presets),
                         Param("stake", Kind.INT, "Units won or lost per player per round (elimination: what the "
                               "payer pays each; 0 for nothing)", low=0, high=MAX_STAKE),
@@ -59,9 +60,10 @@ def table_commands() -> tuple[CommandSpec, ...]:
         CommandSpec("kick", "remove a player (host or server admin)", table, params=(
             Param("member", Kind.USER, "The player to remove", required=True),)),
         CommandSpec("rules", "the rules at this table (or a new table's here)", table, changes=False),
-        CommandSpec("config", "server settings (admin): preset, option=value, unit value, currency, turn timeout, "
-                    "history=month",
-                    table, params=(
+        CommandSpec("config", "server settings (admin): [game] preset, option=value, unit value, currency, turn "
+                    "timeout, history=month", table, params=(
+                        Param("game", Kind.CHOICE, f"Whose defaults the preset and options set (default: {first})",
+                              choices=games),
                         Param("preset", Kind.CHOICE, "Default rule set for new tables", choices=presets),
                         Param("stake", Kind.INT, "Default stake in units", low=1, high=MAX_STAKE),
                         Param("unit_value", Kind.TEXT, "What one unit is worth, e.g. 1 or 0.25"),
@@ -87,7 +89,7 @@ def table_commands() -> tuple[CommandSpec, ...]:
             Param("period", Kind.TEXT, "YYYY-MM, or 'all' (default: this month)", suggest=Suggest.PERIODS),
             Param("by", Kind.CHOICE, "Rank by skill (default) or money", choices=(("skill", "skill"),
                                                                                   ("money", "money"))),
-            Param("game", Kind.CHOICE, "Which game's ratings (default: the serial-number game)", choices=games),
+            Param("game", Kind.CHOICE, f"Which game's ratings (default: {first})", choices=games),
         ), changes=False),
         CommandSpec("history", "recent rounds at this table", books, changes=False),
         CommandSpec("export", "the game record of this table (the liars replay format)", books, changes=False),

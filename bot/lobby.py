@@ -16,6 +16,7 @@ from . import refusals as R
 from .model import Command, MessageKind, Reply, TableKey
 from .parsing import UserError, positive_int, sentence, stake, user_ref
 from .runtime import Runtime
+from .settings import game_defaults
 from .table import TableState, TableStatus
 
 __all__ = ["COMPUTER_NAMES", "Lobby"]
@@ -57,8 +58,8 @@ class Lobby:
                 raise UserError(R.START_USAGE)
             for name, value in zip(("preset", "stake", "seats", "computers"), positional, strict=False):
                 opts.setdefault(name, value)
-            default_game = game.name == DEFAULT_GAME
-            preset = opts.pop("preset", None) or (settings["preset"] if default_game else None)
+            server_preset, server_options = game_defaults(settings, game.name)  # this server's, for this game
+            preset = opts.pop("preset", None) or server_preset
             if preset is not None and preset.lower() not in game.presets:
                 raise UserError(R.unknown_preset(preset, game.presets), "bad-option")
             most = game.max_players
@@ -74,7 +75,7 @@ class Lobby:
                 raise UserError(R.unknown_level(level, game.levels), "bad-option")
             if computers + 1 > seats:
                 raise UserError(R.computers_do_not_fit(computers, seats), "bad-option")
-            overrides: dict[str, Any] = {**(settings.get("options", {}) if default_game else {}), **opts}
+            overrides: dict[str, Any] = {**server_options, **opts}
             if "stake" in overrides:
                 overrides["stake"] = stake(overrides["stake"], low=0)
             try:

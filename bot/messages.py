@@ -28,18 +28,18 @@ from core.commands import CommandSpec
 from core.game import Control, Panel, Say, SayKind
 
 from .model import Button, Message, MessageKind
-from .playerstats import CardsStats, SerialStats
 from .ratings import Rating, Standing
+from .settings import game_defaults
 from .table import TableState, TableStatus
 
 __all__ = [
     "APP_REMOVED", "CHART_POSTED", "DEALT", "LAST_DECLARED", "LEDGER_EMPTY", "LOBBY_TIMED_OUT", "NO_RATING_HISTORY",
     "NO_ROUNDS_COUNTED", "NO_ROUNDS_PLAYED", "ONLY_COMPUTERS_REMAIN", "TOO_FEW_REMAIN", "all_rounds_played",
-    "balances_title", "cards_stats_text", "closed_by", "closed_message", "done", "export_text", "help_text",
+    "balances_title", "closed_by", "closed_message", "done", "export_text", "help_text",
     "history_text", "leaderboard_text", "leaderboard_title", "leaderboard_what", "leaderboard_when", "ledger_text",
     "lobby_message", "mention", "nets_title", "no_settled_round", "nobody_on_board", "opened", "panel_message",
     "ran_out_of_time", "rating_text", "rating_title", "removed", "rules_without_table", "say_messages",
-    "seat_list", "seated", "serial_stats_text", "settings_saved", "settings_text", "sheet_text", "signed_units",
+    "seat_list", "seated", "settings_saved", "settings_text", "sheet_text", "signed_units",
     "stats_text", "table_closed", "table_message", "time_warning", "turn_message", "units", "with_units",
 ]
 
@@ -155,10 +155,17 @@ def closed_message(table: TableState, reason: str) -> Message:
     return table_message(table, f"🃏 The table is closed: {reason}", MessageKind.END)
 
 
-def settings_text(settings: Mapping[str, Any]) -> str:
-    opts = ", ".join(f"{k}={v}" for k, v in settings.get("options", {}).items()) or "none"
+def settings_text(settings: Mapping[str, Any], games: Iterable[str]) -> str:
+    """The server's settings; each game's defaults for new tables (``games``: the registered games)."""
+    defaults = []
+    for game in games:
+        preset, options = game_defaults(settings, game)
+        if preset or options:
+            opts = ", ".join(f"{k}={v}" for k, v in options.items()) or "no overrides"
+            defaults.append(f"{game}: preset {preset or 'its default'}, {opts}")
     return (
-        f"Server settings: preset {settings['preset']}; option overrides: {opts}; one unit = {units(1, settings)}; "
+        f"Server settings: new tables {'; '.join(defaults) or 'play each game by its defaults'}; "
+        f"one unit = {units(1, settings)}; "
         f"turn timeout {settings['turn_timeout']} s; lobby timeout {settings['lobby_timeout']} s; "
         f"computer level {settings.get('computer_level', 'hard')}; history {settings.get('history', 'all')} "
         f"({'players see this period only' if settings.get('history') == 'month' else 'everyone sees all periods'})."
@@ -248,8 +255,8 @@ def rules_without_table(description: str) -> str:
     return "No table here. A new table would play: " + description
 
 
-def settings_saved(settings: Mapping[str, Any]) -> str:
-    return "Settings saved.\n" + settings_text(settings)
+def settings_saved(settings: Mapping[str, Any], games: Iterable[str]) -> str:
+    return "Settings saved.\n" + settings_text(settings, games)
 
 
 def ledger_text(period: str, current: Mapping[str, int], total: Mapping[str, int], names: Mapping[str, str],
@@ -321,25 +328,6 @@ def leaderboard_text(title: str, standings: Sequence[Standing], names: Mapping[s
             rated = f" (rating {s.rating.display})" if s.rating is not None else ""
             lines.append(f"{s.place}. {name} — {signed_units(s.balance, settings)}{rated}")
     return "\n".join(lines)
-
-
-def serial_stats_text(s: SerialStats, settings: Mapping[str, Any] | None) -> str:
-    parts = [f"Biggest pot won {signed_units(s.biggest_win, settings)}, lost {units(s.biggest_loss, settings)}"]
-    if s.best_made_bid:
-        parts.append(f"best made bid {s.best_made_bid}")
-    parts.append(f"hero bumps {s.hero_bumps}, skunks {s.skunks}")
-    if s.challenge_accuracy is not None:
-        parts.append(f"challenge accuracy {s.challenge_accuracy:.0%} ({s.challenges_right} of {s.challenges})")
-    return "; ".join(parts) + "."
-
-
-def cards_stats_text(s: CardsStats) -> str:
-    parts = [f"Games finished {s.games}, won {s.games_won}"]
-    if s.challenge_accuracy is not None:
-        parts.append(f"challenge accuracy {s.challenge_accuracy:.0%} ({s.challenges_right} of {s.challenges})")
-    if s.challenged:
-        parts.append(f"challenged {s.challenged} time{'s' if s.challenged != 1 else ''}, held {s.held}")
-    return "; ".join(parts) + "."
 
 
 def no_settled_round(name: str) -> str:

@@ -29,6 +29,8 @@ from typing import Any, Final, Literal, Protocol
 
 from openskill.models import PlackettLuce
 
+from core.records import DEFAULT_GAME
+
 __all__ = [
     "DISPLAY_BASE",
     "DISPLAY_SCALE",
@@ -248,7 +250,8 @@ def result_of(outcome: Mapping[str, Any]) -> Ranking | None:
     before rankings were has its ranking made from its net."""
     raw = outcome.get("ranking")
     if raw is None:
-        if outcome.get("game", "serial") != "serial" or outcome.get("complete") is False or not outcome.get("net"):
+        legacy = outcome.get("game", DEFAULT_GAME) == DEFAULT_GAME  # a serial row from before rankings
+        if not legacy or outcome.get("complete") is False or not outcome.get("net"):
             return None
         raw = ranking_from_nets(outcome["net"])
     groups = tuple((str(g),) if isinstance(g, str) else tuple(str(p) for p in g) for g in raw)
@@ -274,7 +277,7 @@ def _rated(rows: Iterable[Mapping[str, Any]]) -> list[tuple[str, str, Ranking]]:
         outcome = row.get("outcome") or {}
         ranking = result_of(outcome)
         if ranking is not None:
-            out.append((str(outcome.get("game", "serial")), str(row.get("period", "")), ranking))
+            out.append((str(outcome.get("game", DEFAULT_GAME)), str(row.get("period", "")), ranking))
     return out
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict
 from typing import Any
 
 from core.commands import SECTION_TITLES, CommandSpec, Section
@@ -19,10 +18,9 @@ from .discretion import NOTE_MONTH, Discretion, history_setting, only_period, re
 from .ledger import fewest_payments, period_of
 from .model import Command, JsonValue, Message, MessageKind, Reply, TableKey, render_mentions
 from .parsing import UserError, is_period, money, positive_int, sentence, stake, user_ref
-from .playerstats import cards_stats, serial_stats
 from .ratings import RatingBook, chart_history, leaderboard, trend
 from .runtime import Runtime
-from .settings import MAX_TIMEOUT, MIN_TIMEOUT
+from .settings import MAX_TIMEOUT, MIN_TIMEOUT, game_defaults, with_game_defaults
 from .table import TableState
 
 __all__ = ["Reports"]
@@ -98,7 +96,7 @@ class Reports:
         if table is not None:  # the game's money tokens in the server's unit
             return Reply(M.with_units(table.game.describe(table.rules), settings))
         game = get_game(DEFAULT_GAME)
-        rules = game.make_rules(settings["preset"], settings.get("options", {}))
+        rules = game.make_rules(*game_defaults(settings, game.name))
         return Reply(M.with_units(M.rules_without_table(game.describe(rules)), settings))
 
     async def help(self, cmd: Command) -> Reply:
@@ -129,21 +127,26 @@ class Reports:
         settings = dict(stored)
         words = list(cmd.args) + [f"{k}={v}" for k, v in cmd.options.items()]
         if not words:
-            return Reply(M.settings_text(settings))
+            return Reply(M.settings_text(settings, GAMES))
         if not await rt.is_admin(cmd):
             raise UserError(R.ONLY_ADMIN_CONFIG, "not-admin")
-        game = get_game(DEFAULT_GAME)
-        options = dict(settings.get("options", {}))
-        for word in words:
-            if "=" not in word:
-                raise UserError(R.bad_setting_word(word), "bad-option")
-            name, _, value = word.partition("=")
-            name = name.strip().lower().replace("-", "_")
-            value = value.strip()
+        bad = next((w for w in words if "=" not in w), None)
+        if bad is not None:
+            raise UserError(R.bad_setting_word(bad), "bad-option")
+        pairs = [(n.strip().lower().replace("-", "_"), v.strip()) for n, _, v in (w.partition("=") for w in words)]
+        named = next((v.lower() for n, v in pairs if n == "game"), DEFAULT_GAME)  # whose defaults change
+        if named not in GAMES:
+            raise UserError(R.unknown_game(GAMES), "bad-option")
+        game = GAMES[named]
+        preset, options = game_defaults(settings, game.name)
+        levels = {lv for g in GAMES.values() for lv in g.levels}
+        for name, value in pairs:
+            if name == "game":
+                continue
             if name == "preset":
                 if value.lower() not in game.presets:
                     raise UserError(R.unknown_preset(value, game.presets), "bad-option")
-                settings["preset"] = value.lower()
+                preset = value.lower()
             elif name in ("turn_timeout", "lobby_timeout"):
                 settings[name] = positive_int(value, name, default=0, low=MIN_TIMEOUT, high=MAX_TIMEOUT)
             elif name == "unit_value":
@@ -153,8 +156,8 @@ class Reports:
                     raise UserError(R.CURRENCY_LENGTH, "bad-option")
                 settings[name] = value
             elif name == "computer_level":
-                if value.lower() not in game.levels:
-                    raise UserError(R.unknown_level(value, game.levels), "bad-option")
+                if value.lower() not in levels:
+                    raise UserError(R.unknown_level(value, sorted(levels)), "bad-option")
                 settings[name] = value.lower()
             elif name == "history":
                 settings[name] = history_setting(value)
@@ -163,12 +166,12 @@ class Reports:
             else:
                 options[name] = str(stake(value)) if name == "stake" else value
         try:
-            game.make_rules(settings["preset"], options)
+            game.make_rules(preset, options)
         except (ValueError, TypeError) as exc:
             raise UserError(sentence(str(exc)), "bad-option") from None
-        settings["options"] = options
+        settings = with_game_defaults(settings, game.name, preset, options)
         saved = await rt.save_settings(cmd.key, settings, version)
-        return Reply(M.settings_saved(saved))
+        return Reply(M.settings_saved(saved, GAMES))
 
     async def ledger(self, cmd: Command) -> Reply:
         rt, server = self.rt, cmd.key.server
@@ -236,28 +239,20 @@ class Reports:
         data: dict[str, Any] = {"net": net, "rounds": 0}
         parts: list[tuple[str, int, str]] = []
         for game in GAMES.values():
-            mine = [r for r in rows if _game_of(r) == game.name]
-            records = [{**r["record"], "outcome": r["outcome"]} for r in mine  # each record with its outcome
-                       if target in r["outcome"].get("net", {})]
-            if not records:
+            records = [{**r["record"], "outcome": r["outcome"]} for r in rows  # each record with its outcome
+                       if _game_of(r) == game.name]
+            played = sum(1 for r in records if target in r["outcome"].get("net", {}))
+            if not played:
                 continue
-            text, figures = game.stats(target, records)
-            figures = dict(figures)
-            if game.name == "serial":
-                more = serial_stats(records, target)
-                figures.update(asdict(more), challenge_accuracy=more.challenge_accuracy)
-                text += " " + M.serial_stats_text(more, settings)
-            elif game.name == "cards":
-                extra = cards_stats([{**r["record"], "outcome": r["outcome"]} for r in mine], target)
-                figures.update(asdict(extra), challenge_accuracy=extra.challenge_accuracy)
-                text += " " + M.cards_stats_text(extra)
+            text, figures = game.stats(target, records)  # the game's own figures and words
+            text, figures = M.with_units(text, settings), dict(figures)
             ratings = book.of(game.name, shown)
             if target in ratings.players:
                 rating, change = ratings.players[target], trend(ratings, target)
                 figures.update(rating=rating.display, trend=change, mu=rating.mu, sigma=rating.sigma)
                 text += " " + sentence(M.rating_text(rating, change))
-            data.update(figures if game.name == DEFAULT_GAME else {game.name: figures})
-            parts.append((game.title, len(records), text))
+            data[game.name] = figures
+            parts.append((game.title, played, text))
         data["rounds"] = sum(n for _, n, _ in parts)
         if not parts:
             return Reply(M.no_settled_round(name), data=data)

@@ -359,8 +359,9 @@ class Game(Protocol):
         ...
 
     def stats(self, player: str, records: Sequence[Mapping[str, Any]]) -> tuple[str, Json]:
-        """A player's record from the ``Settled.record`` values stored for this game, oldest first:
-        a sentence (without the player's name, rounds and net, which the table adds) and its figures."""
+        """A player's record from the ``Settled.record`` values stored for this game (each with its
+        ``outcome``; every one, the player's and others'), oldest first: a sentence (without the
+        player's name, rounds and net, which the table adds; money as ``<$n>`` tokens) and its figures."""
         ...
 
     def history_line(self, record: Mapping[str, Any], names: Mapping[str, str]) -> str:

@@ -16,7 +16,7 @@ from bot.messages import signed_units
 from bot.model import Actor, Command, TableKey
 from bot.service import Service
 from bot.table import TableStatus
-from core.registry import DEFAULT_GAME, GAMES
+from core.registry import GAMES
 
 from .render import SLASH, mrkdwn
 
@@ -82,7 +82,7 @@ async def home_view(service: Service, server: str, actor: Actor, channel: str = 
             period=ledger.get("period", ""), current=mrkdwn(signed_units(current, settings)),
             total=mrkdwn(signed_units(int(total), settings)))))
     for game in GAMES.values():
-        figures = stats if game.name == DEFAULT_GAME else stats.get(game.name) or {}
+        figures = stats.get(game.name) or {}
         if not isinstance(figures, Mapping) or figures.get("rating") is None:
             continue
         board = await _ask(service, key, actor, "leaderboard", "all", "skill", game.name)

@@ -36,6 +36,7 @@ from .players import LEVELS, decide, explain, view_of
 from .record import challenge_summary, commitment, replay
 from .round import Challenged, Declared, Discarded, Event, Passed, Phase, ThrownIn, Took
 from .rules import PRESETS, Rules, make_rules
+from .stats import player_stats
 from .text import (
     challenge_text,
     deal_text,
@@ -378,14 +379,12 @@ class CardsGame:
         )
 
     def describe(self, rules: GameRules) -> str:
-        return rules.describe()
+        """The whole game at this table with its options (``rules``): not just the preset's name."""
+        return rules.text() if isinstance(rules, Rules) else rules.describe()
 
     def stats(self, player: str, records: Sequence[Mapping[str, Any]]) -> tuple[str, Json]:
-        """Games won and challenges won and lost, from the stored settlements."""
-        outcomes = [r.get("outcome", {}) for r in records]
-        won = sum(1 for o in outcomes if o.get("winner_of_game", o.get("winner")) == player)
-        figures: Json = {"settlements": len(records), "games_won": won}
-        return f"Games won: {won}.", figures
+        """Games won, challenges made and right, declarations challenged and held."""
+        return player_stats(player, records)
 
     def history_line(self, record: Mapping[str, Any], names: Mapping[str, str]) -> str:
         outcome = record.get("outcome") or {}

@@ -1,11 +1,18 @@
-"""A player's record in the serial game, from stored round outcomes (``outcome_to_dict`` values)."""
+"""A player's record in the serial game, from stored round records (each with its ``outcome``, an
+``outcome_to_dict`` value): the figures ``stats`` shows — bids made and failed, challenges won, the
+biggest pots, best made bid, hero bumps, skunks and challenge accuracy.  Money in the text is a
+``<$n>`` token (:func:`core.game.units`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Final
 
-__all__ = ["challengers_of_final", "history_line", "player_stats"]
+from ..game import units
+
+__all__ = ["SerialStats", "challengers_of_final", "history_line", "player_stats", "serial_stats"]
 
 
 def player_stats(player: str, records: Sequence[Mapping[str, Any]]) -> tuple[str, dict[str, Any]]:
@@ -32,7 +39,9 @@ def player_stats(player: str, records: Sequence[Mapping[str, Any]]) -> tuple[str
     text = (f"Final bids made {stats['bids_made']}, failed {stats['bids_failed']}; "
             f"challenges won {stats['challenges_won']}, lost {stats['challenges_lost']}."
             + (f" Best hand: {best[1]} made." if best else ""))
-    return text, stats
+    more = serial_stats(records, player)
+    stats.update(asdict(more), challenge_accuracy=more.challenge_accuracy)
+    return f"{text} {_more_text(more)}", stats
 
 
 def history_line(record: Mapping[str, Any], names: Mapping[str, str]) -> str:
@@ -70,3 +79,104 @@ def _elimination_line(record: Mapping[str, Any], names: Mapping[str, str]) -> st
         line = (head + f"{who(out['final_bid']['player'])} bid {out['final_bid_text']}, count {out['count']} — "
                 f"{verdict}: " + (f"{who(out['leaves'])} leaves safe" if "leaves" in out else "a push, replayed"))
     return line + (f"; {who(out['payer'])} pays for dinner" if out.get("payer") else "")
+
+
+# --- The serial game ----------------------------------------------------------------------------------
+# A round record is what the bot stores (core/serial/game.py): {"serials": {player: "LB 06742088 A"},
+# "actions": [{"player", "bid": [q, d]} | {"player", "challenge": true} | ...], "outcome": {"final_bid":
+# {"player", "quantity", "digit"}, "final_bid_text", "count", "made", "skunk", "multiplier", "bonuses":
+# ["size", "sixes", "hero", ...], "net": {player: units}, ...}}.
+
+_DIGITS: Final = re.compile(r"\d+")
+
+
+@dataclass(frozen=True, slots=True)
+class SerialStats:
+    rounds: int = 0  # counted rounds played
+    won: int = 0
+    lost: int = 0
+    biggest_win: int = 0  # the most units won in one round
+    biggest_loss: int = 0  # the most units lost in one round (a positive number)
+    final_bids: int = 0  # rounds in which the player's bid was the one counted
+    bids_made: int = 0
+    best_made_bid: str | None = None  # e.g. "9 sevens": the made final bid of the most copies (then multiplier)
+    hero_bumps: int = 0  # made final bids holding none of the digit
+    skunks: int = 0  # final bids nobody held any of
+    challenges: int = 0
+    challenges_right: int = 0  # challenges of bids that failed
+
+    @property
+    def challenge_accuracy(self) -> float | None:
+        return self.challenges_right / self.challenges if self.challenges else None
+
+
+def _copies(serials: Mapping[str, str], digit: int) -> int:
+    return sum("".join(_DIGITS.findall(str(s))).count(str(digit)) for s in serials.values())
+
+
+def _challenges(record: Mapping[str, Any], player: str) -> tuple[int, int]:
+    """(challenges by ``player``, of which right). A challenge of the counted bid is right when the
+    challenger won (not made, no skunk); of a bid later raised over, when the serials fall short of it."""
+    outcome = record["outcome"]
+    serials: Mapping[str, str] = record.get("serials") or outcome.get("serials") or {}
+    final = outcome["final_bid"]
+    standing: tuple[int, int] | None = None
+    total = right = 0
+    for action in record.get("actions") or []:
+        bid = action.get("bid")
+        if isinstance(bid, list | tuple) and len(bid) == 2:
+            standing = (int(bid[0]), int(bid[1]))
+        elif action.get("challenge") and action.get("player") == player and standing is not None:
+            total += 1
+            if standing == (int(final["quantity"]), int(final["digit"])):
+                right += not outcome["made"] and not outcome.get("skunk")
+            else:
+                right += _copies(serials, standing[1]) < standing[0]
+    return total, right
+
+
+def serial_stats(rounds: Iterable[Mapping[str, Any]], player: str) -> SerialStats:
+    """One player's stats over the serial game's counted round records (others are skipped)."""
+    s: dict[str, Any] = {f.name: 0 for f in fields(SerialStats)}
+    s["best_made_bid"] = None
+    best: tuple[int, int] | None = None
+    for record in rounds:
+        outcome = record.get("outcome")
+        if (not outcome or outcome.get("complete") is False or player not in outcome.get("net", {})
+                or "final_bid" not in outcome):  # an elimination's walk-out settles without a count
+            continue
+        net = int(outcome["net"][player])
+        s["rounds"] += 1
+        s["won"] += net > 0
+        s["lost"] += net < 0
+        s["biggest_win"] = max(s["biggest_win"], net)
+        s["biggest_loss"] = max(s["biggest_loss"], -net)
+        final = outcome["final_bid"]
+        if final["player"] == player:
+            s["final_bids"] += 1
+            s["skunks"] += bool(outcome.get("skunk"))
+            if outcome["made"]:
+                s["bids_made"] += 1
+                s["hero_bumps"] += "hero" in (outcome.get("bonuses") or [])
+                key = (int(final["quantity"]), int(outcome.get("multiplier", 1)))
+                if best is None or key > best:
+                    best = key
+                    s["best_made_bid"] = str(outcome.get("final_bid_text") or f"{final['quantity']}×{final['digit']}")
+        total, right = _challenges(record, player)
+        s["challenges"] += total
+        s["challenges_right"] += right
+    return SerialStats(**s)
+
+
+def _signed(n: int) -> str:
+    return ("+" if n > 0 else "") + units(n)
+
+
+def _more_text(s: SerialStats) -> str:
+    parts = [f"Biggest pot won {_signed(s.biggest_win)}, lost {units(s.biggest_loss)}"]
+    if s.best_made_bid:
+        parts.append(f"best made bid {s.best_made_bid}")
+    parts.append(f"hero bumps {s.hero_bumps}, skunks {s.skunks}")
+    if s.challenge_accuracy is not None:
+        parts.append(f"challenge accuracy {s.challenge_accuracy:.0%} ({s.challenges_right} of {s.challenges})")
+    return "; ".join(parts) + "."

@@ -147,3 +147,23 @@ async def test_a_player_who_is_out_is_told_so_in_words_not_by_id(harness: Harnes
     assert not refused.ok and refused.code == "not-seated"
     assert refused.text == "You are not playing in this round (you are out, or joined after it was dealt)."
     assert out not in refused.text
+
+
+async def test_config_sets_each_games_defaults_and_rules_explain_the_card_game(harness: Harness) -> None:
+    h = harness
+    assert (await h.do(ADMIN, "config", "game=cards", "preset=knockout", "pass=on")).ok
+    assert (await h.do(ADMIN, "config", "preset=quick")).ok  # the default game's, kept apart
+    shown = await h.do(ALICE, "config")
+    assert "cards: preset knockout, pass=on" in shown.text and "serial: preset quick" in shown.text
+    assert (await h.do(ALICE, "start", "game=cards")).ok
+    rules = await h.do(BOB, "rules")
+    assert rules.text.startswith("Liar's Poker with cards, preset knockout") and "pass" in rules.text
+    assert "challenger is out" in rules.text  # the game explained, not only its preset's name
+    helped = await h.do(BOB, "help")
+    assert helped.data is not None
+    listed = set(helped.data["commands"])  # type: ignore[arg-type]
+    assert {"declare", "take", "discard", "pass", "challenge", "hint"} <= listed
+    assert not {"bid", "count", "odds"} & listed  # a card table's help speaks of cards only
+    assert (await h.do(ADMIN, "end")).ok
+    assert (await h.do(ALICE, "start")).ok
+    assert "quick" in (await h.do(BOB, "rules")).text.lower()

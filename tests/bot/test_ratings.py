@@ -5,7 +5,6 @@ from typing import Any
 
 import pytest
 
-from bot.playerstats import serial_stats
 from bot.ratings import (
     Rating,
     Ratings,
@@ -17,6 +16,7 @@ from bot.ratings import (
     update,
 )
 from core.serial.record import replay
+from core.serial.stats import serial_stats
 
 
 def _random_results(seed: int, count: int) -> list[tuple[tuple[str, ...], ...]]:

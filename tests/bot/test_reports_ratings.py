@@ -8,8 +8,8 @@ from typing import Any
 
 from adapters import pictures
 from bot.model import Actor, Message, MessageKind, TableKey
-from bot.playerstats import serial_stats
 from bot.ratings import RatingBook, ServerRatings, build
+from core.serial.stats import serial_stats
 from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, KEY, Harness, actor
 
 LOCAL = TableKey("local", "local", "terminal")
@@ -119,12 +119,13 @@ async def test_stats_add_pots_best_bid_accuracy_and_the_rating_with_its_trend(ha
     nets = [int(r["outcome"]["net"][ALICE.user_id]) for r in rows]
     stats = await h.do(BOB, "stats", f"<@{ALICE.user_id}>")
     assert stats.ok and stats.data is not None
-    assert stats.data["biggest_win"] == max([0, *nets]) and stats.data["biggest_loss"] == max([0, *(-n for n in nets)])
+    serial = stats.data["serial"]
+    assert serial["biggest_win"] == max([0, *nets]) and serial["biggest_loss"] == max([0, *(-n for n in nets)])
     figures = serial_stats([{**r["record"], "outcome": r["outcome"]} for r in rows], ALICE.user_id)
-    assert stats.data["challenges"] == figures.challenges > 0
+    assert stats.data["serial"]["challenges"] == figures.challenges > 0
     book = await h.service.reports.ratings.get(KEY.server)
     rating = book.of("serial").players[ALICE.user_id]
-    assert stats.data["rating"] == rating.display
+    assert stats.data["serial"]["rating"] == rating.display
     assert f"Rating {rating.display} (" in stats.text and "Biggest pot won" in stats.text
     assert "challenge accuracy" in stats.text
 

@@ -394,10 +394,11 @@ async def test_private_views_and_public_information(harness: Harness) -> None:
     history = await h.do(ADMIN, "history")
     assert "Round 1:" in history.text and "2 twos" in history.text
     stats = await h.do(opener, "stats")
-    assert stats.data is not None and stats.data["rounds"] == 1
-    assert stats.data["bids_made"] + stats.data["bids_failed"] == 1
+    assert stats.data is not None and stats.data["rounds"] == 1 and stats.data["serial"]["rounds"] == 1
+    assert stats.data["serial"]["bids_made"] + stats.data["serial"]["bids_failed"] == 1
     their = await h.do(ADMIN, "stats", f"<@{other.user_id}>")
-    assert their.data is not None and their.data["challenges_won"] + their.data["challenges_lost"] == 1
+    assert their.data is not None
+    assert their.data["serial"]["challenges_won"] + their.data["serial"]["challenges_lost"] == 1
 
 
 async def test_a_seat_change_carries_the_progressive_stake_and_the_opener_on(harness: Harness) -> None:

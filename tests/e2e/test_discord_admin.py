@@ -22,13 +22,13 @@ async def test_config_needs_manage_server(world: Harness) -> None:
     refused = await h.ask(h.bob, "config", preset="salomon")
     assert refused.ephemeral and refused.content == "Only a server admin can change the configuration."
     shown = await h.ask(h.bob, "config")
-    assert shown.ephemeral and "preset classic" in shown.content
+    assert shown.ephemeral and "play each game by its defaults" in shown.content
     assert not h.channel_messages()
 
     saved = await h.ask(h.alice, "config", preset="salomon", turn_timeout=90, settings="stake=2")
     assert saved.ephemeral and saved.content.startswith("Settings saved."), saved.content
-    assert "preset salomon" in saved.content and "turn timeout 90 s" in saved.content
-    assert (await h.service.settings(h.key.server))["preset"] == "salomon"
+    assert "serial: preset salomon, stake=2" in saved.content and "turn timeout 90 s" in saved.content
+    assert (await h.service.settings(h.key.server))["games"]["serial"]["preset"] == "salomon"
     # Administrator implies Manage Server.
     admin = await h.response(await h.slash(h.carol, "config", member_permissions=Perm.ADMINISTRATOR,
                                            currency="EUR"))
