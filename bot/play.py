@@ -11,7 +11,7 @@ import logging
 import random
 from typing import Any
 
-from core.game import Json
+from core.game import Checked, Json
 
 from . import messages as M
 from . import refusals as R
@@ -42,23 +42,26 @@ class Play:
             if game_of_command(table.game.name, cmd.name) is None:
                 raise UserError(R.not_in_game(cmd.name, table.game.title), "unknown-command")
             action = table.match.parse(cmd.actor.user_id, cmd.name, cmd.args, cmd.options)
-            table.match.check(action)  # raises GameError before anything changes
+            checked = table.match.check(action)  # raises GameError before anything changes
             reply = Reply(M.done(cmd.name))
-            await self.apply(table, action, cmd, reply)
+            await self.apply(table, checked, cmd, reply)
         await self.after_change(cmd.key)
         return reply
 
-    async def apply(self, table: TableState, action: Json, cmd: Command | None = None, reply: Reply | None = None,
-                    timed_out: bool = False) -> None:
-        """Store and apply a checked action; queue what it says (under the table's lock)."""
+    async def apply(self, table: TableState, action: Checked | Json, cmd: Command | None = None,
+                    reply: Reply | None = None, timed_out: bool = False) -> None:
+        """Store and apply an action (checked, or a game's own: a timeout's, a computer's); queue what it
+        says (under the table's lock)."""
         rt = self.rt
-        event: dict[str, Any] = {"t": "act", **action}
+        checked = action if isinstance(action, Checked) else None
+        payload = action.action if isinstance(action, Checked) else action
+        event: dict[str, Any] = {"t": "act", **payload}
         if timed_out:
             event["timeout"] = True
-        [step] = await rt.commit(table, [event], cmd, reply)
+        [step] = await rt.commit(table, [event], cmd, reply, checked=checked)
         settings = rt.cached_settings(table.key.server)
         note = step.note
-        actor = str(action.get("player", ""))
+        actor = str(event.get("player", ""))
         if timed_out:
             note = M.ran_out_of_time(actor) + note
         nxt = table.to_act

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from core.errors import GameError
-from core.game import Step
+from core.game import Checked, Step
 
 from . import refusals as R
 from .ledger import period_of
@@ -127,7 +127,7 @@ class TableRepository:
 
     # -- the one way a table changes ----------------------------------------------------------------
     async def commit(self, table: TableState, events: list[dict[str, Any]], cmd: Command | None = None,
-                     reply: Reply | None = None) -> list[Step]:
+                     reply: Reply | None = None, checked: Checked | None = None) -> list[Step]:
         """Apply events to the table and store them, with any settled money and the command's request
         id, in ONE transaction, expecting the store to hold exactly the events the table had.  If the
         store refuses, the table is reloaded as stored and the sender is told nothing changed
@@ -140,7 +140,7 @@ class TableRepository:
         try:
             for ev in events:
                 ev["at"] = now
-                step = table.apply(ev)
+                step = table.apply(ev, checked if ev["t"] == "act" else None)  # a checked move: not again
                 steps.append(step)
                 if ev["t"] in ("open", "join"):
                     names.update({p: table.name(p) for p in table.seats})

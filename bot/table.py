@@ -19,7 +19,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from core.game import Game, GameRules, Json, Match, RandomSource, Say, SayKind, Step
+from core.game import Checked, Game, GameRules, Json, Match, RandomSource, Say, SayKind, Step
 from core.registry import DEFAULT_GAME, get_game
 
 from .model import TableKey
@@ -98,8 +98,9 @@ class TableState:
         return next((p for p in players if p not in self.computers), players[0])
 
     # -- the reducer ------------------------------------------------------------------------------
-    def apply(self, event: dict[str, Any]) -> Step:
-        """Apply one event.  Events were checked before they were stored; this only replays them."""
+    def apply(self, event: dict[str, Any], checked: Checked | None = None) -> Step:
+        """Apply one event.  Events were checked before they were stored; this only replays them.
+        ``checked``: the game's checked action an ``act`` event stores (applied as it is)."""
         kind = event["t"]
         at = float(event.get("at", 0.0))
         self.events += 1
@@ -135,7 +136,8 @@ class TableState:
             return step
         elif kind == "act":
             assert self.match is not None
-            step = self.match.apply({k: v for k, v in event.items() if k not in _ENVELOPE})
+            step = self.match.apply(checked if checked is not None else
+                                    {k: v for k, v in event.items() if k not in _ENVELOPE})
             self.turn_started_at = at
             self.rounds_settled += len(step.settled)
             return step

@@ -34,6 +34,7 @@ from typing import Any, Protocol
 from .commands import CommandSpec
 
 __all__ = [
+    "Checked",
     "Control",
     "Form",
     "FormField",
@@ -90,6 +91,17 @@ class SayKind(StrEnum):
     PRIVATE = "private"  # one player's secret (their serial, their hand): ``to`` is always set
     RESULT = "result"  # a reveal and its result (the count, a challenge), with payments
     END = "end"  # the match is over (a winner)
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """An action a match has checked (python-chess's legal ``Move``, OpenSpiel's legal action id):
+    ``action`` its JSON payload as the table stores it; ``move`` the game's own value for it, checked
+    against the state it was made for.  :meth:`Match.apply` takes it without parsing or checking it
+    again while that state stands (a stored payload, replayed, is checked first)."""
+
+    action: Json
+    move: Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,9 +274,13 @@ class Match(Protocol):
         """What a player typed (``words``) or chose in a form (``options``) as an action payload."""
         ...
 
-    def check(self, action: Mapping[str, Any]) -> None: ...
+    def check(self, action: Mapping[str, Any]) -> Checked:
+        """The action checked (raises :class:`~core.errors.GameError` before anything changes)."""
+        ...
 
-    def apply(self, action: Mapping[str, Any]) -> Step: ...
+    def apply(self, action: Checked | Mapping[str, Any]) -> Step:
+        """Apply a :class:`Checked` action, or a stored payload (checked here first)."""
+        ...
 
     def timeout_action(self) -> Json:
         """What the player to act does when their time runs out."""

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from ..commands import CommandSpec, Kind, Param, Section
 from ..errors import ActionParseError, GameError, NotYourTurn, RoundOver
 from ..fairness import new_salt
-from ..game import Form, GameRules, Json, Option, Panel, RandomSource, Say, SayKind, Settled, Step, units
+from ..game import Checked, Form, GameRules, Json, Option, Panel, RandomSource, Say, SayKind, Settled, Step, units
 from .cards import parse_cards, shuffled_deck
 from .declarations import Declaration
 from .errors import CardParseError, NoLastHand
@@ -176,11 +176,14 @@ class CardsMatch:
             return {"player": player, "discard": [str(c) for c in cards]}
         raise ActionParseError(f"the card game's commands are declare, take, discard, challenge, pass — not {verb!r}")
 
-    def check(self, action: Mapping[str, Any]) -> None:
-        self.engine.check(action_from_json(action))
+    def check(self, action: Mapping[str, Any]) -> Checked:
+        move = action_from_json(action)  # the payload parsed once: apply() takes the move as it is
+        self.engine.check(move)
+        return Checked(action_to_json(move), move)
 
-    def apply(self, action: Mapping[str, Any]) -> Step:
-        events, paid = self.engine.apply(action_from_json(action))
+    def apply(self, action: Checked | Mapping[str, Any]) -> Step:
+        move = action.move if isinstance(action, Checked) else action_from_json(action)
+        events, paid = self.engine.apply(move)
         says: list[Say] = []
         settled: list[Settled] = []
         for event in events:

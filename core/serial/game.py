@@ -22,7 +22,7 @@ from typing import Any
 
 from ..errors import ActionParseError, GameError, RoundOver, UnknownPlayer
 from ..fairness import new_salt
-from ..game import Form, Json, Option, Panel, RandomSource, Say, SayKind, Settled, Step, int_option
+from ..game import Checked, Form, Json, Option, Panel, RandomSource, Say, SayKind, Settled, Step, int_option
 from . import text as T
 from .asks import private_read, raise_form
 from .bids import MAX_PLAYERS, MIN_PLAYERS, Bid
@@ -66,10 +66,7 @@ def _serial(text: str, rules: Rules) -> Serial:
         raise GameError(str(exc)) from None
 
 
-def _frozen(action: Mapping[str, Any]) -> dict[str, Any]:
-    """An action's values as they are now (a bid's ``[q, d]`` list as a tuple: a later change to the
-    list cannot pass for the action that was checked)."""
-    return {k: tuple(v) if isinstance(v, list) else v for k, v in action.items()}
+_PAYLOAD = ("player", "bid", "challenge", "count")  # what an action's stored payload holds
 
 
 class _NoDraw:
@@ -96,7 +93,6 @@ class SerialMatch:
         self.carry_opener: str | None = None
         self.last_declared = False
         self._dealt: tuple[tuple[tuple[str, str], ...], dict[str, Serial]] | None = None  # see apply_deal()
-        self._checked: tuple[Json, Round, Action] | None = None  # see apply()
         if previous is not None:
             self.first_round = previous.first_round + len(previous.logs)
             self.last_declared = previous.last_declared
@@ -249,21 +245,18 @@ class SerialMatch:
             raise UnknownPlayer(act.player)
         return round_, act
 
-    def check(self, action: Mapping[str, Any]) -> None:
+    def check(self, action: Mapping[str, Any]) -> Checked:
         round_, act = self._action(action)
-        round_.check(act)
-        self._checked = (_frozen(action), round_, act)
+        payload = {k: list(v) if isinstance(v, list | tuple) else v for k, v in action.items() if k in _PAYLOAD}
+        return Checked(payload, round_.check(act))  # the round's checked action: apply() need not check again
 
-    def apply(self, action: Mapping[str, Any]) -> Step:
-        checked, self._checked = self._checked, None
-        if checked is not None and checked[1] is self.live_round and checked[0] == _frozen(action):
-            round_, act = checked[1], checked[2]  # the action check() just passed: parsed and checked
-        else:
-            round_, act = self._action(action)
-        assert self.session is not None
-        events = self.session.apply(act)
+    def apply(self, action: Checked | Mapping[str, Any]) -> Step:
+        checked = action if isinstance(action, Checked) else self.check(action)
+        round_ = self.live_round
+        assert round_ is not None and self.session is not None
+        events = self.session.apply(checked.move)
         log = self.logs[-1]
-        log["actions"].append({k: v for k, v in action.items() if k in ("player", "bid", "challenge", "count")})
+        log["actions"].append(dict(checked.action))
         note = ""
         for e in events:
             if isinstance(e, BidPlaced):

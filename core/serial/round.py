@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from ..game import RandomSource
 from .actions import (
@@ -57,6 +58,7 @@ __all__ = [
     "Challenge",
     "ChallengeMade",
     "ChallengedAllAround",
+    "CheckedAction",
     "Counted",
     "Event",
     "LegalActions",
@@ -71,13 +73,22 @@ __all__ = [
 _BIDDING, _REBID, _OVER = Phase.BIDDING, Phase.REBID, Phase.OVER
 
 
+@dataclass(frozen=True, slots=True)
+class CheckedAction:
+    """An action :meth:`Round.check` passed: its actor's ``seat``, for ``round`` after ``at`` actions."""
+
+    action: Action
+    seat: int
+    round: Round
+    at: int
+
+
 class Round:
     """The bidding of one round at one table.  Seats are ``players`` in clockwise order."""
 
     __slots__ = (
         "_bidder",
         "_challengers",
-        "_checked",
         "_first",
         "_format_ids",
         "_in_play",
@@ -149,7 +160,6 @@ class Round:
         self._order = rules.rank_order
         self._table = bids_by_id(self._order)
         self._offered: Action | None = None  # the action random_action() last produced, if still legal
-        self._checked: tuple[Action, int] | None = None  # the action check() last passed, and its seat
         reduced_digits = digits < 10
         self._in_play: frozenset[int] | None = frozenset(rules.digit_set) if reduced_digits else None
         self._format_ids: tuple[int, ...] | None = (
@@ -261,9 +271,10 @@ class Round:
         return self._first or seat == self._turn
 
     # -- transitions ------------------------------------------------------------------------------
-    def check(self, action: Action) -> None:
-        """Raise the :class:`GameError` that ``apply(action)`` would raise, or return None."""
-        self._checked = (action, self._check(action))
+    def check(self, action: Action) -> CheckedAction:
+        """Raise the :class:`GameError` that ``apply(action)`` would raise, or return the action checked:
+        ``apply`` takes it as it is while this round stands as it was checked."""
+        return CheckedAction(action, self._check(action), self, len(self.history))
 
     def _check(self, action: Action) -> int:
         """:meth:`check`, returning the actor's seat."""
@@ -298,17 +309,20 @@ class Round:
             raise GameError(f"unknown action {action!r}")
         return seat
 
-    def apply(self, action: Action) -> tuple[Event, ...]:
-        # An action random_action() produced for this very state is legal: the player to act made it;
-        # so is one check() just passed (the state changes only here).
-        checked = self._checked
-        if action is self._offered:
+    def apply(self, action: Action | CheckedAction) -> tuple[Event, ...]:
+        # A checked action for this very state is legal (the state changes only here); so is an action
+        # random_action() just produced, by the player to act.
+        if action.__class__ is CheckedAction:
+            checked: CheckedAction = action
+            action = checked.action
+            seat = checked.seat if checked.round is self and checked.at == len(self.history) \
+                else self._check(action)
+        elif action is self._offered:
             seat = self._turn
-        elif checked is not None and action is checked[0]:
-            seat = checked[1]
         else:
-            seat = self._check(action)
-        self._offered = self._checked = None
+            seat = self._check(action)  # type: ignore[arg-type]
+        assert not isinstance(action, CheckedAction)
+        self._offered = None
         self.history.append(action)
         if isinstance(action, MakeBid):
             bid = action.bid

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from .bids import MAX_PLAYERS, MIN_PLAYERS
-from .round import Action, Counted, Event, Round
+from .round import Action, CheckedAction, Counted, Event, Round
 from .rules import FirstOpener, Rules, SerialSource
 from .scoring import Outcome
 from .serials import SLIP_ROUNDS, RandomSource, Serial, deal_serial, deal_slip, default_rng
@@ -149,7 +149,7 @@ class Session:
         self.round = Round(self.rules, self.players, serials, opener, self.stake_for_next_round())
         return self.round
 
-    def apply(self, action: Action) -> tuple[Event, ...]:
+    def apply(self, action: Action | CheckedAction) -> tuple[Event, ...]:
         if self.round is None:
             raise ValueError("no round has been dealt")
         events = self.round.apply(action)

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...errors import GameError, RoundOver
-from ...game import Form, Json, Option, Panel, RandomSource, Say, SayKind, Settled, Step
+from ...game import Checked, Form, Json, Option, Panel, RandomSource, Say, SayKind, Settled, Step
 from ..asks import private_read
 from ..game import SerialMatch, action_to_json
 from ..players import get_strategy
@@ -167,11 +167,11 @@ class EliminationMatch:
         self._not_safe(player)
         return self._live().parse(player, verb, words, options)
 
-    def check(self, action: Mapping[str, Any]) -> None:
+    def check(self, action: Mapping[str, Any]) -> Checked:
         self._not_safe(str(action.get("player", "")))
-        self._live().check(action)
+        return self._live().check(action)
 
-    def apply(self, action: Mapping[str, Any]) -> Step:
+    def apply(self, action: Checked | Mapping[str, Any]) -> Step:
         inner = self._live()
         step = inner.apply(action)
         if not step.settled:

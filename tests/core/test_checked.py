@@ -1,0 +1,42 @@
+"""check() returns the action checked; apply() takes it as it is while its state stands, and checks a
+stale one (or a stored payload) again — for every game behind the seam."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from core.errors import NotYourTurn
+from core.game import Checked
+from core.registry import get_game
+
+
+@pytest.mark.parametrize("name", ["serial", "cards"])
+def test_a_checked_action_applies_and_a_stale_one_is_checked_again(name: str) -> None:
+    game = get_game(name)
+    match = game.new_match(game.make_rules(None, {}), ["a", "b", "c"], host="a")
+    match.apply_deal(match.deal(random.Random(3)))
+    first = match.to_act
+    assert first is not None
+    opening = match.computer_action(first, game.levels[-1], random.Random(1))
+    checked = match.check(opening)
+    assert isinstance(checked, Checked) and checked.action == opening
+    twice = match.check(opening)
+    match.apply(checked)
+    assert match.to_act != first
+    with pytest.raises(NotYourTurn):  # checked before the first was applied: the state moved on
+        match.apply(twice)
+
+
+def test_a_serial_checked_bid_is_not_parsed_again() -> None:
+    game = get_game("serial")
+    match = game.new_match(game.make_rules(None, {}), ["a", "b"], host="a")
+    match.apply_deal(match.deal(random.Random(5)))
+    who = match.to_act
+    assert who is not None
+    payload = {"player": who, "bid": [3, 0]}
+    checked = match.check(payload)
+    payload["bid"][1] = 9  # a later change to the caller's payload is not the action checked
+    match.apply(checked)
+    assert match.logs[-1]["actions"] == [{"player": who, "bid": [3, 0]}]
