@@ -18,7 +18,12 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["ActionParseError", "GameError", "NotYourTurn", "RoundOver", "UnknownPlayer"]
+__all__ = ["ActionParseError", "GameError", "NotYourTurn", "RoundOver", "RulesError", "UnknownPlayer"]
+
+
+class RulesError(ValueError):
+    """A rule set that cannot be made: an unknown preset or option, or a value an option does not take
+    (every game's ``make_rules`` raises it; not a :class:`GameError`, which is a move against the rules)."""
 
 
 class GameError(Exception):

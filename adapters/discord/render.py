@@ -43,14 +43,15 @@ ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=Tr
 
 TEXT = {
     "dm_refusal": "Tables live in server channels: use `/liars` in the channel where you play. "
-    "Here I can show your serial again (`/liars hand`) or `/liars help`.",
+    "Here I can show what you hold again (`/liars hand`) or `/liars help`.",
     "apology": "Sorry, something went wrong on my side. Please try again in a moment.",
     "bad_input": "I could not read that command's options. `/liars help` lists what each one takes.",
-    "dm_closed": "{players}: I could not send you a direct message (your DMs are closed), so your serial "
-    "was not sent. Press **My serial** on the table message: it shows your serial to you alone.",
+    "dm_closed": "{players}: I could not send you a direct message (your DMs are closed), so what you were "
+    "dealt was not sent. Press **My serial** (or **My hand**) on the table message: it shows it to you alone.",
     "press_hand": "{players}: here I can only answer you, not write to you: press **My serial** (or **My hand**) "
     "on the table message to see yours, privately.",
-    "no_hand": "You hold no serial right now: it comes by DM when a round is dealt at your table.",
+    "no_hand": "You hold nothing right now: your serial or your cards come by DM when a round is dealt at your "
+    "table.",
     "jump": "Go to the table",
     "record": "liars-record-{channel}.json",
     "stale_button": "That button is not one of mine any more. `/liars status` shows the table here.",

@@ -23,7 +23,7 @@ from .errors import (
 )
 from .game import CARDS, CardsGame, CardsMatch
 from .hands import WORST, HandType, HandValue, cards_for, evaluate
-from .match import Match, Transfer, action_from_json, action_to_json
+from .match import CardsEngine, Transfer, action_from_json, action_to_json
 from .record import commitment, replay
 from .round import Action, Challenge, Declare, Discard, Pass, Phase, Round, Take
 from .rules import PRESETS, Rules, RulesError, make_rules
@@ -36,6 +36,7 @@ __all__ = [
     "Action",
     "Card",
     "CardParseError",
+    "CardsEngine",
     "CardsGame",
     "CardsMatch",
     "Challenge",
@@ -48,7 +49,6 @@ __all__ = [
     "HandValue",
     "HashRandom",
     "ImpossibleDeclaration",
-    "Match",
     "NoLastHand",
     "NoPassLeft",
     "NotInHand",

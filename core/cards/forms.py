@@ -10,7 +10,7 @@ from .cards import rank_char
 from .declarations import Declaration, type_name
 from .errors import ImpossibleDeclaration
 from .hands import WORST, HandType, HandValue, values_of
-from .match import Match
+from .match import CardsEngine
 from .round import Phase, Round
 from .text import mention
 
@@ -46,7 +46,7 @@ def turn_text(round_: Round, *, ping: bool = True) -> str | None:
     return f"{mention(who)}, you hold the hand: declare {above}{first}."
 
 
-def panel(match: Match, stake_text: str) -> Panel:
+def panel(match: CardsEngine, stake_text: str) -> Panel:
     rules = match.rules
     lines = [f"**Liar's Poker with cards** · {rules.describe()} · stake {stake_text}"]
     live = [mention(p) + (" (pass)" if p in match.passes else "") for p in match.live_players]

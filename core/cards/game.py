@@ -31,7 +31,7 @@ from .declarations import Declaration
 from .errors import CardParseError, NoLastHand
 from .forms import declare_form, discard_form, panel, turn_text
 from .hands import evaluate
-from .match import Match, Transfer, action_from_json, action_to_json
+from .match import CardsEngine, Transfer, action_from_json, action_to_json
 from .players import LEVELS, decide, explain, view_of
 from .record import challenge_summary, commitment, replay
 from .round import Challenged, Declared, Discarded, Event, Passed, Phase, ThrownIn, Took
@@ -85,7 +85,7 @@ class CardsMatch:
         summaries: Sequence[Json] = (),
     ) -> None:
         self.rules = rules
-        self.engine = Match(rules, players, out=out, passed=passed, forfeits=forfeits, opener=opener)
+        self.engine = CardsEngine(rules, players, out=out, passed=passed, forfeits=forfeits, opener=opener)
         self._summaries: list[Json] = list(summaries)
         self.pending: Step | None = None
         if self.engine.over:  # everyone else left: the game ends here

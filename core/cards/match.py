@@ -25,7 +25,7 @@ from .declarations import Declaration
 from .round import Action, Challenge, Challenged, Declare, Discard, Event, Pass, Round, Take
 from .rules import Rules
 
-__all__ = ["Match", "Transfer", "action_from_json", "action_to_json"]
+__all__ = ["CardsEngine", "Transfer", "action_from_json", "action_to_json"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +70,9 @@ def action_from_json(data: Any) -> Action:
     return Challenge(player) if kind == "challenge" else Pass(player)
 
 
-class Match:
-    """One game at fixed seats: rounds until one player is left."""
+class CardsEngine:
+    """One game at fixed seats: rounds until one player is left.  The card game's engine, which its
+    :class:`~core.cards.game.CardsMatch` (the seam's :class:`core.game.Match`) drives."""
 
     def __init__(
         self,

@@ -32,7 +32,7 @@ from ..fairness import digest
 from ..records import IllegalRecordedAction, RecordError
 from .cards import Card, parse_cards
 from .errors import CardParseError, GameError
-from .match import Match, action_from_json
+from .match import CardsEngine, action_from_json
 from .round import Challenged, Round
 from .rules import Rules, RulesError, make_rules
 
@@ -118,7 +118,7 @@ def replay(record: Any, *, verify: bool = False) -> dict[str, Any]:
     rounds = record.get("rounds")
     if not isinstance(rounds, list):
         raise RecordError("'rounds' must be a list")
-    match = Match(
+    match = CardsEngine(
         rules,
         players,
         out=_names(record.get("out"), "out"),

@@ -19,13 +19,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import RulesError
+
 __all__ = ["PAYOUTS", "PRESETS", "Rules", "RulesError", "make_rules"]
 
 PAYOUTS = ("winner", "knockout")
 
-
-class RulesError(ValueError):
-    """An unknown preset or option, or a value an option does not take."""
 
 
 @dataclass(frozen=True, slots=True)

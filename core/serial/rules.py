@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from enum import Enum, StrEnum
 from typing import Any
 
+from ..errors import RulesError
+
 __all__ = [
     "PRESETS",
     "ChallengeMode",
@@ -48,9 +50,6 @@ __all__ = [
     "make_rules",
 ]
 
-
-class RulesError(ValueError):
-    """An unknown preset or option name, or a value an option does not take."""
 
 
 class RankOrder(StrEnum):

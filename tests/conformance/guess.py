@@ -19,6 +19,7 @@ from typing import Any
 from core.commands import CommandSpec, Kind, Param, Section
 from core.errors import ActionParseError, GameError, NotYourTurn, RoundOver, UnknownPlayer
 from core.game import (
+    Checked,
     Control,
     Form,
     FormField,
@@ -114,7 +115,11 @@ class GuessMatch:
             raise ActionParseError("a guess is a whole number, like `guess 7`") from None
         return {"player": player, "guess": number}
 
-    def check(self, action: Mapping[str, Any]) -> None:
+    def check(self, action: Mapping[str, Any]) -> Checked:
+        self._check(action)
+        return Checked({"player": action.get("player"), "guess": action.get("guess")}, self.turn)
+
+    def _check(self, action: Mapping[str, Any]) -> None:
         if not self.live:
             raise RoundOver("no round is under way")
         player = str(action.get("player"))
@@ -126,8 +131,9 @@ class GuessMatch:
         if not isinstance(number, int) or not 1 <= number <= self.rules.high:
             raise OutOfRange(f"guess a number from 1 to {self.rules.high}")
 
-    def apply(self, action: Mapping[str, Any]) -> Step:
-        self.check(action)
+    def apply(self, checked: Checked | Mapping[str, Any]) -> Step:
+        action = checked.action if isinstance(checked, Checked) else checked
+        self._check(action)
         assert self.secret is not None
         player, number = str(action["player"]), int(action["guess"])
         self.rounds[-1]["actions"].append({"player": player, "guess": number})

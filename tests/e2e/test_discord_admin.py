@@ -70,7 +70,7 @@ async def test_commands_in_dms(world: Harness) -> None:
     assert refused.ephemeral and refused.is_dm and "Tables live in server channels" in refused.content
     iid = await h.fake.send_dm_slash(h.bob.id, "liars", "hand")
     nothing = await h.response(iid)
-    assert "You hold no serial right now" in nothing.content
+    assert "You hold nothing right now" in nothing.content
     iid = await h.fake.send_dm_slash(h.bob.id, "liars", "help")
     assert "`bid`" in (await h.response(iid)).content
 

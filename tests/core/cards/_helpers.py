@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from core.cards.cards import full_deck, shuffled_deck
-from core.cards.match import Match
+from core.cards.match import CardsEngine
 from core.cards.players import decide, view_of
 from core.cards.rules import Rules
 
@@ -47,11 +47,11 @@ def seed_record() -> dict[str, Any]:
     }
 
 
-def play_game(levels: dict[str, str], rules: Rules, seed: int, *, max_actions: int = 5000) -> Match:
+def play_game(levels: dict[str, str], rules: Rules, seed: int, *, max_actions: int = 5000) -> CardsEngine:
     """A whole game between computer players, dealt from a seeded ``random.Random``."""
     rng = random.Random(seed)
     players = list(levels)
-    match = Match(rules, players)
+    match = CardsEngine(rules, players)
     first = players[rng.randrange(len(players))]
     actions = 0
     while not match.over:

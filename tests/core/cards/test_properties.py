@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from core.cards.cards import full_deck, shuffled_deck
 from core.cards.declarations import Declaration
 from core.cards.hands import HandType
-from core.cards.match import Match
+from core.cards.match import CardsEngine
 from core.cards.players import decide, view_of
 from core.cards.record import replay
 from core.cards.round import Action, Challenge, Declare, Discard, Pass, Round, Take
@@ -20,7 +20,7 @@ from core.errors import GameError
 NAMES = ["p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8"]
 
 
-def snapshot(m: Match) -> tuple[object, ...]:
+def snapshot(m: CardsEngine) -> tuple[object, ...]:
     r = m.round
     inner: tuple[object, ...] = ()
     if r is not None:
@@ -67,7 +67,7 @@ def test_random_legal_games_end_with_one_winner_and_a_zero_sum_ledger(
     rules = make_rules("standard", {"jokers": jokers, "pass": passing, "payout": payout, "stake": 2})
     players = NAMES[:n]
     levels = [rng.choice(["random", "random", "easy"]) for _ in players]
-    m = Match(rules, players)
+    m = CardsEngine(rules, players)
     opener = rng.choice(players)
     while not m.over:
         r = m.start_round(shuffled_deck(rng, jokers), m.next_opener or opener, salt=str(seed))

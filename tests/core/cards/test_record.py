@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from core.cards.cards import shuffled_deck
-from core.cards.match import Match
+from core.cards.match import CardsEngine
 from core.cards.record import commitment, replay
 from core.cards.round import Challenge, Declare, Discard, Take
 from core.cards.rules import make_rules
@@ -133,7 +133,7 @@ def test_verify_checks_each_rounds_commitment() -> None:
 
 def _record_with_reshuffle() -> dict[str, Any]:
     """Two players who throw away the whole hand every turn, until the deck has run out twice."""
-    match = Match(make_rules("standard"), ["a", "b"])
+    match = CardsEngine(make_rules("standard"), ["a", "b"])
     deck = shuffled_deck(random.Random(11))
     round_ = match.start_round(deck, "a", salt="pepper")
     match.apply(Declare("a", round_.least_raise()))

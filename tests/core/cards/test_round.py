@@ -10,7 +10,7 @@ from core.cards.cards import Card, parse_cards, shuffled_deck
 from core.cards.declarations import Declaration
 from core.cards.errors import DeclarationTooLow, NoPassLeft, NotInHand, WrongPhase
 from core.cards.hands import evaluate
-from core.cards.match import Match
+from core.cards.match import CardsEngine
 from core.cards.round import Challenge, Challenged, Declare, Discard, Pass, Phase, Round, Take, ThrownIn
 from core.cards.rules import make_rules
 from core.errors import NotYourTurn, RoundOver, UnknownPlayer
@@ -119,7 +119,7 @@ def test_passing_moves_the_gun_and_everyone_passing_throws_the_hand_in() -> None
 
 
 def test_a_pass_token_carries_across_rounds_in_a_match() -> None:
-    m = Match(make_rules("wild"), PLAYERS[:3])
+    m = CardsEngine(make_rules("wild"), PLAYERS[:3])
     m.start_round(shuffled_deck(random.Random(1), 2), "annie", salt="s")
     m.apply(Declare("annie", D("king high")))
     m.apply(Pass("bart"))
@@ -148,7 +148,7 @@ def test_the_deck_running_out_reshuffles_the_discards_from_the_salt() -> None:
 
 
 def test_a_match_ends_with_one_player_and_pays_the_winner() -> None:
-    m = Match(make_rules("standard", {"stake": 2}), ["a", "b", "c"])
+    m = CardsEngine(make_rules("standard", {"stake": 2}), ["a", "b", "c"])
     rng = random.Random(4)
     opener = "a"
     while not m.over:

@@ -181,3 +181,22 @@ def test_a_bid_by_options_takes_every_digit_typed_or_as_text(digit: int, typed: 
                     {"quantity": "three", "digit": typed(digit)}):
         with pytest.raises(BidParseError):
             match.parse("a", "bid", [], partial)
+
+
+@pytest.mark.parametrize("order", ["zero-low", "zero-high", "aces-high"])
+def test_the_count_picture_names_the_rank_order_as_data(order: str) -> None:
+    """The picture is drawn from the game's data: the rank order is sent, not guessed from the bid's words."""
+    from core.game import SayKind
+    from core.serial.plugin import SERIAL
+
+    match = SERIAL.new_match(SERIAL.make_rules(None, {"rank_order": order}), ["a", "b"], host="a")
+    rng = random.Random(9)
+    match.apply_deal(match.deal(rng))
+    pictures = []
+    while match.live:
+        who = match.to_act
+        assert who is not None
+        step = match.apply(match.computer_action(who, "hard", rng))
+        pictures += [s.picture for s in step.says if s.kind is SayKind.RESULT and s.picture is not None]
+    [picture] = pictures
+    assert picture["rank_order"] == order
