@@ -1,6 +1,6 @@
 """The card game's arena: computer players against each other over whole games, with the figures that judge them.
 
-A game is a :class:`~core.cards.match.Match` played to its end (one player left), each round dealt
+A game is a :class:`~core.cards.match.CardsEngine` played to its end (one player left), each round dealt
 from a deck shuffled by one seeded ``random.Random``; every decision comes from the player's level
 (:func:`core.cards.players.decide`) or a naive baseline, with its own seeded rng, so a run replays
 from its seed.  The lineup (one name per seat) rotates by one seat each game, so every name sits in
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from .cards import shuffled_deck
 from .declarations import Declaration
 from .hands import WORST, HandType, all_values
-from .match import Match
+from .match import CardsEngine
 from .players import LEVELS, View, decide, view_of
 from .round import Action, Challenge, Declare, Phase, Take
 from .rules import Rules
@@ -101,7 +101,7 @@ def run_card_arena(lineup: Sequence[str], games: int, rules: Rules, seed: int = 
     result = CardArenaResult(rules, n, games, seed, tuple(lineup), {m: CardStats(m, lineup.count(m)) for m in names})
     for g in range(games):
         slot_of = {seats[i]: (i + g) % n for i in range(n)}
-        match = Match(rules, seats)
+        match = CardsEngine(rules, seats)
         opener = seats[0]
         taken = 0
         while not match.over:
