@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Union
 
+from ..actions import PlayerMove
 from .cards import Card, HashRandom, shuffle
 from .declarations import Declaration
 from .errors import (
@@ -68,9 +69,8 @@ class Declare:
     declaration: Declaration
 
 
-@dataclass(frozen=True, slots=True)
-class Take:
-    player: str
+class Take(PlayerMove):
+    __slots__ = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,14 +79,12 @@ class Discard:
     cards: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Challenge:
-    player: str
+class Challenge(PlayerMove):
+    __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Pass:
-    player: str
+class Pass(PlayerMove):
+    __slots__ = ()
 
 
 Action = Union[Declare, Take, Discard, Challenge, Pass]

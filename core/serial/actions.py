@@ -12,6 +12,7 @@ from enum import StrEnum
 from functools import cache
 from typing import TYPE_CHECKING, Union, overload
 
+from ..actions import PlayerMove
 from .bids import Bid, bids_by_id
 from .rules import RankOrder
 from .scoring import Outcome
@@ -42,16 +43,14 @@ class MakeBid:
     bid: Bid
 
 
-@dataclass(frozen=True, slots=True)
-class Challenge:
-    player: str
+class Challenge(PlayerMove):
+    __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
-class CallCount:
+class CallCount(PlayerMove):
     """The bidder, challenged all around with the rebid right, calls for the count."""
 
-    player: str
+    __slots__ = ()
 
 
 Action = Union[MakeBid, Challenge, CallCount]

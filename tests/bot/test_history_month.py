@@ -82,12 +82,12 @@ async def test_with_history_month_players_see_this_period_only_and_admins_see_al
     # the ratings still learn from every round: the season's rating is shown, the all-time one kept
     book = await h.service.reports.ratings.get(KEY.server)
     assert book.of("serial").results == 4 and book.of("serial", "2026-02").results == 2
-    assert players["stats"].data["rating"] == book.of("serial", "2026-02").players[BOB.user_id].display  # type: ignore[index]
+    assert players["stats"].data["serial"]["rating"] == book.of("serial", "2026-02").players[BOB.user_id].display  # type: ignore[index]
 
     admins = await reports(h, BOSS)
     assert all(r.ok for n, r in admins.items() if n != "stats"), {n: r.text for n, r in admins.items() if not r.ok}
     assert JANUARY.search(shown(admins["ledger"])) and JANUARY.search(shown(admins["leaderboard all money"]))
-    assert admins["stats bob"].data["rating"] == book.of("serial").players[BOB.user_id].display  # type: ignore[index]
+    assert admins["stats bob"].data["serial"]["rating"] == book.of("serial").players[BOB.user_id].display  # type: ignore[index]
     assert JANUARY.search(shown(await h.do(BOSS, "sheet", "2026-01")))
     assert admins["stats bob"].data["rounds"] == 4  # type: ignore[index]
 
