@@ -12,6 +12,7 @@ import pytest_asyncio
 from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.slack.notifier import SlackNotifier
+from adapters.sqlite.store import SqliteStore
 from adapters.stores import open_store
 from bot.model import Actor, Command, Reply
 from bot.panels import Panels
@@ -189,3 +190,26 @@ async def test_a_panel_message_another_process_posted_is_the_one_edited(service:
     assert old is not None and "<@U0BOB>" not in old["text"]
     assert (await do(service, fake, CAROL, "join")).ok  # and it stays the message edited
     assert "<@U0CAROL>" in (fake.message(CHANNEL, theirs) or {}).get("text", "")
+
+
+async def test_a_move_and_its_turn_ping_cost_one_write_transaction(service: Service, fake: FakeSlack) -> None:
+    """Each bid is stored in one write transaction (the store's own counter); the turn ping that follows,
+    posted anew (a mention notifies only in a new message) with the previous ping deleted, stores nothing."""
+    await do(service, fake, ALICE, "start")
+    await do(service, fake, BOB, "join")
+    await do(service, fake, ALICE, "deal")
+    store = service.store
+    assert isinstance(store, SqliteStore)
+    for quantity in (1, 2, 3):
+        table = service.table(key_of(fake))
+        assert table is not None and table.to_act is not None
+        ping = service.panel(key_of(fake), "turn")
+        before = store.transactions
+        assert (await do(service, fake, table.to_act, "bid", str(quantity), "9")).ok
+        new_ping = service.panel(key_of(fake), "turn")
+        assert new_ping is not None and new_ping != ping
+        posted = fake.message(CHANNEL, new_ping)
+        assert posted is not None and f"<@{table.to_act}>" in posted["text"]
+        if ping is not None:
+            assert fake.message(CHANNEL, ping) is None  # the previous ping is gone
+        assert store.transactions - before == 1
