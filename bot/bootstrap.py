@@ -154,7 +154,8 @@ async def slack_bot(config: SlackConfig, *, rng: RandomSource | None = None, clo
     from adapters.slack.app import SlackBot, bolt_app, web_client, workspaces
     from adapters.slack.handlers import Listeners
     from adapters.slack.notifier import SlackNotifier
-    from adapters.slack.responder import Responder
+    from adapters.slack.render import TEXT
+    from adapters.slack.responder import CannotPost, Responder
 
     session, client = web_client(config)
     try:
@@ -165,7 +166,9 @@ async def slack_bot(config: SlackConfig, *, rng: RandomSource | None = None, clo
     try:
         oauth = workspaces(config, client, store)  # None for one workspace's token
         panels = Panels(store)
-        notifier = SlackNotifier(client, panels, oauth.workspaces if oauth is not None else None)
+        responder = Responder(session)
+        cannot_post = CannotPost(responder, TEXT["cannot_post"])  # the listeners note who acted where
+        notifier = SlackNotifier(client, panels, oauth.workspaces if oauth is not None else None, cannot_post)
         service = await _started(Service(store, notifier, panels=panels, clock=clock, rng=rng,
                                          computer_delay=config.computer_delay, platform="slack", meter=metrics.METER))
     except BaseException:
@@ -178,7 +181,7 @@ async def slack_bot(config: SlackConfig, *, rng: RandomSource | None = None, clo
         await service.close()
         await session.close()
         raise
-    listeners = Listeners(service, notifier, responder=Responder(session))
+    listeners = Listeners(service, notifier, responder=responder, cannot_post=cannot_post)
     listeners.register(app)
     return SlackBot(config, app, service, notifier, listeners, session)
 

@@ -12,7 +12,6 @@ tab (``app_home_opened``) is published after the event is acknowledged (:mod:`ad
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
 import time
@@ -45,7 +44,7 @@ from .render import (
     server_id,
     usage,
 )
-from .responder import Responder
+from .responder import CannotPost, Responder
 
 __all__ = ["ACK_BUDGET", "Listeners", "Responder"]
 
@@ -61,7 +60,9 @@ class Listeners(AckedRequests):
 
     def __init__(self, service: Service, notifier: SlackNotifier | None = None, *, user_ttl: float = 300.0,
                  clock: Callable[[], float] = time.monotonic, responder: Responder | None = None,
-                 ack_budget: float = ACK_BUDGET) -> None:
+                 cannot_post: CannotPost | None = None, ack_budget: float = ACK_BUDGET) -> None:
+        """``cannot_post``: where the notifier tells whoever acted in a channel that the bot cannot post
+        there (the listeners note who acted); the composition root hands the notifier the same one."""
         super().__init__(notifier, ack_budget=ack_budget)
         self.service = service
         self.responder = responder or Responder()
@@ -69,12 +70,9 @@ class Listeners(AckedRequests):
         self._clock = clock
         # (the workspace's token, user) -> (until, who): a person's name and admin rights are per workspace
         self._users: dict[tuple[str, str], tuple[float, Actor]] = {}
-        # the last response_url used in each channel: where to say that the bot cannot post there
-        self._last_url: OrderedDict[str, str] = OrderedDict()
+        self.cannot_post = cannot_post or CannotPost(self.responder, TEXT["cannot_post"], SEEN_LIMIT)
         # the newest choice (its action_ts) made in each open modal: only it redraws the modal
         self._newest_choice: OrderedDict[str, float] = OrderedDict()
-        if notifier is not None:
-            notifier.on_channel_error = self._channel_error
 
     def register(self, app: AsyncApp) -> None:
         app.command(SLASH)(self.on_command)
@@ -117,7 +115,7 @@ class Listeners(AckedRequests):
                           request_id=self._service_request_id(command, spec.name))
             return [answer(await self.service.handle(cmd))]
 
-        self._remember_url(channel, url)
+        self.cannot_post.acted(channel, url)
         return await self._run(self._request_id(command, name), request, ack, work,
                                answer(Reply(TEXT["apology"], ok=False, code="internal")), key)
 
@@ -152,7 +150,7 @@ class Listeners(AckedRequests):
             log.warning("ignoring an unknown button %r", name[:40])
             return []
 
-        self._remember_url(key.channel_id, url)
+        self.cannot_post.acted(key.channel_id, url)
         return await self._run(self._request_id(body, name), request, ack, work,
                                answer(Reply(TEXT["apology"], ok=False, code="internal")), key)
 
@@ -268,20 +266,6 @@ class Listeners(AckedRequests):
             while len(self._newest_choice) > SEEN_LIMIT:
                 self._newest_choice.popitem(last=False)
         return when
-
-    def _remember_url(self, channel: str, url: Any) -> None:
-        if channel and isinstance(url, str) and url:
-            self._last_url[channel] = url
-            self._last_url.move_to_end(channel)
-            while len(self._last_url) > SEEN_LIMIT:
-                self._last_url.popitem(last=False)
-
-    async def _channel_error(self, key: TableKey, error: str) -> None:
-        """The bot cannot post in ``key``'s channel: tell whoever acted there last, privately."""
-        url = self._last_url.get(key.channel_id)
-        if url is not None:
-            with contextlib.suppress(Exception):
-                await self.responder.post(url, TEXT["cannot_post"].format(error=error), None)
 
     async def _answer(self, client: AsyncWebClient, url: Any, channel: str, user: str, reply: Reply,
                       key: TableKey) -> None:

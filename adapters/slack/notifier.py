@@ -33,8 +33,9 @@ workspace that has no installation any more is dropped with one INFO line, and o
 because the token was revoked makes the notifier read the installation again next time.  Queues and
 the DM channels it remembers are per workspace, so nothing of one workspace is sent with another's.
 
-If the bot cannot post in a channel at all (``not_in_channel`` …), ``on_channel_error`` is called
-(the listeners tell the person who acted last there, privately).
+If the bot cannot post in a channel at all (``not_in_channel`` …), ``on_channel_error`` (given at
+construction: :class:`~adapters.slack.responder.CannotPost`) tells the person who acted there last,
+privately.
 
 Privacy: nothing here logs a message's text (a private message carries a serial); logs name the
 message's kind, channel and Slack's error code only.
@@ -82,11 +83,12 @@ class _Picture:
 
 
 class SlackNotifier:
-    def __init__(self, client: AsyncWebClient, panels: PanelRefs, workspaces: Workspaces | None = None) -> None:
+    def __init__(self, client: AsyncWebClient, panels: PanelRefs, workspaces: Workspaces | None = None,
+                 on_channel_error: Callable[[TableKey, str], Awaitable[None]] | None = None) -> None:
         self.client = client
         self.panels = panels  # the ids of the tables' panel messages (read at send time, told of each post)
         self.workspaces = workspaces  # many workspaces: the client of each (else ``client``'s)
-        self.on_channel_error: Callable[[TableKey, str], Awaitable[None]] | None = None
+        self.on_channel_error = on_channel_error  # tells whoever acted there (adapters.slack.responder)
         self._channel_errors: dict[str, str] = {}
         self._dm_channels: dict[tuple[str, str], str] = {}  # (server, user) -> DM channel (conversations.open)
         self.outboxes = Outboxes(self._send)

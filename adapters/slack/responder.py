@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections import OrderedDict
 from typing import Any
 
 import aiohttp
@@ -10,7 +12,9 @@ from slack_sdk.http_retry.async_handler import AsyncRetryHandler
 from slack_sdk.http_retry.builtin_async_handlers import AsyncConnectionErrorRetryHandler
 from slack_sdk.webhook.async_client import AsyncWebhookClient
 
-__all__ = ["Responder"]
+from bot.model import TableKey
+
+__all__ = ["CannotPost", "Responder"]
 
 log = logging.getLogger(__name__)
 
@@ -39,3 +43,28 @@ class Responder:
     async def close(self) -> None:
         if self._session is not None:
             await self._session.close()
+
+
+class CannotPost:
+    """Where the bot says that it cannot post in a channel (``not_in_channel`` …): to whoever acted there
+    last, through their request's ``response_url``.  The listeners note each one (:meth:`acted`); the
+    notifier calls it on such an error.  Built by the composition root and handed to both."""
+
+    def __init__(self, responder: Responder, text: str, limit: int = 10_000) -> None:
+        self.responder = responder
+        self.text = text  # with ``{error}``
+        self.limit = limit  # channels remembered
+        self._last_url: OrderedDict[str, str] = OrderedDict()
+
+    def acted(self, channel: str, url: Any) -> None:
+        if channel and isinstance(url, str) and url:
+            self._last_url[channel] = url
+            self._last_url.move_to_end(channel)
+            while len(self._last_url) > self.limit:
+                self._last_url.popitem(last=False)
+
+    async def __call__(self, key: TableKey, error: str) -> None:
+        url = self._last_url.get(key.channel_id)
+        if url is not None:
+            with contextlib.suppress(Exception):
+                await self.responder.post(url, self.text.format(error=error), None)
