@@ -203,6 +203,11 @@ class LiarsBot(discord.AutoShardedClient):
             if interaction.guild_id is None and not _private(interaction):
                 await self._in_dm(interaction, name)
                 return
+            spec = resolve(name)
+            if spec is not None and spec.form and not args and not options and not _private(interaction):
+                # a move with a form, sent bare (``/liars bid``): its form, as its button opens it
+                await self.forms.open(interaction, key or self.table_key(interaction), spec.name)
+                return
             cmd = Command(name, key or self.table_key(interaction), self.actor(interaction), args,
                           dict(options or {}), request_id=f"discord:{interaction.id}")
             if _private(interaction):

@@ -122,8 +122,9 @@ class Surface:
             before = len(self.replies)
             await self.do(user, step)
             await self.service.drain()
-            name = (resolve(step.name) or resolve("help")).name  # type: ignore[union-attr]
-            mine = [r for c, r in self.replies[before:] if c.name == name]
+            spec = resolve(step.name)
+            assert spec is not None, step.name
+            mine = [r for c, r in self.replies[before:] if c.name == spec.name]
             reply = mine[-1] if mine else None
             answers.append((f"{step.name} {' '.join(step.words)} [{step.via}]",
                             reply is not None and reply.ok, reply.code if reply is not None else "no-answer"))

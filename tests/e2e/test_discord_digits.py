@@ -33,3 +33,18 @@ async def test_every_digit_by_slash_options(world: Harness, order: RankOrder) ->
     # A digit that does not raise is refused by the game, not misread: 0 is a digit, not a missing option.
     low = await h.ask(h.to_act(), "bid", quantity=1, digit=0)
     assert low.ephemeral and "does not beat the standing bid" in low.content, low.content
+
+
+async def test_a_bare_bid_opens_the_raise_form(world: Harness) -> None:
+    """``/liars bid`` with no options answers with the Raise… form (as on Slack), to the player to act."""
+    h = world
+    await h.start()
+    await h.open_table()
+    form = await h.ask(h.to_act(), "bid")
+    assert form.ephemeral and "No bid yet" in form.content
+    g, c = h.guild.id, h.channel.id
+    assert f"liars:pick-bid-1:{g}:{c}" in form.custom_ids()
+    refused = await h.ask(h.after(h.to_act()), "bid")
+    assert refused.ephemeral and refused.content.startswith("It is not your turn"), refused.content
+    placed = await h.raise_bid(h.to_act(), 2, 0, form=form)
+    assert placed.content == "Bid placed."
