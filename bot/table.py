@@ -207,8 +207,7 @@ class TableState:
             record = match.record(closed=closed)
             if not record.get("rounds") and not (match.over and match.pending is not None):
                 continue  # nothing played at these seats (a game that ended at the seat change says so)
-            if self.game.name != DEFAULT_GAME:
-                record = {"game": self.game.name, **record}
+            record = {"game": self.game.name, **record}  # every record names its game
             record["names"] = {p: self.name(p) for p in match.players}
             out.append(record)
         return out
