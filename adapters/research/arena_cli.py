@@ -50,6 +50,17 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_arena)
 
 
+def _overrides(items: list[str]) -> dict[str, str] | str:
+    """The ``--option NAME=VALUE`` words as rule overrides, or what is wrong with one of them."""
+    overrides: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep:
+            return f"--option takes NAME=VALUE, not {item!r}"
+        overrides[key] = value
+    return overrides
+
+
 def cmd_arena(args: argparse.Namespace) -> int:
     if args.game == "cards":
         return cmd_card_arena(args)
@@ -74,12 +85,9 @@ def cmd_arena(args: argparse.Namespace) -> int:
     names = [n.lower().replace("_", "-") for n in names]
     if args.rounds < 1:
         return fail("--rounds must be at least 1")
-    overrides: dict[str, str] = {}
-    for item in args.option:
-        key, sep, value = item.partition("=")
-        if not sep:
-            return fail(f"--option takes NAME=VALUE, not {item!r}")
-        overrides[key] = value
+    overrides = _overrides(args.option)
+    if isinstance(overrides, str):
+        return fail(overrides)
     try:
         rules = make_rules(args.preset or "classic", **overrides)
     except RulesError as exc:
@@ -157,12 +165,9 @@ def cmd_card_arena(args: argparse.Namespace) -> int:
     if len(names) > players:
         return fail(f"--strategies names {len(names)} players for {players} seats")
     names += [names[-1]] * (players - len(names))
-    overrides: dict[str, str] = {}
-    for item in args.option:
-        key, sep, value = item.partition("=")
-        if not sep:
-            return fail(f"--option takes NAME=VALUE, not {item!r}")
-        overrides[key] = value
+    overrides = _overrides(args.option)
+    if isinstance(overrides, str):
+        return fail(overrides)
     try:
         rules = make_rules(args.preset or "standard", overrides)
         result = run_card_arena(names, args.rounds, rules, args.seed)
