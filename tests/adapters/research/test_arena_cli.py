@@ -85,6 +85,8 @@ def test_arena_prints_a_table_for_people(capsys: pytest.CaptureFixture[str]) -> 
         ["--preset", "poker"],
         ["--option", "skunk"],
         ["--option", "colour=red"],
+        ["--game", "cards", "--option", "jokers"],
+        ["--game", "cards", "--option", "colour=red"],
     ],
 )
 def test_arena_refuses_what_it_cannot_play(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
