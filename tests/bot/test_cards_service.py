@@ -6,15 +6,18 @@ import ast
 import re
 from pathlib import Path
 
+from bot.model import Actor
 from core.cards.round import Phase
 from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, KEY, Harness, actor
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def open_cards(h: Harness) -> None:
+async def open_cards(h: Harness, *guests: Actor) -> None:
+    """Alice opens a card table, Bob (and any other guests) join, and Alice deals."""
     assert (await h.do(ALICE, "start", "game=cards")).ok
-    assert (await h.do(BOB, "join")).ok
+    for guest in (BOB, *guests):
+        assert (await h.do(guest, "join")).ok
     assert (await h.do(ALICE, "deal")).ok
 
 
@@ -110,10 +113,7 @@ async def test_when_the_last_rival_leaves_the_game_ends_and_settles(harness: Har
     other two out, so nobody is left to play the survivor: the game ends there, the leaver forfeits
     (pays the winner like everyone else), and the table closes."""
     h = harness
-    assert (await h.do(ALICE, "start", "game=cards")).ok
-    assert (await h.do(BOB, "join")).ok
-    assert (await h.do(CAROL, "join")).ok
-    assert (await h.do(ALICE, "deal")).ok
+    await open_cards(h, CAROL)
     r = round_of(h)
     opener = r.to_act
     assert (await h.do(actor(opener), "declare", *r.least_raise().name().split())).ok
@@ -134,10 +134,7 @@ async def test_when_the_last_rival_leaves_the_game_ends_and_settles(harness: Har
 
 async def test_a_player_who_is_out_is_told_so_in_words_not_by_id(harness: Harness) -> None:
     h = harness
-    assert (await h.do(ALICE, "start", "game=cards")).ok
-    assert (await h.do(BOB, "join")).ok
-    assert (await h.do(CAROL, "join")).ok
-    assert (await h.do(ALICE, "deal")).ok
+    await open_cards(h, CAROL)
     r = round_of(h)
     assert (await h.do(actor(r.to_act), "declare", *r.least_raise().name().split())).ok
     assert (await h.do(actor(round_of(h).to_act), "challenge")).ok
