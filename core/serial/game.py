@@ -332,7 +332,7 @@ class SerialMatch:
         return private_read(self.live_round, player, self._players, verb)
 
     def form(self, player: str, verb: str) -> Form:
-        """The Raise… form (whatever ``verb`` opened it: the panel's ``raise`` or ``bid``)."""
+        """The Raise… form (whatever ``verb`` opened it: the panel's button or ``bid`` typed bare)."""
         return raise_form(self.live_round, player, self._players, self.rules.rank_order)
 
     # -- records ----------------------------------------------------------------------------------
