@@ -20,9 +20,9 @@ def register(sub: Any) -> None:
     p.add_argument("--game", default="serial", choices=tuple(GAMES), help="serial (default) or cards")
     p.add_argument("--preset", default=None, help="the game's preset (serial: classic, quick or salomon)")
     p.add_argument("--stake", type=int, default=None)
-    p.add_argument("--format", default=None, choices=("rounds", "elimination"),
-                   help="serial game: rounds (default) or elimination (who pays for dinner: each round one "
-                   "player leaves safe, the last one left pays)")
+    p.add_argument("--format", default=None, choices=tuple(dict.fromkeys(f for g in GAMES.values() for f in g.formats)),
+                   help="the game's format: " + "; ".join(f"{f}: {text}" for g in GAMES.values()
+                                                          for f, text in g.formats.items()))
     p.add_argument("--humans", type=int, choices=(0, 1), default=1, help="0: an all-computer table")
     p.add_argument("--rounds", type=int, default=None, help="stop after this many rounds")
     p.add_argument("--seed", type=int, default=None, help="deal from a seeded source (demos and tests)")
@@ -53,11 +53,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not game.min_players <= args.seats <= game.max_players:
         return fail(f"--seats must be {game.min_players} to {game.max_players}")
     if args.format is not None:
-        if args.game != "serial":
-            return fail("--format is the serial game's (rounds or elimination)")
+        if args.format not in game.formats:
+            return fail(f"--format {args.format} is not a format of the {args.game} game"
+                        + (f" ({', '.join(game.formats)})" if game.formats else " (it has none)"))
         args.option = [*args.option, f"format={args.format}"]
-    if args.humans == 0 and args.rounds is None and args.format != "elimination":
-        args.rounds = 20  # an elimination ends by itself: when one player is left
+    if args.humans == 0 and args.rounds is None and args.format in (None, next(iter(game.formats), None)):
+        args.rounds = 20  # an all-computer table in the game's usual format stops; another ends by itself
     return asyncio.run(
         play(
             seats=args.seats,

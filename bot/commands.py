@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from core.commands import CommandSpec, Kind, Param, Section, Suggest
 from core.registry import DEFAULT_GAME, GAMES, game_commands
 
-from .settings import MAX_STAKE, MAX_TIMEOUT, MIN_TIMEOUT
+from .settings import HISTORY_CHOICES, MAX_STAKE, MAX_TIMEOUT, MIN_TIMEOUT
 
 __all__ = ["commands", "game_of_command", "resolve", "table_commands"]
 
@@ -74,7 +74,7 @@ def table_commands() -> tuple[CommandSpec, ...]:
                               high=MAX_TIMEOUT),
                         Param("computer_level", Kind.CHOICE, "Default level of computer players", choices=levels),
                         Param("history", Kind.CHOICE, "What players see: all periods, or this month's only "
-                              "(admins see all)", choices=(("all", "all"), ("month", "month"))),
+                              "(admins see all)", choices=tuple((c, c) for c in HISTORY_CHOICES)),
                         Param("settings", Kind.TEXT, "Other settings as name=value words, e.g. rebid=on",
                               words=True),
                     )),

@@ -18,10 +18,10 @@ from typing import Any, Final
 from .model import Command
 from .parsing import UserError
 from .runtime import Runtime
+from .settings import HISTORY_CHOICES
 
 __all__ = ["HISTORY_CHOICES", "Discretion", "history_setting", "only_period"]
 
-HISTORY_CHOICES: Final = ("all", "month")
 
 
 def history_setting(value: str) -> str:

@@ -27,6 +27,9 @@ DEFAULT_SETTINGS: dict[str, Any] = {
 }
 """A game without an entry in ``games`` opens with its own defaults (its first preset)."""
 
+HISTORY_CHOICES: Final = ("all", "month")
+"""The ``history`` setting's values: every period shown, or this ledger period only (admins see all)."""
+
 
 def game_defaults(settings: Mapping[str, Any], game: str) -> tuple[str | None, dict[str, Any]]:
     """The server's defaults for a new table of ``game``: its preset (None: the game's own) and option
@@ -45,7 +48,8 @@ def with_game_defaults(settings: Mapping[str, Any], game: str, preset: str | Non
     out = dict(settings)
     games = {k: dict(v) for k, v in (out.get("games") or {}).items()}
     if DEFAULT_GAME not in games and ("preset" in out or "options" in out):
-        games[DEFAULT_GAME] = {"preset": out.get("preset"), "options": dict(out.get("options") or {})}
+        legacy_preset, legacy_options = game_defaults(out, DEFAULT_GAME)
+        games[DEFAULT_GAME] = {"preset": legacy_preset, "options": legacy_options}
     out.pop("preset", None)
     out.pop("options", None)
     games[game] = {"preset": preset, "options": dict(options)}
