@@ -19,7 +19,7 @@ import sqlite3
 from typing import Any
 
 from adapters.sqlite.schema import immediate
-from adapters.storebase import numbered
+from adapters.storebase import numbered, rowcount
 
 __all__ = ["OpenTables", "erase_server"]
 
@@ -75,7 +75,7 @@ async def _postgres_erase(pool: Any, server: str) -> dict[str, int]:
         erased = {}
         for table, where in _DELETES:
             status = await conn.execute(numbered(f"DELETE FROM {table} WHERE {where}"), server)
-            erased[table] = int(str(status).rsplit(" ", 1)[-1])
+            erased[table] = rowcount(status)
         for table, trigger in _POSTGRES_TRIGGERS:
             await conn.execute(f"ALTER TABLE {table} ENABLE TRIGGER {trigger}")
     return erased

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from adapters.storebase import numbered
+from adapters.storebase import numbered, rowcount
 
 __all__ = ["SlackInstalls", "slack_installs"]
 
@@ -74,7 +74,7 @@ class _Postgres:
 
     async def run(self, sql: str, args: Sequence[Any]) -> int:
         status = await self.store.pool.execute(numbered(sql), *args)  # e.g. "DELETE 1"
-        return int(str(status).rsplit(" ", 1)[-1])
+        return rowcount(status)
 
 
 class SlackInstalls:

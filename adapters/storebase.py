@@ -22,12 +22,12 @@ from collections.abc import Awaitable, Callable, Sequence
 from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
-from bot.background import cancel
+from bot.background import cancel, spawn
 from bot.ports import RoundRecord, StoredSettings, StoredTable, TableHead
 
 from .streams import StreamBook
 
-__all__ = ["DUMP_COLUMNS", "GroupWriter", "Queries", "StoreBase", "numbered"]
+__all__ = ["DUMP_COLUMNS", "GroupWriter", "Queries", "StoreBase", "numbered", "rowcount"]
 
 U = TypeVar("U")
 
@@ -52,6 +52,11 @@ def numbered(sql: str) -> str:
     """``?`` parameters as PostgreSQL's ``$1, $2, …`` (the shared SQL holds no ``?`` otherwise)."""
     count = iter(range(1, 1000))
     return re.sub(r"\?", lambda _: f"${next(count)}", sql)
+
+
+def rowcount(status: object) -> int:
+    """The rows a PostgreSQL command touched, from asyncpg's status text (``DELETE 3``, ``UPDATE 0``)."""
+    return int(str(status).rsplit(" ", 1)[-1])
 
 
 class Queries:
@@ -95,7 +100,7 @@ class GroupWriter(Generic[U]):
 
     def start(self) -> None:
         if self._task is None:
-            self._task = asyncio.create_task(self._loop(), name=self._name)
+            self._task = spawn(self._loop(), f"the store writer ({self._name})", name=self._name)
 
     async def close(self) -> None:
         """Write what is queued, then stop."""

@@ -50,8 +50,7 @@ TEXT = {
     "dealt was not sent. Press **My serial** (or **My hand**) on the table message: it shows it to you alone.",
     "press_hand": "{players}: here I can only answer you, not write to you: press **My serial** (or **My hand**) "
     "on the table message to see yours, privately.",
-    "no_hand": "You hold nothing right now: your serial or your cards come by DM when a round is dealt at your "
-    "table.",
+    "no_hand": "You hold nothing right now: what you are dealt comes by DM when a round is dealt at your table.",
     "jump": "Go to the table",
     "record": "liars-record-{channel}.json",
     "stale_button": "That button is not one of mine any more. `/liars status` shows the table here.",

@@ -52,8 +52,7 @@ TEXT = {
     "raise_close": "Cancel",
     "form_none": "There is nothing to choose from: challenge instead.",
     "raise_failed": "The {title} form would not open (Slack said {error}); `/liars {verb} …` does the same.",
-    "no_hand": "You hold nothing right now: your serial or your cards come by DM when a round is dealt at your "
-    "table.",
+    "no_hand": "You hold nothing right now: what you are dealt comes by DM when a round is dealt at your table.",
     "record_too_long": "The record is too long for a Slack message. On the bot's host, "
     "`liars export --server SERVER --channel CHANNEL` prints it whole.",
     "cannot_post": "I could not post in this channel (Slack said {error}), so nobody else sees the table. "
@@ -160,7 +159,8 @@ def render_reply(reply: Reply, key: TableKey) -> tuple[str, list[dict[str, Any]]
 def usage(unknown: str | None = None) -> str:
     names = ", ".join(f"`{name}`" for name in commands())
     head = f"I don't know `{_escape(unknown)}`. " if unknown else ""
-    return (f"{head}Usage: `{SLASH} <subcommand> [args]`, e.g. `{SLASH} start` or `{SLASH} start game=cards`.\n"
+    return (f"{head}Usage: `{SLASH} <subcommand> [args]`, e.g. `{SLASH} start` "
+            f"(`{SLASH} start game=NAME` for another game).\n"
             f"Subcommands: {names}.\n`{SLASH} help` says what each one does.")
 
 
