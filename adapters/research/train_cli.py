@@ -35,13 +35,24 @@ def register(sub: Any) -> None:
     p.add_argument("--rounds", default="2:600,3:400,5:250", help="rounds per pairing, by table size (n:rounds,…)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--write", help="the data module to (re)write after each table")
+    p.add_argument("--exploit-weight", type=float, default=0.0,
+                   help="λ: the fitness loses λ × what a local best response earns against the candidate "
+                        "(default: %(default)s, off)")
+    p.add_argument("--exploit-rounds", type=int, default=200,
+                   help="with --exploit-weight: the best response's rounds per candidate (default: %(default)s)")
+    p.add_argument("--exploit-particles", type=int, default=16,
+                   help="with --exploit-weight: its sampled holdings (default: %(default)s)")
+    p.add_argument("--from-shipped", action="store_true",
+                   help="start the search from the shipped dials of each table instead of reader's defaults")
+    p.add_argument("--sigma", type=float, default=0.2,
+                   help="the search's first spread, in units of each dial's range (default: %(default)s)")
     p.set_defaults(func=cmd_train)
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from core.serial.players.trained import key_of, load
+    from core.serial.players.trained import key_of, load, trained_params
     from core.serial.rules import RulesError, make_rules
-    from core.serial.solve.train import Generation, train
+    from core.serial.solve.train import Exploit, Generation, train
 
     from .files import write_trained_module
 
@@ -50,29 +61,40 @@ def cmd_train(args: argparse.Namespace) -> int:
         rounds = {int(k): int(v) for k, v in (item.split(":") for item in args.rounds.split(","))}
     except (RulesError, ValueError) as exc:
         return fail(str(exc))
+    if args.exploit_weight < 0 or args.exploit_rounds < 1 or args.exploit_particles < 1 or not 0 < args.sigma <= 1:
+        return fail("--exploit-weight must be at least 0, --exploit-rounds and --exploit-particles at least 1, "
+                    "--sigma above 0 and at most 1")
+    exploit = Exploit(args.exploit_weight, args.exploit_rounds, args.exploit_particles)
     trained: dict[str, dict[str, Any]] = dict(load()) if args.write else {}
     for rules, n in tables:
         start = time.process_time()
         r = rounds.get(n, min(rounds.values()))
 
         def progress(g: Generation, n: int = n, start: float = start, preset: str = rules.preset) -> None:
-            print(f"  {preset} {n}p generation {g.index}: best {g.best:+.3f} units/round over the pool, "
-                  f"{g.vs_reader:+.3f} against reader ({time.process_time() - start:.0f} s CPU)", flush=True)
+            lbr = "" if g.exploit is None else f", the best response earns {g.exploit:+.3f}"
+            print(f"  {preset} {n}p generation {g.index}: best {g.best:+.3f} (fitness), {g.vs_reader:+.3f} "
+                  f"against reader{lbr} ({time.process_time() - start:.0f} s CPU)", flush=True)
 
         print(f"{rules.preset}, {n} players: {args.generations} generations of {args.size}, {r} rounds a pairing",
               flush=True)
+        start_params = trained_params(rules, n)[0] if args.from_shipped else None
         result = train(rules, n, generations=args.generations, size=args.size, rounds=r, seed=args.seed,
-                       progress=progress)
+                       progress=progress, start=start_params, sigma0=args.sigma, exploit=exploit)
         seconds = time.process_time() - start
+        lbr = "" if result.final_exploit is None else f", the best response earns {result.final_exploit:+.3f}"
         print(f"{rules.preset} {n}p done: {result.final:+.3f} over the final pool, {result.final_vs:+.3f} against "
-              f"reader; {result.rounds_played:,} rounds, {seconds:.0f} s CPU", flush=True)
-        trained[key_of(rules, n)] = {
+              f"reader{lbr}; {result.rounds_played:,} rounds, {seconds:.0f} s CPU", flush=True)
+        entry: dict[str, Any] = {
             "params": dataclasses.asdict(result.params),
             "pool": round(result.final, 4),
             "vs_reader": round(result.final_vs, 4),
             "rounds": result.rounds_played,
             "cpu_seconds": round(seconds),
         }
+        if result.final_exploit is not None:
+            entry["exploit"] = round(result.final_exploit, 4)
+            entry["exploit_weight"] = args.exploit_weight
+        trained[key_of(rules, n)] = entry
         if args.write:
             write_trained_module(args.write, trained)
             print(f"wrote {args.write}", flush=True)

@@ -11,7 +11,12 @@ Each public action is evidence, applied as a likelihood:
 * a challenge of ``q × d`` makes holding ``d`` less likely, by how likely a player holding ``c``
   copies would have been to challenge (the opponent model below), softened by ``challenge_weight``;
 * raising over ``q × d`` instead of challenging it is a mild sign of holding some ``d``
-  (``noraise_weight``).
+  (``noraise_weight``);
+* a raise on the standing bid's own digit leans on that bid's claim: going from ``q × d`` to
+  ``q′ × d`` needs only the ``q′ − q`` more copies.  With ``stack_read`` at ``w`` the bidder's
+  likelihood is ``1 − w`` parts the ordinary one and ``w`` parts the one that wants only the
+  increment (heads up, ``w`` = 0 read "I open two 5s, you say three 5s" as you holding two 5s —
+  what a local best response bluffs into: see the README).
 
 Every bid and challenge counts, so a player who keeps coming back to one digit is read as holding
 more of it.
@@ -59,6 +64,7 @@ class ReaderParams:
     temperature: float = 0.0
     bluff_hold: int = 1
     bluff_uniform: bool = True
+    stack_read: float = 0.0
 
 
 # -- tables, computed once per (params, table size) ----------------------------------------------
@@ -73,6 +79,7 @@ class _Model:
     """Likelihoods and the opponent model for one table size and format, indexed by quantity (0 .. Ln)."""
 
     __slots__ = (
+        "_stacked",
         "bid",
         "challenge",
         "counts_own",
@@ -81,6 +88,7 @@ class _Model:
         "prior",
         "read_challenge",
         "read_raise_over",
+        "stack",
         "values",
     )
 
@@ -112,11 +120,23 @@ class _Model:
             tuple(params.bid_floor + (1 - params.bid_floor) * params.bid_ratio ** -max(0, t - c) for c in sizes)
             for t in range(9)
         )
+        self.stack = params.stack_read
+        self._stacked: dict[tuple[int, int], tuple[float, ...]] = {}
         #: P(a bidder challenged all around, holding c copies, calls for the count), by quantity.
         self.counts_own = tuple(
             tuple(_sigmoid(params.steep * (at_least(q - c, k, values) - 0.5)) for c in sizes)
             for q in range(length * n + 1)
         )
+
+
+    def stacked(self, target: int, step: int) -> tuple[float, ...]:
+        """The likelihood of a raise by ``step`` on the standing bid's digit (see ``stack_read``)."""
+        key = (target, step)
+        if key not in self._stacked:
+            w = self.stack
+            lean = self.bid[max(0, min(target, step))]
+            self._stacked[key] = tuple((1 - w) * a + w * b for a, b in zip(self.bid[target], lean, strict=True))
+        return self._stacked[key]
 
 
 @cache
@@ -185,7 +205,11 @@ class _Reading:
                     if standing is not None and bidder != actor and params.noraise_weight > 0:
                         self._update(actor, standing.digit, model.read_raise_over[standing.quantity], model.prior)
                     target = min(bid.quantity, params.open_target if standing is None else params.raise_target)
-                    self._update(actor, bid.digit, model.bid[target], model.prior)
+                    lik = model.bid[target]
+                    stacked = standing is not None and bidder != actor and bid.digit == standing.digit
+                    if params.stack_read > 0 and standing is not None and stacked:
+                        lik = model.stacked(target, bid.quantity - standing.quantity)
+                    self._update(actor, bid.digit, lik, model.prior)
                 standing, bidder = bid, actor
             elif isinstance(action, Challenge):
                 if actor != me and standing is not None and params.challenge_weight > 0:

@@ -356,6 +356,38 @@ def test_the_reader_reads_bids_as_support_and_challenges_as_doubt() -> None:
     assert _p_win(reader.explain(view_of(doubted))) > _p_win(reader.explain(view_of(trusted)))
 
 
+def _expected_holding(reader: Reader, view: SeatView, player: str, digit: int) -> float:
+    posteriors = dict(reader.memo_key(view))
+    vec = posteriors[(player, digit)]
+    assert isinstance(vec, tuple)
+    return sum(c * x for c, x in enumerate(vec))
+
+
+@pytest.mark.parametrize("preset", ["classic", "salomon"])
+def test_stack_read_reads_a_raise_on_my_digit_as_the_increment_only(preset: str) -> None:
+    """Heads up: "I open two 5s, you say three 5s" needs only one 5 of you (what a best response bluffs into)."""
+    table = serials(p1="55123467", p2="00000000")
+    plain, stacked = Reader(ReaderParams(stack_read=0.0)), Reader(ReaderParams(stack_read=1.0))
+    assert ReaderParams().stack_read == 0.0  # today's reader, and every table trained without it, unchanged
+
+    def holding(reader: Reader, steps: list[tuple[str, str]], digit: int) -> float:
+        round_ = Round(make_rules(preset), ["p1", "p2"], table, "p1")
+        play(round_, steps)
+        return _expected_holding(reader, view_of(round_), "p2", digit)
+
+    by_one = [("p1", "2 5"), ("p2", "3 5")]
+    assert holding(stacked, by_one, 5) < holding(plain, by_one, 5)
+    assert holding(plain, by_one, 5) > 1.5  # read as about the two copies a raise "wants"
+    # A raise by the two copies a raise wants anyway, or on another digit, reads the same either way.
+    by_two = [("p1", "2 5"), ("p2", "4 5")]
+    assert holding(stacked, by_two, 5) == pytest.approx(holding(plain, by_two, 5))
+    other = [("p1", "2 5"), ("p2", "3 6")]
+    assert holding(stacked, other, 6) == pytest.approx(holding(plain, other, 6))
+    # Half-way is half of each likelihood.
+    half = Reader(ReaderParams(stack_read=0.5))
+    assert holding(stacked, by_one, 5) < holding(half, by_one, 5) < holding(plain, by_one, 5)
+
+
 def _p_win(text: str) -> int:
     match = re.search(r"Challenging wins with probability (\d+)%", text)
     assert match, text
