@@ -4,10 +4,9 @@ handling, its write transaction and the SQL that is its own.  No store is import
 (``adapters.stores`` chooses one; each builds on this).
 
 **Group commit.**  A store hands each caller's writes (a *unit*: all stored, or none) to its
-:class:`GroupWriter`.  One writer task per store takes every unit queued while the previous
-transaction ran and writes them together in ONE transaction (the store's ``_write``).  If that batch
-fails, its units are written one by one, in order, so only the unit at fault fails; its caller gets the
-port's exception (the store's ``_translate``: a stale table, a request already answered …).
+:class:`~adapters.groupwriter.GroupWriter` (see there), which writes the units queued together in ONE
+transaction (the store's ``_write``); a unit that fails alone gets the port's exception (the store's
+``_translate``: a stale table, a request already answered …).
 
 **Shared SQL** is written with ``?`` parameters, SQLite's; the PostgreSQL store's ``_rows`` turns them
 into its ``$1, $2, …`` (:func:`numbered`, once per statement text).
@@ -15,19 +14,19 @@ into its ``$1, $2, …`` (:func:`numbered`, once per statement text).
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
-from bot.background import cancel, spawn
 from bot.ports import RoundRecord, StoredSettings, StoredTable, TableHead
 
+from .groupwriter import GroupWriter
 from .streams import StreamBook
 
-__all__ = ["DUMP_COLUMNS", "GroupWriter", "Queries", "StoreBase", "numbered", "rowcount"]
+__all__ = ["DUMP_COLUMNS", "Erase", "GroupWriter", "OpenTables", "Queries", "SlackQueries", "StoreBase", "numbered",
+           "rowcount"]
 
 U = TypeVar("U")
 
@@ -42,7 +41,7 @@ DUMP_COLUMNS: dict[str, tuple[str, ...]] = {
     "players": ("server", "player", "name"),
     "requests": ("request_id", "table_id", "reply", "at"),
     "settlements": ("server", "period", "settled_by", "at"),
-    "slack_bots": ("enterprise_id", "team_id", "server", "installed_at", "data"),  # adapters/installs.py
+    "slack_bots": ("enterprise_id", "team_id", "server", "installed_at", "data"),  # SlackQueries
     "slack_installations": ("enterprise_id", "team_id", "user_id", "installed_at", "data"),
 }
 
@@ -81,75 +80,58 @@ class Queries:
     ROUNDS = "SELECT id, table_id, number, period, at, outcome, record FROM rounds WHERE server = ?"
 
 
-class GroupWriter(Generic[U]):
-    """One store's writer task.  ``write(units)`` stores units in ONE transaction (or raises, storing
-    none); ``translate(unit, error)`` is the exception the caller of a unit that failed alone gets."""
+class Erase:
+    """Erasing one server's rows (``liars forget``, :meth:`StoreBase.erase_server`): the check, and the
+    deletes in an order the foreign keys allow (a round's ledger entries before it, a table's rows
+    before it).  Each store lifts its append-only triggers around them, in the same transaction."""
 
-    def __init__(self, write: Callable[[Sequence[U]], Awaitable[None]],
-                 translate: Callable[[U, Exception], Awaitable[BaseException]], *, name: str) -> None:
-        self._write = write
-        self._translate = translate
-        self._name = name
-        self._queue: asyncio.Queue[tuple[U, asyncio.Future[None]]] = asyncio.Queue()
-        self._task: asyncio.Task[None] | None = None
-        self.transactions = 0  # write transactions run (group commit makes this fewer than the units)
-
-    @property
-    def running(self) -> bool:
-        return self._task is not None and not self._task.done()
-
-    def start(self) -> None:
-        if self._task is None:
-            self._task = spawn(self._loop(), f"the store writer ({self._name})", name=self._name)
-
-    async def close(self) -> None:
-        """Write what is queued, then stop."""
-        if self._task is None:
-            return
-        await self._queue.join()
-        await cancel(self._task)
-        self._task = None
-
-    async def submit(self, unit: U) -> None:
-        """Queue a unit and wait until it is stored (or raise what kept it out)."""
-        if self._task is None:
-            raise RuntimeError("the store is not open")
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((unit, done))
-        await done
-
-    async def _loop(self) -> None:
-        while True:
-            batch = [await self._queue.get()]
-            while not self._queue.empty():
-                batch.append(self._queue.get_nowait())
-            try:
-                await self._write([unit for unit, _ in batch])
-                self.transactions += 1
-                for _, done in batch:
-                    _resolve(done, None)
-            except Exception:
-                # One unit spoiled the batch: write them one by one, in order, so only that one fails.
-                for unit, done in batch:
-                    try:
-                        await self._write([unit])
-                    except Exception as exc:
-                        _resolve(done, await self._translate(unit, exc))
-                    else:
-                        self.transactions += 1
-                        _resolve(done, None)
-            finally:
-                for _ in batch:
-                    self._queue.task_done()
+    OPEN = "SELECT COUNT(*) FROM tables WHERE server = ? AND status = 'open'"
+    _OF_TABLES = "table_id IN (SELECT id FROM tables WHERE server = ?)"
+    DELETES: tuple[tuple[str, str], ...] = tuple(
+        (table, f"DELETE FROM {table} WHERE {where}") for table, where in (
+            ("ledger", "server = ?"),
+            ("rounds", "server = ?"),
+            ("settlements", "server = ?"),
+            ("requests", _OF_TABLES),
+            ("table_events", _OF_TABLES),
+            ("tables", "server = ?"),
+            ("players", "server = ?"),
+            ("servers", "server = ?"),
+        ))
 
 
-def _resolve(done: asyncio.Future[None], error: BaseException | None) -> None:
-    if done.done():  # the caller was cancelled
-        return
-    if error is None:
-        done.set_result(None)
-    else:
-        done.set_exception(error)
+class OpenTables(Exception):
+    """The server has open tables: nothing was erased."""
+
+    def __init__(self, server: str, count: int) -> None:
+        super().__init__(f"{server} has {count} open table(s): close them first (nothing was erased)")
+        self.count = count
+
+
+class SlackQueries:
+    """Slack's installations and OAuth states (``slack_bots``, ``slack_installations``,
+    ``slack_oauth_states``; see :mod:`adapters.installs`).  ``''`` stands for an absent enterprise, team
+    or user id."""
+
+    UPSERT_BOT = ("INSERT INTO slack_bots (enterprise_id, team_id, server, installed_at, data) VALUES (?, ?, ?, ?, ?)"
+                  " ON CONFLICT (enterprise_id, team_id) DO UPDATE SET server = excluded.server,"
+                  " installed_at = excluded.installed_at, data = excluded.data")
+    UPSERT_INSTALLATION = ("INSERT INTO slack_installations (enterprise_id, team_id, user_id, installed_at, data)"
+                           " VALUES (?, ?, ?, ?, ?) ON CONFLICT (enterprise_id, team_id, user_id) DO UPDATE SET"
+                           " installed_at = excluded.installed_at, data = excluded.data")
+    FIND_BOT = "SELECT data FROM slack_bots WHERE enterprise_id = ? AND team_id = ?"
+    # the server's bot: an organisation-wide install first (team ''), else the newest workspace install
+    BOT_OF_SERVER = ("SELECT data FROM slack_bots WHERE server = ? ORDER BY team_id = '' DESC, installed_at DESC"
+                     " LIMIT 1")
+    FIND_INSTALLATION = ("SELECT data FROM slack_installations WHERE enterprise_id = ? AND team_id = ?"
+                         " ORDER BY installed_at DESC LIMIT 1")
+    FIND_USER_INSTALLATION = FIND_INSTALLATION.replace("team_id = ?", "team_id = ? AND user_id = ?")
+    DELETE_BOT = "DELETE FROM slack_bots WHERE enterprise_id = ? AND team_id = ?"
+    DELETE_INSTALLATIONS = "DELETE FROM slack_installations WHERE enterprise_id = ? AND team_id = ?"
+    DELETE_USER_INSTALLATION = DELETE_INSTALLATIONS + " AND user_id = ?"
+    ISSUE_STATE = "INSERT INTO slack_oauth_states (state, expire_at) VALUES (?, ?)"
+    CONSUME_STATE = "DELETE FROM slack_oauth_states WHERE state = ? AND expire_at > ?"
+    FORGET_STALE_STATES = "DELETE FROM slack_oauth_states WHERE expire_at <= ?"
 
 
 class StoreBase(Generic[U]):
@@ -164,6 +146,16 @@ class StoreBase(Generic[U]):
     # -- what each store provides ------------------------------------------------------------------
     async def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
         """A query's rows (``?`` parameters), read in one go."""
+        raise NotImplementedError
+
+    async def _run(self, sql: str, args: Sequence[Any] = ()) -> int:
+        """One write statement (``?`` parameters) in its own transaction; the rows it changed."""
+        raise NotImplementedError
+
+    async def erase_server(self, server: str) -> dict[str, int]:
+        """Erase every row of ``server`` (:class:`Erase`, in ONE transaction, lifting the append-only
+        triggers for it); the rows erased per table.  Raises :class:`OpenTables`, erasing nothing, if
+        the server has an open table."""
         raise NotImplementedError
 
     async def _write(self, units: Sequence[U]) -> None:
@@ -308,3 +300,45 @@ class StoreBase(Generic[U]):
         keys = ("id", "table_id", "number", "period", "at")
         return [{**dict(zip(keys, r[:5], strict=True)), "outcome": json.loads(r[5]), "record": json.loads(r[6])}
                 for r in await self._rows(sql, args)]
+
+    # -- Slack installations (rare writes: an install, an uninstall; not through the group commit) -
+    async def _data(self, sql: str, *args: Any) -> str | None:
+        row = await self._one(sql, args)
+        return None if row is None else str(row[0])
+
+    async def save_slack_bot(self, enterprise: str, team: str, server: str, at: float, data: str) -> None:
+        await self._run(SlackQueries.UPSERT_BOT, (enterprise, team, server, at, data))
+
+    async def save_slack_installation(self, enterprise: str, team: str, user: str, at: float, data: str) -> None:
+        await self._run(SlackQueries.UPSERT_INSTALLATION, (enterprise, team, user, at, data))
+
+    async def find_slack_bot(self, enterprise: str, team: str) -> str | None:
+        return await self._data(SlackQueries.FIND_BOT, enterprise, team)
+
+    async def slack_bot_of_server(self, server: str) -> str | None:
+        """The bot installed for a ledger server (an Enterprise Grid organisation or a workspace)."""
+        return await self._data(SlackQueries.BOT_OF_SERVER, server)
+
+    async def find_slack_installation(self, enterprise: str, team: str, user: str | None = None) -> str | None:
+        """The newest installation in the workspace, or the one ``user`` made."""
+        if user is None:
+            return await self._data(SlackQueries.FIND_INSTALLATION, enterprise, team)
+        return await self._data(SlackQueries.FIND_USER_INSTALLATION, enterprise, team, user)
+
+    async def delete_slack_bot(self, enterprise: str, team: str) -> None:
+        await self._run(SlackQueries.DELETE_BOT, (enterprise, team))
+
+    async def delete_slack_installations(self, enterprise: str, team: str, user: str | None = None) -> None:
+        """Every installation in the workspace, or the one ``user`` made."""
+        if user is None:
+            await self._run(SlackQueries.DELETE_INSTALLATIONS, (enterprise, team))
+        else:
+            await self._run(SlackQueries.DELETE_USER_INSTALLATION, (enterprise, team, user))
+
+    async def issue_oauth_state(self, state: str, expire_at: float, now: float) -> None:
+        await self._run(SlackQueries.FORGET_STALE_STATES, (now,))
+        await self._run(SlackQueries.ISSUE_STATE, (state, expire_at))
+
+    async def consume_oauth_state(self, state: str, now: float) -> bool:
+        """True once for a state issued and not expired (it is used up); False otherwise."""
+        return await self._run(SlackQueries.CONSUME_STATE, (state, now)) == 1

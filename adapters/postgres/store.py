@@ -24,7 +24,7 @@ from typing import Any
 
 import asyncpg
 
-from adapters.storebase import DUMP_COLUMNS, StoreBase, numbered
+from adapters.storebase import DUMP_COLUMNS, Erase, OpenTables, StoreBase, numbered, rowcount
 from bot.ports import DuplicateRequest, RoundRecord, StaleSettings, StaleTable, StoredTable
 
 from .batch import Batch, Unit, statement
@@ -34,6 +34,8 @@ __all__ = ["PostgresStore"]
 
 log = logging.getLogger(__name__)
 
+# the row triggers that keep the ledger and the event log append-only (``schema.py``), lifted only to erase
+_APPEND_ONLY = (("ledger", "ledger_append_only"), ("table_events", "events_append_only"))
 _MIGRATION_LOCK = 0x6C696172  # pg_advisory_xact_lock key: one process migrates at a time
 
 
@@ -78,6 +80,23 @@ class PostgresStore(StoreBase[Unit]):
 
     async def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
         return list(await self.pool.fetch(numbered(sql), *args))
+
+    async def _run(self, sql: str, args: Sequence[Any] = ()) -> int:
+        return rowcount(await self.pool.execute(numbered(sql), *args))  # status text such as "DELETE 1"
+
+    async def erase_server(self, server: str) -> dict[str, int]:
+        """ONE transaction: the append-only triggers disabled, the server's rows deleted, the triggers
+        enabled again (its ALTER TABLEs hold the two tables' locks until it ends)."""
+        async with self.pool.acquire() as conn, conn.transaction():
+            open_tables = await conn.fetchval(numbered(Erase.OPEN), server)
+            if open_tables:
+                raise OpenTables(server, int(open_tables))
+            for table, trigger in _APPEND_ONLY:
+                await conn.execute(f"ALTER TABLE {table} DISABLE TRIGGER {trigger}")
+            erased = {table: rowcount(await conn.execute(numbered(delete), server)) for table, delete in Erase.DELETES}
+            for table, trigger in _APPEND_ONLY:
+                await conn.execute(f"ALTER TABLE {table} ENABLE TRIGGER {trigger}")
+        return erased
 
     async def _migrate(self) -> None:
         async with self.pool.acquire() as conn, conn.transaction():

@@ -13,8 +13,8 @@ created outside our migrations, no PostgreSQL) and for SQLAlchemy (a new depende
 and connection pool beside asyncpg, ``metadata.create_all`` instead of numbered migrations).  Neither
 fits stores that every process shares through aiosqlite or asyncpg with numbered migrations, so
 :class:`InstallationStore` and :class:`StateStore` implement slack_sdk's ``AsyncInstallationStore`` and
-``AsyncOAuthStateStore`` interfaces over :class:`adapters.installs.SlackInstalls` (the store
-adapters' SQL; the rows hold slack_sdk's own ``Installation``/``Bot`` records as JSON, as slack_sdk's
+``AsyncOAuthStateStore`` interfaces over :class:`adapters.installs.SlackInstalls` (the
+stores' methods and SQL; the rows hold slack_sdk's own ``Installation``/``Bot`` records as JSON, as slack_sdk's
 file and S3 stores do).  An install through one process is seen by every process at once.
 
 **Every request and every message with its workspace's token.**  For a request, bolt's authorize
@@ -97,7 +97,7 @@ class InstallationStore(AsyncInstallationStore):
     async def async_save(self, installation: Installation) -> None:
         enterprise = _key(installation.enterprise_id)
         team = "" if installation.is_enterprise_install else _key(installation.team_id)
-        await self.installs.save_installation(enterprise, team, _key(installation.user_id),
+        await self.installs.save_slack_installation(enterprise, team, _key(installation.user_id),
                                               installation.installed_at, json.dumps(installation.__dict__))
         if installation.bot_token is not None:
             await self.async_save_bot(installation.to_bot())
@@ -106,24 +106,24 @@ class InstallationStore(AsyncInstallationStore):
 
     async def async_save_bot(self, bot: Bot) -> None:
         team = "" if bot.is_enterprise_install else _key(bot.team_id)
-        await self.installs.save_bot(_key(bot.enterprise_id), team, server_of(bot.enterprise_id, bot.team_id),
+        await self.installs.save_slack_bot(_key(bot.enterprise_id), team, server_of(bot.enterprise_id, bot.team_id),
                                      bot.installed_at, json.dumps(bot.__dict__))
 
     async def async_find_bot(self, *, enterprise_id: str | None, team_id: str | None,
                              is_enterprise_install: bool | None = False) -> Bot | None:
         team = "" if is_enterprise_install else _key(team_id)
-        data = await self.installs.find_bot(_key(enterprise_id), team)
+        data = await self.installs.find_slack_bot(_key(enterprise_id), team)
         return None if data is None else Bot(**json.loads(data))
 
     async def bot_of_server(self, server: str) -> Bot | None:
-        data = await self.installs.bot_of_server(server)
+        data = await self.installs.slack_bot_of_server(server)
         return None if data is None else Bot(**json.loads(data))
 
     async def async_find_installation(self, *, enterprise_id: str | None, team_id: str | None,
                                       user_id: str | None = None,
                                       is_enterprise_install: bool | None = False) -> Installation | None:
         team = "" if is_enterprise_install else _key(team_id)
-        data = await self.installs.find_installation(_key(enterprise_id), team, user_id)
+        data = await self.installs.find_slack_installation(_key(enterprise_id), team, user_id)
         if data is None:
             return None
         installation = Installation(**json.loads(data))
@@ -136,11 +136,11 @@ class InstallationStore(AsyncInstallationStore):
         return installation
 
     async def async_delete_bot(self, *, enterprise_id: str | None, team_id: str | None) -> None:
-        await self.installs.delete_bot(_key(enterprise_id), _key(team_id))
+        await self.installs.delete_slack_bot(_key(enterprise_id), _key(team_id))
 
     async def async_delete_installation(self, *, enterprise_id: str | None, team_id: str | None,
                                         user_id: str | None = None) -> None:
-        await self.installs.delete_installations(_key(enterprise_id), _key(team_id), user_id)
+        await self.installs.delete_slack_installations(_key(enterprise_id), _key(team_id), user_id)
 
 
 class StateStore(AsyncOAuthStateStore):
@@ -160,11 +160,11 @@ class StateStore(AsyncOAuthStateStore):
     async def async_issue(self, *args: Any, **kwargs: Any) -> str:
         state = secrets.token_urlsafe(24)
         now = self.clock()
-        await self.installs.issue_state(state, now + self.expiration_seconds, now)
+        await self.installs.issue_oauth_state(state, now + self.expiration_seconds, now)
         return state
 
     async def async_consume(self, state: str) -> bool:
-        return await self.installs.consume_state(state, self.clock())
+        return await self.installs.consume_oauth_state(state, self.clock())
 
 
 def authorize_url(api_url: str) -> str:

@@ -25,7 +25,7 @@ from typing import Any
 
 import aiosqlite
 
-from adapters.storebase import DUMP_COLUMNS, StoreBase
+from adapters.storebase import DUMP_COLUMNS, Erase, OpenTables, StoreBase
 from bot.background import cancel
 from bot.ports import RoundRecord, StaleTable, StoredTable
 
@@ -35,6 +35,10 @@ from .schema import MIGRATIONS, migrate_sync, switch_to_wal
 __all__ = ["MIGRATIONS", "SqliteStore"]
 
 log = logging.getLogger(__name__)
+
+# the triggers that keep the ledger and the event log append-only (``schema.py``), lifted only to erase
+_APPEND_ONLY = ("ledger_no_delete", "events_no_delete")
+_TRIGGERS_SQL = "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name IN (?, ?)"
 
 _compact = json.JSONEncoder(separators=(",", ":")).encode
 
@@ -170,6 +174,42 @@ class SqliteStore(StoreBase[Unit]):
         # loop iteration per statement.  (aiosqlite's ``_execute`` is the documented-in-source hook for
         # running a function on the connection's thread; the pinned version is tested.)
         await db._execute(write_sync, db._conn, merged, rounds)  # type: ignore[no-untyped-call]
+
+    async def _run(self, sql: str, args: Sequence[Any] = ()) -> int:
+        """One statement in its own transaction (autocommit), run by the writer between its batches:
+        the connection has one writer."""
+        async def run() -> int:
+            async with self.db.execute(sql, tuple(args)) as cursor:
+                return int(cursor.rowcount)
+
+        return await self._writer.alone(run)
+
+    async def erase_server(self, server: str) -> dict[str, int]:
+        return await self._writer.alone(lambda: self._erase(server))
+
+    async def _erase(self, server: str) -> dict[str, int]:
+        """ONE write transaction (the writer runs it alone, so nothing else joins it): the append-only
+        triggers are dropped, the server's rows deleted, the triggers re-created as they were."""
+        db = self.db
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            [(open_tables,)] = await db.execute_fetchall(Erase.OPEN, (server,))
+            if open_tables:
+                raise OpenTables(server, int(open_tables))
+            triggers = [sql for (sql,) in await db.execute_fetchall(_TRIGGERS_SQL, _APPEND_ONLY)]
+            for name in _APPEND_ONLY:
+                await db.execute(f"DROP TRIGGER IF EXISTS {name}")
+            erased = {}
+            for table, delete in Erase.DELETES:
+                async with db.execute(delete, (server,)) as cursor:
+                    erased[table] = int(cursor.rowcount)
+            for sql in triggers:
+                await db.execute(sql)
+            await db.execute("COMMIT")
+        except BaseException:
+            await db.execute("ROLLBACK")
+            raise
+        return erased
 
     async def _translate(self, unit: Unit, exc: Exception) -> BaseException:
         error = translate(unit, exc)

@@ -1,0 +1,136 @@
+"""A store's one writer task, shared by both stores (no SQL here: each store gives it its ``_write``).
+
+**Group commit.**  A store hands each caller's writes (a *unit*: all stored, or none) to its
+:class:`GroupWriter`.  The writer task takes every unit queued while the previous transaction ran and
+writes them together in ONE transaction (the store's ``write``).  If that batch fails, its units are
+written one by one, in order, so only the unit at fault fails; its caller gets the port's exception
+(the store's ``translate``: a stale table, a request already answered …).
+
+**Work alone.**  What is not a unit — a write of several statements the store runs itself, such as
+erasing a server (``liars forget``) — is handed over with :meth:`GroupWriter.alone`: the writer runs
+it between two batches, by itself, so a store whose connection takes one writer at a time (SQLite's)
+still has exactly one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Generic, TypeVar, cast
+
+from bot.background import cancel, spawn
+
+__all__ = ["GroupWriter"]
+
+U = TypeVar("U")
+T = TypeVar("T")
+
+
+class _Alone:
+    """Work the writer runs by itself (see :meth:`GroupWriter.alone`)."""
+
+    __slots__ = ("work",)
+
+    def __init__(self, work: Callable[[], Awaitable[Any]]) -> None:
+        self.work = work
+
+
+class GroupWriter(Generic[U]):
+    """One store's writer task.  ``write(units)`` stores units in ONE transaction (or raises, storing
+    none); ``translate(unit, error)`` is the exception the caller of a unit that failed alone gets."""
+
+    def __init__(self, write: Callable[[Sequence[U]], Awaitable[None]],
+                 translate: Callable[[U, Exception], Awaitable[BaseException]], *, name: str) -> None:
+        self._write = write
+        self._translate = translate
+        self._name = name
+        self._queue: asyncio.Queue[tuple[U | _Alone, asyncio.Future[Any]]] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self.transactions = 0  # batch transactions run (group commit makes this fewer than the units)
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = spawn(self._loop(), f"the store writer ({self._name})", name=self._name)
+
+    async def close(self) -> None:
+        """Write what is queued, then stop."""
+        if self._task is None:
+            return
+        await self._queue.join()
+        await cancel(self._task)
+        self._task = None
+
+    async def submit(self, unit: U) -> None:
+        """Queue a unit and wait until it is stored (or raise what kept it out)."""
+        await self._enqueue(unit)
+
+    async def alone(self, work: Callable[[], Awaitable[T]]) -> T:
+        """Run ``work`` in the writer, after what is queued before it and before what is queued after,
+        with nothing else written meanwhile; its result (or what it raised)."""
+        return cast(T, await self._enqueue(_Alone(work)))
+
+    async def _enqueue(self, item: U | _Alone) -> Any:
+        if self._task is None:
+            raise RuntimeError("the store is not open")
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((item, done))
+        return await done
+
+    async def _loop(self) -> None:
+        held: tuple[U | _Alone, asyncio.Future[Any]] | None = None
+        while True:
+            first, held = held or await self._queue.get(), None
+            if isinstance(first[0], _Alone):
+                await self._run_alone(first[0], first[1])
+                continue
+            batch = [cast(tuple[U, asyncio.Future[Any]], first)]
+            while not self._queue.empty():
+                queued = self._queue.get_nowait()
+                if isinstance(queued[0], _Alone):
+                    held = queued  # the next batch waits for it
+                    break
+                batch.append(cast(tuple[U, asyncio.Future[Any]], queued))
+            await self._write_batch(batch)
+
+    async def _run_alone(self, alone: _Alone, done: asyncio.Future[Any]) -> None:
+        try:
+            result = await alone.work()
+        except Exception as exc:
+            _resolve(done, exc)
+        else:
+            _resolve(done, None, result)
+        finally:
+            self._queue.task_done()
+
+    async def _write_batch(self, batch: list[tuple[U, asyncio.Future[Any]]]) -> None:
+        try:
+            await self._write([unit for unit, _ in batch])
+            self.transactions += 1
+            for _, done in batch:
+                _resolve(done, None)
+        except Exception:
+            # One unit spoiled the batch: write them one by one, in order, so only that one fails.
+            for unit, done in batch:
+                try:
+                    await self._write([unit])
+                except Exception as exc:
+                    _resolve(done, await self._translate(unit, exc))
+                else:
+                    self.transactions += 1
+                    _resolve(done, None)
+        finally:
+            for _ in batch:
+                self._queue.task_done()
+
+
+def _resolve(done: asyncio.Future[Any], error: BaseException | None, result: Any = None) -> None:
+    if done.done():  # the caller was cancelled
+        return
+    if error is None:
+        done.set_result(result)
+    else:
+        done.set_exception(error)

@@ -1,0 +1,94 @@
+"""``erase_server`` (``liars forget``) on every store (SQLite file, PostgreSQL database): one server's rows
+go in one transaction, every other server's stay, the ledger and the event log are append-only again
+afterwards, and a server with an open table is refused with nothing erased."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from adapters.erase import OpenTables, erase_server
+from bot.ports import Store
+from tests.adapters.store_support import StoreFactory, raw_sql
+from tests.adapters.test_store_contract import P, round_
+
+EVERY_KIND = ("ledger", "rounds", "settlements", "requests", "table_events", "tables", "players", "servers")
+
+
+async def a_server_with_history(store: Store, server: str, *, close: bool = True) -> int:
+    """A table of two rounds (closed unless told), a name, settings and a settled period."""
+    table = await store.create_table(server, "c1", 1.0)
+    await store.commit(table, server, [{"t": "open"}], at=1.0, period=P, names={"a": "Ann"},
+                       request=(f"{server}-r1", {"ok": True}))
+    await store.commit(table, server, [{"t": "count"}, {"t": "count"}], at=2.0, period=P, close=close,
+                       rounds=[round_(1, ("a", 3), ("b", -3)), round_(2, ("a", -1), ("b", 1))])
+    await store.set_settings(server, {"stake": 2}, expect_version=0)
+    assert await store.settle_period(server, P, "a", 3.0)
+    return table
+
+
+async def rows_of(database_url: str, server: str) -> dict[str, int]:
+    where = {"requests": "table_id IN (SELECT id FROM tables WHERE server = $1)",
+             "table_events": "table_id IN (SELECT id FROM tables WHERE server = $1)"}
+    return {kind: int((await raw_sql(database_url, f"SELECT COUNT(*) FROM {kind} WHERE "
+                                     + where.get(kind, "server = $1"), server))[0][0])
+            for kind in EVERY_KIND}
+
+
+async def test_erasing_a_server_takes_every_row_of_it_and_no_other(open_store: StoreFactory,
+                                                                    database_url: str) -> None:
+    store = await open_store()
+    await a_server_with_history(store, "slack:TA")
+    kept = await a_server_with_history(store, "slack:TB")
+    before = await rows_of(database_url, "slack:TB")
+    erased = await erase_server(store, "slack:TA")
+    assert erased == {"ledger": 4, "rounds": 2, "settlements": 1, "requests": 1, "table_events": 3, "tables": 1,
+                      "players": 1, "servers": 1}
+    assert await rows_of(database_url, "slack:TA") == dict.fromkeys(EVERY_KIND, 0)
+    assert await rows_of(database_url, "slack:TB") == before
+    assert await store.balances("slack:TB") == {"a": 2, "b": -2}
+    assert await store.table_events(kept) == [{"t": "open"}, {"t": "count"}, {"t": "count"}]
+    assert await store.balances("slack:TA") == {} and await store.all_servers() == ["slack:TB"]
+    # the triggers are back: the ledger and the event log refuse a delete again
+    for sql in ("DELETE FROM ledger", "DELETE FROM table_events"):
+        with pytest.raises(Exception, match="append-only"):
+            await raw_sql(database_url, sql)
+    # erasing it again finds nothing (zeros, not an error)
+    assert await erase_server(store, "slack:TA") == dict.fromkeys(EVERY_KIND, 0)
+
+
+async def test_a_server_with_an_open_table_is_refused_and_keeps_everything(open_store: StoreFactory,
+                                                                          database_url: str) -> None:
+    store = await open_store()
+    await a_server_with_history(store, "discord:1", close=False)
+    before = await rows_of(database_url, "discord:1")
+    with pytest.raises(OpenTables, match="discord:1 has 1 open table") as refused:
+        await erase_server(store, "discord:1")
+    assert refused.value.count == 1
+    assert await rows_of(database_url, "discord:1") == before
+    with pytest.raises(Exception, match="append-only"):
+        await raw_sql(database_url, "DELETE FROM ledger")
+
+
+async def test_an_erase_among_concurrent_commits_and_installs_runs_by_itself(open_store: StoreFactory) -> None:
+    """SQLite has one writer per connection: an erase (several statements) sharing its transaction with
+    a batch of commits or an install's write would fail or take them with it."""
+    store = await open_store()
+    await a_server_with_history(store, "gone")
+    tables = [await store.create_table("live", f"c{i}", 1.0) for i in range(8)]
+
+    async def play(i: int, table: int) -> None:
+        for n in range(3):
+            await store.commit(table, "live", [{"t": "step", "n": n}], at=2.0, period=P,
+                               rounds=[round_(n + 1, (f"p{i}", 1), (f"q{i}", -1))])
+
+    installs = [store.save_slack_bot("", f"T{i}", f"T{i}", 1.0, "{}")  # type: ignore[attr-defined]
+                for i in range(4)]
+    results = await asyncio.gather(erase_server(store, "gone"), *(play(i, t) for i, t in enumerate(tables)),
+                                   *installs)
+    assert results[0]["ledger"] == 4
+    assert await store.balances("gone") == {}
+    assert sum((await store.balances("live")).values()) == 0 and len(await store.balances("live")) == 16
+    assert all(len(t.events) == 3 for t in await store.load_open_tables())
+    assert all([await store.find_slack_bot("", f"T{i}") == "{}" for i in range(4)])  # type: ignore[attr-defined]
