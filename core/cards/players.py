@@ -7,23 +7,31 @@ handed, so a seeded game replays exactly.
 
 The reading (``normal``/``hard``): from the last hand it knows (or five unseen cards at the start of the
 hand), it simulates each later turn — the taker discards the cards least useful to what they went on to
-declare and draws as many from the unseen cards — and weights each simulated history by how honest it
-makes the declarers (a declaration the simulated hand does not hold counts ``bluff`` times as likely as
-one it does).  That gives P(the standing declaration holds) and, for the same hands, P(a taker could make
-a higher declaration true).  Under the gun it challenges when the challenge is likelier to survive than
-the take (a bluff the next player lets pass counting as survival), passes when both look bad.  Holding
-the hand, it picks the discard with the best chance of beating the standing floor (a few dozen draws per
-candidate), then declares the truth — the whole value, or now and then a vaguer truth — or, when it
-cannot, the least legal raise.
+declare and draws as many from the unseen cards — and weights each simulated history by how likely it
+makes each declaration.  A declaration the simulated hand holds counts 1; one it does not hold is a
+bluff, and a bluff is rare where it gains nothing: it counts ``bluff`` times as likely, times
+``unforced`` when the hand could have beaten the floor before it (a player who can tell the truth
+mostly does — an opener always can), times ``jump`` when it lies more than ``window`` values above the
+least legal raise (a bluffer says as little as it must; a big raise is mostly a hand that has it); and a
+true declaration counts ``understate`` when it names a lower type than the hand holds (who holds three
+of a kind says so, not "two pair").  (Weighting a history by the hands' mere chance of holding the
+declarations, as this reading did before, put a true opening of "sevens over threes" at 12-20 %, and
+``hard`` lost most of its challenges.)  That gives P(the standing declaration holds) and, for the same
+hands, P(a taker could make a higher declaration true).  Under the gun it challenges when the challenge
+is likelier to survive than the take (a bluff the next player lets pass counting as survival), passes
+when both look bad.  Holding the hand, it picks the discard with the best chance of beating the standing
+floor (a few dozen draws per candidate), then declares the truth — the whole value, or now and then a
+vaguer truth — or, when it cannot, the least legal raise.
 
-Levels: ``random`` (uniform over a few legal choices), ``easy`` (a short, credulous reading, one
-decision in four random), ``normal`` (the reading, shorter, one in twelve random), ``hard``.
+Levels: ``random`` (uniform over a few legal choices), ``easy`` (a short reading that believes a
+declaration only as often as a hand would hold it by chance, one decision in four random), ``normal``
+(the reading, shorter, one decision in twelve random), ``hard``.
 """
 
 from __future__ import annotations
 
 import random
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -80,13 +88,19 @@ class Params:
     draws: int = 24  # draws per discard candidate
     memory: int = 6  # turns simulated at most (older ones: a fresh random hand)
     bluff: float = 0.4  # weight of a history in which a declarer bluffed
+    unforced: float = 0.1  # times that, when the declarer's hand could have beaten the floor before it
+    jump: float = 0.1  # times that, when the declaration is more than ``window`` values above the least raise
+    window: int = 3  # how far above the least raise a bluffer reaches
+    understate: float = 0.1  # weight of a true declaration of a lower type than the hand's
     let_pass: float = 0.45  # chance the next player lets a bluff pass
     exact: float = 0.75  # chance to declare the whole value when telling the truth
     noise: float = 0.0  # chance of a random decision
 
 
 _PARAMS = {
-    "easy": Params(samples=30, draws=8, memory=2, bluff=1.0, exact=0.3, noise=0.25),
+    "easy": Params(  # believes a declaration as often as a hand would hold it by chance
+        samples=30, draws=8, memory=2, bluff=1.0, unforced=1.0, jump=1.0, understate=1.0, exact=0.3, noise=0.25
+    ),
     "normal": Params(samples=60, draws=16, memory=4, noise=1 / 12),
     "hard": Params(),
 }
@@ -182,21 +196,29 @@ def read(view: View, params: Params, rng: random.Random) -> Reading:
             break
     pool = list(deck)
     floor = standing.floor
+    values = all_values(view.jokers > 0)
+    # per step: the floor it had to beat, and the weight of a bluff there (less for a raise far above the least)
+    beaten = [WORST, *(d.floor for _, d, _, _ in steps[:-1])]
+    odds = []
+    for (_, decl, _, _), before in zip(steps, beaten, strict=True):
+        far = bisect_left(values, decl.floor) - bisect_right(values, before) > params.window
+        odds.append(params.bluff * (params.jump if far else 1.0))
     mass = held = make = 0.0
     for _ in range(params.samples):
         used: set[int] = set()
         if known_codes is not None:
             hand = list(known_codes)
             used.update(hand)
+            weight = 1.0
         else:
             hand = _draw(pool, used, 5, rng)
-        weight = 1.0 if known_codes is not None or _value(hand) >= steps[start][1].floor else params.bluff
-        for _player, decl, drew, _ in steps[start + 1 :]:
-            k = drew or 0
+            weight = _likelihood(_value(hand), start, steps, beaten, odds, params)
+        for i in range(start + 1, len(steps)):
+            k = steps[i][2] or 0
             if k:
+                decl = steps[i][1]
                 hand = _keep(hand, decl.type, decl.ranks, k) + _draw(pool, used, k, rng)
-            if _value(hand) < decl.floor:
-                weight *= params.bluff
+            weight *= _likelihood(_value(hand), i, steps, beaten, odds, params)
         value = _value(hand)
         mass += weight
         if value >= floor:
@@ -204,6 +226,21 @@ def read(view: View, params: Params, rng: random.Random) -> Reading:
         if value > floor or _improves(hand, standing, pool, used, rng):
             make += weight
     return Reading(held / mass, make / mass)
+
+
+def _likelihood(
+    value: HandValue,
+    i: int,
+    steps: Sequence[tuple[str, Declaration, int | None, tuple[Card, ...] | None]],
+    beaten: Sequence[HandValue],
+    odds: Sequence[float],
+    params: Params,
+) -> float:
+    """How likely step ``i``'s declaration is from a hand of ``value``: a truth, or a bluff (forced or not)."""
+    declared = steps[i][1]
+    if value >= declared.floor:
+        return 1.0 if value.type == declared.type else params.understate
+    return odds[i] * (params.unforced if value > beaten[i] else 1.0)
 
 
 def _improves(hand: list[int], standing: Declaration, pool: list[int], used: set[int], rng: random.Random) -> bool:

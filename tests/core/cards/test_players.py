@@ -6,8 +6,8 @@ import random
 
 from core.cards.cards import parse_cards
 from core.cards.declarations import Declaration
-from core.cards.hands import evaluate
-from core.cards.players import decide, explain, view_of
+from core.cards.hands import HandType, evaluate
+from core.cards.players import _PARAMS, decide, explain, read, view_of
 from core.cards.round import Declare, Discard, Round, Take
 from core.cards.rules import make_rules
 
@@ -92,3 +92,37 @@ def test_explain_speaks_to_the_player() -> None:
     top = Round(["a", "b"], parse_cards(seed_deck()), "a")
     top.apply(Declare("a", Declaration.parse("royal flush")))
     assert explain(view_of(top, "b")).startswith("Nothing can beat <@a>'s royal flush")
+
+
+def test_the_hard_player_believes_a_big_opening() -> None:
+    # An opener can always tell the truth, and a bluffer raises no further than it must: an opening of
+    # "sevens over threes" (true here) is read as likely true and the hand taken, not challenged.  (The
+    # reading that weighted each hand only by its chance of holding the declaration put it at 12-20 %.)
+    r = Round(["a", "b", "c"], parse_cards(seed_deck()), "a")
+    r.apply(Declare("a", Declaration.parse("sevens over threes")))
+    view = view_of(r, "b")
+    for seed in range(6):
+        assert read(view, _PARAMS["hard"], random.Random(seed)).holds > 0.6
+        assert decide(view, "hard", random.Random(seed)) == Take("b")
+
+
+def _after_a_draw(last: str) -> Round:
+    """c opens with the seed's two pair; d keeps two cards, draws three and declares ``last``."""
+    r = Round(["c", "d"], parse_cards(seed_deck()), "c")
+    r.apply(Declare("c", Declaration.parse("sevens over threes with a jack kicker")))
+    r.apply(Take("d"))
+    r.apply(Discard("d", tuple(parse_cards("3H 3S JD"))))
+    r.apply(Declare("d", r.least_raise() if last == "the least raise" else Declaration.parse(last)))
+    return r
+
+
+def test_a_big_raise_after_a_draw_reads_likelier_true_than_the_least_raise() -> None:
+    # Who could not beat the floor bluffs with the least raise; three of a kind, far above it, is mostly
+    # drawn.  The reading by chance alone ranked them the other way (0.17-0.35 against 0.36-0.62).
+    least = view_of(_after_a_draw("the least raise"), "c")
+    trips = view_of(_after_a_draw("three of a kind"), "c")
+    assert least.standing is not None and least.standing.type is HandType.TWO_PAIR
+    for seed in range(8):
+        p_least = read(least, _PARAMS["hard"], random.Random(seed)).holds
+        p_trips = read(trips, _PARAMS["hard"], random.Random(seed)).holds
+        assert p_trips > p_least + 0.2, (seed, p_least, p_trips)
