@@ -15,11 +15,33 @@ from core.registry import DEFAULT_GAME, GAMES, game_commands
 
 from .settings import HISTORY_CHOICES, MAX_STAKE, MAX_TIMEOUT, MIN_TIMEOUT
 
-__all__ = ["commands", "game_of_command", "resolve", "table_commands"]
+__all__ = ["commands", "game_of_command", "hand_labels", "resolve", "table_commands"]
 
 
 def _choices(values: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
     return tuple(values.items())
+
+
+_SHOW, _AGAIN = "show me ", " again, privately"  # how the games word their ``hand`` lines
+
+
+def _hand_help() -> str:
+    """``hand``'s line from every game's wording of it (``Game.hand`` ("show me my serial again, privately"):
+    "show me my serial (or my cards) again, privately"."""
+    held = [game.hand.help.removeprefix(_SHOW).removesuffix(_AGAIN) for game in GAMES.values()
+            if game.hand is not None] or ["what I hold"]
+    return _SHOW + held[0] + (f" (or {', or '.join(held[1:])})" if held[1:] else "") + _AGAIN
+
+
+def _formats() -> tuple[str, str]:
+    """``start``'s usage words for the formats other than the games' usual ones (``[format=elimination]``)
+    and its ``format`` option's help, from the games' declared formats (the first is a game's usual)."""
+    usual = next((f for game in GAMES.values() for f in game.formats), "")
+    others = {f: text.split(":")[0] for game in GAMES.values() for f, text in list(game.formats.items())[1:]}
+    if not others:
+        return "", "How the table plays"
+    return (f" [format={'|'.join(others)}]",
+            f"How the table plays: {usual} (default) or " + " or ".join(f"{f}, {t}" for f, t in others.items()))
 
 
 def table_commands() -> tuple[CommandSpec, ...]:
@@ -30,13 +52,14 @@ def table_commands() -> tuple[CommandSpec, ...]:
     levels = _choices({lv: lv for game in GAMES.values() for lv in game.levels})
     most = max(game.max_players for game in GAMES.values())
     formats = _choices({f: f for game in GAMES.values() for f in game.formats})
+    format_usage, format_help = _formats()
     member = Param("member", Kind.USER, "Which player (default: you)")
     chart = Param("chart", Kind.FLAG, "Post it as a chart in the channel")
     period = Param("period", Kind.TEXT, "The month, YYYY-MM (default: this month)", suggest=Suggest.PERIODS)
     table, books = Section.TABLE, Section.BOOKS
     return (
-        CommandSpec("start", "open a table here: [game] [preset] [stake] [seats] [computers] [level] "
-                    "[format=elimination] [option=value ...]", table, params=(
+        CommandSpec("start", "open a table here: [game] [preset] [stake] [seats] [computers] [level]"
+                    f"{format_usage} [option=value ...]", table, params=(
                         Param("game", Kind.CHOICE, f"Which game (default: {first})", choices=games),
                         Param("preset", Kind.CHOICE, "Rule set (default: this server's)", choices=presets),
                         Param("stake", Kind.INT, "Units won or lost per player per round (elimination: what the "
@@ -44,15 +67,14 @@ def table_commands() -> tuple[CommandSpec, ...]:
                         Param("seats", Kind.INT, "Most players at the table", low=2, high=most),
                         Param("computers", Kind.INT, "Computer players to seat", low=0, high=most - 1),
                         Param("level", Kind.CHOICE, "How well the computer players play", choices=levels),
-                        Param("format", Kind.CHOICE, "How the table plays: rounds (default) or elimination, who "
-                              "pays for dinner", choices=formats),
+                        Param("format", Kind.CHOICE, format_help, choices=formats),
                         Param("options", Kind.TEXT, "More rules as name=value words, e.g. rebid=on skunk=on",
                               words=True),
                     )),
         CommandSpec("join", "take a seat at the table here", table),
         CommandSpec("leave", "leave the table (after the current round, if one is under way)", table),
         CommandSpec("deal", "start play (host; at least 2 seats)", table),
-        CommandSpec("hand", "show me my serial (or my cards) again, privately", Section.READ, changes=False,
+        CommandSpec("hand", _hand_help(), Section.READ, changes=False,
                     in_dm=True, aliases=("h",)),
         CommandSpec("status", "the table's state", Section.READ, changes=False, aliases=("s",)),
         CommandSpec("last", "declare the last hand (host)", table),
@@ -128,3 +150,8 @@ def game_of_command(game_name: str, name: str) -> CommandSpec | None:
     """``name`` (or an alias) as one game declares it, or None if that game has no such command."""
     key = name.strip().lower()
     return next((s for s in GAMES[game_name].commands if key == s.name or key in s.aliases), None)
+
+
+def hand_labels() -> tuple[str, ...]:
+    """The words on each game's ``hand`` button (``Game.hand``'s label), as registered."""
+    return tuple(game.hand.label for game in GAMES.values() if game.hand is not None and game.hand.label)

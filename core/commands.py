@@ -87,7 +87,9 @@ class CommandSpec:
     ``in_dm``: it makes sense in a direct message with the bot.  ``form``: the game offers a form for
     it (Raise…, Declare…); a button for it opens the form.  ``default``: what bare text at the table
     is taken as in the terminal (``5 7`` is a bid, ``two pair`` a declaration).  ``aliases``: other
-    names it answers to (short ones for the terminal; a name buttons used to carry).
+    names it answers to (short ones for the terminal; a name buttons used to carry).  ``label``: the
+    words of the game's button for it (``My serial``), where the game shows one; a surface that names
+    the button (a notice: "press **My serial**") takes them from here.
     """
 
     name: str
@@ -100,6 +102,7 @@ class CommandSpec:
     form: bool = False
     default: bool = False
     aliases: tuple[str, ...] = ()
+    label: str = ""
 
     @property
     def words(self) -> Param | None:
@@ -137,7 +140,7 @@ def merged(specs: Iterable[CommandSpec]) -> dict[str, CommandSpec]:
         out[spec.name] = CommandSpec(
             have.name, have.help, have.section, params, have.changes or spec.changes, have.public or spec.public,
             have.in_dm and spec.in_dm, have.form and spec.form, have.default, tuple(
-                dict.fromkeys(have.aliases + spec.aliases)))
+                dict.fromkeys(have.aliases + spec.aliases)), have.label or spec.label)
     return out
 
 

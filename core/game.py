@@ -353,6 +353,14 @@ class Game(Protocol):
         ...
 
     @property
+    def hand(self) -> CommandSpec | None:
+        """The game's wording of the table's ``hand`` read (what a player is dealt, shown again): its
+        line, worded "show me … again, privately", and the ``label`` of the game's button for it
+        (``My serial``) — what the table's ``help`` and a platform's notices name; None if the game
+        deals nothing hidden."""
+        ...
+
+    @property
     def how_to_play(self) -> str:
         """The game in a paragraph for a newcomer (the terminal, the App Home), naming its moves."""
         ...

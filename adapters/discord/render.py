@@ -18,6 +18,7 @@ from collections.abc import Sequence
 import discord
 
 from adapters import pictures
+from bot.commands import hand_labels
 from bot.model import Button, Message, Reply, TableKey, render_mentions, split_text
 
 from .components import FormButton, TableButton
@@ -28,6 +29,7 @@ __all__ = [
     "TEXT",
     "buttons_view",
     "chunks",
+    "hand_button",
     "jump_url",
     "jump_view",
     "mention",
@@ -47,8 +49,8 @@ TEXT = {
     "apology": "Sorry, something went wrong on my side. Please try again in a moment.",
     "bad_input": "I could not read that command's options. `/liars help` lists what each one takes.",
     "dm_closed": "{players}: I could not send you a direct message (your DMs are closed), so what you were "
-    "dealt was not sent. Press **My serial** (or **My hand**) on the table message: it shows it to you alone.",
-    "press_hand": "{players}: here I can only answer you, not write to you: press **My serial** (or **My hand**) "
+    "dealt was not sent. Press {hand} on the table message: it shows it to you alone.",
+    "press_hand": "{players}: here I can only answer you, not write to you: press {hand} "
     "on the table message to see yours, privately.",
     "no_hand": "You hold nothing right now: what you are dealt comes by DM when a round is dealt at your table.",
     "jump": "Go to the table",
@@ -59,6 +61,14 @@ TEXT = {
 
 def mention(uid: str) -> str:
     return f"<@{uid}>"
+
+
+def hand_button(label: str | None) -> str:
+    """How a notice names the table message's button that shows a player what they hold: its label as
+    the table last drew it (**My serial**), else every game's (**My serial** (or **My hand**))."""
+    labels = (label,) if label else hand_labels()
+    rest = ", or ".join(f"**{other}**" for other in labels[1:])
+    return f"**{labels[0]}**" + (f" (or {rest})" if rest else "")
 
 
 # Card suits in emoji presentation: Discord draws hearts and diamonds red, spades and clubs black.

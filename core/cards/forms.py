@@ -14,7 +14,9 @@ from .match import CardsEngine
 from .round import Phase, Round
 from .text import mention
 
-__all__ = ["MAX_OPTIONS", "declare_form", "discard_form", "panel", "rank_options", "turn_text"]
+__all__ = ["HAND_BUTTON", "MAX_OPTIONS", "declare_form", "discard_form", "panel", "rank_options", "turn_text"]
+
+HAND_BUTTON = Control("hand", "My hand")  # the label its ``hand`` declaration carries (game.py)
 
 MAX_OPTIONS = 25  # what a platform's choice menu holds
 
@@ -77,7 +79,7 @@ def panel(match: CardsEngine, stake_text: str) -> Panel:
         controls.append(Control("declare", "Declare…", "primary", form=True))
         if round_.may_discard:
             controls.append(Control("discard", "Discard…", form=True))
-        controls.append(Control("hand", "My hand"))  # for whoever holds it (a closed DM hides it)
+        controls.append(HAND_BUTTON)  # for whoever holds it (a closed DM hides it)
     return Panel("\n".join(lines), tuple(controls))
 
 

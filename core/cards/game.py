@@ -29,7 +29,7 @@ from ..game import Checked, Form, GameRules, Json, Option, Panel, RandomSource, 
 from .cards import parse_cards, shuffled_deck
 from .declarations import Declaration
 from .errors import CardParseError, NoLastHand
-from .forms import declare_form, discard_form, panel, turn_text
+from .forms import HAND_BUTTON, declare_form, discard_form, panel, turn_text
 from .hands import evaluate
 from .match import CardsEngine, Transfer, action_from_json, action_to_json
 from .players import LEVELS, decide, explain, view_of
@@ -68,6 +68,10 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("hint", "what a computer player would do in your seat, and why", Section.READ, changes=False),
 )
 """The card game's moves and private read, declared once (every surface is built from them)."""
+
+HAND = CommandSpec("hand", "show me my cards again, privately", Section.READ, changes=False, in_dm=True,
+                   aliases=("h",), label=HAND_BUTTON.label)
+"""The card game's wording of the table's ``hand`` read (``Game.hand``)."""
 
 
 class CardsMatch:
@@ -349,6 +353,7 @@ class CardsGame:
     levels: tuple[str, ...] = tuple(level for level in LEVELS if level != "random")
     formats: Mapping[str, str] = {}
     commands: tuple[CommandSpec, ...] = COMMANDS
+    hand: CommandSpec | None = HAND
     how_to_play = (
         "One five-card hand goes round the table. Take the hand passed to you, discard and draw once if you like "
         "(`discard JD 3H`, or **Discard…**), then declare a poker hand higher than the last (`declare two pair sevens "

@@ -32,6 +32,10 @@ COMMANDS: tuple[CommandSpec, ...] = (
 )
 """The serial game's moves and private reads, declared once (every surface is built from them)."""
 
+HAND = CommandSpec("hand", "show me my serial again, privately", Section.READ, changes=False, in_dm=True,
+                   aliases=("h",), label=T.B_HAND.label)
+"""The serial game's wording of the table's ``hand`` read (``Game.hand``)."""
+
 
 class SerialGame:
     """The serial-number game (RULES.md §1)."""
@@ -48,6 +52,7 @@ class SerialGame:
                        "other player the stake (stake=0: nothing is written)",
     }
     commands: tuple[CommandSpec, ...] = COMMANDS
+    hand: CommandSpec | None = HAND
     how_to_play = (
         "Everyone is dealt a secret 8-digit serial. In turn, bid how many of one digit there are in all the "
         "serials together (`bid 5 7`, `bid five sevens`, or **Raise…**); each bid beats the last. When everyone "

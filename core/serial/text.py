@@ -39,7 +39,7 @@ FINGERS = ("✊", "☝️", "✌️", "🤟", "🖖", "🖐️")
 B_CHALLENGE = Control("challenge", "Challenge", "danger")
 B_RAISE = Control("bid", "Raise…", "primary", form=True)  # opens the bid form
 B_COUNT = Control("count", "Call the count", "success")
-B_HAND = Control("hand", "My serial", "secondary")
+B_HAND = Control("hand", "My serial", "secondary")  # the label its ``hand`` declaration carries (plugin.py)
 B_ODDS = Control("odds", "Odds", "secondary")
 
 

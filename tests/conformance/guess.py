@@ -199,6 +199,7 @@ class GuessGame:
             Param("number", Kind.INT, "Your guess", low=1, high=HIGH, required=True),
         ), form=True, default=True, aliases=("g",)),
     )
+    hand: CommandSpec | None = None  # nothing is dealt: the table's ``hand`` has nothing to show
     how_to_play = "A number from 1 to 20 is drawn; in turn, `guess` it and hear higher or lower. First right wins."
 
     def describe(self, rules: GameRules) -> str:
