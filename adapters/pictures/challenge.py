@@ -10,7 +10,8 @@ Input (:func:`render_challenge`)::
      "value_text": "a pair of sevens",                          # optional; else built from "value"
      "holds": false,                                            # the hand's value ≥ the floor
      "active": "dirk", "challenger": "ellie", "out": "dirk",
-     "names": {"dirk": "Dirk", "ellie": "Ellie"}}              # optional; default the ids
+     "names": {"dirk": "Dirk", "ellie": "Ellie"},              # optional; default the ids
+     "words": {"declared": "declared", "joker": "JOKER"}}      # the game's words for its claim and its joker
 
 Cards are strings: rank ``2``-``9``, ``T`` (or ``10``), ``J``, ``Q``, ``K``, ``A`` then suit ``C D H
 S``; ``JK`` is a joker. Hearts and diamonds are red, clubs and spades black, a joker purple. The hand
@@ -36,15 +37,17 @@ _SUITS: Final = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 _RED: Final = "#c62828"
 _BLACK: Final = "#111111"
 _JOKER: Final = "#6a1b9a"
+_STAR: Final = "★"
 _GREEN: Final = "#1b7a3a"
 _GREY: Final = "#555555"
 
 
-def card_face(card: str) -> tuple[str, str, str]:
-    """``(rank, suit, colour)`` of a card: ``"TH"`` → ``("10", "♥", red)``; ``"JK"`` → ``("JOKER", "★", purple)``."""
+def card_face(card: str, joker: str = "") -> tuple[str, str, str]:
+    """``(rank, suit, colour)`` of a card: ``"TH"`` → ``("10", "♥", red)``; ``"JK"`` → ``(joker, "★", purple)``
+    (``joker``: what the game calls the card, drawn on its face)."""
     text = card.strip().upper()
     if text in ("JK", "JOKER", "*"):
-        return "JOKER", "★", _JOKER
+        return joker, _STAR, _JOKER
     if len(text) < 2 or text[-1] not in _SUITS:
         raise ValueError(f"not a card: {card!r}")
     rank, suit = text[:-1], text[-1]
@@ -54,12 +57,13 @@ def card_face(card: str) -> tuple[str, str, str]:
     return rank, _SUITS[suit], _RED if suit in "DH" else _BLACK
 
 
-def _card(c: Raster, x: float, y: float, w: float, h: float, card: str, *, big: bool) -> None:
-    rank, suit, colour = card_face(card)
+def _card(c: Raster, x: float, y: float, w: float, h: float, card: str, *, big: bool, joker: str) -> None:
+    rank, suit, colour = card_face(card, joker)
     c.paste(box_tile(w, h, radius=7, fill="white", edge="#444444", edge_px=1.4), x, y)
-    if rank == "JOKER":
+    if suit == _STAR:
         c.text(x + w / 2, y + h * 0.42, suit, "sans", 34 if big else 20, colour, "mm")
-        c.text(x + w / 2, y + h * 0.8, "JOKER", "sans-bold", 9 if big else 6, colour, "mm")
+        if rank:
+            c.text(x + w / 2, y + h * 0.8, safe_text(rank, limit=8), "sans-bold", 9 if big else 6, colour, "mm")
         return
     if big:  # the corner index, then the suit large in the middle
         c.text(x + 16, y + 17, rank, "sans-bold", 15, colour, "mm")
@@ -79,9 +83,9 @@ def _describe(value: Mapping[str, Any] | None) -> str:
 
 
 def _row(c: Raster, x: float, y: float, cards: Sequence[str], *, w: float, h: float, gap: float,
-         big: bool) -> None:
+         big: bool, joker: str) -> None:
     for i, card in enumerate(cards):
-        _card(c, x + i * (w + gap), y, w, h, card, big=big)
+        _card(c, x + i * (w + gap), y, w, h, card, big=big, joker=joker)
 
 
 def _draw(c: Raster, data: Mapping[str, Any]) -> None:
@@ -92,13 +96,17 @@ def _draw(c: Raster, data: Mapping[str, Any]) -> None:
 
     active, challenger = name(data["active"]), name(data["challenger"])
     c.text(20, 26, f"Challenge: {challenger} calls {active}", "sans-bold", 17, "#222222")
+    words: Mapping[str, str] = data.get("words") or {}
+    joker = str(words.get("joker", ""))
     declared = str(data.get("declared_text") or _describe(data.get("declared")))
-    c.text(20, 58, f"{active} declared “{safe_text(declared, limit=48)}”", "sans", 13, "#222222")
+    claimed = safe_text(str(words.get("declared", "")), limit=16)
+    line = " ".join(part for part in (active, claimed, f"“{safe_text(declared, limit=48)}”") if part)
+    c.text(20, 58, line, "sans", 13, "#222222")
     c.text(20, 96, "floor:", "sans", 11, _GREY)
-    _row(c, 70, 72, list(data["floor"]), w=38, h=50, gap=6, big=False)
+    _row(c, 70, 72, list(data["floor"]), w=38, h=50, gap=6, big=False, joker=joker)
     c.text(330, 96, "the lowest hand that tells the truth", "sans", 10, _GREY)
     c.text(20, 148, f"{active} shows:", "sans", 13, "#222222")
-    _row(c, 20, 166, list(data["hand"]), w=84, h=118, gap=12, big=True)
+    _row(c, 20, 166, list(data["hand"]), w=84, h=118, gap=12, big=True, joker=joker)
     value = str(data.get("value_text") or _describe(data.get("value")))
     c.text(20, 310, f"The hand is {safe_text(value, limit=56)}", "sans", 13, "#222222")
     holds = bool(data["holds"])

@@ -73,6 +73,7 @@ def challenge_example() -> dict[str, Any]:
         "challenger": "ellie",
         "out": "dirk",
         "names": {"dirk": "Dirk", "ellie": "Ellie"},
+        "words": {"declared": "declared", "joker": "JOKER"},  # as the card game sends them (PICTURE_WORDS)
     }
 
 

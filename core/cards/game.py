@@ -38,6 +38,7 @@ from .round import Challenged, Declared, Discarded, Event, Passed, Phase, Thrown
 from .rules import PRESETS, Rules, make_rules
 from .stats import player_stats
 from .text import (
+    PICTURE_WORDS,
     challenge_text,
     deal_text,
     declared_text,
@@ -227,6 +228,7 @@ class CardsMatch:
             "challenger": event.challenger,
             "out": event.out,
             "names": {event.active: event.active, event.challenger: event.challenger},
+            "words": dict(PICTURE_WORDS),
         }
         return [Say(text, SayKind.RESULT, picture=picture)]
 

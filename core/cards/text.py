@@ -15,6 +15,7 @@ from .match import Transfer
 from .round import Challenged, Declared, Discarded, Passed, ThrownIn
 
 __all__ = [
+    "PICTURE_WORDS",
     "challenge_text",
     "deal_text",
     "declared_text",
@@ -30,6 +31,10 @@ __all__ = [
     "units",
     "value_words",
 ]
+
+# The game's words the challenge picture draws (adapters/pictures/challenge.py draws no game's words):
+# the verb of a claim, and what the joker card is called on its face.
+PICTURE_WORDS: dict[str, str] = {"declared": "declared", "joker": "JOKER"}
 
 
 def mention(player: str) -> str:

@@ -62,6 +62,15 @@ def test_challenge_with_another_suit_does_not_match() -> None:
     assert not matches(render_challenge(data), _golden("challenge"))
 
 
+def test_the_challenge_draws_the_games_words_from_its_data() -> None:
+    data = challenge_example()
+    data["words"] = {**data["words"], "declared": "claimed"}
+    assert not matches(render_challenge(data), _golden("challenge"))
+    jokers = {**challenge_example(), "hand": ["JK", "7H", "7C", "6D", "2S"]}
+    wild = {**jokers, "words": {"declared": "declared", "joker": "WILD"}}
+    assert render_challenge(jokers) != render_challenge(wild)  # the joker's face says what the game calls it
+
+
 def test_chart_of_another_ledger_does_not_match() -> None:
     rows = ledger_example()
     rows[0] = {**rows[0], "units": rows[0]["units"] + 2}
@@ -139,7 +148,8 @@ def test_count_grows_with_players_and_shows_a_push() -> None:
 def test_card_faces() -> None:
     assert card_face("TH")[:2] == ("10", "♥")
     assert card_face("qd")[0] == "Q"
-    assert card_face("JK")[0] == "JOKER"
+    assert card_face("JK", "JOKER")[:2] == ("JOKER", "★")  # the game's word for it (its picture data says)
+    assert card_face("JK")[0] == ""
     assert card_face("7H")[2] == card_face("2D")[2] != card_face("7S")[2] == card_face("AC")[2]
     for bad in ("1H", "7X", "", "K"):
         with pytest.raises(ValueError):

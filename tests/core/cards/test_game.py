@@ -105,6 +105,7 @@ def test_the_result_say_carries_the_picture() -> None:
     assert len(picture["hand"]) == 5 and picture["holds"] is False
     assert picture["active"] == opener and picture["challenger"] == other and picture["out"] == opener
     assert set(picture) >= {"value", "value_text", "names"}
+    assert picture["words"] == {"declared": "declared", "joker": "JOKER"}  # the game's words the picture draws
     assert any(s.kind is SayKind.END for s in step.says)
 
 
