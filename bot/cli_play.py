@@ -7,7 +7,7 @@ import asyncio
 import json
 from typing import Any
 
-from core.registry import GAMES
+from core.registry import DEFAULT_GAME, GAMES
 
 from .cli import fail
 from .model import Actor, Command, TableKey
@@ -17,8 +17,12 @@ def register(sub: Any) -> None:
     p = sub.add_parser("play", help="play at a local table in the terminal against computer players")
     p.add_argument("--seats", type=int, default=4, help="seats at the table, you included "
                    f"({min(g.min_players for g in GAMES.values())}-{max(g.max_players for g in GAMES.values())})")
-    p.add_argument("--game", default="serial", choices=tuple(GAMES), help="serial (default) or cards")
-    p.add_argument("--preset", default=None, help="the game's preset (serial: classic, quick or salomon)")
+    others = [name for name in GAMES if name != DEFAULT_GAME]
+    p.add_argument("--game", default=DEFAULT_GAME, choices=tuple(GAMES),
+                   help=f"{DEFAULT_GAME} (default)" + (f" or {', '.join(others)}" if others else ""))
+    presets = list(GAMES[DEFAULT_GAME].presets)
+    p.add_argument("--preset", default=None, help=f"the game's preset ({DEFAULT_GAME}: "
+                   + (f"{', '.join(presets[:-1])} or {presets[-1]}" if len(presets) > 1 else "".join(presets)) + ")")
     p.add_argument("--stake", type=int, default=None)
     p.add_argument("--format", default=None, choices=tuple(dict.fromkeys(f for g in GAMES.values() for f in g.formats)),
                    help="the game's format: " + "; ".join(f"{f}: {text}" for g in GAMES.values()

@@ -6,8 +6,8 @@
   editing the same message.  If the message was deleted, a new one is posted.
 * A message with ``to`` (a dealt serial) goes by DM, with a link back to the table.  If the DM is
   refused (the player's DMs are closed), one notice in the table's channel mentions every such
-  player and tells them to press **My serial** — which answers ephemerally.  The notice never carries
-  the serial.
+  player and tells them to press the game's hand button (**My serial**) — which answers ephemerally.
+  The notice never carries the serial.
 * Anything else is a plain channel message.  One that carries a ``picture`` (the count, a challenge,
   a chart) goes as text at once; its picture is drawn in the picture worker process
   (``pictures.draw``) off the table's queue and then edited into the message as a PNG attachment shown
@@ -29,7 +29,7 @@ picture go into it rather than into messages of their own.  The classic layout s
 **Private channels** (the app installed to a user: group DMs, DMs between friends): the same messages
 go through the interactions' webhooks (:mod:`adapters.discord.links`): public ones as follow-ups and
 edits, private ones as ephemeral follow-ups to their reader's own live interaction, or, when the reader
-has none, a notice asking them to press **My serial** (never the secret).
+has none, a notice asking them to press the game's hand button (never the secret).
 
 Privacy: nothing here logs a message's text (a private message carries a serial); logs name the
 message's kind, channel and Discord's error code only.
