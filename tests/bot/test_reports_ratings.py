@@ -197,7 +197,8 @@ async def test_a_card_picture_shows_only_the_hand_shown_and_the_declaration(harn
         # the hand in the picture is the one put face up at the challenge; no other card, no deck
         assert picture["hand"] == outcome["hand"] and picture["floor"] == outcome["floor"]
         assert set(picture) <= {"declared", "declared_text", "floor", "hand", "value", "value_text", "holds",
-                                "active", "challenger", "out", "names"}
+                                "active", "challenger", "out", "names", "words"}
+        assert set(picture["words"]) == {"declared", "joker"}  # the game's words to draw, not cards
         assert pictures.kind(picture) == "challenge"
 
 
