@@ -46,6 +46,8 @@ from .solved import Solved, SolvedTable, WithSolved
 from .solved_data import TABLES
 from .solved_history import SolvedHistory
 from .solved_history_data import TABLES as HISTORY_TABLES
+from .solved_multi import SolvedMulti
+from .solved_multi_data import TABLES as MULTI_TABLES
 from .trained import TrainedReader
 
 __all__ = [
@@ -60,6 +62,7 @@ __all__ = [
     "ReaderParams",
     "Solved",
     "SolvedHistory",
+    "SolvedMulti",
     "SolvedTable",
     "Strategy",
     "TrainedReader",
@@ -95,12 +98,18 @@ def _history_strategies() -> tuple[SolvedHistory, ...]:
     return tuple(SolvedHistory(packed) for packed in HISTORY_TABLES)
 
 
+@cache
+def _multi_strategies() -> tuple[SolvedMulti, ...]:
+    """The tables for 3 or more players (each inflated and parsed when first used at its table)."""
+    return tuple(SolvedMulti(packed) for packed in MULTI_TABLES)
+
+
 def _hard() -> Strategy:
-    return WithSolved(TrainedReader(name="hard"), solved_strategies(), name="hard")
+    return WithSolved(TrainedReader(name="hard"), [*solved_strategies(), *_multi_strategies()], name="hard")
 
 
 def _solver() -> Strategy:
-    return WithSolved(Reader(name="reader"), solved_strategies(), name="solver")
+    return WithSolved(Reader(name="reader"), [*solved_strategies(), *_multi_strategies()], name="solver")
 
 
 _FACTORIES: dict[str, Callable[[], Strategy]] = {

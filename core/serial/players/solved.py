@@ -17,7 +17,9 @@ any other action is a bid index.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from ..bids import Bid
 from ..round import Action, CallCount, Challenge, MakeBid, Phase
@@ -25,7 +27,19 @@ from ..rules import Rules
 from ..view import SeatView
 from .base import Strategy, bid_text, memo_key_of, pct, policy_of
 
-__all__ = ["Solved", "SolvedTable", "StateKey", "WithSolved", "abstract_key", "pack_memory", "push_memory"]
+__all__ = [
+    "Solved",
+    "SolvedTable",
+    "StateKey",
+    "TablePlayer",
+    "WithSolved",
+    "abstract_key",
+    "action_of",
+    "draw",
+    "mix_text",
+    "pack_memory",
+    "push_memory",
+]
 
 StateKey = tuple[bool, int, int, bool, int]
 Row = tuple[tuple[int, int], ...]
@@ -144,51 +158,69 @@ class Solved:
         hand = tuple(view.serial.counts[d] for d in view.rules.digit_set)
         return self.table.entries[key][self._hands[hand]]
 
-    def _action(self, view: SeatView, code: int) -> Action:
-        if code == -1:
-            return Challenge(view.me) if view.legal.challenge else CallCount(view.me)
-        rules = view.rules
-        q, r = divmod(code, rules.digits)
-        return MakeBid(view.me, Bid(q + 1, rules.digit_set[r], rules.rank_order))
-
     def policy(self, view: SeatView) -> list[tuple[Action, float]]:
-        return [(self._action(view, a), p / 1000) for a, p in self._row(view)]
+        return [(action_of(view, a), p / 1000) for a, p in self._row(view)]
 
     def memo_key(self, view: SeatView) -> tuple[object, ...]:
         return abstract_key(view, self.table.memory)
 
     def decide(self, view: SeatView, rng: random.Random) -> Action:
-        row = self._row(view)
-        x = rng.randrange(1000)
-        for code, p in row:
-            x -= p
-            if x < 0:
-                return self._action(view, code)
-        return self._action(view, row[-1][0])
+        return action_of(view, draw(self._row(view), rng))
 
     def explain(self, view: SeatView) -> str:
-        mix = sorted(self.policy(view), key=lambda ap: -ap[1])
-        words = []
-        for action, p in mix[:4]:
-            if isinstance(action, MakeBid):
-                words.append(f"bid {bid_text(action.bid)} {pct(p)}")
-            else:
-                words.append(f"{'challenge' if isinstance(action, Challenge) else 'call for the count'} {pct(p)}")
         return (
             f"In this {view.rules.format_name} heads-up format I play a solved (CFR+) strategy, mixing so that "
-            f"my bids do not give my serial away: here I " + ", ".join(words) + "."
+            f"my bids do not give my serial away: here I {mix_text(self.policy(view))}."
         )
+
+
+def action_of(view: SeatView, code: int) -> Action:
+    """A table's action code as the seat's action: −1 the answer that is not a raise, else a bid index."""
+    if code == -1:
+        return Challenge(view.me) if view.legal.challenge else CallCount(view.me)
+    rules = view.rules
+    q, r = divmod(code, rules.digits)
+    return MakeBid(view.me, Bid(q + 1, rules.digit_set[r], rules.rank_order))
+
+
+def draw(row: Row, rng: random.Random) -> int:
+    """One action code of a row (probabilities in thousandths), from a single ``rng.randrange`` draw."""
+    x = rng.randrange(1000)
+    for code, p in row:
+        x -= p
+        if x < 0:
+            return code
+    return row[-1][0]
+
+
+def mix_text(policy: list[tuple[Action, float]]) -> str:
+    """A mixture in words, likeliest first (four at most): "bid 2 threes 60%, challenge 40%"."""
+    words = []
+    for action, p in sorted(policy, key=lambda ap: -ap[1])[:4]:
+        if isinstance(action, MakeBid):
+            words.append(f"bid {bid_text(action.bid)} {pct(p)}")
+        else:
+            words.append(f"{'challenge' if isinstance(action, Challenge) else 'call for the count'} {pct(p)}")
+    return ", ".join(words)
+
+
+class TablePlayer(Strategy, Protocol):
+    """A table-driven strategy that says whether it fits a view (:class:`Solved` and its kin)."""
+
+    def fits(self, view: SeatView) -> bool: ...
+
+    def policy(self, view: SeatView) -> list[tuple[Action, float]]: ...
 
 
 class WithSolved:
     """``inner`` everywhere except in a format a solved table fits, where the table plays."""
 
-    def __init__(self, inner: Strategy, solved: list[Solved], name: str) -> None:
+    def __init__(self, inner: Strategy, solved: Sequence[TablePlayer], name: str) -> None:
         self.inner = inner
-        self.solved = solved
+        self.solved = list(solved)
         self.name = name
 
-    def _pick(self, view: SeatView) -> Strategy | Solved:
+    def _pick(self, view: SeatView) -> Strategy:
         for s in self.solved:
             if s.fits(view):
                 return s

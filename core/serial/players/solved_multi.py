@@ -1,0 +1,155 @@
+"""A solved strategy for a small format at a table of 3 or more: a CFR+ table keyed by an abstract public state.
+
+The table comes from :mod:`core.serial.solve.cfr_multi` (``liars exploit --solve --players 3``) and
+ships as generated data (:mod:`core.serial.players.solved_multi_data`).  The abstract state (a
+:data:`MultiKey`), from the seat to act, seats counted clockwise from the round's opener (0): its own
+seat, the standing bid's index (``(q − 1) × D`` + the digit's rank position; −1 before the opening),
+the standing bid's bidder (−1 before), the phase (0: bidding; 1: its own bid challenged all around,
+it may rebid), whether the standing bid is a rebid, and the ``memory`` bids before the standing one
+(:func:`~core.serial.players.solved.pack_memory`).  Who has challenged follows from the seats: in
+``all`` mode they are the seats between the bidder and the seat to act.  Each hand class (copies
+held of each digit in play, in rank order) has its mixture over actions in thousandths; −1 is the
+answer that is not a raise (challenge, or call for the count).
+
+It fits a table of its size and format with its rebid rule, ``all`` challenge mode and flat
+payoffs (no size, sixes, hero or skunk bonus); elsewhere :class:`~.solved.WithSolved` plays its
+inner strategy.  Pure: parsing a string, no I/O.
+"""
+
+from __future__ import annotations
+
+import base64
+import random
+import zlib
+from dataclasses import dataclass
+from functools import cached_property
+
+from ..round import Action, MakeBid, Phase
+from ..rules import ChallengeMode, Rules
+from ..view import SeatView
+from .solved import Row, _hands, _index, action_of, draw, mix_text, pack_memory
+
+__all__ = ["MultiKey", "MultiTable", "SolvedMulti", "multi_key", "pack_multi", "unpack_multi"]
+
+MultiKey = tuple[int, int, int, int, int, int]  # (seat to act, standing, bidder, phase, is rebid, memory)
+
+
+@dataclass(frozen=True)
+class MultiTable:
+    """A solved strategy for ``players`` seats, ``digits`` × ``serial_length``, with or without the rebid right."""
+
+    players: int
+    digits: int
+    serial_length: int
+    rebid: bool
+    memory: int
+    entries: dict[MultiKey, tuple[Row, ...]]
+
+    def fits(self, rules: Rules, players: int) -> bool:
+        """True at a table of this size and format, these rules: ``all`` mode, flat payoffs."""
+        return (
+            players == self.players
+            and rules.digits == self.digits
+            and rules.serial_length == self.serial_length
+            and rules.rebid == self.rebid
+            and rules.challenge_mode is ChallengeMode.ALL
+            and not (rules.size_bonus or rules.sixes_bonus or rules.hero_bonus or rules.skunk)
+        )
+
+    def encode(self) -> str:
+        """``players digits length rebid memory``, then a line per state: ``key…|a=p,a=p;…`` by hand class."""
+        lines = [f"{self.players} {self.digits} {self.serial_length} {int(self.rebid)} {self.memory}"]
+        for key, rows in sorted(self.entries.items()):
+            body = ";".join(",".join(f"{a}={p}" for a, p in row) for row in rows)
+            lines.append(" ".join(str(x) for x in key) + "|" + body)
+        return "\n".join(lines)
+
+    @classmethod
+    def decode(cls, text: str) -> MultiTable:
+        head, *lines = text.strip().splitlines()
+        players, digits, length, rebid, memory = (int(x) for x in head.split())
+        entries: dict[MultiKey, tuple[Row, ...]] = {}
+        for line in lines:
+            key_text, body = line.split("|")
+            a, s, b, ph, r, prev = (int(x) for x in key_text.split())
+            entries[(a, s, b, ph, r, prev)] = tuple(
+                tuple((int(x), int(p)) for x, p in (pair.split("=") for pair in part.split(",") if pair))
+                for part in body.split(";")
+            )
+        return cls(players, digits, length, bool(rebid), memory, entries)
+
+
+def pack_multi(table: MultiTable) -> tuple[str, str]:
+    """(header, the encoding deflated and in base 85): how the data module ships a table."""
+    text = table.encode()
+    return text.split("\n", 1)[0], base64.b85encode(zlib.compress(text.encode(), 9)).decode("ascii")
+
+
+def unpack_multi(packed: str) -> MultiTable:
+    return MultiTable.decode(zlib.decompress(base64.b85decode(packed)).decode())
+
+
+def multi_key(view: SeatView, memory: int) -> MultiKey:
+    """The abstract public state of ``view`` for its seat (see the module docstring)."""
+    rules, players, n = view.rules, view.players, view.n
+    history = view.history
+    opener = players.index(history[0].player if history else view.me)
+
+    def seat(player: str) -> int:
+        return (players.index(player) - opener) % n
+
+    standing = -1 if view.standing_bid is None else _index(view.standing_bid, rules)
+    bidder = -1 if view.bidder is None else seat(view.bidder)
+    prev = -1
+    if memory and standing >= 0:
+        bids = [_index(a.bid, rules) for a in history if isinstance(a, MakeBid)]
+        before = bids[-1 - memory : -1][::-1]  # the bids before the standing one, most recent first
+        prev = pack_memory(tuple(before), rules.serial_length * n * rules.digits)
+    phase = 1 if view.phase is Phase.REBID else 0
+    return (seat(view.me), standing, bidder, phase, int(view.standing_is_rebid), prev)
+
+
+class SolvedMulti:
+    """Plays a :class:`MultiTable` where it fits (the table and the state); built from a table or a packed
+    one (:func:`pack_multi`), inflated and parsed the first time it is needed at its own table."""
+
+    def __init__(self, table: MultiTable | tuple[str, str], name: str = "solver") -> None:
+        if isinstance(table, MultiTable):
+            self.__dict__["table"] = table
+            header = (table.players, table.digits, table.serial_length, int(table.rebid), table.memory)
+        else:
+            self._packed = table[1]
+            header = tuple(int(x) for x in table[0].split())  # type: ignore[assignment]
+        players, digits, length, rebid, memory = header
+        self.name = name
+        self.memory = memory
+        self._format = MultiTable(players, digits, length, bool(rebid), memory, {})  # what it fits; no entries
+        self._hands = _hands(digits, length)
+
+    @cached_property
+    def table(self) -> MultiTable:
+        return unpack_multi(self._packed)
+
+    def _lookup(self, view: SeatView) -> Row:
+        rows = self.table.entries.get(multi_key(view, self.memory))
+        if rows is None:
+            return ()
+        return rows[self._hands[tuple(view.serial.counts[d] for d in view.rules.digit_set)]]
+
+    def fits(self, view: SeatView) -> bool:
+        return self._format.fits(view.rules, view.n) and bool(self._lookup(view))
+
+    def policy(self, view: SeatView) -> list[tuple[Action, float]]:
+        return [(action_of(view, a), p / 1000) for a, p in self._lookup(view)]
+
+    def memo_key(self, view: SeatView) -> tuple[object, ...]:
+        return ("multi", multi_key(view, self.memory))
+
+    def decide(self, view: SeatView, rng: random.Random) -> Action:
+        return action_of(view, draw(self._lookup(view), rng))
+
+    def explain(self, view: SeatView) -> str:
+        return (
+            f"At this {view.n}-player {view.rules.format_name} table I play a solved (CFR+) strategy, mixing so "
+            f"that my bids do not give my serial away: here I {mix_text(self.policy(view))}."
+        )

@@ -1,0 +1,311 @@
+"""CFR+ for 3 or more players in a small format, vectorised over every seat's hand class on abstract public states.
+
+:mod:`.cfr` solves heads-up formats on abstract public states with values as matrices over the two
+hands.  Here the same method runs at a table of ``n`` ≥ 3 players (3-player 3×3: 10 hand classes a
+seat, so a node's value is a 10 × 10 × 10 tensor).  The abstract state (a :data:`MultiKey`) is what a
+player remembers at its decision, seats counted clockwise from the opener (seat 0):
+
+* the seat to act, the standing bid's index (−1 before the opening) and its bidder's seat (−1);
+* the phase (0: bidding; 1: the bidder, challenged all around, chooses between the count and a
+  rebid) and whether the standing bid is a rebid (challenged all around, it is counted at once);
+* the last ``memory`` bids before the standing one (packed as
+  :func:`~core.serial.players.solved.pack_memory` packs them).
+
+Who has challenged the standing bid follows: in ``all`` mode the challenges since a bid are the
+seats between its bidder and the seat to act, and the bid is challenged all around when the turn
+comes back to the bidder (RULES.md "Turns and challenges"; :mod:`core.serial.round`).  Histories that
+share an abstract state share a node, so the graph is small (5,670 nodes in 3-player 3×3 at memory
+1).  Merged histories are handled exactly for the game in which players remember only that much:
+for the seat being updated each node keeps the *joint* reach of the others' hands (a tensor over
+their classes, chance included; the others' reaches do not factor once histories merge) and the
+seat's own reach; values flow backward per seat as tensors over all hands.
+
+Each iteration is CFR+ (regret matching+, alternating updates seat by seat, linear averaging).  With
+three players CFR has no convergence guarantee to a Nash equilibrium, so :meth:`MultiSolver.gains`
+measures what a best response *within the abstraction* (a pure strategy keyed by the same state and
+its hand, built greedily bottom-up) earns against the average strategy in each seat: a real
+strategy, so a lower bound on the table's exploitability in that seat.  Pure: numpy, no I/O.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from core.serial.bids import Bid
+from core.serial.players.solved import push_memory
+from core.serial.players.solved_multi import MultiKey, MultiTable
+from core.serial.rules import Rules
+from core.serial.scoring import score
+from core.serial.serials import Serial
+
+from .cfr import _to_thousandths
+from .format import FloatArray, Format
+
+__all__ = ["ANSWER", "MultiFormat", "MultiSolver"]
+
+ANSWER = -1  # the action that is not a raise: challenge, or (challenged all around) call for the count
+_LETTERS = "abcdefghij"
+
+
+@dataclass(frozen=True)
+class MultiFormat:
+    """The ``players``-seat game under ``rules`` in a small format: hand classes, bids, payoffs."""
+
+    rules: Rules
+    players: int
+    _payoff: dict[tuple[int, int], FloatArray] = field(default_factory=dict, compare=False, repr=False)
+
+    @cached_property
+    def base(self) -> Format:
+        """The hand classes (what a seat sees of its serial), their weights and representatives."""
+        return Format(self.rules)
+
+    @property
+    def size(self) -> int:
+        return self.base.size
+
+    @cached_property
+    def bids(self) -> tuple[Bid, ...]:
+        """Every bid at this table, ascending: index ``(q − 1) × D + rank position``, q up to L × n."""
+        order = self.rules.rank_order
+        top = self.rules.serial_length * self.players
+        return tuple(Bid(q, d, order) for q in range(1, top + 1) for d in self.base.digits)
+
+    def payoff(self, bid_index: int, bidder: int) -> FloatArray:
+        """Units (stake 1) to every seat when ``bids[bid_index]`` by ``bidder`` is counted: [seat, hand, …, hand].
+
+        From the engine's :func:`~core.serial.scoring.score` on representative serials; a payoff
+        depends on the hands only through each seat's copies of the bid's digit, so each such
+        combination is scored once."""
+        key = (bid_index, bidder)
+        if key not in self._payoff:
+            n, k = self.players, self.size
+            bid = self.bids[bid_index]
+            seats = tuple(f"p{i}" for i in range(n))
+            copies = [h[self.base.digits.index(bid.digit)] for h in self.base.hands]
+            seen: dict[tuple[int, ...], list[int]] = {}
+            out = np.zeros((n,) + (k,) * n)
+            for combo in np.ndindex(*(k,) * n):
+                held = tuple(copies[h] for h in combo)
+                if held not in seen:
+                    serials: Mapping[str, Serial] = {seats[i]: self.base.serials[h] for i, h in enumerate(combo)}
+                    net = score(self.rules, seats, serials, bid, seats[bidder], 1, ()).net
+                    seen[held] = [net[s] for s in seats]
+                out[(slice(None), *combo)] = seen[held]
+            out.setflags(write=False)
+            self._payoff[key] = out
+        return self._payoff[key]
+
+
+@dataclass(slots=True)
+class _Node:
+    key: MultiKey
+    actor: int
+    actions: list[int]  # bid indices, or ANSWER
+    children: list[int | tuple[int, int]]  # node index, or a count: (bid index, bidder seat)
+    regret: FloatArray
+    total: FloatArray
+
+
+def _order(key: MultiKey, n: int) -> tuple[int, int, int]:
+    """A topological order: by standing bid, then bidding before the rebid choice, then challenges so far."""
+    actor, standing, bidder, phase, _, _ = key
+    return (standing, phase, (actor - bidder - 1) % n)
+
+
+class MultiSolver:
+    """CFR+ over the abstract public states of ``fmt`` (see the module docstring)."""
+
+    def __init__(self, fmt: MultiFormat, memory: int = 1) -> None:
+        self.fmt = fmt
+        self.memory = memory
+        self.iterations = 0
+        self.nodes: list[_Node] = []
+        self._build()
+        self._prepare()
+
+    # -- the graph -------------------------------------------------------------------------------------
+    def _build(self) -> None:
+        n, nbids, k = self.fmt.players, len(self.fmt.bids), self.fmt.size
+        rebid_rule = self.fmt.rules.rebid
+        specs: dict[MultiKey, tuple[list[int], list[MultiKey | tuple[int, int]]]] = {}
+        pending: list[MultiKey] = [(0, -1, -1, 0, 0, -1)]
+        while pending:
+            key = pending.pop()
+            if key in specs:
+                continue
+            actor, s, bidder, phase, is_rebid, prev = key
+            remember = push_memory(prev, s, self.memory, nbids)
+            nxt = (actor + 1) % n
+            actions: list[int] = []
+            children: list[MultiKey | tuple[int, int]] = []
+            if s >= 0:
+                actions.append(ANSWER)
+                if phase == 1:
+                    children.append((s, bidder))
+                elif nxt != bidder:
+                    children.append((nxt, s, bidder, 0, is_rebid, prev))
+                elif rebid_rule and not is_rebid:
+                    children.append((bidder, s, bidder, 1, 0, prev))
+                else:
+                    children.append((s, bidder))
+            for b in range(s + 1, nbids):
+                actions.append(b)
+                children.append((nxt, b, actor, 0, phase, remember))
+            specs[key] = (actions, children)
+            pending.extend(c for c in children if len(c) == 6 and c not in specs)
+        order = sorted(specs, key=lambda key: _order(key, n))
+        index = {key: i for i, key in enumerate(order)}
+        for key in order:
+            actions, children = specs[key]
+            kids: list[int | tuple[int, int]] = [index[c] if len(c) == 6 else c for c in children]
+            a = len(actions)
+            self.nodes.append(_Node(key, key[0], actions, kids, np.zeros((k, a)), np.zeros((k, a))))
+
+    def _prepare(self) -> None:
+        """Per node: the actions leading to nodes (columns, node indices) and the counts' payoff tensors."""
+        self._kids: list[tuple[np.ndarray, np.ndarray]] = []
+        self._terms: list[tuple[np.ndarray, FloatArray]] = []
+        n, k = self.fmt.players, self.fmt.size
+        for node in self.nodes:
+            cols = [j for j, c in enumerate(node.children) if not isinstance(c, tuple)]
+            kids = [c for c in node.children if not isinstance(c, tuple)]
+            self._kids.append((np.array(cols, dtype=int), np.array(kids, dtype=int)))
+            tcols = [j for j, c in enumerate(node.children) if isinstance(c, tuple)]
+            mats = [self.fmt.payoff(*c) for c in node.children if isinstance(c, tuple)]
+            empty = np.zeros((0, n) + (k,) * n)
+            self._terms.append((np.array(tcols, dtype=int), np.stack(mats) if mats else empty))
+
+    # -- strategies ------------------------------------------------------------------------------------
+    @staticmethod
+    def _normalise(x: FloatArray) -> FloatArray:
+        sums = x.sum(axis=1, keepdims=True)
+        out: FloatArray = np.where(sums > 0, x / np.where(sums > 0, sums, 1.0), 1.0 / x.shape[1])
+        return out
+
+    def current(self) -> list[FloatArray]:
+        """The current strategy (regret matching+), per node [hand, action]."""
+        return [self._normalise(np.maximum(node.regret, 0.0)) for node in self.nodes]
+
+    def average(self) -> list[FloatArray]:
+        """The average strategy (linear averaging), per node [hand, action]."""
+        return [self._normalise(node.total) for node in self.nodes]
+
+    # -- one pass for one seat -------------------------------------------------------------------------
+    def _pass(self, seat: int, sigma: list[FloatArray], *, t: int = 0, respond: bool = False) -> float:
+        """Forward reaches and backward values for ``seat``; returns its value per round (stake 1).
+
+        ``t`` > 0: update the seat's regrets and average (CFR+ iteration ``t``).  ``respond``: the seat
+        plays the greedy best response within the abstraction instead of ``sigma``."""
+        nodes, n, k = self.nodes, self.fmt.players, self.fmt.size
+        w = self.fmt.base.weights
+        others = [p for p in range(n) if p != seat]
+        letters = _LETTERS[:n]
+        mine, theirs = letters[seat], "".join(letters[p] for p in others)
+        reach = np.zeros((len(nodes),) + (k,) * (n - 1))  # the others' joint reach, chance included
+        own = np.zeros((len(nodes), k))
+        reach[0] = _outer([w] * (n - 1))
+        own[0] = 1.0
+        for i, node in enumerate(nodes):
+            cols, kids = self._kids[i]
+            if not len(kids):
+                continue
+            p = sigma[i][:, cols].T  # [child, hand of the actor]
+            if node.actor == seat:
+                own[kids] += own[i][None, :] * p
+                reach[kids] += reach[i][None]
+            else:
+                axis = others.index(node.actor)
+                shape = (len(kids),) + (1,) * axis + (k,) + (1,) * (n - 2 - axis)
+                own[kids] += own[i][None, :]
+                reach[kids] += reach[i][None] * p.reshape(shape)
+        values = np.zeros((len(nodes),) + (k,) * n)
+        for i in range(len(nodes) - 1, -1, -1):
+            node = nodes[i]
+            s = sigma[i]
+            mats = np.empty((len(node.actions),) + (k,) * n)
+            cols, kids = self._kids[i]
+            if len(kids):
+                mats[cols] = values[kids]
+            tcols, tmats = self._terms[i]
+            if len(tcols):
+                mats[tcols] = tmats[:, seat]
+            if node.actor == seat and (respond or t > 0):
+                cv = np.einsum(f"z{letters},{theirs}->{mine}z", mats, reach[i])
+                if respond:
+                    best = np.argmax(cv, axis=1)
+                    s = np.zeros_like(s)
+                    s[np.arange(k), best] = 1.0
+                else:
+                    node.regret = np.maximum(node.regret + cv - (s * cv).sum(axis=1, keepdims=True), 0.0)
+                    node.total += t * own[i][:, None] * s
+            values[i] = np.einsum(f"{letters[node.actor]}z,z{letters}->{letters}", s, mats)
+        return float(np.einsum(f"{letters},{theirs}->", values[0] * w.reshape(_axis(seat, n, k)), reach[0]))
+
+    def iterate(self, count: int = 1) -> None:
+        for _ in range(count):
+            self.iterations += 1
+            for seat in range(self.fmt.players):
+                self._pass(seat, self.current(), t=self.iterations)
+
+    def values(self, sigma: list[FloatArray] | None = None) -> list[float]:
+        """Each seat's value per round when every seat plays ``sigma`` (default: the average strategy)."""
+        sigma = self.average() if sigma is None else sigma
+        return [self._pass(seat, sigma) for seat in range(self.fmt.players)]
+
+    def gains(self, sigma: list[FloatArray] | None = None) -> list[float]:
+        """What the best response within the abstraction earns per round in each seat against ``sigma``
+        (default: the average strategy) in the others: a lower bound on the exploitability there."""
+        sigma = self.average() if sigma is None else sigma
+        return [self._pass(seat, sigma, respond=True) for seat in range(self.fmt.players)]
+
+    # -- the result ------------------------------------------------------------------------------------
+    def table(self, floor: float = 0.01) -> MultiTable:
+        """The average strategy as the table ``core`` plays: actions under ``floor`` dropped, thousandths."""
+        entries: dict[MultiKey, tuple[tuple[tuple[int, int], ...], ...]] = {}
+        for node, probs in zip(self.nodes, self.average(), strict=True):
+            kept = np.where(probs >= floor, probs, 0.0)
+            kept = self._normalise(kept)
+            rows = []
+            for h in range(self.fmt.size):
+                milli = _to_thousandths(kept[h])
+                rows.append(tuple((node.actions[j], m) for j, m in enumerate(milli) if m > 0))
+            entries[node.key] = tuple(rows)
+        rules = self.fmt.rules
+        return MultiTable(self.fmt.players, rules.digits, rules.serial_length, rules.rebid, self.memory, entries)
+
+
+def _outer(vectors: list[FloatArray]) -> FloatArray:
+    out = vectors[0]
+    for v in vectors[1:]:
+        out = np.multiply.outer(out, v)
+    return out
+
+
+def _axis(seat: int, n: int, k: int) -> tuple[int, ...]:
+    """The shape that broadcasts a vector over ``seat``'s hands against an ``n``-seat tensor."""
+    return tuple(k if p == seat else 1 for p in range(n))
+
+
+def table_policy(fmt: MultiFormat, table: MultiTable, solver: MultiSolver) -> list[FloatArray]:
+    """A table's strategy per node of ``solver``'s graph (for measuring the shipped, rounded table)."""
+    out = []
+    for node in solver.nodes:
+        rows = table.entries[node.key]
+        probs = np.zeros((fmt.size, len(node.actions)))
+        col = {a: j for j, a in enumerate(node.actions)}
+        for h, row in enumerate(rows):
+            for a, p in row:
+                probs[h, col[a]] = p / 1000
+        out.append(probs)
+    return out
+
+
+def total_gain(values: list[float], gains: list[float]) -> float:
+    """The sum over the seats of what the best response gains over the seat's own value (NashConv)."""
+    return math.fsum(g - v for g, v in zip(gains, values, strict=True))

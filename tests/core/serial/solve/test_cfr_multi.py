@@ -1,0 +1,160 @@
+"""CFR+ at a 3-player table (core.serial.solve.cfr_multi) and the player of its tables (solved_multi).
+
+The solver is checked against an independent brute force: the engine's own rounds walked over every
+public history of 3-player 2×1 (every serial of the others enumerated), the solved table played
+through :class:`SolvedMulti` and the best response remembering the whole history."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import numpy as np
+import pytest
+
+from core.serial.players import get_strategy
+from core.serial.players.base import policy_of
+from core.serial.players.solved import WithSolved
+from core.serial.players.solved_multi import MultiTable, SolvedMulti, multi_key, pack_multi, unpack_multi
+from core.serial.round import Round
+from core.serial.rules import ChallengeMode, Rules, make_rules
+from core.serial.serials import deal_serial
+from core.serial.solve.cfr_multi import MultiFormat, MultiSolver, table_policy
+from core.serial.solve.format import Format
+from core.serial.view import seat_view
+
+NAMES = ("p0", "p1", "p2")
+
+
+def _rules(digits: int = 2, length: int = 1, rebid: bool = True) -> Rules:
+    return make_rules("classic", digits=digits, serial_length=length, rebid=rebid)
+
+
+@cache
+def _solved(rebid: bool) -> tuple[MultiSolver, MultiTable]:
+    solver = MultiSolver(MultiFormat(_rules(rebid=rebid), 3), memory=1)
+    solver.iterate(150)
+    return solver, solver.table(floor=0.0)
+
+
+def _walk(rules: Rules, strategy: SolvedMulti, seat: int, respond: bool) -> float:
+    """What ``seat`` earns per round: playing ``strategy`` too, or (``respond``) its exact best response,
+    which sees its serial and the whole public history; the engine's rounds over every deal."""
+    fmt = Format(rules)
+    k = fmt.size
+    combos = [(a, b) for a in range(k) for b in range(k)]
+    me = NAMES[seat]
+    others = [p for p in NAMES if p != me]
+
+    def deal(h: int, combo: tuple[int, int]) -> Round:
+        serials = {me: fmt.serials[h], others[0]: fmt.serials[combo[0]], others[1]: fmt.serials[combo[1]]}
+        return Round(rules, NAMES, serials, NAMES[0], 1)
+
+    def walk(rounds: list[list[Round]], reach: np.ndarray) -> np.ndarray:
+        head = rounds[0][0]
+        if head.outcome is not None:
+            return np.array([sum(reach[c] * r.outcome.net[me] for c, r in enumerate(row) if r.outcome)
+                             for row in rounds])
+        who = head.to_act
+        assert who is not None
+        legal = head.legal_actions()
+        if who == me and respond:
+            best = np.full(len(rounds), -np.inf)
+            for action in legal:
+                best = np.maximum(best, walk(_after(rounds, action), reach))
+            return best
+        out = np.zeros(len(rounds))  # one row per own hand
+        if who == me:  # playing the strategy: its mixture differs by its own hand
+            for h, row in enumerate(rounds):
+                for action, p in policy_of(strategy, seat_view(row[0], me)):
+                    out[h] += p * walk(_after([row], action), reach)[0]
+            return out
+        branches: dict[object, np.ndarray] = {}
+        for c, r in enumerate(rounds[0]):
+            for action, p in policy_of(strategy, seat_view(r, who)):
+                branches.setdefault(action, np.zeros(len(combos)))[c] += p
+        for action, probs in branches.items():
+            out += walk(_after(rounds, action), reach * probs)
+        return out
+
+    weights = np.array([fmt.weights[a] * fmt.weights[b] for a, b in combos])
+    values = walk([[deal(h, c) for c in combos] for h in range(k)], weights)
+    return float(fmt.weights @ values)
+
+
+def _after(rounds: list[list[Round]], action: object) -> list[list[Round]]:
+    out = []
+    for row in rounds:
+        new = []
+        for r in row:
+            branch = r.copy()
+            branch.apply(action)  # type: ignore[arg-type]
+            new.append(branch)
+        out.append(new)
+    return out
+
+
+@pytest.mark.parametrize("rebid", [True, False])
+def test_values_match_the_engine_and_no_seat_gains_much_by_a_best_response(rebid: bool) -> None:
+    solver, table = _solved(rebid)
+    rules = _rules(rebid=rebid)
+    player = SolvedMulti(table)
+    values = solver.values(table_policy(solver.fmt, table, solver))
+    assert abs(sum(values)) < 1e-9
+    for seat in range(3):
+        assert _walk(rules, player, seat, respond=False) == pytest.approx(values[seat], abs=1e-9)
+        exact = _walk(rules, player, seat, respond=True)
+        assert exact - values[seat] < 0.02, (seat, exact, values[seat])
+        # the best response within the abstraction is a real strategy: it cannot beat the exact one
+        assert solver.gains(table_policy(solver.fmt, table, solver))[seat] <= exact + 1e-9
+
+
+def test_the_best_response_gains_shrink_as_it_iterates() -> None:
+    solver = MultiSolver(MultiFormat(_rules(), 3), memory=1)
+    solver.iterate(5)
+    early = max(g - v for g, v in zip(solver.gains(), solver.values(), strict=True))
+    solver.iterate(95)
+    late = max(g - v for g, v in zip(solver.gains(), solver.values(), strict=True))
+    assert late < early / 3, (early, late)
+
+
+def test_the_table_round_trips_its_encoding() -> None:
+    _, table = _solved(True)
+    assert MultiTable.decode(table.encode()) == table
+    header, packed = pack_multi(table)
+    assert header == "3 2 1 1 1"
+    assert unpack_multi(packed) == table
+    assert all(sum(p for _, p in row) == 1000 for rows in table.entries.values() for row in rows)
+
+
+def test_the_shipped_table_plays_legally_everywhere_at_its_table_and_falls_back_elsewhere() -> None:
+    hard = get_strategy("hard")
+    assert isinstance(hard, WithSolved)
+    multi = [s for s in hard.solved if isinstance(s, SolvedMulti)]
+    assert multi, "no 3-player table shipped"
+    rules = make_rules("classic", digits=3, serial_length=3, rebid=True)
+    rng = random.Random(7)
+    opponents = [get_strategy("random"), get_strategy("binomial"), hard]
+    for game in range(150):
+        serials = {p: deal_serial(rng, 3, 3) for p in NAMES}
+        round_ = Round(rules, NAMES, serials, NAMES[game % 3], 1)
+        seat = game % 3
+        while round_.outcome is None:
+            who = round_.to_act
+            assert who is not None
+            view = seat_view(round_, who)
+            if who == NAMES[seat]:
+                assert any(s.fits(view) for s in multi), multi_key(view, 1)
+                action = hard.decide(view, rng)
+            else:
+                action = opponents[game % 3].decide(view, rng)
+            round_.apply(action)  # raises on an illegal action
+    # where it does not fit, hard plays its inner strategy: 4 players, 2 players, first mode, bonus bids
+    first = make_rules("classic", digits=3, serial_length=3, rebid=True, challenge_mode=ChallengeMode.FIRST)
+    for changed, n in [(rules, 4), (rules, 2), (first, 3), (make_rules("salomon", digits=3, serial_length=3), 3)]:
+        names = tuple(f"p{i}" for i in range(n))
+        round_ = Round(changed, names, {p: deal_serial(rng, 3, 3) for p in names}, names[0], 1)
+        view = seat_view(round_, names[0])
+        assert not any(s.fits(view) for s in multi)
+        assert not isinstance(hard._pick(view), SolvedMulti)
+        round_.apply(hard.decide(view, rng))
