@@ -36,6 +36,7 @@ from core.serial.players import (
     get_strategy,
 )
 from core.serial.players.solved import WithSolved
+from core.serial.players.solved_multi import SolvedMulti
 from core.serial.players.trained import TrainedReader, trained_params
 
 from ._helpers import play, serials
@@ -103,7 +104,7 @@ def test_hard_is_the_trained_reader_for_the_table() -> None:
     assert hard.inner.reader(view).params == trained_params(view.rules, 3)[0]
 
 
-def test_hard_plays_the_solved_table_heads_up_in_3x3_and_reader_elsewhere() -> None:
+def test_hard_plays_the_solved_tables_heads_up_and_at_3_players_in_3x3_and_reader_elsewhere() -> None:
     hard = get_strategy("hard")
     assert isinstance(hard, WithSolved)
     three = make_rules("classic", rebid=True, digits=3, serial_length=3)
@@ -111,7 +112,10 @@ def test_hard_plays_the_solved_table_heads_up_in_3x3_and_reader_elsewhere() -> N
     view = seat_view(heads_up, "a")
     assert isinstance(hard._pick(view), Solved) and "solved" in hard.explain(view)
     table = Round(three, ("a", "b", "c"), dict.fromkeys(("a", "b", "c"), Serial("123")), "a")
-    assert isinstance(hard._pick(seat_view(table, "a")), TrainedReader)
+    assert isinstance(hard._pick(seat_view(table, "a")), SolvedMulti)
+    assert "3-player 3×3 table" in hard.explain(seat_view(table, "a"))
+    four = Round(three, ("a", "b", "c", "d"), dict.fromkeys(("a", "b", "c", "d"), Serial("123")), "a")
+    assert isinstance(hard._pick(seat_view(four, "a")), TrainedReader)
 
 
 # -- legality -------------------------------------------------------------------------------------
