@@ -25,13 +25,14 @@ Names (:data:`STRATEGY_NAMES`, all accepted by :func:`get_strategy`):
     The difficulty levels offered to people, all one learned strategy: ``hard`` is ``reader`` with
     the dials trained by self-play for the table's preset and size (:mod:`core.serial.players.trained`,
     from ``liars train``), except in a small heads-up format with a solved table (2-player 2×2, 3×2,
-    3×3 with the rebid right), where it plays the table; ``normal`` is the trained player making a
-    plausible slip about one decision in eight, ``easy`` two in five.
+    3×3 with the rebid right; 5×5 with or without it), where it plays the table; ``normal`` is the
+    trained player making a plausible slip about one decision in eight, ``easy`` two in five.
 ``solver``
     The solved (CFR+) strategy where a table fits the format: in 3×3 the history-keyed table of
     :mod:`core.serial.players.solved_history` (:mod:`~core.serial.players.solved_history_data`),
     else the abstract tables of :mod:`core.serial.players.solved`
-    (:mod:`core.serial.players.solved_data`); ``reader`` elsewhere.
+    (:mod:`core.serial.players.solved_data`; in 5×5 the deflated ones of
+    :mod:`core.serial.players.solved_packed_data`); ``reader`` elsewhere.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from .solved_history import SolvedHistory
 from .solved_history_data import TABLES as HISTORY_TABLES
 from .solved_multi import SolvedMulti
 from .solved_multi_data import TABLES as MULTI_TABLES
+from .solved_packed_data import TABLES as PACKED_TABLES
 from .trained import TrainedReader
 
 __all__ = [
@@ -89,7 +91,14 @@ def solved_strategies() -> list[Solved]:
     """One :class:`Solved` per shipped table, the history-keyed ones first (so they play where they fit;
     the tables are parsed once and shared; nothing mutates them)."""
     history: list[Solved] = list(_history_strategies())
-    return history + [Solved(table) for table in _solved_tables()]
+    return history + [Solved(table) for table in _solved_tables()] + list(_packed_strategies())
+
+
+@cache
+def _packed_strategies() -> tuple[Solved, ...]:
+    """The larger abstract tables (5×5), shipped deflated: each is inflated and parsed once, when first used
+    in its format (shared; nothing mutates them)."""
+    return tuple(Solved(packed) for packed in PACKED_TABLES)
 
 
 @cache

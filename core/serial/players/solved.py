@@ -16,9 +16,12 @@ any other action is a bid index.
 
 from __future__ import annotations
 
+import base64
 import random
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Protocol
 
 from ..bids import Bid
@@ -38,7 +41,9 @@ __all__ = [
     "draw",
     "mix_text",
     "pack_memory",
+    "pack_table",
     "push_memory",
+    "unpack_table",
 ]
 
 StateKey = tuple[bool, int, int, bool, int]
@@ -67,7 +72,7 @@ class SolvedTable:
 
     def encode(self) -> str:
         """One line per state: ``opener standing phase rebid prev|a=p,a=p;a=p…`` (hands in class order)."""
-        lines = [f"{self.digits} {self.serial_length} {int(self.rebid)} {self.memory}"]
+        lines = [self.header()]
         for (o, s, ph, r, prev), rows in sorted(self.entries.items()):
             body = ";".join(",".join(f"{a}={p}" for a, p in row) for row in rows)
             lines.append(f"{int(o)} {s} {ph} {int(r)} {prev}|{body}")
@@ -87,6 +92,25 @@ class SolvedTable:
             )
             entries[(bool(o), s, ph, bool(r), prev)] = rows
         return cls(digits, length, bool(rebid), memory, entries)
+
+    def header(self) -> str:
+        """The first line of :meth:`encode`: ``digits serial_length rebid memory`` (what :meth:`fits` reads)."""
+        return f"{self.digits} {self.serial_length} {int(self.rebid)} {self.memory}"
+
+    @classmethod
+    def shape(cls, header: str) -> SolvedTable:
+        """A table with no entries, from a :meth:`header`: the format it fits, nothing to play."""
+        digits, length, rebid, memory = (int(x) for x in header.split())
+        return cls(digits, length, bool(rebid), memory, {})
+
+
+def pack_table(table: SolvedTable) -> tuple[str, str]:
+    """(header, the encoding deflated and in base 85): how a large table ships (5×5: ~1.3 MB of text)."""
+    return table.header(), base64.b85encode(zlib.compress(table.encode().encode(), 9)).decode("ascii")
+
+
+def unpack_table(packed: str) -> SolvedTable:
+    return SolvedTable.decode(zlib.decompress(base64.b85decode(packed)).decode())
 
 
 def _hands(digits: int, length: int) -> dict[tuple[int, ...], int]:
@@ -143,18 +167,30 @@ def abstract_key(view: SeatView, memory: int) -> StateKey:
 
 
 class Solved:
-    """Plays a :class:`SolvedTable` (a CFR+ solution) in the format it fits."""
+    """Plays a :class:`SolvedTable` (a CFR+ solution) in the format it fits.
 
-    def __init__(self, table: SolvedTable, name: str = "solver") -> None:
-        self.table = table
+    Built from a table, or from a packed one (:func:`pack_table`), which is inflated and parsed only the
+    first time a table in its own format asks for a decision (about a second for a 5×5 table)."""
+
+    def __init__(self, table: SolvedTable | tuple[str, str], name: str = "solver") -> None:
+        if isinstance(table, SolvedTable):
+            self.__dict__["table"] = table
+            self.shape = SolvedTable.shape(table.header())
+        else:
+            self.shape = SolvedTable.shape(table[0])
+            self._packed = table[1]
         self.name = name
-        self._hands = _hands(table.digits, table.serial_length)
+        self._hands = _hands(self.shape.digits, self.shape.serial_length)
+
+    @cached_property
+    def table(self) -> SolvedTable:
+        return unpack_table(self._packed)
 
     def fits(self, view: SeatView) -> bool:
-        return self.table.fits(view.rules, view.n)
+        return self.shape.fits(view.rules, view.n)
 
     def _row(self, view: SeatView) -> Row:
-        key = abstract_key(view, self.table.memory)
+        key = abstract_key(view, self.shape.memory)
         hand = tuple(view.serial.counts[d] for d in view.rules.digit_set)
         return self.table.entries[key][self._hands[hand]]
 
@@ -162,7 +198,7 @@ class Solved:
         return [(action_of(view, a), p / 1000) for a, p in self._row(view)]
 
     def memo_key(self, view: SeatView) -> tuple[object, ...]:
-        return abstract_key(view, self.table.memory)
+        return abstract_key(view, self.shape.memory)
 
     def decide(self, view: SeatView, rng: random.Random) -> Action:
         return action_of(view, draw(self._row(view), rng))

@@ -108,6 +108,7 @@ class SolvedHistory(Solved):
         self._hands = _hands(digits, length)
         self.memory = memory
         self.table = SolvedTable(digits, length, bool(rebid), memory, {})  # the format it fits; no entries
+        self.shape = self.table
 
     @cached_property
     def history_table(self) -> HistoryTable:

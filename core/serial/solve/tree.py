@@ -164,6 +164,6 @@ def table_of(strategy: object, rules: Rules) -> SolvedTable | None:
     if isinstance(strategy, Solved):
         candidates = [strategy]
     for s in candidates or ():
-        if isinstance(s, Solved) and not isinstance(s, SolvedHistory) and s.table.fits(rules, 2):
+        if isinstance(s, Solved) and not isinstance(s, SolvedHistory) and s.shape.fits(rules, 2):
             return s.table
     return None

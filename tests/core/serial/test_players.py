@@ -118,6 +118,29 @@ def test_hard_plays_the_solved_tables_heads_up_and_at_3_players_in_3x3_and_reade
     assert isinstance(hard._pick(seat_view(four, "a")), TrainedReader)
 
 
+@pytest.mark.parametrize("rebid", [True, False])
+def test_hard_plays_the_shipped_5x5_table_heads_up_with_and_without_the_rebid_right(rebid: bool) -> None:
+    hard = get_strategy("hard")
+    assert isinstance(hard, WithSolved)
+    five = make_rules("classic", rebid=rebid, digits=5, serial_length=5)
+    rng = random.Random(3)
+    for _ in range(8):
+        round_ = Round(five, ("a", "b"), {p: deal_serial(rng, 5, 5) for p in ("a", "b")}, "a")
+        while not round_.is_over:
+            view = seat_view(round_, round_.to_act or "")
+            picked = hard._pick(view)
+            assert isinstance(picked, Solved) and (picked.shape.digits, picked.shape.rebid) == (5, rebid)
+            assert abs(sum(p for _, p in picked.policy(view)) - 1.0) < 1e-9
+            action = hard.decide(view, rng)
+            assert action in round_.legal_actions()
+            round_.apply(action)
+    three = Round(five, ("a", "b", "c"), dict.fromkeys(("a", "b", "c"), Serial("12345")), "a")
+    assert isinstance(hard._pick(seat_view(three, "a")), TrainedReader)  # 3 players: no table, and it says so
+    salomon = make_rules("salomon", digits=5, serial_length=5)
+    bonus = Round(salomon, ("a", "b"), dict.fromkeys(("a", "b"), Serial("12345")), "a")
+    assert isinstance(hard._pick(seat_view(bonus, "a")), TrainedReader)  # bonus bids change the payoffs
+
+
 # -- legality -------------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", STRATEGY_NAMES)
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])

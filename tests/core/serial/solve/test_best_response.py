@@ -12,7 +12,7 @@ import pytest
 from core.serial import Round, Serial, make_rules, seat_view
 from core.serial.players import get_strategy
 from core.serial.players.base import Strategy, policy_of
-from core.serial.players.solved import Solved, SolvedTable
+from core.serial.players.solved import Solved, SolvedTable, pack_table, unpack_table
 from core.serial.rules import Rules
 from core.serial.scoring import score
 from core.serial.serials import deal_serial
@@ -118,6 +118,28 @@ def test_solved_table_round_trips_and_plays_legally() -> None:
             view = seat_view(r, player)
             assert abs(sum(p for _, p in strategy.policy(view)) - 1.0) < 1e-9
             r.apply(strategy.decide(view, rng))
+
+
+def test_a_packed_table_is_parsed_only_when_it_plays_and_plays_as_the_table() -> None:
+    rules = make_rules("classic", rebid=False, digits=2, serial_length=2)
+    solver = Solver(Format(rules), memory=0)
+    solver.iterate(10)
+    table = solver.table()
+    header, packed = pack_table(table)
+    assert header == "2 2 0 0" and unpack_table(packed) == table
+    lazy = Solved((header, packed))
+    assert "table" not in lazy.__dict__  # built from the header alone
+    other = Round(make_rules("classic", rebid=True, digits=2, serial_length=2), SEATS,
+                  {p: Serial("12") for p in SEATS}, "p1")
+    assert not lazy.fits(seat_view(other, "p1")) and "table" not in lazy.__dict__  # another format: still packed
+    rng = random.Random(5)
+    for _ in range(20):
+        r = Round(rules, SEATS, {p: deal_serial(rng, 2, 2) for p in SEATS}, "p1")
+        while not r.is_over:
+            view = seat_view(r, r.to_act or "")
+            assert lazy.fits(view) and lazy.policy(view) == Solved(table).policy(view)
+            r.apply(lazy.decide(view, rng))
+    assert lazy.table == table
 
 
 @pytest.mark.parametrize("name", ["reader", "normal", "easy"])
