@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -152,6 +153,18 @@ def format_result(result: ArenaResult) -> str:
     return "\n".join(lines)
 
 
+def _ms(seconds: list[float]) -> dict[str, float]:
+    """Decision times in milliseconds: p50, p99 (nearest rank) and max; zeros when there were none."""
+    ordered = sorted(seconds)
+    if not ordered:
+        return {"p50": 0.0, "p99": 0.0, "max": 0.0}
+
+    def rank(q: float) -> float:
+        return 1000 * ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+    return {"p50": rank(0.50), "p99": rank(0.99), "max": 1000 * ordered[-1]}
+
+
 def cmd_card_arena(args: argparse.Namespace) -> int:
     from core.cards.arena import CardArenaError, run_card_arena
     from core.cards.rules import RulesError, make_rules
@@ -170,7 +183,7 @@ def cmd_card_arena(args: argparse.Namespace) -> int:
         return fail(overrides)
     try:
         rules = make_rules(args.preset or "standard", overrides)
-        result = run_card_arena(names, args.rounds, rules, args.seed)
+        result = run_card_arena(names, args.rounds, rules, args.seed, clock=time.perf_counter)
     except (RulesError, CardArenaError) as exc:
         return fail(str(exc))
     rows: list[dict[str, Any]] = []
@@ -178,7 +191,7 @@ def cmd_card_arena(args: argparse.Namespace) -> int:
         win, wlo, whi = st.interval(st.wins)
         units, ulo, uhi = st.interval(st.units)
         rows.append({"name": name, "seats": st.seats, "games_won": {"mean": win, "ci95": [wlo, whi]},
-                     "units_per_game": {"mean": units, "ci95": [ulo, uhi]}})
+                     "units_per_game": {"mean": units, "ci95": [ulo, uhi]}, "decision_ms": _ms(st.seconds)})
     edges: list[dict[str, Any]] = []
     for other in list(result.stats)[1:]:
         mean, lo, hi = result.edge(other)
@@ -190,11 +203,13 @@ def cmd_card_arena(args: argparse.Namespace) -> int:
         return 0
     print(f"cards, {players} players, preset {rules.preset}, {args.rounds} games ({result.rounds} rounds), seed "
           f"{args.seed}: {', '.join(names)}; seats rotated one place a game")
-    print(f"{'player':<12}{'seats':>5}  {'games won':>9}  {'95% CI':>17}  {'units/game':>10}  {'95% CI':>19}")
+    print(f"{'player':<12}{'seats':>5}  {'games won':>9}  {'95% CI':>17}  {'units/game':>10}  {'95% CI':>19}  "
+          f"{'p50 ms':>7}  {'p99 ms':>7}")
     for r in rows:
-        w, u = r["games_won"], r["units_per_game"]
+        w, u, ms = r["games_won"], r["units_per_game"], r["decision_ms"]
         print(f"{r['name']:<12}{r['seats']:>5}  {w['mean']:>9.3f}  [{w['ci95'][0]:>6.3f}, {w['ci95'][1]:>6.3f}]  "
-              f"{u['mean']:>+10.3f}  [{u['ci95'][0]:>+8.3f}, {u['ci95'][1]:>+8.3f}]")
+              f"{u['mean']:>+10.3f}  [{u['ci95'][0]:>+8.3f}, {u['ci95'][1]:>+8.3f}]  "
+              f"{ms['p50']:>7.3f}  {ms['p99']:>7.3f}")
     for e in edges:
         print(f"{e['strategy']} minus {e['versus']}: {e['mean']:+.3f} units per game, 95% CI "
               f"[{e['ci95'][0]:+.3f}, {e['ci95'][1]:+.3f}]")

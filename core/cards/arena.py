@@ -5,7 +5,9 @@ from a deck shuffled by one seeded ``random.Random``; every decision comes from 
 (:func:`core.cards.players.decide`) or a naive baseline, with its own seeded rng, so a run replays
 from its seed.  The lineup (one name per seat) rotates by one seat each game, so every name sits in
 every seat and opens equally often.  Per name: games won (share of the games it sat in, per seat it
-holds) and units per game per seat, each with a 95 % interval (normal approximation over games).
+holds) and units per game per seat, each with a 95 % interval (normal approximation over games); with
+a ``clock`` (the CLI passes ``time.perf_counter``; ``core`` reads no clock of its own), the time of each
+decision, in seconds, per name.
 
 Names: the levels (``random``, ``easy``, ``normal``, ``hard``) and the baseline ``challenger``
 ("always challenge a declaration above a pair": under the gun it challenges anything above one pair
@@ -17,7 +19,7 @@ from __future__ import annotations
 import math
 import random
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .cards import shuffled_deck
@@ -57,6 +59,7 @@ class CardStats:
     seats: int
     wins: list[float] = field(default_factory=list)  # per game: share of this name's seats that won
     units: list[float] = field(default_factory=list)  # per game: units per seat
+    seconds: list[float] = field(default_factory=list)  # each decision's time, when the run had a clock
 
     @staticmethod
     def interval(xs: Sequence[float]) -> tuple[float, float, float]:
@@ -84,7 +87,9 @@ class CardArenaResult:
         return CardStats.interval([a - b for a, b in zip(first, self.stats[other].units, strict=True)])
 
 
-def run_card_arena(lineup: Sequence[str], games: int, rules: Rules, seed: int = 1) -> CardArenaResult:
+def run_card_arena(
+    lineup: Sequence[str], games: int, rules: Rules, seed: int = 1, clock: Callable[[], float] | None = None
+) -> CardArenaResult:
     """Play ``games`` whole games with ``lineup`` (one name per seat), rotating the seats each game."""
     n = len(lineup)
     if n < 2:
@@ -115,7 +120,10 @@ def run_card_arena(lineup: Sequence[str], games: int, rules: Rules, seed: int = 
                 slot = slot_of[who]
                 view = view_of(round_, who)
                 name = lineup[slot]
+                start = clock() if clock is not None else 0.0
                 action = challenger(view) if name == "challenger" else decide(view, name, rngs[slot])
+                if clock is not None:
+                    result.stats[name].seconds.append(clock() - start)
                 match.apply(action)
                 taken += 1
                 if taken > MAX_ACTIONS:

@@ -26,6 +26,16 @@ def test_every_game_has_one_winner_and_the_units_balance() -> None:
     assert units == [0.0] * 24  # the winner collects from everyone else: nothing made or lost
 
 
+def test_a_clock_times_every_decision_and_changes_no_play() -> None:
+    ticks = iter(range(1_000_000))
+    timed = run_card_arena(["hard", "easy", "challenger"], 4, make_rules("wild"), seed=3, clock=lambda: next(ticks))
+    plain = run_card_arena(["hard", "easy", "challenger"], 4, make_rules("wild"), seed=3)
+    assert sum(len(st.seconds) for st in timed.stats.values()) == timed.actions  # one time per decision
+    assert all(t == 1 for st in timed.stats.values() for t in st.seconds)  # each read start and end once
+    assert (timed.actions, timed.stats["hard"].units) == (plain.actions, plain.stats["hard"].units)
+    assert all(not st.seconds for st in plain.stats.values())
+
+
 def test_a_run_replays_from_its_seed() -> None:
     a = run_card_arena(["normal", "easy", "easy"], 10, make_rules("wild"), seed=5)
     b = run_card_arena(["normal", "easy", "easy"], 10, make_rules("wild"), seed=5)
@@ -58,5 +68,8 @@ def test_liars_arena_game_cards(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["preset"] == "standard" and data["lineup"] == ["hard", "challenger", "challenger"]
     assert {r["name"] for r in data["players_figures"]} == {"hard", "challenger"}
     assert data["edges"][0]["versus"] == "challenger"
+    for row in data["players_figures"]:
+        ms = row["decision_ms"]
+        assert 0 <= ms["p50"] <= ms["p99"] <= ms["max"]
     assert main([*args, "--preset", "classic"]) == 2
     assert "unknown preset" in capsys.readouterr().err
