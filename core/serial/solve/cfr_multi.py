@@ -126,6 +126,7 @@ class MultiSolver:
         self.memory = memory
         self.iterations = 0
         self.nodes: list[_Node] = []
+        self.last_values: FloatArray = np.zeros(0)
         self._build()
         self._prepare()
 
@@ -245,6 +246,7 @@ class MultiSolver:
                     node.regret = np.maximum(node.regret + cv - (s * cv).sum(axis=1, keepdims=True), 0.0)
                     node.total += t * own[i][:, None] * s
             values[i] = np.einsum(f"{letters[node.actor]}z,z{letters}->{letters}", s, mats)
+        self.last_values = values  # every node's value to ``seat`` [hand, …, hand] (read by the table LBR)
         return float(np.einsum(f"{letters},{theirs}->", values[0] * w.reshape(_axis(seat, n, k)), reach[0]))
 
     def iterate(self, count: int = 1) -> None:

@@ -14,12 +14,14 @@ import pytest
 
 from core.serial.players import get_strategy
 from core.serial.players.base import policy_of
-from core.serial.players.solved import WithSolved
+from core.serial.players.solved import WithSolved, _index, action_of
 from core.serial.players.solved_multi import MultiTable, SolvedMulti, multi_key, pack_multi, unpack_multi
-from core.serial.round import Round
+from core.serial.round import MakeBid, Round
 from core.serial.rules import ChallengeMode, Rules, make_rules
 from core.serial.serials import deal_serial
-from core.serial.solve.cfr_multi import MultiFormat, MultiSolver, table_policy
+from core.serial.solve.approx import LIKELIHOOD_FLOOR, LocalBestResponse
+from core.serial.solve.approx_table import TableLBR, TableLBRResult
+from core.serial.solve.cfr_multi import ANSWER, MultiFormat, MultiSolver, table_policy
 from core.serial.solve.format import Format
 from core.serial.view import seat_view
 
@@ -158,3 +160,65 @@ def test_the_shipped_table_plays_legally_everywhere_at_its_table_and_falls_back_
         assert not any(s.fits(view) for s in multi)
         assert not isinstance(hard._pick(view), SolvedMulti)
         round_.apply(hard.decide(view, rng))
+
+
+def _code(action: object, rules: Rules) -> int:
+    return _index(action.bid, rules) if isinstance(action, MakeBid) else ANSWER
+
+
+@pytest.mark.parametrize("lookahead", [1, 2])
+def test_the_table_lbr_values_every_candidate_as_the_engine_driven_lbr_does(lookahead: int) -> None:
+    _, table = _solved(True)
+    rules = _rules()
+    fmt = MultiFormat(rules, 3)
+    lbr = TableLBR(fmt, table, lookahead=lookahead)
+    player = SolvedMulti(table)
+    index = {node.key: i for i, node in enumerate(lbr.solver.nodes)}
+    w = fmt.base.weights
+    rng = random.Random(3)
+    compared = 0
+    for trial in range(12):
+        seat = trial % 3
+        me = NAMES[seat]
+        round_ = Round(rules, NAMES, {p: deal_serial(rng, 1, 2) for p in NAMES}, NAMES[0], 1)
+        engine = LocalBestResponse(player, round_, me, random.Random(0), lookahead=lookahead)
+        belief = np.outer(w, w)
+        while round_.outcome is None:
+            who = round_.to_act
+            assert who is not None
+            view = seat_view(round_, who)
+            i = index[multi_key(view, table.memory)]
+            if who == me:
+                theirs = dict(engine.values(round_))
+                hand = fmt.base.hand_of(round_.serials[me])
+                node = lbr.solver.nodes[i]
+                mine = {action_of(view, node.actions[j]): lbr._value(node.children[j], seat, hand,
+                                                                      belief / belief.sum(), lookahead - 1)
+                        for j in lbr._candidates(i)}
+                assert set(mine) == set(theirs)
+                for action, value in mine.items():  # approx drops branches under 0.1 % and samples past depth 3
+                    assert value == pytest.approx(theirs[action], abs=0.002), (action, value, theirs[action])
+                    compared += 1
+                action = rng.choice(sorted(theirs, key=str))
+            else:
+                action = player.decide(view, rng)
+                p = lbr.sigma[i][:, lbr.col[i][_code(action, rules)]]
+                others = [s for s in range(3) if s != seat]
+                shape = (2, 1) if others.index(NAMES.index(who)) == 0 else (1, 2)
+                belief = belief * np.maximum(p, LIKELIHOOD_FLOOR).reshape(shape)
+            engine.observe(action)
+            round_.apply(action)
+    assert compared > 30
+
+
+def test_the_table_lbr_earns_no_more_than_the_exact_best_response() -> None:
+    _, table = _solved(True)
+    rules = _rules()
+    result = TableLBR(MultiFormat(rules, 3), table, lookahead=2).play(6000, seed=2)
+    player = SolvedMulti(table)
+    for seat in range(3):
+        exact = _walk(rules, player, seat, respond=True)
+        value, half = TableLBRResult.mean_ci(result.expected[seat])
+        realised, real_half = TableLBRResult.mean_ci(result.realised[seat])
+        assert value <= exact + half and abs(value - realised) <= half + real_half, (seat, value, exact)
+        assert half < 0.05
