@@ -24,9 +24,10 @@ Names (:data:`STRATEGY_NAMES`, all accepted by :func:`get_strategy`):
 ``easy`` / ``normal`` / ``hard``
     The difficulty levels offered to people, all one learned strategy: ``hard`` is ``reader`` with
     the dials trained by self-play for the table's preset and size (:mod:`core.serial.players.trained`,
-    from ``liars train``), except in a small heads-up format with a solved table (2-player 2×2, 3×2,
-    3×3 with the rebid right; 5×5 with or without it), where it plays the table; ``normal`` is the
-    trained player making a plausible slip about one decision in eight, ``easy`` two in five.
+    from ``liars train``), except in a small format with a solved table (2-player 2×2, 3×2, 3×3
+    with the rebid right, 5×5 with or without it; 3-player 3×3 with the rebid right:
+    :mod:`core.serial.players.solved_multi`), where it plays the table; ``normal`` is the trained
+    player making a plausible slip about one decision in eight, ``easy`` two in five.
 ``solver``
     The solved (CFR+) strategy where a table fits the format: in 3×3 the history-keyed table of
     :mod:`core.serial.players.solved_history` (:mod:`~core.serial.players.solved_history_data`),
