@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 import random
 from collections import Counter
 
@@ -18,6 +19,7 @@ from core.serial.scoring import score
 from core.serial.serials import deal_serial
 from core.serial.solve import Format, exploitability
 from core.serial.solve.cfr import Solver
+from core.serial.solve.restricted import restricted_best_response
 
 SEATS = ("p1", "p2")
 
@@ -185,3 +187,46 @@ def test_the_compiled_walk_equals_the_plain_one() -> None:
     table = solver.table()
     assert table_exploitability(fmt, table, fast=True) == pytest.approx(table_exploitability(fmt, table, fast=False),
                                                                         abs=1e-9)
+
+
+@pytest.mark.parametrize(("digits", "length"), [(2, 1), (2, 2), (3, 2)])
+def test_the_restricted_best_response_is_a_lower_bound_that_memory_brings_near_the_exact_one(
+    digits: int, length: int
+) -> None:
+    from core.serial.solve.tree import table_exploitability
+
+    fmt = Format(make_rules("classic", rebid=True, digits=digits, serial_length=length))
+    solver = Solver(fmt, memory=0)
+    solver.iterate(7)  # far from solved: a leaky, hand-dependent table
+    table = solver.table()
+    exact = table_exploitability(fmt, table, fast=False)
+    figures = [restricted_best_response(fmt, table, memory, 300).seat_values for memory in (0, 1)]
+    for seats in figures:  # a real strategy never earns more than the best response
+        assert all(r <= e + 1e-9 for r, e in zip(seats, exact, strict=True))
+    assert sum(figures[1]) / 2 >= 0.95 * sum(exact) / 2 > 0.05  # one bid more than the table: nearly all of it
+
+
+def test_the_restricted_best_response_refuses_a_shorter_memory_than_the_table() -> None:
+    fmt = Format(make_rules("classic", rebid=True, digits=2, serial_length=2))
+    solver = Solver(fmt, memory=1)
+    solver.iterate(3)
+    with pytest.raises(ValueError, match="at least"):
+        restricted_best_response(fmt, solver.table(), 0, 5)
+
+
+def test_liars_exploit_restricted_measures_the_table_a_strategy_plays(capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.cli import main
+    from core.serial.solve.tree import table_exploitability, table_of
+
+    args = ["exploit", "--restricted", "--digits", "2", "--serial-length", "2", "--iterations", "60"]
+    assert main([*args, "--strategy", "hard", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    rules = make_rules("classic", rebid=True, digits=2, serial_length=2)
+    table = table_of(get_strategy("hard"), rules)
+    assert table is not None and data["memory"] == table.memory + 1 and data["format"] == "2×2"
+    exact = table_exploitability(Format(rules), table, fast=False)
+    assert all(r <= e + 1e-9 for r, e in zip(data["seat_values"], exact, strict=True))
+    assert main([*args, "--strategy", "reader"]) == 2  # no table to freeze: one clear refusal
+    assert "plays no abstract solved table" in capsys.readouterr().err
+    assert main([*args, "--strategy", "hard", "--memory", "0"]) == 2
+    assert "at least the table's 1 bids" in capsys.readouterr().err
