@@ -44,12 +44,16 @@ def register(sub: Any) -> None:
                    help="with --exploit-weight: its sampled holdings (default: %(default)s)")
     p.add_argument("--from-shipped", action="store_true",
                    help="start the search from the shipped dials of each table instead of reader's defaults")
+    p.add_argument("--set", default="", metavar="DIAL=VALUE,…",
+                   help="start from these dial values (over the shipped dials with --from-shipped); with "
+                        "--generations 0 the run only judges them and writes them with their figures")
     p.add_argument("--sigma", type=float, default=0.2,
                    help="the search's first spread, in units of each dial's range (default: %(default)s)")
     p.set_defaults(func=cmd_train)
 
 
 def cmd_train(args: argparse.Namespace) -> int:
+    from core.serial.players import ReaderParams
     from core.serial.players.trained import key_of, load, trained_params
     from core.serial.rules import RulesError, make_rules
     from core.serial.solve.train import Exploit, Generation, train
@@ -65,6 +69,12 @@ def cmd_train(args: argparse.Namespace) -> int:
         return fail("--exploit-weight must be at least 0, --exploit-rounds and --exploit-particles at least 1, "
                     "--sigma above 0 and at most 1")
     exploit = Exploit(args.exploit_weight, args.exploit_rounds, args.exploit_particles)
+    try:
+        overrides = _dial_values(args.set)
+    except ValueError as exc:
+        return fail(str(exc))
+    if args.generations < 0 or args.size < 1:
+        return fail("--generations must be at least 0 and --size at least 1")
     trained: dict[str, dict[str, Any]] = dict(load()) if args.write else {}
     for rules, n in tables:
         start = time.process_time()
@@ -78,6 +88,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         print(f"{rules.preset}, {n} players: {args.generations} generations of {args.size}, {r} rounds a pairing",
               flush=True)
         start_params = trained_params(rules, n)[0] if args.from_shipped else None
+        if overrides:
+            start_params = dataclasses.replace(start_params or ReaderParams(), **overrides)
         result = train(rules, n, generations=args.generations, size=args.size, rounds=r, seed=args.seed,
                        progress=progress, start=start_params, sigma0=args.sigma, exploit=exploit)
         seconds = time.process_time() - start
@@ -99,3 +111,28 @@ def cmd_train(args: argparse.Namespace) -> int:
             write_trained_module(args.write, trained)
             print(f"wrote {args.write}", flush=True)
     return 0
+
+
+def _dial_values(text: str) -> dict[str, Any]:
+    """``"self_read=1,bid_ratio=6.5"`` -> the reader's dials by name, typed as the dials are."""
+    from core.serial.players import ReaderParams
+
+    kinds = {f.name: type(getattr(ReaderParams(), f.name)) for f in dataclasses.fields(ReaderParams)}
+    out: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, sep, raw = item.partition("=")
+        name = name.strip()
+        if not sep or name not in kinds:
+            raise ValueError(f"--set takes DIAL=VALUE pairs; the dials are: {', '.join(kinds)}")
+        kind = kinds[name]
+        try:
+            if kind is bool:
+                if raw.strip().lower() not in ("true", "false", "1", "0"):
+                    raise ValueError(raw)
+                out[name] = raw.strip().lower() in ("true", "1")
+            else:
+                out[name] = kind(raw)
+        except ValueError:
+            what = {bool: "true or false", int: "a whole number"}.get(kind, "a number")
+            raise ValueError(f"--set {name}: {raw!r} is not {what}") from None
+    return out

@@ -134,7 +134,12 @@ class _Table:
         need = quantity - self.counts[digit]
         cap = max(need, 0 if need <= 0 else 1)
         answering = self.others if self.all_must else self.others[:1]
-        dist, p_count = self._others_total(digit, cap, self.model.challenge[quantity], answering)
+        rho = self.model.challenge[quantity]
+        w = self.params.self_read
+        if w > 0 and self.n == 2:
+            seen = self.model.challenge_seen(quantity, self.post.get((self.me, digit), self.model.prior))
+            rho = tuple((1 - w) * a + w * b for a, b in zip(rho, seen, strict=True))
+        dist, p_count = self._others_total(digit, cap, rho, answering)
         units, p_made = self._bidder_units(quantity, digit, dist, cap)
         return units * (self.n - 1) * self.stake, p_made, p_count
 
@@ -253,6 +258,12 @@ class _Table:
         return out
 
 
+def _lower(options: list[_Option]) -> dict[Action, _Option]:
+    """For each bid option, the option one copy lower on the same digit, where there is one (``shade``)."""
+    bids = {(o.action.bid.quantity, o.action.bid.digit): o for o in options if isinstance(o.action, MakeBid)}
+    return {option.action: bids[(q - 1, d)] for (q, d), option in bids.items() if (q - 1, d) in bids}
+
+
 def _pick(options: list[_Option], params: ReaderParams, rng: random.Random, n: int, stake: int) -> _Option:
     best = max(options, key=lambda o: o.value)
     if params.bluff_rate > 0 and rng.random() < params.bluff_rate:
@@ -262,11 +273,16 @@ def _pick(options: list[_Option], params: ReaderParams, rng: random.Random, n: i
             if params.bluff_uniform:
                 return bluffs[rng.randrange(len(bluffs))]
             return max(bluffs, key=lambda o: o.value)
+    chosen = best
     if params.temperature > 0:
         scale = params.temperature * (n - 1) * stake
         weights = [math.exp((o.value - best.value) / scale) for o in options]
-        return options[_choice_index(weights, rng)]
-    return best
+        chosen = options[_choice_index(weights, rng)]
+    if params.shade > 0:
+        below = _lower(options).get(chosen.action)
+        if below is not None and rng.random() < params.shade:
+            return below
+    return chosen
 
 
 def _pick_policy(options: list[_Option], params: ReaderParams, n: int, stake: int) -> list[tuple[Action, float]]:
@@ -276,20 +292,29 @@ def _pick_policy(options: list[_Option], params: ReaderParams, n: int, stake: in
         scale = params.temperature * (n - 1) * stake
         weights = [math.exp((o.value - best.value) / scale) for o in options]
         total = sum(weights)
-        base = [(o.action, w / total) for o, w in zip(options, weights, strict=True)]
+        base = [(o, w / total) for o, w in zip(options, weights, strict=True)]
     else:
-        base = [(best.action, 1.0)]
+        base = [(best, 1.0)]
+    if params.shade > 0:
+        lower = _lower(options)
+        shaded: list[tuple[_Option, float]] = []
+        for o, p in base:
+            below = lower.get(o.action)
+            if below is None:
+                shaded.append((o, p))
+            else:
+                shaded += [(o, (1.0 - params.shade) * p), (below, params.shade * p)]
+        base = shaded
     bluffs: list[_Option] = []
     if params.bluff_rate > 0:
         floor = best.value - params.bluff_margin * (n - 1) * stake
         bluffs = [o for o in options if o.bluff and o.value >= floor and o is not best]
-    if not bluffs:
-        return base
-    if not params.bluff_uniform:
+    keep = 1.0 - params.bluff_rate if bluffs else 1.0
+    if bluffs and not params.bluff_uniform:
         bluffs = [max(bluffs, key=lambda o: o.value)]
     out: dict[Action, float] = {}
-    for action, p in base:
-        out[action] = out.get(action, 0.0) + (1.0 - params.bluff_rate) * p
+    for o, p in base:
+        out[o.action] = out.get(o.action, 0.0) + keep * p
     for o in bluffs:
         out[o.action] = out.get(o.action, 0.0) + params.bluff_rate / len(bluffs)
     return list(out.items())

@@ -18,6 +18,10 @@ Each public action is evidence, applied as a likelihood:
   increment (heads up, ``w`` = 0 read "I open two 5s, you say three 5s" as you holding two 5s —
   what a local best response bluffs into: see the README).
 
+With ``self_read`` above zero (heads up) it also reads its *own* bids the same way, as the other player
+sees them, and models the other's challenge of its next bid by that reading instead of the prior: after
+"I open two 5s", a raise to four 5s is doubted by anyone who believes my two.
+
 Every bid and challenge counts, so a player who keeps coming back to one digit is read as holding
 more of it.
 
@@ -65,6 +69,8 @@ class ReaderParams:
     bluff_hold: int = 1
     bluff_uniform: bool = True
     stack_read: float = 0.0
+    shade: float = 0.0
+    self_read: float = 0.0
 
 
 # -- tables, computed once per (params, table size) ----------------------------------------------
@@ -80,6 +86,7 @@ class _Model:
 
     __slots__ = (
         "_stacked",
+        "best_raise",
         "bid",
         "challenge",
         "counts_own",
@@ -89,6 +96,7 @@ class _Model:
         "read_challenge",
         "read_raise_over",
         "stack",
+        "steep",
         "values",
     )
 
@@ -103,14 +111,18 @@ class _Model:
         #: The prior over one player's holding of one digit: Binomial(length, 1/values).
         self.prior = count_distribution(length, values)
         challenge: list[tuple[float, ...]] = []
+        best_raises: list[float] = []
         for q in range(length * n + 1):
             # The opponent's best raise is taken to need q - raise_shift copies among the others.
             best_raise = (1 - frac) * at_least(q - lo, k, values) + frac * at_least(q - lo - 1, k, values)
+            best_raises.append(best_raise)
             challenge.append(
                 tuple(_sigmoid(params.steep * ((1.0 - at_least(q - c, k, values)) - best_raise)) for c in sizes)
             )
         #: P(a player holding c copies challenges q × d), c = 0 .. 8.
         self.challenge = tuple(challenge)
+        self.best_raise = tuple(best_raises)
+        self.steep = params.steep
         w = params.challenge_weight
         self.read_challenge = tuple(tuple(1 - w + w * x for x in rho) for rho in challenge)
         w = params.noraise_weight
@@ -128,6 +140,18 @@ class _Model:
             for q in range(length * n + 1)
         )
 
+
+    def challenge_seen(self, quantity: int, mine: Vector) -> list[float]:
+        """P(the other player, holding c copies, challenges my ``quantity × d``) when they judge it by what my
+        bids have told them of my holding of ``d`` (``mine``: my bids read as I read theirs), not by the prior."""
+        tail = [0.0] * (len(mine) + 1)
+        for i in range(len(mine) - 1, -1, -1):
+            tail[i] = tail[i + 1] + mine[i]
+        best = self.best_raise[quantity]
+        return [
+            _sigmoid(self.steep * ((1.0 - tail[min(max(quantity - c, 0), len(mine))]) - best))
+            for c in range(self.length + 1)
+        ]
 
     def stacked(self, target: int, step: int) -> tuple[float, ...]:
         """The likelihood of a raise by ``step`` on the standing bid's digit (see ``stack_read``)."""
@@ -201,6 +225,10 @@ class _Reading:
             actor = action.player
             if isinstance(action, MakeBid):
                 bid = action.bid
+                if actor == me and params.self_read > 0:
+                    # What my bid tells the others (read as I read theirs): see ``self_read``.
+                    target = min(bid.quantity, params.open_target if standing is None else params.raise_target)
+                    self._update(me, bid.digit, model.bid[target], model.prior)
                 if actor != me:
                     if standing is not None and bidder != actor and params.noraise_weight > 0:
                         self._update(actor, standing.digit, model.read_raise_over[standing.quantity], model.prior)

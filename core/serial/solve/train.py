@@ -19,7 +19,9 @@ which is exactly what a best response bluffs into.  With λ > 0 each candidate i
 local best response (:mod:`.approx`, lookahead 1, few particles, ``exploit_rounds`` rounds, the same
 deals for every candidate of a generation) and its fitness is (units per round over the pool) −
 λ · (what the best response earned against it).  ``start`` warm-starts the search (e.g. from the
-shipped dials) with a smaller ``sigma``.
+shipped dials) with a smaller ``sigma``; with no generations at all, ``train`` only judges ``start``
+(its figures against the anchors and the best response), which is how a hand-set table is shipped
+with measured figures.
 
 Pure: seeded ``random.Random`` only; the caller times it and writes the result.
 """
@@ -56,6 +58,8 @@ DIALS: tuple[tuple[str, float, float, bool], ...] = (
     ("bluff_margin", 0.0, 1.5, False),
     ("temperature", 0.0, 0.3, False),
     ("stack_read", 0.0, 1.0, False),
+    ("self_read", 0.0, 1.0, False),
+    ("shade", 0.0, 0.5, False),
 )
 
 
@@ -168,6 +172,7 @@ def train(
 ) -> TrainResult:
     """Train the dials for ``players`` seats under ``rules``; ``progress`` hears each generation."""
     rng = random.Random(f"train:{seed}:{rules.preset}:{players}")
+    elite = min(elite, size)
     default = ReaderParams() if start is None else start
     exploit = exploit or Exploit()
     mean = [_to_unit(dial, getattr(default, dial)) for dial, *_ in DIALS]
@@ -204,6 +209,7 @@ def train(
     pool = anchors + champions
     finalists = [_from_unit(mean, default), result.generations[-1].params] if result.generations else [default]
     judged = [(_score(p, pool, rules, players, rounds, seed + 10_000, exploit, scale=2), p) for p in finalists]
+    result.rounds_played += sum(played for (*_, played), _ in judged)
     (fit, result.final_vs, result.final_exploit, _), result.params = max(judged, key=lambda j: j[0][0])
     # The figure reported against the pool stays units per round (the exploitability term taken out).
     result.final = fit + (exploit.weight * result.final_exploit if result.final_exploit is not None else 0.0)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 import re
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -413,6 +415,50 @@ def test_stack_read_reads_a_raise_on_my_digit_as_the_increment_only(preset: str)
     # Half-way is half of each likelihood.
     half = Reader(ReaderParams(stack_read=0.5))
     assert holding(stacked, by_one, 5) < holding(half, by_one, 5) < holding(plain, by_one, 5)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        ReaderParams(shade=0.5, bluff_rate=0.0, temperature=0.0),
+        ReaderParams(shade=0.3, bluff_rate=0.2, temperature=0.05),
+    ],
+)
+def test_shade_bids_one_copy_lower_as_often_as_the_policy_says(params: ReaderParams) -> None:
+    """Heads up, an opening on a digit held three times is sometimes made for two, so it does not tell the count."""
+    round_ = Round(make_rules("classic"), ["p1", "p2"], serials(p1="55512346", p2="00000000"), "p1")
+    view = view_of(round_)
+    reader = Reader(params)
+    policy = dict(reader.policy(view))
+    assert sum(policy.values()) == pytest.approx(1.0)
+    draws = Counter(reader.decide(view, random.Random(seed)) for seed in range(2000))
+    assert set(draws) <= set(policy)
+    for action, count in draws.items():
+        assert abs(count / 2000 - policy[action]) < 0.04
+    if params.bluff_rate == 0 and params.temperature == 0:
+        greedy = Reader(dataclasses.replace(params, shade=0.0)).decide(view, random.Random(0))
+        assert isinstance(greedy, MakeBid) and greedy.bid.quantity >= 2
+        lower = MakeBid("p1", Bid(greedy.bid.quantity - 1, greedy.bid.digit, view.rules.rank_order))
+        assert policy == {greedy: pytest.approx(0.5), lower: pytest.approx(0.5)}
+
+
+def test_self_read_models_the_others_doubt_by_what_my_bids_told_them() -> None:
+    """Heads up, having opened three 5s, four 5s is doubted less by a player holding some than the prior says."""
+    from core.serial.players.reading import PRIOR, _model
+
+    round_ = Round(make_rules("classic"), ["p1", "p2"], serials(p1="55512346", p2="00000000"), "p1")
+    play(round_, [("p1", "3 5"), ("p2", "3 6")])
+    view = view_of(round_)
+    params = ReaderParams(self_read=1.0)
+    mine = dict(Reader(params).memo_key(view))[("p1", 5)]  # my holding of 5s as my bids tell it
+    assert isinstance(mine, tuple) and sum(mine[3:]) > 5 * sum(PRIOR[3:])
+    assert ("p1", 5) not in dict(Reader(ReaderParams()).memo_key(view))  # off: nothing read of my own bids
+    model = _model(params, 2)
+    seen = model.challenge_seen(4, mine)
+    assert seen[3] < model.challenge[4][3] - 0.1  # three 5s and a believed three: four 5s look likelier
+    assert all(a <= b for a, b in zip(seen, model.challenge[4], strict=True))
+    assert seen[0] > 0.9  # with none, they still need my fourth
+    assert all(a >= b for a, b in itertools.pairwise(seen))  # more copies, less doubt
 
 
 def _p_win(text: str) -> int:

@@ -62,3 +62,23 @@ def test_the_train_command_refuses_bad_exploit_flags(
 ) -> None:
     assert main(["train", "--presets", "classic", "--players", "2", *flags]) != 0
     assert "--exploit-weight must be at least 0" in capsys.readouterr().err
+
+
+def test_no_generations_only_judges_the_start() -> None:
+    start = dataclasses.replace(ReaderParams(), self_read=1.0, stack_read=1.0, raised_value=0.2)
+    result = train(RULES, 2, generations=0, rounds=10, seed=2, start=start, exploit=Exploit(1.0, 4, 4))
+    assert result.params == start and result.generations == []
+    assert result.final_exploit is not None and result.rounds_played == 2 * 10 * 2 + 2 * 4
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [("nonsense=1", "--set takes DIAL=VALUE pairs"), ("bid_ratio", "--set takes DIAL=VALUE pairs"),
+     ("bid_ratio=high", "--set bid_ratio: 'high' is not a number"),
+     ("max_jump=2.5", "is not a whole number"), ("bluff_uniform=maybe", "is not true or false")],
+)
+def test_the_train_command_refuses_bad_dial_values(
+    value: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["train", "--presets", "classic", "--players", "2", "--set", value]) != 0
+    assert message in capsys.readouterr().err
