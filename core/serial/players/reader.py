@@ -35,7 +35,9 @@ stake the final bid sets for the next round is symmetric between the players and
 bids instead on a digit it holds at most one of, chosen uniformly among those that give up no more
 than ``bluff_margin`` stakes per opponent, so its bids do not simply reveal its serial (in
 self-play about one bid in six is on a digit it holds one or none of; the greedy ``binomial``
-almost never does that).  With a ``temperature`` above zero it picks among all options by a
+almost never does that).  With ``shade`` above zero a bid it chose is made one copy lower (on the
+same digit, where that is still a raise) that often, so an opening's quantity does not tell its
+holding exactly.  With a ``temperature`` above zero it picks among all options by a
 softmax on their values (the ``normal`` level).  All randomness comes from the rng it is handed.
 
 **Tuning.**  The defaults were chosen with ``liars arena`` (and ``bench/arena.py``) against the
