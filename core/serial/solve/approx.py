@@ -31,7 +31,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from core.serial.bids import Bid
@@ -43,7 +43,7 @@ from core.serial.view import seat_view
 
 from .format import Format
 
-__all__ = ["ApproxResult", "LocalBestResponse", "approx_exploitability"]
+__all__ = ["ApproxResult", "LocalBestResponse", "approx_exploitability", "play_out"]
 
 EXACT_BELIEF_LIMIT = 100  # enumerate the others' joint holdings when there are at most this many classes
 LIKELIHOOD_FLOOR = 1e-4  # a particle that the strategy would "never" have played keeps this much weight
@@ -273,11 +273,23 @@ def approx_exploitability(
         serials = {p: deal_serial(deal_rng, rules.serial_length, rules.digits) for p in names}
         round_ = Round(rules, names, serials, names[0], rules.stake)
         lbr = LocalBestResponse(model, round_, me, lbr_rng, particles=particles, lookahead=lookahead)
-        while round_.outcome is None:
-            who = round_.to_act
-            assert who is not None
-            action = lbr.decide(round_) if who == me else opponents[who].decide(seat_view(round_, who), play_rng)
-            lbr.observe(action)
-            round_.apply(action)
+        play_out(round_, lbr, opponents, play_rng)
+        assert round_.outcome is not None
         result.seat_rounds[seat].append(round_.outcome.net[me] / round_.stake)
     return result
+
+
+def play_out(
+    round_: Round, lbr: LocalBestResponse, opponents: Mapping[str, Strategy], rng: random.Random
+) -> list[Action]:
+    """Play ``round_`` to its end: the exploiter's seat by ``lbr``, the others by their strategies (drawing
+    from ``rng``); returns the actions in order."""
+    actions: list[Action] = []
+    while round_.outcome is None:
+        who = round_.to_act
+        assert who is not None
+        action = lbr.decide(round_) if who == lbr.me else opponents[who].decide(seat_view(round_, who), rng)
+        lbr.observe(action)
+        round_.apply(action)
+        actions.append(action)
+    return actions
