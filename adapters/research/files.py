@@ -83,10 +83,11 @@ def write_multi_module(path: str, table: MultiTable) -> None:
 
 
 def add_packed_table(path: str, table: SolvedTable) -> int:
-    """Add ``table`` (deflated) to the packed data module at ``path``, replacing a table of the same shape;
-    returns how many tables the module now holds."""
-    entries = dict(_packed_entries(path))
+    """Add ``table`` (deflated) to the packed data module at ``path``, replacing the table for the same format
+    and rebid rule, whatever its memory (two would both fit a table); returns how many the module now holds."""
     header, packed = pack_table(table)
+    fits = header.split()[:3]  # digits, serial length, rebid: the table it replaces may remember more or less
+    entries = {h: p for h, p in _packed_entries(path) if h.split()[:3] != fits}
     entries[header] = packed
     _write(path, _PACKED_HEADER, "tuple[tuple[str, str], ...]", sorted(entries.items()))
     return len(entries)

@@ -185,31 +185,15 @@ class SqliteStore(StoreBase[Unit]):
         return await self._writer.alone(run)
 
     async def erase_server(self, server: str) -> dict[str, int]:
-        return await self._writer.alone(lambda: self._erase(server))
-
-    async def _erase(self, server: str) -> dict[str, int]:
-        """ONE write transaction (the writer runs it alone, so nothing else joins it): the append-only
-        triggers are dropped, the server's rows deleted, the triggers re-created as they were."""
         db = self.db
-        await db.execute("BEGIN IMMEDIATE")
-        try:
-            [(open_tables,)] = await db.execute_fetchall(Erase.OPEN, (server,))
-            if open_tables:
-                raise OpenTables(server, int(open_tables))
-            triggers = [sql for (sql,) in await db.execute_fetchall(_TRIGGERS_SQL, _APPEND_ONLY)]
-            for name in _APPEND_ONLY:
-                await db.execute(f"DROP TRIGGER IF EXISTS {name}")
-            erased = {}
-            for table, delete in Erase.DELETES:
-                async with db.execute(delete, (server,)) as cursor:
-                    erased[table] = int(cursor.rowcount)
-            for sql in triggers:
-                await db.execute(sql)
-            await db.execute("COMMIT")
-        except BaseException:
-            await db.execute("ROLLBACK")
-            raise
-        return erased
+
+        async def erase() -> dict[str, int]:
+            # One call on aiosqlite's thread, as ``_write`` runs a batch: no other coroutine's read on this
+            # connection can run inside the transaction (and see a half-erased server without its triggers).
+            result: dict[str, int] = await db._execute(_erase_sync, db._conn, server)  # type: ignore[no-untyped-call]
+            return result
+
+        return await self._writer.alone(erase)
 
     async def _translate(self, unit: Unit, exc: Exception) -> BaseException:
         error = translate(unit, exc)
@@ -231,3 +215,25 @@ class SqliteStore(StoreBase[Unit]):
             row = await self._one(f"SELECT COUNT(*) FROM {kind}")
             counts[kind] = int(row[0]) if row else 0
         return counts
+
+
+def _erase_sync(conn: sqlite3.Connection, server: str) -> dict[str, int]:
+    """ONE write transaction (the writer runs it alone, so nothing else joins it): the append-only
+    triggers are dropped, the server's rows deleted, the triggers re-created as they were."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        [(open_tables,)] = conn.execute(Erase.OPEN, (server,)).fetchall()
+        if open_tables:
+            raise OpenTables(server, int(open_tables))
+        triggers = [sql for (sql,) in conn.execute(_TRIGGERS_SQL, _APPEND_ONLY).fetchall()]
+        for name in _APPEND_ONLY:
+            conn.execute(f"DROP TRIGGER IF EXISTS {name}")
+        erased = {table: int(conn.execute(delete, (server,)).rowcount) for table, delete in Erase.DELETES}
+        for sql in triggers:
+            conn.execute(sql)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:  # BEGIN itself may have failed (busy): nothing to roll back then
+            conn.execute("ROLLBACK")
+        raise
+    return erased

@@ -14,7 +14,7 @@ player remembers at its decision, seats counted clockwise from the opener (seat 
 Who has challenged the standing bid follows: in ``all`` mode the challenges since a bid are the
 seats between its bidder and the seat to act, and the bid is challenged all around when the turn
 comes back to the bidder (RULES.md "Turns and challenges"; :mod:`core.serial.round`).  Histories that
-share an abstract state share a node, so the graph is small (5,670 nodes in 3-player 3×3 at memory
+share an abstract state share a node, so the graph is small (5,165 nodes in 3-player 3×3 at memory
 1).  Merged histories are handled exactly for the game in which players remember only that much:
 for the seat being updated each node keeps the *joint* reach of the others' hands (a tensor over
 their classes, chance included; the others' reaches do not factor once histories merge) and the
