@@ -15,8 +15,9 @@ counts is the exact best response of :mod:`core.serial.solve.best_response`, whi
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -24,9 +25,26 @@ from core.serial.players.solved import SolvedTable, StateKey, push_memory
 
 from .format import FloatArray, Format
 
-__all__ = ["Solver", "StateKey"]
+__all__ = ["Solver", "StateKey", "normalise_rows", "split_children"]
 
 ANSWER = -1  # the action that is not a raise: challenge, or (after being challenged all around) count
+
+
+def normalise_rows(x: FloatArray) -> FloatArray:
+    """Each row divided by its sum; a row summing to 0 becomes uniform (regret matching's rule)."""
+    sums = x.sum(axis=1, keepdims=True)
+    out: FloatArray = np.where(sums > 0, x / np.where(sums > 0, sums, 1.0), 1.0 / x.shape[1])
+    return out
+
+
+def split_children(children: Sequence[object]) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[Any]]:
+    """A node's children split into (columns leading to nodes, those node indices, columns ending the
+    round, the terminals there): a child is a node index, or a tuple describing the count."""
+    cols = [j for j, c in enumerate(children) if not isinstance(c, tuple)]
+    kids = [c for c in children if not isinstance(c, tuple)]
+    tcols = [j for j, c in enumerate(children) if isinstance(c, tuple)]
+    terminals = [c for c in children if isinstance(c, tuple)]
+    return np.array(cols, dtype=int), np.array(kids, dtype=int), np.array(tcols, dtype=int), terminals
 
 
 @dataclass(slots=True)
@@ -100,23 +118,18 @@ class Solver:
     # -- iterations -----------------------------------------------------------------------------------
     @staticmethod
     def _current(node: _Node) -> FloatArray:
-        pos = np.maximum(node.regret, 0.0)
-        sums = pos.sum(axis=1, keepdims=True)
-        a = pos.shape[1]
-        return np.where(sums > 0, pos / np.where(sums > 0, sums, 1.0), 1.0 / a)
+        return normalise_rows(np.maximum(node.regret, 0.0))
 
     def _prepare(self) -> None:
         """Per node: which actions lead to nodes (their indices) and the stacked terminal payoffs."""
         self._kids: list[tuple[np.ndarray, np.ndarray]] = []
         self._terms: list[tuple[np.ndarray, FloatArray]] = []
+        k = self.fmt.size
         for node in self.nodes:
-            cols = [j for j, c in enumerate(node.children) if not isinstance(c, tuple)]
-            kids = [c for c in node.children if not isinstance(c, tuple)]
-            self._kids.append((np.array(cols, dtype=int), np.array(kids, dtype=int)))
-            tcols = [j for j, c in enumerate(node.children) if isinstance(c, tuple)]
-            mats = [self.fmt.payoff(*c) for c in node.children if isinstance(c, tuple)]
-            k = self.fmt.size
-            self._terms.append((np.array(tcols, dtype=int), np.stack(mats) if mats else np.zeros((0, k, k))))
+            cols, kids, tcols, terminals = split_children(node.children)
+            self._kids.append((cols, kids))
+            mats = [self.fmt.payoff(*c) for c in terminals]
+            self._terms.append((tcols, np.stack(mats) if mats else np.zeros((0, k, k))))
 
     def iterate(self, count: int = 1) -> None:
         if not hasattr(self, "_kids"):
@@ -171,10 +184,7 @@ class Solver:
         """The average strategy per abstract state ([hand, action]); probabilities below ``floor`` dropped."""
         out: dict[StateKey, FloatArray] = {}
         for node in self.nodes:
-            total = node.total.copy()
-            sums = total.sum(axis=1, keepdims=True)
-            a = total.shape[1]
-            probs = np.where(sums > 0, total / np.where(sums > 0, sums, 1.0), 1.0 / a)
+            probs = normalise_rows(node.total)
             if floor > 0:
                 probs = np.where(probs >= floor, probs, 0.0)
                 probs /= probs.sum(axis=1, keepdims=True)

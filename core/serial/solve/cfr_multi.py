@@ -43,7 +43,7 @@ from core.serial.rules import Rules
 from core.serial.scoring import score
 from core.serial.serials import Serial
 
-from .cfr import _to_thousandths
+from .cfr import _to_thousandths, normalise_rows, split_children
 from .format import FloatArray, Format
 
 __all__ = ["ANSWER", "MultiFormat", "MultiSolver"]
@@ -173,21 +173,17 @@ class MultiSolver:
         self._kids: list[tuple[np.ndarray, np.ndarray]] = []
         self._terms: list[tuple[np.ndarray, FloatArray]] = []
         n, k = self.fmt.players, self.fmt.size
+        empty = np.zeros((0, n) + (k,) * n)
         for node in self.nodes:
-            cols = [j for j, c in enumerate(node.children) if not isinstance(c, tuple)]
-            kids = [c for c in node.children if not isinstance(c, tuple)]
-            self._kids.append((np.array(cols, dtype=int), np.array(kids, dtype=int)))
-            tcols = [j for j, c in enumerate(node.children) if isinstance(c, tuple)]
-            mats = [self.fmt.payoff(*c) for c in node.children if isinstance(c, tuple)]
-            empty = np.zeros((0, n) + (k,) * n)
-            self._terms.append((np.array(tcols, dtype=int), np.stack(mats) if mats else empty))
+            cols, kids, tcols, terminals = split_children(node.children)
+            self._kids.append((cols, kids))
+            mats = [self.fmt.payoff(*c) for c in terminals]
+            self._terms.append((tcols, np.stack(mats) if mats else empty))
 
     # -- strategies ------------------------------------------------------------------------------------
     @staticmethod
     def _normalise(x: FloatArray) -> FloatArray:
-        sums = x.sum(axis=1, keepdims=True)
-        out: FloatArray = np.where(sums > 0, x / np.where(sums > 0, sums, 1.0), 1.0 / x.shape[1])
-        return out
+        return normalise_rows(x)
 
     def current(self) -> list[FloatArray]:
         """The current strategy (regret matching+), per node [hand, action]."""

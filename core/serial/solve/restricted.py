@@ -28,7 +28,7 @@ import numpy as np
 
 from core.serial.players.solved import SolvedTable
 
-from .cfr import Solver, StateKey, _Node
+from .cfr import Solver, StateKey, _Node, normalise_rows
 from .format import FloatArray, Format
 
 __all__ = ["RestrictedResult", "restricted_best_response"]
@@ -65,9 +65,7 @@ class _Exploiter(Solver):
         if node.actor != self.seat:
             return self._fixed[node.key]
         if self.use_average:
-            total = node.total
-            sums = total.sum(axis=1, keepdims=True)
-            return np.where(sums > 0, total / np.where(sums > 0, sums, 1.0), 1.0 / total.shape[1])
+            return normalise_rows(node.total)
         return Solver._current(node)
 
     def learn(self, iterations: int) -> None:
