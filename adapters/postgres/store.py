@@ -17,6 +17,7 @@ commits race past the check: the key refuses the second); a request id is the re
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator, Sequence
@@ -36,6 +37,7 @@ log = logging.getLogger(__name__)
 
 # the row triggers that keep the ledger and the event log append-only (``schema.py``), lifted only to erase
 _APPEND_ONLY = (("ledger", "ledger_append_only"), ("table_events", "events_append_only"))
+_ERASE_TRIES = 200  # an erase waits for a moment with no commit under way (a few seconds at most)
 _MIGRATION_LOCK = 0x6C696172  # pg_advisory_xact_lock key: one process migrates at a time
 
 
@@ -85,9 +87,26 @@ class PostgresStore(StoreBase[Unit]):
         return rowcount(await self.pool.execute(numbered(sql), *args))  # status text such as "DELETE 1"
 
     async def erase_server(self, server: str) -> dict[str, int]:
-        """ONE transaction: the append-only triggers disabled, the server's rows deleted, the triggers
-        enabled again (its ALTER TABLEs hold the two tables' locks until it ends)."""
+        """ONE transaction: every table it touches locked at once, the append-only triggers disabled, the
+        server's rows deleted, the triggers enabled again.
+
+        The locks are taken all together with NOWAIT, and the whole transaction retried while a commit
+        holds one: an erase that waited holding some (as ALTER TABLE alone does) could close a cycle
+        with a live commit, whose one statement locks its tables in its own order — a deadlock that
+        PostgreSQL would break by aborting either side."""
+        for attempt in range(_ERASE_TRIES):
+            try:
+                return await self._erase(server)
+            except asyncpg.exceptions.LockNotAvailableError:
+                if attempt == _ERASE_TRIES - 1:
+                    raise
+                await asyncio.sleep(min(0.01 * (attempt + 1), 0.2))
+        raise AssertionError("unreachable")
+
+    async def _erase(self, server: str) -> dict[str, int]:
         async with self.pool.acquire() as conn, conn.transaction():
+            tables = ", ".join(table for table, _ in Erase.DELETES)
+            await conn.execute(f"LOCK TABLE {tables} IN SHARE ROW EXCLUSIVE MODE NOWAIT")
             open_tables = await conn.fetchval(numbered(Erase.OPEN), server)
             if open_tables:
                 raise OpenTables(server, int(open_tables))
