@@ -15,7 +15,8 @@ response wins against the abstract table: the README).  This measure sits betwee
 * Both strategies depend only on the node and the hand, so the graph carries the game exactly (the
   reach of merged histories adds up): the value of the learned exploiter against the table is
   computed **exactly**, not sampled.  It is a real strategy, so that value is a **lower bound** on the
-  table's exploitability; with more memory the bound can only rise towards the exact figure.
+  table's exploitability.  Remembering more, an exploiter *could* earn at least as much, but the search
+  is not guaranteed to find it (in 2×2 one seat's figure dropped from memory 0 to 1 while the mean rose).
 
 Pure: numpy arithmetic, no I/O, no randomness.
 """
