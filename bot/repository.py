@@ -150,12 +150,12 @@ class TableRepository:
                                "ranking": [list(g) for g in settled.ranking]}
                     rounds.append(RoundRecord(number=first + i, record=dict(settled.record), outcome=outcome,
                                               entries=[LedgerEntry(p, u) for p, u in settled.net.items()]))
-        except GameError as exc:  # the game refused it as it applied (the elimination's `last`): bad input
-            log.info("table %s refused %s: %s; reloading it", table.id, [e.get("t") for e in events], exc)
-            await self.reload(table)
-            raise
-        except Exception:
-            log.exception("applying %s to table %s failed; reloading it", [e.get("t") for e in events], table.id)
+        except Exception as exc:
+            kinds = [e.get("t") for e in events]
+            if isinstance(exc, GameError):  # the game refused it as it applied (the elimination's `last`)
+                log.info("table %s refused %s: %s; reloading it", table.id, kinds, exc)
+            else:
+                log.exception("applying %s to table %s failed; reloading it", kinds, table.id)
             await self.reload(table)
             raise
         request = (cmd.request_id, reply.to_dict()) if cmd is not None and cmd.request_id and reply else None

@@ -44,13 +44,24 @@ from adapters.config import DEFAULT_COMPUTER_DELAY, ConfigError, Env
 
 __all__ = [
     "DEFAULT_API_BASE",
+    "PRIVATE_PREFIX",
     "ConfigError",
     "DiscordConfig",
+    "is_private_server",
     "load_dotenv",
     "read_dotenv",
 ]
 
+PRIVATE_PREFIX = "dm"  # a group DM's or a DM's own ledger server id: ``dm<channel>`` (links.private_key)
+
+
+def is_private_server(server_id: str) -> bool:
+    """True for the server id of a group DM or a DM between friends (``links.private_key`` makes them)."""
+    return server_id.startswith(PRIVATE_PREFIX)
+
+
 DEFAULT_API_BASE = "https://discord.com/api/v10"
+
 
 @dataclass(frozen=True, slots=True)
 class DiscordConfig:
@@ -74,7 +85,7 @@ class DiscordConfig:
         (``dm<channel>``) is shard 0's: Discord sends every interaction outside a server there."""
         if self.shard_count is None or self.shard_ids is None:
             return True
-        if server_id.startswith("dm"):
+        if is_private_server(server_id):
             return 0 in self.shard_ids
         if not server_id.isdigit():
             return True

@@ -33,6 +33,8 @@ import discord
 
 from bot.model import TableKey
 
+from .config import PRIVATE_PREFIX, is_private_server
+
 __all__ = ["TOKEN_LIFE", "ChannelSurface", "Link", "Links", "NoLink", "Surface", "WebhookSurface", "private_key"]
 
 log = logging.getLogger(__name__)
@@ -43,7 +45,7 @@ ANSWER_WAIT = 3.0  # seconds a follow-up waits for the interaction's own answer 
 
 def private_key(channel_id: int | str) -> TableKey:
     """The table key of a group DM or a DM between friends: its own ledger, ``discord:dm<channel>``."""
-    return TableKey("discord", f"dm{channel_id}", str(channel_id))
+    return TableKey("discord", f"{PRIVATE_PREFIX}{channel_id}", str(channel_id))
 
 
 class NoLink(Exception):
@@ -93,7 +95,7 @@ class Links:
     def served(self, key: TableKey) -> bool:
         """Whether the table's messages go through interactions (a private channel's table, or one in a
         server without the bot, as its interactions said)."""
-        return key.server_id.startswith("dm") or key in self._without_bot
+        return is_private_server(key.server_id) or key in self._without_bot
 
     def note(self, key: TableKey, interaction: discord.Interaction[Any]) -> Link:
         """An interaction arrived at this table: it is the newest, and may edit the message it is on."""

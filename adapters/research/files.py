@@ -74,23 +74,27 @@ def _packed_entries(path: str) -> list[tuple[str, str]]:
     return []
 
 
+def _replace_packed(path: str, header: str, packed: tuple[str, str], same: int) -> int:
+    """Write ``packed`` into the data module at ``path``, replacing any table whose header agrees with its
+    first ``same`` fields (the table it fits, whatever its memory: two would both fit); returns how many
+    tables the module now holds."""
+    fits = packed[0].split()[:same]
+    entries = [e for e in _packed_entries(path) if e[0].split()[:same] != fits]
+    entries = sorted([*entries, packed])
+    _write(path, header, "tuple[tuple[str, str], ...]", entries)
+    return len(entries)
+
+
 def write_multi_module(path: str, table: MultiTable) -> None:
     """Write ``table`` into the data module at ``path``, keeping the tables already there for other formats
     or rules (a table for the same table size, format and rebid rule is replaced, whatever its memory)."""
-    packed = pack_multi(table)
-    kept = [e for e in _packed_entries(path) if e[0].split()[:4] != packed[0].split()[:4]]
-    _write(path, _MULTI_HEADER, "tuple[tuple[str, str], ...]", sorted([*kept, packed]))
+    _replace_packed(path, _MULTI_HEADER, pack_multi(table), 4)
 
 
 def add_packed_table(path: str, table: SolvedTable) -> int:
     """Add ``table`` (deflated) to the packed data module at ``path``, replacing the table for the same format
-    and rebid rule, whatever its memory (two would both fit a table); returns how many the module now holds."""
-    header, packed = pack_table(table)
-    fits = header.split()[:3]  # digits, serial length, rebid: the table it replaces may remember more or less
-    entries = {h: p for h, p in _packed_entries(path) if h.split()[:3] != fits}
-    entries[header] = packed
-    _write(path, _PACKED_HEADER, "tuple[tuple[str, str], ...]", sorted(entries.items()))
-    return len(entries)
+    and rebid rule, whatever its memory; returns how many the module now holds."""
+    return _replace_packed(path, _PACKED_HEADER, pack_table(table), 3)
 
 
 def write_history_module(path: str, tables: list[HistoryTable]) -> None:

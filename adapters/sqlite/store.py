@@ -30,7 +30,7 @@ from bot.background import cancel
 from bot.ports import RoundRecord, StaleTable, StoredTable
 
 from .batch import CHECKS, ORDER, Unit, translate, write_sync
-from .schema import MIGRATIONS, migrate_sync, switch_to_wal
+from .schema import MIGRATIONS, immediate, migrate_sync, switch_to_wal
 
 __all__ = ["MIGRATIONS", "SqliteStore"]
 
@@ -220,8 +220,7 @@ class SqliteStore(StoreBase[Unit]):
 def _erase_sync(conn: sqlite3.Connection, server: str) -> dict[str, int]:
     """ONE write transaction (the writer runs it alone, so nothing else joins it): the append-only
     triggers are dropped, the server's rows deleted, the triggers re-created as they were."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with immediate(conn):
         [(open_tables,)] = conn.execute(Erase.OPEN, (server,)).fetchall()
         if open_tables:
             raise OpenTables(server, int(open_tables))
@@ -231,9 +230,4 @@ def _erase_sync(conn: sqlite3.Connection, server: str) -> dict[str, int]:
         erased = {table: int(conn.execute(delete, (server,)).rowcount) for table, delete in Erase.DELETES}
         for sql in triggers:
             conn.execute(sql)
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:  # BEGIN itself may have failed (busy): nothing to roll back then
-            conn.execute("ROLLBACK")
-        raise
     return erased

@@ -38,11 +38,14 @@ __all__ = [
     "WithSolved",
     "abstract_key",
     "action_of",
+    "deflate",
     "draw",
+    "inflate",
     "mix_text",
     "pack_memory",
     "pack_table",
     "push_memory",
+    "truncate_memory",
     "unpack_table",
 ]
 
@@ -104,13 +107,24 @@ class SolvedTable:
         return cls(digits, length, bool(rebid), memory, {})
 
 
+def deflate(text: str) -> tuple[str, str]:
+    """(the first line, the whole text deflated and in base 85): how a large table ships in a data module
+    (the first line is its header, read without inflating the rest)."""
+    return text.split("\n", 1)[0], base64.b85encode(zlib.compress(text.encode(), 9)).decode("ascii")
+
+
+def inflate(packed: str) -> str:
+    """The text :func:`deflate` packed."""
+    return zlib.decompress(base64.b85decode(packed)).decode()
+
+
 def pack_table(table: SolvedTable) -> tuple[str, str]:
-    """(header, the encoding deflated and in base 85): how a large table ships (5×5: ~1.3 MB of text)."""
-    return table.header(), base64.b85encode(zlib.compress(table.encode().encode(), 9)).decode("ascii")
+    """(header, the encoding deflated): how a large abstract table ships (5×5: ~1.3 MB of text)."""
+    return deflate(table.encode())
 
 
 def unpack_table(packed: str) -> SolvedTable:
-    return SolvedTable.decode(zlib.decompress(base64.b85decode(packed)).decode())
+    return SolvedTable.decode(inflate(packed))
 
 
 def _hands(digits: int, length: int) -> dict[tuple[int, ...], int]:
@@ -140,6 +154,12 @@ def pack_memory(bids: tuple[int, ...], nbids: int) -> int:
     for i, b in enumerate(bids):
         value += (b + 1) * (nbids + 1) ** i
     return value - 1
+
+
+def truncate_memory(prev: int, memory: int, nbids: int) -> int:
+    """The packed memory ``prev`` keeping only its ``memory`` most recent bids (−1 for none)."""
+    kept: int = (prev + 1) % (nbids + 1) ** memory
+    return kept - 1
 
 
 def push_memory(prev: int, standing: int, memory: int, nbids: int) -> int:

@@ -14,15 +14,13 @@ Data: :mod:`core.serial.players.solved_history_data` (generated).  Pure: parsing
 
 from __future__ import annotations
 
-import base64
-import zlib
 from dataclasses import dataclass
 from functools import cached_property
 
 from ..round import Challenge, MakeBid, Phase
 from ..rules import Rules
 from ..view import SeatView
-from .solved import Row, Solved, SolvedTable, _hands, _index
+from .solved import Row, Solved, SolvedTable, _hands, _index, deflate, inflate
 
 __all__ = ["HistoryKey", "HistoryTable", "SolvedHistory", "history_key_of", "pack", "unpack"]
 
@@ -81,13 +79,12 @@ class HistoryTable:
 
 
 def pack(table: HistoryTable) -> tuple[str, str]:
-    """(header, the encoding deflated and in base 85): how the data module ships a table."""
-    text = table.encode()
-    return text.split("\n", 1)[0], base64.b85encode(zlib.compress(text.encode(), 9)).decode("ascii")
+    """(header, the table's encoding deflated in base 85): how the data module ships a table."""
+    return deflate(table.encode())
 
 
 def unpack(packed: str) -> HistoryTable:
-    return HistoryTable.decode(zlib.decompress(base64.b85decode(packed)).decode())
+    return HistoryTable.decode(inflate(packed))
 
 
 class SolvedHistory(Solved):

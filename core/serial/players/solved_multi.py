@@ -18,16 +18,14 @@ inner strategy.  Pure: parsing a string, no I/O.
 
 from __future__ import annotations
 
-import base64
 import random
-import zlib
 from dataclasses import dataclass
 from functools import cached_property
 
 from ..round import Action, MakeBid, Phase
 from ..rules import ChallengeMode, Rules
 from ..view import SeatView
-from .solved import Row, _hands, _index, action_of, draw, mix_text, pack_memory
+from .solved import Row, _hands, _index, action_of, deflate, draw, inflate, mix_text, pack_memory
 
 __all__ = ["MultiKey", "MultiTable", "SolvedMulti", "multi_key", "pack_multi", "unpack_multi"]
 
@@ -81,12 +79,11 @@ class MultiTable:
 
 def pack_multi(table: MultiTable) -> tuple[str, str]:
     """(header, the encoding deflated and in base 85): how the data module ships a table."""
-    text = table.encode()
-    return text.split("\n", 1)[0], base64.b85encode(zlib.compress(text.encode(), 9)).decode("ascii")
+    return deflate(table.encode())
 
 
 def unpack_multi(packed: str) -> MultiTable:
-    return MultiTable.decode(zlib.decompress(base64.b85decode(packed)).decode())
+    return MultiTable.decode(inflate(packed))
 
 
 def multi_key(view: SeatView, memory: int) -> MultiKey:

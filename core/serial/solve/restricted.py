@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from core.serial.players.solved import SolvedTable
+from core.serial.players.solved import SolvedTable, truncate_memory
 
 from .cfr import Solver, StateKey, _Node, normalise_rows
 from .format import FloatArray, Format
@@ -53,7 +53,7 @@ class _Exploiter(Solver):
 
     def _frozen_rows(self, node: _Node, table: SolvedTable) -> FloatArray:
         opener, standing, phase, rebid, prev = node.key
-        kept = (prev + 1) % (len(self.fmt.bids) + 1) ** table.memory - 1  # the table's shorter memory
+        kept = truncate_memory(prev, table.memory, len(self.fmt.bids))  # the table's shorter memory
         rows = table.entries[(opener, standing, phase, rebid, kept)]
         column = {action: j for j, action in enumerate(node.actions)}
         out = np.zeros((self.fmt.size, len(node.actions)))
