@@ -129,12 +129,13 @@ def test_the_table_round_trips_its_encoding() -> None:
     assert all(sum(p for _, p in row) == 1000 for rows in table.entries.values() for row in rows)
 
 
-def test_the_shipped_table_plays_legally_everywhere_at_its_table_and_falls_back_elsewhere() -> None:
+@pytest.mark.parametrize("rebid", [True, False])
+def test_the_shipped_table_plays_legally_everywhere_at_its_table_and_falls_back_elsewhere(rebid: bool) -> None:
     hard = get_strategy("hard")
     assert isinstance(hard, WithSolved)
     multi = [s for s in hard.solved if isinstance(s, SolvedMulti)]
     assert multi, "no 3-player table shipped"
-    rules = make_rules("classic", digits=3, serial_length=3, rebid=True)
+    rules = make_rules("classic", digits=3, serial_length=3, rebid=rebid)
     rng = random.Random(7)
     opponents = [get_strategy("random"), get_strategy("binomial"), hard]
     for game in range(150):
