@@ -11,12 +11,10 @@ from prometheus_client.parser import text_string_to_metric_families
 from adapters import metrics
 from tests.adapters.slack.harness import HttpDriver, play_round
 from tests.e2e import discord_helpers
-from tests.e2e import test_slack_http as slack_http
 from tests.e2e.discord_helpers import Harness
 
 world = discord_helpers.world
 no_errors = discord_helpers.no_errors
-fake, db, driver = slack_http.fake, slack_http.db, slack_http.driver  # the Slack bot served over HTTP
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 

@@ -13,18 +13,15 @@ import json
 import logging
 import random
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from adapters.slack.app import SlackBot, serve_http
 from tests.adapters.slack.harness import (
     ALICE,
     BOB,
-    BOT_TOKEN,
     CAROL,
     CHANNEL,
     NAMES,
@@ -43,12 +40,6 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 def hands_in(text: str) -> set[frozenset[str]]:
     return {frozenset(h.split()) for h in HAND.findall(text)}
-
-
-@pytest_asyncio.fixture
-async def fake() -> AsyncIterator[FakeSlack]:
-    async with FakeSlack(bot_token=BOT_TOKEN) as server:
-        yield server
 
 
 class Table:

@@ -8,26 +8,21 @@ import json
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
-import pytest_asyncio
 
-from adapters.slack.app import serve_http
 from adapters.slack.door import MAX_BODY
 from tests.adapters.slack.harness import (
     ACK_LIMIT,
     ALICE,
     BOB,
-    BOT_TOKEN,
     CAROL,
     SECRET,
     HttpDriver,
     event_count,
-    make_bot,
 )
 from tests.fakes.slack_server import (
     FakeSlack,
@@ -37,29 +32,6 @@ from tests.fakes.slack_server import (
     post_to_app,
     signed_headers,
 )
-
-
-@pytest_asyncio.fixture
-async def fake() -> AsyncIterator[FakeSlack]:
-    async with FakeSlack(bot_token=BOT_TOKEN) as server:
-        yield server
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "liars.sqlite3"
-
-
-@pytest_asyncio.fixture
-async def driver(fake: FakeSlack, db: Path) -> AsyncIterator[HttpDriver]:
-    bot = await make_bot(fake, db)
-    try:
-        async with serve_http(bot, "127.0.0.1", 0) as url:
-            d = HttpDriver(fake, bot)
-            d.url = url
-            yield d
-    finally:
-        await bot.close()
 
 
 def _no_traceback(caplog: pytest.LogCaptureFixture) -> None:

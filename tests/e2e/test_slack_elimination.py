@@ -8,26 +8,17 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import pytest_asyncio
-
 from bot.ports import LedgerEntry, RoundRecord
 from core.serial.record import replay
-from tests.adapters.slack.harness import ALICE, BOB, BOT_TOKEN, CAROL, CHANNEL, HttpDriver, blocks_text, key_of
+from tests.adapters.slack.harness import ALICE, BOB, CAROL, CHANNEL, HttpDriver, blocks_text, key_of
 from tests.e2e.test_slack_cards import Table
 from tests.e2e.test_slack_home import _home
 from tests.fakes.slack_server import FakeSlack
 
 BOSS = "U0BOSS"
-
-
-@pytest_asyncio.fixture
-async def fake() -> AsyncIterator[FakeSlack]:
-    async with FakeSlack(bot_token=BOT_TOKEN) as server:
-        yield server
 
 
 def channel_text(fake: FakeSlack) -> str:

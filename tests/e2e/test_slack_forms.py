@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest_asyncio
 
-from adapters.slack.app import connect_socket, serve_http
+from adapters.slack.app import connect_socket
 from tests.adapters.slack.harness import (
     ALICE,
     APP_TOKEN,
@@ -29,19 +29,6 @@ from tests.adapters.slack.harness import (
 from tests.fakes.slack_server import FakeSlack
 
 PLAYERS = (ALICE, BOB, CAROL)
-
-
-@pytest_asyncio.fixture
-async def driver(tmp_path: Path) -> AsyncIterator[HttpDriver]:
-    async with FakeSlack(bot_token=BOT_TOKEN) as fake:
-        bot = await make_bot(fake, tmp_path / "liars.sqlite3")
-        try:
-            async with serve_http(bot, "127.0.0.1", 0) as url:
-                d = HttpDriver(fake, bot)
-                d.url = url
-                yield d
-        finally:
-            await bot.close()
 
 
 @pytest_asyncio.fixture

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from adapters.slack.app import connect_socket, serve_http
+from adapters.slack.app import connect_socket
 from bot.messages import signed_units
 from bot.settings import DEFAULT_SETTINGS
 from tests.adapters.slack.harness import (
@@ -37,18 +37,6 @@ JSON = "application/json"
 async def fake() -> AsyncIterator[FakeSlack]:
     async with FakeSlack(bot_token=BOT_TOKEN, app_token=APP_TOKEN) as server:
         yield server
-
-
-@pytest_asyncio.fixture
-async def driver(fake: FakeSlack, tmp_path: Path) -> AsyncIterator[HttpDriver]:
-    bot = await make_bot(fake, tmp_path / "liars.sqlite3")
-    try:
-        async with serve_http(bot, "127.0.0.1", 0) as url:
-            d = HttpDriver(fake, bot)
-            d.url = url
-            yield d
-    finally:
-        await bot.close()
 
 
 async def _event(d: HttpDriver, body: dict[str, Any]) -> tuple[int, str]:

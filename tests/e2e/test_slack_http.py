@@ -14,12 +14,10 @@ import re
 import signal
 import sqlite3
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from adapters.slack.app import serve_http
 from bot.model import TableKey
@@ -52,31 +50,6 @@ from tests.fakes.slack_server import (
 
 ROOT = Path(__file__).resolve().parents[2]
 
-
-
-@pytest_asyncio.fixture
-async def fake() -> AsyncIterator[FakeSlack]:
-    async with FakeSlack(bot_token=BOT_TOKEN) as server:
-        yield server
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "liars.sqlite3"
-
-
-@pytest_asyncio.fixture
-async def driver(fake: FakeSlack, db: Path) -> AsyncIterator[HttpDriver]:
-    bot = await make_bot(fake, db)
-    d = HttpDriver(fake, bot)
-    try:
-        async with serve_http(bot, "127.0.0.1", 0) as url:
-            d.url = url
-            yield d
-    finally:
-        # the bot now serving: a test that restarts closes the first one itself and leaves its successor
-        # here (left open, its store's thread kept the test process from exiting)
-        await d.bot.close()
 
 
 async def test_a_complete_three_player_round_over_http(driver: HttpDriver, db: Path) -> None:

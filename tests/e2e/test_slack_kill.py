@@ -16,24 +16,16 @@ import random
 import signal
 import sqlite3
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import aiohttp
-import pytest_asyncio
 
-from tests.adapters.slack.harness import BOT_TOKEN, SECRET
+from tests.adapters.slack.harness import SECRET
 from tests.e2e.slack_processes import APPLIED, Bot, Table, start_bot
 from tests.fakes.slack_server import FakeSlack, form_encode, signed_headers
 
 TABLES = 3
-
-
-@pytest_asyncio.fixture
-async def fake() -> AsyncIterator[FakeSlack]:
-    async with FakeSlack(bot_token=BOT_TOKEN) as server:
-        yield server
 
 
 def rows(db: Path, sql: str) -> list[tuple[Any, ...]]:

@@ -7,48 +7,24 @@ uploading fails, the text goes alone and one WARNING says so.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
 from adapters.pictures.samples import count_example, names_example
-from adapters.slack.app import serve_http
 from bot.model import Message, MessageKind
 from tests.adapters.slack.harness import (
     ACK_LIMIT,
     ALICE,
-    BOT_TOKEN,
     CHANNEL,
     NAMES,
     HttpDriver,
     key_of,
-    make_bot,
     play_round,
 )
 from tests.fakes.slack_server import FakeSlack
 
 PNG = b"\x89PNG\r\n\x1a\n"
 COUNT = {"game": "serial", "record": count_example(), "last_challenger": "p2"}  # as the serial game sends it
-
-
-@pytest_asyncio.fixture
-async def fake() -> AsyncIterator[FakeSlack]:
-    async with FakeSlack(bot_token=BOT_TOKEN) as server:
-        yield server
-
-
-@pytest_asyncio.fixture
-async def driver(fake: FakeSlack, tmp_path: Path) -> AsyncIterator[HttpDriver]:
-    bot = await make_bot(fake, tmp_path / "liars.sqlite3")
-    try:
-        async with serve_http(bot, "127.0.0.1", 0) as url:
-            d = HttpDriver(fake, bot)
-            d.url = url
-            yield d
-    finally:
-        await bot.close()
 
 
 def _count_posts(fake: FakeSlack) -> list[float]:

@@ -20,24 +20,15 @@ import json
 import random
 import signal
 import time
-from collections.abc import AsyncIterator
 
 import aiohttp
-import pytest_asyncio
 
-from tests.adapters.slack.harness import BOT_TOKEN
 from tests.adapters.store_support import raw_sql
 from tests.e2e.slack_processes import APPLIED, Table, start_bot, stop_bot
 from tests.fakes.slack_server import FakeSlack
 
 TABLES = 4
 ROUNDS = 8  # each table ends after this many rounds: the survivor plays them out
-
-
-@pytest_asyncio.fixture
-async def fake() -> AsyncIterator[FakeSlack]:
-    async with FakeSlack(bot_token=BOT_TOKEN) as server:
-        yield server
 
 
 async def test_two_processes_on_one_postgres_database_then_one_is_killed(fake: FakeSlack, postgres_url: str) -> None:

@@ -4,71 +4,50 @@ private DM and the count, the panels end on the final state, and every acknowled
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
-from adapters.slack.app import serve_http
 from tests.adapters.slack.harness import (
     ALICE,
     BOB,
-    BOT_TOKEN,
     CHANNEL,
-    HttpDriver,
     blocks_text,
     key_of,
     ledger_rows,
-    make_bot,
+    serving,
 )
 from tests.fakes.slack_server import FakeSlack
 
 
-@pytest_asyncio.fixture
-async def fake() -> AsyncIterator[FakeSlack]:
-    async with FakeSlack(bot_token=BOT_TOKEN) as server:
-        yield server
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "liars.sqlite3"
-
-
 async def test_a_fast_round_under_rate_limits_loses_nothing(fake: FakeSlack, db: Path) -> None:
-    bot = await make_bot(fake, db)
-    try:
-        async with serve_http(bot, "127.0.0.1", 0) as url:
-            d = HttpDriver(fake, bot)
-            d.url = url
-            await d.slash(ALICE, "start classic 1 4 2 rounds=1")  # two computer seats, no thinking delay
-            await d.slash(BOB, "join")
-            fake.rate_limit(1.0)  # from here on, Slack says "slow down" to anything faster than 1/s/channel
-            key = key_of(fake)
+    async with serving(fake, db) as d:
+        bot = d.bot
+        await d.slash(ALICE, "start classic 1 4 2 rounds=1")  # two computer seats, no thinking delay
+        await d.slash(BOB, "join")
+        fake.rate_limit(1.0)  # from here on, Slack says "slow down" to anything faster than 1/s/channel
+        key = key_of(fake)
+        table = bot.service.table(key)
+        assert table is not None
+        await d.slash(ALICE, "deal", settle=False)
+        serials: list[dict[str, str]] = []
+        for _ in range(200):
             table = bot.service.table(key)
-            assert table is not None
-            await d.slash(ALICE, "deal", settle=False)
-            serials: list[dict[str, str]] = []
-            for _ in range(200):
-                table = bot.service.table(key)
-                if table is None:
-                    break  # the round is played: the table closed
-                round_ = table.match.live_round if table.match is not None else None
-                assert round_ is not None, "a human is to act, or the table ended"
-                if not serials or serials[-1] != {p: s.digits for p, s in round_.serials.items()}:
-                    serials.append({p: s.digits for p, s in round_.serials.items()})
-                actor = round_.to_act
-                assert actor in (ALICE, BOB), actor  # the computers act inside the command before
-                text = "bid 1 9" if round_.standing_bid is None else "challenge"
-                reply = await d.slash(actor, text, settle=False)  # answered at once; the channel catches up
-                assert reply.text in ("Bid placed.", "You challenged.")
-            else:
-                pytest.fail("the table never ended")
-            answered = max(a.elapsed for a in d.acks)
-            await d.settled()
-    finally:
-        await bot.close()
+            if table is None:
+                break  # the round is played: the table closed
+            round_ = table.match.live_round if table.match is not None else None
+            assert round_ is not None, "a human is to act, or the table ended"
+            if not serials or serials[-1] != {p: s.digits for p, s in round_.serials.items()}:
+                serials.append({p: s.digits for p, s in round_.serials.items()})
+            actor = round_.to_act
+            assert actor in (ALICE, BOB), actor  # the computers act inside the command before
+            text = "bid 1 9" if round_.standing_bid is None else "challenge"
+            reply = await d.slash(actor, text, settle=False)  # answered at once; the channel catches up
+            assert reply.text in ("Bid placed.", "You challenged.")
+        else:
+            pytest.fail("the table never ended")
+        answered = max(a.elapsed for a in d.acks)
+        await d.settled()
 
     assert fake.rate_limited_calls(), "the rate limit was never hit: the test proves nothing"
     assert answered < 1.0  # acknowledgements never waited for Slack's rate limit

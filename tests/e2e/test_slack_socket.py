@@ -42,11 +42,6 @@ async def fake() -> AsyncIterator[FakeSlack]:
         yield server
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "liars.sqlite3"
-
-
 @pytest_asyncio.fixture
 async def driver(fake: FakeSlack, db: Path) -> AsyncIterator[SocketDriver]:
     bot = await make_bot(fake, db, socket=True)

@@ -10,52 +10,23 @@ and a round plays to the end with every ledger at 0.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
 import pytest
-import pytest_asyncio
 
-from adapters.slack.app import serve_http
 from tests.adapters.slack.harness import (
     ALICE,
     BOB,
-    BOT_TOKEN,
     CAROL,
     CHANNEL,
     HttpDriver,
     event_count,
     key_of,
     ledger_rows,
-    make_bot,
 )
-from tests.fakes.slack_server import FakeSlack
 
 NOT_SAVED = "The table could not be saved"
-
-
-@pytest_asyncio.fixture
-async def fake() -> AsyncIterator[FakeSlack]:
-    async with FakeSlack(bot_token=BOT_TOKEN) as server:
-        yield server
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "liars.sqlite3"
-
-
-@pytest_asyncio.fixture
-async def driver(fake: FakeSlack, db: Path) -> AsyncIterator[HttpDriver]:
-    bot = await make_bot(fake, db)
-    try:
-        async with serve_http(bot, "127.0.0.1", 0) as url:
-            d = HttpDriver(fake, bot)
-            d.url = url
-            yield d
-    finally:
-        await bot.close()
 
 
 async def _pragma(driver: HttpDriver, sql: str) -> int:

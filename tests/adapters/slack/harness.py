@@ -9,16 +9,18 @@ seconds, and waits for the adapter's answer (a ``response_url`` post, a modal, a
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import random
 import sqlite3
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adapters.slack.app import SlackBot
+from adapters.slack.app import SlackBot, serve_http
 from adapters.slack.config import SlackConfig
 from bot.bootstrap import slack_bot
 from bot.messages import signed_units
@@ -256,6 +258,20 @@ class HttpDriver(Driver):
 
     async def send_interactive(self, payload: dict[str, Any], retry_num: int | None = None) -> Acked:
         return await self._post(interactive_body(payload), retry_num)
+
+
+@contextlib.asynccontextmanager
+async def serving(fake: FakeSlack, db: Path) -> AsyncIterator[HttpDriver]:
+    """A bot on ``db`` serving HTTP on 127.0.0.1 and a driver posting to it; closed after.  What is
+    closed is the driver's bot: a test that restarts the bot closes the first itself and leaves its
+    successor in ``d.bot`` (left open, its store's thread would keep the test process from exiting)."""
+    d = HttpDriver(fake, await make_bot(fake, db))
+    try:
+        async with serve_http(d.bot, "127.0.0.1", 0) as url:
+            d.url = url
+            yield d
+    finally:
+        await d.bot.close()
 
 
 class SocketDriver(Driver):
