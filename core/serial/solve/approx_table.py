@@ -82,8 +82,7 @@ class TableLBR:
                 one = np.zeros_like(s)
                 one[:, 0] = 1.0  # ANSWER when there is a standing bid, else the smallest bid: column 0 both ways
                 sigma.append(one)
-            self.solver._pass(seat, sigma)
-            self._default[seat] = self.solver.last_values
+            self._default[seat] = self.solver.node_values(seat, sigma)
         return self._default[seat]
 
     # -- values ----------------------------------------------------------------------------------------

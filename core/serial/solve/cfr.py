@@ -25,7 +25,7 @@ from core.serial.players.solved import SolvedTable, StateKey, push_memory
 
 from .format import FloatArray, Format
 
-__all__ = ["Solver", "StateKey", "normalise_rows", "split_children"]
+__all__ = ["Solver", "StateKey", "normalise_rows", "run", "split_children", "table_rows"]
 
 ANSWER = -1  # the action that is not a raise: challenge, or (after being challenged all around) count
 
@@ -116,9 +116,9 @@ class Solver:
             self.nodes.append(_Node(key, 0 if key[0] else 1, actions, kids, np.zeros((k, a)), np.zeros((k, a))))
 
     # -- iterations -----------------------------------------------------------------------------------
-    @staticmethod
-    def _current(node: _Node) -> FloatArray:
-        return normalise_rows(np.maximum(node.regret, 0.0))
+    def current(self) -> list[FloatArray]:
+        """The current strategy (regret matching+), per node [hand, action]."""
+        return [normalise_rows(np.maximum(node.regret, 0.0)) for node in self.nodes]
 
     def _prepare(self) -> None:
         """Per node: which actions lead to nodes (their indices) and the stacked terminal payoffs."""
@@ -132,18 +132,21 @@ class Solver:
             self._terms.append((tcols, np.stack(mats) if mats else np.zeros((0, k, k))))
 
     def iterate(self, count: int = 1) -> None:
-        if not hasattr(self, "_kids"):
-            self._prepare()
         for _ in range(count):
             self.iterations += 1
             for player in (0, 1):
-                self._update(player, self.iterations)
+                self.update(player, self.current(), self.iterations)
 
-    def _update(self, player: int, t: int) -> None:
+    def update(self, player: int, sigma: Sequence[FloatArray], t: int = 0) -> float:
+        """One pass with every node playing ``sigma`` (per node [hand, action]): seat 0's value per round.
+
+        ``t`` > 0: ``player``'s regrets and average strategy are updated as CFR+ iteration ``t`` does;
+        ``t`` = 0 only values ``sigma`` (e.g. a frozen seat against a learned one)."""
+        if not hasattr(self, "_kids"):
+            self._prepare()
         nodes = self.nodes
         k = self.fmt.size
         w = self.fmt.weights
-        sigma = [self._current(n) for n in nodes]
         reach = np.zeros((len(nodes), 2, k))
         reach[0] = 1.0
         for i, node in enumerate(nodes):
@@ -169,7 +172,7 @@ class Solver:
                 values[i] = np.einsum("aj,jab->ab", s, mats)
             else:
                 values[i] = np.einsum("bj,jab->ab", s, mats)
-            if node.actor != player:
+            if t <= 0 or node.actor != player:
                 continue
             if player == 0:
                 cv = np.einsum("jab,b->aj", mats, w * reach[i, 1])
@@ -177,7 +180,7 @@ class Solver:
                 cv = -np.einsum("jab,a->bj", mats, w * reach[i, 0])
             node.regret = np.maximum(node.regret + cv - (s * cv).sum(axis=1, keepdims=True), 0.0)
             node.total += t * reach[i, player][:, None] * s
-        self._root_value = float(w @ values[0] @ w)
+        return float(w @ values[0] @ w)
 
     # -- the result -----------------------------------------------------------------------------------
     def average(self, floor: float = 0.0) -> dict[StateKey, FloatArray]:
@@ -209,6 +212,17 @@ class Solver:
             memory=self.memory,
             entries=entries,
         )
+
+
+def table_rows(rows: Sequence[Sequence[tuple[int, int]]], actions: Sequence[int], size: int) -> FloatArray:
+    """A solved table's rows at a node (per hand class: (action, thousandths) pairs) as probabilities
+    [hand, action] over the node's ``actions``."""
+    column = {action: j for j, action in enumerate(actions)}
+    out = np.zeros((size, len(actions)))
+    for h, row in enumerate(rows):
+        for action, milli in row:
+            out[h, column[action]] = milli / 1000
+    return out
 
 
 def _to_thousandths(row: FloatArray) -> list[int]:

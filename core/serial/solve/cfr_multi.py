@@ -43,7 +43,7 @@ from core.serial.rules import Rules
 from core.serial.scoring import score
 from core.serial.serials import Serial
 
-from .cfr import _to_thousandths, normalise_rows, split_children
+from .cfr import _to_thousandths, normalise_rows, split_children, table_rows
 from .format import FloatArray, Format
 
 __all__ = ["ANSWER", "MultiFormat", "MultiSolver"]
@@ -126,7 +126,6 @@ class MultiSolver:
         self.memory = memory
         self.iterations = 0
         self.nodes: list[_Node] = []
-        self.last_values: FloatArray = np.zeros(0)
         self._build()
         self._prepare()
 
@@ -194,8 +193,11 @@ class MultiSolver:
         return [self._normalise(node.total) for node in self.nodes]
 
     # -- one pass for one seat -------------------------------------------------------------------------
-    def _pass(self, seat: int, sigma: list[FloatArray], *, t: int = 0, respond: bool = False) -> float:
-        """Forward reaches and backward values for ``seat``; returns its value per round (stake 1).
+    def _pass(
+        self, seat: int, sigma: list[FloatArray], *, t: int = 0, respond: bool = False
+    ) -> tuple[float, FloatArray]:
+        """Forward reaches and backward values for ``seat``: its value per round (stake 1), and every
+        node's value to it [node, hand, …, hand].
 
         ``t`` > 0: update the seat's regrets and average (CFR+ iteration ``t``).  ``respond``: the seat
         plays the greedy best response within the abstraction instead of ``sigma``."""
@@ -242,8 +244,8 @@ class MultiSolver:
                     node.regret = np.maximum(node.regret + cv - (s * cv).sum(axis=1, keepdims=True), 0.0)
                     node.total += t * own[i][:, None] * s
             values[i] = np.einsum(f"{letters[node.actor]}z,z{letters}->{letters}", s, mats)
-        self.last_values = values  # every node's value to ``seat`` [hand, …, hand] (read by the table LBR)
-        return float(np.einsum(f"{letters},{theirs}->", values[0] * w.reshape(_axis(seat, n, k)), reach[0]))
+        value = float(np.einsum(f"{letters},{theirs}->", values[0] * w.reshape(_axis(seat, n, k)), reach[0]))
+        return value, values
 
     def iterate(self, count: int = 1) -> None:
         for _ in range(count):
@@ -254,13 +256,17 @@ class MultiSolver:
     def values(self, sigma: list[FloatArray] | None = None) -> list[float]:
         """Each seat's value per round when every seat plays ``sigma`` (default: the average strategy)."""
         sigma = self.average() if sigma is None else sigma
-        return [self._pass(seat, sigma) for seat in range(self.fmt.players)]
+        return [self._pass(seat, sigma)[0] for seat in range(self.fmt.players)]
 
     def gains(self, sigma: list[FloatArray] | None = None) -> list[float]:
         """What the best response within the abstraction earns per round in each seat against ``sigma``
         (default: the average strategy) in the others: a lower bound on the exploitability there."""
         sigma = self.average() if sigma is None else sigma
-        return [self._pass(seat, sigma, respond=True) for seat in range(self.fmt.players)]
+        return [self._pass(seat, sigma, respond=True)[0] for seat in range(self.fmt.players)]
+
+    def node_values(self, seat: int, sigma: list[FloatArray]) -> FloatArray:
+        """Every node's value per round to ``seat`` [node, hand, …, hand] when every seat plays ``sigma``."""
+        return self._pass(seat, sigma)[1]
 
     # -- the result ------------------------------------------------------------------------------------
     def table(self, floor: float = 0.01) -> MultiTable:
@@ -292,16 +298,7 @@ def _axis(seat: int, n: int, k: int) -> tuple[int, ...]:
 
 def table_policy(fmt: MultiFormat, table: MultiTable, solver: MultiSolver) -> list[FloatArray]:
     """A table's strategy per node of ``solver``'s graph (for measuring the shipped, rounded table)."""
-    out = []
-    for node in solver.nodes:
-        rows = table.entries[node.key]
-        probs = np.zeros((fmt.size, len(node.actions)))
-        col = {a: j for j, a in enumerate(node.actions)}
-        for h, row in enumerate(rows):
-            for a, p in row:
-                probs[h, col[a]] = p / 1000
-        out.append(probs)
-    return out
+    return [table_rows(table.entries[node.key], node.actions, fmt.size) for node in solver.nodes]
 
 
 def total_gain(values: list[float], gains: list[float]) -> float:

@@ -23,66 +23,46 @@ Pure: numpy arithmetic, no I/O, no randomness.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-import numpy as np
+from dataclasses import dataclass
 
 from core.serial.players.solved import SolvedTable, truncate_memory
 
-from .cfr import Solver, StateKey, _Node, normalise_rows
+from .cfr import Solver, table_rows
 from .format import FloatArray, Format
 
 __all__ = ["RestrictedResult", "restricted_best_response"]
 
 
-@dataclass
-class _Exploiter(Solver):
-    """CFR+ for seat ``seat`` only; the other seat plays ``table`` (frozen)."""
+class _Exploiter:
+    """CFR+ for seat ``seat`` only, on a :class:`~.cfr.Solver`'s graph; the other seat plays ``table`` (frozen)."""
 
-    frozen: SolvedTable | None = None
-    seat: int = 0
-    use_average: bool = False
-    _fixed: dict[StateKey, FloatArray] = field(default_factory=dict)
+    def __init__(self, fmt: Format, memory: int, table: SolvedTable, seat: int) -> None:
+        self.solver = Solver(fmt, memory=memory)
+        self.seat = seat
+        nbids = len(fmt.bids)
+        self._fixed: dict[int, FloatArray] = {}
+        for i, node in enumerate(self.solver.nodes):
+            if node.actor != seat:
+                opener, standing, phase, rebid, prev = node.key
+                kept = truncate_memory(prev, table.memory, nbids)  # the table's shorter memory
+                rows = table.entries[(opener, standing, phase, rebid, kept)]
+                self._fixed[i] = table_rows(rows, node.actions, fmt.size)
 
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        assert self.frozen is not None
-        for node in self.nodes:
-            if node.actor != self.seat:
-                self._fixed[node.key] = self._frozen_rows(node, self.frozen)
-
-    def _frozen_rows(self, node: _Node, table: SolvedTable) -> FloatArray:
-        opener, standing, phase, rebid, prev = node.key
-        kept = truncate_memory(prev, table.memory, len(self.fmt.bids))  # the table's shorter memory
-        rows = table.entries[(opener, standing, phase, rebid, kept)]
-        column = {action: j for j, action in enumerate(node.actions)}
-        out = np.zeros((self.fmt.size, len(node.actions)))
-        for h, row in enumerate(rows):
-            for action, milli in row:
-                out[h, column[action]] = milli / 1000
-        return out
-
-    def _current(self, node: _Node) -> FloatArray:  # type: ignore[override]
-        if node.actor != self.seat:
-            return self._fixed[node.key]
-        if self.use_average:
-            return normalise_rows(node.total)
-        return Solver._current(node)
+    def _sigma(self, own: list[FloatArray]) -> list[FloatArray]:
+        """Every node's mixture: the table's where the frozen seat acts, ``own`` (per node) elsewhere."""
+        return [self._fixed.get(i, mine) for i, mine in enumerate(own)]
 
     def learn(self, iterations: int) -> None:
-        if not hasattr(self, "_kids"):
-            self._prepare()
-        for _ in range(iterations):
-            self.iterations += 1
-            self._update(self.seat, self.iterations)
+        for t in range(1, iterations + 1):  # CFR+ iteration t updates the exploiter's seat only
+            self.solver.update(self.seat, self._sigma(self.solver.current()), t)
 
     def value(self, average: bool) -> float:
         """The exploiter's units per round against the table (exact on the graph), playing its average
-        strategy or its last one.  The pass updates the table's seat's regrets, which are never read."""
-        self.use_average = average
-        self._update(1 - self.seat, self.iterations)
-        self.use_average = False
-        return self._root_value if self.seat == 0 else -self._root_value
+        strategy or its last one."""
+        solver = self.solver
+        own = list(solver.average().values()) if average else solver.current()
+        root = solver.update(self.seat, self._sigma(own))
+        return root if self.seat == 0 else -root
 
 
 @dataclass(frozen=True)
@@ -108,7 +88,7 @@ def restricted_best_response(fmt: Format, table: SolvedTable, memory: int, itera
         raise ValueError(f"the exploiter must remember at least the table's {table.memory} bids")
     values = []
     for seat in (0, 1):
-        exploiter = _Exploiter(fmt, memory=memory, frozen=table, seat=seat)
+        exploiter = _Exploiter(fmt, memory, table, seat)
         exploiter.learn(iterations)
         values.append(max(exploiter.value(average=True), exploiter.value(average=False)))
     return RestrictedResult((values[0], values[1]), memory, iterations)

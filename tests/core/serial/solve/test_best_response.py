@@ -104,6 +104,20 @@ def test_cfr_exploitability_decreases_to_near_zero() -> None:
     assert figures[2] < 0.01
 
 
+def test_a_pass_without_an_iteration_only_values_the_strategy() -> None:
+    solver = Solver(Format(make_rules("classic", rebid=True, digits=2, serial_length=2)), memory=1)
+    solver.iterate(20)
+    regrets = [n.regret.copy() for n in solver.nodes]
+    totals = [n.total.copy() for n in solver.nodes]
+    sigma = list(solver.average().values())
+    value = solver.update(0, sigma)
+    assert solver.update(1, sigma) == value and value != 0.0  # seat 0's value, whichever seat is named
+    assert all((n.regret == r).all() and (n.total == t).all() for n, r, t in zip(solver.nodes, regrets, totals,
+                                                                                  strict=True))
+    assert solver.update(0, solver.current(), t=21) != 0.0
+    assert any((n.regret != r).any() for n, r in zip(solver.nodes, regrets, strict=True))
+
+
 def test_solved_table_round_trips_and_plays_legally() -> None:
     rules = make_rules("classic", rebid=True, digits=2, serial_length=2)
     solver = Solver(Format(rules), memory=1)

@@ -101,9 +101,13 @@ def test_values_match_the_engine_and_no_seat_gains_much_by_a_best_response(rebid
     solver, table = _solved(rebid)
     rules = _rules(rebid=rebid)
     player = SolvedMulti(table)
-    values = solver.values(table_policy(solver.fmt, table, solver))
+    sigma = table_policy(solver.fmt, table, solver)
+    values = solver.values(sigma)
     assert abs(sum(values)) < 1e-9
+    w = solver.fmt.base.weights
     for seat in range(3):
+        root = solver.node_values(seat, sigma)[0]  # [hand, hand, hand]: weighted by the deal, the seat's value
+        assert np.einsum("abc,a,b,c->", root, w, w, w) == pytest.approx(values[seat], abs=1e-12)
         assert _walk(rules, player, seat, respond=False) == pytest.approx(values[seat], abs=1e-9)
         exact = _walk(rules, player, seat, respond=True)
         assert exact - values[seat] < 0.02, (seat, exact, values[seat])
