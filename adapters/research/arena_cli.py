@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -153,21 +152,10 @@ def format_result(result: ArenaResult) -> str:
     return "\n".join(lines)
 
 
-def _ms(seconds: list[float]) -> dict[str, float]:
-    """Decision times in milliseconds: p50, p99 (nearest rank) and max; zeros when there were none."""
-    ordered = sorted(seconds)
-    if not ordered:
-        return {"p50": 0.0, "p99": 0.0, "max": 0.0}
-
-    def rank(q: float) -> float:
-        return 1000 * ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
-
-    return {"p50": rank(0.50), "p99": rank(0.99), "max": 1000 * ordered[-1]}
-
-
 def cmd_card_arena(args: argparse.Namespace) -> int:
     from core.cards.arena import CardArenaError, run_card_arena
     from core.cards.rules import RulesError, make_rules
+    from core.figures import decision_ms
 
     names = [s.strip().lower() for s in str(args.strategies).split(",") if s.strip()]
     if not names:
@@ -186,16 +174,11 @@ def cmd_card_arena(args: argparse.Namespace) -> int:
         result = run_card_arena(names, args.rounds, rules, args.seed, clock=time.perf_counter)
     except (RulesError, CardArenaError) as exc:
         return fail(str(exc))
-    rows: list[dict[str, Any]] = []
-    for name, st in result.stats.items():
-        win, wlo, whi = st.interval(st.wins)
-        units, ulo, uhi = st.interval(st.units)
-        rows.append({"name": name, "seats": st.seats, "games_won": {"mean": win, "ci95": [wlo, whi]},
-                     "units_per_game": {"mean": units, "ci95": [ulo, uhi]}, "decision_ms": _ms(st.seconds)})
-    edges: list[dict[str, Any]] = []
-    for other in list(result.stats)[1:]:
-        mean, lo, hi = result.edge(other)
-        edges.append({"strategy": result.lineup[0], "versus": other, "mean": mean, "ci95": [lo, hi]})
+    rows: list[dict[str, Any]] = [{"name": name, "seats": st.seats, "games_won": st.won.to_dict(),
+             "units_per_game": st.units_per_game.to_dict(), "decision_ms": decision_ms(st.seconds)}
+            for name, st in result.stats.items()]
+    edges: list[dict[str, Any]] = [{"strategy": result.lineup[0], "versus": other, **result.edge(other).to_dict()}
+             for other in list(result.stats)[1:]]
     if args.json:
         print(json.dumps({"game": "cards", "players": players, "preset": rules.preset, "games": args.rounds,
                           "seed": args.seed, "lineup": names, "rounds": result.rounds, "actions": result.actions,

@@ -16,12 +16,12 @@ and takes the rest; holding the hand it declares the least legal raise, without 
 
 from __future__ import annotations
 
-import math
 import random
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from ..figures import Interval
 from .cards import shuffled_deck
 from .declarations import Declaration
 from .hands import WORST, HandType, all_values
@@ -61,13 +61,15 @@ class CardStats:
     units: list[float] = field(default_factory=list)  # per game: units per seat
     seconds: list[float] = field(default_factory=list)  # each decision's time, when the run had a clock
 
-    @staticmethod
-    def interval(xs: Sequence[float]) -> tuple[float, float, float]:
-        m = sum(xs) / len(xs)
-        if len(xs) < 2:
-            return m, -math.inf, math.inf
-        half = 1.96 * math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1) / len(xs))
-        return m, m - half, m + half
+    @property
+    def won(self) -> Interval:
+        """The share of its seats that won, per game, with its 95% interval."""
+        return Interval.of(self.wins)
+
+    @property
+    def units_per_game(self) -> Interval:
+        """Units per game per seat, with its 95% interval."""
+        return Interval.of(self.units)
 
 
 @dataclass
@@ -81,10 +83,10 @@ class CardArenaResult:
     rounds: int = 0
     actions: int = 0
 
-    def edge(self, other: str) -> tuple[float, float, float]:
+    def edge(self, other: str) -> Interval:
         """The first name's units per game per seat minus ``other``'s, game by game, with its interval."""
         first = self.stats[self.lineup[0]].units
-        return CardStats.interval([a - b for a, b in zip(first, self.stats[other].units, strict=True)])
+        return Interval.of([a - b for a, b in zip(first, self.stats[other].units, strict=True)])
 
 
 def run_card_arena(

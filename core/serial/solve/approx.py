@@ -34,6 +34,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from core.figures import Interval
 from core.serial.bids import Bid
 from core.serial.players.base import Strategy, policy_of
 from core.serial.round import Action, CallCount, Challenge, MakeBid, Round
@@ -67,29 +68,19 @@ class ApproxResult:
     rounds: int
     seat_rounds: list[list[float]] = field(default_factory=list)  # per seat: the exploiter's units per round
 
-    @staticmethod
-    def _mean_ci(xs: Sequence[float]) -> tuple[float, float]:
-        if not xs:
-            return 0.0, math.inf
-        m = sum(xs) / len(xs)
-        if len(xs) < 2:
-            return m, math.inf
-        var = sum((x - m) ** 2 for x in xs) / (len(xs) - 1)
-        return m, 1.96 * math.sqrt(var / len(xs))
-
-    def seat(self, i: int) -> tuple[float, float]:
-        """(mean, 95% half-width) in seat ``i`` (seat 0 opens)."""
-        return self._mean_ci(self.seat_rounds[i])
+    def seat(self, i: int) -> Interval:
+        """The mean and its 95% interval in seat ``i`` (seat 0 opens)."""
+        return Interval.of(self.seat_rounds[i])
 
     @property
     def value(self) -> float:
         """The mean over the seats (heads up: comparable to the exact exploitability)."""
-        return sum(self.seat(i)[0] for i in range(self.players)) / self.players
+        return sum(self.seat(i).mean for i in range(self.players)) / self.players
 
     @property
     def half_width(self) -> float:
         """95% half-width of :attr:`value` (the seats are independent samples)."""
-        hs = [self.seat(i)[1] for i in range(self.players)]
+        hs = [self.seat(i).half_width for i in range(self.players)]
         return math.sqrt(sum(h * h for h in hs)) / self.players
 
 

@@ -46,13 +46,6 @@ class TableLBRResult:
     realised: list[list[float]] = field(default_factory=list)
     expected: list[list[float]] = field(default_factory=list)
 
-    @staticmethod
-    def mean_ci(xs: list[float]) -> tuple[float, float]:
-        a = np.array(xs)
-        if len(a) < 2:
-            return (float(a.mean()) if len(a) else 0.0, float("inf"))
-        return float(a.mean()), float(1.96 * a.std(ddof=1) / np.sqrt(len(a)))
-
 
 class TableLBR:
     """The local best response to ``table`` for 3 players (any seat), on the table's graph."""

@@ -35,6 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.figures import Interval, decision_ms
 from core.serial.bids import MAX_PLAYERS, MIN_PLAYERS
 from core.serial.errors import GameError
 from core.serial.players import Strategy, get_strategy
@@ -43,57 +44,13 @@ from core.serial.rules import Rules
 from core.serial.serials import deal_serial
 from core.serial.view import seat_view
 
-__all__ = ["ArenaError", "ArenaResult", "Interval", "StrategyStats", "assignments", "run_arena"]
+__all__ = ["ArenaError", "ArenaResult", "StrategyStats", "assignments", "run_arena"]
 
-Z95 = 1.959963984540054
 MAX_ORDERS = 40_320
 
 
 class ArenaError(ValueError):
     """A lineup the arena cannot play, or a strategy that returned an illegal action."""
-
-
-@dataclass(frozen=True, slots=True)
-class Interval:
-    mean: float
-    low: float
-    high: float
-    stdev: float
-    n: int
-
-    @classmethod
-    def of(cls, values: Sequence[float]) -> Interval:
-        n = len(values)
-        if n == 0:
-            return cls(0.0, 0.0, 0.0, 0.0, 0)
-        mean = math.fsum(values) / n
-        var = math.fsum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
-        half = Z95 * math.sqrt(var / n)
-        return cls(mean, mean - half, mean + half, math.sqrt(var), n)
-
-    @property
-    def half_width(self) -> float:
-        return (self.high - self.low) / 2
-
-    def excludes_zero(self) -> bool:
-        return self.low > 0 or self.high < 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "mean": self.mean,
-            "ci95": [self.low, self.high],
-            "half_width": self.half_width,
-            "stdev": self.stdev,
-            "n": self.n,
-        }
-
-
-def _percentile(sorted_values: Sequence[float], q: float) -> float:
-    """Nearest-rank percentile of an ascending sequence (0 when empty)."""
-    if not sorted_values:
-        return 0.0
-    k = max(0, math.ceil(q * len(sorted_values)) - 1)
-    return sorted_values[min(k, len(sorted_values) - 1)]
 
 
 @dataclass(slots=True)
@@ -113,13 +70,7 @@ class StrategyStats:
         return Interval.of(self.per_round)
 
     def decision_ms(self) -> dict[str, float]:
-        ordered = sorted(self.times)
-        return {
-            "p50": 1000 * _percentile(ordered, 0.50),
-            "p99": 1000 * _percentile(ordered, 0.99),
-            "max": 1000 * (ordered[-1] if ordered else 0.0),
-            "mean": 1000 * (math.fsum(ordered) / len(ordered) if ordered else 0.0),
-        }
+        return decision_ms(self.times)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -17,12 +17,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from core.figures import Interval
+
 from ..elimination import EliminationMatch, eliminating
 from ..game import action_to_json
 from ..players import Strategy, get_strategy
 from ..rules import Format, Rules
 from ..view import seat_view
-from .arena import ArenaError, Interval
+from .arena import ArenaError
 
 __all__ = ["ADAPTED", "EliminationResult", "format_elimination", "run_elimination_arena"]
 

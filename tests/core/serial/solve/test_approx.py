@@ -43,7 +43,7 @@ def test_each_seat_is_measured_and_the_figures_are_per_round() -> None:
     rules = make_rules("classic", digits=2, serial_length=2)
     result = approx_exploitability(lambda: get_strategy("always-challenge"), rules, 3, 90, seed=1)
     assert [len(xs) for xs in result.seat_rounds] == [30, 30, 30]
-    assert result.value == pytest.approx(sum(result.seat(i)[0] for i in range(3)) / 3)
+    assert result.value == pytest.approx(sum(result.seat(i).mean for i in range(3)) / 3)
     # at a 3-player classic table a round moves at most (n - 1) stakes to or from one seat
     assert all(-2 <= x <= 2 for xs in result.seat_rounds for x in xs)
     assert result.value > 0  # always-challenge is beaten by anyone who looks at its own serial

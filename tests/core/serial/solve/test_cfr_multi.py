@@ -12,6 +12,7 @@ from functools import cache
 import numpy as np
 import pytest
 
+from core.figures import Interval
 from core.serial.players import get_strategy
 from core.serial.players.base import policy_of
 from core.serial.players.solved import WithSolved, _index, action_of
@@ -20,7 +21,7 @@ from core.serial.round import MakeBid, Round
 from core.serial.rules import ChallengeMode, Rules, make_rules
 from core.serial.serials import deal_serial
 from core.serial.solve.approx import LIKELIHOOD_FLOOR, LocalBestResponse
-from core.serial.solve.approx_table import TableLBR, TableLBRResult
+from core.serial.solve.approx_table import TableLBR
 from core.serial.solve.cfr_multi import ANSWER, MultiFormat, MultiSolver, table_policy
 from core.serial.solve.format import Format
 from core.serial.view import seat_view
@@ -223,7 +224,7 @@ def test_the_table_lbr_earns_no_more_than_the_exact_best_response() -> None:
     player = SolvedMulti(table)
     for seat in range(3):
         exact = _walk(rules, player, seat, respond=True)
-        value, half = TableLBRResult.mean_ci(result.expected[seat])
-        realised, real_half = TableLBRResult.mean_ci(result.realised[seat])
-        assert value <= exact + half and abs(value - realised) <= half + real_half, (seat, value, exact)
-        assert half < 0.05
+        value, realised = Interval.of(result.expected[seat]), Interval.of(result.realised[seat])
+        assert value.mean <= exact + value.half_width, (seat, value, exact)
+        assert abs(value.mean - realised.mean) <= value.half_width + realised.half_width
+        assert value.half_width < 0.05

@@ -1,0 +1,52 @@
+"""core.figures: the one mean-and-interval and percentile code every arena and exploiter prints from."""
+
+from __future__ import annotations
+
+import math
+import statistics
+
+import pytest
+
+from core.figures import Z95, Interval, decision_ms, percentile
+
+
+def test_the_interval_is_the_mean_plus_or_minus_z_standard_errors() -> None:
+    values = [1.0, -2.0, 0.0, 3.5, 2.0, -1.0, 0.5]
+    iv = Interval.of(values)
+    se = statistics.stdev(values) / math.sqrt(len(values))
+    assert iv.mean == pytest.approx(statistics.fmean(values), abs=1e-15) and iv.n == 7
+    assert iv.stdev == pytest.approx(statistics.stdev(values), rel=1e-12)
+    assert iv.half_width == pytest.approx(statistics.NormalDist().inv_cdf(0.975) * se, rel=1e-12)
+    assert (iv.low, iv.high) == (iv.mean - iv.half_width, iv.mean + iv.half_width)
+    assert iv.to_dict() == {"mean": iv.mean, "ci95": [iv.low, iv.high], "half_width": iv.half_width,
+                            "stdev": iv.stdev, "n": 7}
+    assert Z95 == pytest.approx(statistics.NormalDist().inv_cdf(0.975), rel=1e-15)
+
+
+def test_zero_spread_gives_a_zero_width_interval_and_zero_is_not_excluded() -> None:
+    iv = Interval.of([0.0, 0.0, 0.0])
+    assert (iv.mean, iv.half_width, iv.stdev) == (0.0, 0.0, 0.0)
+    assert not iv.excludes_zero()
+    assert Interval.of([2.0, 2.0]).excludes_zero() and Interval.of([-1.0, -1.0]).excludes_zero()
+    assert not Interval.of([-1.0, 1.0]).excludes_zero()
+
+
+@pytest.mark.parametrize(("values", "mean"), [([], 0.0), ([0.0], 0.0), ([-3.0], -3.0)])
+def test_under_two_samples_the_interval_is_unbounded(values: list[float], mean: float) -> None:
+    iv = Interval.of(values)
+    assert iv.mean == mean and iv.n == len(values)
+    assert iv.half_width == math.inf and iv.low == -math.inf and iv.high == math.inf
+    assert not iv.excludes_zero()
+
+
+def test_percentiles_are_nearest_rank() -> None:
+    hundred = [float(x) for x in range(1, 101)]
+    assert [percentile(hundred, q) for q in (0.01, 0.5, 0.99, 1.0)] == [1.0, 50.0, 99.0, 100.0]
+    assert percentile([7.0], 0.99) == 7.0 and percentile([], 0.5) == 0.0
+    assert [percentile([0.0, 10.0], q) for q in (0.5, 0.51)] == [0.0, 10.0]
+
+
+def test_decision_times_are_in_milliseconds_and_zero_when_there_were_none() -> None:
+    ms = decision_ms([0.003, 0.001, 0.002, 0.0])
+    assert ms == pytest.approx({"p50": 1.0, "p99": 3.0, "max": 3.0, "mean": 1.5})
+    assert decision_ms([]) == {"p50": 0.0, "p99": 0.0, "max": 0.0, "mean": 0.0}
