@@ -35,10 +35,14 @@ stake the final bid sets for the next round is symmetric between the players and
 bids instead on a digit it holds at most one of, chosen uniformly among those that give up no more
 than ``bluff_margin`` stakes per opponent, so its bids do not simply reveal its serial (in
 self-play about one bid in six is on a digit it holds one or none of; the greedy ``binomial``
-almost never does that).  With ``shade`` above zero a bid it chose is made one copy lower (on the
-same digit, where that is still a raise) that often, so an opening's quantity does not tell its
-holding exactly.  With a ``temperature`` above zero it picks among all options by a
-softmax on their values (the ``normal`` level).  All randomness comes from the rng it is handed.
+almost never does that).  With ``doubt_mix`` above zero, each decision after another player's
+opening is made that often by a *doubting* reading (the opening read with the floor ``doubt_floor``,
+``reading.py``), else by the ordinary one: a mixed strategy, so a player who bluffs its opening
+cannot count on being believed, nor an honest opener on being doubted.  With ``shade`` above zero a
+bid it chose is made one copy lower (on the same digit, where that is still a raise) that often, so
+an opening's quantity does not tell its holding exactly.  With a ``temperature`` above zero it picks
+among all options by a softmax on their values (the ``normal`` level).  All randomness comes from
+the rng it is handed.
 
 **Tuning.**  The defaults were chosen with ``liars arena`` (and ``bench/arena.py``) against the
 greedy baseline, against itself with other settings, and against a heavy bluffer; each dial was
@@ -48,6 +52,7 @@ candidate bid over cached tables; reading the history is incremental within a ro
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from dataclasses import dataclass
@@ -343,6 +348,18 @@ class Reader:
         self.params = params if params is not None else ReaderParams()
         self.name = name
         self._last: _Reading | None = None
+        p = self.params
+        #: With ``doubt_mix``: the same player reading the other's opening with ``doubt_floor``.
+        self._doubting = (
+            Reader(dataclasses.replace(p, open_floor=p.doubt_floor, doubt_mix=0.0), name) if p.doubt_mix > 0 else None
+        )
+
+    def _doubter(self, view: SeatView) -> Reader | None:
+        """The doubting reading where it may differ from this one (someone else opened), else None."""
+        history = view.history
+        if self._doubting is None or not history or history[0].player == view.me:
+            return None
+        return self._doubting
 
     def __repr__(self) -> str:
         return f"Reader({self.params!r}, name={self.name!r})"
@@ -365,16 +382,30 @@ class Reader:
         return _Table(view, self.params, reading)
 
     def decide(self, view: SeatView, rng: random.Random) -> Action:
+        doubter = self._doubter(view)
+        if doubter is not None and rng.random() < self.params.doubt_mix:
+            return doubter.decide(view, rng)
         return _pick(self._table(view).options(), self.params, rng, view.n, view.stake).action
 
     def policy(self, view: SeatView) -> list[tuple[Action, float]]:
-        """The exact distribution of :meth:`decide` over actions (its bluffs and softmax included)."""
-        return _pick_policy(self._table(view).options(), self.params, view.n, view.stake)
+        """The exact distribution of :meth:`decide` over actions (its bluffs, softmax and doubt included)."""
+        own = _pick_policy(self._table(view).options(), self.params, view.n, view.stake)
+        doubter = self._doubter(view)
+        if doubter is None:
+            return own
+        mix = self.params.doubt_mix
+        out: dict[Action, float] = {}
+        for weight, part in ((1.0 - mix, own), (mix, doubter.policy(view))):
+            for action, p in part:
+                out[action] = out.get(action, 0.0) + weight * p
+        return list(out.items())
 
     def memo_key(self, view: SeatView) -> tuple[object, ...]:
         """The reading of the others (rounded posteriors): with the public state, all a decision depends on."""
         post = self._table(view).post
-        return tuple(sorted((key, tuple(round(x, 12) for x in vec)) for key, vec in post.items()))
+        key = tuple(sorted((k, tuple(round(x, 12) for x in vec)) for k, vec in post.items()))
+        doubter = self._doubter(view)
+        return key if doubter is None else (key, doubter.memo_key(view))
 
     def explain(self, view: SeatView) -> str:
         table = self._table(view)

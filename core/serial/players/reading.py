@@ -22,6 +22,13 @@ With ``self_read`` above zero (heads up) it also reads its *own* bids the same w
 sees them, and models the other's challenge of its next bid by that reading instead of the prior: after
 "I open two 5s", a raise to four 5s is doubted by anyone who believes my two.
 
+With ``open_floor`` above ``bid_floor`` the *opening* bid is read with that floor instead: an opening is
+taken as a bluff that often, the later bids as before.  Heads up, a best response opens "two 9s" holding
+none and challenges the raise a trusting reader makes on its one nine (see the README's "Heads-up");
+an honest opener's bid is still read as a sign of holding.  ``doubt_mix`` and ``doubt_floor`` make that
+a mixed strategy (``reader.py``): each decision is made, that often, by the reading whose opening
+floor is ``doubt_floor``, else by the ordinary one.
+
 Every bid and challenge counts, so a player who keeps coming back to one digit is read as holding
 more of it.
 
@@ -71,6 +78,9 @@ class ReaderParams:
     stack_read: float = 0.0
     shade: float = 0.0
     self_read: float = 0.0
+    open_floor: float = 0.0
+    doubt_mix: float = 0.0
+    doubt_floor: float = 0.0
 
 
 # -- tables, computed once per (params, table size) ----------------------------------------------
@@ -92,6 +102,7 @@ class _Model:
         "counts_own",
         "length",
         "n",
+        "open_bid",
         "prior",
         "read_challenge",
         "read_raise_over",
@@ -131,6 +142,13 @@ class _Model:
         self.bid = tuple(
             tuple(params.bid_floor + (1 - params.bid_floor) * params.bid_ratio ** -max(0, t - c) for c in sizes)
             for t in range(9)
+        )
+        #: The same for the opening bid, whose floor is at least ``open_floor`` (``bid`` itself when that is 0).
+        floor = max(params.bid_floor, params.open_floor)
+        self.open_bid = (
+            self.bid
+            if floor == params.bid_floor
+            else tuple(tuple(floor + (1 - floor) * params.bid_ratio ** -max(0, t - c) for c in sizes) for t in range(9))
         )
         self.stack = params.stack_read
         self._stacked: dict[tuple[int, int], tuple[float, ...]] = {}
@@ -233,7 +251,7 @@ class _Reading:
                     if standing is not None and bidder != actor and params.noraise_weight > 0:
                         self._update(actor, standing.digit, model.read_raise_over[standing.quantity], model.prior)
                     target = min(bid.quantity, params.open_target if standing is None else params.raise_target)
-                    lik = model.bid[target]
+                    lik = model.open_bid[target] if standing is None else model.bid[target]
                     stacked = standing is not None and bidder != actor and bid.digit == standing.digit
                     if params.stack_read > 0 and standing is not None and stacked:
                         lik = model.stacked(target, bid.quantity - standing.quantity)

@@ -1,0 +1,90 @@
+"""The reader's doubt of an opening bid (``open_floor``) and its mixed doubt (``doubt_mix``, ``doubt_floor``).
+
+Heads up, a best response opens "two 9s" holding none and challenges what a trusting reader raises to
+(the README's "Heads-up"); these dials make the reader doubt an opening, purely or as a mixed strategy.
+Off (0, the default) they change nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+
+import pytest
+
+from core.serial import Challenge, MakeBid, Round, SeatView, make_rules, seat_view
+from core.serial.players import Reader, ReaderParams
+
+from ._helpers import play, serials
+
+GREEDY = ReaderParams(bluff_rate=0.0, temperature=0.0)
+# p2 holds no 9s (two 4s, two 6s): after "two 9s" it bids on its own pairs when it believes the opening.
+TABLE = serials(p1="12345678", p2="74686034")
+
+
+def view_after(steps: list[tuple[str, str]], preset: str = "classic", opener: str = "p1") -> SeatView:
+    round_ = Round(make_rules(preset), ["p1", "p2"], TABLE, opener)
+    play(round_, steps)
+    to_act = round_.to_act
+    assert to_act is not None
+    return seat_view(round_, to_act)
+
+
+def expected(reader: Reader, view: SeatView, player: str, digit: int) -> float:
+    key = reader.memo_key(view)
+    vec = dict(key)[(player, digit)]
+    assert isinstance(vec, tuple)
+    return sum(c * x for c, x in enumerate(vec))
+
+
+def test_the_new_dials_are_off_by_default() -> None:
+    p = ReaderParams()
+    assert (p.open_floor, p.doubt_mix, p.doubt_floor) == (0.0, 0.0, 0.0)
+
+
+@pytest.mark.parametrize("preset", ["classic", "salomon"])
+def test_open_floor_reads_the_opening_as_a_possible_bluff_and_later_bids_as_before(preset: str) -> None:
+    plain, doubting = Reader(GREEDY), Reader(dataclasses.replace(GREEDY, open_floor=0.3))
+    opened = view_after([("p1", "2 9")], preset)
+    assert expected(plain, opened, "p1", 9) > 1.5  # believed: about the two an opening "wants"
+    assert expected(doubting, opened, "p1", 9) < expected(plain, opened, "p1", 9) - 0.4
+    # A floor at or below bid_floor is no change at all.
+    same = Reader(dataclasses.replace(GREEDY, open_floor=GREEDY.bid_floor))
+    assert same.memo_key(opened) == plain.memo_key(opened)
+    # A later bid (here p1's raise on 5s after p2 opened) reads the same either way.
+    later = view_after([("p2", "2 4"), ("p1", "3 5")], preset, opener="p2")
+    assert expected(doubting, later, "p1", 5) == pytest.approx(expected(plain, later, "p1", 5))
+
+
+def test_a_doubted_bluff_opening_is_challenged_by_a_hand_without_the_digit() -> None:
+    opened = view_after([("p1", "2 9")])
+    believed = Reader(GREEDY).decide(opened, random.Random(0))
+    assert isinstance(believed, MakeBid) and believed.bid.quantity == 3 and believed.bid.digit != 9
+    assert Reader(dataclasses.replace(GREEDY, open_floor=0.3)).decide(opened, random.Random(0)) == Challenge("p2")
+
+
+@pytest.mark.parametrize("mix", [0.25, 0.6])
+def test_doubt_mix_plays_the_doubting_reading_that_often(mix: float) -> None:
+    """Per decision: the doubting reading with probability ``doubt_mix``, exactly as ``policy`` says."""
+    opened = view_after([("p1", "2 9")])
+    plain = Reader(GREEDY).decide(opened, random.Random(0))
+    mixed = Reader(dataclasses.replace(GREEDY, doubt_mix=mix, doubt_floor=0.3))
+    policy = dict(mixed.policy(opened))
+    assert policy == {plain: pytest.approx(1 - mix), Challenge("p2"): pytest.approx(mix)}
+    draws = Counter(mixed.decide(opened, random.Random(seed)) for seed in range(2000))
+    assert set(draws) == set(policy)
+    assert abs(draws[Challenge("p2")] / 2000 - mix) < 0.04
+    assert mixed.memo_key(opened) != Reader(GREEDY).memo_key(opened)  # both readings are part of the state
+
+
+def test_doubt_mix_changes_nothing_where_the_reader_opened_itself() -> None:
+    """The doubt is of the other's opening: after my own opening both readings are the same player."""
+    answered = view_after([("p2", "2 4"), ("p1", "3 5")], opener="p2")
+    mixed = Reader(dataclasses.replace(ReaderParams(), doubt_mix=0.5, doubt_floor=0.6))
+    plain = Reader(ReaderParams())
+    assert mixed.policy(answered) == plain.policy(answered)
+    assert mixed.memo_key(answered) == plain.memo_key(answered)
+    assert [mixed.decide(answered, random.Random(s)) for s in range(50)] == [
+        plain.decide(answered, random.Random(s)) for s in range(50)
+    ]
