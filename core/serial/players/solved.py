@@ -268,6 +268,12 @@ class TablePlayer(Strategy, Protocol):
     def policy(self, view: SeatView) -> list[tuple[Action, float]]: ...
 
 
+def table_players(strategy: object) -> list[object]:
+    """The players a strategy is made of that may play a table: itself, then those a :class:`WithSolved` holds
+    (``hard``, ``solver``).  The research tools pick the one whose table fits by its shape, unparsed."""
+    return [strategy, *getattr(strategy, "solved", ())]
+
+
 class WithSolved:
     """``inner`` everywhere except in a format a solved table fits, where the table plays."""
 

@@ -120,7 +120,7 @@ class SolvedMulti:
         players, digits, length, rebid, memory = header
         self.name = name
         self.memory = memory
-        self._format = MultiTable(players, digits, length, bool(rebid), memory, {})  # what it fits; no entries
+        self.shape = MultiTable(players, digits, length, bool(rebid), memory, {})  # what it fits; no entries
         self._hands = _hands(digits, length)
 
     @cached_property
@@ -134,7 +134,7 @@ class SolvedMulti:
         return rows[self._hands[tuple(view.serial.counts[d] for d in view.rules.digit_set)]]
 
     def fits(self, view: SeatView) -> bool:
-        return self._format.fits(view.rules, view.n) and bool(self._lookup(view))
+        return self.shape.fits(view.rules, view.n) and bool(self._lookup(view))
 
     def policy(self, view: SeatView) -> list[tuple[Action, float]]:
         return [(action_of(view, a), p / 1000) for a, p in self._lookup(view)]

@@ -10,14 +10,14 @@ averaging) for the game in which players remember only that much.
 
 That game is not the real one (a player there remembers the whole history), so the figure that
 counts is the exact best response of :mod:`core.serial.solve.best_response`, which does remember it;
-:func:`solve` prints it as the solver converges.
+``liars exploit --solve`` prints it as the solver converges (:func:`run`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -25,7 +25,7 @@ from core.serial.players.solved import SolvedTable, StateKey, push_memory
 
 from .format import FloatArray, Format
 
-__all__ = ["Solver", "StateKey", "normalise_rows", "run", "split_children", "table_rows"]
+__all__ = ["Iterative", "Solver", "StateKey", "normalise_rows", "run", "split_children", "table_rows"]
 
 ANSWER = -1  # the action that is not a raise: challenge, or (after being challenged all around) count
 
@@ -236,8 +236,17 @@ def _to_thousandths(row: FloatArray) -> list[int]:
     return [int(x) for x in base]
 
 
-def run(solver: Solver, iterations: int, every: int, report: Callable[[int], None]) -> None:
-    """Iterate, calling ``report(iterations so far)`` every ``every`` iterations and at the end."""
+class Iterative(Protocol):
+    """A CFR+ solver of any kind here (:class:`Solver`, the 3-player and the history solvers)."""
+
+    iterations: int
+
+    def iterate(self, count: int = 1) -> None: ...
+
+
+def run(solver: Iterative, iterations: int, every: int, report: Callable[[int], None]) -> None:
+    """Iterate ``iterations`` more times, calling ``report(iterations so far)`` every ``every`` (≥ 1)
+    iterations and at the end."""
     done = 0
     while done < iterations:
         step = min(every, iterations - done)

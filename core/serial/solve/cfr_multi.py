@@ -37,8 +37,8 @@ from functools import cached_property
 import numpy as np
 
 from core.serial.bids import Bid
-from core.serial.players.solved import push_memory
-from core.serial.players.solved_multi import MultiKey, MultiTable
+from core.serial.players.solved import push_memory, table_players
+from core.serial.players.solved_multi import MultiKey, MultiTable, SolvedMulti
 from core.serial.rules import Rules
 from core.serial.scoring import score
 from core.serial.serials import Serial
@@ -46,7 +46,7 @@ from core.serial.serials import Serial
 from .cfr import _to_thousandths, normalise_rows, split_children, table_rows
 from .format import FloatArray, Format
 
-__all__ = ["ANSWER", "MultiFormat", "MultiSolver"]
+__all__ = ["ANSWER", "MultiFormat", "MultiSolver", "table_of", "table_policy"]
 
 ANSWER = -1  # the action that is not a raise: challenge, or (challenged all around) call for the count
 _LETTERS = "abcdefghij"
@@ -294,6 +294,16 @@ def _outer(vectors: list[FloatArray]) -> FloatArray:
 def _axis(seat: int, n: int, k: int) -> tuple[int, ...]:
     """The shape that broadcasts a vector over ``seat``'s hands against an ``n``-seat tensor."""
     return tuple(k if p == seat else 1 for p in range(n))
+
+
+def table_of(strategy: object, rules: Rules, players: int) -> MultiTable | None:
+    """The table for ``players`` seats that ``strategy`` plays under ``rules`` (``hard``, ``solver``), or None.
+
+    Picked by its shape: a packed table is not parsed unless it is the one."""
+    for s in table_players(strategy):
+        if isinstance(s, SolvedMulti) and s.shape.fits(rules, players):
+            return s.table
+    return None
 
 
 def table_policy(fmt: MultiFormat, table: MultiTable, solver: MultiSolver) -> list[FloatArray]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.serial.players.solved import Row
+from core.serial.players.solved import Row, table_players
 from core.serial.players.solved_history import HistoryKey, HistoryTable, SolvedHistory
 
 from .cfr_full import Graph, exploitability
@@ -100,10 +100,7 @@ def table_exploitability(fmt: Format, table: HistoryTable, compiled: bool = True
 
 def history_table_of(strategy: object, fmt: Format) -> HistoryTable | None:
     """The history table ``strategy`` plays in ``fmt`` (``solver``, ``hard``), or None."""
-    candidates = getattr(strategy, "solved", None)
-    if isinstance(strategy, SolvedHistory):
-        candidates = [strategy]
-    for s in candidates or ():
-        if isinstance(s, SolvedHistory) and s.table.fits(fmt.rules, 2):
+    for s in table_players(strategy):
+        if isinstance(s, SolvedHistory) and s.shape.fits(fmt.rules, 2):
             return s.history_table
     return None

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.serial.players.solved import Solved, SolvedTable, _hands
+from core.serial.players.solved import Solved, SolvedTable, _hands, table_players
 from core.serial.players.solved_history import SolvedHistory
 from core.serial.rules import Rules
 
@@ -160,10 +160,7 @@ def table_of(strategy: object, rules: Rules) -> SolvedTable | None:
     """The abstract solved table ``strategy`` plays in 2-player ``rules`` (``solver``, ``hard``), or None.
 
     A history table (:mod:`core.serial.solve.history_table`) comes first where there is one: check that first."""
-    candidates = getattr(strategy, "solved", None)
-    if isinstance(strategy, Solved):
-        candidates = [strategy]
-    for s in candidates or ():
+    for s in table_players(strategy):
         if isinstance(s, Solved) and not isinstance(s, SolvedHistory) and s.shape.fits(rules, 2):
             return s.table
     return None

@@ -244,3 +244,29 @@ def test_liars_exploit_restricted_measures_the_table_a_strategy_plays(capsys: py
     assert "plays no abstract solved table" in capsys.readouterr().err
     assert main([*args, "--strategy", "hard", "--memory", "0"]) == 2
     assert "at least the table's 1 bids" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("extra", "unmeasured"),
+    [
+        ([], [5]),  # --every 0: the end reported, nothing measured (in 5×5 the tree is too big to walk)
+        (["--full", "--memory", "2"], [1, 2, 3, 4, 5]),  # the history solver measures itself cheaply: every one
+        (["--players", "3"], []),
+    ],
+)
+def test_liars_exploit_solve_reports_every_n_iterations_and_at_the_end(
+    extra: list[str], unmeasured: list[int], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.cli import main
+
+    args = ["exploit", "--solve", "--digits", "2", "--serial-length", "1", *extra, "--iterations", "5"]
+
+    def reports() -> list[tuple[int, bool]]:
+        lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  iteration")]
+        return [(int(line.split(":")[0].split()[1]), "best response" in line or "exploitability" in line)
+                for line in lines]
+
+    assert main([*args, "--every", "2"]) == 0
+    assert reports() == [(2, True), (4, True), (5, True)]
+    assert main([*args, "--every", "0"]) == 0
+    assert reports() == [(i, bool(extra)) for i in unmeasured]

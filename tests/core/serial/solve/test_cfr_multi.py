@@ -22,7 +22,7 @@ from core.serial.rules import ChallengeMode, Rules, make_rules
 from core.serial.serials import deal_serial
 from core.serial.solve.approx import LIKELIHOOD_FLOOR, LocalBestResponse
 from core.serial.solve.approx_table import TableLBR
-from core.serial.solve.cfr_multi import ANSWER, MultiFormat, MultiSolver, table_policy
+from core.serial.solve.cfr_multi import ANSWER, MultiFormat, MultiSolver, table_of, table_policy
 from core.serial.solve.format import Format
 from core.serial.view import seat_view
 
@@ -228,3 +228,19 @@ def test_the_table_lbr_earns_no_more_than_the_exact_best_response() -> None:
         assert value.mean <= exact + value.half_width, (seat, value, exact)
         assert abs(value.mean - realised.mean) <= value.half_width + realised.half_width
         assert value.half_width < 0.05
+
+
+@pytest.mark.parametrize("rebid", [True, False])
+def test_the_table_a_strategy_plays_is_picked_by_its_shape_and_no_other_table_is_parsed(rebid: bool) -> None:
+    from core.serial.players.solved_multi_data import TABLES
+
+    players = [SolvedMulti(packed) for packed in TABLES]  # fresh: nothing parsed yet
+    strategy = WithSolved(get_strategy("reader"), players, name="test")
+    rules = make_rules("classic", digits=3, serial_length=3, rebid=rebid)
+    table = table_of(strategy, rules, 3)
+    assert table is not None and table.fits(rules, 3) and table.rebid == rebid
+    assert ["table" in p.__dict__ for p in players] == [p.shape.rebid == rebid for p in players]
+    assert table_of(players[0], make_rules("classic", digits=3, serial_length=3, rebid=False), 3) is players[0].table
+    assert table_of(strategy, rules, 4) is None and table_of(strategy, _rules(), 3) is None
+    assert table_of(get_strategy("reader"), rules, 3) is None
+    assert table_of(get_strategy("hard"), make_rules("salomon", digits=3, serial_length=3), 3) is None  # bonuses
