@@ -91,7 +91,7 @@ class SolvedHistory(Solved):
     """Plays a :class:`HistoryTable` where it has the node and the hand (always, playing its own table).
 
     Built from a table, or from a packed one (:func:`pack`), which is only inflated and parsed the
-    first time it is needed in its own format (a second or two for the 3×3 table)."""
+    first time it is needed in its own format (about a second of CPU for the 3×3 table: `bench/players.py`)."""
 
     def __init__(self, table: HistoryTable | tuple[str, str], name: str = "solver") -> None:
         if isinstance(table, HistoryTable):
