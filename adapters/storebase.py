@@ -25,7 +25,7 @@ from bot.ports import RoundRecord, StoredSettings, StoredTable, TableHead
 from .groupwriter import GroupWriter
 from .streams import StreamBook
 
-__all__ = ["DUMP_COLUMNS", "Erase", "GroupWriter", "OpenTables", "Queries", "SlackQueries", "StoreBase", "numbered",
+__all__ = ["DUMP_COLUMNS", "Erase", "GroupWriter", "Queries", "SlackQueries", "StoreBase", "numbered",
            "rowcount"]
 
 U = TypeVar("U")
@@ -100,14 +100,6 @@ class Erase:
         ))
 
 
-class OpenTables(Exception):
-    """The server has open tables: nothing was erased."""
-
-    def __init__(self, server: str, count: int) -> None:
-        super().__init__(f"{server} has {count} open table(s): close them first (nothing was erased)")
-        self.count = count
-
-
 class SlackQueries:
     """Slack's installations and OAuth states (``slack_bots``, ``slack_installations``,
     ``slack_oauth_states``; see :mod:`adapters.installs`).  ``''`` stands for an absent enterprise, team
@@ -154,8 +146,8 @@ class StoreBase(Generic[U]):
 
     async def erase_server(self, server: str) -> dict[str, int]:
         """Erase every row of ``server`` (:class:`Erase`, in ONE transaction, lifting the append-only
-        triggers for it); the rows erased per table.  Raises :class:`OpenTables`, erasing nothing, if
-        the server has an open table."""
+        triggers for it); the rows erased per table.  Raises :class:`bot.ports.OpenTables`, erasing
+        nothing, if the server has an open table (the port's ``Store.erase_server``)."""
         raise NotImplementedError
 
     async def _write(self, units: Sequence[U]) -> None:

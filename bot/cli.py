@@ -135,9 +135,8 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 def cmd_forget(args: argparse.Namespace) -> int:
     import asyncio
 
-    from adapters.erase import OpenTables, erase_server
-
     from .bootstrap import open_store
+    from .ports import OpenTables
 
     if not args.yes:
         return fail(f"this erases {args.server}'s ledger, rounds, tables and settings for good: add --yes")
@@ -145,7 +144,7 @@ def cmd_forget(args: argparse.Namespace) -> int:
     async def run() -> dict[str, int]:
         store = await open_store(args.db)
         try:
-            return await erase_server(store, args.server)
+            return await store.erase_server(args.server)
         finally:
             await store.close()
 

@@ -16,6 +16,7 @@ __all__ = [
     "LedgerEntry",
     "Notifier",
     "NullNotifier",
+    "OpenTables",
     "PanelRefs",
     "RoundRecord",
     "StaleSettings",
@@ -127,6 +128,14 @@ class DuplicateRequest(Exception):
     def __init__(self, request_id: str) -> None:
         super().__init__(f"request {request_id!r} was already answered")
         self.request_id = request_id
+
+
+class OpenTables(Exception):
+    """``Store.erase_server`` found the server's tables open: nothing was erased."""
+
+    def __init__(self, server: str, count: int) -> None:
+        super().__init__(f"{server} has {count} open table(s): close them first (nothing was erased)")
+        self.count = count
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,3 +266,12 @@ class Store(Protocol):
     async def table_events(self, table_id: int) -> list[dict[str, JsonValue]]: ...
 
     async def last_table(self, server: str, channel: str) -> int | None: ...
+
+    async def erase_server(self, server: str) -> dict[str, int]:
+        """``liars forget SERVER``: erase every row under the server's key (its ledger entries, settled
+        rounds, settlements, tables with their event logs and answered requests, players' names and
+        settings) in ONE transaction; every other server's rows and the installations stay.  The
+        ledger and the event logs are append-only: this is the one place that lifts that, for these
+        rows, and puts it back in the same transaction.  The rows erased per table.  Raises
+        :class:`OpenTables`, erasing nothing, if the server has an open table."""
+        ...

@@ -25,8 +25,8 @@ from typing import Any
 
 import asyncpg
 
-from adapters.storebase import DUMP_COLUMNS, Erase, OpenTables, StoreBase, numbered, rowcount
-from bot.ports import DuplicateRequest, RoundRecord, StaleSettings, StaleTable, StoredTable
+from adapters.storebase import DUMP_COLUMNS, Erase, StoreBase, numbered, rowcount
+from bot.ports import DuplicateRequest, OpenTables, RoundRecord, StaleSettings, StaleTable, StoredTable
 
 from .batch import Batch, Unit, statement
 from .schema import MIGRATIONS, STALE_SETTINGS_SQLSTATE, STALE_SQLSTATE

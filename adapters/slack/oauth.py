@@ -31,7 +31,7 @@ workspace's installation (:class:`Uninstalls`) and close its open tables in ever
 Enterprise Grid organisation whose other workspaces keep the app: the organisation's ledger and tables are
 theirs too, so they stay.  The workspace's ledger, rounds,
 game records, names and settings stay, under its ledger server (``slack:T…``): they are its figures
-again if it installs the app later; ``liars forget slack:T…`` erases them (:mod:`adapters.erase`).  A request
+again if it installs the app later; ``liars forget slack:T…`` erases them (``Store.erase_server``).  A request
 from a workspace with no installation is answered by bolt with :data:`NOT_INSTALLED` (HTTP 200 and, for
 a slash command, that text through its ``response_url``), never a 500.
 """

@@ -25,9 +25,9 @@ from typing import Any
 
 import aiosqlite
 
-from adapters.storebase import DUMP_COLUMNS, Erase, OpenTables, StoreBase
+from adapters.storebase import DUMP_COLUMNS, Erase, StoreBase
 from bot.background import cancel
-from bot.ports import RoundRecord, StaleTable, StoredTable
+from bot.ports import OpenTables, RoundRecord, StaleTable, StoredTable
 
 from .batch import CHECKS, ORDER, Unit, translate, write_sync
 from .schema import MIGRATIONS, immediate, migrate_sync, switch_to_wal

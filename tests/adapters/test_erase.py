@@ -1,4 +1,4 @@
-"""``erase_server`` (``liars forget``) on every store (SQLite file, PostgreSQL database): one server's rows
+"""``Store.erase_server`` (``liars forget``) on every store (SQLite file, PostgreSQL database): one server's rows
 go in one transaction, every other server's stay, the ledger and the event log are append-only again
 afterwards, and a server with an open table is refused with nothing erased."""
 
@@ -8,8 +8,7 @@ import asyncio
 
 import pytest
 
-from adapters.erase import OpenTables, erase_server
-from bot.ports import Store
+from bot.ports import OpenTables, Store
 from tests.adapters.store_support import StoreFactory, raw_sql
 from tests.adapters.test_store_contract import P, round_
 
@@ -42,7 +41,7 @@ async def test_erasing_a_server_takes_every_row_of_it_and_no_other(open_store: S
     await a_server_with_history(store, "slack:TA")
     kept = await a_server_with_history(store, "slack:TB")
     before = await rows_of(database_url, "slack:TB")
-    erased = await erase_server(store, "slack:TA")
+    erased = await store.erase_server("slack:TA")
     assert erased == {"ledger": 4, "rounds": 2, "settlements": 1, "requests": 1, "table_events": 3, "tables": 1,
                       "players": 1, "servers": 1}
     assert await rows_of(database_url, "slack:TA") == dict.fromkeys(EVERY_KIND, 0)
@@ -55,7 +54,7 @@ async def test_erasing_a_server_takes_every_row_of_it_and_no_other(open_store: S
         with pytest.raises(Exception, match="append-only"):
             await raw_sql(database_url, sql)
     # erasing it again finds nothing (zeros, not an error)
-    assert await erase_server(store, "slack:TA") == dict.fromkeys(EVERY_KIND, 0)
+    assert await store.erase_server("slack:TA") == dict.fromkeys(EVERY_KIND, 0)
 
 
 async def test_a_server_with_an_open_table_is_refused_and_keeps_everything(open_store: StoreFactory,
@@ -64,7 +63,7 @@ async def test_a_server_with_an_open_table_is_refused_and_keeps_everything(open_
     await a_server_with_history(store, "discord:1", close=False)
     before = await rows_of(database_url, "discord:1")
     with pytest.raises(OpenTables, match="discord:1 has 1 open table") as refused:
-        await erase_server(store, "discord:1")
+        await store.erase_server("discord:1")
     assert refused.value.count == 1
     assert await rows_of(database_url, "discord:1") == before
     with pytest.raises(Exception, match="append-only"):
@@ -85,7 +84,7 @@ async def test_an_erase_among_concurrent_commits_and_installs_runs_by_itself(ope
 
     installs = [store.save_slack_bot("", f"T{i}", f"T{i}", 1.0, "{}")  # type: ignore[attr-defined]
                 for i in range(4)]
-    results = await asyncio.gather(erase_server(store, "gone"), *(play(i, t) for i, t in enumerate(tables)),
+    results = await asyncio.gather(store.erase_server("gone"), *(play(i, t) for i, t in enumerate(tables)),
                                    *installs)
     assert results[0]["ledger"] == 4
     assert await store.balances("gone") == {}
