@@ -17,16 +17,17 @@ then the platform's own pieces — so no object is completed after it is built:
 Timers are started by the process once it can speak (``Service.start_timers``): ``liars slack`` and
 ``liars discord`` after redrawing the open tables; tests drive time themselves.
 
-Nothing below this module imports an adapter (``tests/test_layers.py`` checks it); this module imports
+Nothing below this module imports an adapter (``tests/test_composition.py`` checks it); this module imports
 each adapter only inside the function that builds its process, so ``liars odds`` stays quick.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
@@ -85,14 +86,23 @@ async def open_store(db_path: str | None, **options: Any) -> Store:
     return await stores.open_store(db_path, **options)
 
 
-async def _started(service: Service) -> Service:
-    """Reload the open tables; close the store if that fails."""
-    try:
-        await service.start()
-    except BaseException:
-        await service.store.close()
-        raise
-    return service
+@contextlib.asynccontextmanager
+async def _building() -> AsyncIterator[contextlib.AsyncExitStack]:
+    """A process being built: each thing it opens is pushed on the stack as it opens, and all of it is
+    closed again, last first, if anything after fails (discord.py refusing the client's options,
+    bolt refusing its app, a table that will not reload …): a failed start-up leaves no store open
+    (aiosqlite's threads would keep the process from exiting) and no HTTP session.  Once the process
+    is built it owns them (its ``close``)."""
+    async with contextlib.AsyncExitStack() as stack:
+        yield stack
+        stack.pop_all()
+
+
+async def _store(stack: contextlib.AsyncExitStack, db_path: str | None, **options: Any) -> Store:
+    """The store, open, and closed by ``stack`` if the process is not built."""
+    store = await open_store(db_path, **options)
+    stack.push_async_callback(store.close)
+    return store
 
 
 async def build_service(
@@ -109,9 +119,12 @@ async def build_service(
 ) -> Service:
     """A service for a notifier that keeps no panel messages (the shell's ledger, the benches, tests):
     open the store, reload the open tables."""
-    store = await open_store(db_path, synchronous=synchronous, pool_size=pool_size)
-    return await _started(Service(store, notifier, clock=clock, rng=rng, computer_delay=computer_delay,
-                                  platform=platform, holds=holds))
+    async with _building() as stack:
+        store = await _store(stack, db_path, synchronous=synchronous, pool_size=pool_size)
+        service = Service(store, notifier, clock=clock, rng=rng, computer_delay=computer_delay, platform=platform,
+                          holds=holds)
+        await service.start()
+    return service
 
 
 async def discord_bot(config: DiscordConfig, *, rng: RandomSource | None = None, clock: Clock | None = None,
@@ -125,25 +138,26 @@ async def discord_bot(config: DiscordConfig, *, rng: RandomSource | None = None,
     from adapters import metrics
     from adapters.discord.bot import PLATFORM, LiarsBot
 
-    store = await open_store(config.db_path)
-    panels = Panels(store)
     delay = config.computer_delay if computer_delay is None else computer_delay
-
-    def service(notifier: Notifier) -> Service:
-        # the tables this process times and redraws: its own shards' (a command for any table is taken)
-        return Service(store, notifier, panels=panels, clock=clock, rng=rng, computer_delay=delay,
-                       platform=PLATFORM, holds=lambda key: config.holds(key.server_id),
-                       meter=metrics.METER if meter is None else meter)
-
     if config.shard_count is not None:  # this process runs these shards of the bot's (others run the rest)
         options.setdefault("shard_count", config.shard_count)
         if config.shard_ids is not None:
             options.setdefault("shard_ids", list(config.shard_ids))
     options.setdefault("http_trace", metrics.http_trace(PLATFORM))  # REST calls counted by status
-    bot = LiarsBot(service, panels, guild_id=config.guild_id, sync_commands=sync_commands, run_timers=run_timers,
-                   layout=config.layout, **options)
-    await _started(bot.service)
-    metrics.watch(bot.service.rt)
+    async with _building() as stack:
+        store = await _store(stack, config.db_path)
+        panels = Panels(store)
+
+        def service(notifier: Notifier) -> Service:
+            # the tables this process times and redraws: its own shards' (a command for any table is taken)
+            return Service(store, notifier, panels=panels, clock=clock, rng=rng, computer_delay=delay,
+                           platform=PLATFORM, holds=lambda key: config.holds(key.server_id),
+                           meter=metrics.METER if meter is None else meter)
+
+        bot = LiarsBot(service, panels, guild_id=config.guild_id, sync_commands=sync_commands,
+                       run_timers=run_timers, layout=config.layout, **options)
+        await bot.service.start()
+        metrics.watch(bot.service.rt)
     return bot
 
 
@@ -157,32 +171,22 @@ async def slack_bot(config: SlackConfig, *, rng: RandomSource | None = None, clo
     from adapters.slack.render import TEXT
     from adapters.slack.responder import CannotPost, Responder
 
-    session, client = web_client(config)
-    try:
-        store = await open_store(config.db_path)
-    except BaseException:
-        await session.close()
-        raise
-    try:
+    async with _building() as stack:
+        session, client = web_client(config)
+        stack.push_async_callback(session.close)
+        store = await _store(stack, config.db_path)
         oauth = workspaces(config, client, store)  # None for one workspace's token
         panels = Panels(store)
         responder = Responder(session)
         cannot_post = CannotPost(responder, TEXT["cannot_post"])  # the listeners note who acted where
         notifier = SlackNotifier(client, panels, oauth.workspaces if oauth is not None else None, cannot_post)
-        service = await _started(Service(store, notifier, panels=panels, clock=clock, rng=rng,
-                                         computer_delay=config.computer_delay, platform="slack", meter=metrics.METER))
-    except BaseException:
-        await session.close()
-        raise
-    metrics.watch(service.rt)
-    try:
+        service = Service(store, notifier, panels=panels, clock=clock, rng=rng,
+                          computer_delay=config.computer_delay, platform="slack", meter=metrics.METER)
+        await service.start()
+        metrics.watch(service.rt)
         app = bolt_app(config, client, service, oauth)
-    except BaseException:
-        await service.close()
-        await session.close()
-        raise
-    listeners = Listeners(service, notifier, responder=responder, cannot_post=cannot_post)
-    listeners.register(app)
+        listeners = Listeners(service, notifier, responder=responder, cannot_post=cannot_post)
+        listeners.register(app)
     return SlackBot(config, app, service, notifier, listeners, session)
 
 
