@@ -72,16 +72,20 @@ class ApproxResult:
         """The mean and its 95% interval in seat ``i`` (seat 0 opens)."""
         return Interval.of(self.seat_rounds[i])
 
+    def _played(self) -> list[Interval]:
+        return [self.seat(i) for i in range(self.players) if self.seat_rounds[i]]
+
     @property
     def value(self) -> float:
-        """The mean over the seats (heads up: comparable to the exact exploitability)."""
-        return sum(self.seat(i).mean for i in range(self.players)) / self.players
+        """The mean over the seats played (all by default; heads up: comparable to the exact exploitability)."""
+        seats = self._played()
+        return sum(s.mean for s in seats) / len(seats) if seats else 0.0
 
     @property
     def half_width(self) -> float:
         """95% half-width of :attr:`value` (the seats are independent samples)."""
-        hs = [self.seat(i).half_width for i in range(self.players)]
-        return math.sqrt(sum(h * h for h in hs)) / self.players
+        seats = self._played()
+        return math.sqrt(sum(s.half_width ** 2 for s in seats)) / len(seats) if seats else math.inf
 
 
 def _holdings(rules: Rules, others: Sequence[str], rng: random.Random, particles: int) -> list[_Particle]:

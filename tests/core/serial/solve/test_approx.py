@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -47,6 +48,14 @@ def test_each_seat_is_measured_and_the_figures_are_per_round() -> None:
     # at a 3-player classic table a round moves at most (n - 1) stakes to or from one seat
     assert all(-2 <= x <= 2 for xs in result.seat_rounds for x in xs)
     assert result.value > 0  # always-challenge is beaten by anyone who looks at its own serial
+
+
+def test_the_figures_cover_only_the_seats_the_exploiter_was_given() -> None:
+    rules = make_rules("classic", digits=2, serial_length=2)
+    result = approx_exploitability(lambda: get_strategy("always-challenge"), rules, 3, 20, seed=1, seats=[1])
+    assert [len(xs) for xs in result.seat_rounds] == [0, 20, 0]
+    seat = result.seat(1)
+    assert result.value == seat.mean and result.half_width == seat.half_width < math.inf  # not diluted by 3
 
 
 def test_liars_exploit_approx_in_the_full_game(capsys: pytest.CaptureFixture[str]) -> None:
