@@ -53,6 +53,24 @@ StateKey = tuple[bool, int, int, bool, int]
 Row = tuple[tuple[int, int], ...]
 
 
+def rows_text(rows: Sequence[Row]) -> str:
+    """A state's rows as the data modules write them: ``a=p,a=p`` (action = thousandths) per hand class, ``;``
+    between hand classes."""
+    return ";".join(",".join(f"{a}={p}" for a, p in row) for row in rows)
+
+
+def rows_of(text: str, parsed: dict[str, tuple[Row, ...]]) -> tuple[Row, ...]:
+    """The rows :func:`rows_text` wrote; a text already in ``parsed`` (the decoder's memo: many states share
+    their rows, a table's first use parses about a quarter of its texts) is not parsed again."""
+    rows = parsed.get(text)
+    if rows is None:
+        rows = parsed[text] = tuple(
+            tuple((int(a), int(p)) for a, p in (pair.split("=") for pair in part.split(",") if pair))
+            for part in text.split(";")
+        )
+    return rows
+
+
 @dataclass(frozen=True)
 class SolvedTable:
     """A solved strategy for 2 players, ``digits`` × ``serial_length``, with or without the rebid right."""
@@ -77,7 +95,7 @@ class SolvedTable:
         """One line per state: ``opener standing phase rebid prev|a=p,a=p;a=p…`` (hands in class order)."""
         lines = [self.header()]
         for (o, s, ph, r, prev), rows in sorted(self.entries.items()):
-            body = ";".join(",".join(f"{a}={p}" for a, p in row) for row in rows)
+            body = rows_text(rows)
             lines.append(f"{int(o)} {s} {ph} {int(r)} {prev}|{body}")
         return "\n".join(lines)
 
@@ -86,14 +104,11 @@ class SolvedTable:
         head, *lines = text.strip().splitlines()
         digits, length, rebid, memory = (int(x) for x in head.split())
         entries: dict[StateKey, tuple[Row, ...]] = {}
+        parsed: dict[str, tuple[Row, ...]] = {}
         for line in lines:
             key_text, body = line.split("|")
             o, s, ph, r, prev = (int(x) for x in key_text.split())
-            rows = tuple(
-                tuple((int(a), int(p)) for a, p in (pair.split("=") for pair in part.split(",") if pair))
-                for part in body.split(";")
-            )
-            entries[(bool(o), s, ph, bool(r), prev)] = rows
+            entries[(bool(o), s, ph, bool(r), prev)] = rows_of(body, parsed)
         return cls(digits, length, bool(rebid), memory, entries)
 
     def header(self) -> str:

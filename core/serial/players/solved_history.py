@@ -20,7 +20,7 @@ from functools import cached_property
 from ..round import Challenge, MakeBid, Phase
 from ..rules import Rules
 from ..view import SeatView
-from .solved import Row, Solved, SolvedTable, _hands, _index, deflate, inflate
+from .solved import Row, Solved, SolvedTable, _hands, _index, deflate, inflate, rows_of, rows_text
 
 __all__ = ["HistoryKey", "HistoryTable", "SolvedHistory", "history_key_of", "pack", "unpack"]
 
@@ -59,8 +59,7 @@ class HistoryTable:
         """``digits length rebid memory`` then one line per node: ``opener phase bids…|a=p,a=p;…`` by hand class."""
         lines = [f"{self.digits} {self.serial_length} {int(self.rebid)} {self.memory}"]
         for (o, ph, bids), rows in sorted(self.entries.items()):
-            body = ";".join(",".join(f"{a}={p}" for a, p in row) for row in rows)
-            lines.append(" ".join(str(x) for x in (int(o), ph, *bids)) + "|" + body)
+            lines.append(" ".join(str(x) for x in (int(o), ph, *bids)) + "|" + rows_text(rows))
         return "\n".join(lines)
 
     @classmethod
@@ -68,13 +67,11 @@ class HistoryTable:
         head, *lines = text.strip().splitlines()
         digits, length, rebid, memory = (int(x) for x in head.split())
         entries: dict[HistoryKey, tuple[Row, ...]] = {}
+        parsed: dict[str, tuple[Row, ...]] = {}
         for line in lines:
             key_text, body = line.split("|")
             o, ph, *bids = (int(x) for x in key_text.split())
-            entries[(bool(o), ph, tuple(bids))] = tuple(
-                tuple((int(a), int(p)) for a, p in (pair.split("=") for pair in part.split(",") if pair))
-                for part in body.split(";")
-            )
+            entries[(bool(o), ph, tuple(bids))] = rows_of(body, parsed)
         return cls(digits, length, bool(rebid), memory, entries)
 
 
@@ -91,7 +88,7 @@ class SolvedHistory(Solved):
     """Plays a :class:`HistoryTable` where it has the node and the hand (always, playing its own table).
 
     Built from a table, or from a packed one (:func:`pack`), which is only inflated and parsed the
-    first time it is needed in its own format (about a second of CPU for the 3×3 table: `bench/players.py`)."""
+    first time it is needed in its own format (about half a second of CPU for the 3×3 table: `bench/players.py`)."""
 
     def __init__(self, table: HistoryTable | tuple[str, str], name: str = "solver") -> None:
         if isinstance(table, HistoryTable):

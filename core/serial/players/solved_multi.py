@@ -25,7 +25,19 @@ from functools import cached_property
 from ..round import Action, MakeBid, Phase
 from ..rules import ChallengeMode, Rules
 from ..view import SeatView
-from .solved import Row, _hands, _index, action_of, deflate, draw, inflate, mix_text, pack_memory
+from .solved import (
+    Row,
+    _hands,
+    _index,
+    action_of,
+    deflate,
+    draw,
+    inflate,
+    mix_text,
+    pack_memory,
+    rows_of,
+    rows_text,
+)
 
 __all__ = ["MultiKey", "MultiTable", "SolvedMulti", "multi_key", "pack_multi", "unpack_multi"]
 
@@ -58,8 +70,7 @@ class MultiTable:
         """``players digits length rebid memory``, then a line per state: ``key…|a=p,a=p;…`` by hand class."""
         lines = [f"{self.players} {self.digits} {self.serial_length} {int(self.rebid)} {self.memory}"]
         for key, rows in sorted(self.entries.items()):
-            body = ";".join(",".join(f"{a}={p}" for a, p in row) for row in rows)
-            lines.append(" ".join(str(x) for x in key) + "|" + body)
+            lines.append(" ".join(str(x) for x in key) + "|" + rows_text(rows))
         return "\n".join(lines)
 
     @classmethod
@@ -67,13 +78,11 @@ class MultiTable:
         head, *lines = text.strip().splitlines()
         players, digits, length, rebid, memory = (int(x) for x in head.split())
         entries: dict[MultiKey, tuple[Row, ...]] = {}
+        parsed: dict[str, tuple[Row, ...]] = {}
         for line in lines:
             key_text, body = line.split("|")
             a, s, b, ph, r, prev = (int(x) for x in key_text.split())
-            entries[(a, s, b, ph, r, prev)] = tuple(
-                tuple((int(x), int(p)) for x, p in (pair.split("=") for pair in part.split(",") if pair))
-                for part in body.split(";")
-            )
+            entries[(a, s, b, ph, r, prev)] = rows_of(body, parsed)
         return cls(players, digits, length, bool(rebid), memory, entries)
 
 

@@ -13,7 +13,7 @@ import pytest
 from core.serial import Round, Serial, make_rules, seat_view
 from core.serial.players import get_strategy
 from core.serial.players.base import Strategy, policy_of
-from core.serial.players.solved import Solved, SolvedTable, pack_table, unpack_table
+from core.serial.players.solved import Solved, SolvedTable, pack_table, rows_of, rows_text, unpack_table
 from core.serial.rules import Rules
 from core.serial.scoring import score
 from core.serial.serials import deal_serial
@@ -134,6 +134,16 @@ def test_solved_table_round_trips_and_plays_legally() -> None:
             view = seat_view(r, player)
             assert abs(sum(p for _, p in strategy.policy(view)) - 1.0) < 1e-9
             r.apply(strategy.decide(view, rng))
+
+
+def test_row_texts_round_trip_and_a_repeated_text_is_parsed_once() -> None:
+    rows = (((-1, 1000),), ((0, 400), (3, 600)), ())  # an empty row: a hand class the node never holds
+    text = rows_text(rows)
+    assert text == "-1=1000;0=400,3=600;"
+    parsed: dict[str, tuple[tuple[tuple[int, int], ...], ...]] = {}
+    first = rows_of(text, parsed)
+    assert first == rows and rows_of(text, parsed) is first and list(parsed) == [text]
+    assert rows_of("-1=1000", parsed) == (((-1, 1000),),) and len(parsed) == 2
 
 
 def test_a_packed_table_is_parsed_only_when_it_plays_and_plays_as_the_table() -> None:
