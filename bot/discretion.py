@@ -23,7 +23,6 @@ from .settings import HISTORY_CHOICES
 __all__ = ["HISTORY_CHOICES", "Discretion", "history_setting", "only_period"]
 
 
-
 def history_setting(value: str) -> str:
     """A ``config history=…`` value, checked."""
     text = value.strip().lower()
@@ -44,10 +43,10 @@ class Discretion:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
 
-    async def period(self, cmd: Command) -> str | None:
-        """The only period the sender may see (this one), or None when they see the full sheet."""
-        settings = await self.rt.settings(cmd.key.server)
-        if settings.get("history", "all") != "month" or await self.rt.is_admin(cmd):
+    async def period(self, cmd: Command, settings: Mapping[str, Any]) -> str | None:
+        """The only period the sender may see (this one), or None when they see the full sheet;
+        ``settings``: the server's, as the report has read them (once per report)."""
+        if settings.get("history", "all") != "month" or await self.rt.is_admin(cmd, settings):
             return None
         return self.rt.period()
 

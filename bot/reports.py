@@ -128,7 +128,7 @@ class Reports:
         words = list(cmd.args) + [f"{k}={v}" for k, v in cmd.options.items()]
         if not words:
             return Reply(M.settings_text(settings, GAMES))
-        if not await rt.is_admin(cmd):
+        if not await rt.is_admin(cmd, settings):
             raise UserError(R.ONLY_ADMIN_CONFIG, "not-admin")
         bad = next((w for w in words if "=" not in w), None)
         if bad is not None:
@@ -177,7 +177,7 @@ class Reports:
         rt, server = self.rt, cmd.key.server
         settings = await rt.settings(server)
         period = rt.period()
-        shown = await self.discretion.period(cmd)
+        shown = await self.discretion.period(cmd, settings)
         current = await rt.store.balances(server, period)
         total = current if shown else await rt.store.balances(server)
         names = await rt.store.names(server)
@@ -202,13 +202,13 @@ class Reports:
             cmd.options.get("period") or rt.period())
         if not is_period(period):
             raise UserError(R.bad_period(rt.period()), "bad-period")
-        self.discretion.refuse_earlier(period, await self.discretion.period(cmd))
+        self.discretion.refuse_earlier(period, await self.discretion.period(cmd, settings))
         balances = await rt.store.balances(server, period)
         names = await rt.store.names(server)
         payments = fewest_payments(balances)
         settled = await rt.store.settled_periods(server)
         if settle:
-            if not await rt.is_admin(cmd):
+            if not await rt.is_admin(cmd, settings):
                 raise UserError(R.ONLY_ADMIN_SETTLES, "not-admin")
             if not await rt.store.settle_period(server, period, cmd.actor.user_id, rt.clock.now()):
                 raise UserError(R.period_settled(period), "already")
@@ -230,10 +230,10 @@ class Reports:
         words = [a for a in cmd.args if a.lower() != "chart"]
         target = user_ref(str(cmd.options.get("member") or (words[0] if words else cmd.actor.user_id)))
         names = await rt.store.names(server)
-        shown = await self.discretion.period(cmd)  # the period's rounds, net and season rating only
+        settings = await rt.settings(server)
+        shown = await self.discretion.period(cmd, settings)  # the period's rounds, net and season rating only
         rows: Sequence[Mapping[str, Any]] = only_period(list(reversed(await rt.store.rounds(server))), shown)
         net = (await rt.store.balances(server, shown)).get(target, 0)
-        settings = await rt.settings(server)
         book = await self.ratings.get(server)
         name = names.get(target, target)
         data: dict[str, Any] = {"net": net, "rounds": 0}
@@ -285,10 +285,10 @@ class Reports:
                 game = word
             elif word != "by":
                 raise UserError(R.bad_leaderboard_word(word, GAMES), "bad-option")
-        shown = await self.discretion.period(cmd)
+        settings = await rt.settings(server)
+        shown = await self.discretion.period(cmd, settings)
         self.discretion.refuse_earlier(period, shown)
         period = shown or period  # "all" is this period's board where the server shows no more
-        settings = await rt.settings(server)
         names = await rt.store.names(server)
         ratings = (await self.ratings.get(server)).of(game, period)
         balances = await rt.store.balances(server, period)
@@ -313,8 +313,9 @@ class Reports:
         table_id = await self._channel_table(cmd.key)
         if table_id is None:
             return Reply(M.NO_ROUNDS_PLAYED)
+        shown = await self.discretion.period(cmd, await rt.settings(server))
         rows: Sequence[Mapping[str, Any]] = only_period(
-            await rt.store.rounds(server, table_id=table_id, limit=10), await self.discretion.period(cmd))
+            await rt.store.rounds(server, table_id=table_id, limit=10), shown)
         if not rows:
             return Reply(M.NO_ROUNDS_COUNTED)
         names = await rt.store.names(server)
@@ -329,7 +330,7 @@ class Reports:
             raise UserError(R.NO_TABLE_PLAYED, "no-table")
         table = TableState(table_id, cmd.key, keep_history=True)
         events = await rt.store.table_events(table_id)
-        shown = await self.discretion.period(cmd)
+        shown = await self.discretion.period(cmd, await rt.settings(cmd.key.server))
         if shown and any(period_of(float(str(e.get("at", 0)))) != shown for e in events if e.get("t") == "deal"):
             raise UserError(refused(shown), "history-month")  # a record cut short would not replay
         for event in events:

@@ -41,7 +41,7 @@ from .ports import (
     StoredTable,
     TableHead,
 )
-from .settings import DEFAULT_SETTINGS
+from .settings import DEFAULT_SETTINGS, current
 from .table import TableState, TableStatus
 
 __all__ = ["Behind", "SaveFailed", "TableRepository"]
@@ -100,9 +100,10 @@ class TableRepository:
     # (``StaleSettings``: read again, run again).  So a change committed anywhere is in force
     # everywhere for the next command, without a read per move.
     async def stored_settings(self, server: str) -> tuple[dict[str, Any], int]:
-        """The server's settings as stored now (defaults filled in) and their version; cached."""
+        """The server's settings as stored now (in today's layout, defaults filled in) and their
+        version; cached."""
         stored = await self.store.get_settings(server)
-        self._settings[server] = cached = ({**DEFAULT_SETTINGS, **stored.values}, stored.version)
+        self._settings[server] = cached = ({**DEFAULT_SETTINGS, **current(stored.values)}, stored.version)
         return cached
 
     async def settings(self, server: str) -> dict[str, Any]:

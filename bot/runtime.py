@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
 
 from core.errors import GameError
 from core.game import RandomSource
@@ -92,8 +93,14 @@ class Runtime(TableRepository):
     def post(self, messages: Sequence[Message | None]) -> None:
         self.outbox.post([m for m in messages if m is not None])
 
-    async def is_admin(self, cmd: Command) -> bool:
-        return cmd.actor.is_admin or cmd.actor.user_id in (await self.settings(cmd.key.server)).get("admins", [])
+    async def is_admin(self, cmd: Command, settings: Mapping[str, Any] | None = None) -> bool:
+        """The sender is an admin: the platform says so, or the server's ``admins`` setting names them.
+        ``settings``: the server's, as the command has just read them (else they are read here)."""
+        if cmd.actor.is_admin:
+            return True
+        if settings is None:
+            settings = await self.settings(cmd.key.server)
+        return cmd.actor.user_id in settings.get("admins", [])
 
     def period(self) -> str:
         return period_of(self.clock.now())

@@ -7,7 +7,8 @@ from typing import Any, Final
 
 from core.records import DEFAULT_GAME
 
-__all__ = ["DEFAULT_SETTINGS", "MAX_STAKE", "MAX_TIMEOUT", "MIN_TIMEOUT", "game_defaults", "with_game_defaults"]
+__all__ = ["DEFAULT_SETTINGS", "MAX_STAKE", "MAX_TIMEOUT", "MIN_TIMEOUT", "current", "game_defaults",
+           "with_game_defaults"]
 
 MAX_STAKE: Final = 1_000_000
 """The largest stake a table or a server's default may name, in units."""
@@ -31,27 +32,31 @@ HISTORY_CHOICES: Final = ("all", "month")
 """The ``history`` setting's values: every period shown, or this ledger period only (admins see all)."""
 
 
+def current(values: Mapping[str, Any]) -> dict[str, Any]:
+    """A server's settings as stored, in today's layout: the one place the older one is read.  Settings
+    saved before each game had its own defaults (a top-level ``preset`` and ``options``) are the
+    default game's, as a table opened then was (an entry the server has saved since for that game
+    wins); the next save stores them in today's layout."""
+    out = dict(values)
+    if "preset" not in out and "options" not in out:
+        return out
+    legacy = {"preset": out.pop("preset", None), "options": dict(out.pop("options", None) or {})}
+    games = {name: dict(entry) for name, entry in (out.get("games") or {}).items()}
+    games.setdefault(DEFAULT_GAME, legacy)
+    out["games"] = games
+    return out
+
+
 def game_defaults(settings: Mapping[str, Any], game: str) -> tuple[str | None, dict[str, Any]]:
-    """The server's defaults for a new table of ``game``: its preset (None: the game's own) and option
-    overrides.  Settings saved before each game had its own (a top-level ``preset`` and ``options``)
-    are the default game's, as a table opened then was."""
-    entry = (settings.get("games") or {}).get(game)
-    if entry is None and game == DEFAULT_GAME:
-        entry = {"preset": settings.get("preset"), "options": settings.get("options") or {}}
-    entry = entry or {}
+    """The server's defaults for a new table of ``game`` (settings in today's layout, :func:`current`):
+    its preset (None: the game's own) and option overrides."""
+    entry = (settings.get("games") or {}).get(game) or {}
     return entry.get("preset"), dict(entry.get("options") or {})
 
 
 def with_game_defaults(settings: Mapping[str, Any], game: str, preset: str | None,
                        options: Mapping[str, Any]) -> dict[str, Any]:
-    """``settings`` with ``game``'s defaults replaced (older top-level defaults moved under ``games``)."""
-    out = dict(settings)
-    games = {k: dict(v) for k, v in (out.get("games") or {}).items()}
-    if DEFAULT_GAME not in games and ("preset" in out or "options" in out):
-        legacy_preset, legacy_options = game_defaults(out, DEFAULT_GAME)
-        games[DEFAULT_GAME] = {"preset": legacy_preset, "options": legacy_options}
-    out.pop("preset", None)
-    out.pop("options", None)
+    """``settings`` (in today's layout) with ``game``'s defaults replaced."""
+    games = {name: dict(entry) for name, entry in (settings.get("games") or {}).items()}
     games[game] = {"preset": preset, "options": dict(options)}
-    out["games"] = games
-    return out
+    return {**settings, "games": games}
