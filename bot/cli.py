@@ -1,4 +1,7 @@
-"""The ``liars`` console script.  Each subcommand imports what it needs, so ``liars odds`` stays quick."""
+"""The ``liars`` console script.  Each subcommand imports what it needs, so ``liars odds`` stays quick.
+
+Nothing here knows a game's rules: a game's own tools (``liars odds``, ``arena``, ``exploit``) are the
+research adapter's (:mod:`adapters.research.cli`), registered by module path like the platforms'."""
 
 from __future__ import annotations
 
@@ -70,55 +73,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return cmd_replay(args, verify=True)
 
 
-def cmd_odds(args: argparse.Namespace) -> int:
-    from core.serial.bids import MAX_PLAYERS, MIN_PLAYERS
-    from core.serial.odds import at_least, count_distribution, player_odds
-    from core.serial.serials import Serial
-
-    n = args.players
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        return fail(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}")
-    if args.serial is None:
-        k = 8 * n
-        dist = count_distribution(k)
-        rows = [{"k": j, "exactly": dist[j], "at_least": at_least(j, k)} for j in range(k + 1)]
-        if args.json:
-            print(json.dumps({"players": n, "digits": k, "rows": rows}))
-        else:
-            print(f"One digit among the {k} digits of {n} serials (Binomial({k}, 1/10)):")
-            print(f"{'k':>3}  {'P(exactly k)':>12}  {'P(at least k)':>13}")
-            for row in rows:
-                if row["at_least"] < 5e-7 and row["k"] > 0:
-                    break
-                print(f"{row['k']:>3}  {row['exactly']:>12.6f}  {row['at_least']:>13.6f}")
-        return 0
-    try:
-        serial = Serial.parse(args.serial)
-    except ValueError as exc:
-        return fail(str(exc))
-    table = player_odds(serial, n)
-    if args.json:
-        print(
-            json.dumps(
-                {
-                    "players": n,
-                    "serial": serial.digits,
-                    "digits": [
-                        {"digit": d, "held": held, "at_least": {str(q + 1): p for q, p in enumerate(probs)}}
-                        for d, held, probs in table
-                    ],
-                }
-            )
-        )
-        return 0
-    top = min(8 * n, 12)
-    print(f"Serial {serial.digits} at a {n}-player table: P(total ≥ q) for each digit")
-    print("digit held " + " ".join(f"{q:>6}" for q in range(1, top + 1)))
-    for d, held, probs in table:
-        print(f"{d:>5} {held:>4} " + " ".join(f"{p:>6.4f}" for p in probs[:top]))
-    return 0
-
-
 def cmd_migrate(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -170,12 +124,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pretty", action="store_true")
     p.set_defaults(func=cmd_verify)
 
-    p = sub.add_parser("odds", help="exact odds of a digit's count")
-    p.add_argument("--players", type=int, required=True)
-    p.add_argument("--serial", help="your serial: odds given what you hold")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=cmd_odds)
-
     p = sub.add_parser("migrate", help="copy a SQLite database into an empty PostgreSQL database, and check it")
     p.add_argument("--from", dest="source", required=True, help="sqlite:///path (or a path)")
     p.add_argument("--to", dest="target", required=True, help="postgresql://user:password@host/database")
@@ -193,15 +141,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-# Later layers register their subcommands here (play, ledger, sheet, discord, slack, arena).
+# Later layers register their subcommands here (play, ledger, sheet, discord, slack; the serial game's tools:
+# odds, arena, exploit, train).
 _EXTRA_COMMANDS: list[Callable[[Any], None]] = []
 
 
 def _register_extras() -> None:
     import importlib
 
-    # By module path, never imported here: the service imports no adapter and no research tool (arena,
-    # exploit live in adapters.research over core.serial.solve).
+    # By module path, never imported here: the service imports no adapter, no research tool and no game's
+    # own modules (odds, arena, exploit live in adapters.research over core.serial).
     for module in ("bot.cli_play", "adapters.discord.cli", "adapters.slack.cli", "adapters.research.cli"):
         try:
             mod = importlib.import_module(module)

@@ -6,7 +6,9 @@ Read from the source (the modules' syntax trees), so a lazy import inside a func
 * the service, the panel book, the notifiers, the Discord client and the stores are constructed by the
   root only (each exception below says why);
 * each process's entry point (``liars discord``, ``liars slack``, ``liars play``, ``liars ledger``/
-  ``sheet``/``export``, ``bench/service.py``) reaches its objects through the root's function for it.
+  ``sheet``/``export``, ``bench/service.py``) reaches its objects through the root's function for it;
+* ``bot/`` (its command line too) and the stores reach a game only through ``core.registry``: none
+  imports a game's package (``core.serial``, ``core.cards``, …).
 """
 
 from __future__ import annotations
@@ -106,8 +108,38 @@ def test_each_entry_point_starts_from_the_root(file: str, function: str, root_fu
     assert any(isinstance(n, ast.AsyncFunctionDef) and n.name == root_function for n in root.body)
 
 
+GAMES = sorted(p.name for p in (ROOT / "core").iterdir() if (p / "__init__.py").exists())  # core's packages: one a game
+
+
+def _game_imports(tree: ast.AST) -> list[str]:
+    """The game packages a module imports, however it is spelt (``from core import serial`` too)."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+        else:
+            continue
+        found += [n for n in names if any(n == f"core.{g}" or n.startswith(f"core.{g}.") for g in GAMES)]
+    return found
+
+
+def test_bot_and_the_stores_reach_games_only_through_the_registry() -> None:
+    assert {"serial", "cards"} <= set(GAMES)
+    checked = 0
+    for path in [*_sources("bot", "adapters/sqlite", "adapters/postgres"), ROOT / "adapters" / "storebase.py"]:
+        assert _game_imports(ast.parse(path.read_text())) == [], f"{_name(path)}: use core.registry"
+        checked += 1
+    assert checked > 25
+
+
 def test_the_checks_see_a_violation() -> None:
     """The checkers are not vacuous: an adapter import and a construction in a function are found."""
     tree = ast.parse("def f():\n    from adapters.stores import open_store\n    return Service(open_store())\n")
     assert _imports(tree) == ["adapters.stores"] and _store_choosers_imported(tree) == {"open_store"}
     assert "Service" in _called(tree)
+    for game_import in ("import core.serial.odds", "from core.cards.game import CARDS", "from core import serial",
+                        "def f():\n    from core.serial import Serial\n"):
+        assert _game_imports(ast.parse(game_import)) != [], game_import
+    assert _game_imports(ast.parse("from core.registry import GAMES\nfrom core import game, commands")) == []

@@ -1,4 +1,4 @@
-"""The research tools' edge: ``liars arena`` and ``liars exploit`` (terminal in, files out).
+"""The research tools' edge: ``liars odds``, ``liars arena`` and ``liars exploit`` (terminal in, files out).
 
 The tools themselves are pure and live in :mod:`core.serial.solve` (solvers, best responses, the
 arena loop); this package parses their command lines, reads the clock, prints, and writes the
