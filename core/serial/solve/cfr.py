@@ -21,11 +21,20 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from core.serial.players.solved import SolvedTable, StateKey, push_memory
+from core.serial.players.solved import Row, SolvedTable, StateKey, push_memory
 
 from .format import FloatArray, Format
 
-__all__ = ["Iterative", "Solver", "StateKey", "normalise_rows", "run", "split_children", "table_rows"]
+__all__ = [
+    "Iterative",
+    "Solver",
+    "StateKey",
+    "normalise_rows",
+    "run",
+    "split_children",
+    "table_rows",
+    "thousandths_rows",
+]
 
 ANSWER = -1  # the action that is not a raise: challenge, or (after being challenged all around) count
 
@@ -196,15 +205,8 @@ class Solver:
 
     def table(self, floor: float = 0.001) -> SolvedTable:
         """The average strategy as the table ``core`` plays (probabilities in thousandths)."""
-        entries: dict[StateKey, tuple[tuple[tuple[int, int], ...], ...]] = {}
         avg = self.average(floor)
-        for node in self.nodes:
-            rows = []
-            for h in range(self.fmt.size):
-                row = avg[node.key][h]
-                milli = _to_thousandths(row)
-                rows.append(tuple((node.actions[j], m) for j, m in enumerate(milli) if m > 0))
-            entries[node.key] = tuple(rows)
+        entries = {node.key: thousandths_rows(avg[node.key], node.actions) for node in self.nodes}
         return SolvedTable(
             digits=self.fmt.rules.digits,
             serial_length=self.fmt.rules.serial_length,
@@ -214,7 +216,7 @@ class Solver:
         )
 
 
-def table_rows(rows: Sequence[Sequence[tuple[int, int]]], actions: Sequence[int], size: int) -> FloatArray:
+def table_rows(rows: Sequence[Row], actions: Sequence[int], size: int) -> FloatArray:
     """A solved table's rows at a node (per hand class: (action, thousandths) pairs) as probabilities
     [hand, action] over the node's ``actions``."""
     column = {action: j for j, action in enumerate(actions)}
@@ -223,6 +225,16 @@ def table_rows(rows: Sequence[Sequence[tuple[int, int]]], actions: Sequence[int]
         for action, milli in row:
             out[h, column[action]] = milli / 1000
     return out
+
+
+def thousandths_rows(probs: FloatArray, actions: Sequence[int]) -> tuple[Row, ...]:
+    """Probabilities [hand, action] as a solved table's rows: per hand class its (action, thousandths) pairs
+    above 0, summing to exactly 1000 (the inverse of :func:`table_rows`, up to the rounding)."""
+    rows = []
+    for row in probs:
+        milli = _to_thousandths(row)
+        rows.append(tuple((actions[j], m) for j, m in enumerate(milli) if m > 0))
+    return tuple(rows)
 
 
 def _to_thousandths(row: FloatArray) -> list[int]:

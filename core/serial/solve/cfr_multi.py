@@ -43,7 +43,7 @@ from core.serial.rules import Rules
 from core.serial.scoring import score
 from core.serial.serials import Serial
 
-from .cfr import _to_thousandths, normalise_rows, split_children, table_rows
+from .cfr import normalise_rows, split_children, table_rows, thousandths_rows
 from .format import FloatArray, Format
 
 __all__ = ["ANSWER", "MultiFormat", "MultiSolver", "table_of", "table_policy"]
@@ -180,17 +180,13 @@ class MultiSolver:
             self._terms.append((tcols, np.stack(mats) if mats else empty))
 
     # -- strategies ------------------------------------------------------------------------------------
-    @staticmethod
-    def _normalise(x: FloatArray) -> FloatArray:
-        return normalise_rows(x)
-
     def current(self) -> list[FloatArray]:
         """The current strategy (regret matching+), per node [hand, action]."""
-        return [self._normalise(np.maximum(node.regret, 0.0)) for node in self.nodes]
+        return [normalise_rows(np.maximum(node.regret, 0.0)) for node in self.nodes]
 
     def average(self) -> list[FloatArray]:
         """The average strategy (linear averaging), per node [hand, action]."""
-        return [self._normalise(node.total) for node in self.nodes]
+        return [normalise_rows(node.total) for node in self.nodes]
 
     # -- one pass for one seat -------------------------------------------------------------------------
     def _pass(
@@ -271,15 +267,8 @@ class MultiSolver:
     # -- the result ------------------------------------------------------------------------------------
     def table(self, floor: float = 0.01) -> MultiTable:
         """The average strategy as the table ``core`` plays: actions under ``floor`` dropped, thousandths."""
-        entries: dict[MultiKey, tuple[tuple[tuple[int, int], ...], ...]] = {}
-        for node, probs in zip(self.nodes, self.average(), strict=True):
-            kept = np.where(probs >= floor, probs, 0.0)
-            kept = self._normalise(kept)
-            rows = []
-            for h in range(self.fmt.size):
-                milli = _to_thousandths(kept[h])
-                rows.append(tuple((node.actions[j], m) for j, m in enumerate(milli) if m > 0))
-            entries[node.key] = tuple(rows)
+        entries = {node.key: thousandths_rows(normalise_rows(np.where(probs >= floor, probs, 0.0)), node.actions)
+                   for node, probs in zip(self.nodes, self.average(), strict=True)}
         rules = self.fmt.rules
         return MultiTable(self.fmt.players, rules.digits, rules.serial_length, rules.rebid, self.memory, entries)
 
