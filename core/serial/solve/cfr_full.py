@@ -285,7 +285,6 @@ class FullSolver:
         self._values = np.zeros((n, k, k))
         self._pay = payoffs(fmt)
         self.iterations = 0
-        self.root_value = 0.0
 
     @property
     def nbytes(self) -> int:
@@ -297,9 +296,9 @@ class FullSolver:
         for _ in range(count):
             self.iterations += 1
             for player in (0, 1):
-                self.root_value = update(player, float(self.iterations), g.actor, g.first, g.child, g.term_bid,
-                                         g.term_bidder, self._pay, self.fmt.weights, self.regret, self.total,
-                                         self._sigma, self._reach, self._values, self._cv)
+                update(player, float(self.iterations), g.actor, g.first, g.child, g.term_bid, g.term_bidder,
+                       self._pay, self.fmt.weights, self.regret, self.total, self._sigma, self._reach, self._values,
+                       self._cv)
 
     def average(self) -> FloatArray:
         """The average strategy, [edge, hand] (uniform where a node was never reached)."""
