@@ -10,6 +10,7 @@ from typing import Any
 from core.registry import DEFAULT_GAME, GAMES
 
 from .cli import fail
+from .commands import format_lines
 from .model import Actor, Command, TableKey
 
 
@@ -25,8 +26,7 @@ def register(sub: Any) -> None:
                    + (f"{', '.join(presets[:-1])} or {presets[-1]}" if len(presets) > 1 else "".join(presets)) + ")")
     p.add_argument("--stake", type=int, default=None)
     p.add_argument("--format", default=None, choices=tuple(dict.fromkeys(f for g in GAMES.values() for f in g.formats)),
-                   help="the game's format: " + "; ".join(f"{f}: {text}" for g in GAMES.values()
-                                                          for f, text in g.formats.items()))
+                   help="the game's format: " + format_lines())
     p.add_argument("--humans", type=int, choices=(0, 1), default=1, help="0: an all-computer table")
     p.add_argument("--rounds", type=int, default=None, help="stop after this many rounds")
     p.add_argument("--seed", type=int, default=None, help="deal from a seeded source (demos and tests)")

@@ -10,38 +10,66 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from core.commands import CommandSpec, Kind, Param, Section, Suggest
+from core.commands import HELP_MAX, CommandSpec, FormatWords, Kind, Param, Section, Suggest
 from core.registry import DEFAULT_GAME, GAMES, game_commands
 
 from .settings import HISTORY_CHOICES, MAX_STAKE, MAX_TIMEOUT, MIN_TIMEOUT
 
-__all__ = ["commands", "game_of_command", "hand_labels", "resolve", "table_commands"]
+__all__ = ["commands", "format_lines", "game_of_command", "hand_labels", "resolve", "table_commands"]
 
 
 def _choices(values: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
     return tuple(values.items())
 
 
-_SHOW, _AGAIN = "show me ", " again, privately"  # how the games word their ``hand`` lines
+def _fitting(*wordings: str) -> str:
+    """The first wording that fits in a help (:data:`~core.commands.HELP_MAX`), else the last (the
+    shortest, which always does)."""
+    return next((w for w in wordings if len(w) <= HELP_MAX), wordings[-1])
+
+
+def _either(words: list[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``."""
+    return " or ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
 
 
 def _hand_help() -> str:
-    """``hand``'s line from every game's wording of it (``Game.hand`` ("show me my serial again, privately"):
-    "show me my serial (or my cards) again, privately"."""
-    held = [game.hand.help.removeprefix(_SHOW).removesuffix(_AGAIN) for game in GAMES.values()
-            if game.hand is not None] or ["what I hold"]
-    return _SHOW + held[0] + (f" (or {', or '.join(held[1:])})" if held[1:] else "") + _AGAIN
+    """``hand``'s line, naming what each game deals (``Game.hand``): "show me my serial (or my cards)
+    again, privately"."""
+    held = [game.hand.what for game in GAMES.values() if game.hand is not None]
+    if not held:
+        return "show me what I hold again, privately"
+    also = f" (or {', or '.join(held[1:])})" if held[1:] else ""
+    return _fitting(f"show me {held[0]}{also} again, privately", "show me what I was dealt again, privately")
 
 
-def _formats() -> tuple[str, str]:
+def _formats() -> dict[str, FormatWords]:
+    """Every game's ways to play, by name (``Game.formats``; each game's usual one first)."""
+    return {name: words for game in GAMES.values() for name, words in game.formats.items()}
+
+
+def _format_help() -> tuple[str, str]:
     """``start``'s usage words for the formats other than the games' usual ones (``[format=elimination]``)
-    and its ``format`` option's help, from the games' declared formats (the first is a game's usual)."""
-    usual = next((f for game in GAMES.values() for f in game.formats), "")
-    others = {f: text.split(":")[0] for game in GAMES.values() for f, text in list(game.formats.items())[1:]}
+    and its ``format`` option's help, from the games' declared formats."""
+    usual = next((name for game in GAMES.values() for name in game.formats), "")
+    others = {name: words for game in GAMES.values() for name, words in list(game.formats.items())[1:]}
     if not others:
         return "", "How the table plays"
     return (f" [format={'|'.join(others)}]",
-            f"How the table plays: {usual} (default) or " + " or ".join(f"{f}, {t}" for f, t in others.items()))
+            _fitting(f"How the table plays: {usual} (default) or "
+                     + " or ".join(f"{name}, {words.gist}" for name, words in others.items()),
+                     f"How the table plays: {_either([f'{usual} (default)', *others])}"))
+
+
+def _stake_help() -> str:
+    """``start``'s ``stake`` option, with what it is in the formats where it is not the usual
+    ("elimination: what the payer pays each; 0 for nothing")."""
+    usual = "Units won or lost per player per round"
+    other = {name: words.stake for name, words in _formats().items() if words.stake}
+    if not other:
+        return usual
+    return _fitting(f"{usual} ({'; '.join(f'{name}: {stake}' for name, stake in other.items())})",
+                    f"{usual} (in {_either(list(other))}: see the rules)", usual)
 
 
 def table_commands() -> tuple[CommandSpec, ...]:
@@ -51,8 +79,8 @@ def table_commands() -> tuple[CommandSpec, ...]:
     presets = _choices({p: p for game in GAMES.values() for p in game.presets})
     levels = _choices({lv: lv for game in GAMES.values() for lv in game.levels})
     most = max(game.max_players for game in GAMES.values())
-    formats = _choices({f: f for game in GAMES.values() for f in game.formats})
-    format_usage, format_help = _formats()
+    formats = _choices({f: f for f in _formats()})
+    format_usage, format_help = _format_help()
     member = Param("member", Kind.USER, "Which player (default: you)")
     chart = Param("chart", Kind.FLAG, "Post it as a chart in the channel")
     period = Param("period", Kind.TEXT, "The month, YYYY-MM (default: this month)", suggest=Suggest.PERIODS)
@@ -62,8 +90,7 @@ def table_commands() -> tuple[CommandSpec, ...]:
                     f"{format_usage} [option=value ...]", table, params=(
                         Param("game", Kind.CHOICE, f"Which game (default: {first})", choices=games),
                         Param("preset", Kind.CHOICE, "Rule set (default: this server's)", choices=presets),
-                        Param("stake", Kind.INT, "Units won or lost per player per round (elimination: what the "
-                              "payer pays each; 0 for nothing)", low=0, high=MAX_STAKE),
+                        Param("stake", Kind.INT, _stake_help(), low=0, high=MAX_STAKE),
                         Param("seats", Kind.INT, "Most players at the table", low=2, high=most),
                         Param("computers", Kind.INT, "Computer players to seat", low=0, high=most - 1),
                         Param("level", Kind.CHOICE, "How well the computer players play", choices=levels),
@@ -155,3 +182,10 @@ def game_of_command(game_name: str, name: str) -> CommandSpec | None:
 def hand_labels() -> tuple[str, ...]:
     """The words on each game's ``hand`` button (``Game.hand``'s label), as registered."""
     return tuple(game.hand.label for game in GAMES.values() if game.hand is not None and game.hand.label)
+
+
+def format_lines() -> str:
+    """Every game's ways to play, a line each ("elimination (who pays for dinner): each round …"): the
+    terminal's ``--format`` help."""
+    return "; ".join(f"{name} ({words.gist})" + (f": {words.rule}" if words.rule else "")
+                     for name, words in _formats().items())

@@ -22,8 +22,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import Final
 
-__all__ = ["SECTION_TITLES", "CommandSpec", "Kind", "Param", "Section", "Suggest", "merged"]
+__all__ = ["HELP_MAX", "SECTION_TITLES", "CommandSpec", "FormatWords", "HandWords", "Kind", "Param", "Section",
+           "Suggest", "merged"]
 
 
 class Kind(StrEnum):
@@ -60,6 +62,37 @@ SECTION_TITLES: Mapping[Section, str] = {
     Section.TABLE: "The table",
     Section.BOOKS: "The books",
 }
+
+
+HELP_MAX: Final = 100
+"""The longest a parameter's help may be, and a command's line built from the games' words: every platform
+shows them whole (Discord: a command's or an option's description is at most 100 characters).  Help built
+from the games' words is worded to fit."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandWords:
+    """What a game deals each player in secret, as the table's words name it (``Game.hand``).
+
+    ``what`` completes the table's ``hand`` line, "show me … again, privately" ("my serial"); ``label``
+    is the words on the game's button for it ("My serial"), which a platform's notices name ("press
+    **My serial**")."""
+
+    what: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class FormatWords:
+    """One way to play a game (``start format=…``), as the table's words show it (``Game.formats``).
+
+    ``gist``: a few words for the choice ("who pays for dinner"); ``rule``: how it plays, a line for the
+    terminal's help; ``stake``: what a table's stake is in it, where it is not the units won or lost per
+    player per round ("what the payer pays each; 0 for nothing")."""
+
+    gist: str
+    rule: str = ""
+    stake: str = ""
 
 
 @dataclass(frozen=True, slots=True)

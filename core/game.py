@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from .commands import CommandSpec
+from .commands import CommandSpec, FormatWords, HandWords
 
 __all__ = [
     "Checked",
@@ -341,9 +341,10 @@ class Game(Protocol):
         ...
 
     @property
-    def formats(self) -> Mapping[str, str]:
-        """Other ways to play the game than its usual one, by name (``start format=…``), with a line on
-        each (the serial game's ``elimination``); the name is a rule option the game's rules take."""
+    def formats(self) -> Mapping[str, FormatWords]:
+        """The ways to play the game, by name (``start format=…``), its usual one first, each in its words
+        (the serial game's ``rounds`` and ``elimination``); the name is a rule option the game's rules
+        take.  Empty: the game has one way to play."""
         ...
 
     @property
@@ -353,11 +354,10 @@ class Game(Protocol):
         ...
 
     @property
-    def hand(self) -> CommandSpec | None:
-        """The game's wording of the table's ``hand`` read (what a player is dealt, shown again): its
-        line, worded "show me … again, privately", and the ``label`` of the game's button for it
-        (``My serial``) — what the table's ``help`` and a platform's notices name; None if the game
-        deals nothing hidden."""
+    def hand(self) -> HandWords | None:
+        """What the game deals each player in secret, in its words (``my serial``, the button ``My
+        serial``): what the table's ``hand`` read shows again, and what its ``help`` and a platform's
+        notices name; None if the game deals nothing hidden."""
         ...
 
     @property

@@ -25,13 +25,14 @@ from discord import app_commands
 
 from bot.commands import commands
 from bot.model import TableKey
-from core.commands import CommandSpec, Kind, Param, Section, Suggest
+from core.commands import HELP_MAX, CommandSpec, Kind, Param, Section, Suggest
 
 __all__ = ["BOOKS", "MAIN", "build_commands", "layout", "top_level"]
 
 MAIN = "liars"
 BOOKS = "liars-books"
 CAP = 25  # Discord's limit on the subcommands (and the choices) of one command
+DESCRIPTION = HELP_MAX  # Discord's limit on a command's or an option's description
 DESCRIPTIONS = {MAIN: "Liar's Poker: play, and run the table", BOOKS: "Liar's Poker: the ledger, stats and records"}
 
 
@@ -66,7 +67,13 @@ def top_level(name: str) -> str:
 
 
 def _sentence(text: str) -> str:
-    return (text[:1].upper() + text[1:])[:100]
+    """A help line as Discord shows a description: capitalised, and at most :data:`DESCRIPTION` characters
+    (Discord refuses a longer one) — a longer line ends at its last whole word that fits, with "…"."""
+    text = text[:1].upper() + text[1:]
+    if len(text) <= DESCRIPTION:
+        return text
+    cut = text.rfind(" ", 0, DESCRIPTION - 1)
+    return text[:cut if cut > 0 else DESCRIPTION - 2].rstrip(",;:") + " …"
 
 
 def _annotation(p: Param) -> Any:

@@ -22,7 +22,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..commands import CommandSpec, Kind, Param, Section
+from ..commands import CommandSpec, FormatWords, HandWords, Kind, Param, Section
 from ..errors import ActionParseError, GameError, NotYourTurn, RoundOver
 from ..fairness import new_salt
 from ..game import Checked, Form, GameRules, Json, Option, Panel, RandomSource, Say, SayKind, Settled, Step, units
@@ -70,9 +70,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
 )
 """The card game's moves and private read, declared once (every surface is built from them)."""
 
-HAND = CommandSpec("hand", "show me my cards again, privately", Section.READ, changes=False, in_dm=True,
-                   aliases=("h",), label=HAND_BUTTON.label)
-"""The card game's wording of the table's ``hand`` read (``Game.hand``)."""
+HAND = HandWords("my cards", HAND_BUTTON.label)
+"""What the card game deals, in its words (``Game.hand``)."""
 
 
 class CardsMatch:
@@ -353,9 +352,9 @@ class CardsGame:
     max_players = 10
     presets: tuple[str, ...] = tuple(PRESETS)
     levels: tuple[str, ...] = tuple(level for level in LEVELS if level != "random")
-    formats: Mapping[str, str] = {}
+    formats: Mapping[str, FormatWords] = {}
     commands: tuple[CommandSpec, ...] = COMMANDS
-    hand: CommandSpec | None = HAND
+    hand: HandWords | None = HAND
     how_to_play = (
         "One five-card hand goes round the table. Take the hand passed to you, discard and draw once if you like "
         "(`discard JD 3H`, or **Discard…**), then declare a poker hand higher than the last (`declare two pair sevens "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..commands import CommandSpec, Kind, Param, Section, Suggest
+from ..commands import CommandSpec, FormatWords, HandWords, Kind, Param, Section, Suggest
 from ..game import GameRules, Json, Match
 from . import text as T
 from .bids import MAX_PLAYERS, MAX_QUANTITY, MIN_PLAYERS
@@ -32,9 +32,16 @@ COMMANDS: tuple[CommandSpec, ...] = (
 )
 """The serial game's moves and private reads, declared once (every surface is built from them)."""
 
-HAND = CommandSpec("hand", "show me my serial again, privately", Section.READ, changes=False, in_dm=True,
-                   aliases=("h",), label=T.B_HAND.label)
-"""The serial game's wording of the table's ``hand`` read (``Game.hand``)."""
+HAND = HandWords("my serial", T.B_HAND.label)
+"""What the serial game deals, in its words (``Game.hand``)."""
+
+FORMATS: Mapping[str, FormatWords] = {
+    "rounds": FormatWords("the usual game", "every round's money moves at once"),
+    "elimination": FormatWords("who pays for dinner", "each round one player leaves safe, the last one left pays "
+                               "each other player the stake (stake=0: nothing is written)",
+                               stake="what the payer pays each; 0 for nothing"),
+}
+"""The serial game's ways to play (``Game.formats``): its usual one first."""
 
 
 class SerialGame:
@@ -46,13 +53,9 @@ class SerialGame:
     max_players = MAX_PLAYERS
     presets: tuple[str, ...] = tuple(PRESETS)
     levels: tuple[str, ...] = DIFFICULTY_LEVELS
-    formats: Mapping[str, str] = {
-        "rounds": "every round's money moves at once (the usual game)",
-        "elimination": "who pays for dinner: each round one player leaves safe, the last one left pays each "
-                       "other player the stake (stake=0: nothing is written)",
-    }
+    formats: Mapping[str, FormatWords] = FORMATS
     commands: tuple[CommandSpec, ...] = COMMANDS
-    hand: CommandSpec | None = HAND
+    hand: HandWords | None = HAND
     how_to_play = (
         "Everyone is dealt a secret 8-digit serial. In turn, bid how many of one digit there are in all the "
         "serials together (`bid 5 7`, `bid five sevens`, or **Raise…**); each bid beats the last. When everyone "

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+import discord
 import pytest
 
+from adapters.discord.commands import build_commands
 from adapters.discord.render import TEXT, hand_button
-from bot.commands import commands, hand_labels
-from core.commands import CommandSpec, Section
+from bot.cli import main
+from bot.commands import commands, format_lines, hand_labels
+from core.commands import HELP_MAX, FormatWords, HandWords
 from core.registry import register, unregister
 from tests.conformance.guess import GuessGame
 
@@ -18,9 +21,20 @@ from tests.conformance.guess import GuessGame
 class TilesGame(GuessGame):  # the made-up game, here dealing hidden tiles and with a format of its own
     name = "tiles"
     title = "Tiles"
-    hand: CommandSpec | None = CommandSpec("hand", "show me my tiles again, privately", Section.READ,
-                                           changes=False, label="My tiles")
-    formats: Mapping[str, str] = {"usual": "the usual game", "sprint": "three rounds only: then it ends"}
+    hand: HandWords | None = HandWords("my tiles", "My tiles")
+    formats: Mapping[str, FormatWords] = {"usual": FormatWords("the usual game"),
+                                          "sprint": FormatWords("three rounds only", "then it ends")}
+
+
+class WordyGame(GuessGame):  # a plug-in whose words would not fit a platform's help whole
+    name = "wordy"
+    title = "Wordy"
+    hand: HandWords | None = HandWords("the long list of secret things I was dealt this round", "My things")
+    formats: Mapping[str, FormatWords] = {
+        "plain": FormatWords("as usual"),
+        "marathon": FormatWords("a very long evening of many rounds", "it ends when everyone is asleep",
+                                stake="what each sleeper pays the last one awake; 0 for nothing"),
+    }
 
 
 @pytest.fixture
@@ -30,12 +44,24 @@ def tiles() -> Iterator[None]:
     unregister("tiles")
 
 
+@pytest.fixture
+def wordy(tiles: None) -> Iterator[None]:
+    register(WordyGame())
+    yield
+    unregister("wordy")
+
+
+def _help(name: str, param: str) -> str:
+    return next(p.help for p in commands()[name].params if p.name == param)
+
+
 def test_the_built_in_games_words_read_as_before() -> None:
     specs = commands()
     assert specs["hand"].help == "show me my serial (or my cards) again, privately"
     assert "[level] [format=elimination] [option=value ...]" in specs["start"].help
-    [fmt] = [p for p in specs["start"].params if p.name == "format"]
-    assert fmt.help == "How the table plays: rounds (default) or elimination, who pays for dinner"
+    assert _help("start", "format") == "How the table plays: rounds (default) or elimination, who pays for dinner"
+    assert _help("start", "stake") == ("Units won or lost per player per round (elimination: what the payer pays "
+                                       "each; 0 for nothing)")
     assert hand_labels() == ("My serial", "My hand")
     assert hand_button(None) == "**My serial** (or **My hand**)"  # a table whose button is not known yet
     assert hand_button("My hand") == "**My hand**"
@@ -48,8 +74,52 @@ def test_a_plug_ins_hand_and_formats_join_the_tables_words(tiles: None) -> None:
     specs = commands()
     assert specs["hand"].help == "show me my serial (or my cards, or my tiles) again, privately"
     assert "[format=elimination|sprint]" in specs["start"].help
-    [fmt] = [p for p in specs["start"].params if p.name == "format"]
-    assert fmt.help == ("How the table plays: rounds (default) or elimination, who pays for dinner or sprint, "
-                        "three rounds only")
+    # each format's gist would be 101 characters: the format option names them without
+    assert _help("start", "format") == "How the table plays: rounds (default), elimination or sprint"
+    assert _help("start", "stake").endswith("(elimination: what the payer pays each; 0 for nothing)")  # sprint: usual
     assert hand_labels() == ("My serial", "My hand", "My tiles")
     assert hand_button(None) == "**My serial** (or **My hand**, or **My tiles**)"
+
+
+def test_a_plug_ins_words_that_do_not_fit_are_shortened_to_whole_lines(wordy: None) -> None:
+    specs = commands()
+    assert specs["hand"].help == "show me what I was dealt again, privately"
+    assert _help("start", "stake") == ("Units won or lost per player per round (in elimination or marathon: see the "
+                                       "rules)")
+    assert _help("start", "format") == "How the table plays: rounds (default), elimination, sprint or marathon"
+    assert "[format=elimination|sprint|marathon]" in specs["start"].help
+
+
+@pytest.mark.parametrize("plug_ins", [(), ("tiles",), ("wordy",)])
+def test_every_help_fits_and_discord_gets_whole_words(plug_ins: tuple[str, ...],
+                                                      request: pytest.FixtureRequest) -> None:
+    """Every option's help fits Discord's 100 characters whole, whatever the games say; a command's line
+    longer than that (the table's own usage words) loses its last words on Discord, never half a word."""
+    for plug_in in plug_ins:
+        request.getfixturevalue(plug_in)
+    specs = commands()
+    described = 0
+    for group in build_commands():
+        for command in group.commands:
+            assert isinstance(command, discord.app_commands.Command)
+            spec = specs[command.name]
+            whole = spec.help[:1].upper() + spec.help[1:]
+            if command.description != whole:
+                kept = command.description.removesuffix(" …")
+                assert command.description.endswith(" …") and whole.startswith(kept), command.description
+                assert whole[len(kept)] in " ,;:", command.description  # cut between words
+            assert 0 < len(command.description) <= HELP_MAX
+            for param in command.parameters:
+                written = next(p.help for p in spec.params if p.name == param.name)
+                assert param.description == written[:1].upper() + written[1:] and len(written) <= HELP_MAX
+                described += 1
+    assert described > 20
+
+
+def test_the_terminals_format_help_names_each_way_to_play(capsys: pytest.CaptureFixture[str]) -> None:
+    assert format_lines() == ("rounds (the usual game): every round's money moves at once; elimination (who pays "
+                              "for dinner): each round one player leaves safe, the last one left pays each other "
+                              "player the stake (stake=0: nothing is written)")
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    assert "elimination (who pays for dinner)" in " ".join(capsys.readouterr().out.split())

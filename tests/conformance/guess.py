@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.commands import CommandSpec, Kind, Param, Section
+from core.commands import CommandSpec, FormatWords, HandWords, Kind, Param, Section
 from core.errors import ActionParseError, GameError, NotYourTurn, RoundOver, UnknownPlayer
 from core.game import (
     Checked,
@@ -193,13 +193,13 @@ class GuessGame:
     max_players = 6
     presets: tuple[str, ...] = ("standard",)
     levels: tuple[str, ...] = ("easy",)
-    formats: Mapping[str, str] = {}  # no other way to play it
+    formats: Mapping[str, FormatWords] = {}  # no other way to play it
     commands: tuple[CommandSpec, ...] = (
         CommandSpec("guess", "guess the number: 'guess 7'", Section.MOVE, params=(
             Param("number", Kind.INT, "Your guess", low=1, high=HIGH, required=True),
         ), form=True, default=True, aliases=("g",)),
     )
-    hand: CommandSpec | None = None  # nothing is dealt: the table's ``hand`` has nothing to show
+    hand: HandWords | None = None  # nothing is dealt: the table's ``hand`` has nothing to show
     how_to_play = "A number from 1 to 20 is drawn; in turn, `guess` it and hear higher or lower. First right wins."
 
     def describe(self, rules: GameRules) -> str:

@@ -1528,6 +1528,15 @@ class FakeDiscord(PrivateFake):
                 errors.append(("description", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length."))
         if len(data.get("options") or []) > 25:
             errors.append(("options", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."))
+
+        def options(where: str, listed: list[JSON]) -> None:  # subcommands and their options: each described
+            for i, option in enumerate(listed):
+                if not 1 <= len(str(option.get("description", ""))) <= 100:
+                    errors.append((f"{where}.{i}.description", "BASE_TYPE_BAD_LENGTH",
+                                   "Must be between 1 and 100 in length."))
+                options(f"{where}.{i}.options", option.get("options") or [])
+
+        options("options", data.get("options") or [])
         return errors
 
     async def _h_put_commands(self, req: _Req) -> web.Response:
