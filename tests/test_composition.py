@@ -52,12 +52,14 @@ def _name(path: Path) -> str:
 
 
 def _imports(tree: ast.AST) -> list[str]:
+    """Every absolute import, and each name imported from a module as ``module.name`` (``from core
+    import serial`` imports ``core`` and ``core.serial``)."""
     names = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.append(node.module)
+            names += [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
     return names
 
 
@@ -112,17 +114,8 @@ GAMES = sorted(p.name for p in (ROOT / "core").iterdir() if (p / "__init__.py").
 
 
 def _game_imports(tree: ast.AST) -> list[str]:
-    """The game packages a module imports, however it is spelt (``from core import serial`` too)."""
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
-        else:
-            continue
-        found += [n for n in names if any(n == f"core.{g}" or n.startswith(f"core.{g}.") for g in GAMES)]
-    return found
+    """The game packages a module imports, however it is spelt."""
+    return [n for n in _imports(tree) if any(n == f"core.{g}" or n.startswith(f"core.{g}.") for g in GAMES)]
 
 
 def test_bot_and_the_stores_reach_games_only_through_the_registry() -> None:
@@ -137,7 +130,8 @@ def test_bot_and_the_stores_reach_games_only_through_the_registry() -> None:
 def test_the_checks_see_a_violation() -> None:
     """The checkers are not vacuous: an adapter import and a construction in a function are found."""
     tree = ast.parse("def f():\n    from adapters.stores import open_store\n    return Service(open_store())\n")
-    assert _imports(tree) == ["adapters.stores"] and _store_choosers_imported(tree) == {"open_store"}
+    assert _imports(tree) == ["adapters.stores", "adapters.stores.open_store"]
+    assert _store_choosers_imported(tree) == {"open_store"}
     assert "Service" in _called(tree)
     for game_import in ("import core.serial.odds", "from core.cards.game import CARDS", "from core import serial",
                         "def f():\n    from core.serial import Serial\n"):
