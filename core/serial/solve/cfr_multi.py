@@ -29,7 +29,6 @@ strategy, so a lower bound on the table's exploitability in that seat.  Pure: nu
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -298,8 +297,3 @@ def table_of(strategy: object, rules: Rules, players: int) -> MultiTable | None:
 def table_policy(fmt: MultiFormat, table: MultiTable, solver: MultiSolver) -> list[FloatArray]:
     """A table's strategy per node of ``solver``'s graph (for measuring the shipped, rounded table)."""
     return [table_rows(table.entries[node.key], node.actions, fmt.size) for node in solver.nodes]
-
-
-def total_gain(values: list[float], gains: list[float]) -> float:
-    """The sum over the seats of what the best response gains over the seat's own value (NashConv)."""
-    return math.fsum(g - v for g, v in zip(gains, values, strict=True))
