@@ -109,6 +109,7 @@ class Table:
     step: int = 0
     to_act: str | None = None
     bid_standing: bool = False
+    acknowledged: asyncio.Event = field(default_factory=asyncio.Event)  # set at its first acknowledgement
 
     def next_payload(self) -> dict[str, str]:
         host, *guests = self.players
@@ -153,6 +154,7 @@ class Table:
             raise Dead(type(exc).__name__) from exc
         sent.acked = True
         sent.acked_by.append(bot.name)
+        self.acknowledged.set()
         url = sent.payload["response_url"]
         while not self.fake.response_url_posts(url):
             if bot.dead:

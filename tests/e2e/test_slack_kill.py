@@ -42,7 +42,9 @@ async def test_kill_9_under_load_then_restart(fake: FakeSlack, tmp_path: Path) -
     try:
         async with aiohttp.ClientSession() as http:
             players = [asyncio.create_task(t.play(http, bot)) for t in tables]
-            await asyncio.sleep(chance.uniform(0.6, 1.8))  # a random moment, mid-play
+            async with asyncio.timeout(30):  # the kill comes after a first acknowledgement, however slow the machine
+                await tables[0].acknowledged.wait()
+            await asyncio.sleep(chance.uniform(0.0, 1.2))  # then at a random moment, mid-play
             bot.proc.send_signal(signal.SIGKILL)
             await bot.proc.wait()
             killed_at = time.time()
