@@ -10,7 +10,10 @@ of the PostgreSQL one) are apart from the game's.  A row's ``data`` is slack_sdk
 bot or the installation as JSON (:mod:`adapters.slack.oauth` turns it back into slack_sdk's objects);
 the key columns are what the lookups need.  ``''`` stands for an absent enterprise, team or user id.
 
-Both stores provide these methods (their SQL is :class:`adapters.storebase.SlackQueries`).  Writes are
+Both stores provide these methods (their SQL is :class:`adapters.storebase.SlackQueries`), and mypy
+checks it: :func:`adapters.stores.make_store` returns a :class:`~adapters.stores.Database`, which is this
+port and the service's :class:`bot.ports.Store` in one.  The port is the Slack adapter's, not the bot's:
+only :mod:`adapters.slack` reads or writes an installation, so ``bot/`` never learns these words.  Writes are
 single statements, each its own transaction: they are rare (an install, an uninstall) and are not part
 of the group commit that carries the game's commits (the SQLite store's writer runs them between its
 batches, as it runs every write on its connection).
@@ -18,12 +21,11 @@ batches, as it runs every write on its connection).
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import Protocol
 
-__all__ = ["SlackInstalls", "slack_installs"]
+__all__ = ["SlackInstalls"]
 
 
-@runtime_checkable
 class SlackInstalls(Protocol):
     """Slack's installations and OAuth states in one store (see the module's docstring)."""
 
@@ -54,9 +56,3 @@ class SlackInstalls(Protocol):
         """True once for a state issued and not expired (it is used up); False otherwise."""
         ...
 
-
-def slack_installs(store: object) -> SlackInstalls:
-    """The installations in an open store (a SQLite or a PostgreSQL one)."""
-    if not isinstance(store, SlackInstalls):
-        raise TypeError(f"no Slack installations in a {type(store).__name__}")
-    return store

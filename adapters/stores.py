@@ -1,4 +1,5 @@
-"""Choosing the store: one function maps a database URL (or a bare SQLite path) to a Store.
+"""Choosing the store: one function maps a database URL (or a bare SQLite path) to a :class:`Database`
+(the service's ``Store`` port and the Slack adapter's ``SlackInstalls`` port, on one database).
 
     sqlite:///relative/or/absolute/path.sqlite3   SQLite file (``sqlite:////abs`` also works)
     ./liars.sqlite3                               a bare path: SQLite
@@ -11,11 +12,19 @@ defaults to ``./liars.sqlite3``.
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, Protocol
 
+from adapters.installs import SlackInstalls
 from bot.ports import Store
 
-__all__ = ["is_postgres_url", "make_store", "open_store", "sqlite_path", "store_url_from_env"]
+__all__ = ["Database", "is_postgres_url", "make_store", "open_store", "sqlite_path", "store_url_from_env"]
+
+
+class Database(Store, SlackInstalls, Protocol):
+    """An open store of ours (SQLite or PostgreSQL): the tables and the ledger the service keeps
+    (:class:`bot.ports.Store`), and the Slack installations the Slack adapter keeps
+    (:class:`adapters.installs.SlackInstalls`) in the same database.  :func:`make_store` returns one, so
+    mypy checks each store against both ports; the service sees only its ``Store``."""
 
 
 def store_url_from_env() -> str:
@@ -41,7 +50,7 @@ def sqlite_path(url: str) -> str:
     return url
 
 
-def make_store(url: str | None = None, **options: Any) -> Store:
+def make_store(url: str | None = None, **options: Any) -> Database:
     """A store for the URL (not yet open).  ``options`` go to the store's constructor, e.g.
     ``synchronous="NORMAL"`` for SQLite or ``pool_size=8`` for PostgreSQL; options that the chosen
     store does not take are ignored."""
@@ -57,7 +66,7 @@ def make_store(url: str | None = None, **options: Any) -> Store:
     return SqliteStore(sqlite_path(url), **sqlite_options)
 
 
-async def open_store(url: str | None = None, **options: Any) -> Store:
+async def open_store(url: str | None = None, **options: Any) -> Database:
     """``make_store`` and open it (connect, migrate).  The URL defaults to ``store_url_from_env()``."""
     store = make_store(url, **options)
     await store.open()

@@ -36,7 +36,7 @@ from core.game import RandomSource
 from .metrics import Meter
 from .model import TableKey
 from .panels import Panels
-from .ports import Clock, Notifier, Store
+from .ports import Clock, Notifier
 from .service import Service
 
 if TYPE_CHECKING:
@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from adapters.discord.config import DiscordConfig
     from adapters.slack.app import SlackBot
     from adapters.slack.config import SlackConfig
+    from adapters.stores import Database
 
 __all__ = ["build_service", "discord_bot", "open_store", "run_loop", "slack_bot", "terminal_table", "tune_runtime"]
 
@@ -77,7 +78,7 @@ def run_loop(main: Coroutine[Any, Any, T], *, uvloop: bool = True) -> T:
     return asyncio.run(main)
 
 
-async def open_store(db_path: str | None, **options: Any) -> Store:
+async def open_store(db_path: str | None, **options: Any) -> Database:
     """The store for a SQLite path or a database URL (``postgresql://…``), open; by default
     ``LIARS_DATABASE_URL``, else ``LIARS_DB``, else ``./liars.sqlite3``.  Alone, for the tools that
     work on the database without a service (``liars forget``)."""
@@ -98,7 +99,7 @@ async def _building() -> AsyncIterator[contextlib.AsyncExitStack]:
         stack.pop_all()
 
 
-async def _store(stack: contextlib.AsyncExitStack, db_path: str | None, **options: Any) -> Store:
+async def _store(stack: contextlib.AsyncExitStack, db_path: str | None, **options: Any) -> Database:
     """The store, open, and closed by ``stack`` if the process is not built."""
     store = await open_store(db_path, **options)
     stack.push_async_callback(store.close)

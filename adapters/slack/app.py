@@ -37,9 +37,8 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters import metrics, pictures
-from adapters.installs import slack_installs
+from adapters.installs import SlackInstalls
 from bot.bootstrap import slack_bot
-from bot.ports import Store
 from bot.service import Service
 
 from .config import SlackConfig
@@ -102,13 +101,13 @@ class OAuth:
     workspaces: Workspaces
 
 
-def workspaces(config: SlackConfig, client: AsyncWebClient, store: Store) -> OAuth | None:
+def workspaces(config: SlackConfig, client: AsyncWebClient, installs: SlackInstalls) -> OAuth | None:
     """The OAuth flow's settings and the workspaces' clients when the app is distributed, else None."""
     if not config.distributed:
         return None
     assert config.client_id is not None and config.client_secret is not None
     settings = oauth_settings(client_id=config.client_id, client_secret=config.client_secret, api_url=config.api_url,
-                              installs=slack_installs(store), redirect_uri=config.redirect_uri)
+                              installs=installs, redirect_uri=config.redirect_uri)
     installations = settings.installation_store
     assert isinstance(installations, InstallationStore)
     return OAuth(settings, installations, Workspaces(client, installations))

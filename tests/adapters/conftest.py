@@ -11,8 +11,7 @@ from typing import Any
 
 import pytest
 
-from adapters.stores import make_store
-from bot.ports import Store
+from adapters.stores import Database, make_store
 from tests.adapters.store_support import StoreFactory
 
 
@@ -29,9 +28,9 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 async def open_store(database_url: str) -> AsyncIterator[StoreFactory]:
     """Opens stores on the test's database (several: several processes' views of one database);
     closes them afterwards."""
-    opened: list[Store] = []
+    opened: list[Database] = []
 
-    async def factory(**options: Any) -> Store:
+    async def factory(**options: Any) -> Database:
         store = make_store(database_url, **options)
         await store.open()
         opened.append(store)

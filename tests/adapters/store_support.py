@@ -6,10 +6,9 @@ import sqlite3
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from adapters.stores import is_postgres_url, sqlite_path
-from bot.ports import Store
+from adapters.stores import Database, is_postgres_url, sqlite_path
 
-StoreFactory = Callable[..., Awaitable[Store]]
+StoreFactory = Callable[..., Awaitable[Database]]  # a store of either kind, open
 
 
 async def raw_sql(url: str, sql: str, *args: Any) -> list[tuple[Any, ...]]:

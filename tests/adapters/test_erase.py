@@ -82,12 +82,11 @@ async def test_an_erase_among_concurrent_commits_and_installs_runs_by_itself(ope
             await store.commit(table, "live", [{"t": "step", "n": n}], at=2.0, period=P,
                                rounds=[round_(n + 1, (f"p{i}", 1), (f"q{i}", -1))])
 
-    installs = [store.save_slack_bot("", f"T{i}", f"T{i}", 1.0, "{}")  # type: ignore[attr-defined]
-                for i in range(4)]
-    results = await asyncio.gather(store.erase_server("gone"), *(play(i, t) for i, t in enumerate(tables)),
-                                   *installs)
-    assert results[0]["ledger"] == 4
+    installs = [store.save_slack_bot("", f"T{i}", f"T{i}", 1.0, "{}") for i in range(4)]
+    erasing = asyncio.create_task(store.erase_server("gone"))  # first, as the commits and installs queue
+    await asyncio.gather(*(play(i, t) for i, t in enumerate(tables)), *installs)
+    assert (await erasing)["ledger"] == 4
     assert await store.balances("gone") == {}
     assert sum((await store.balances("live")).values()) == 0 and len(await store.balances("live")) == 16
     assert all(len(t.events) == 3 for t in await store.load_open_tables())
-    assert all([await store.find_slack_bot("", f"T{i}") == "{}" for i in range(4)])  # type: ignore[attr-defined]
+    assert all([await store.find_slack_bot("", f"T{i}") == "{}" for i in range(4)])

@@ -9,7 +9,6 @@ from typing import Any
 
 from slack_sdk.oauth.installation_store.models.installation import Installation
 
-from adapters.installs import slack_installs
 from adapters.slack.oauth import InstallationStore, StateStore, Uninstalls
 from tests.adapters.store_support import StoreFactory
 
@@ -22,7 +21,7 @@ def installation(team: str, enterprise: str | None = None, user: str = "U1", tok
 
 
 async def test_what_is_saved_is_found_per_workspace_and_organisation(open_store: StoreFactory) -> None:
-    store = InstallationStore(slack_installs(await open_store()))
+    store = InstallationStore(await open_store())
     await store.async_save(installation("T1", token="xoxb-t1"))
     await store.async_save(installation("T2", token="xoxb-t2", user="U2"))
     await store.async_save(installation("", "E1", token="xoxb-org", org=True))
@@ -47,7 +46,7 @@ async def test_what_is_saved_is_found_per_workspace_and_organisation(open_store:
 
 async def test_a_state_is_used_up_once_and_not_after_it_expires(open_store: StoreFactory) -> None:
     now = [1000.0]
-    states = StateStore(slack_installs(await open_store()), expiration_seconds=600, clock=lambda: now[0])
+    states = StateStore(await open_store(), expiration_seconds=600, clock=lambda: now[0])
     first, second = await states.async_issue(), await states.async_issue()
     assert first != second
     assert await states.async_consume(first) and not await states.async_consume(first)
@@ -58,7 +57,7 @@ async def test_a_state_is_used_up_once_and_not_after_it_expires(open_store: Stor
 
 async def test_removing_one_workspace_of_an_organisation_keeps_the_organisations_tables(
         open_store: StoreFactory) -> None:
-    store = InstallationStore(slack_installs(await open_store()))
+    store = InstallationStore(await open_store())
     await store.async_save(installation("T1", "E1", token="xoxb-1"))
     await store.async_save(installation("T2", "E1", token="xoxb-2", user="U2"))
     closed: list[str] = []
