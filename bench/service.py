@@ -127,7 +127,7 @@ def start_postgres() -> tuple[Any, str]:
 async def ledger_sums(url: str) -> list[int]:
     service = await build_service(NullNotifier(), db_path=url, platform="none")
     store = service.store
-    sums = [sum((await store.balances(s)).values()) for s in await store.all_servers()]  # type: ignore[attr-defined]
+    sums = [sum((await store.balances(s)).values()) for s in await store.all_servers()]
     await service.close()
     return sums
 
