@@ -87,7 +87,9 @@ def table_commands() -> tuple[CommandSpec, ...]:
     table, books = Section.TABLE, Section.BOOKS
     return (
         CommandSpec("start", "open a table here: [game] [preset] [stake] [seats] [computers] [level]"
-                    f"{format_usage} [option=value ...]", table, params=(
+                    f"{format_usage} [option=value ...]", table,
+                    brief="open a table here: its game, rules, format, stake, seats, computer players and their level",
+                    params=(
                         Param("game", Kind.CHOICE, f"Which game (default: {first})", choices=games),
                         Param("preset", Kind.CHOICE, "Rule set (default: this server's)", choices=presets),
                         Param("stake", Kind.INT, _stake_help(), low=0, high=MAX_STAKE),
@@ -110,7 +112,9 @@ def table_commands() -> tuple[CommandSpec, ...]:
             Param("member", Kind.USER, "The player to remove", required=True),)),
         CommandSpec("rules", "the rules at this table (or a new table's here)", table, changes=False),
         CommandSpec("config", "server settings (admin): [game] preset, option=value, unit value, currency, turn "
-                    "timeout, history=month", table, params=(
+                    "timeout, history=month", table,
+                    brief="server settings (admin): default rules and stake, unit value, currency, timeouts, history",
+                    params=(
                         Param("game", Kind.CHOICE, f"Whose defaults the preset and options set (default: {first})",
                               choices=games),
                         Param("preset", Kind.CHOICE, "Default rule set for new tables", choices=presets),

@@ -65,9 +65,9 @@ SECTION_TITLES: Mapping[Section, str] = {
 
 
 HELP_MAX: Final = 100
-"""The longest a parameter's help may be, and a command's line built from the games' words: every platform
-shows them whole (Discord: a command's or an option's description is at most 100 characters).  Help built
-from the games' words is worded to fit."""
+"""The longest a parameter's help may be, and a command's line where a platform limits it (its ``brief``,
+else its ``help``): every platform shows them whole (Discord: a command's or an option's description is
+at most 100 characters).  Help built from the games' words is worded to fit."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +123,13 @@ class CommandSpec:
     names it answers to (short ones for the terminal; a name buttons used to carry).  ``label``: the
     words of the game's button for it (``My serial``), where the game shows one; a surface that names
     the button (a notice: "press **My serial**") takes them from here.
+
+    ``help`` is the command's line in ``help`` and wherever a line may be long (Slack, the terminal): it
+    may name every usage word (``start``'s ``[game] [preset] [stake] …``).  ``brief``: the line for a
+    surface that limits a command's description to :data:`HELP_MAX` characters and shows the
+    parameters beside it (Discord's slash commands), needed only where ``help`` is longer; a command
+    whose help is longer than that and that has no brief is refused when declared, so no surface
+    ever cuts a command's line.
     """
 
     name: str
@@ -136,6 +143,18 @@ class CommandSpec:
     default: bool = False
     aliases: tuple[str, ...] = ()
     label: str = ""
+    brief: str = ""
+
+    def __post_init__(self) -> None:
+        if len(self.short) > HELP_MAX:
+            raise ValueError(f"{self.name!r}: a line of {len(self.short)} characters ({self.short!r}); where a "
+                             f"platform allows {HELP_MAX}, it needs a brief of at most {HELP_MAX}")
+
+    @property
+    def short(self) -> str:
+        """The command's line where a platform allows :data:`HELP_MAX` characters: the brief, or the help
+        itself when it fits."""
+        return self.brief or self.help
 
     @property
     def words(self) -> Param | None:
@@ -170,10 +189,10 @@ def merged(specs: Iterable[CommandSpec]) -> dict[str, CommandSpec]:
             else _optional(p)
             for p in have.params
         ) + tuple(_optional(p) for p in spec.params if p.name not in names)
-        out[spec.name] = CommandSpec(
-            have.name, have.help, have.section, params, have.changes or spec.changes, have.public or spec.public,
-            have.in_dm and spec.in_dm, have.form and spec.form, have.default, tuple(
-                dict.fromkeys(have.aliases + spec.aliases)), have.label or spec.label)
+        out[spec.name] = replace(
+            have, params=params, changes=have.changes or spec.changes, public=have.public or spec.public,
+            in_dm=have.in_dm and spec.in_dm, form=have.form and spec.form,
+            aliases=tuple(dict.fromkeys(have.aliases + spec.aliases)), label=have.label or spec.label)
     return out
 
 

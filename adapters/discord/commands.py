@@ -12,7 +12,9 @@ command a declaration lands under is decided here, in :func:`layout`, from its s
 A parameter becomes an option of its declared kind (an integer with its range, a choice, text, a
 member, yes/no); the free-text parameter (``say``, ``hand``, ``cards``, ``options``) reaches the
 service as the command's words, as a typed command's would.  A parameter whose values a form or the
-ledger knows (``Suggest``) autocompletes from them (``LiarsBot.suggest``).
+ledger knows (``Suggest``) autocompletes from them (``LiarsBot.suggest``).  A subcommand's description
+is its declaration's short line (``CommandSpec.short``: the brief where the usage line ``help`` lists,
+such as ``start``'s, is longer than Discord's 100 characters), whole.
 """
 
 from __future__ import annotations
@@ -68,7 +70,9 @@ def top_level(name: str) -> str:
 
 def _sentence(text: str) -> str:
     """A help line as Discord shows a description: capitalised, and at most :data:`DESCRIPTION` characters
-    (Discord refuses a longer one) — a longer line ends at its last whole word that fits, with "…"."""
+    (Discord refuses a longer one).  A command's line fits (``CommandSpec.short``: its brief, where its
+    help would not); a parameter's help is worded to fit, and one that does not ends at its last whole
+    word that fits, with "…"."""
     text = text[:1].upper() + text[1:]
     if len(text) <= DESCRIPTION:
         return text
@@ -122,7 +126,7 @@ def _command(spec: CommandSpec) -> app_commands.Command[Any, ..., None]:
         p.name: [app_commands.Choice(name=label[:100], value=value) for value, label in p.choices[:CAP]]
         for p in spec.params if p.kind is Kind.CHOICE and p.choices}
     command: app_commands.Command[Any, ..., None] = app_commands.Command(
-        name=spec.name, description=_sentence(spec.help), callback=callback)
+        name=spec.name, description=_sentence(spec.short), callback=callback)
     for p in spec.params:
         if p.suggest is not Suggest.NONE:
             command.autocomplete(p.name)(_completer(spec, p))

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.commands import commands, game_of_command, resolve, table_commands
-from core.commands import CommandSpec, Kind, Param, Section, merged
+from core.commands import HELP_MAX, CommandSpec, Kind, Param, Section, merged
 from core.registry import GAMES
 
 
@@ -19,6 +21,32 @@ def test_a_command_declared_by_two_games_takes_both_games_parameters() -> None:
     assert required == {"n": False, "x": True, "y": False}  # required only where every game requires it
     assert spec.help == "poke" and spec.aliases == ("p", "pk") and not spec.form
     assert spec.usage == "poke [n] <x> [y]"
+    long = "poke: " + "x" * HELP_MAX
+    [kept] = merged([CommandSpec("poke", long, Section.MOVE, brief="poke a player"), b]).values()
+    assert (kept.help, kept.short) == (long, "poke a player")  # the first declaration's words, brief too
+
+
+def test_a_line_too_long_for_a_limited_platform_needs_a_brief_that_fits() -> None:
+    fits = "p" * HELP_MAX
+    assert CommandSpec("poke", fits, Section.MOVE).short == fits  # exactly the limit: the help itself
+    long = fits + "!"
+    with pytest.raises(ValueError, match="'poke': a line of 101 characters"):
+        CommandSpec("poke", long, Section.MOVE)
+    with pytest.raises(ValueError, match="needs a brief of at most 100"):
+        CommandSpec("poke", long, Section.MOVE, brief=long)
+    spec = CommandSpec("poke", long, Section.MOVE, brief=fits)
+    assert (spec.help, spec.short) == (long, fits)
+
+
+def test_start_and_config_keep_their_usage_words_in_help_and_a_brief_for_discord() -> None:
+    specs = commands()
+    assert [name for name, s in specs.items() if len(s.help) > HELP_MAX] == ["start", "config"]
+    assert "[computers] [level]" in specs["start"].help and "history=month" in specs["config"].help
+    assert specs["start"].short == ("open a table here: its game, rules, format, stake, seats, computer players "
+                                    "and their level")
+    assert specs["config"].short == ("server settings (admin): default rules and stake, unit value, currency, "
+                                     "timeouts, history")
+    assert all(s.short == s.help for name, s in specs.items() if name not in ("start", "config"))
 
 
 def test_every_game_move_is_a_command_and_every_alias_finds_its_command() -> None:
