@@ -455,4 +455,9 @@ class Reader:
             parts.append("So I call for the count.")
         if self.params.bluff_rate > 0 and any(o.bluff for o in raises):
             parts.append("Now and then I bluff instead, so that my bids do not give my serial away.")
+        if self._doubter(view) is not None:
+            parts.append(
+                f"In {pct(self.params.doubt_mix)} of such decisions I read the opening as a likelier bluff "
+                "instead, so that bluffing it does not pay."
+            )
         return " ".join(parts)

@@ -88,3 +88,11 @@ def test_doubt_mix_changes_nothing_where_the_reader_opened_itself() -> None:
     assert [mixed.decide(answered, random.Random(s)) for s in range(50)] == [
         plain.decide(answered, random.Random(s)) for s in range(50)
     ]
+
+
+def test_the_explanation_says_so_where_the_doubt_may_play() -> None:
+    mixed = Reader(dataclasses.replace(GREEDY, doubt_mix=0.08, doubt_floor=0.3))
+    assert "8% of such decisions I read the opening as a likelier bluff" in mixed.explain(view_after([("p1", "2 9")]))
+    answered = view_after([("p2", "2 4"), ("p1", "3 5")], opener="p2")  # my own opening: no doubt to mix
+    assert "likelier bluff" not in mixed.explain(answered)
+    assert "likelier bluff" not in Reader(GREEDY).explain(view_after([("p1", "2 9")]))
