@@ -11,6 +11,7 @@ defaults to ``./liars.sqlite3``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from typing import Any, Protocol
 
@@ -67,7 +68,14 @@ def make_store(url: str | None = None, **options: Any) -> Database:
 
 
 async def open_store(url: str | None = None, **options: Any) -> Database:
-    """``make_store`` and open it (connect, migrate).  The URL defaults to ``store_url_from_env()``."""
+    """``make_store`` and open it (connect, migrate).  The URL defaults to ``store_url_from_env()``.
+    A store that fails while opening is closed before the error goes on: a half-open SQLite connection's
+    thread would keep the process alive after it."""
     store = make_store(url, **options)
-    await store.open()
+    try:
+        await store.open()
+    except BaseException:
+        with contextlib.suppress(Exception):
+            await store.close()
+        raise
     return store

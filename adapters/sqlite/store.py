@@ -95,9 +95,11 @@ class SqliteStore(StoreBase[Unit]):
             await self._checkpoint_db.close()
             self._checkpoint_db = None
         if self._db is not None:
-            await self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            await self._db.close()
-            self._db = None
+            try:
+                await self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:  # closed even when the file is no database (a failed open): its thread ends with it
+                await self._db.close()
+                self._db = None
 
     async def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
         """A query's rows, read in ONE call on the connection's thread: a statement left half-read

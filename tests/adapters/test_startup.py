@@ -49,6 +49,23 @@ def _database_files(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir())
 
 
+def test_a_store_that_fails_while_opening_is_closed(tmp_path: Path) -> None:
+    """A file that is not a database: the store's first connection opens, its first statement fails;
+    the process exits with the error instead of hanging on the half-open connection's thread."""
+    db = tmp_path / "liars.sqlite3"
+    db.write_bytes(bytes(range(256)) * 16)  # 4 KB that are not an SQLite header
+    script = f"""import asyncio
+from bot.bootstrap import build_service
+from bot.ports import NullNotifier
+asyncio.run(build_service(NullNotifier(), db_path={str(db)!r}))
+"""
+    try:
+        done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=HANG)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the process did not exit after its store failed to open (the connection was left open)")
+    assert done.returncode == 1 and "file is not a database" in done.stderr, done.stderr
+
+
 @pytest.mark.parametrize("case", FAILED_STARTS)
 def test_a_start_up_that_fails_after_the_store_opened_closes_it(case: str, tmp_path: Path) -> None:
     error, body = FAILED_STARTS[case]
