@@ -141,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-# Later layers register their subcommands here (play, ledger, sheet, discord, slack; the serial game's tools:
+# Later layers register their subcommands here (play, ledger, sheet, discord, slack; the research tools:
 # odds, arena, exploit, train).
 _EXTRA_COMMANDS: list[Callable[[Any], None]] = []
 
@@ -150,7 +150,7 @@ def _register_extras() -> None:
     import importlib
 
     # By module path, never imported here: the service imports no adapter, no research tool and no game's
-    # own modules (odds, arena, exploit live in adapters.research over core.serial).
+    # own modules (odds, arena, exploit live in adapters.research).
     for module in ("bot.cli_play", "adapters.discord.cli", "adapters.slack.cli", "adapters.research.cli"):
         try:
             mod = importlib.import_module(module)

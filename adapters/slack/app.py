@@ -105,7 +105,9 @@ def workspaces(config: SlackConfig, client: AsyncWebClient, installs: SlackInsta
     """The OAuth flow's settings and the workspaces' clients when the app is distributed, else None."""
     if not config.distributed:
         return None
-    assert config.client_id is not None and config.client_secret is not None
+    if config.client_id is None or config.client_secret is None:  # a real check: not dropped by python -O
+        raise ValueError("a Slack app without a bot token installs itself by OAuth: "
+                         "set SLACK_CLIENT_ID and SLACK_CLIENT_SECRET")
     settings = oauth_settings(client_id=config.client_id, client_secret=config.client_secret, api_url=config.api_url,
                               installs=installs, redirect_uri=config.redirect_uri)
     installations = settings.installation_store
