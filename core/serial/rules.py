@@ -156,6 +156,12 @@ class Rules:
         """True for a reduced format (fewer digit values or shorter serials than the full game)."""
         return self.digits != 10 or self.serial_length != 8
 
+    def flat_payoffs(self, players: int) -> bool:
+        """True when every round at ``players`` seats pays the stake once: no size, sixes or hero bonus,
+        and no skunk (which does not apply heads up).  The solved tables are solved for these payoffs."""
+        bonus = self.size_bonus or self.sixes_bonus or self.hero_bonus or (self.skunk and players > 2)
+        return not bonus
+
     @property
     def format_name(self) -> str:
         """``3×3`` (digits × serial length) for a reduced format, ``full`` otherwise."""

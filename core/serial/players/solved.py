@@ -88,7 +88,7 @@ class SolvedTable:
             and rules.digits == self.digits
             and rules.serial_length == self.serial_length
             and rules.rebid == self.rebid
-            and not (rules.size_bonus or rules.sixes_bonus or rules.hero_bonus)
+            and rules.flat_payoffs(players)
         )
 
     def encode(self) -> str:

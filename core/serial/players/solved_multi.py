@@ -63,7 +63,7 @@ class MultiTable:
             and rules.serial_length == self.serial_length
             and rules.rebid == self.rebid
             and rules.challenge_mode is ChallengeMode.ALL
-            and not (rules.size_bonus or rules.sixes_bonus or rules.hero_bonus or rules.skunk)
+            and rules.flat_payoffs(players)
         )
 
     def encode(self) -> str:
