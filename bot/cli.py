@@ -46,7 +46,7 @@ def cmd_replay(args: argparse.Namespace, verify: bool = False) -> int:
 
     def one(record: Any) -> Any:
         try:
-            game = get_game(game_of(record))  # "game": "cards" names the card game; none is the serial game
+            game = get_game(game_of(record))  # the record names its game (none: records.DEFAULT_GAME)
         except KeyError as exc:
             raise RecordError(str(exc.args[0])) from None
         return game.verify(record) if verify else game.replay(record)

@@ -120,9 +120,7 @@ class CommandSpec:
     ``in_dm``: it makes sense in a direct message with the bot.  ``form``: the game offers a form for
     it (Raise…, Declare…); a button for it opens the form.  ``default``: what bare text at the table
     is taken as in the terminal (``5 7`` is a bid, ``two pair`` a declaration).  ``aliases``: other
-    names it answers to (short ones for the terminal; a name buttons used to carry).  ``label``: the
-    words of the game's button for it (``My serial``), where the game shows one; a surface that names
-    the button (a notice: "press **My serial**") takes them from here.
+    names it answers to (short ones for the terminal; a name buttons used to carry).
 
     ``help`` is the command's line in ``help`` and wherever a line may be long (Slack, the terminal): it
     may name every usage word (``start``'s ``[game] [preset] [stake] …``).  ``brief``: the line for a
@@ -142,7 +140,6 @@ class CommandSpec:
     form: bool = False
     default: bool = False
     aliases: tuple[str, ...] = ()
-    label: str = ""
     brief: str = ""
 
     def __post_init__(self) -> None:
@@ -192,7 +189,7 @@ def merged(specs: Iterable[CommandSpec]) -> dict[str, CommandSpec]:
         out[spec.name] = replace(
             have, params=params, changes=have.changes or spec.changes, public=have.public or spec.public,
             in_dm=have.in_dm and spec.in_dm, form=have.form and spec.form,
-            aliases=tuple(dict.fromkeys(have.aliases + spec.aliases)), label=have.label or spec.label)
+            aliases=tuple(dict.fromkeys(have.aliases + spec.aliases)))
     return out
 
 

@@ -198,8 +198,7 @@ class Solver:
         for node in self.nodes:
             probs = normalise_rows(node.total)
             if floor > 0:
-                probs = np.where(probs >= floor, probs, 0.0)
-                probs /= probs.sum(axis=1, keepdims=True)
+                probs = normalise_rows(np.where(probs >= floor, probs, 0.0))
             out[node.key] = probs
         return out
 

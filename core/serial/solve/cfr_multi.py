@@ -42,12 +42,11 @@ from core.serial.rules import Rules
 from core.serial.scoring import score
 from core.serial.serials import Serial
 
-from .cfr import normalise_rows, split_children, table_rows, thousandths_rows
+from .cfr import ANSWER, normalise_rows, split_children, table_rows, thousandths_rows
 from .format import FloatArray, Format
 
 __all__ = ["ANSWER", "MultiFormat", "MultiSolver", "table_of", "table_policy"]
 
-ANSWER = -1  # the action that is not a raise: challenge, or (challenged all around) call for the count
 _LETTERS = "abcdefghij"
 
 
