@@ -20,7 +20,7 @@ import base64
 import random
 import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Protocol
 
@@ -102,14 +102,13 @@ class SolvedTable:
     @classmethod
     def decode(cls, text: str) -> SolvedTable:
         head, *lines = text.strip().splitlines()
-        digits, length, rebid, memory = (int(x) for x in head.split())
         entries: dict[StateKey, tuple[Row, ...]] = {}
         parsed: dict[str, tuple[Row, ...]] = {}
         for line in lines:
             key_text, body = line.split("|")
             o, s, ph, r, prev = (int(x) for x in key_text.split())
             entries[(bool(o), s, ph, bool(r), prev)] = rows_of(body, parsed)
-        return cls(digits, length, bool(rebid), memory, entries)
+        return replace(cls.shape(head), entries=entries)
 
     def header(self) -> str:
         """The first line of :meth:`encode`: ``digits serial_length rebid memory`` (what :meth:`fits` reads)."""

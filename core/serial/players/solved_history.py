@@ -93,16 +93,14 @@ class SolvedHistory(Solved):
     def __init__(self, table: HistoryTable | tuple[str, str], name: str = "solver") -> None:
         if isinstance(table, HistoryTable):
             self.__dict__["history_table"] = table
-            header = (table.digits, table.serial_length, int(table.rebid), table.memory)
+            shape = SolvedTable(table.digits, table.serial_length, table.rebid, table.memory, {})
         else:
             self._packed = table[1]
-            header = tuple(int(x) for x in table[0].split())  # type: ignore[assignment]
-        digits, length, rebid, memory = header
+            shape = SolvedTable.shape(table[0])  # a history table's header reads as an abstract one's
         self.name = name
-        self._hands = _hands(digits, length)
-        self.memory = memory
-        self.table = SolvedTable(digits, length, bool(rebid), memory, {})  # the format it fits; no entries
-        self.shape = self.table
+        self._hands = _hands(shape.digits, shape.serial_length)
+        self.memory = shape.memory
+        self.table = self.shape = shape  # the format it fits; no entries
 
     @cached_property
     def history_table(self) -> HistoryTable:
