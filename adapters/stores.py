@@ -27,6 +27,11 @@ class Database(Store, SlackInstalls, Protocol):
     (:class:`adapters.installs.SlackInstalls`) in the same database.  :func:`make_store` returns one, so
     mypy checks each store against both ports; the service sees only its ``Store``."""
 
+    async def all_servers(self) -> list[str]:
+        """Every server with a ledger entry, in order: how a tool checks every server's books (each
+        sums to 0; ``liars migrate`` compares them between two databases).  The service never asks."""
+        ...
+
 
 def store_url_from_env() -> str:
     return os.environ.get("LIARS_DATABASE_URL") or os.environ.get("LIARS_DB") or "./liars.sqlite3"

@@ -27,7 +27,7 @@ import tempfile
 import time
 from typing import Any
 
-from bot.bootstrap import build_service, run_loop, tune_runtime
+from bot.bootstrap import build_service, open_store, run_loop, tune_runtime
 from bot.model import Actor, Command, TableKey
 from bot.ports import NullNotifier
 from bot.service import Service
@@ -125,11 +125,11 @@ def start_postgres() -> tuple[Any, str]:
 
 
 async def ledger_sums(url: str) -> list[int]:
-    service = await build_service(NullNotifier(), db_path=url, platform="none")
-    store = service.store
-    sums = [sum((await store.balances(s)).values()) for s in await store.all_servers()]
-    await service.close()
-    return sums
+    store = await open_store(url)  # the store itself: every server's books, not the service's port
+    try:
+        return [sum((await store.balances(s)).values()) for s in await store.all_servers()]
+    finally:
+        await store.close()
 
 
 def main() -> None:
