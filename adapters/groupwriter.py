@@ -6,33 +6,22 @@ writes them together in ONE transaction (the store's ``write``).  If that batch 
 written one by one, in order, so only the unit at fault fails; its caller gets the port's exception
 (the store's ``translate``: a stale table, a request already answered …).
 
-**Work alone.**  What is not a unit — a write of several statements the store runs itself, such as
-erasing a server (``liars forget``) — is handed over with :meth:`GroupWriter.alone`: the writer runs
-it between two batches, by itself, so a store whose connection takes one writer at a time (SQLite's)
-still has exactly one.
+What is not a unit (erasing a server, a Slack install's write) the store runs itself, outside the
+writer: on SQLite each is one call on aiosqlite's one thread, as a batch is, so none can get inside
+another's transaction; on PostgreSQL each takes its own pooled connection.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar
 
 from bot.background import cancel, spawn
 
 __all__ = ["GroupWriter"]
 
 U = TypeVar("U")
-T = TypeVar("T")
-
-
-class _Alone:
-    """Work the writer runs by itself (see :meth:`GroupWriter.alone`)."""
-
-    __slots__ = ("work",)
-
-    def __init__(self, work: Callable[[], Awaitable[Any]]) -> None:
-        self.work = work
 
 
 class GroupWriter(Generic[U]):
@@ -44,7 +33,7 @@ class GroupWriter(Generic[U]):
         self._write = write
         self._translate = translate
         self._name = name
-        self._queue: asyncio.Queue[tuple[U | _Alone, asyncio.Future[Any]]] = asyncio.Queue()
+        self._queue: asyncio.Queue[tuple[U, asyncio.Future[Any]]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self.transactions = 0  # batch transactions run (group commit makes this fewer than the units)
 
@@ -66,45 +55,18 @@ class GroupWriter(Generic[U]):
 
     async def submit(self, unit: U) -> None:
         """Queue a unit and wait until it is stored (or raise what kept it out)."""
-        await self._enqueue(unit)
-
-    async def alone(self, work: Callable[[], Awaitable[T]]) -> T:
-        """Run ``work`` in the writer, after what is queued before it and before what is queued after,
-        with nothing else written meanwhile; its result (or what it raised)."""
-        return cast(T, await self._enqueue(_Alone(work)))
-
-    async def _enqueue(self, item: U | _Alone) -> Any:
         if self._task is None:
             raise RuntimeError("the store is not open")
-        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((item, done))
-        return await done
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((unit, done))
+        await done
 
     async def _loop(self) -> None:
-        held: tuple[U | _Alone, asyncio.Future[Any]] | None = None
         while True:
-            first, held = held or await self._queue.get(), None
-            if isinstance(first[0], _Alone):
-                await self._run_alone(first[0], first[1])
-                continue
-            batch = [cast(tuple[U, asyncio.Future[Any]], first)]
+            batch = [await self._queue.get()]
             while not self._queue.empty():
-                queued = self._queue.get_nowait()
-                if isinstance(queued[0], _Alone):
-                    held = queued  # the next batch waits for it
-                    break
-                batch.append(cast(tuple[U, asyncio.Future[Any]], queued))
+                batch.append(self._queue.get_nowait())
             await self._write_batch(batch)
-
-    async def _run_alone(self, alone: _Alone, done: asyncio.Future[Any]) -> None:
-        try:
-            result = await alone.work()
-        except Exception as exc:
-            _resolve(done, exc)
-        else:
-            _resolve(done, None, result)
-        finally:
-            self._queue.task_done()
 
     async def _write_batch(self, batch: list[tuple[U, asyncio.Future[Any]]]) -> None:
         try:
@@ -127,10 +89,10 @@ class GroupWriter(Generic[U]):
                 self._queue.task_done()
 
 
-def _resolve(done: asyncio.Future[Any], error: BaseException | None, result: Any = None) -> None:
+def _resolve(done: asyncio.Future[Any], error: BaseException | None) -> None:
     if done.done():  # the caller was cancelled
         return
     if error is None:
-        done.set_result(result)
+        done.set_result(None)
     else:
         done.set_exception(error)

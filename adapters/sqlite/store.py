@@ -178,24 +178,19 @@ class SqliteStore(StoreBase[Unit]):
         await db._execute(write_sync, db._conn, merged, rounds)  # type: ignore[no-untyped-call]
 
     async def _run(self, sql: str, args: Sequence[Any] = ()) -> int:
-        """One statement in its own transaction (autocommit), run by the writer between its batches:
-        the connection has one writer."""
-        async def run() -> int:
-            async with self.db.execute(sql, tuple(args)) as cursor:
-                return int(cursor.rowcount)
-
-        return await self._writer.alone(run)
+        """One statement in its own transaction (autocommit): one call on aiosqlite's thread, so it runs
+        between two of the writer's batches, never inside one."""
+        db = self.db
+        count: int = await db._execute(_run_sync, db._conn, sql, tuple(args))  # type: ignore[no-untyped-call]
+        return count
 
     async def erase_server(self, server: str) -> dict[str, int]:
+        # One call on aiosqlite's thread, as ``_write`` runs a batch: no batch, install write or other
+        # coroutine's read on this connection can run inside the transaction (and see a half-erased
+        # server without its triggers).
         db = self.db
-
-        async def erase() -> dict[str, int]:
-            # One call on aiosqlite's thread, as ``_write`` runs a batch: no other coroutine's read on this
-            # connection can run inside the transaction (and see a half-erased server without its triggers).
-            result: dict[str, int] = await db._execute(_erase_sync, db._conn, server)  # type: ignore[no-untyped-call]
-            return result
-
-        return await self._writer.alone(erase)
+        result: dict[str, int] = await db._execute(_erase_sync, db._conn, server)  # type: ignore[no-untyped-call]
+        return result
 
     async def _translate(self, unit: Unit, exc: Exception) -> BaseException:
         error = translate(unit, exc)
@@ -219,8 +214,12 @@ class SqliteStore(StoreBase[Unit]):
         return counts
 
 
+def _run_sync(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> int:
+    return conn.execute(sql, args).rowcount
+
+
 def _erase_sync(conn: sqlite3.Connection, server: str) -> dict[str, int]:
-    """ONE write transaction (the writer runs it alone, so nothing else joins it): the append-only
+    """ONE write transaction (one call on aiosqlite's thread, so nothing else joins it): the append-only
     triggers are dropped, the server's rows deleted, the triggers re-created as they were."""
     with immediate(conn):
         [(open_tables,)] = conn.execute(Erase.OPEN, (server,)).fetchall()
