@@ -111,7 +111,10 @@ def cmd_forget(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="liars", description="Liar's Poker, the serial-number game.")
+    from core.registry import GAMES
+
+    parser = argparse.ArgumentParser(prog="liars", description="The Liar's Poker bot and its tools; its games: "
+                                     + ", ".join(game.title for game in GAMES.values()) + ".")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("replay", help="re-score a game record (JSON file, or - for stdin)")

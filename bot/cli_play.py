@@ -10,7 +10,7 @@ from typing import Any
 from core.registry import DEFAULT_GAME, GAMES
 
 from .cli import fail
-from .commands import format_lines
+from .commands import either, format_lines, options_examples
 from .model import Actor, Command, TableKey
 
 
@@ -18,22 +18,22 @@ def register(sub: Any) -> None:
     p = sub.add_parser("play", help="play at a local table in the terminal against computer players")
     p.add_argument("--seats", type=int, default=4, help="seats at the table, you included "
                    f"({min(g.min_players for g in GAMES.values())}-{max(g.max_players for g in GAMES.values())})")
-    others = [name for name in GAMES if name != DEFAULT_GAME]
     p.add_argument("--game", default=DEFAULT_GAME, choices=tuple(GAMES),
-                   help=f"{DEFAULT_GAME} (default)" + (f" or {', '.join(others)}" if others else ""))
-    presets = list(GAMES[DEFAULT_GAME].presets)
-    p.add_argument("--preset", default=None, help=f"the game's preset ({DEFAULT_GAME}: "
-                   + (f"{', '.join(presets[:-1])} or {presets[-1]}" if len(presets) > 1 else "".join(presets)) + ")")
+                   help=either([f"{DEFAULT_GAME} (default)", *(name for name in GAMES if name != DEFAULT_GAME)]))
+    p.add_argument("--preset", default=None, help="the game's preset ("
+                   + "; ".join(f"{name}: {either(game.presets)}" for name, game in GAMES.items() if game.presets) + ")")
     p.add_argument("--stake", type=int, default=None)
     p.add_argument("--format", default=None, choices=tuple(dict.fromkeys(f for g in GAMES.values() for f in g.formats)),
                    help="the game's format: " + format_lines())
     p.add_argument("--humans", type=int, choices=(0, 1), default=1, help="0: an all-computer table")
     p.add_argument("--rounds", type=int, default=None, help="stop after this many rounds")
     p.add_argument("--seed", type=int, default=None, help="deal from a seeded source (demos and tests)")
-    p.add_argument("--level", default="hard", help="computer players' level: easy, normal or hard")
+    levels = list(dict.fromkeys(level for game in GAMES.values() for level in game.levels))
+    p.add_argument("--level", default="hard", help=f"computer players' level: {either(levels)}")
     p.add_argument("--db", default=None, help="SQLite file or postgresql:// URL "
                    "(default: $LIARS_DATABASE_URL, else $LIARS_DB, else ./liars.sqlite3)")
-    p.add_argument("--option", action="append", default=[], help="a rule option, e.g. --option rebid=on")
+    p.add_argument("--option", action="append", default=[], help="a rule option of the game, once for each, e.g. "
+                   + ", ".join(options_examples("--option {first} ({game})")))
     p.set_defaults(func=cmd_play)
 
     for name in ("ledger", "sheet", "export"):

@@ -8,14 +8,15 @@ is offered like the built-in games), so these are functions, not module constant
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from core.commands import HELP_MAX, CommandSpec, FormatWords, Kind, Param, Section, Suggest
 from core.registry import DEFAULT_GAME, GAMES, game_commands
 
 from .settings import HISTORY_CHOICES, MAX_STAKE, MAX_TIMEOUT, MIN_TIMEOUT
 
-__all__ = ["commands", "format_lines", "game_of_command", "hand_labels", "resolve", "table_commands"]
+__all__ = ["commands", "either", "format_lines", "game_of_command", "hand_labels", "options_examples", "resolve",
+           "table_commands"]
 
 
 def _choices(values: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
@@ -28,8 +29,9 @@ def _fitting(*wordings: str) -> str:
     return next((w for w in wordings if len(w) <= HELP_MAX), wordings[-1])
 
 
-def _either(words: list[str]) -> str:
-    """``a``, ``a or b``, ``a, b or c``."""
+def either(words: Sequence[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c`` (every list of alternatives the table's words name)."""
+    words = list(words)
     return " or ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
 
 
@@ -50,15 +52,21 @@ def _formats() -> dict[str, FormatWords]:
 
 def _format_help() -> tuple[str, str]:
     """``start``'s usage words for the formats other than the games' usual ones (``[format=elimination]``)
-    and its ``format`` option's help, from the games' declared formats."""
-    usual = next((name for game in GAMES.values() for name in game.formats), "")
-    others = {name: words for game in GAMES.values() for name, words in list(game.formats.items())[1:]}
+    and its ``format`` option's help, from the games' declared formats.  A table plays its game's usual
+    format unless told: with one game that has formats, that one is named the default; with several,
+    each game's usual one is (``rounds or usual (each game's own, the default)``)."""
+    usuals = list(dict.fromkeys(next(iter(game.formats)) for game in GAMES.values() if game.formats))
+    others = {name: words for game in GAMES.values() for name, words in list(game.formats.items())[1:]
+              if name not in usuals}
     if not others:
         return "", "How the table plays"
+    default = f"{usuals[0]} (default)" if len(usuals) == 1 else f"{either(usuals)} (each game's usual: the default)"
     return (f" [format={'|'.join(others)}]",
-            _fitting(f"How the table plays: {usual} (default) or "
+            _fitting(f"How the table plays: {default} or "
                      + " or ".join(f"{name}, {words.gist}" for name, words in others.items()),
-                     f"How the table plays: {_either([f'{usual} (default)', *others])}"))
+                     f"How the table plays: {either([default, *others])}",
+                     f"How the table plays: each game's usual (the default), {either(list(others))}",
+                     "How the table plays (default: the game's usual way)"))
 
 
 def _stake_help() -> str:
@@ -69,7 +77,21 @@ def _stake_help() -> str:
     if not other:
         return usual
     return _fitting(f"{usual} ({'; '.join(f'{name}: {stake}' for name, stake in other.items())})",
-                    f"{usual} (in {_either(list(other))}: see the rules)", usual)
+                    f"{usual} (in {either(list(other))}: see the rules)", usual)
+
+
+def options_examples(each: str = "{example} ({game})") -> list[str]:
+    """Each game's example rule options (``Game.options_example``), in ``each``'s words: ``rebid=on
+    skunk=on (serial)``; a game with none to show is left out."""
+    return [each.format(example=game.options_example, game=name, first=game.options_example.split()[0])
+            for name, game in GAMES.items() if game.options_example]
+
+
+def _options_help(head: str) -> str:
+    """``start``'s ``options`` and ``config``'s ``settings``: ``head`` and each game's example, as many as
+    fit (``More rules as name=value words, e.g. rebid=on skunk=on (serial), jokers=2 pass=on (cards)``)."""
+    examples = options_examples()
+    return _fitting(*(f"{head}, e.g. {', '.join(examples[:n])}" for n in range(len(examples), 0, -1)), head)
 
 
 def table_commands() -> tuple[CommandSpec, ...]:
@@ -97,8 +119,7 @@ def table_commands() -> tuple[CommandSpec, ...]:
                         Param("computers", Kind.INT, "Computer players to seat", low=0, high=most - 1),
                         Param("level", Kind.CHOICE, "How well the computer players play", choices=levels),
                         Param("format", Kind.CHOICE, format_help, choices=formats),
-                        Param("options", Kind.TEXT, "More rules as name=value words, e.g. rebid=on skunk=on",
-                              words=True),
+                        Param("options", Kind.TEXT, _options_help("More rules as name=value words"), words=True),
                     )),
         CommandSpec("join", "take a seat at the table here", table),
         CommandSpec("leave", "leave the table (after the current round, if one is under way)", table),
@@ -106,7 +127,7 @@ def table_commands() -> tuple[CommandSpec, ...]:
         CommandSpec("hand", _hand_help(), Section.READ, changes=False,
                     in_dm=True, aliases=("h",)),
         CommandSpec("status", "the table's state", Section.READ, changes=False, aliases=("s",)),
-        CommandSpec("last", "declare the last hand (host)", table),
+        CommandSpec("last", "declare the last round (host)", table),
         CommandSpec("end", "close the table (host or server admin)", table),
         CommandSpec("kick", "remove a player (host or server admin)", table, params=(
             Param("member", Kind.USER, "The player to remove", required=True),)),
@@ -128,7 +149,7 @@ def table_commands() -> tuple[CommandSpec, ...]:
                         Param("computer_level", Kind.CHOICE, "Default level of computer players", choices=levels),
                         Param("history", Kind.CHOICE, "What players see: all periods, or this month's only "
                               "(admins see all)", choices=tuple((c, c) for c in HISTORY_CHOICES)),
-                        Param("settings", Kind.TEXT, "Other settings as name=value words, e.g. rebid=on",
+                        Param("settings", Kind.TEXT, _options_help("Other settings as name=value words"),
                               words=True),
                     )),
         CommandSpec("ledger", "balances for this server, this period and all time [chart]", books, params=(chart,),

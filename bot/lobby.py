@@ -174,7 +174,7 @@ class Lobby:
         rt = self.rt
         async with rt.lock(cmd.key):
             table = rt.need_table(cmd.key)
-            await rt.need_host_or_admin(table, cmd, "declare the last hand")
+            await rt.need_host_or_admin(table, cmd, "declare the last round")
             if table.status != TableStatus.PLAYING or table.match is None:
                 raise UserError(R.PLAY_NOT_STARTED, "no-round")
             if table.last_declared:

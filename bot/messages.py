@@ -176,7 +176,7 @@ def settings_text(settings: Mapping[str, Any], games: Iterable[str]) -> str:
 _DONE = {"challenge": "You challenged.", "count": "You called for the count.", "bid": "Bid placed.",
          "declare": "Declared.", "take": "You took the hand.", "discard": "Discarded.", "pass": "You passed."}
 DEALT = "Dealt. Check your DMs for your secret."
-LAST_DECLARED = "The last hand is declared."
+LAST_DECLARED = "The last round is declared."
 _VOID = " The round under way is void: no money moves."
 # why a table closed (after "The table is closed: ")
 LOBBY_TIMED_OUT = "nobody dealt before the lobby timed out."

@@ -66,7 +66,7 @@ HOST_CANNOT_LEAVE = "The host cannot leave the lobby; `end` the table instead."
 ONLY_HOST_DEALS = "Only the host deals."
 PLAY_UNDER_WAY = "Play is already under way."
 PLAY_NOT_STARTED = "Play has not started yet."
-LAST_ALREADY_DECLARED = "The last hand is already declared."
+LAST_ALREADY_DECLARED = "The last round is already declared."
 
 
 def unknown_game(games: Iterable[str]) -> str:

@@ -348,6 +348,12 @@ class Game(Protocol):
         ...
 
     @property
+    def options_example(self) -> str:
+        """A few of the game's rule options as the table takes them, ``name=value`` words (the serial
+        game's ``rebid=on skunk=on``): the example the table's help gives.  Empty: none to show."""
+        ...
+
+    @property
     def commands(self) -> tuple[CommandSpec, ...]:
         """The game's moves and private reads, declared once (:mod:`core.commands`): every surface, its
         help and its forms are built from them."""

@@ -353,6 +353,7 @@ class CardsGame:
     presets: tuple[str, ...] = tuple(PRESETS)
     levels: tuple[str, ...] = tuple(level for level in LEVELS if level != "random")
     formats: Mapping[str, FormatWords] = {}
+    options_example = "jokers=2 pass=on"
     commands: tuple[CommandSpec, ...] = COMMANDS
     hand: HandWords | None = HAND
     how_to_play = (

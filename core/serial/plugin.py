@@ -54,6 +54,7 @@ class SerialGame:
     presets: tuple[str, ...] = tuple(PRESETS)
     levels: tuple[str, ...] = DIFFICULTY_LEVELS
     formats: Mapping[str, FormatWords] = FORMATS
+    options_example = "rebid=on skunk=on"
     commands: tuple[CommandSpec, ...] = COMMANDS
     hand: HandWords | None = HAND
     how_to_play = (

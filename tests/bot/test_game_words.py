@@ -12,9 +12,9 @@ import pytest
 from adapters.discord.commands import build_commands
 from adapters.discord.render import TEXT, hand_button
 from bot.cli import main
-from bot.commands import commands, format_lines, hand_labels
+from bot.commands import commands, either, format_lines, hand_labels
 from core.commands import HELP_MAX, FormatWords, HandWords
-from core.registry import register, unregister
+from core.registry import GAMES, register, unregister
 from tests.conformance.guess import GuessGame
 
 
@@ -22,6 +22,7 @@ class TilesGame(GuessGame):  # the made-up game, here dealing hidden tiles and w
     name = "tiles"
     title = "Tiles"
     hand: HandWords | None = HandWords("my tiles", "My tiles")
+    options_example = "tiles=9"
     formats: Mapping[str, FormatWords] = {"usual": FormatWords("the usual game"),
                                           "sprint": FormatWords("three rounds only", "then it ends")}
 
@@ -30,6 +31,7 @@ class WordyGame(GuessGame):  # a plug-in whose words would not fit a platform's 
     name = "wordy"
     title = "Wordy"
     hand: HandWords | None = HandWords("the long list of secret things I was dealt this round", "My things")
+    options_example = "sleepers=3 coffee=off lights=dim"
     formats: Mapping[str, FormatWords] = {
         "plain": FormatWords("as usual"),
         "marathon": FormatWords("a very long evening of many rounds", "it ends when everyone is asleep",
@@ -63,6 +65,9 @@ def test_the_built_in_games_words_read_as_before() -> None:
     assert _help("start", "stake") == ("Units won or lost per player per round (elimination: what the payer pays "
                                        "each; 0 for nothing)")
     assert hand_labels() == ("My serial", "My hand")
+    assert _help("start", "options") == ("More rules as name=value words, e.g. rebid=on skunk=on (serial), jokers=2 "
+                                         "pass=on (cards)")
+    assert specs["last"].help == "declare the last round (host)"  # the table's word, not one game's "hand"
     assert hand_button(None) == "**My serial** (or **My hand**)"  # a table whose button is not known yet
     assert hand_button("My hand") == "**My hand**"
     assert TEXT["press_hand"].format(players="<@1>", hand=hand_button("My serial")) == (
@@ -74,8 +79,14 @@ def test_a_plug_ins_hand_and_formats_join_the_tables_words(tiles: None) -> None:
     specs = commands()
     assert specs["hand"].help == "show me my serial (or my cards, or my tiles) again, privately"
     assert "[format=elimination|sprint]" in specs["start"].help
-    # each format's gist would be 101 characters: the format option names them without
-    assert _help("start", "format") == "How the table plays: rounds (default), elimination or sprint"
+    # each game's usual format is the default at its tables (not the first game's for every table); each
+    # format's gist would not fit in 100 characters: the format option names them without
+    assert _help("start", "format") == ("How the table plays: rounds or usual (each game's usual: the default), "
+                                        "elimination or sprint")
+    # the three games' examples would be 106 characters: as many as fit, whole, in the registry's order
+    # (the terminal's --option help, which has room, names every game's: see below)
+    assert _help("start", "options") == ("More rules as name=value words, e.g. rebid=on skunk=on (serial), jokers=2 "
+                                         "pass=on (cards)")
     assert _help("start", "stake").endswith("(elimination: what the payer pays each; 0 for nothing)")  # sprint: usual
     assert hand_labels() == ("My serial", "My hand", "My tiles")
     assert hand_button(None) == "**My serial** (or **My hand**, or **My tiles**)"
@@ -86,7 +97,12 @@ def test_a_plug_ins_words_that_do_not_fit_are_shortened_to_whole_lines(wordy: No
     assert specs["hand"].help == "show me what I was dealt again, privately"
     assert _help("start", "stake") == ("Units won or lost per player per round (in elimination or marathon: see the "
                                        "rules)")
-    assert _help("start", "format") == "How the table plays: rounds (default), elimination, sprint or marathon"
+    assert _help("start", "format") == ("How the table plays: each game's usual (the default), elimination, "
+                                        "sprint or marathon")
+    assert _help("start", "options") == ("More rules as name=value words, e.g. rebid=on skunk=on (serial), jokers=2 "
+                                         "pass=on (cards)")
+    assert _help("config", "settings") == ("Other settings as name=value words, e.g. rebid=on skunk=on (serial), "
+                                           "jokers=2 pass=on (cards)")
     assert "[format=elimination|sprint|marathon]" in specs["start"].help
 
 
@@ -119,3 +135,34 @@ def test_the_terminals_format_help_names_each_way_to_play(capsys: pytest.Capture
     with pytest.raises(SystemExit):
         main(["play", "--help"])
     assert "elimination (who pays for dinner)" in " ".join(capsys.readouterr().out.split())
+
+
+def test_each_games_example_options_are_options_its_rules_take() -> None:
+    """The help's examples come from the games (``Game.options_example``), so each must be a table's
+    real words: its rules accept them, and change something from the game's usual rules."""
+    shown = 0
+    for game in GAMES.values():
+        if not game.options_example:
+            continue
+        options = dict(word.split("=", 1) for word in game.options_example.split())
+        assert game.make_rules(None, options) != game.make_rules(None, {})
+        shown += 1
+    assert shown == 2
+
+
+def test_the_command_lines_help_names_every_game_and_its_examples(capsys: pytest.CaptureFixture[str],
+                                                                   tiles: None) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    top = " ".join(capsys.readouterr().out.split())
+    assert "its games: Liar's Poker (serial numbers), Liar's Poker with cards, Tiles." in top
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    play = " ".join(capsys.readouterr().out.split())
+    assert "e.g. --option rebid=on (serial), --option jokers=2 (cards), --option tiles=9 (tiles)" in play
+    assert "serial (default), cards or tiles" in play
+    assert "(serial: classic, quick or salomon; cards: standard, wild or knockout; tiles: standard)" in play
+
+
+def test_either_names_alternatives() -> None:
+    assert [either(w) for w in ([], ["a"], ["a", "b"], ["a", "b", "c"])] == ["", "a", "a or b", "a, b or c"]

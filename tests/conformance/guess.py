@@ -194,6 +194,7 @@ class GuessGame:
     presets: tuple[str, ...] = ("standard",)
     levels: tuple[str, ...] = ("easy",)
     formats: Mapping[str, FormatWords] = {}  # no other way to play it
+    options_example = ""  # no rule option but the stake, which ``start`` takes by itself
     commands: tuple[CommandSpec, ...] = (
         CommandSpec("guess", "guess the number: 'guess 7'", Section.MOVE, params=(
             Param("number", Kind.INT, "Your guess", low=1, high=HIGH, required=True),
