@@ -143,11 +143,12 @@ def turn_message(table: TableState) -> Message | None:
 def say_messages(table: TableState, says: Sequence[Say], settings: Mapping[str, Any] | None) -> list[Message]:
     """A game's words as messages; a private one goes to its holder only, and never to a computer seat."""
     out = []
+    hand = table.game.hand.label if table.game.hand is not None else ""
     for say in says:
         if say.to is not None and table.is_computer(say.to):
             continue
         out.append(table_message(table, with_units(say.text, settings), _KIND[say.kind], to=say.to,
-                                 picture=say.picture))
+                                 picture=say.picture, hand_label=hand if say.to is not None else ""))
     return out
 
 

@@ -164,7 +164,10 @@ class Message:
     panel's previous one, which is deleted (the ``turn`` ping: a mention notifies only in a new
     message, never in an edit, so the channel holds one small ping at a time).  ``text`` carries
     mentions as ``<@id>``; render them with :func:`render_mentions`.  A table panel says who is
-    ``to_act`` and what just happened (``note``); a result may carry a ``picture`` (its data).
+    ``to_act`` and what just happened (``note``); a result may carry a ``picture`` (its data).  A
+    private message names the words on its game's button that shows its reader what they hold
+    (``hand_label``: **My serial**, **My hand**), so a platform that cannot deliver it can point there
+    without knowing the game; empty if the game deals nothing hidden.
     """
 
     key: TableKey
@@ -181,6 +184,7 @@ class Message:
     note: str = ""
     picture: JsonObject | None = None
     table_id: int | None = None  # the table that says it (a panel's message id is kept per table)
+    hand_label: str = ""  # on a private message: its game's hand button (``Game.hand``'s label)
 
     @property
     def private(self) -> bool:

@@ -6,7 +6,8 @@
   editing the same message.  If the message was deleted, a new one is posted.
 * A message with ``to`` (a dealt serial) goes by DM, with a link back to the table.  If the DM is
   refused (the player's DMs are closed), one notice in the table's channel mentions every such
-  player and tells them to press the game's hand button (**My serial**) — which answers ephemerally.
+  player and tells them to press the game's hand button, which answers ephemerally: its words (**My
+  serial**, **My hand**) come on the message (``Message.hand_label``), so a restarted bot names it too.
   The notice never carries the serial.
 * Anything else is a plain channel message.  One that carries a ``picture`` (the count, a challenge,
   a chart) goes as text at once; its picture is drawn in the picture worker process
@@ -107,7 +108,6 @@ class DiscordNotifier:
         self._pictures: set[asyncio.Task[None]] = set()  # pictures being drawn, then edited in
         self._tables: dict[TableKey, Message] = {}  # the table message as last drawn (V2: redrawn with more)
         self._moves: dict[TableKey, deque[str]] = {}  # the round's earlier moves (V2's small print)
-        self._hand_labels: dict[TableKey, str] = {}  # the table message's ``hand`` button, as last drawn
         self.unsent: set[TableKey] = set()  # private channels' tables with messages no interaction could carry
 
     async def deliver(self, messages: Sequence[Message]) -> None:
@@ -126,7 +126,6 @@ class DiscordNotifier:
                         if not await self._direct(message):
                             refused.append(message)
                     elif message.panel is not None:
-                        self._remember_hand(message)
                         await self._panel(message)
                     elif not await self._into_table(message):
                         await self._post(message)
@@ -271,7 +270,6 @@ class DiscordNotifier:
         if ref is None:
             return
         drawn = self._tables.pop(key, None)
-        self._hand_labels.pop(key, None)
         view = table_layout(Message(drawn.key, drawn.text, drawn.kind, names=drawn.names, humans=drawn.humans,
                                     note=drawn.note)) if drawn is not None and self.v2 else None
         await self._surface(key).edit(ref, view=view)
@@ -298,20 +296,17 @@ class DiscordNotifier:
             return False
         return True
 
-    def _remember_hand(self, panel: Message) -> None:
-        """The words of the table's ``hand`` button (the game's: My serial, My hand), for the notices."""
-        label = next((b.label for b in panel.buttons if b.action == "hand"), None)
-        if label:
-            self._hand_labels[panel.key] = label
-
     async def _dm_refused(self, refused: Sequence[Message]) -> None:
-        """One channel notice for the players whose serial could not be sent (never the serial)."""
-        players = sorted({m.to for m in refused if m.to is not None and m.kind == "private"})
+        """One channel notice for the players whose serial could not be sent (never the serial), naming
+        the button the bot says shows it (the message's ``hand_label``)."""
+        secrets = [m for m in refused if m.to is not None and m.kind == "private"]
+        players = sorted({m.to for m in secrets if m.to is not None})
         if not players:
             return
         key = refused[0].key
+        label = next((m.hand_label for m in secrets if m.hand_label), None)
         text = TEXT["dm_closed" if not self.links.served(key) else "press_hand"].format(
-            players=", ".join(mention(p) for p in players), hand=hand_button(self._hand_labels.get(key)))
+            players=", ".join(mention(p) for p in players), hand=hand_button(label))
         try:
             await self._surface(key).send(content=text, allowed_mentions=ALLOWED_MENTIONS)
         except discord.HTTPException as exc:

@@ -64,8 +64,9 @@ def mention(uid: str) -> str:
 
 
 def hand_button(label: str | None) -> str:
-    """How a notice names the table message's button that shows a player what they hold: its label as
-    the table last drew it (**My serial**), else every game's (**My serial** (or **My hand**))."""
+    """How a notice names the table message's button that shows a player what they hold: the label the
+    bot put on the undelivered message (**My serial**), else every game's (**My serial** (or **My hand**)):
+    a message the bot did not label (its game deals nothing hidden)."""
     labels = (label,) if label else hand_labels()
     rest = ", or ".join(f"**{other}**" for other in labels[1:])
     return f"**{labels[0]}**" + (f" (or {rest})" if rest else "")

@@ -4,8 +4,11 @@ is told to press My serial, which answers ephemerally."""
 
 from __future__ import annotations
 
+from adapters.discord.notifier import DiscordNotifier
+from bot.model import Message, MessageKind
 from tests.e2e import discord_helpers
 from tests.e2e.discord_helpers import Harness, assert_no_serial_before_count, ledger_rows
+from tests.fakes.discord_server import RecordedMessage
 
 world = discord_helpers.world
 no_errors = discord_helpers.no_errors
@@ -82,3 +85,47 @@ async def test_closed_dms_point_to_my_serial(world: Harness) -> None:
     mine = await h.press(h.carol, h.panel("table"), h.button("hand"))
     assert mine.ephemeral and carols in mine.content
     assert_no_serial_before_count(h)
+
+
+def _closed_notices(h: Harness) -> list[RecordedMessage]:
+    return [m for m in h.channel_messages() if "could not send you a direct message" in m.content]
+
+
+async def test_closed_dms_name_the_games_own_button_before_and_after_a_restart(world: Harness) -> None:
+    """The card game's players whose DMs are closed are told to press **My hand** (the words the bot puts
+    on the message it could not deliver), never the serial game's button, also by a notifier that has
+    drawn no table message yet (a restarted bot's)."""
+    h = world
+    for user in h.users:
+        h.fake.block_dms(user.id)
+    await h.start()
+    opened = await h.ask(h.alice, "start", game="cards")
+    assert "You opened a table" in opened.content, opened.content
+    await h.ask(h.bob, "join")
+    await h.ask(h.carol, "join")
+    await h.press(h.alice, h.panel("lobby"), h.button("deal"))
+    opener = h.user(h.service.table(h.key).match.to_act)
+    [dealt] = await h.fake.wait_for(lambda: _closed_notices(h) or None)
+    assert f"<@{opener.id}>" in dealt.content and "**My hand**" in dealt.content, dealt.content
+    assert "My serial" not in dealt.content
+
+    await h.restart()
+    await h.service.drain()
+    fresh = DiscordNotifier(h.bot, h.bot.notifier.panels, layout=h.layout)  # it has drawn nothing yet
+    await fresh.deliver([Message(h.key, "Your hand: …", MessageKind.PRIVATE, to=str(h.carol.id),
+                                 hand_label="My hand")])
+    notices = await h.fake.wait_for(lambda: _closed_notices(h) if len(_closed_notices(h)) == 2 else None)
+    assert f"<@{h.carol.id}>" in notices[1].content and "**My hand**" in notices[1].content
+    assert "My serial" not in notices[1].content
+
+    # and the whole way round after the restart: the opener declares, the player under the gun takes
+    said = await h.ask(opener, "declare", hand=h.service.table(h.key).match.engine.round.least_raise().name())
+    assert "declare" in said.content.lower(), said.content
+    holder = h.user(h.service.table(h.key).match.to_act)
+    took = await h.press(holder, h.panel("table"), h.button("take"))
+    assert took.ephemeral, took.content
+    notices = await h.fake.wait_for(lambda: _closed_notices(h) if len(_closed_notices(h)) == 3 else None)
+    assert f"<@{holder.id}>" in notices[2].content and "**My hand**" in notices[2].content
+    assert "My serial" not in notices[2].content
+    hand = h.service.table(h.key).match.engine.round.hand
+    assert not any(str(card) in notices[2].content for card in hand)
