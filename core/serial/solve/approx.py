@@ -31,7 +31,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from core.figures import Interval
@@ -39,12 +39,13 @@ from core.serial.bids import Bid
 from core.serial.players.base import Strategy, policy_of
 from core.serial.round import Action, CallCount, Challenge, MakeBid, Round
 from core.serial.rules import Rules
+from core.serial.scoring import Outcome
 from core.serial.serials import Serial, deal_serial
 from core.serial.view import seat_view
 
 from .format import Format
 
-__all__ = ["ApproxResult", "LocalBestResponse", "approx_exploitability", "play_out"]
+__all__ = ["ApproxResult", "ExploitRound", "LocalBestResponse", "approx_exploitability", "exploit_rounds", "play_out"]
 
 EXACT_BELIEF_LIMIT = 100  # enumerate the others' joint holdings when there are at most this many classes
 LIKELIHOOD_FLOOR = 1e-4  # a particle that the strategy would "never" have played keeps this much weight
@@ -238,6 +239,59 @@ class LocalBestResponse:
             return total
 
 
+@dataclass(frozen=True)
+class ExploitRound:
+    """One round the local best response played: its seat, the finished round and its actions in order."""
+
+    seat: int
+    round: Round
+    actions: tuple[Action, ...]
+
+    @property
+    def me(self) -> str:
+        return self.round.players[self.seat]
+
+    @property
+    def outcome(self) -> Outcome:
+        assert self.round.outcome is not None
+        return self.round.outcome
+
+    @property
+    def units(self) -> float:
+        """What the exploiter earned, in units at stake 1."""
+        return self.outcome.net[self.me] / self.round.stake
+
+
+def exploit_rounds(
+    strategy_factory: Callable[[], Strategy],
+    rules: Rules,
+    players: int,
+    rounds: int,
+    rngs: tuple[random.Random, random.Random, random.Random],
+    *,
+    particles: int = 64,
+    lookahead: int = 2,
+    seats: Sequence[int] | None = None,
+) -> Iterator[ExploitRound]:
+    """Play ``rounds`` rounds of the local best response against ``players − 1`` copies of the strategy,
+    yielding each when it ends.  ``rngs`` are the deals', the strategies' and the exploiter's.
+
+    The exploiter's seat rotates over ``seats`` (default: every seat), one round each in turn, so
+    each seat's figure comes from about ``rounds / len(seats)`` rounds.
+    """
+    deal_rng, play_rng, lbr_rng = rngs
+    chosen = list(range(players)) if seats is None else list(seats)
+    names = tuple(f"p{i}" for i in range(players))
+    opponents = {p: strategy_factory() for p in names}
+    model = strategy_factory()
+    for r in range(rounds):
+        seat = chosen[r % len(chosen)]
+        serials = {p: deal_serial(deal_rng, rules.serial_length, rules.digits) for p in names}
+        round_ = Round(rules, names, serials, names[0], rules.stake)
+        lbr = LocalBestResponse(model, round_, names[seat], lbr_rng, particles=particles, lookahead=lookahead)
+        yield ExploitRound(seat, round_, tuple(play_out(round_, lbr, opponents, play_rng)))
+
+
 def approx_exploitability(
     strategy_factory: Callable[[], Strategy],
     rules: Rules,
@@ -249,28 +303,15 @@ def approx_exploitability(
     lookahead: int = 2,
     seats: Sequence[int] | None = None,
 ) -> ApproxResult:
-    """Play ``rounds`` rounds of the local best response against ``players − 1`` copies of the strategy.
-
-    The exploiter's seat rotates over ``seats`` (default: every seat), one round each in turn, so
-    each seat's figure comes from about ``rounds / len(seats)`` rounds.
-    """
-    chosen = list(range(players)) if seats is None else list(seats)
-    names = tuple(f"p{i}" for i in range(players))
-    deal_rng = random.Random(f"approx-deal:{seed}")
-    play_rng = random.Random(f"approx-play:{seed}")
-    lbr_rng = random.Random(f"approx-lbr:{seed}")
-    opponents = {p: strategy_factory() for p in names}
-    model = strategy_factory()
-    result = ApproxResult(model.name, rules.format_name, players, rounds, [[] for _ in range(players)])
-    for r in range(rounds):
-        seat = chosen[r % len(chosen)]
-        me = names[seat]
-        serials = {p: deal_serial(deal_rng, rules.serial_length, rules.digits) for p in names}
-        round_ = Round(rules, names, serials, names[0], rules.stake)
-        lbr = LocalBestResponse(model, round_, me, lbr_rng, particles=particles, lookahead=lookahead)
-        play_out(round_, lbr, opponents, play_rng)
-        assert round_.outcome is not None
-        result.seat_rounds[seat].append(round_.outcome.net[me] / round_.stake)
+    """What the local best response earns in ``rounds`` rounds (:func:`exploit_rounds`), seat by seat."""
+    rngs = (
+        random.Random(f"approx-deal:{seed}"), random.Random(f"approx-play:{seed}"), random.Random(f"approx-lbr:{seed}")
+    )
+    result = ApproxResult(strategy_factory().name, rules.format_name, players, rounds, [[] for _ in range(players)])
+    for played in exploit_rounds(
+        strategy_factory, rules, players, rounds, rngs, particles=particles, lookahead=lookahead, seats=seats
+    ):
+        result.seat_rounds[played.seat].append(played.units)
     return result
 
 
