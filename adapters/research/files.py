@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from core.serial.players.solved import SolvedTable, pack_table
@@ -17,6 +18,8 @@ from core.serial.players.solved_history import HistoryTable, pack
 from core.serial.players.solved_multi import MultiTable, pack_multi
 
 __all__ = ["add_packed_table", "write_history_module", "write_module", "write_multi_module", "write_trained_module"]
+
+Shaped = SolvedTable | MultiTable  # a packed table's shape: what it fits, no entries
 
 _HEADER = '''# ruff: noqa: E501
 """Solved strategies (CFR+ tables) for small 2-player formats.
@@ -74,27 +77,30 @@ def _packed_entries(path: str) -> list[tuple[str, str]]:
     return []
 
 
-def _replace_packed(path: str, header: str, packed: tuple[str, str], same: int) -> int:
-    """Write ``packed`` into the data module at ``path``, replacing any table whose header agrees with its
-    first ``same`` fields (the table it fits, whatever its memory: two would both fit); returns how many
-    tables the module now holds."""
-    fits = packed[0].split()[:same]
-    entries = [e for e in _packed_entries(path) if e[0].split()[:same] != fits]
-    entries = sorted([*entries, packed])
-    _write(path, header, "tuple[tuple[str, str], ...]", entries)
-    return len(entries)
+def _replace_packed(path: str, header: str, packed: tuple[str, str], shape: Callable[[str], Shaped]) -> int:
+    """Write ``packed`` into the data module at ``path``, replacing any table of the same shape — whatever
+    its memory: two would both fit — read from each entry's header by ``shape``; returns how many tables
+    the module now holds."""
+
+    def fits(head: str) -> Shaped:
+        return replace(shape(head), memory=0)
+
+    new = fits(packed[0])
+    kept = sorted([*(e for e in _packed_entries(path) if fits(e[0]) != new), packed])
+    _write(path, header, "tuple[tuple[str, str], ...]", kept)
+    return len(kept)
 
 
 def write_multi_module(path: str, table: MultiTable) -> None:
     """Write ``table`` into the data module at ``path``, keeping the tables already there for other formats
     or rules (a table for the same table size, format and rebid rule is replaced, whatever its memory)."""
-    _replace_packed(path, _MULTI_HEADER, pack_multi(table), 4)
+    _replace_packed(path, _MULTI_HEADER, pack_multi(table), MultiTable.shape)
 
 
 def add_packed_table(path: str, table: SolvedTable) -> int:
     """Add ``table`` (deflated) to the packed data module at ``path``, replacing the table for the same format
     and rebid rule, whatever its memory; returns how many the module now holds."""
-    return _replace_packed(path, _PACKED_HEADER, pack_table(table), 3)
+    return _replace_packed(path, _PACKED_HEADER, pack_table(table), SolvedTable.shape)
 
 
 def write_history_module(path: str, tables: list[HistoryTable]) -> None:

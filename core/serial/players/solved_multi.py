@@ -19,7 +19,7 @@ inner strategy.  Pure: parsing a string, no I/O.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from ..round import Action, MakeBid, Phase
@@ -68,7 +68,7 @@ class MultiTable:
 
     def encode(self) -> str:
         """``players digits length rebid memory``, then a line per state: ``key…|a=p,a=p;…`` by hand class."""
-        lines = [f"{self.players} {self.digits} {self.serial_length} {int(self.rebid)} {self.memory}"]
+        lines = [self.header()]
         for key, rows in sorted(self.entries.items()):
             lines.append(" ".join(str(x) for x in key) + "|" + rows_text(rows))
         return "\n".join(lines)
@@ -76,14 +76,23 @@ class MultiTable:
     @classmethod
     def decode(cls, text: str) -> MultiTable:
         head, *lines = text.strip().splitlines()
-        players, digits, length, rebid, memory = (int(x) for x in head.split())
         entries: dict[MultiKey, tuple[Row, ...]] = {}
         parsed: dict[str, tuple[Row, ...]] = {}
         for line in lines:
             key_text, body = line.split("|")
             a, s, b, ph, r, prev = (int(x) for x in key_text.split())
             entries[(a, s, b, ph, r, prev)] = rows_of(body, parsed)
-        return cls(players, digits, length, bool(rebid), memory, entries)
+        return replace(cls.shape(head), entries=entries)
+
+    def header(self) -> str:
+        """The first line of :meth:`encode`: ``players digits serial_length rebid memory``."""
+        return f"{self.players} {self.digits} {self.serial_length} {int(self.rebid)} {self.memory}"
+
+    @classmethod
+    def shape(cls, header: str) -> MultiTable:
+        """A table with no entries, from a :meth:`header`: the table and format it fits, nothing to play."""
+        players, digits, length, rebid, memory = (int(x) for x in header.split())
+        return cls(players, digits, length, bool(rebid), memory, {})
 
 
 def pack_multi(table: MultiTable) -> tuple[str, str]:
@@ -122,15 +131,13 @@ class SolvedMulti:
     def __init__(self, table: MultiTable | tuple[str, str], name: str = "solver") -> None:
         if isinstance(table, MultiTable):
             self.__dict__["table"] = table
-            header = (table.players, table.digits, table.serial_length, int(table.rebid), table.memory)
+            self.shape = replace(table, entries={})  # what it fits; no entries
         else:
             self._packed = table[1]
-            header = tuple(int(x) for x in table[0].split())  # type: ignore[assignment]
-        players, digits, length, rebid, memory = header
+            self.shape = MultiTable.shape(table[0])
         self.name = name
-        self.memory = memory
-        self.shape = MultiTable(players, digits, length, bool(rebid), memory, {})  # what it fits; no entries
-        self._hands = _hands(digits, length)
+        self.memory = self.shape.memory
+        self._hands = _hands(self.shape.digits, self.shape.serial_length)
 
     @cached_property
     def table(self) -> MultiTable:
