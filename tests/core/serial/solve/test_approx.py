@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import math
+import random
 
 import pytest
 
 from bot.cli import main
 from core.serial.players import get_strategy
+from core.serial.round import Round
 from core.serial.rules import make_rules
 from core.serial.solve import Format, exploitability
-from core.serial.solve.approx import approx_exploitability
+from core.serial.solve.approx import approx_exploitability, exploit_rounds
 
 
 @pytest.mark.parametrize(
@@ -48,6 +50,20 @@ def test_each_seat_is_measured_and_the_figures_are_per_round() -> None:
     # at a 3-player classic table a round moves at most (n - 1) stakes to or from one seat
     assert all(-2 <= x <= 2 for xs in result.seat_rounds for x in xs)
     assert result.value > 0  # always-challenge is beaten by anyone who looks at its own serial
+
+
+def test_the_rounds_behind_the_figures_are_finished_rounds_with_the_exploiter_seated_in_turn() -> None:
+    rules = make_rules("classic", digits=3, serial_length=3)
+    rngs = (random.Random("d"), random.Random("p"), random.Random("l"))
+    played = list(exploit_rounds(lambda: get_strategy("binomial"), rules, 3, 7, rngs, lookahead=1, seats=[2, 0]))
+    assert [r.seat for r in played] == [2, 0, 2, 0, 2, 0, 2]
+    for r in played:
+        assert r.me == f"p{r.seat}" and r.round.outcome is r.outcome
+        assert r.units == r.outcome.net[r.me] / r.round.stake
+        replay = Round(rules, r.round.players, r.outcome.serials, "p0", rules.stake)  # the actions are the round's
+        for action in r.actions:
+            replay.apply(action)
+        assert replay.outcome == r.outcome
 
 
 def test_the_figures_cover_only_the_seats_the_exploiter_was_given() -> None:
