@@ -3,7 +3,8 @@
 * :class:`Interval`: the mean of independent samples with its 95% confidence interval by the normal
   approximation (mean ± z · s / √n, ``s`` the sample standard deviation, ``z`` the standard normal's
   97.5% point).  Under two samples there is no spread to measure:
-  the interval is unbounded (half-width ∞), never a false ±0.
+  the interval is unbounded (half-width ∞), never a false ±0; its JSON (:meth:`Interval.to_dict`) says
+  null there (JSON has no infinity) and the text (:func:`plus_minus`, :func:`bracket`) ``± ?`` / ``n/a``.
 * :func:`percentile` (nearest rank) and :func:`decision_ms`: p50/p99/max/mean of decision times.
 
 Used by the serial game's arena, elimination arena and exploiters and by the card game's arena, so every
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Z95", "Interval", "decision_ms", "percentile"]
+__all__ = ["Z95", "Interval", "bracket", "decision_ms", "finite", "percentile", "plus_minus"]
 
 Z95 = 1.959963984540054  # the standard normal's 97.5% point, correctly rounded (NormalDist's is 1 ulp below)
 
@@ -49,17 +50,44 @@ class Interval:
     def high(self) -> float:
         return self.mean + self.half_width
 
+    @property
+    def bounded(self) -> bool:
+        """Whether there is an interval at all (two samples or more)."""
+        return math.isfinite(self.half_width)
+
     def excludes_zero(self) -> bool:
         return self.low > 0 or self.high < 0
 
     def to_dict(self) -> dict[str, Any]:
+        """The figures as JSON takes them: ``ci95`` and ``half_width`` are null when the interval is unbounded."""
         return {
             "mean": self.mean,
-            "ci95": [self.low, self.high],
-            "half_width": self.half_width,
+            "ci95": [self.low, self.high] if self.bounded else None,
+            "half_width": finite(self.half_width),
             "stdev": self.stdev,
             "n": self.n,
         }
+
+
+def finite(x: float) -> float | None:
+    """``x``, or None where it is infinite or not a number: a figure as JSON (which has neither) takes it."""
+    return x if math.isfinite(x) else None
+
+
+def plus_minus(half_width: float | None, spec: str) -> str:
+    """``± 0.1234`` with the half-width formatted by ``spec``, or ``± ?`` where there is no interval."""
+    if half_width is None or not math.isfinite(half_width):
+        return "± ?"
+    return f"± {half_width:{spec}}"
+
+
+def bracket(ci95: Sequence[float] | None, spec: str, *, column: bool = False) -> str:
+    """``[low, high]``, each formatted by ``spec``, or ``n/a`` where there is no interval (``ci95`` as
+    :meth:`Interval.to_dict` writes it); in a ``column``, ``n/a`` is padded to the brackets' width."""
+    if ci95 is None or not all(math.isfinite(x) for x in ci95):
+        return "n/a".rjust(len(f"[{0.0:{spec}}, {0.0:{spec}}]") if column else 0)
+    low, high = ci95
+    return f"[{low:{spec}}, {high:{spec}}]"
 
 
 def percentile(sorted_values: Sequence[float], q: float) -> float:

@@ -123,6 +123,8 @@ def _elimination(names: list[str], args: argparse.Namespace, overrides: dict[str
 
 def format_result(result: ArenaResult) -> str:
     """The figures as a table people read."""
+    from core.figures import bracket
+
     d = result.to_dict()
     lines = [
         f"{d['players']} players, preset {d['preset']}, {d['rounds']} rounds, seed {d['seed']}: "
@@ -135,19 +137,18 @@ def format_result(result: ArenaResult) -> str:
     ]
     for s in d["strategies"]:
         u = s["units_per_round"]
-        lo, hi = u["ci95"]
         ms = s["decision_ms"]
         lines.append(
-            f"{s['name']:<17}{s['seats']:>5}  {u['mean']:>+11.4f}  [{lo:>+8.4f}, {hi:>+8.4f}]  "
+            f"{s['name']:<17}{s['seats']:>5}  {u['mean']:>+11.4f}  {bracket(u['ci95'], '>+8.4f', column=True)}  "
             f"{s['bids_made']:>7}/{s['bids_failed']:<8}  {s['challenges_won']:>9}/{s['challenges_lost']:<9}  "
             f"{ms['p50']:>7.3f}  {ms['p99']:>7.3f}"
         )
     if d["edges"]:
         lines.append("")
         for e in d["edges"]:
-            lo, hi = e["ci95"]
             lines.append(
-                f"{e['strategy']} minus {e['versus']}: {e['mean']:+.4f} units per round, 95% CI [{lo:+.4f}, {hi:+.4f}]"
+                f"{e['strategy']} minus {e['versus']}: {e['mean']:+.4f} units per round, 95% CI "
+                f"{bracket(e['ci95'], '+.4f')}"
             )
     return "\n".join(lines)
 
@@ -155,7 +156,7 @@ def format_result(result: ArenaResult) -> str:
 def cmd_card_arena(args: argparse.Namespace) -> int:
     from core.cards.arena import CardArenaError, run_card_arena
     from core.cards.rules import RulesError, make_rules
-    from core.figures import decision_ms
+    from core.figures import bracket, decision_ms
 
     names = [s.strip().lower() for s in str(args.strategies).split(",") if s.strip()]
     if not names:
@@ -190,10 +191,10 @@ def cmd_card_arena(args: argparse.Namespace) -> int:
           f"{'p50 ms':>7}  {'p99 ms':>7}")
     for r in rows:
         w, u, ms = r["games_won"], r["units_per_game"], r["decision_ms"]
-        print(f"{r['name']:<12}{r['seats']:>5}  {w['mean']:>9.3f}  [{w['ci95'][0]:>6.3f}, {w['ci95'][1]:>6.3f}]  "
-              f"{u['mean']:>+10.3f}  [{u['ci95'][0]:>+8.3f}, {u['ci95'][1]:>+8.3f}]  "
+        print(f"{r['name']:<12}{r['seats']:>5}  {w['mean']:>9.3f}  {bracket(w['ci95'], '>6.3f', column=True)}  "
+              f"{u['mean']:>+10.3f}  {bracket(u['ci95'], '>+8.3f', column=True)}  "
               f"{ms['p50']:>7.3f}  {ms['p99']:>7.3f}")
     for e in edges:
         print(f"{e['strategy']} minus {e['versus']}: {e['mean']:+.3f} units per game, 95% CI "
-              f"[{e['ci95'][0]:+.3f}, {e['ci95'][1]:+.3f}]")
+              f"{bracket(e['ci95'], '+.3f')}")
     return 0

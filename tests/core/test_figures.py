@@ -7,7 +7,7 @@ import statistics
 
 import pytest
 
-from core.figures import Z95, Interval, decision_ms, percentile
+from core.figures import Z95, Interval, bracket, decision_ms, finite, percentile, plus_minus
 
 
 def test_the_interval_is_the_mean_plus_or_minus_z_standard_errors() -> None:
@@ -36,7 +36,19 @@ def test_under_two_samples_the_interval_is_unbounded(values: list[float], mean: 
     iv = Interval.of(values)
     assert iv.mean == mean and iv.n == len(values)
     assert iv.half_width == math.inf and iv.low == -math.inf and iv.high == math.inf
-    assert not iv.excludes_zero()
+    assert not iv.excludes_zero() and not iv.bounded
+    # JSON has no infinity: the interval is null there, and the text says so
+    assert iv.to_dict() == {"mean": mean, "ci95": None, "half_width": None, "stdev": 0.0, "n": len(values)}
+    assert plus_minus(iv.half_width, ".4f") == "± ?" and bracket(iv.to_dict()["ci95"], "+.3f") == "n/a"
+    assert bracket(None, ">+8.4f", column=True) == " " * 17 + "n/a"  # as wide as "[+nn.nnnn, +nn.nnnn]"
+
+
+def test_a_bounded_interval_prints_its_figures() -> None:
+    iv = Interval.of([0.0, 0.0, 3.0])
+    assert iv.bounded and finite(iv.half_width) == iv.half_width and finite(math.nan) is None
+    assert plus_minus(iv.half_width, ".2f") == f"± {iv.half_width:.2f}"
+    assert plus_minus(0.0, ".1f") == "± 0.0"  # zero spread is an interval, not a missing one
+    assert bracket(iv.to_dict()["ci95"], "+.3f", column=True) == f"[{iv.low:+.3f}, {iv.high:+.3f}]"
 
 
 def test_percentiles_are_nearest_rank() -> None:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.figures import Interval
+from core.figures import Interval, bracket
 
 from ..elimination import EliminationMatch, eliminating
 from ..game import action_to_json
@@ -101,6 +101,6 @@ def format_elimination(result: EliminationResult) -> str:
              f"{'player':<22}{'seat-games':>10}  {'paid':>6}  {'pay rate':>8}  {'95% CI':>17}"]
     for e in d["entries"]:
         r = e["pay_rate"]
-        lo, hi = r["ci95"]
-        lines.append(f"{e['name']:<22}{e['seat_games']:>10}  {e['paid']:>6}  {r['mean']:>8.4f}  [{lo:.4f}, {hi:.4f}]")
+        lines.append(f"{e['name']:<22}{e['seat_games']:>10}  {e['paid']:>6}  {r['mean']:>8.4f}  "
+                     f"{bracket(r['ci95'], '.4f', column=True)}")
     return "\n".join(lines)
