@@ -349,9 +349,10 @@ class Reader:
         self.name = name
         self._last: _Reading | None = None
         p = self.params
-        #: With ``doubt_mix``: the same player reading the other's opening with ``doubt_floor``.
+        #: With ``doubt_mix``: the same player reading the other's opening with ``doubt_floor`` (none where that
+        #: is the ordinary reading: then no decision draws for it).
         self._doubting = (
-            Reader(dataclasses.replace(p, open_floor=p.doubt_floor, doubt_mix=0.0), name) if p.doubt_mix > 0 else None
+            Reader(dataclasses.replace(p, open_floor=p.doubt_floor, doubt_mix=0.0), name) if p.doubts else None
         )
 
     def _doubter(self, view: SeatView) -> Reader | None:

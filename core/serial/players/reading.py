@@ -82,6 +82,17 @@ class ReaderParams:
     doubt_mix: float = 0.0
     doubt_floor: float = 0.0
 
+    @property
+    def opening_floor(self) -> float:
+        """The floor the other's opening is read with: ``open_floor`` where it is above ``bid_floor``."""
+        return max(self.bid_floor, self.open_floor)
+
+    @property
+    def doubts(self) -> bool:
+        """Whether ``doubt_mix`` mixes in a different reading: a ``doubt_floor`` at or below the opening's own
+        floor reads the opening exactly as the ordinary reading does, so there is nothing to mix (or draw)."""
+        return self.doubt_mix > 0 and max(self.bid_floor, self.doubt_floor) != self.opening_floor
+
 
 # -- tables, computed once per (params, table size) ----------------------------------------------
 def _sigmoid(x: float) -> float:
@@ -144,7 +155,7 @@ class _Model:
             for t in range(9)
         )
         #: The same for the opening bid, whose floor is at least ``open_floor`` (``bid`` itself when that is 0).
-        floor = max(params.bid_floor, params.open_floor)
+        floor = params.opening_floor
         self.open_bid = (
             self.bid
             if floor == params.bid_floor

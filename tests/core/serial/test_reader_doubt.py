@@ -96,3 +96,27 @@ def test_the_explanation_says_so_where_the_doubt_may_play() -> None:
     answered = view_after([("p2", "2 4"), ("p1", "3 5")], opener="p2")  # my own opening: no doubt to mix
     assert "likelier bluff" not in mixed.explain(answered)
     assert "likelier bluff" not in Reader(GREEDY).explain(view_after([("p1", "2 9")]))
+
+
+@pytest.mark.parametrize(
+    ("open_floor", "doubt_floor"), [(0.0, 0.0), (0.0, GREEDY.bid_floor), (0.0, GREEDY.bid_floor / 2), (0.3, 0.3)]
+)
+def test_a_doubt_that_reads_the_opening_as_the_ordinary_reading_does_draws_nothing(
+    open_floor: float, doubt_floor: float
+) -> None:
+    """``doubt_floor`` at or below the floor the opening is read with anyway is the ordinary reading: the mixture
+    is that one player, and it draws no number from the rng for a choice that makes no difference."""
+    base = dataclasses.replace(GREEDY, bluff_rate=0.2, open_floor=open_floor)  # the bluffs draw: the rng is used
+    plain, mixed = Reader(base), Reader(dataclasses.replace(base, doubt_mix=0.5, doubt_floor=doubt_floor))
+    opened = view_after([("p1", "2 9")])
+    for seed in range(40):
+        rngs = random.Random(seed), random.Random(seed)
+        assert mixed.decide(opened, rngs[0]) == plain.decide(opened, rngs[1])
+        assert rngs[0].getstate() == rngs[1].getstate()
+    assert mixed.policy(opened) == plain.policy(opened) and mixed.memo_key(opened) == plain.memo_key(opened)
+    assert "likelier bluff" not in mixed.explain(opened)
+    # a floor above it is a different reading, drawn for at every decision after the other's opening
+    above = Reader(dataclasses.replace(base, doubt_mix=0.5, doubt_floor=max(open_floor, GREEDY.bid_floor) + 0.1))
+    rngs = random.Random(0), random.Random(0)
+    above.decide(opened, rngs[0]), plain.decide(opened, rngs[1])
+    assert rngs[0].getstate() != rngs[1].getstate()
