@@ -25,6 +25,8 @@ from typing import Protocol, TypeVar
 
 import aiohttp
 
+from core.figures import percentile
+
 __all__ = ["ACK_TARGET_MS", "CPU_TARGET_MS", "LATENCY_TARGET_MS", "Measured", "Schedule", "cpu_seconds",
            "log_errors", "metric", "pct", "picture_seconds", "report", "run_schedule", "scrape"]
 
@@ -44,11 +46,11 @@ class Measured(Protocol):
 
 
 def pct(values: Sequence[float], q: float) -> float:
-    """The ``q`` quantile of ``values`` (seconds) in milliseconds; NaN when there are none."""
+    """The nearest-rank ``q`` quantile of ``values`` (seconds) in milliseconds (:func:`core.figures.percentile`,
+    so never above the max); NaN when there are none."""
     if not values:
         return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+    return percentile(sorted(values), q) * 1000
 
 
 def cpu_seconds(pid: int) -> float:

@@ -31,11 +31,12 @@ from adapters.pictures import (
     render_nets_chart,
 )
 from adapters.pictures.samples import challenge_example, count_example, ledger_example, names_example
+from core.figures import percentile
 
 
 def _pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+    """The nearest-rank ``p``-th percentile (:func:`core.figures.percentile`: never above the max)."""
+    return percentile(sorted(values), p / 100)
 
 
 TARGET_MS = 10.0

@@ -58,6 +58,17 @@ def test_percentiles_are_nearest_rank() -> None:
     assert [percentile([0.0, 10.0], q) for q in (0.5, 0.51)] == [0.0, 10.0]
 
 
+@pytest.mark.parametrize("n", [1, 2, 3, 99, 100, 101, 199, 200, 1000, 4001])
+def test_a_percentile_is_one_of_the_values_and_never_above_the_max(n: int) -> None:
+    """What the benches print beside their max (bench/service.py once printed a p99 above it)."""
+    values = sorted((k * 7919) % 1009 / 7.0 for k in range(n))
+    for q in (0.01, 0.5, 0.9, 0.99, 0.999, 1.0):
+        p = percentile(values, q)
+        assert p in values and values[0] <= p <= values[-1]
+        assert sum(v <= p for v in values) >= q * n  # nearest rank: at least a q share is at or below it
+    assert percentile(values, 1.0) == values[-1]
+
+
 def test_decision_times_are_in_milliseconds_and_zero_when_there_were_none() -> None:
     ms = decision_ms([0.003, 0.001, 0.002, 0.0])
     assert ms == pytest.approx({"p50": 1.0, "p99": 3.0, "max": 3.0, "mean": 1.5})
