@@ -22,21 +22,36 @@ import asyncio
 import multiprocessing
 import os
 import random
-import statistics
 import tempfile
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.bootstrap import build_service, open_store, run_loop, tune_runtime
 from bot.model import Actor, Command, TableKey
 from bot.ports import NullNotifier
 from bot.service import Service
+from core.figures import percentile
 from core.serial import CallCount, Challenge, MakeBid, seat_view
+from core.serial.game import SerialMatch
 from core.serial.players import get_strategy
 
 
-async def drive_table(  # type: ignore[no-untyped-def]
-    service, i: int, window: dict, think: float, latencies: list[float], errors: list[str], ready: list[float]
+@dataclass
+class Window:
+    """The play window of one process's tables: it opens once every table is dealt (``go``; with several
+    processes, once all have: ``barrier``, a ``multiprocessing`` barrier) and lasts ``seconds``."""
+
+    tables: int
+    seconds: float
+    barrier: Any
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+    end: float = 0.0
+
+
+async def drive_table(
+    service: Service, i: int, window: Window, think: float, latencies: list[float], errors: list[str],
+    ready: list[float],
 ) -> None:
     key = TableKey("bench", f"server{i % 50}", f"chan{i}")
     players = [Actor(f"u{i}-{s}", f"P{s}") for s in range(3)]
@@ -48,7 +63,7 @@ async def drive_table(  # type: ignore[no-untyped-def]
         t0 = time.perf_counter()
         reply = await service.handle(Command(name, key, actor, args))
         done = time.perf_counter()
-        if done <= window["end"]:  # count only actions acknowledged inside the play window
+        if done <= window.end:  # count only actions acknowledged inside the play window
             latencies.append(done - t0)
         if not reply.ok:
             errors.append(reply.text)
@@ -59,17 +74,20 @@ async def drive_table(  # type: ignore[no-untyped-def]
         await service.handle(Command(name, key, actor_, ()))
         setup.append(time.perf_counter() - t0)
     ready.append(time.perf_counter())
-    if len(ready) == window["tables"]:
-        if window["barrier"] is not None:  # every process has dealt its tables: play starts together
-            await asyncio.to_thread(window["barrier"].wait)  # type: ignore[attr-defined]
-        window["end"] = time.perf_counter() + window["seconds"]
-        window["go"].set()  # type: ignore[attr-defined]
-    await window["go"].wait()  # type: ignore[attr-defined]
-    while time.perf_counter() < window["end"]:
+    if len(ready) == window.tables:
+        if window.barrier is not None:  # every process has dealt its tables: play starts together
+            await asyncio.to_thread(window.barrier.wait)
+        window.end = time.perf_counter() + window.seconds
+        window.go.set()
+    await window.go.wait()
+    while time.perf_counter() < window.end:
         if think:
             await asyncio.sleep(rng.expovariate(1 / think))
         table = service.table(key)
-        round_ = table.match.live_round
+        match = table.match if table is not None else None
+        assert isinstance(match, SerialMatch)  # the bench's tables play the serial game, a round always live
+        round_ = match.live_round
+        assert round_ is not None and round_.to_act is not None
         player = round_.to_act
         action = strategy.decide(seat_view(round_, player), rng)
         if isinstance(action, MakeBid):
@@ -95,11 +113,11 @@ async def run_share(args: argparse.Namespace, url: str, share: int, shares: int,
     ready: list[float] = []
     start = time.perf_counter()
     # the play window opens once every table is dealt, and lasts --seconds
-    window = {"tables": len(indices), "seconds": args.seconds, "go": asyncio.Event(), "end": 0.0, "barrier": barrier}
+    window = Window(len(indices), args.seconds, barrier)
     cpu: list[float] = []
 
     async def cpu_of_the_window() -> None:  # this process's CPU seconds (service and load generator alike)
-        await window["go"].wait()  # type: ignore[attr-defined]
+        await window.go.wait()
         before = time.process_time()
         await asyncio.sleep(args.seconds)
         cpu.append(time.process_time() - before)
@@ -118,9 +136,9 @@ def _worker(args: argparse.Namespace, url: str, share: int, shares: int, barrier
 
 
 def start_postgres() -> tuple[Any, str]:
-    import pgserver  # a dev dependency: PostgreSQL 16 binaries in a wheel
+    from pgserver.postgres_server import get_server  # a dev dependency: PostgreSQL 16 binaries in a wheel
 
-    server = pgserver.get_server(tempfile.mkdtemp(prefix="liars-bench-pg-"), cleanup_mode="delete")
+    server = get_server(tempfile.mkdtemp(prefix="liars-bench-pg-"), cleanup_mode="delete")
     return server, str(server.get_uri())
 
 
@@ -177,12 +195,12 @@ def main() -> None:
     errors = [e for share in shares for e in share["errors"]]
     transactions = sum(share["transactions"] for share in shares)
     elapsed = args.seconds
-    q = statistics.quantiles(latencies, n=100)
     print(f"tables: {args.tables}, mean think time {args.think} s, store: {where}, processes: {args.processes}")
     print(f"setup: {args.tables} tables opened, joined and dealt in {max(s['setup'] for s in shares):.1f} s")
     n = len(latencies)
     print(f"play: acknowledged actions: {n} in {elapsed:.1f} s = {n / elapsed:,.0f} actions/s")
-    print(f"latency per action: p50 {q[49] * 1e3:.1f} ms, p99 {q[98] * 1e3:.1f} ms, max {latencies[-1] * 1e3:.1f} ms")
+    p50, p99 = (percentile(latencies, q) * 1e3 for q in (0.50, 0.99))  # nearest rank: p99 <= max
+    print(f"latency per action: p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {latencies[-1] * 1e3:.1f} ms")
     cpu = sum(share["cpu"] for share in shares)
     print(f"CPU of the bot process{'es' if len(shares) > 1 else ''} (service and load generator): "
           f"{cpu / elapsed:.2f} cores, {cpu / max(n, 1) * 1e3:.2f} ms per action")

@@ -227,9 +227,9 @@ async def main(args: argparse.Namespace) -> int:
     if args.database_url:
         database = {"LIARS_DATABASE_URL": args.database_url}
     elif args.postgres:
-        import pgserver  # a dev dependency: PostgreSQL 16 binaries in a wheel
+        from pgserver.postgres_server import get_server  # a dev dependency: PostgreSQL 16 binaries in a wheel
 
-        server = pgserver.get_server(tempfile.mkdtemp(prefix="liars-slack-bench-pg-"), cleanup_mode="delete")
+        server = get_server(tempfile.mkdtemp(prefix="liars-slack-bench-pg-"), cleanup_mode="delete")
         database = {"LIARS_DATABASE_URL": str(server.get_uri())}
     else:
         db = Path(args.db) if args.db else Path(tempfile.mkdtemp(prefix="liars-slack-bench-")) / "liars.sqlite3"
