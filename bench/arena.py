@@ -18,6 +18,7 @@ import argparse
 import json
 import time
 
+from core.figures import plus_minus
 from core.serial.rules import make_rules
 from core.serial.solve.arena import ArenaResult, run_arena
 
@@ -46,13 +47,13 @@ def describe(name: str, result: ArenaResult, seconds: float) -> list[str]:
         u = stats.units
         ms = stats.decision_ms()
         lines.append(
-            f"  {stats.name:<17} {u.mean:+.4f} ± {u.half_width:.4f} units/round  "
+            f"  {stats.name:<17} {u.mean:+.4f} {plus_minus(u.half_width, '.4f')} units/round  "
             f"bids made/failed {stats.bids_made}/{stats.bids_failed}  "
             f"challenges won/lost {stats.challenges_won}/{stats.challenges_lost}  "
             f"decide p50 {ms['p50']:.3f} ms p99 {ms['p99']:.3f} ms"
         )
     for first, other, iv in result.edges():
-        lines.append(f"  {first} minus {other}: {iv.mean:+.4f} ± {iv.half_width:.4f}")
+        lines.append(f"  {first} minus {other}: {iv.mean:+.4f} {plus_minus(iv.half_width, '.4f')}")
     return lines
 
 
