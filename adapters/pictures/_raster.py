@@ -33,7 +33,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from ._fonts import font_path
 
-__all__ = ["PX_PER_PT", "Raster", "box_tile", "encode_png", "pil_font"]
+__all__ = ["PX_PER_PT", "Raster", "box_tile", "encode_png", "fit_text", "pil_font"]
 
 PX_PER_PT: Final = 100.0 / 72.0  # design pixels per point (the charts' 100 dpi)
 _SUPERSAMPLE: Final = 4
@@ -49,6 +49,17 @@ def pil_font(kind: str, size_pt: float) -> ImageFont.FreeTypeFont:
     """A DejaVu face (``sans``, ``sans-bold``, ``mono``, ``mono-bold``) at ``size_pt`` points, opened once."""
     with _lock:
         return _font_unlocked(kind, round(size_pt * PX_PER_PT, 3))
+
+
+def fit_text(text: str, kind: str, size: float, width: float) -> str:
+    """``text`` shortened with … until it is at most ``width`` design pixels wide in that font."""
+    face = pil_font(kind, size)
+    if face.getlength(text) <= width:
+        return text
+    cut = len(text)
+    while cut > 1 and face.getlength(text[:cut].rstrip() + "…") > width:
+        cut -= 1
+    return text[:cut].rstrip() + "…"
 
 
 @cache

@@ -1,4 +1,5 @@
-"""The card game's challenge as a picture: the declaration and its floor, the hand shown, the verdict.
+"""The card game's challenge as a picture: the declaration and its floor, the hand shown, the verdict, in
+the game's words.
 
 Input (:func:`render_challenge`)::
 
@@ -11,7 +12,15 @@ Input (:func:`render_challenge`)::
      "holds": false,                                            # the hand's value ≥ the floor
      "active": "dirk", "challenger": "ellie", "out": "dirk",
      "names": {"dirk": "Dirk", "ellie": "Ellie"},              # optional; default the ids
-     "words": {"declared": "declared", "joker": "JOKER"}}      # the game's words for its claim and its joker
+     "words": {"title": "Challenge: {challenger} calls {active}", "joker": "JOKER", ...}}  # the game's
+
+``words`` are every word the picture draws, the game's (``core/cards/text.py``'s ``PICTURE_WORDS``):
+``title``, ``claim``, ``floor`` (beside the floor's cards), ``floor_note``, ``shows`` (above the hand),
+``value``, ``holds`` or ``fails`` (the verdict) followed by ``out`` when a player is out, ``wrong`` or
+``right`` (the challenger's), and ``joker`` (drawn on a joker's face).  Each is a template whose
+``{active}``, ``{challenger}``, ``{out}`` (display names), ``{declared}`` and ``{value}`` the picture
+fills in; a missing one draws nothing.  This module only lays them out (a line too long for the
+picture is cut with …).
 
 Cards are strings: rank ``2``-``9``, ``T`` (or ``10``), ``J``, ``Q``, ``K``, ``A`` then suit ``C D H
 S``; ``JK`` is a joker. Hearts and diamonds are red, clubs and spades black, a joker purple. The hand
@@ -26,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from ._fonts import safe_text
-from ._raster import Raster, box_tile
+from ._raster import Raster, box_tile, fit_text
 
 __all__ = ["CHALLENGE_HEIGHT", "CHALLENGE_WIDTH", "card_face", "render_challenge"]
 
@@ -94,27 +103,35 @@ def _draw(c: Raster, data: Mapping[str, Any]) -> None:
     def name(p: Any) -> str:
         return safe_text(str(raw.get(str(p), p)))
 
-    active, challenger = name(data["active"]), name(data["challenger"])
-    c.text(20, 26, f"Challenge: {challenger} calls {active}", "sans-bold", 17, "#222222")
     words: Mapping[str, str] = data.get("words") or {}
-    joker = str(words.get("joker", ""))
-    declared = str(data.get("declared_text") or _describe(data.get("declared")))
-    claimed = safe_text(str(words.get("declared", "")), limit=16)
-    line = " ".join(part for part in (active, claimed, f"“{safe_text(declared, limit=48)}”") if part)
-    c.text(20, 58, line, "sans", 13, "#222222")
-    c.text(20, 96, "floor:", "sans", 11, _GREY)
-    _row(c, 70, 72, list(data["floor"]), w=38, h=50, gap=6, big=False, joker=joker)
-    c.text(330, 96, "the lowest hand that tells the truth", "sans", 10, _GREY)
-    c.text(20, 148, f"{active} shows:", "sans", 13, "#222222")
-    _row(c, 20, 166, list(data["hand"]), w=84, h=118, gap=12, big=True, joker=joker)
-    value = str(data.get("value_text") or _describe(data.get("value")))
-    c.text(20, 310, f"The hand is {safe_text(value, limit=56)}", "sans", 13, "#222222")
-    holds = bool(data["holds"])
-    verdict = "holds" if holds else "does not hold"
     out = data.get("out")
-    line = f"It {verdict}" + (f" — {name(out)} is out" if out else "")
-    c.text(20, 350, line, "sans-bold", 17, _GREEN if holds else "#b3261e")
-    c.text(20, 386, f"{challenger} was {'wrong' if holds else 'right'} to challenge.", "sans", 11, _GREY)
+    fields = {
+        "active": name(data["active"]),
+        "challenger": name(data["challenger"]),
+        "declared": safe_text(str(data.get("declared_text") or _describe(data.get("declared"))), limit=48),
+        "value": safe_text(str(data.get("value_text") or _describe(data.get("value"))), limit=56),
+        "out": name(out) if out else "",
+    }
+
+    def say(key: str, x: float, y: float, kind: str, size: float, colour: str, *, tail: str = "") -> None:
+        """The game's words for ``key`` (its players and hands filled in), cut to fit the picture."""
+        text = (str(words.get(key, "")) + tail).format(**fields)
+        if text:
+            c.text(x, y, fit_text(text, kind, size, CHALLENGE_WIDTH - 20 - x), kind, size, colour)
+
+    joker = str(words.get("joker", ""))
+    holds = bool(data["holds"])
+    say("title", 20, 26, "sans-bold", 17, "#222222")
+    say("claim", 20, 58, "sans", 13, "#222222")
+    say("floor", 20, 96, "sans", 11, _GREY)
+    _row(c, 70, 72, list(data["floor"]), w=38, h=50, gap=6, big=False, joker=joker)
+    say("floor_note", 330, 96, "sans", 10, _GREY)
+    say("shows", 20, 148, "sans", 13, "#222222")
+    _row(c, 20, 166, list(data["hand"]), w=84, h=118, gap=12, big=True, joker=joker)
+    say("value", 20, 310, "sans", 13, "#222222")
+    say("holds" if holds else "fails", 20, 350, "sans-bold", 17, _GREEN if holds else "#b3261e",
+        tail=str(words.get("out", "")) if out else "")
+    say("wrong" if holds else "right", 20, 386, "sans", 11, _GREY)
 
 
 def render_challenge(data: Mapping[str, Any]) -> bytes:

@@ -35,7 +35,7 @@ from core.serial.bids import digit_name, digit_plural
 from core.serial.rules import RankOrder
 
 from ._fonts import safe_text
-from ._raster import PX_PER_PT, Raster, box_tile, pil_font
+from ._raster import PX_PER_PT, Raster, box_tile, fit_text, pil_font
 
 __all__ = ["COUNT_WIDTH", "count_height", "render_count", "result_line"]
 
@@ -135,17 +135,6 @@ def _prepare(data: Mapping[str, Any]) -> dict[str, Any]:
 
 def count_height(n_players: int, payment_lines: int) -> int:
     return _HEADER + n_players * _ROW + 18 + 2 * 30 + payment_lines * _LINE + 16
-
-
-def fit_text(text: str, kind: str, size: float, width: float) -> str:
-    """``text`` shortened with … until it is at most ``width`` design pixels wide in that font."""
-    face = pil_font(kind, size)
-    if face.getlength(text) <= width:
-        return text
-    cut = len(text)
-    while cut > 1 and face.getlength(text[:cut].rstrip() + "…") > width:
-        cut -= 1
-    return text[:cut].rstrip() + "…"
 
 
 _BILL_W: Final = 400

@@ -7,7 +7,7 @@ picture's *data*, and a platform adapter calls :func:`render` on a worker thread
 - the serial game's count (``core/serial/game.py``): ``{"game": "serial", "record": {round record},
   "last_challenger": id | None, "rank_order": name (optional)}`` → :func:`~adapters.pictures.render_count`;
 - the card game's challenge (``core/cards/game.py``): ``{"floor": [...], "hand": [...], "declared": ...,
-  "value": ..., "holds": bool, "active", "challenger", "out", "words": {the game's words: "declared", "joker"},
+  "value": ..., "holds": bool, "active", "challenger", "out", "words": {every word it draws, the game's},
   ...}`` → :func:`~adapters.pictures.render_challenge`;
 - a chart (``bot/reports.py``): ``{"chart": "balances", "series": [[x, {player: balance}], ...],
   "time_axis": bool, "title": str}``, ``{"chart": "nets", "nets": {player: units}, "title": str}`` or

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.cards.text import PICTURE_WORDS
+
 __all__ = ["challenge_example", "count_example", "ledger_example", "names_example"]
 
 
@@ -73,7 +75,7 @@ def challenge_example() -> dict[str, Any]:
         "challenger": "ellie",
         "out": "dirk",
         "names": {"dirk": "Dirk", "ellie": "Ellie"},
-        "words": {"declared": "declared", "joker": "JOKER"},  # as the card game sends them (PICTURE_WORDS)
+        "words": dict(PICTURE_WORDS),  # as the card game sends them
     }
 
 

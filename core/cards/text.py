@@ -32,9 +32,23 @@ __all__ = [
     "value_words",
 ]
 
-# The game's words the challenge picture draws (adapters/pictures/challenge.py draws no game's words):
-# the verb of a claim, and what the joker card is called on its face.
-PICTURE_WORDS: dict[str, str] = {"declared": "declared", "joker": "JOKER"}
+# Every word the challenge picture draws (adapters/pictures/challenge.py lays them out and names nothing
+# itself): templates whose {active}, {challenger}, {out} (display names), {declared} and {value} (the
+# declaration and the hand's value in words) the picture fills in; "joker" is drawn on a joker's face.
+PICTURE_WORDS: dict[str, str] = {
+    "title": "Challenge: {challenger} calls {active}",
+    "claim": "{active} declared “{declared}”",
+    "floor": "floor:",
+    "floor_note": "the lowest hand that tells the truth",
+    "shows": "{active} shows:",
+    "value": "The hand is {value}",
+    "holds": "It holds",
+    "fails": "It does not hold",
+    "out": " — {out} is out",
+    "wrong": "{challenger} was wrong to challenge.",
+    "right": "{challenger} was right to challenge.",
+    "joker": "JOKER",
+}
 
 
 def mention(player: str) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 from adapters import pictures
 from bot.model import Actor, Message, MessageKind, TableKey
 from bot.ratings import RatingBook, ServerRatings, build
+from core.cards.text import PICTURE_WORDS
 from core.serial.stats import serial_stats
 from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, KEY, Harness, actor
 
@@ -198,7 +199,7 @@ async def test_a_card_picture_shows_only_the_hand_shown_and_the_declaration(harn
         assert picture["hand"] == outcome["hand"] and picture["floor"] == outcome["floor"]
         assert set(picture) <= {"declared", "declared_text", "floor", "hand", "value", "value_text", "holds",
                                 "active", "challenger", "out", "names", "words"}
-        assert set(picture["words"]) == {"declared", "joker"}  # the game's words to draw, not cards
+        assert picture["words"] == PICTURE_WORDS  # the game's fixed words to draw, never a card
         assert pictures.kind(picture) == "challenge"
 
 

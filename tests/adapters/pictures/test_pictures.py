@@ -22,6 +22,7 @@ from adapters.pictures import (
     result_line,
 )
 from adapters.pictures._canvas import safe_text
+from adapters.pictures._raster import fit_text
 from adapters.pictures.samples import challenge_example, count_example, ledger_example
 from core.serial.record import replay
 from tests.adapters.pictures.cases import CASES, differing_fraction, golden_path, matches
@@ -64,11 +65,27 @@ def test_challenge_with_another_suit_does_not_match() -> None:
 
 def test_the_challenge_draws_the_games_words_from_its_data() -> None:
     data = challenge_example()
-    data["words"] = {**data["words"], "declared": "claimed"}
+    data["words"] = {**data["words"], "claim": "{active} claimed “{declared}”"}
     assert not matches(render_challenge(data), _golden("challenge"))
     jokers = {**challenge_example(), "hand": ["JK", "7H", "7C", "6D", "2S"]}
-    wild = {**jokers, "words": {"declared": "declared", "joker": "WILD"}}
+    wild = {**jokers, "words": {**jokers["words"], "joker": "WILD"}}
     assert render_challenge(jokers) != render_challenge(wild)  # the joker's face says what the game calls it
+    for key in ("title", "floor", "floor_note", "shows", "value", "fails", "out", "right"):  # every line is the game's
+        other = {**challenge_example(), "words": {**challenge_example()["words"], key: "autre {active}"}}
+        assert render_challenge(other) != render_challenge(challenge_example()), key
+    holding = {**challenge_example(), "holds": True, "out": "ellie"}
+    for key in ("holds", "wrong"):
+        other = {**holding, "words": {**holding["words"], key: "autre"}}
+        assert render_challenge(other) != render_challenge(holding), key
+
+
+def test_a_challenge_line_too_long_for_the_picture_is_cut_to_fit() -> None:
+    data = challenge_example()
+    data["words"] = {**data["words"], "title": "Challenge: {challenger} calls {active} " + "and on " * 40}
+    png = render_challenge(data)
+    assert _size(png) == (760, 420) and png != render_challenge(challenge_example())
+    assert fit_text("x" * 300, "sans-bold", 17, 720).endswith("…")
+    assert fit_text("Challenge: Ellie calls Dirk", "sans-bold", 17, 720) == "Challenge: Ellie calls Dirk"
 
 
 def test_chart_of_another_ledger_does_not_match() -> None:

@@ -12,6 +12,7 @@ from core.cards.errors import NoLastHand
 from core.cards.game import CARDS, CardsMatch
 from core.cards.hands import HandType
 from core.cards.record import commitment, replay
+from core.cards.text import PICTURE_WORDS
 from core.errors import ActionParseError, GameError, NotYourTurn
 from core.game import SayKind, Settled
 
@@ -105,7 +106,13 @@ def test_the_result_say_carries_the_picture() -> None:
     assert len(picture["hand"]) == 5 and picture["holds"] is False
     assert picture["active"] == opener and picture["challenger"] == other and picture["out"] == opener
     assert set(picture) >= {"value", "value_text", "names"}
-    assert picture["words"] == {"declared": "declared", "joker": "JOKER"}  # the game's words the picture draws
+    assert picture["words"] == PICTURE_WORDS  # every word the picture draws is the game's
+    # each line the picture draws: its players, the declaration and the hand's value are filled in there
+    assert set(PICTURE_WORDS) == {"title", "claim", "floor", "floor_note", "shows", "value", "holds", "fails",
+                                  "out", "wrong", "right", "joker"}
+    fields = {"active": "A", "challenger": "C", "out": "O", "declared": "D", "value": "V"}  # what it fills in
+    assert [words.format(**fields) for words in PICTURE_WORDS.values()][:2] == ["Challenge: C calls A",
+                                                                             "A declared “D”"]
     assert any(s.kind is SayKind.END for s in step.says)
 
 
