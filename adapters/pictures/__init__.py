@@ -17,7 +17,7 @@ with ``LIARS_REGEN_GOLDENS=1``), look at them, and commit them with the change.
 
 from .challenge import card_face, render_challenge
 from .charts import balance_series, render_balance_chart, render_nets_chart, render_rating_chart
-from .count import render_count, result_line
+from .count import render_count
 from .dispatch import filename, kind, render
 from .worker import TooManyWaiting, draw, start
 
@@ -34,6 +34,5 @@ __all__ = [
     "render_count",
     "render_nets_chart",
     "render_rating_chart",
-    "result_line",
     "start",
 ]

@@ -1,21 +1,29 @@
-"""The serial game's count as a picture: every bill, the bid digit picked out, the total, the payments.
+"""The serial game's count as a picture: every bill, the bid digit picked out, the total, the payments, in
+the game's words.
 
 Input (:func:`render_count`), a dict built from what the service has at the count — the round record
-as ``TableState.round_record`` stores it, plus display names::
+as ``TableState.round_record`` stores it, the game's words, and display names::
 
     {"serials": {"p1": "LB 06742088 A", "p2": "92859819", ...},  # seat order = display order;
                                     # any number of digits (reduced formats too), letters optional
      "actions": [{"player": "p1", "bid": [2, 0]}, {"player": "p2", "challenge": true}, ...],  # optional
      "outcome": {"final_bid": {"player": "p3", "quantity": 6, "digit": 0},
-                 "final_bid_text": "6 zeros",                 # optional; not drawn (rank_order names digits)
-                 "count": 5, "made": false, "skunk": false,
-                 "multiplier": 1, "multiplier_text": "×1",
+                 "count": 5, "made": false, ...,
                  "transfers": [{"from": "p3", "to": "p1", "units": 1}, ...],
                  "net": {"p1": 1, "p2": 1, "p3": -2}},
+     "words": {"title": "The count — round 3", "final_bid": "Final bid: 6 zeros by {bidder}", ...},
      "names": {"p1": "Alice", ...},          # optional; default the player ids
      "last_challenger": "p2",                # optional; default the last "challenge" in actions
-     "rank_order": "zero-high",              # the table's digit order (the game says it); default zero-low
-     "round": 3}                             # optional; shown in the title
+     "round": 3}                             # optional
+
+``words`` are every word the picture draws, the game's (``core/serial/text.py``'s
+:func:`~core.serial.text.count_picture_words`, which names the digits as the table does):
+``title``, ``final_bid`` and ``last`` (the line under it), ``held`` and ``net`` (the columns'
+heads), ``bidder`` (under the bidder's name), ``result``, ``multiplier``, and the payments' lines
+``pays``/``pays_each`` (one payer) or ``paid``/``paid_each`` (one payee), whichever is shorter,
+or ``no_payments``.  Each is a template whose ``{bidder}``, ``{last}``, ``{payer}``, ``{payees}``,
+``{payers}``, ``{payee}`` (display names) and ``{units}`` the picture fills in; a missing one draws
+nothing.  This module only lays them out.
 
 ``outcome["serials"]`` is used when the top-level ``serials`` is missing. Nothing here is secret any
 more: this picture is drawn only after the count, when every serial is revealed.
@@ -31,13 +39,10 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from core.serial.bids import digit_name, digit_plural
-from core.serial.rules import RankOrder
-
 from ._fonts import safe_text
 from ._raster import PX_PER_PT, Raster, box_tile, fit_text, pil_font
 
-__all__ = ["COUNT_WIDTH", "count_height", "render_count", "result_line"]
+__all__ = ["COUNT_WIDTH", "count_height", "render_count"]
 
 COUNT_WIDTH: Final = 760  # design pixels
 
@@ -63,30 +68,19 @@ def _split_serial(text: str) -> tuple[str, str, str]:
     return (m.group(1) or "").upper(), m.group(2), (m.group(3) or "").upper()
 
 
-def _rank_order(data: Mapping[str, Any]) -> RankOrder:
-    """The table's digit order, as the game's picture data says it (zero-low when it does not)."""
-    return RankOrder(str(data.get("rank_order") or RankOrder.ZERO_LOW))
+def _words(data: Mapping[str, Any]) -> Mapping[str, str]:
+    return data.get("words") or {}
 
 
-def _quantity(q: int, digit: int, order: RankOrder) -> str:
-    return f"{q} {digit_name(digit, order) if q == 1 else digit_plural(digit, order)}"
+def _say(data: Mapping[str, Any], key: str, **fields: Any) -> str:
+    """The game's words for ``key``, its names and figures filled in ("" if the game gave none)."""
+    return str(_words(data).get(key, "")).format(**fields)
 
 
-def result_line(outcome: Mapping[str, Any], order: RankOrder = RankOrder.ZERO_LOW) -> str:
-    """``5 zeros against a bid of 6 — not made`` (``made``, ``skunk``)."""
-    bid = outcome["final_bid"]
-    count, q, d = int(outcome["count"]), int(bid["quantity"]), int(bid["digit"])
-    if outcome.get("skunk"):
-        verdict = "skunk"
-    else:
-        verdict = "made" if outcome["made"] else "not made"
-    return f"{_quantity(count, d, order)} against a bid of {q} — {verdict}"
-
-
-def _payments(transfers: Sequence[Mapping[str, Any]], names: Mapping[str, str]) -> list[str]:
+def _payments(data: Mapping[str, Any], transfers: Sequence[Mapping[str, Any]], names: Mapping[str, str]) -> list[str]:
     """Transfers grouped by payer (``Carol pays 1 each to Alice, Bob``) or by payee, whichever is shorter."""
     if not transfers:
-        return ["No payments: a push."]
+        return [_say(data, "no_payments")]
 
     def grouped(key: str, other: str) -> dict[tuple[str, int], list[str]]:
         out: dict[tuple[str, int], list[str]] = {}
@@ -95,19 +89,13 @@ def _payments(transfers: Sequence[Mapping[str, Any]], names: Mapping[str, str]) 
         return out
 
     by_payer, by_payee = grouped("from", "to"), grouped("to", "from")
-    lines = []
     if len(by_payer) <= len(by_payee):
-        for (payer, units), payees in by_payer.items():
-            who = ", ".join(names[p] for p in payees)
-            each = " each" if len(payees) > 1 else ""
-            lines.append(f"{names[payer]} pays {units}{each} to {who}")
-    else:
-        for (payee, units), payers in by_payee.items():
-            who = ", ".join(names[p] for p in payers)
-            verb = "pay" if len(payers) > 1 else "pays"
-            each = " each" if len(payers) > 1 else ""
-            lines.append(f"{who} {verb} {names[payee]} {units}{each}")
-    return lines
+        return [_say(data, "pays_each" if len(payees) > 1 else "pays", payer=names[payer], units=units,
+                     payees=", ".join(names[p] for p in payees))
+                for (payer, units), payees in by_payer.items()]
+    return [_say(data, "paid_each" if len(payers) > 1 else "paid", payers=", ".join(names[p] for p in payers),
+                 payee=names[payee], units=units)
+            for (payee, units), payers in by_payee.items()]
 
 
 def _last_challenger(data: Mapping[str, Any]) -> str | None:
@@ -128,9 +116,8 @@ def _prepare(data: Mapping[str, Any]) -> dict[str, Any]:
     for t in outcome.get("transfers", []):
         for p in (t["from"], t["to"]):
             names.setdefault(str(p), safe_text(str(raw_names.get(p, p)), limit=15))
-    order = _rank_order(data)
-    payments = [w for line in _payments(outcome.get("transfers", []), names) for w in textwrap.wrap(line, 78)]
-    return {"players": players, "serials": serials, "names": names, "order": order, "payments": payments}
+    payments = [w for line in _payments(data, outcome.get("transfers", []), names) for w in textwrap.wrap(line, 78)]
+    return {"players": players, "serials": serials, "names": names, "payments": payments}
 
 
 def count_height(n_players: int, payment_lines: int) -> int:
@@ -170,27 +157,26 @@ def _bill(c: Raster, y: float, serial: str, digit: int) -> int:
 def _draw(c: Raster, data: Mapping[str, Any], prep: dict[str, Any]) -> None:
     outcome = data["outcome"]
     bid = outcome["final_bid"]
-    bidder, q, d = str(bid["player"]), int(bid["quantity"]), int(bid["digit"])
+    bidder, d = str(bid["player"]), int(bid["digit"])
     names: dict[str, str] = prep["names"]
-    order: RankOrder = prep["order"]
-    title = "The count" + (f" — round {data['round']}" if data.get("round") is not None else "")
-    c.text(20, 26, title, "sans-bold", 17, "#222222")
-    sub = f"Final bid: {_quantity(q, d, order)} by {names.get(bidder, bidder)}"
+
+    c.text(20, 26, _say(data, "title"), "sans-bold", 17, "#222222")
+    sub = _say(data, "final_bid", bidder=names.get(bidder, bidder))
     last = _last_challenger(data)
     if last is not None:
-        sub += f", challenged last by {names.get(last, last)}"
+        sub += _say(data, "last", last=names.get(last, last))
     c.text(20, 56, fit_text(sub, "sans", 12, COUNT_WIDTH - 40), "sans", 12, _GREY)
     net: Mapping[str, int] = outcome.get("net", {})
     held_x = _BILL_X + _BILL_W + 16
-    c.text(held_x, _HEADER - 8, digit_plural(d, order), "sans", 9, _GREY, "ls")
-    c.text(COUNT_WIDTH - 20, _HEADER - 8, "net", "sans", 9, _GREY, "rs")
+    c.text(held_x, _HEADER - 8, _say(data, "held"), "sans", 9, _GREY, "ls")
+    c.text(COUNT_WIDTH - 20, _HEADER - 8, _say(data, "net"), "sans", 9, _GREY, "rs")
     for row, player in enumerate(prep["players"]):
         y = _HEADER + row * _ROW
         yc = y + _BILL_H / 2
         weight = "sans-bold" if player == bidder else "sans"
         if player == bidder:
             c.text(_BILL_X - 14, yc - 2, fit_text(names[player], weight, 12, _BILL_X - 30), weight, 12, "#222222", "rs")
-            c.text(_BILL_X - 14, yc + 14, "bidder", "sans", 9, _GREY, "rs")
+            c.text(_BILL_X - 14, yc + 14, _say(data, "bidder"), "sans", 9, _GREY, "rs")
         else:
             c.text(_BILL_X - 14, yc, fit_text(names[player], weight, 12, _BILL_X - 30), weight, 12, "#222222", "rm")
         held = _bill(c, y, str(prep["serials"][player]), d)
@@ -201,9 +187,9 @@ def _draw(c: Raster, data: Mapping[str, Any], prep: dict[str, Any]) -> None:
                "rm")
     y = _HEADER + len(prep["players"]) * _ROW + 18
     made = bool(outcome["made"])
-    c.text(20, y + 12, result_line(outcome, order), "sans-bold", 16, _GREEN if made else _RED)
-    mult = str(outcome.get("multiplier_text") or f"×{outcome.get('multiplier', 1)}")
-    c.text(20, y + 42, f"Multiplier {mult}", "sans", 12, "#222222")
+    c.text(20, y + 12, fit_text(_say(data, "result"), "sans-bold", 16, COUNT_WIDTH - 40), "sans-bold", 16,
+         _GREEN if made else _RED)
+    c.text(20, y + 42, fit_text(_say(data, "multiplier"), "sans", 12, COUNT_WIDTH - 40), "sans", 12, "#222222")
     y += 60
     for i, line in enumerate(prep["payments"]):
         c.text(20, y + 10 + i * _LINE, line, "sans", 12, "#222222")

@@ -5,7 +5,8 @@ picture's *data*, and a platform adapter calls :func:`render` on a worker thread
 (``await asyncio.to_thread(render, picture, names)``).  The shapes it knows:
 
 - the serial game's count (``core/serial/game.py``): ``{"game": "serial", "record": {round record},
-  "last_challenger": id | None, "rank_order": name (optional)}`` → :func:`~adapters.pictures.render_count`;
+  "last_challenger": id | None, "words": {every word it draws, the game's}}`` →
+  :func:`~adapters.pictures.render_count`;
 - the card game's challenge (``core/cards/game.py``): ``{"floor": [...], "hand": [...], "declared": ...,
   "value": ..., "holds": bool, "active", "challenger", "out", "words": {every word it draws, the game's},
   ...}`` → :func:`~adapters.pictures.render_challenge`;
@@ -70,10 +71,8 @@ def render(picture: Mapping[str, Any], names: Mapping[str, str] | None = None) -
             "names": who,
             "last_challenger": picture.get("last_challenger"),
             "round": record.get("round"),
+            "words": picture.get("words") or {},
         }
-        order = picture.get("rank_order") or record.get("rank_order")
-        if order:  # the game's digit order, when it says (else the count guesses it from the bid's words)
-            data["rank_order"] = order
         return render_count(data)
     if name == "challenge":
         return render_challenge({**picture, "names": who})

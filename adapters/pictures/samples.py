@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from core.cards.text import PICTURE_WORDS
+from core.serial.rules import RankOrder
+from core.serial.text import count_picture_words
 
 __all__ = ["challenge_example", "count_example", "ledger_example", "names_example"]
 
@@ -59,6 +61,7 @@ def count_example() -> dict[str, Any]:
         "outcome": outcome,
         "names": {p: n for p, n in names_example().items() if p in serials},
         "last_challenger": "p2",
+        "words": count_picture_words(outcome, RankOrder.ZERO_LOW, 1),  # as the serial game sends them
     }
 
 

@@ -280,8 +280,8 @@ class SerialMatch:
         even = tuple(p for p in self._players if outcome.net.get(p, 0) == 0)
         losers = tuple(p for p in self._players if outcome.net.get(p, 0) < 0)
         ranking = tuple(g for g in (winners, even, losers) if g) if winners or losers else ()
-        picture = {"game": "serial", "record": record, "last_challenger": last,
-                   "rank_order": str(self.rules.rank_order)}  # the picture names digits as the table does
+        picture = {"game": "serial", "record": record, "last_challenger": last,  # its words name digits as the table
+                   "words": T.count_picture_words(out, self.rules.rank_order, self.round_number)}
         settled = Settled(record=record, outcome=out, net=dict(outcome.net), ranking=ranking)
         return Step((Say(text, SayKind.RESULT, picture=picture),), (settled,), note)
 

@@ -6,11 +6,14 @@ Privacy: a serial appears only in :func:`serial_text`, which the game addresses 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ..game import Control, units
 from .bids import Bid, digit_name, digit_plural
 from .odds import at_least, player_odds
 from .round import Phase, Round
-from .rules import ChallengeMode, Rules
+from .rules import ChallengeMode, RankOrder, Rules
 from .scoring import Outcome
 from .serials import Serial
 
@@ -21,6 +24,7 @@ __all__ = [
     "B_ODDS",
     "B_RAISE",
     "count_lines",
+    "count_picture_words",
     "count_text",
     "deal_text",
     "describe",
@@ -29,6 +33,7 @@ __all__ = [
     "mention",
     "odds_text",
     "panel_lines",
+    "result_line",
     "salt_line",
     "serial_text",
     "turn_text",
@@ -188,3 +193,43 @@ def count_text(outcome: Outcome, rules: Rules, salt: str, commitment: str, last_
         lines.append("No money changes hands (a push).")
     lines.append(salt_line(salt, commitment))
     return "\n".join(lines)
+
+
+# -- the count's picture (adapters/pictures/count.py lays these words out and names nothing itself) ----
+def _quantity(q: int, digit: int, order: RankOrder) -> str:
+    return f"{q} {digit_name(digit, order) if q == 1 else digit_plural(digit, order)}"
+
+
+def result_line(outcome: Mapping[str, Any], order: RankOrder = RankOrder.ZERO_LOW) -> str:
+    """``5 zeros against a bid of 6 — not made`` (``made``, ``skunk``), from a stored outcome."""
+    bid = outcome["final_bid"]
+    count, q, d = int(outcome["count"]), int(bid["quantity"]), int(bid["digit"])
+    if outcome.get("skunk"):
+        verdict = "skunk"
+    else:
+        verdict = "made" if outcome["made"] else "not made"
+    return f"{_quantity(count, d, order)} against a bid of {q} — {verdict}"
+
+
+def count_picture_words(outcome: Mapping[str, Any], order: RankOrder, round_number: int | None) -> dict[str, str]:
+    """Every word the count picture draws, for a stored outcome at a table with this digit order: each a
+    template whose ``{bidder}``, ``{last}`` (the last challenger), ``{payer}``, ``{payees}``, ``{payers}``,
+    ``{payee}`` (display names) and ``{units}`` the picture fills in."""
+    bid = outcome["final_bid"]
+    q, d = int(bid["quantity"]), int(bid["digit"])
+    multiplier = str(outcome.get("multiplier_text") or f"×{outcome.get('multiplier', 1)}")
+    return {
+        "title": "The count" + (f" — round {round_number}" if round_number is not None else ""),
+        "final_bid": f"Final bid: {_quantity(q, d, order)} by {{bidder}}",
+        "last": ", challenged last by {last}",
+        "held": digit_plural(d, order),  # the column of each bill's copies of the digit
+        "net": "net",
+        "bidder": "bidder",
+        "result": result_line(outcome, order),
+        "multiplier": f"Multiplier {multiplier}",
+        "pays": "{payer} pays {units} to {payees}",
+        "pays_each": "{payer} pays {units} each to {payees}",
+        "paid": "{payers} pays {payee} {units}",
+        "paid_each": "{payers} pay {payee} {units} each",
+        "no_payments": "No payments: a push.",
+    }

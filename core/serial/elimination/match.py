@@ -31,6 +31,7 @@ from ..record import outcome_to_dict
 from ..round import Round
 from ..rules import Format, Rules
 from ..scoring import Transfer
+from ..text import count_picture_words
 from ..view import seat_view
 from . import text as E
 from .players import eliminating
@@ -213,8 +214,8 @@ class EliminationMatch:
         challengers = round_.challengers
         last = challengers[-1] if challengers else None
         text = E.result_text(outcome, self.rules, log["salt"], log["commitment"], last, leaves, still)
-        picture = {"game": "serial", "record": record, "last_challenger": last,
-                   "rank_order": str(self.rules.rank_order)}  # the picture names digits as the table does
+        picture = {"game": "serial", "record": record, "last_challenger": last,  # its words name digits as the table
+                   "words": count_picture_words(out, self.rules.rank_order, record.get("round"))}
         ranking = ((leaves,), tuple(p for p in in_round if p != leaves)) if leaves is not None else ()
         result = Settled(record=record, outcome=out, net=net, ranking=ranking)
         return Step((Say(text, SayKind.RESULT, picture=picture), *says), (result,), step.note)

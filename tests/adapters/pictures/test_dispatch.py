@@ -15,17 +15,19 @@ from adapters import pictures
 from adapters.console.app import ConsoleNotifier
 from adapters.pictures.samples import challenge_example, count_example, names_example
 from bot.model import Message, MessageKind, TableKey
+from core.serial.rules import RankOrder
+from core.serial.text import count_picture_words
 from tests.adapters.pictures.cases import CASES, golden_path, ledger_nets, matches
 
 KEY = TableKey("local", "local", "terminal")
 
 
 def count_picture() -> dict[str, Any]:
-    """What core/serial/game.py puts on the count's Say: the round record and the last challenger."""
+    """What core/serial/game.py puts on the count's Say: the round record, the last challenger and its words."""
     data = count_example()
     record = {"round": 1, "serials": data["serials"], "opener": "p1", "salt": "00", "commitment": "ab",
               "actions": data["actions"], "outcome": data["outcome"]}
-    return {"game": "serial", "record": record, "last_challenger": "p2"}
+    return {"game": "serial", "record": record, "last_challenger": "p2", "words": data["words"]}
 
 
 def test_the_count_from_the_games_picture_data_matches_its_golden() -> None:
@@ -79,10 +81,11 @@ async def test_the_console_prints_the_text_alone_when_a_picture_fails(tmp_path: 
 
 
 def test_the_count_names_digits_in_the_order_the_game_says() -> None:
-    """The game's picture data says its digit order: the same count at a zero-high table says "tens"
-    (its header and result line), so it is drawn differently; it is drawn as render_count draws it."""
-    low, high = count_picture(), {**count_picture(), "rank_order": "zero-high"}
+    """The game's words name its digits: the same count at a zero-high table says "tens" (its header and
+    result line), so it is drawn differently; it is drawn as render_count draws it."""
+    words = count_picture_words(count_example()["outcome"], RankOrder.ZERO_HIGH, 1)
+    low, high = count_picture(), {**count_picture(), "words": words}
     names = names_example()
     assert not matches(pictures.render(high, names), pictures.render(low, names))
-    data = {**count_example(), "names": {p: names[p] for p in ("p1", "p2", "p3")}, "rank_order": "zero-high"}
+    data = {**count_example(), "names": {p: names[p] for p in ("p1", "p2", "p3")}, "words": words}
     assert pictures.render(high, names) == pictures.render_count(data)

@@ -19,12 +19,13 @@ from adapters.pictures import (
     render_count,
     render_nets_chart,
     render_rating_chart,
-    result_line,
 )
 from adapters.pictures._canvas import safe_text
 from adapters.pictures._raster import fit_text
 from adapters.pictures.samples import challenge_example, count_example, ledger_example
 from core.serial.record import replay
+from core.serial.rules import RankOrder
+from core.serial.text import count_picture_words, result_line
 from tests.adapters.pictures.cases import CASES, differing_fraction, golden_path, matches
 
 REGEN = os.environ.get("LIARS_REGEN_GOLDENS") == "1"
@@ -143,9 +144,11 @@ def test_count_handles_other_serial_lengths_and_bare_serials(digits: str) -> Non
                     "transfers": [{"from": "a", "to": "b", "units": 1}, {"from": "a", "to": "c", "units": 1}],
                     "net": {"a": -2, "b": 1, "c": 1}},
     }
+    data["words"] = count_picture_words(data["outcome"], RankOrder.ZERO_HIGH, None)
     png = render_count(data)
     assert _size(png)[0] == 760
     assert result_line(data["outcome"]) == "1 zero against a bid of 2 — not made"
+    assert data["words"]["result"] == "1 ten against a bid of 2 — not made"  # as a zero-high table says it
 
 
 def test_count_grows_with_players_and_shows_a_push() -> None:
@@ -157,9 +160,29 @@ def test_count_grows_with_players_and_shows_a_push() -> None:
                     "skunk": True, "multiplier": 0, "multiplier_text": "×0 = skunk (2n−6)", "transfers": [],
                     "net": {}},
     }
+    data["words"] = count_picture_words(data["outcome"], RankOrder.ZERO_LOW, 7)
     big = render_count(data)
     assert _size(big)[1] > _size(render_count(count_example()))[1]
     assert result_line(data["outcome"]) == "0 nines against a bid of 3 — skunk"
+    assert data["words"]["no_payments"] == "No payments: a push."
+    assert big != render_count({**data, "words": {**data["words"], "no_payments": ""}})  # the push line is drawn
+
+
+def test_every_line_of_the_count_is_the_games_words() -> None:
+    """The picture lays out the words the game sends and names nothing itself: change any one and the
+    picture changes; with none, only the bills, the names and the figures are drawn."""
+    plain = render_count(count_example())
+    for key in ("title", "final_bid", "last", "held", "net", "bidder", "result", "multiplier", "pays_each"):
+        data = count_example()
+        data["words"] = {**data["words"], key: "autre {bidder}" if key == "final_bid" else "autre"}
+        assert render_count(data) != plain, key
+    by_payee = {**count_example(), "outcome": {**count_example()["outcome"], "transfers": [
+        {"from": "p1", "to": "p3", "units": 1}, {"from": "p2", "to": "p3", "units": 1}]}}
+    for key in ("paid_each",):
+        assert render_count(by_payee) != render_count({**by_payee, "words": {**by_payee["words"], key: "autre"}})
+    words = count_example()["words"]
+    assert (words["final_bid"], words["held"]) == ("Final bid: 6 zeros by {bidder}", "zeros")
+    assert render_count({**count_example(), "words": {}}) != plain
 
 
 def test_card_faces() -> None:

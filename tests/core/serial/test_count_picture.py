@@ -1,5 +1,5 @@
-"""The count's picture data says the table's digit order, so the picture names the digits as the table
-does ("tens", "aces") without reading it back from English text."""
+"""The count's picture data carries the game's words, which name the digits as the table does ("tens",
+"aces"): the picture only lays them out."""
 
 from __future__ import annotations
 
@@ -34,5 +34,10 @@ def _count_picture(order: RankOrder, **options: Any) -> dict[str, Any]:
 def test_the_count_picture_carries_the_tables_rank_order(order: RankOrder, fmt: str) -> None:
     options = {"format": "elimination"} if fmt == "elimination" else {}
     picture = _count_picture(order, **options)
-    assert picture["game"] == "serial" and picture["rank_order"] == order.value
+    assert picture["game"] == "serial"
+    ten = {RankOrder.ZERO_LOW: "zero", RankOrder.ZERO_HIGH: "ten", RankOrder.ACES_HIGH: "ten"}[order]
+    assert picture["words"]["held"] == f"{ten}s"
+    assert picture["words"]["final_bid"] == f"Final bid: 2 {ten}s by {{bidder}}"
+    assert picture["words"]["result"] == f"14 {ten}s against a bid of 2 — made"  # 10000000 and 20000000
+    assert picture["words"]["title"] == "The count — round 1"
     assert picture["record"]["outcome"]["final_bid"] == {"player": "p1", "quantity": 2, "digit": 0}

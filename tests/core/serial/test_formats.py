@@ -8,6 +8,7 @@ import random
 import pytest
 
 from core.serial import Bid, Challenge, MakeBid, Round, RulesError, Serial, make_rules, seat_view
+from core.serial.bids import digit_plural
 from core.serial.errors import DigitNotInPlay, QuantityOutOfRange
 from core.serial.players import STRATEGY_NAMES, get_strategy
 from core.serial.record import RecordError, replay
@@ -185,7 +186,7 @@ def test_a_bid_by_options_takes_every_digit_typed_or_as_text(digit: int, typed: 
 
 @pytest.mark.parametrize("order", ["zero-low", "zero-high", "aces-high"])
 def test_the_count_picture_names_the_rank_order_as_data(order: str) -> None:
-    """The picture is drawn from the game's data: the rank order is sent, not guessed from the bid's words."""
+    """The picture is drawn from the game's data: its words name the digits in the table's order."""
     from core.game import SayKind
     from core.serial.plugin import SERIAL
 
@@ -199,4 +200,6 @@ def test_the_count_picture_names_the_rank_order_as_data(order: str) -> None:
         step = match.apply(match.computer_action(who, "hard", rng))
         pictures += [s.picture for s in step.says if s.kind is SayKind.RESULT and s.picture is not None]
     [picture] = pictures
-    assert picture["rank_order"] == order
+    outcome = picture["record"]["outcome"]
+    digit = outcome["final_bid"]["digit"]
+    assert picture["words"]["held"] == digit_plural(digit, RankOrder(order))
