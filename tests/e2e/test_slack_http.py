@@ -36,7 +36,6 @@ from tests.adapters.slack.harness import (
     event_count,
     key_of,
     ledger_rows,
-    make_bot,
     play_round,
 )
 from tests.fakes.slack_server import (
@@ -128,8 +127,7 @@ async def test_a_retried_request_changes_nothing(driver: HttpDriver, fake: FakeS
     assert table is not None and table.seats == [ALICE, BOB, CAROL]
 
     # After a restart the adapter has forgotten the delivery; the service's request id still holds.
-    await bot.close()
-    bot = driver.bot = await make_bot(fake, db)
+    bot = await driver.restart(db)
     async with serve_http(bot, "127.0.0.1", 0) as url:
         driver.url = url
         updates = len(fake.calls("chat.update")) + len(fake.calls("chat.postMessage"))

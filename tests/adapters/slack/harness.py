@@ -98,6 +98,20 @@ class Driver:
     bot: SlackBot
     who: dict[str, str] = field(default_factory=dict)  # response_url -> user who acted
     acks: list[Acked] = field(default_factory=list)
+    closed: list[SlackBot] = field(default_factory=list)  # the bots this driver has closed, each once
+
+    async def close_bot(self) -> None:
+        """Close the driver's bot unless it is closed already (``serving``'s exit after a failed restart)."""
+        if not any(bot is self.bot for bot in self.closed):
+            self.closed.append(self.bot)
+            await self.bot.close()
+
+    async def restart(self, db: Path, **options: Any) -> SlackBot:
+        """Close the bot and put a new one on ``db`` in its place (the caller serves it).  If the new one
+        cannot be made, the old one stays the driver's, closed, and is not closed again."""
+        await self.close_bot()
+        self.bot = await make_bot(self.fake, db, **options)
+        return self.bot
 
     async def send_slash(self, payload: dict[str, str], retry_num: int | None = None) -> Acked:
         raise NotImplementedError
@@ -263,15 +277,16 @@ class HttpDriver(Driver):
 @contextlib.asynccontextmanager
 async def serving(fake: FakeSlack, db: Path) -> AsyncIterator[HttpDriver]:
     """A bot on ``db`` serving HTTP on 127.0.0.1 and a driver posting to it; closed after.  What is
-    closed is the driver's bot: a test that restarts the bot closes the first itself and leaves its
-    successor in ``d.bot`` (left open, its store's thread would keep the test process from exiting)."""
+    closed is the driver's bot: a test that restarts the bot (:meth:`HttpDriver.restart`) leaves its
+    successor in ``d.bot`` (left open, its store's thread would keep the test process from exiting); a
+    bot is closed once, even when the restart failed."""
     d = HttpDriver(fake, await make_bot(fake, db))
     try:
         async with serve_http(d.bot, "127.0.0.1", 0) as url:
             d.url = url
             yield d
     finally:
-        await d.bot.close()
+        await d.close_bot()
 
 
 class SocketDriver(Driver):
