@@ -1,5 +1,6 @@
 """Choosing the store: one function maps a database URL (or a bare SQLite path) to a :class:`Database`
-(the service's ``Store`` port and the Slack adapter's ``SlackInstalls`` port, on one database).
+(the service's ``Store`` port and the Slack adapter's ``SlackInstalls`` port, on one database; the tools
+that work on the database without a service see its :class:`Books`).
 
     sqlite:///relative/or/absolute/path.sqlite3   SQLite file (``sqlite:////abs`` also works)
     ./liars.sqlite3                               a bare path: SQLite
@@ -18,19 +19,26 @@ from typing import Any, Protocol
 from adapters.installs import SlackInstalls
 from bot.ports import Store
 
-__all__ = ["Database", "is_postgres_url", "make_store", "open_store", "sqlite_path", "store_url_from_env"]
+__all__ = ["Books", "Database", "is_postgres_url", "make_store", "open_store", "sqlite_path", "store_url_from_env"]
 
 
-class Database(Store, SlackInstalls, Protocol):
-    """An open store of ours (SQLite or PostgreSQL): the tables and the ledger the service keeps
-    (:class:`bot.ports.Store`), and the Slack installations the Slack adapter keeps
-    (:class:`adapters.installs.SlackInstalls`) in the same database.  :func:`make_store` returns one, so
-    mypy checks each store against both ports; the service sees only its ``Store``."""
+class Books(Store, Protocol):
+    """An open store of ours as the tools that work on it without a service see it (``liars forget``,
+    the service bench's books check): the service's :class:`bot.ports.Store` and every server in it.
+    What the composition root's ``open_store`` returns, so no signature of the root names Slack's port."""
 
     async def all_servers(self) -> list[str]:
         """Every server with a ledger entry, in order: how a tool checks every server's books (each
         sums to 0; ``liars migrate`` compares them between two databases).  The service never asks."""
         ...
+
+
+class Database(Books, SlackInstalls, Protocol):
+    """An open store of ours (SQLite or PostgreSQL): the tables and the ledger the service keeps
+    (:class:`bot.ports.Store`, with :class:`Books`' every server), and the Slack installations the Slack
+    adapter keeps (:class:`adapters.installs.SlackInstalls`) in the same database.  :func:`make_store`
+    returns one, so mypy checks each store against both ports; the service sees only its ``Store``, and
+    only the Slack process's builder hands the installations to the Slack adapter."""
 
 
 def store_url_from_env() -> str:

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from adapters.discord.config import DiscordConfig
     from adapters.slack.app import SlackBot
     from adapters.slack.config import SlackConfig
-    from adapters.stores import Database
+    from adapters.stores import Books, Database
 
 __all__ = ["build_service", "discord_bot", "open_store", "run_loop", "slack_bot", "terminal_table", "tune_runtime"]
 
@@ -78,10 +78,16 @@ def run_loop(main: Coroutine[Any, Any, T], *, uvloop: bool = True) -> T:
     return asyncio.run(main)
 
 
-async def open_store(db_path: str | None, **options: Any) -> Database:
+async def open_store(db_path: str | None, **options: Any) -> Books:
     """The store for a SQLite path or a database URL (``postgresql://…``), open; by default
     ``LIARS_DATABASE_URL``, else ``LIARS_DB``, else ``./liars.sqlite3``.  Alone, for the tools that
-    work on the database without a service (``liars forget``)."""
+    work on the database without a service (``liars forget``, the service bench's books): its
+    :class:`~adapters.stores.Books`, not the Slack adapter's installations, which only
+    :func:`slack_bot` hands on."""
+    return await _open(db_path, **options)
+
+
+async def _open(db_path: str | None, **options: Any) -> Database:
     from adapters import stores
 
     return await stores.open_store(db_path, **options)
@@ -101,7 +107,7 @@ async def _building() -> AsyncIterator[contextlib.AsyncExitStack]:
 
 async def _store(stack: contextlib.AsyncExitStack, db_path: str | None, **options: Any) -> Database:
     """The store, open, and closed by ``stack`` if the process is not built."""
-    store = await open_store(db_path, **options)
+    store = await _open(db_path, **options)
     stack.push_async_callback(store.close)
     return store
 

@@ -137,3 +137,35 @@ def test_the_checks_see_a_violation() -> None:
                         "def f():\n    from core.serial import Serial\n"):
         assert _game_imports(ast.parse(game_import)) != [], game_import
     assert _game_imports(ast.parse("from core.registry import GAMES\nfrom core import game, commands")) == []
+
+
+def test_no_public_signature_of_the_root_names_slacks_port() -> None:
+    """The root wires Slack's installations into Slack's adapter inside ``slack_bot``; what it hands the
+    tools (``open_store``: ``liars forget``, the service bench) is the store's ``Books``, and no public
+    function of it takes or returns a type that carries ``SlackInstalls``."""
+    import inspect
+    import typing
+
+    import bot.bootstrap as root
+    from adapters.console.app import ConsoleNotifier
+    from adapters.discord.bot import LiarsBot
+    from adapters.discord.config import DiscordConfig
+    from adapters.installs import SlackInstalls
+    from adapters.slack.app import SlackBot
+    from adapters.slack.config import SlackConfig
+    from adapters.stores import Books, Database
+
+    known = {"ConsoleNotifier": ConsoleNotifier, "LiarsBot": LiarsBot, "DiscordConfig": DiscordConfig,
+             "SlackBot": SlackBot, "SlackConfig": SlackConfig, "Books": Books, "Database": Database}
+    checked = 0
+    for name in root.__all__:
+        function = getattr(root, name)
+        if not inspect.iscoroutinefunction(function):
+            continue
+        hints = typing.get_type_hints(function, localns=known)
+        named = [t for hint in hints.values() for t in (hint, *typing.get_args(hint)) if isinstance(t, type)]
+        assert not [t for t in named if SlackInstalls in t.__mro__], (name, hints)
+        checked += 1
+    assert checked >= 5
+    assert typing.get_type_hints(root.open_store, localns=known)["return"] is Books
+    assert SlackInstalls in Database.__mro__ and SlackInstalls not in Books.__mro__
