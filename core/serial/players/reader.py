@@ -38,7 +38,13 @@ self-play about one bid in six is on a digit it holds one or none of; the greedy
 almost never does that).  With ``doubt_mix`` above zero, each decision after another player's
 opening is made that often by a *doubting* reading (the opening read with the floor ``doubt_floor``,
 ``reading.py``), else by the ordinary one: a mixed strategy, so a player who bluffs its opening
-cannot count on being believed, nor an honest opener on being doubted.  With ``shade`` above zero a
+cannot count on being believed, nor an honest opener on being doubted.  With ``doubt_hedge`` above
+zero, the answer to another player's opening (the decision right after it) chooses *which* bid to make
+by ``doubt_hedge`` parts its value under the doubting reading and the rest under the ordinary one
+(whether to bid or challenge stays the ordinary reading's): where two bids are near each other under the
+ordinary reading — heads up, raising the opening's digit on one copy or bidding a digit it holds two
+of — it makes the one that a bluffed opening hurts least, at a small cost against an honest opener,
+instead of paying the doubt's whole cost now and then as ``doubt_mix`` does.  With ``shade`` above zero a
 bid it chose is made one copy lower (on the same digit, where that is still a raise) that often, so
 an opening's quantity does not tell its holding exactly.  With a ``temperature`` above zero it picks
 among all options by a softmax on their values (the ``normal`` level).  All randomness comes from
@@ -349,10 +355,12 @@ class Reader:
         self.name = name
         self._last: _Reading | None = None
         p = self.params
-        #: With ``doubt_mix``: the same player reading the other's opening with ``doubt_floor`` (none where that
-        #: is the ordinary reading: then no decision draws for it).
+        #: With ``doubt_mix`` or ``doubt_hedge``: the same player reading the other's opening with ``doubt_floor``
+        #: (none where that is the ordinary reading: then no decision draws for it or is hedged).
         self._doubting = (
-            Reader(dataclasses.replace(p, open_floor=p.doubt_floor, doubt_mix=0.0), name) if p.doubts else None
+            Reader(dataclasses.replace(p, open_floor=p.doubt_floor, doubt_mix=0.0, doubt_hedge=0.0), name)
+            if p.doubts
+            else None
         )
 
     def _doubter(self, view: SeatView) -> Reader | None:
@@ -382,17 +390,43 @@ class Reader:
         self._last = reading
         return _Table(view, self.params, reading)
 
+    def _hedging(self, view: SeatView) -> bool:
+        """Whether ``doubt_hedge`` re-ranks this decision's bids: the answer to the other's opening."""
+        return self.params.doubt_hedge > 0 and self._doubter(view) is not None and len(view.history) == 1
+
+    def _options(self, view: SeatView, doubter: Reader | None) -> list[_Option]:
+        """The options and their values; answering another's opening with ``doubt_hedge``, the bids re-ranked.
+
+        Each bid is valued at the hedged blend of its two readings' values, all shifted alike so that the best
+        bid is worth what the best bid was worth before: which bid to make changes, whether to bid does not.
+        Only the answer to the opening is hedged (the history is that one bid); later decisions are as before.
+        """
+        options = self._table(view).options()
+        hedge = self.params.doubt_hedge
+        if doubter is None or not self._hedging(view):
+            return options
+        doubted = {o.action: o.value for o in doubter._table(view).options()}
+        blended = {
+            o.action: (1 - hedge) * o.value + hedge * doubted.get(o.action, o.value)
+            for o in options
+            if isinstance(o.action, MakeBid)
+        }
+        if not blended:
+            return options
+        shift = max(o.value for o in options if o.action in blended) - max(blended.values())
+        return [dataclasses.replace(o, value=blended[o.action] + shift) if o.action in blended else o for o in options]
+
     def decide(self, view: SeatView, rng: random.Random) -> Action:
         doubter = self._doubter(view)
-        if doubter is not None and rng.random() < self.params.doubt_mix:
+        if doubter is not None and self.params.doubt_mix > 0 and rng.random() < self.params.doubt_mix:
             return doubter.decide(view, rng)
-        return _pick(self._table(view).options(), self.params, rng, view.n, view.stake).action
+        return _pick(self._options(view, doubter), self.params, rng, view.n, view.stake).action
 
     def policy(self, view: SeatView) -> list[tuple[Action, float]]:
         """The exact distribution of :meth:`decide` over actions (its bluffs, softmax and doubt included)."""
-        own = _pick_policy(self._table(view).options(), self.params, view.n, view.stake)
         doubter = self._doubter(view)
-        if doubter is None:
+        own = _pick_policy(self._options(view, doubter), self.params, view.n, view.stake)
+        if doubter is None or self.params.doubt_mix <= 0:
             return own
         mix = self.params.doubt_mix
         out: dict[Action, float] = {}
@@ -410,7 +444,8 @@ class Reader:
 
     def explain(self, view: SeatView) -> str:
         table = self._table(view)
-        options = table.options()
+        doubter = self._doubter(view)
+        options = self._options(view, doubter)
         best = max(options, key=lambda o: o.value)
         parts: list[str] = []
         standing = view.standing_bid
@@ -456,7 +491,12 @@ class Reader:
             parts.append("So I call for the count.")
         if self.params.bluff_rate > 0 and any(o.bluff for o in raises):
             parts.append("Now and then I bluff instead, so that my bids do not give my serial away.")
-        if self._doubter(view) is not None:
+        if self._hedging(view):
+            parts.append(
+                f"I choose among bids weighing each {pct(self.params.doubt_hedge)} as if the opening were a "
+                "likelier bluff, so that bluffing it does not pay."
+            )
+        if doubter is not None and self.params.doubt_mix > 0:
             parts.append(
                 f"In {pct(self.params.doubt_mix)} of such decisions I read the opening as a likelier bluff "
                 "instead, so that bluffing it does not pay."

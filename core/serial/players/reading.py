@@ -27,7 +27,8 @@ taken as a bluff that often, the later bids as before.  Heads up, a best respons
 none and challenges the raise a trusting reader makes on its one nine (see the README's "Heads-up");
 an honest opener's bid is still read as a sign of holding.  ``doubt_mix`` and ``doubt_floor`` make that
 a mixed strategy (``reader.py``): each decision is made, that often, by the reading whose opening
-floor is ``doubt_floor``, else by the ordinary one.
+floor is ``doubt_floor``, else by the ordinary one; ``doubt_hedge`` instead chooses which bid to answer the
+opening with by that share of its value under the doubting reading and the rest under the ordinary one.
 
 Every bid and challenge counts, so a player who keeps coming back to one digit is read as holding
 more of it.
@@ -81,6 +82,7 @@ class ReaderParams:
     open_floor: float = 0.0
     doubt_mix: float = 0.0
     doubt_floor: float = 0.0
+    doubt_hedge: float = 0.0
 
     @property
     def opening_floor(self) -> float:
@@ -89,9 +91,11 @@ class ReaderParams:
 
     @property
     def doubts(self) -> bool:
-        """Whether ``doubt_mix`` mixes in a different reading: a ``doubt_floor`` at or below the opening's own
-        floor reads the opening exactly as the ordinary reading does, so there is nothing to mix (or draw)."""
-        return self.doubt_mix > 0 and max(self.bid_floor, self.doubt_floor) != self.opening_floor
+        """Whether ``doubt_mix`` mixes in (or ``doubt_hedge`` hedges with) a different reading: a ``doubt_floor`` at
+        or below the opening's own floor reads the opening exactly as the ordinary reading does, so there is
+        nothing to mix (or draw) or hedge."""
+        different = max(self.bid_floor, self.doubt_floor) != self.opening_floor
+        return (self.doubt_mix > 0 or self.doubt_hedge > 0) and different
 
 
 # -- tables, computed once per (params, table size) ----------------------------------------------

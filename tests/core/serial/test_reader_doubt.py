@@ -1,4 +1,5 @@
-"""The reader's doubt of an opening bid (``open_floor``) and its mixed doubt (``doubt_mix``, ``doubt_floor``).
+"""The reader's doubt of an opening bid (``open_floor``), its mixed doubt (``doubt_mix``, ``doubt_floor``) and
+its hedged doubt (``doubt_hedge``).
 
 Heads up, a best response opens "two 9s" holding none and challenges what a trusting reader raises to
 (the README's "Heads-up"); these dials make the reader doubt an opening, purely or as a mixed strategy.
@@ -13,7 +14,8 @@ from collections import Counter
 
 import pytest
 
-from core.serial import Challenge, MakeBid, Round, SeatView, make_rules, seat_view
+from core.serial import Action, Challenge, MakeBid, Round, SeatView, make_rules, seat_view
+from core.serial.bids import Bid
 from core.serial.players import Reader, ReaderParams
 
 from ._helpers import play, serials
@@ -40,7 +42,7 @@ def expected(reader: Reader, view: SeatView, player: str, digit: int) -> float:
 
 def test_the_new_dials_are_off_by_default() -> None:
     p = ReaderParams()
-    assert (p.open_floor, p.doubt_mix, p.doubt_floor) == (0.0, 0.0, 0.0)
+    assert (p.open_floor, p.doubt_mix, p.doubt_floor, p.doubt_hedge) == (0.0, 0.0, 0.0, 0.0)
 
 
 @pytest.mark.parametrize("preset", ["classic", "salomon"])
@@ -120,3 +122,97 @@ def test_a_doubt_that_reads_the_opening_as_the_ordinary_reading_does_draws_nothi
     rngs = random.Random(0), random.Random(0)
     above.decide(opened, rngs[0]), plain.decide(opened, rngs[1])
     assert rngs[0].getstate() != rngs[1].getstate()
+
+
+# p2 holds one 9 and two 4s: after "two 9s", "three 9s" (on one 9) and "three 4s" (on two 4s) are near each
+# other if the opening is believed, far apart if it may be a bluff.
+ONE_NINE = serials(p1="12345678", p2="74686934")
+
+
+def answering_one_nine() -> SeatView:
+    round_ = Round(make_rules("classic"), ["p1", "p2"], ONE_NINE, "p1")
+    play(round_, [("p1", "2 9")])
+    return seat_view(round_, "p2")
+
+
+def test_doubt_hedge_answers_an_opening_on_a_digit_it_holds_instead_of_one_copy_of_the_claimed_one() -> None:
+    view = answering_one_nine()
+    plain = Reader(dataclasses.replace(GREEDY, doubt_floor=0.3))
+    assert plain.decide(view, random.Random(0)) == MakeBid("p2", Bid(3, 9))
+    hedged = Reader(dataclasses.replace(GREEDY, doubt_floor=0.3, doubt_hedge=0.3))
+    assert hedged.decide(view, random.Random(0)) == MakeBid("p2", Bid(3, 4))
+    # A pure strategy: no draw decides it, and policy says so.
+    assert hedged.policy(view) == [(MakeBid("p2", Bid(3, 4)), 1.0)]
+    assert {hedged.decide(view, random.Random(seed)) for seed in range(20)} == {MakeBid("p2", Bid(3, 4))}
+    # A small hedge does not outweigh the believed opening here.
+    small = Reader(dataclasses.replace(GREEDY, doubt_floor=0.3, doubt_hedge=0.05))
+    assert small.decide(view, random.Random(0)) == MakeBid("p2", Bid(3, 9))
+
+
+def test_doubt_hedge_ranks_the_bids_by_the_blend_of_the_two_readings_and_leaves_the_challenge_alone() -> None:
+    view = answering_one_nine()
+    plain = Reader(dataclasses.replace(GREEDY, doubt_floor=0.3))
+    doubting = Reader(dataclasses.replace(GREEDY, open_floor=0.3))
+    hedged = Reader(dataclasses.replace(GREEDY, doubt_floor=0.3, doubt_hedge=0.25))
+    ordinary = {o.action: o.value for o in plain._options(view, None)}
+    doubted = {o.action: o.value for o in doubting._options(view, None)}
+    ranked = {o.action: o.value for o in hedged._options(view, hedged._doubter(view))}
+    assert set(ranked) == set(ordinary) == set(doubted)
+    bids = [a for a in ranked if isinstance(a, MakeBid)]
+    blend = {a: 0.75 * ordinary[a] + 0.25 * doubted[a] for a in bids}
+    shift = max(ordinary[a] for a in bids) - max(blend.values())
+    for action in bids:
+        assert ranked[action] == pytest.approx(blend[action] + shift)
+    # The best bid keeps the ordinary best bid's worth, and the challenge its own value: bidding or
+    # challenging is decided as before, only which bid changes.
+    assert max(ranked[a] for a in bids) == pytest.approx(max(ordinary[a] for a in bids))
+    assert ranked[Challenge("p2")] == ordinary[Challenge("p2")]
+    # The doubt costs "three 9s" (it needs the opener's two 9s) and not "three 4s" (it needs one 4 of theirs).
+    nines, fours = MakeBid("p2", Bid(3, 9)), MakeBid("p2", Bid(3, 4))
+    assert doubted[nines] < ordinary[nines] - 0.1
+    assert doubted[fours] == pytest.approx(ordinary[fours], abs=0.02)
+    assert "as if the opening were a likelier bluff" in hedged.explain(view)
+    assert "likelier bluff" not in plain.explain(view)
+
+
+def test_doubt_hedge_does_not_turn_a_challenge_into_a_bid_or_back() -> None:
+    """Where the ordinary reading challenges (a bluffed-looking "five 9s" with no 9 in hand), the hedge does
+    too, however large; where it bids, the hedge bids."""
+    no_nine = view_after([("p1", "5 9")])
+    for hedge in (0.5, 1.0):
+        hedged = Reader(dataclasses.replace(GREEDY, doubt_floor=0.3, doubt_hedge=hedge))
+        assert Reader(GREEDY).decide(no_nine, random.Random(0)) == Challenge("p2")
+        assert hedged.decide(no_nine, random.Random(0)) == Challenge("p2")
+        assert isinstance(hedged.decide(answering_one_nine(), random.Random(0)), MakeBid)
+
+
+@pytest.mark.parametrize(
+    ("steps", "opener"),
+    [
+        ([("p2", "2 4"), ("p1", "3 5")], "p2"),  # my own opening, answered: no doubt to hedge
+        ([("p1", "2 9"), ("p2", "3 4"), ("p1", "4 9")], "p1"),  # past the answer to the other's opening
+    ],
+)
+def test_doubt_hedge_changes_nothing_but_the_answer_to_the_others_opening(
+    steps: list[tuple[str, str]], opener: str
+) -> None:
+    view = view_after(steps, opener=opener)
+    hedged = Reader(dataclasses.replace(ReaderParams(), doubt_hedge=0.5, doubt_floor=0.6))
+    plain = Reader(ReaderParams())
+    assert hedged.policy(view) == plain.policy(view)
+    assert [hedged.decide(view, random.Random(s)) for s in range(50)] == [
+        plain.decide(view, random.Random(s)) for s in range(50)
+    ]
+    assert "as if the opening were a likelier bluff" not in hedged.explain(view)
+
+
+def test_doubt_hedge_and_doubt_mix_together_mix_the_hedged_reading_with_the_doubting_one() -> None:
+    view = answering_one_nine()
+    both = Reader(dataclasses.replace(GREEDY, doubt_floor=0.3, doubt_hedge=0.3, doubt_mix=0.2))
+    doubting = Reader(dataclasses.replace(GREEDY, open_floor=0.3)).decide(view, random.Random(0))
+    expected: dict[Action, float] = {MakeBid("p2", Bid(3, 4)): 0.8}
+    expected[doubting] = expected.get(doubting, 0.0) + 0.2
+    policy = dict(both.policy(view))
+    assert policy == {action: pytest.approx(p) for action, p in expected.items()}
+    draws = Counter(both.decide(view, random.Random(seed)) for seed in range(1000))
+    assert set(draws) == set(policy)
