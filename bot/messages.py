@@ -174,8 +174,6 @@ def settings_text(settings: Mapping[str, Any], games: Iterable[str]) -> str:
 
 
 # -- the table's replies and notes: what a move or a seat change says ------------------------------
-_DONE = {"challenge": "You challenged.", "count": "You called for the count.", "bid": "Bid placed.",
-         "declare": "Declared.", "take": "You took the hand.", "discard": "Discarded.", "pass": "You passed."}
 DEALT = "Dealt. Check your DMs for your secret."
 LAST_DECLARED = "The last round is declared."
 _VOID = " The round under way is void: no money moves."
@@ -186,9 +184,9 @@ TOO_FEW_REMAIN = "fewer than two players remain."
 ONLY_COMPUTERS_REMAIN = "only computer players remain."
 
 
-def done(verb: str) -> str:
-    """The mover's reply to a game move."""
-    return _DONE.get(verb, "Done.")
+def done(spec: CommandSpec) -> str:
+    """The mover's reply to a game move: the game's words for it (``CommandSpec.done``), else "Done."."""
+    return spec.done or "Done."
 
 
 def opened(description: str) -> str:

@@ -39,11 +39,12 @@ class Play:
             rt.need_seat(table, cmd.actor.user_id)
             rt.need_round(table)
             assert table.match is not None
-            if game_of_command(table.game.name, cmd.name) is None:
+            spec = game_of_command(table.game.name, cmd.name)
+            if spec is None:
                 raise UserError(R.not_in_game(cmd.name, table.game.title), "unknown-command")
             action = table.match.parse(cmd.actor.user_id, cmd.name, cmd.args, cmd.options)
             checked = table.match.check(action)  # raises GameError before anything changes
-            reply = Reply(M.done(cmd.name))
+            reply = Reply(M.done(spec))
             await self.apply(table, checked, cmd, reply)
         await self.after_change(cmd.key)
         return reply

@@ -127,7 +127,8 @@ class CommandSpec:
     surface that limits a command's description to :data:`HELP_MAX` characters and shows the
     parameters beside it (Discord's slash commands), needed only where ``help`` is longer; a command
     whose help is longer than that and that has no brief is refused when declared, so no surface
-    ever cuts a command's line.
+    ever cuts a command's line.  ``done``: a move's answer to its mover once it is taken ("Bid placed.";
+    empty: the table's plain "Done.").
     """
 
     name: str
@@ -141,6 +142,7 @@ class CommandSpec:
     default: bool = False
     aliases: tuple[str, ...] = ()
     brief: str = ""
+    done: str = ""
 
     def __post_init__(self) -> None:
         if len(self.short) > HELP_MAX:

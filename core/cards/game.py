@@ -59,13 +59,16 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 Section.MOVE, params=(
                     Param("hand", Kind.TEXT, "What you declare: 'king-ten high', 'pair of aces', "
                           "'eights full of fours'", required=True, words=True),
-                ), form=True, default=True, aliases=("d",)),
-    CommandSpec("take", "take the hand passed to you (then discard and declare)", Section.MOVE, aliases=("t",)),
+                ), form=True, default=True, aliases=("d",), done="Declared."),
+    CommandSpec("take", "take the hand passed to you (then discard and declare)", Section.MOVE, aliases=("t",),
+                done="You took the hand."),
     CommandSpec("discard", "discard cards from the hand you took and draw as many: 'discard JD 3H'", Section.MOVE,
                 params=(Param("cards", Kind.CARDS, "The cards to throw away, e.g. 'JD 3H' or '10S'", required=True,
-                              words=True),), form=True),
-    CommandSpec("challenge", "challenge the declaration: the hand is shown", Section.MOVE, aliases=("c", "ch")),
-    CommandSpec("pass", "pass the hand on (once a game, when the table allows it)", Section.MOVE, aliases=("p",)),
+                              words=True),), form=True, done="Discarded."),
+    CommandSpec("challenge", "challenge the declaration: the hand is shown", Section.MOVE, aliases=("c", "ch"),
+                done="You challenged."),
+    CommandSpec("pass", "pass the hand on (once a game, when the table allows it)", Section.MOVE, aliases=("p",),
+                done="You passed."),
     CommandSpec("hint", "what a computer player would do in your seat, and why", Section.READ, changes=False),
 )
 """The card game's moves and private read, declared once (every surface is built from them)."""

@@ -24,9 +24,10 @@ COMMANDS: tuple[CommandSpec, ...] = (
               low=1, high=MAX_QUANTITY, suggest=Suggest.FORM),
         Param("digit", Kind.INT, "Which digit (0-9)", low=0, high=9, suggest=Suggest.FORM),
         Param("say", Kind.TEXT, "Or the bid in words: 'five sevens', '5 7', 'three tens'", words=True),
-    ), form=True, default=True, aliases=("b", "raise", "r")),
-    CommandSpec("challenge", "challenge the standing bid", Section.MOVE, aliases=("c", "ch")),
-    CommandSpec("count", "call for the count (a bidder challenged all around, with the rebid right)", Section.MOVE),
+    ), form=True, default=True, aliases=("b", "raise", "r"), done="Bid placed."),
+    CommandSpec("challenge", "challenge the standing bid", Section.MOVE, aliases=("c", "ch"), done="You challenged."),
+    CommandSpec("count", "call for the count (a bidder challenged all around, with the rebid right)", Section.MOVE,
+                done="You called for the count."),
     CommandSpec("odds", "my private odds for each digit", Section.READ, changes=False, aliases=("o",)),
     CommandSpec("hint", "what a computer player would do in my seat, and why", Section.READ, changes=False),
 )

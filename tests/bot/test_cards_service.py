@@ -135,3 +135,15 @@ async def test_config_sets_each_games_defaults_and_rules_explain_the_card_game(h
     assert (await h.do(ADMIN, "end")).ok
     assert (await h.do(ALICE, "start")).ok
     assert "quick" in (await h.do(BOB, "rules")).text.lower()
+
+
+async def test_each_move_is_answered_in_the_games_own_words(harness: Harness) -> None:
+    """The mover's reply is the game's (``CommandSpec.done``): bot/ names no game's verb; an alias is
+    answered as its command."""
+    h = harness
+    await open_cards(h)
+    opener = actor(round_of(h).to_act)
+    declared = await h.do(opener, "d", *round_of(h).least_raise().name().split())  # "d": declare's alias
+    assert declared.ok and declared.text == "Declared."
+    took = await h.do(actor(round_of(h).to_act), "take")
+    assert took.ok and took.text == "You took the hand."

@@ -166,3 +166,11 @@ def test_the_command_lines_help_names_every_game_and_its_examples(capsys: pytest
 
 def test_either_names_alternatives() -> None:
     assert [either(w) for w in ([], ["a"], ["a", "b"], ["a", "b", "c"])] == ["", "a", "a or b", "a, b or c"]
+
+
+def test_a_move_without_words_of_its_own_is_answered_done() -> None:
+    from bot.messages import done
+
+    guess = next(spec for spec in GuessGame.commands if spec.name == "guess")
+    assert guess.done == "" and done(guess) == "Done."
+    assert done(commands()["bid"]) == "Bid placed."
