@@ -21,7 +21,7 @@ from bot.model import Actor, Command, Message, Reply, TableKey, render_mentions
 from bot.service import Service
 from core.commands import CommandSpec, Section
 from core.game import Game
-from core.registry import get_game
+from core.registry import DEFAULT_GAME, get_game
 
 __all__ = ["ConsoleNotifier", "play"]
 
@@ -172,7 +172,7 @@ async def play(
     stdin: TextIO | None = None,
     out: TextIO | None = None,
     options: Sequence[str] = (),
-    game: str = "serial",
+    game: str = DEFAULT_GAME,
 ) -> int:
     stdin = stdin if stdin is not None else sys.stdin
     out = out if out is not None else sys.stdout

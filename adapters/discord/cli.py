@@ -12,7 +12,7 @@ __all__ = ["register"]
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "discord",
-        help="run the Discord bot (/liars in a channel, serials by DM)",
+        help="run the Discord bot (/liars in a channel, what each player is dealt by DM)",
         description="Reads DISCORD_TOKEN, DISCORD_GUILD_ID, DISCORD_API_BASE, DISCORD_GATEWAY_URL, "
         "LIARS_DATABASE_URL, LIARS_DB, LIARS_COMPUTER_DELAY, LIARS_LOG_LEVEL and LIARS_METRICS_PORT from the "
         "environment, and from ./.env if it exists (the environment wins).",
