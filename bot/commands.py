@@ -54,7 +54,7 @@ def _format_help() -> tuple[str, str]:
     """``start``'s usage words for the formats other than the games' usual ones (``[format=elimination]``)
     and its ``format`` option's help, from the games' declared formats.  A table plays its game's usual
     format unless told: with one game that has formats, that one is named the default; with several,
-    each game's usual one is (``rounds or usual (each game's own, the default)``)."""
+    each game's usual one is (``rounds or usual (each game's usual: the default)``)."""
     usuals = list(dict.fromkeys(next(iter(game.formats)) for game in GAMES.values() if game.formats))
     others = {name: words for game in GAMES.values() for name, words in list(game.formats.items())[1:]
               if name not in usuals}
