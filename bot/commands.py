@@ -15,8 +15,8 @@ from core.registry import DEFAULT_GAME, GAMES, game_commands
 
 from .settings import HISTORY_CHOICES, MAX_STAKE, MAX_TIMEOUT, MIN_TIMEOUT
 
-__all__ = ["commands", "either", "format_lines", "game_of_command", "hand_labels", "options_examples", "resolve",
-           "table_commands"]
+__all__ = ["commands", "either", "first_or", "format_lines", "game_of_command", "hand_labels", "options_examples",
+           "resolve", "table_commands"]
 
 
 def _choices(values: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
@@ -35,14 +35,19 @@ def either(words: Sequence[str]) -> str:
     return " or ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
 
 
+def first_or(words: Sequence[str]) -> str:
+    """``a``, ``a (or b)``, ``a (or b, or c)``: the first named, the others as the alternatives (what
+    the table deals, the button that shows it, when the game is not known)."""
+    return (words[0] + (f" (or {', or '.join(words[1:])})" if len(words) > 1 else "")) if words else ""
+
+
 def _hand_help() -> str:
     """``hand``'s line, naming what each game deals (``Game.hand``): "show me my serial (or my cards)
     again, privately"."""
     held = [game.hand.what for game in GAMES.values() if game.hand is not None]
     if not held:
         return "show me what I hold again, privately"
-    also = f" (or {', or '.join(held[1:])})" if held[1:] else ""
-    return _fitting(f"show me {held[0]}{also} again, privately", "show me what I was dealt again, privately")
+    return _fitting(f"show me {first_or(held)} again, privately", "show me what I was dealt again, privately")
 
 
 def _formats() -> dict[str, FormatWords]:

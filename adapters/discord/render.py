@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import discord
 
 from adapters import pictures
-from bot.commands import hand_labels
+from bot.commands import first_or, hand_labels
 from bot.model import Button, Message, Reply, TableKey, render_mentions, split_text
 
 from .components import FormButton, TableButton
@@ -67,9 +67,7 @@ def hand_button(label: str | None) -> str:
     """How a notice names the table message's button that shows a player what they hold: the label the
     bot put on the undelivered message (**My serial**), else every game's (**My serial** (or **My hand**)):
     a message the bot did not label (its game deals nothing hidden)."""
-    labels = (label,) if label else hand_labels()
-    rest = ", or ".join(f"**{other}**" for other in labels[1:])
-    return f"**{labels[0]}**" + (f" (or {rest})" if rest else "")
+    return first_or([f"**{words}**" for words in ((label,) if label else hand_labels())])
 
 
 # Card suits in emoji presentation: Discord draws hearts and diamonds red, spades and clubs black.

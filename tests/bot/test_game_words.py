@@ -12,7 +12,7 @@ import pytest
 from adapters.discord.commands import build_commands
 from adapters.discord.render import TEXT, hand_button
 from bot.cli import main
-from bot.commands import commands, either, format_lines, hand_labels
+from bot.commands import commands, either, first_or, format_lines, hand_labels
 from core.commands import HELP_MAX, FormatWords, HandWords
 from core.registry import GAMES, register, unregister
 from tests.conformance.guess import GuessGame
@@ -164,8 +164,9 @@ def test_the_command_lines_help_names_every_game_and_its_examples(capsys: pytest
     assert "(serial: classic, quick or salomon; cards: standard, wild or knockout; tiles: standard)" in play
 
 
-def test_either_names_alternatives() -> None:
+def test_either_and_first_or_name_alternatives() -> None:
     assert [either(w) for w in ([], ["a"], ["a", "b"], ["a", "b", "c"])] == ["", "a", "a or b", "a, b or c"]
+    assert [first_or(w) for w in ([], ["a"], ["a", "b"], ["a", "b", "c"])] == ["", "a", "a (or b)", "a (or b, or c)"]
 
 
 def test_a_move_without_words_of_its_own_is_answered_done() -> None:
