@@ -1,7 +1,7 @@
 """Judge changed heads-up dials the way the README's "Heads-up" tables do, without shipping them.
 
     .venv/bin/python bench/heads_up_dials.py --dials '{"doubt_mix": 0.1, "doubt_floor": 0.3}'
-        [--preset classic] [--rounds 600] [--seed 1] [--arena-rounds 20000] [--skip-br] [--skip-arena]
+        [--preset classic] [--rounds 600] [--seed 1] [--seats 0,1] [--arena-rounds 20000] [--skip-br] [--skip-arena]
 
 Plays the table's trained reader (``hard`` at 2 players) with ``--dials`` changed (none: the shipped
 dials) and prints, beside the issue's targets:
@@ -39,6 +39,7 @@ def main() -> None:
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--rounds", type=int, default=600, help="best-response rounds")
     parser.add_argument("--seed", type=int, default=1, help="the best response's seed")
+    parser.add_argument("--seats", default="0,1", help="the exploiter's seats (0 opens), as liars exploit --approx")
     parser.add_argument("--arena-rounds", type=int, default=20_000)
     parser.add_argument("--skip-br", action="store_true")
     parser.add_argument("--skip-arena", action="store_true")
@@ -48,9 +49,10 @@ def main() -> None:
     print(f"{args.preset}, 2 players, the trained reader with {args.dials}")
     if not args.skip_br:
         start = time.process_time()
+        chosen = [int(s) for s in args.seats.split(",")]
         result = approx_exploitability(lambda: Reader(params, name="hard"), rules, 2, args.rounds, args.seed,
-                                       particles=32, lookahead=1)
-        seats = ", ".join(f"seat {i} {result.seat(i).mean:+.3f}" for i in range(2))
+                                       particles=32, lookahead=1, seats=chosen)
+        seats = ", ".join(f"seat {i} {result.seat(i).mean:+.3f} ± {result.seat(i).half_width:.3f}" for i in chosen)
         print(f"  local best response: {result.value:+.3f} ± {result.half_width:.3f} units/round ({seats}; "
               f"{args.rounds} rounds, seed {args.seed}, {time.process_time() - start:.0f} s CPU)  "
               f"target ≤ {BR_TARGET}")
