@@ -28,7 +28,7 @@ from core.serial.view import seat_view
 
 FIXTURE = Path(__file__).with_name("reader_pinned.json")
 TABLES = [(name, preset, n) for name in ("reader", "hard") for preset in ("classic", "salomon") for n in (2, 3, 5)]
-ROUNDS = 6  # per table; classic heads-up `hard` (the table with the mixed doubt) plays more, below
+ROUNDS = 6  # per table; classic heads-up `hard` (the table with the hedged answer to an opening) plays more, below
 
 
 def _rounds(name: str, preset: str, n: int) -> int:
