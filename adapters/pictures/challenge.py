@@ -3,12 +3,12 @@ the game's words.
 
 Input (:func:`render_challenge`)::
 
-    {"declared": {"type": "three-of-a-kind", "ranks": []},   # the declaration challenged
-     "declared_text": "three of a kind",                       # optional; else built from "declared"
+    {"declared": {"type": "three-of-a-kind", "ranks": []},   # the declaration challenged (not drawn)
+     "declared_text": "three of a kind",                       # it, in the game's words (drawn)
      "floor": ["2C", "2D", "2H", "4S", "3C"],                  # the declaration's floor (5 cards)
      "hand": ["QS", "7H", "7C", "6D", "2S"],                   # the hand shown (5 cards)
-     "value": {"type": "pair", "ranks": ["7", "Q", "6", "2"]},
-     "value_text": "a pair of sevens",                          # optional; else built from "value"
+     "value": {"type": "pair", "ranks": ["7", "Q", "6", "2"]},  # the hand's value (not drawn)
+     "value_text": "a pair of sevens",                          # it, in the game's words (drawn)
      "holds": false,                                            # the hand's value ≥ the floor
      "active": "dirk", "challenger": "ellie", "out": "dirk",
      "names": {"dirk": "Dirk", "ellie": "Ellie"},              # optional; default the ids
@@ -83,14 +83,6 @@ def _card(c: Raster, x: float, y: float, w: float, h: float, card: str, *, big: 
         c.text(x + w / 2, y + h / 2 + 9, suit, "sans-bold", 12, colour, "mm")
 
 
-def _describe(value: Mapping[str, Any] | None) -> str:
-    if not value:
-        return ""
-    ranks = value.get("ranks") or []
-    kind = str(value.get("type", "")).replace("-", " ")
-    return kind + (f" ({'-'.join(str(r) for r in ranks)})" if ranks else "")
-
-
 def _row(c: Raster, x: float, y: float, cards: Sequence[str], *, w: float, h: float, gap: float,
          big: bool, joker: str) -> None:
     for i, card in enumerate(cards):
@@ -108,8 +100,8 @@ def _draw(c: Raster, data: Mapping[str, Any]) -> None:
     fields = {
         "active": name(data["active"]),
         "challenger": name(data["challenger"]),
-        "declared": safe_text(str(data.get("declared_text") or _describe(data.get("declared"))), limit=48),
-        "value": safe_text(str(data.get("value_text") or _describe(data.get("value"))), limit=56),
+        "declared": safe_text(str(data.get("declared_text") or ""), limit=48),
+        "value": safe_text(str(data.get("value_text") or ""), limit=56),
         "out": name(out) if out else "",
     }
 

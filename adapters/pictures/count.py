@@ -13,8 +13,7 @@ as ``TableState.round_record`` stores it, the game's words, and display names::
                  "net": {"p1": 1, "p2": 1, "p3": -2}},
      "words": {"title": "The count — round 3", "final_bid": "Final bid: 6 zeros by {bidder}", ...},
      "names": {"p1": "Alice", ...},          # optional; default the player ids
-     "last_challenger": "p2",                # optional; default the last "challenge" in actions
-     "round": 3}                             # optional
+     "last_challenger": "p2"}                # optional; default the last "challenge" in actions
 
 ``words`` are every word the picture draws, the game's (``core/serial/text.py``'s
 :func:`~core.serial.text.count_picture_words`, which names the digits as the table does):

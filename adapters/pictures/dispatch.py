@@ -70,7 +70,6 @@ def render(picture: Mapping[str, Any], names: Mapping[str, str] | None = None) -
             "outcome": record["outcome"],
             "names": who,
             "last_challenger": picture.get("last_challenger"),
-            "round": record.get("round"),
             "words": picture.get("words") or {},
         }
         return render_count(data)

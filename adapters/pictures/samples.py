@@ -14,7 +14,7 @@ from core.cards.text import PICTURE_WORDS
 from core.serial.rules import RankOrder
 from core.serial.text import count_picture_words
 
-__all__ = ["challenge_example", "count_example", "ledger_example", "names_example"]
+__all__ = ["challenge_example", "count_example", "count_picture_example", "ledger_example", "names_example"]
 
 
 def names_example() -> dict[str, str]:
@@ -63,6 +63,15 @@ def count_example() -> dict[str, Any]:
         "last_challenger": "p2",
         "words": count_picture_words(outcome, RankOrder.ZERO_LOW, 1),  # as the serial game sends them
     }
+
+
+def count_picture_example() -> dict[str, Any]:
+    """What ``core/serial/game.py`` puts on the count's Say (:func:`count_example`'s round): the round
+    record, the last challenger and the game's words, as :func:`~adapters.pictures.render` takes it."""
+    data = count_example()
+    record = {"round": 1, "serials": data["serials"], "opener": "p1", "salt": "00", "commitment": "ab",
+              "actions": data["actions"], "outcome": data["outcome"]}
+    return {"game": "serial", "record": record, "last_challenger": "p2", "words": data["words"]}
 
 
 def challenge_example() -> dict[str, Any]:

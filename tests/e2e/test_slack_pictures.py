@@ -10,7 +10,7 @@ import logging
 
 import pytest
 
-from adapters.pictures.samples import count_example, names_example
+from adapters.pictures.samples import count_picture_example, names_example
 from bot.model import Message, MessageKind
 from tests.adapters.slack.harness import (
     ACK_LIMIT,
@@ -24,7 +24,7 @@ from tests.adapters.slack.harness import (
 from tests.fakes.slack_server import FakeSlack
 
 PNG = b"\x89PNG\r\n\x1a\n"
-COUNT = {"game": "serial", "record": count_example(), "last_challenger": "p2"}  # as the serial game sends it
+COUNT = count_picture_example()  # as the serial game sends it
 
 
 def _count_posts(fake: FakeSlack) -> list[float]:

@@ -13,7 +13,7 @@ import pytest
 
 from adapters import pictures
 from adapters.console.app import ConsoleNotifier
-from adapters.pictures.samples import challenge_example, count_example, names_example
+from adapters.pictures.samples import challenge_example, count_example, count_picture_example, names_example
 from bot.model import Message, MessageKind, TableKey
 from core.serial.rules import RankOrder
 from core.serial.text import count_picture_words
@@ -22,18 +22,10 @@ from tests.adapters.pictures.cases import CASES, golden_path, ledger_nets, match
 KEY = TableKey("local", "local", "terminal")
 
 
-def count_picture() -> dict[str, Any]:
-    """What core/serial/game.py puts on the count's Say: the round record, the last challenger and its words."""
-    data = count_example()
-    record = {"round": 1, "serials": data["serials"], "opener": "p1", "salt": "00", "commitment": "ab",
-              "actions": data["actions"], "outcome": data["outcome"]}
-    return {"game": "serial", "record": record, "last_challenger": "p2", "words": data["words"]}
-
-
 def test_the_count_from_the_games_picture_data_matches_its_golden() -> None:
-    png = pictures.render(count_picture(), {p: n for p, n in names_example().items() if p != "p4"})
+    png = pictures.render(count_picture_example(), {p: n for p, n in names_example().items() if p != "p4"})
     assert matches(png, golden_path("count").read_bytes())
-    assert pictures.filename(count_picture()) == "count-1.png"
+    assert pictures.filename(count_picture_example()) == "count-1.png"
 
 
 def test_names_fill_in_what_the_cards_picture_leaves_as_ids() -> None:
@@ -60,9 +52,10 @@ async def test_the_console_writes_the_picture_next_to_the_database_and_prints_it
     out = io.StringIO()
     notifier = ConsoleNotifier(out, "you", tmp_path, "liars")
     names = {p: n for p, n in names_example().items() if p != "p4"}
-    await notifier.deliver([Message(KEY, "The count", MessageKind.RESULT, names=names, picture=count_picture())])
+    await notifier.deliver([Message(KEY, "The count", MessageKind.RESULT, names=names,
+                                    picture=count_picture_example())])
     await notifier.deliver([Message(KEY, "The count again", MessageKind.RESULT, names=names,
-                                    picture=count_picture())])
+                                    picture=count_picture_example())])
     first, second = tmp_path / "liars-count-1.png", tmp_path / "liars-count-1-2.png"
     assert f"The count\n🖼  Picture: {first}\n\n" in out.getvalue() and f"Picture: {second}" in out.getvalue()
     assert matches(first.read_bytes(), golden_path("count").read_bytes())
@@ -84,7 +77,7 @@ def test_the_count_names_digits_in_the_order_the_game_says() -> None:
     """The game's words name its digits: the same count at a zero-high table says "tens" (its header and
     result line), so it is drawn differently; it is drawn as render_count draws it."""
     words = count_picture_words(count_example()["outcome"], RankOrder.ZERO_HIGH, 1)
-    low, high = count_picture(), {**count_picture(), "words": words}
+    low, high = count_picture_example(), {**count_picture_example(), "words": words}
     names = names_example()
     assert not matches(pictures.render(high, names), pictures.render(low, names))
     data = {**count_example(), "names": {p: names[p] for p in ("p1", "p2", "p3")}, "words": words}

@@ -178,8 +178,13 @@ def test_every_line_of_the_count_is_the_games_words() -> None:
         assert render_count(data) != plain, key
     by_payee = {**count_example(), "outcome": {**count_example()["outcome"], "transfers": [
         {"from": "p1", "to": "p3", "units": 1}, {"from": "p2", "to": "p3", "units": 1}]}}
-    for key in ("paid_each",):
-        assert render_count(by_payee) != render_count({**by_payee, "words": {**by_payee["words"], key: "autre"}})
+    one = {**count_example(), "outcome": {**count_example()["outcome"], "transfers": [
+        {"from": "p3", "to": "p1", "units": 2}]}}  # one payer, one payee: "pays"
+    mixed = {**count_example(), "outcome": {**count_example()["outcome"], "transfers": [
+        {"from": "p1", "to": "p3", "units": 1}, {"from": "p2", "to": "p3", "units": 1},
+        {"from": "p1", "to": "p3", "units": 2}]}}  # by payee is shorter: "paid_each" for 1, "paid" for 2
+    for key, data in (("paid_each", by_payee), ("pays", one), ("paid", mixed), ("paid_each", mixed)):
+        assert render_count(data) != render_count({**data, "words": {**data["words"], key: "autre"}}), key
     words = count_example()["words"]
     assert (words["final_bid"], words["held"]) == ("Final bid: 6 zeros by {bidder}", "zeros")
     assert render_count({**count_example(), "words": {}}) != plain

@@ -11,13 +11,13 @@ import pytest
 
 from adapters import pictures
 from adapters.pictures import worker
-from adapters.pictures.samples import count_example
+from adapters.pictures.samples import count_picture_example
 
 
 async def test_the_worker_draws_what_render_draws_and_refuses_what_it_refuses(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LIARS_PICTURE_PROCESS", "1")
-    picture = {"game": "serial", "record": count_example(), "last_challenger": None}
+    picture = count_picture_example()
     try:
         drawn = await pictures.draw(picture)
         assert worker._pool is not None and os.getpid() not in {p.pid for p in worker._pool._processes.values()}
@@ -32,7 +32,7 @@ async def test_the_worker_draws_what_render_draws_and_refuses_what_it_refuses(
 async def test_without_the_process_pool_it_draws_on_a_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LIARS_PICTURE_PROCESS", "0")
     worker.shutdown()
-    picture = {"game": "serial", "record": count_example(), "last_challenger": None}
+    picture = count_picture_example()
     assert await pictures.draw(picture) == pictures.render(picture)
     assert worker._pool is None
 
@@ -40,7 +40,7 @@ async def test_without_the_process_pool_it_draws_on_a_thread(monkeypatch: pytest
 async def test_the_worker_runs_at_a_lower_priority(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LIARS_PICTURE_PROCESS", "1")
     try:
-        await pictures.draw({"game": "serial", "record": count_example(), "last_challenger": None})
+        await pictures.draw(count_picture_example())
         assert worker._pool is not None
         [pid] = [p.pid for p in worker._pool._processes.values()]
         assert os.getpriority(os.PRIO_PROCESS, pid) == min(os.getpriority(os.PRIO_PROCESS, 0) + worker.NICE, 19)
@@ -54,7 +54,7 @@ async def test_too_many_pictures_waiting_refuses_another_at_once_with_one_warnin
     monkeypatch.setenv("LIARS_PICTURE_PROCESS", "0")
     monkeypatch.setattr(worker, "MAX_WAITING", 2)
     monkeypatch.setattr(worker, "_shed", {"count": 0, "warned_at": float("-inf")})
-    picture = {"game": "serial", "record": count_example(), "last_challenger": None}
+    picture = count_picture_example()
     waiting = [asyncio.create_task(pictures.draw(picture)) for _ in range(2)]
     await asyncio.sleep(0)  # both have started: they are waiting for the drawing thread
     with caplog.at_level(logging.WARNING, logger="adapters.pictures"):
