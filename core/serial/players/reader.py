@@ -398,7 +398,9 @@ class Reader:
         """The options and their values; answering another's opening with ``doubt_hedge``, the bids re-ranked.
 
         Each bid is valued at the hedged blend of its two readings' values, all shifted alike so that the best
-        bid is worth what the best bid was worth before: which bid to make changes, whether to bid does not.
+        bid is worth what the best bid was worth before: which bid to make changes; for a greedy pick
+        (temperature 0, no bluff margin) whether to bid does not (a softmax or the bluff margin see every
+        bid's value, so at a higher temperature it may move a little).
         Only the answer to the opening is hedged (the history is that one bid); later decisions are as before.
         """
         options = self._table(view).options()

@@ -91,9 +91,10 @@ class ReaderParams:
 
     @property
     def doubts(self) -> bool:
-        """Whether ``doubt_mix`` mixes in (or ``doubt_hedge`` hedges with) a different reading: a ``doubt_floor`` at
-        or below the opening's own floor reads the opening exactly as the ordinary reading does, so there is
-        nothing to mix (or draw) or hedge."""
+        """Whether ``doubt_mix`` mixes in (or ``doubt_hedge`` hedges with) a different reading: a doubting reading
+        whose floor for the opening, ``max(bid_floor, doubt_floor)``, equals the opening's own floor reads the
+        opening exactly as the ordinary reading does, so there is nothing to mix (or draw) or hedge.  (A
+        ``doubt_floor`` between ``bid_floor`` and ``open_floor`` is a different, more trusting reading: mixed in.)"""
         different = max(self.bid_floor, self.doubt_floor) != self.opening_floor
         return (self.doubt_mix > 0 or self.doubt_hedge > 0) and different
 
