@@ -10,7 +10,10 @@ import pytest
 from bot.bootstrap import build_service
 from bot.model import Actor, Command, Reply, TableKey
 from bot.service import Service
+from bot.table import TableState
+from core.serial.game import SerialMatch
 from tests.doubles import FakeClock, RecordingNotifier
+from tests.typed import live_round, serial_match, table_of
 
 KEY = TableKey("discord", "guild1", "chan1")
 ALICE = Actor("U1", "Alice")
@@ -27,16 +30,29 @@ class Harness:
         self.seed = seed
         self.clock = FakeClock()
         self.notifier = RecordingNotifier()
-        self.service: Service | None = None
+        self._service: Service | None = None
+
+    @property
+    def service(self) -> Service:
+        """The service (open)."""
+        assert self._service is not None
+        return self._service
+
+    def table(self, key: TableKey = KEY) -> TableState:
+        """The table at ``key`` (there must be one)."""
+        return table_of(self.service, key)
+
+    def serial(self, key: TableKey = KEY) -> SerialMatch:
+        """The serial game's match at ``key`` (a serial table)."""
+        return serial_match(self.service.table(key))
 
     async def open(self, **kw: Any) -> Service:
-        self.service = await build_service(
+        self._service = await build_service(
             self.notifier, db_path=str(self.path), clock=self.clock, rng=random.Random(self.seed), **kw
         )
-        return self.service
+        return self._service
 
     async def restart(self, **kw: Any) -> Service:
-        assert self.service is not None
         await self.service.close()
         self.notifier = RecordingNotifier()
         self.seed += 1000
@@ -44,17 +60,13 @@ class Harness:
 
     async def do(self, actor: Actor, name: str, *args: str, key: TableKey = KEY, request_id: str | None = None,
                  **options: Any) -> Reply:
-        assert self.service is not None
         reply = await self.service.handle(
             Command(name, key, actor, tuple(args), {k: str(v) for k, v in options.items()}, request_id))
         await self.service.drain()  # what the table says is delivered off the lock; tests read it after
         return reply
 
     def to_act(self, key: TableKey = KEY) -> str:
-        assert self.service is not None
-        table = self.service.table(key)
-        assert table is not None and table.match.live_round is not None
-        to_act = table.match.live_round.to_act
+        to_act = live_round(table_of(self.service, key)).to_act
         assert to_act is not None
         return to_act
 
@@ -64,14 +76,15 @@ async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
     h = Harness(tmp_path / "liars.sqlite3")
     await h.open()
     yield h
-    if h.service is not None:
-        await h.service.close()
+    await h.service.close()
 
 
 ACTORS = {a.user_id: a for a in (ALICE, BOB, CAROL, ADMIN)}
 
 
-def actor(uid: str) -> Actor:
+def actor(uid: str | None) -> Actor:
+    """The person with this id (a round's ``to_act``: there must be someone to act)."""
+    assert uid is not None
     return ACTORS[uid]
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 from bot.model import Actor
-from core.cards.round import Phase
+from core.cards.round import Phase, Round
 from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, KEY, Harness, actor
+from tests.typed import cards_match, data
 
 
 async def open_cards(h: Harness, *guests: Actor) -> None:
@@ -17,11 +18,16 @@ async def open_cards(h: Harness, *guests: Actor) -> None:
     assert (await h.do(ALICE, "deal")).ok
 
 
-def round_of(h: Harness):  # type: ignore[no-untyped-def]
-    assert h.service is not None
-    table = h.service.table(KEY)
-    assert table is not None
-    return table.match.engine.round
+def round_or_none(h: Harness) -> Round | None:
+    """The card round at KEY (a card table there), None before the first deal."""
+    return cards_match(h.service.table(KEY)).engine.round
+
+
+def round_of(h: Harness) -> Round:
+    """The card round at KEY, which has been dealt."""
+    round_ = round_or_none(h)
+    assert round_ is not None
+    return round_
 
 
 async def test_a_timed_out_player_declares_or_takes_and_declares_the_least_raise(harness: Harness) -> None:
@@ -31,7 +37,7 @@ async def test_a_timed_out_player_declares_or_takes_and_declares_the_least_raise
     opener = round_of(h).to_act
     h.clock.advance(61)
     for _ in range(2):  # the warning, then the timeout
-        await h.service.tick()  # type: ignore[union-attr]
+        await h.service.tick()
     r = round_of(h)
     assert r.standing is not None and r.active == opener and r.phase is Phase.GUN
     opening = r.standing
@@ -40,7 +46,7 @@ async def test_a_timed_out_player_declares_or_takes_and_declares_the_least_raise
     least = r.least_raise()
     h.clock.advance(61)
     for _ in range(3):
-        await h.service.tick()  # type: ignore[union-attr]
+        await h.service.tick()
     r = round_of(h)
     # Under the gun and out of time: took the hand and declared the least legal raise, in one turn.
     assert r.active == under_gun and r.standing == least and r.standing > opening
@@ -53,8 +59,8 @@ async def test_a_finished_card_game_counts_in_stats_and_history(harness: Harness
     h = harness
     await open_cards(h)
     for _ in range(20):
-        r = round_of(h)
-        if r is None or h.service.table(KEY) is None:  # type: ignore[union-attr]
+        r = round_or_none(h)
+        if r is None or h.service.table(KEY) is None:
             break
         who = r.to_act
         if who is None:
@@ -63,9 +69,9 @@ async def test_a_finished_card_game_counts_in_stats_and_history(harness: Harness
             assert (await h.do(actor(who), "challenge")).ok
         else:
             assert (await h.do(actor(who), "declare", *r.least_raise().name().split())).ok
-        if h.service.table(KEY) is None:  # type: ignore[union-attr]
+        if h.service.table(KEY) is None:
             break
-    assert h.service.table(KEY) is None  # type: ignore[union-attr]  # two players: one challenge ends it
+    assert h.service.table(KEY) is None  # two players: one challenge ends it
     ended = [m.text for m in h.notifier.messages if "won the game" in m.text]
     assert len(ended) == 1
     winner = ALICE if ALICE.user_id in ended[0] else BOB
@@ -93,7 +99,7 @@ async def test_when_the_last_rival_leaves_the_game_ends_and_settles(harness: Har
     left = await h.do(actor(third), "leave")
     assert left.ok, left.text
     assert (await h.do(actor(under_gun), "challenge")).ok
-    assert h.service.table(KEY) is None  # type: ignore[union-attr]
+    assert h.service.table(KEY) is None
     ended = [m.text for m in h.notifier.messages if "wins the game" in m.text]
     assert ended, [m.text for m in h.notifier.messages][-6:]
     board = await h.do(ALICE, "ledger")
@@ -109,8 +115,7 @@ async def test_a_player_who_is_out_is_told_so_in_words_not_by_id(harness: Harnes
     r = round_of(h)
     assert (await h.do(actor(r.to_act), "declare", *r.least_raise().name().split())).ok
     assert (await h.do(actor(round_of(h).to_act), "challenge")).ok
-    table = h.service.table(KEY)  # type: ignore[union-attr]
-    [out] = table.match.engine.out
+    [out] = cards_match(h.service.table(KEY)).engine.out
     refused = await h.do(actor(out), "take")
     assert not refused.ok and refused.code == "not-seated"
     assert refused.text == "You are not playing in this round (you are out, or joined after it was dealt)."
@@ -128,8 +133,7 @@ async def test_config_sets_each_games_defaults_and_rules_explain_the_card_game(h
     assert rules.text.startswith("Liar's Poker with cards, preset knockout") and "pass" in rules.text
     assert "challenger is out" in rules.text  # the game explained, not only its preset's name
     helped = await h.do(BOB, "help")
-    assert helped.data is not None
-    listed = set(helped.data["commands"])  # type: ignore[arg-type]
+    listed = set(data(helped)["commands"])
     assert {"declare", "take", "discard", "pass", "challenge", "hint"} <= listed
     assert not {"bid", "count", "odds"} & listed  # a card table's help speaks of cards only
     assert (await h.do(ADMIN, "end")).ok

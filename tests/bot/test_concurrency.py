@@ -13,27 +13,27 @@ from bot.model import Actor, Command, Message, Reply, TableKey
 from core.serial import CallCount, Challenge, MakeBid, seat_view
 from core.serial.players import get_strategy
 from tests.doubles import FakeClock
+from tests.typed import live_round, serial_match
 
 from .conftest import Harness
 
 
 async def drive(h: Harness, i: int) -> int:
     """One human (playing by the easy strategy, through commands) and two computer seats, 3 rounds."""
-    assert h.service is not None
     key = TableKey("discord", f"server{i % 10}", f"chan{i}")
     me = Actor(f"human{i}", f"Human {i}")
     strategy = get_strategy("easy")
     rng = random.Random(i)
 
-    async def send(name: str, *args: str, **opts: object) -> None:
-        reply = await h.service.handle(Command(name, key, me, args, opts))  # type: ignore[union-attr]
+    async def send(name: str, *args: str, **opts: str) -> None:
+        reply = await h.service.handle(Command(name, key, me, args, opts))
         assert reply.ok, reply.text
 
     await send("start", "classic", "1", "3", "2", rounds="3", level="normal")
     await send("deal")
     actions = 0
     while (table := h.service.table(key)) is not None:
-        round_ = table.match.live_round
+        round_ = serial_match(table).live_round
         assert round_ is not None and round_.to_act == me.user_id  # computers act at once (no delay)
         action = strategy.decide(seat_view(round_, me.user_id), rng)
         if isinstance(action, MakeBid):
@@ -103,9 +103,7 @@ async def test_a_stuck_platform_delays_neither_other_tables_nor_the_next_command
         await asyncio.wait_for(poll(), timeout=30)
 
     def to_act(key: TableKey) -> str:
-        table = service.table(key)
-        assert table is not None and table.match.live_round is not None
-        return str(table.match.live_round.to_act)
+        return str(live_round(service.table(key)).to_act)
 
     try:
         assert (await do(slow, admin, "config", "turn_timeout=60")).ok
@@ -120,12 +118,12 @@ async def test_a_stuck_platform_delays_neither_other_tables_nor_the_next_command
         # The stuck table's turn timer fires: a warning, then the timeout, though nothing was sent.
         table = service.table(slow)
         assert table is not None
-        before = table.match.round_number
+        before = serial_match(table).round_number
         clock.advance(61)
         for _ in range(3):
             await asyncio.wait_for(service.tick(), timeout=30)
         # two players: the timed-out player challenged, the round was counted and the next one dealt
-        assert table.match.round_number == before + 1
+        assert serial_match(table).round_number == before + 1
     finally:
         platform.release.set()
         await asyncio.wait_for(service.drain(), timeout=30)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import logging
+from typing import Any
 
 import pytest
 
 from core.serial.record import replay
 from tests.bot.conftest import ALICE, BOB, CAROL, KEY, Harness, actor
+from tests.typed import data, elimination_match, live_round
 
 
 async def open_three(h: Harness, *words: str) -> None:
@@ -19,12 +21,12 @@ async def open_three(h: Harness, *words: str) -> None:
 
 async def decide_one(h: Harness) -> None:
     """The player to act opens at 1 nine, everyone challenges (the bidder counts) until someone leaves safe."""
-    match = h.service.table(KEY).match  # type: ignore[union-attr]
+    match = elimination_match(h.service.table(KEY))
     before = list(match.safe)
-    if h.service.table(KEY).match.live_round.standing_bid is None:  # type: ignore[union-attr]
+    if live_round(h.service.table(KEY)).standing_bid is None:
         assert (await h.do(actor(h.to_act()), "bid", "1", "9")).ok
-    while (table := h.service.table(KEY)) is not None and list(table.match.safe) == before:  # type: ignore[attr-defined]
-        name = "count" if table.match.live_round.phase.value == "rebid" else "challenge"  # type: ignore[attr-defined]
+    while (table := h.service.table(KEY)) is not None and list(elimination_match(table).safe) == before:
+        name = "count" if live_round(table).phase.value == "rebid" else "challenge"
         assert (await h.do(actor(h.to_act()), name)).ok
 
 
@@ -35,13 +37,13 @@ async def test_a_player_still_in_who_leaves_pays_for_dinner_at_the_next_deal(
     last = await h.do(ALICE, "last")  # bad input: one clear answer, nothing changed, no error logged
     assert last.code == "no-last-hand" and "plays until one player is left" in last.text
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
-    while not h.service.table(KEY).match.safe:  # type: ignore[union-attr]
+    while not elimination_match(h.service.table(KEY)).safe:
         await decide_one(h)
-    [safe] = h.service.table(KEY).match.safe  # type: ignore[union-attr]
+    [safe] = elimination_match(h.service.table(KEY)).safe
     if safe in (ALICE.user_id, BOB.user_id, CAROL.user_id):
         refused = await h.do(actor(safe), "challenge")
         assert not refused.ok and "left this game safe" in refused.text and "<@" not in refused.text
-    opener = h.service.table(KEY).match.to_act  # type: ignore[union-attr]
+    opener = elimination_match(h.service.table(KEY)).to_act
     walker = next(p for p in (ALICE, BOB, CAROL) if p.user_id not in (safe, opener))
     assert (await h.do(walker, "leave")).ok  # at the next deal: this round goes on with them in it
     await decide_one(h)
@@ -49,11 +51,12 @@ async def test_a_player_still_in_who_leaves_pays_for_dinner_at_the_next_deal(
     said = "\n".join(m.text for m in h.notifier.messages)
     assert h.service.table(KEY) is None and "left the table while still in the game" in said
     assert balances[walker.user_id] == -12 and sorted(balances.values()) == [-12, 4, 4, 4]
-    [walkout] = [r for r in await h.service.store.rounds(KEY.server) if r["outcome"].get("walked_out")]
+    rows: list[dict[str, Any]] = await h.service.store.rounds(KEY.server)  # JSON rows, read as such
+    [walkout] = [r for r in rows if r["outcome"].get("walked_out")]
     assert walkout["outcome"]["payer"] == walker.user_id
     history = await h.do(BOB, "history")
     assert "left the table while still in" in history.text
-    exported = json.loads((await h.do(BOB, "export")).data["record"])  # type: ignore[index]
+    exported = json.loads(data(await h.do(BOB, "export"))["record"])
     assert isinstance(exported, list) and exported[-1]["walked_out"] == [walker.user_id]
     assert [replay(r, verify=True)["payer"] for r in exported][-1] == walker.user_id
 
@@ -66,7 +69,7 @@ async def test_stake_zero_names_the_payer_and_writes_nothing(harness: Harness) -
     assert h.service.table(KEY) is None
     assert await h.service.store.balances(KEY.server) == {}
     assert "pays for dinner" in "\n".join(m.text for m in h.notifier.messages)
-    rounds = await h.service.store.rounds(KEY.server)
+    rounds: list[dict[str, Any]] = await h.service.store.rounds(KEY.server)  # JSON rows, read as such
     assert len(rounds) >= 2 and sum(bool(r["outcome"].get("payer")) for r in rounds) == 1
     history = await h.do(BOB, "history")
     assert "leaves safe" in history.text and "pays for dinner" in history.text

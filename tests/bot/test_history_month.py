@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.model import Actor, Reply
 from tests.bot.conftest import ALICE, BOB, CAROL, KEY, Harness, actor
+from tests.typed import data
 
 DAY = 86_400.0
 BOSS = Actor("U9", "Boss", is_admin=True)
@@ -24,9 +25,9 @@ async def play(h: Harness, stake: str, rounds: int) -> None:
     assert (await h.do(BOB, "join")).ok and (await h.do(CAROL, "join")).ok
     assert (await h.do(ALICE, "deal")).ok
     for _ in range(rounds):
-        number = h.service.table(KEY).match.round_number  # type: ignore[union-attr]
+        number = h.serial().round_number
         assert (await h.do(actor(h.to_act()), "bid", "3", "9")).ok
-        while h.service.table(KEY).match.round_number == number:  # type: ignore[union-attr]
+        while h.serial().round_number == number:
             assert (await h.do(actor(h.to_act()), "challenge")).ok
 
 
@@ -53,7 +54,6 @@ async def reports(h: Harness, who: Actor) -> dict[str, Reply]:
 
 async def test_with_history_month_players_see_this_period_only_and_admins_see_all(harness: Harness) -> None:
     h = harness
-    assert h.service is not None
     await play(h, "777", 2)
     assert (await h.do(ALICE, "end")).ok
     h.clock.advance(40 * DAY)  # February
@@ -73,8 +73,8 @@ async def test_with_history_month_players_see_this_period_only_and_admins_see_al
     assert "this period's figures only" in players["ledger"].text
     february = await h.service.store.balances(KEY.server, "2026-02")
     assert players["ledger"].data["all_time"] == february
-    assert players["leaderboard all"].data["period"] == "2026-02"  # type: ignore[index]
-    assert players["stats"].data["rounds"] == 2  # type: ignore[index]
+    assert data(players["leaderboard all"])["period"] == "2026-02"
+    assert data(players["stats"])["rounds"] == 2
     # an earlier period asked for by name is refused, and the text says why
     for args in (("sheet", "2026-01"), ("leaderboard", "2026-01")):
         refused = await h.do(BOB, *args)
@@ -82,14 +82,14 @@ async def test_with_history_month_players_see_this_period_only_and_admins_see_al
     # the ratings still learn from every round: the season's rating is shown, the all-time one kept
     book = await h.service.reports.ratings.get(KEY.server)
     assert book.of("serial").results == 4 and book.of("serial", "2026-02").results == 2
-    assert players["stats"].data["serial"]["rating"] == book.of("serial", "2026-02").players[BOB.user_id].display  # type: ignore[index]
+    assert data(players["stats"])["serial"]["rating"] == book.of("serial", "2026-02").players[BOB.user_id].display
 
     admins = await reports(h, BOSS)
     assert all(r.ok for n, r in admins.items() if n != "stats"), {n: r.text for n, r in admins.items() if not r.ok}
     assert JANUARY.search(shown(admins["ledger"])) and JANUARY.search(shown(admins["leaderboard all money"]))
-    assert admins["stats bob"].data["serial"]["rating"] == book.of("serial").players[BOB.user_id].display  # type: ignore[index]
+    assert data(admins["stats bob"])["serial"]["rating"] == book.of("serial").players[BOB.user_id].display
     assert JANUARY.search(shown(await h.do(BOSS, "sheet", "2026-01")))
-    assert admins["stats bob"].data["rounds"] == 4  # type: ignore[index]
+    assert data(admins["stats bob"])["rounds"] == 4
 
     # history=all (the default) shows everyone everything again
     assert (await h.do(BOSS, "config", "history=all")).ok
@@ -98,17 +98,16 @@ async def test_with_history_month_players_see_this_period_only_and_admins_see_al
 
 async def test_with_history_month_a_table_begun_last_period_is_not_exported_to_players(harness: Harness) -> None:
     h = harness
-    assert h.service is not None
     await play(h, "777", 1)
     h.clock.advance(40 * DAY)
-    number = h.service.table(KEY).match.round_number  # type: ignore[union-attr]
+    number = h.serial().round_number
     assert (await h.do(actor(h.to_act()), "bid", "3", "9")).ok
-    while h.service.table(KEY).match.round_number == number:  # type: ignore[union-attr]
+    while h.serial().round_number == number:
         assert (await h.do(actor(h.to_act()), "challenge")).ok
     assert (await h.do(BOSS, "config", "history=month")).ok
     refused = await h.do(BOB, "export")
     assert refused.code == "history-month"
-    record: dict[str, Any] = json.loads((await h.do(BOSS, "export")).data["record"])  # type: ignore[index]
+    record: dict[str, Any] = json.loads(data(await h.do(BOSS, "export"))["record"])
     assert len(record["rounds"]) == 2
     history = await h.do(BOB, "history")
     assert history.ok and "Round 1:" not in history.text and "Round 2:" in history.text

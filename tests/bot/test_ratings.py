@@ -22,7 +22,7 @@ from core.serial.stats import serial_stats
 def _random_results(seed: int, count: int) -> list[tuple[tuple[str, ...], ...]]:
     rng = random.Random(seed)
     people = ["ann", "bob", "cat", "dan", "eve"]
-    out = []
+    out: list[tuple[tuple[str, ...], ...]] = []
     for _ in range(count):
         table = rng.sample(people, rng.randint(2, 5))
         if rng.random() < 0.5:  # a serial-game round: one against the rest
@@ -106,7 +106,7 @@ def test_money_leaderboard_orders_by_balance_shares_places_and_limits() -> None:
     last = leaderboard(ratings, balances, by="money")[-1]
     assert (last.player, last.rating) == ("d", None)
     with pytest.raises(ValueError):
-        leaderboard(ratings, balances, by="luck")  # type: ignore[arg-type]
+        leaderboard(ratings, balances, by="luck")  # type: ignore[arg-type]  # what the type forbids is refused
 
 
 def test_trend_and_chart_history() -> None:

@@ -6,6 +6,7 @@ import json
 import re
 
 from core.serial.record import replay
+from tests.typed import data, live_round, serial_match
 
 from .conftest import ALICE, BOB, KEY, Harness, actor
 
@@ -17,10 +18,10 @@ async def open_3x3(h: Harness) -> None:
 
 
 async def play_out(h: Harness) -> None:
-    number = h.service.table(KEY).match.round_number  # type: ignore[union-attr]
+    number = h.serial().round_number
     assert (await h.do(actor(h.to_act()), "bid", "2", "3")).ok
-    while h.service.table(KEY).match.round_number == number:  # type: ignore[union-attr]
-        round_ = h.service.table(KEY).match.live_round  # type: ignore[union-attr]
+    while h.serial().round_number == number:
+        round_ = live_round(h.service.table(KEY))
         name = "count" if round_.phase.value == "rebid" else "challenge"
         assert (await h.do(actor(h.to_act()), name)).ok
 
@@ -52,20 +53,20 @@ async def test_a_3x3_table_survives_a_restart_and_exports_a_record_that_verifies
     await play_out(h)
     assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
     await h.restart()
-    table = h.service.table(KEY)  # type: ignore[union-attr]
-    assert table is not None and table.match.live_round is not None
-    assert all(len(s.digits) == 3 for s in table.match.live_round.serials.values())
-    assert table.match.live_round.standing_bid is not None
+    match = h.serial()
+    assert match.live_round is not None
+    assert all(len(s.digits) == 3 for s in match.live_round.serials.values())
+    assert match.live_round.standing_bid is not None
     await h.do(actor(h.to_act()), "challenge")
-    if table.match.live_round is not None and table.match.live_round.phase.value == "rebid":
+    if match.live_round is not None and match.live_round.phase.value == "rebid":
         await h.do(actor(h.to_act()), "count")
     await play_out(h)
-    record = json.loads((await h.do(ALICE, "export")).data["record"])  # type: ignore[index]
+    record = json.loads(data(await h.do(ALICE, "export"))["record"])
     assert record["rules"]["digits"] == 3 and record["rules"]["serial_length"] == 3
     assert len(record["rounds"]) == 3
     result = replay(record, verify=True)
-    ledger = (await h.do(ALICE, "ledger")).data
-    assert result["totals"] == {p: ledger["all_time"].get(p, 0) for p in record["players"]}  # type: ignore[index]
+    ledger = data(await h.do(ALICE, "ledger"))
+    assert result["totals"] == {p: ledger["all_time"].get(p, 0) for p in record["players"]}
 
 
 async def test_computer_players_play_a_3x3_table(harness: Harness) -> None:
@@ -76,9 +77,9 @@ async def test_computer_players_play_a_3x3_table(harness: Harness) -> None:
     for _ in range(3):
         table = h.service.table(KEY)
         assert table is not None
-        number = table.match.round_number
-        while table.match.round_number == number and table.match.live_round is not None:
-            round_ = table.match.live_round
+        number = serial_match(table).round_number
+        while serial_match(table).round_number == number and serial_match(table).live_round is not None:
+            round_ = live_round(table)
             if round_.to_act != ALICE.user_id:
                 break
             name = "count" if round_.phase.value == "rebid" else "challenge"
@@ -88,4 +89,5 @@ async def test_computer_players_play_a_3x3_table(harness: Harness) -> None:
                 assert (await h.do(ALICE, name)).ok
         hint = await h.do(ALICE, "hint")
         assert hint.ok or "turn" in hint.text.lower()
-    assert table.match.session is not None and table.match.session.outcomes
+    session = serial_match(table).session
+    assert session is not None and session.outcomes

@@ -12,6 +12,7 @@ from bot.ratings import RatingBook, ServerRatings, build
 from core.cards.text import PICTURE_WORDS
 from core.serial.stats import serial_stats
 from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, KEY, Harness, actor
+from tests.typed import data
 
 LOCAL = TableKey("local", "local", "terminal")
 HOUSE = Actor("cpu-house", "House", is_admin=True)
@@ -20,16 +21,15 @@ DAY = 86_400.0
 
 async def play_rounds(h: Harness, n: int) -> None:
     """``n`` rounds at KEY between Alice, Bob and Carol: the player to act opens at 3 nines, all challenge."""
-    assert h.service is not None
     if h.service.table(KEY) is None:
         assert (await h.do(ALICE, "start")).ok
         assert (await h.do(BOB, "join")).ok
         assert (await h.do(CAROL, "join")).ok
         assert (await h.do(ALICE, "deal")).ok
     for _ in range(n):
-        number = h.service.table(KEY).match.round_number  # type: ignore[union-attr]
+        number = h.serial().round_number
         assert (await h.do(actor(h.to_act()), "bid", "3", "9")).ok
-        while h.service.table(KEY).match.round_number == number:  # type: ignore[union-attr]
+        while h.serial().round_number == number:
             assert (await h.do(actor(h.to_act()), "challenge")).ok
 
 
@@ -52,7 +52,6 @@ def same(a: ServerRatings, b: ServerRatings) -> None:
 
 async def test_ratings_kept_up_to_date_equal_ratings_rebuilt_from_the_store(harness: Harness) -> None:
     h = harness
-    assert h.service is not None
     book = h.service.reports.ratings
     await play_rounds(h, 2)
     first = await book.get(KEY.server)  # built from the store on first use
@@ -74,9 +73,8 @@ async def test_ratings_kept_up_to_date_equal_ratings_rebuilt_from_the_store(harn
 
 async def test_the_card_game_is_rated_once_per_finished_game(harness: Harness) -> None:
     h = harness
-    assert h.service is not None
     await computer_table(h, "cards", payout="knockout")
-    rows = await h.service.store.rounds("local")
+    rows: list[dict[str, Any]] = await h.service.store.rounds("local")  # JSON rows, read as such
     assert len(rows) >= 2  # a knockout game settles every challenge...
     book = await h.service.reports.ratings.get("local")
     cards = book.of("cards")
@@ -88,7 +86,6 @@ async def test_the_card_game_is_rated_once_per_finished_game(harness: Harness) -
 
 async def test_leaderboard_by_skill_and_by_money_this_season_and_all_time(harness: Harness) -> None:
     h = harness
-    assert h.service is not None
     await play_rounds(h, 4)
     h.clock.advance(31 * DAY)
     await play_rounds(h, 2)
@@ -96,17 +93,16 @@ async def test_leaderboard_by_skill_and_by_money_this_season_and_all_time(harnes
     assert skill.ok and skill.text.startswith("🏆 Leaderboard — 2026-02, by skill") and skill.data is not None
     book = await h.service.reports.ratings.get(KEY.server)
     season = book.of("serial", "2026-02")
-    shown = [s["player"] for s in skill.data["standings"]]
+    shown = [s["player"] for s in data(skill)["standings"]]
     assert shown == sorted(season.players, key=lambda p: -season.players[p].ordinal)
-    assert [s["rating"] for s in skill.data["standings"]] == [season.players[p].display for p in shown]
+    assert [s["rating"] for s in data(skill)["standings"]] == [season.players[p].display for p in shown]
     everyone = await h.do(BOB, "leaderboard", "all", "by", "money")
-    assert everyone.data is not None
     total = await h.service.store.balances(KEY.server)
-    balances = [s["balance"] for s in everyone.data["standings"]]
+    balances = [s["balance"] for s in data(everyone)["standings"]]
     assert balances == sorted(total.values(), reverse=True) and sum(balances) == 0
     assert "all time, by money" in everyone.text
     january = await h.do(BOB, "leaderboard", "2026-01", period="2026-01", by="skill")
-    assert january.data is not None and january.data["period"] == "2026-01"
+    assert data(january)["period"] == "2026-01"
     assert (await h.do(BOB, "leaderboard", "sideways")).code == "bad-option"
     empty = await h.do(BOB, "leaderboard", "cards")
     assert empty.ok and "Nobody is on the board" in empty.text
@@ -114,26 +110,24 @@ async def test_leaderboard_by_skill_and_by_money_this_season_and_all_time(harnes
 
 async def test_stats_add_pots_best_bid_accuracy_and_the_rating_with_its_trend(harness: Harness) -> None:
     h = harness
-    assert h.service is not None
     await play_rounds(h, 5)
-    rows = list(reversed(await h.service.store.rounds(KEY.server)))
+    rows: list[dict[str, Any]] = list(reversed(await h.service.store.rounds(KEY.server)))
     nets = [int(r["outcome"]["net"][ALICE.user_id]) for r in rows]
     stats = await h.do(BOB, "stats", f"<@{ALICE.user_id}>")
     assert stats.ok and stats.data is not None
-    serial = stats.data["serial"]
+    serial = data(stats)["serial"]
     assert serial["biggest_win"] == max([0, *nets]) and serial["biggest_loss"] == max([0, *(-n for n in nets)])
     figures = serial_stats([{**r["record"], "outcome": r["outcome"]} for r in rows], ALICE.user_id)
-    assert stats.data["serial"]["challenges"] == figures.challenges > 0
+    assert serial["challenges"] == figures.challenges > 0
     book = await h.service.reports.ratings.get(KEY.server)
     rating = book.of("serial").players[ALICE.user_id]
-    assert stats.data["serial"]["rating"] == rating.display
+    assert serial["rating"] == rating.display
     assert f"Rating {rating.display} (" in stats.text and "Biggest pot won" in stats.text
     assert "challenge accuracy" in stats.text
 
 
 async def test_charts_are_posted_with_their_data_and_draw(harness: Harness) -> None:
     h = harness
-    assert h.service is not None
     await play_rounds(h, 3)
     before = len(h.notifier.messages)
     sheet = await h.do(BOB, "sheet", "chart")
@@ -144,9 +138,12 @@ async def test_charts_are_posted_with_their_data_and_draw(harness: Harness) -> N
     assert [m.picture["chart"] for m in charts if m.picture] == ["balances", "nets", "rating"]
     assert all(m.to is None and m.kind == MessageKind.INFO and m.key == KEY for m in charts)
     balances = await h.service.store.balances(KEY.server)
-    last = charts[0].picture["series"][-1][1]  # type: ignore[index]
-    assert last == balances and charts[1].picture["nets"] == balances  # type: ignore[index]
-    assert list(charts[2].picture["history"]) == [BOB.user_id]  # type: ignore[index]
+    assert charts[0].picture is not None and charts[1].picture is not None and charts[2].picture is not None
+    series: dict[str, Any] = dict(charts[0].picture)  # JSON, read as such
+    last = series["series"][-1][1]
+    assert last == balances and charts[1].picture["nets"] == balances
+    rating: dict[str, Any] = dict(charts[2].picture)
+    assert list(rating["history"]) == [BOB.user_id]
     assert "🧾 Sheet for" in charts[0].text and "📒 Ledger" in charts[1].text  # the text beside the chart
     for m in charts:
         assert m.picture is not None
@@ -160,18 +157,18 @@ def _public_pictures(messages: list[Message]) -> list[Message]:
 
 async def test_a_serial_picture_is_made_only_at_the_count_of_what_the_count_reveals(harness: Harness) -> None:
     h = harness
-    assert h.service is not None
     await computer_table(h, "serial", rounds="4")
     sent = h.notifier.messages
     with_pictures = _public_pictures(sent)
     assert len(with_pictures) == 4
-    rows = {r["number"]: r for r in await h.service.store.rounds("local")}
+    stored: list[dict[str, Any]] = await h.service.store.rounds("local")  # JSON rows, read as such
+    rows = {r["number"]: r for r in stored}
     dealt: dict[int, set[str]] = {}  # every serial of every round, as stored
     for number, row in rows.items():
         dealt[number] = set(row["record"]["serials"].values())
     for m in with_pictures:
-        assert m.kind == MessageKind.RESULT and m.to is None and "The count" in m.text
-        picture: dict[str, Any] = dict(m.picture)  # type: ignore[arg-type]
+        assert m.kind == MessageKind.RESULT and m.to is None and "The count" in m.text and m.picture is not None
+        picture: dict[str, Any] = dict(m.picture)
         number = picture["record"]["round"]
         assert picture["record"]["outcome"]["complete"] is True  # counted: every serial is revealed now
         # it carries this round's serials, and no other round's (a later round's are still secret)
@@ -186,14 +183,14 @@ async def test_a_serial_picture_is_made_only_at_the_count_of_what_the_count_reve
 
 async def test_a_card_picture_shows_only_the_hand_shown_and_the_declaration(harness: Harness) -> None:
     h = harness
-    assert h.service is not None
     await computer_table(h, "cards", payout="knockout")
-    rows = list(reversed(await h.service.store.rounds("local")))
+    rows: list[dict[str, Any]] = list(reversed(await h.service.store.rounds("local")))
     shown = [r["outcome"] for r in rows if r["outcome"].get("kind") == "challenge"]
     pictured = _public_pictures(h.notifier.messages)
     assert len(pictured) == len(shown) >= 2
     for m, outcome in zip(pictured, shown, strict=True):
-        picture: dict[str, Any] = dict(m.picture)  # type: ignore[arg-type]
+        assert m.picture is not None
+        picture: dict[str, Any] = dict(m.picture)
         assert m.kind == MessageKind.RESULT and m.to is None
         # the hand in the picture is the one put face up at the challenge; no other card, no deck
         assert picture["hand"] == outcome["hand"] and picture["floor"] == outcome["floor"]
@@ -206,7 +203,6 @@ async def test_a_card_picture_shows_only_the_hand_shown_and_the_declaration(harn
 async def test_a_rating_survives_a_restart_exactly(harness: Harness) -> None:
     h = harness
     await play_rounds(h, 3)
-    assert h.service is not None
     before = await h.service.reports.ratings.get(KEY.server)
     await h.service.drain()
     service = await h.restart()

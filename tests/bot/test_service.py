@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Mapping
 
 from bot.model import TableKey
+from core.serial.rules import Rules
+from tests.typed import data, live_round, serial_match
 
 from .conftest import ADMIN, ALICE, BOB, CAROL, KEY, Harness, actor
 
 
-async def open_three(h: Harness, *args: str, **opts: object) -> None:
-    assert (await h.do(ALICE, "start", *args, **opts)).ok
+async def open_three(h: Harness, *args: str) -> None:
+    assert (await h.do(ALICE, "start", *args)).ok
     assert (await h.do(BOB, "join")).ok
     assert (await h.do(CAROL, "join")).ok
     assert (await h.do(ALICE, "deal")).ok
@@ -34,23 +37,21 @@ async def test_full_multi_round_game_settles_into_a_zero_sum_ledger(harness: Har
     await open_three(h, "classic", "2")
     nets: dict[str, int] = {}
     for _ in range(4):
-        table = h.service.table(KEY)  # type: ignore[union-attr]
-        assert table is not None
-        number = table.match.round_number
+        match = h.serial()
+        number = match.round_number
         opener = h.to_act()
         assert (await h.do(actor(opener), "bid", "1", "0")).ok
-        while h.service.table(KEY).match.round_number == number:  # type: ignore[union-attr]
+        while h.serial().round_number == number:
             assert (await h.do(actor(h.to_act()), "challenge")).ok
-        outcome = table.match.last_outcome
+        outcome = match.last_outcome
         assert outcome is not None and outcome.stake == 2
         for p, u in outcome.net.items():
             nets[p] = nets.get(p, 0) + u
-    reply = await h.do(ALICE, "ledger")
-    assert reply.data is not None
-    assert reply.data["all_time"] == {p: u for p, u in nets.items() if u or p in reply.data["all_time"]}
-    assert sum(reply.data["all_time"].values()) == 0
+    all_time = data(await h.do(ALICE, "ledger"))["all_time"]
+    assert all_time == {p: u for p, u in nets.items() if u or p in all_time}
+    assert sum(all_time.values()) == 0
     assert ledger_sum(h) == (12, 0)
-    assert h.service.table(KEY).match.round_number == 5  # type: ignore[union-attr]
+    assert h.serial().round_number == 5
 
 
 async def test_a_restart_mid_bidding_continues_the_same_round(harness: Harness) -> None:
@@ -58,17 +59,17 @@ async def test_a_restart_mid_bidding_continues_the_same_round(harness: Harness) 
     await open_three(h)
     first = h.to_act()
     assert (await h.do(actor(first), "bid", "two", "sevens")).ok
-    table = h.service.table(KEY)  # type: ignore[union-attr]
-    before = (dict(table.match.live_round.serials), table.match.live_round.to_act, table.match.live_round.standing_bid)  # type: ignore[union-attr]
+    round_ = live_round(h.table())
+    before = (dict(round_.serials), round_.to_act, round_.standing_bid)
     service = await h.restart()
-    table = service.table(KEY)
-    assert table is not None and table.match.live_round is not None
-    assert (dict(table.match.live_round.serials), table.match.live_round.to_act,
-            table.match.live_round.standing_bid) == before
+    match = serial_match(service.table(KEY))
+    assert match.live_round is not None
+    assert (dict(match.live_round.serials), match.live_round.to_act,
+            match.live_round.standing_bid) == before
     # the old round goes on to its count
     assert (await h.do(actor(h.to_act()), "challenge")).ok
     assert (await h.do(actor(h.to_act()), "challenge")).ok
-    assert table.match.last_outcome is not None and table.match.last_outcome.serials == before[0]
+    assert match.last_outcome is not None and match.last_outcome.serials == before[0]
     assert ledger_sum(h)[1] == 0
 
 
@@ -161,12 +162,12 @@ async def test_no_channel_message_carries_a_serial_before_the_count(harness: Har
     h = harness
     await open_three(h)
     for _ in range(3):
-        table = h.service.table(KEY)  # type: ignore[union-attr]
-        serials = {p: s for p, s in table.match.live_round.serials.items()}  # type: ignore[union-attr]
+        table = h.table()
+        serials = {p: s for p, s in live_round(table).serials.items()}
         start = len(h.notifier.messages)
-        number = table.match.round_number
+        number = serial_match(table).round_number
         assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
-        while h.service.table(KEY).match.round_number == number:  # type: ignore[union-attr]
+        while h.serial().round_number == number:
             assert (await h.do(actor(h.to_act()), "challenge")).ok
         msgs = h.notifier.messages[start:]
         count_at = next(i for i, m in enumerate(msgs) if m.kind == "result")
@@ -184,13 +185,14 @@ async def test_no_channel_message_carries_a_serial_before_the_count(harness: Har
 async def test_each_player_is_dealt_their_own_serial_privately(harness: Harness) -> None:
     h = harness
     await open_three(h)
-    table = h.service.table(KEY)  # type: ignore[union-attr]
+    table = h.table()
     dealt = [m for m in h.notifier.messages if m.kind == "private"]
     assert sorted(m.to or "" for m in dealt) == ["U1", "U2", "U3"]
     for m in dealt:
-        assert str(table.match.live_round.serials[m.to]) in m.text  # type: ignore[union-attr,index]
+        assert m.to is not None  # each went to a player (checked above)
+        assert str(live_round(table).serials[m.to]) in m.text
     hand = await h.do(BOB, "hand")
-    assert hand.private and str(table.match.live_round.serials["U2"]) in hand.text  # type: ignore[union-attr]
+    assert hand.private and str(live_round(table).serials["U2"]) in hand.text
     assert (await h.do(ADMIN, "hand")).code == "not-seated"
 
 
@@ -198,17 +200,21 @@ async def test_commitment_is_posted_at_the_deal_and_the_salt_revealed_at_the_cou
     h = harness
     await open_three(h)
     deal = next(m for m in h.notifier.messages if m.kind == "deal")
-    digest = re.search(r"`([0-9a-f]{64})`", deal.text).group(1)  # type: ignore[union-attr]
+    found = re.search(r"`([0-9a-f]{64})`", deal.text)
+    assert found is not None
+    digest = found.group(1)
     assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
     assert (await h.do(actor(h.to_act()), "challenge")).ok
     assert (await h.do(actor(h.to_act()), "challenge")).ok
     count = next(m for m in h.notifier.messages if m.kind == "result")
-    salt = re.search(r"Salt: `([0-9a-f]+)`", count.text).group(1)  # type: ignore[union-attr]
+    found = re.search(r"Salt: `([0-9a-f]+)`", count.text)
+    assert found is not None
+    salt = found.group(1)
     from core.serial import commitment
 
-    table = h.service.table(KEY)  # type: ignore[union-attr]
-    outcome = table.match.last_outcome
-    assert commitment(list(outcome.serials), outcome.serials, salt) == digest  # type: ignore[union-attr]
+    outcome = h.serial().last_outcome
+    assert outcome is not None
+    assert commitment(list(outcome.serials), outcome.serials, salt) == digest
 
 
 async def test_turn_timers_warn_then_challenge_and_survive_a_restart(harness: Harness) -> None:
@@ -216,19 +222,19 @@ async def test_turn_timers_warn_then_challenge_and_survive_a_restart(harness: Ha
     assert (await h.do(ADMIN, "config", "turn_timeout=60")).ok
     await open_three(h)
     opener = h.to_act()
-    assert await h.service.tick() == 0  # type: ignore[union-attr]
+    assert await h.service.tick() == 0
     h.clock.advance(31)
-    assert await h.service.tick() == 1  # type: ignore[union-attr]
+    assert await h.service.tick() == 1
     warning = h.notifier.messages[-1]
     assert warning.kind == "warning" and f"<@{opener}>" in warning.text and warning.to is None
     await h.restart()
     h.clock.advance(30)
     # after the restart the warning may be given again, then the timeout fires
     for _ in range(3):
-        await h.service.tick()  # type: ignore[union-attr]
-    table = h.service.table(KEY)  # type: ignore[union-attr]
-    round_ = table.match.live_round
-    assert round_ is not None and round_.standing_bid is not None
+        await h.service.tick()
+    table = h.table()
+    round_ = live_round(table)
+    assert round_.standing_bid is not None
     held = round_.serials[opener].counts
     # an opener who times out is given the bid they are sure of
     assert round_.bidder == opener
@@ -236,17 +242,17 @@ async def test_turn_timers_warn_then_challenge_and_survive_a_restart(harness: Ha
     assert held[round_.standing_bid.digit] == max(held)
     nxt = h.to_act()
     h.clock.advance(61)
-    await h.service.tick()  # type: ignore[union-attr]
-    await h.service.tick()  # type: ignore[union-attr]
-    assert nxt in table.match.live_round.challengers  # type: ignore[union-attr]
+    await h.service.tick()
+    await h.service.tick()
+    assert nxt in live_round(table).challengers
 
 
 async def test_an_idle_lobby_closes_itself(harness: Harness) -> None:
     h = harness
     assert (await h.do(ALICE, "start")).ok
     h.clock.advance(601)
-    assert await h.service.tick() == 1  # type: ignore[union-attr]
-    assert h.service.table(KEY) is None  # type: ignore[union-attr]
+    assert await h.service.tick() == 1
+    assert h.service.table(KEY) is None
     assert (await h.do(ALICE, "start")).ok  # the channel is free again
 
 
@@ -255,16 +261,16 @@ async def test_leaving_mid_game_takes_effect_at_the_next_deal(harness: Harness) 
     await open_three(h)
     assert (await h.do(CAROL, "leave")).ok
     assert (await h.do(CAROL, "leave")).code == "already-leaving"
-    table = h.service.table(KEY)  # type: ignore[union-attr]
-    assert "U3" in table.match.live_round.players  # type: ignore[union-attr]
+    table = h.table()
+    assert "U3" in live_round(table).players
     assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
     assert (await h.do(actor(h.to_act()), "challenge")).ok
     assert (await h.do(actor(h.to_act()), "challenge")).ok
-    assert table.match.live_round.players == ("U1", "U2")  # type: ignore[union-attr]
+    assert live_round(table).players == ("U1", "U2")
     assert (await h.do(BOB, "leave")).ok
     assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
     assert (await h.do(actor(h.to_act()), "challenge")).ok
-    assert h.service.table(KEY) is None  # type: ignore[union-attr]
+    assert h.service.table(KEY) is None
     assert ledger_sum(h) == (5, 0)
 
 
@@ -275,8 +281,9 @@ async def test_config_is_for_admins_and_shapes_new_tables(harness: Harness) -> N
     assert (await h.do(ADMIN, "config", "rebid=maybe")).code == "bad-option"
     assert (await h.do(ADMIN, "config", "unit_value=1.234")).code == "bad-option"
     assert (await h.do(ALICE, "start")).ok
-    table = h.service.table(KEY)  # type: ignore[union-attr]
-    assert table.rules.preset == "salomon" and table.rules.rebid
+    rules = h.table().rules
+    assert isinstance(rules, Rules)
+    assert rules.preset == "salomon" and rules.rebid
     reply = await h.do(BOB, "config")
     assert "€0.25" in reply.text
 
@@ -285,23 +292,22 @@ async def test_sheet_lists_fewest_payments_and_admins_settle_it(harness: Harness
     h = harness
     await open_three(h)
     for _ in range(3):
-        number = h.service.table(KEY).match.round_number  # type: ignore[union-attr]
+        number = h.serial().round_number
         assert (await h.do(actor(h.to_act()), "bid", "3", "9")).ok
-        while h.service.table(KEY).match.round_number == number:  # type: ignore[union-attr]
+        while h.serial().round_number == number:
             assert (await h.do(actor(h.to_act()), "challenge")).ok
-    sheet = await h.do(BOB, "sheet")
-    assert sheet.data is not None
-    balances = sheet.data["balances"]
+    sheet = data(await h.do(BOB, "sheet"))
+    balances = sheet["balances"]
     assert sum(balances.values()) == 0
     paid = dict.fromkeys(balances, 0)
-    for payer, payee, units in sheet.data["payments"]:
+    for payer, payee, units in sheet["payments"]:
         paid[payer] -= units
         paid[payee] += units
     assert all(paid[p] == balances[p] for p in balances)  # debtors pay what they owe, creditors receive theirs
-    assert len(sheet.data["payments"]) <= max(0, sum(1 for v in balances.values() if v) - 1)
+    assert len(sheet["payments"]) <= max(0, sum(1 for v in balances.values() if v) - 1)
     assert (await h.do(BOB, "sheet", "settle")).code == "not-admin"
     settled = await h.do(ADMIN, "sheet", "settle")
-    assert settled.ok and settled.data["settled"]  # type: ignore[index]
+    assert settled.ok and data(settled)["settled"]
     assert (await h.do(ADMIN, "sheet", "settle")).code == "already"
     assert (await h.do(ADMIN, "sheet", "2026-13")).code == "bad-period"
 
@@ -313,8 +319,8 @@ async def test_tables_in_different_channels_are_independent(harness: Harness) ->
     assert (await h.do(ALICE, "start", key=other)).ok
     assert (await h.do(BOB, "join", key=other)).ok
     assert (await h.do(ALICE, "deal", key=other)).ok
-    assert h.service.table(KEY).status == "lobby"  # type: ignore[union-attr]
-    assert h.service.table(other).status == "playing"  # type: ignore[union-attr]
+    assert h.table(KEY).status == "lobby"
+    assert h.table(other).status == "playing"
 
 
 async def test_export_is_a_replayable_record(harness: Harness) -> None:
@@ -325,18 +331,17 @@ async def test_export_is_a_replayable_record(harness: Harness) -> None:
     h = harness
     await open_three(h, "salomon")
     for _ in range(2):
-        number = h.service.table(KEY).match.round_number  # type: ignore[union-attr]
+        number = h.serial().round_number
         assert (await h.do(actor(h.to_act()), "bid", "2", "2")).ok
-        while h.service.table(KEY).match.round_number == number:  # type: ignore[union-attr]
-            table = h.service.table(KEY)
-            name = "count" if table.match.live_round.phase.value == "rebid" else "challenge"  # type: ignore[union-attr]
+        while h.serial().round_number == number:
+            name = "count" if live_round(h.table()).phase.value == "rebid" else "challenge"
             assert (await h.do(actor(h.to_act()), name)).ok
     reply = await h.do(ALICE, "export")
-    record = json.loads(reply.data["record"])  # type: ignore[index]
+    record = json.loads(data(reply)["record"])
     assert len(record["rounds"]) == 2  # the round under way is secret and left out
     result = replay(record, verify=True)
-    ledger = (await h.do(ALICE, "ledger")).data
-    assert result["totals"] == {p: ledger["all_time"].get(p, 0) for p in record["players"]}  # type: ignore[index]
+    ledger = data(await h.do(ALICE, "ledger"))
+    assert result["totals"] == {p: ledger["all_time"].get(p, 0) for p in record["players"]}
 
 
 async def test_two_deliveries_of_one_request_at_the_same_moment_apply_once(harness: Harness) -> None:
@@ -360,8 +365,8 @@ async def test_when_the_host_leaves_mid_game_the_next_human_hosts(harness: Harne
     assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
     assert (await h.do(actor(h.to_act()), "challenge")).ok
     assert (await h.do(actor(h.to_act()), "challenge")).ok
-    table = h.service.table(KEY)  # type: ignore[union-attr]
-    assert table.host == BOB.user_id and table.match.live_round.players == ("U2", "U3")  # type: ignore[union-attr]
+    table = h.table()
+    assert table.host == BOB.user_id and live_round(table).players == ("U2", "U3")
     assert (await h.do(ALICE, "end")).code == "not-host"
     assert (await h.do(BOB, "end")).ok
 
@@ -376,11 +381,11 @@ async def test_private_views_and_public_information(harness: Harness) -> None:
     assert hint.ok and hint.private and "%" in hint.text
     assert (await h.do(other, "hint")).code == "not-your-turn"
     odds = await h.do(other, "odds")
-    table = h.service.table(KEY)  # type: ignore[union-attr]
-    mine = table.match.live_round.serials[other.user_id]  # type: ignore[union-attr]
+    table = h.table()
+    mine = live_round(table).serials[other.user_id]
     assert odds.private and "Your odds at 3 players" in odds.text
     # the odds speak of the asker's own holding, never of anyone else's serial
-    for s in table.match.live_round.serials.values():  # type: ignore[union-attr]
+    for s in live_round(table).serials.values():
         assert s.digits not in odds.text
     assert f"hold {max(mine.counts)}" in odds.text
     status = await h.do(ADMIN, "status")
@@ -388,43 +393,43 @@ async def test_private_views_and_public_information(harness: Harness) -> None:
     assert "0 is the highest digit (called ten)" in (await h.do(ADMIN, "rules")).text
     assert "`bid`" in (await h.do(ADMIN, "help")).text
     assert (await h.do(opener, "bid", "2", "2")).ok
-    while h.service.table(KEY).match.round_number == 1:  # type: ignore[union-attr]
-        phase = h.service.table(KEY).match.live_round.phase.value  # type: ignore[union-attr]
+    while h.serial().round_number == 1:
+        phase = live_round(h.table()).phase.value
         assert (await h.do(actor(h.to_act()), "count" if phase == "rebid" else "challenge")).ok
     history = await h.do(ADMIN, "history")
     assert "Round 1:" in history.text and "2 twos" in history.text
-    stats = await h.do(opener, "stats")
-    assert stats.data is not None and stats.data["rounds"] == 1 and stats.data["serial"]["rounds"] == 1
-    assert stats.data["serial"]["bids_made"] + stats.data["serial"]["bids_failed"] == 1
-    their = await h.do(ADMIN, "stats", f"<@{other.user_id}>")
-    assert their.data is not None
-    assert their.data["serial"]["challenges_won"] + their.data["serial"]["challenges_lost"] == 1
+    stats = data(await h.do(opener, "stats"))
+    assert stats["rounds"] == 1 and stats["serial"]["rounds"] == 1
+    assert stats["serial"]["bids_made"] + stats["serial"]["bids_failed"] == 1
+    their = data(await h.do(ADMIN, "stats", f"<@{other.user_id}>"))
+    assert their["serial"]["challenges_won"] + their["serial"]["challenges_lost"] == 1
 
 
 async def test_a_seat_change_carries_the_progressive_stake_and_the_opener_on(harness: Harness) -> None:
     h = harness
     await open_three(h, "salomon")
     assert (await h.do(CAROL, "leave")).ok
-    table = h.service.table(KEY)  # type: ignore[union-attr]
+    table = h.table()
     bidder = actor(h.to_act())
     # a size-and-sixes bid: at 3 players "7 sixes" is n+3 (×2) and sixes (×2), so the next stake is 4
     # (unless the bidder holds no six, when the presumed skunk try sets it to 2)
     assert (await h.do(bidder, "bid", "7", "6")).ok
-    while table.match.round_number == 1:
-        phase = table.match.live_round.phase.value  # type: ignore[union-attr]
+    while serial_match(table).round_number == 1:
+        phase = live_round(table).phase.value
         assert (await h.do(actor(h.to_act()), "count" if phase == "rebid" else "challenge")).ok
-    table = h.service.table(KEY)  # type: ignore[union-attr]  # the seats changed: a new match
-    outcome = (await h.service.store.rounds(KEY.server, limit=1))[0]["outcome"]  # type: ignore[union-attr]
+    table = h.table()  # the seats changed: a new match
+    outcome = (await h.service.store.rounds(KEY.server, limit=1))[0]["outcome"]
+    assert isinstance(outcome, Mapping)
     assert outcome["next_stake"] in (2, 4)
-    round_ = table.match.live_round
-    assert round_ is not None and round_.players == tuple(p for p in ("U1", "U2", "U3") if p != "U3")
+    round_ = live_round(table)
+    assert round_.players == tuple(p for p in ("U1", "U2", "U3") if p != "U3")
     assert round_.stake == outcome["next_stake"]
     expected_opener = outcome["next_opener"] if outcome["next_opener"] != "U3" else "U1"
     assert round_.opener == expected_opener
     # a restart rebuilds the same stake and opener from the log
     service = await h.restart()
-    again = service.table(KEY).match.live_round  # type: ignore[union-attr]
-    assert (again.stake, again.opener) == (round_.stake, round_.opener)  # type: ignore[union-attr]
+    again = live_round(service.table(KEY))
+    assert (again.stake, again.opener) == (round_.stake, round_.opener)
 
 
 async def test_a_slips_session_under_way_is_not_exported(harness: Harness) -> None:
@@ -432,16 +437,16 @@ async def test_a_slips_session_under_way_is_not_exported(harness: Harness) -> No
 
     h = harness
     await open_three(h, "classic", "serial_source=slips")
-    table = h.service.table(KEY)  # type: ignore[union-attr]
+    table = h.table()
     assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
-    while table.match.round_number == 1:
+    while serial_match(table).round_number == 1:
         assert (await h.do(actor(h.to_act()), "challenge")).ok
-    live = {s.digits for s in table.match.live_round.serials.values()}  # type: ignore[union-attr]
+    live = {s.digits for s in live_round(table).serials.values()}
     reply = await h.do(BOB, "export")
     assert reply.code == "no-round"  # the slips hold this round's serials and the rounds to come
     assert all(d not in reply.text for d in live)
     assert (await h.do(ALICE, "end")).ok
-    record = json.loads((await h.do(BOB, "export")).data["record"])  # type: ignore[index]
+    record = json.loads(data(await h.do(BOB, "export"))["record"])
     assert len(record["slips"]["U1"]) == 15 and len(record["rounds"]) == 1
 
 
@@ -455,17 +460,17 @@ async def test_a_round_counted_but_never_followed_by_a_deal_is_dealt_by_the_time
                       BEGIN SELECT RAISE(ABORT, 'disk says no'); END""")
     last = await h.do(actor(h.to_act()), "challenge")
     assert last.ok  # the challenge and the count are stored; the failed deal is not the sender's error
-    table = h.service.table(KEY)  # type: ignore[union-attr]
-    assert table.status == "playing" and table.match.live_round is None and table.rounds_settled == 1
+    table = h.table()
+    assert table.status == "playing" and serial_match(table).live_round is None and table.rounds_settled == 1
     assert ledger_sum(h) == (3, 0)
-    await h.service.tick()  # type: ignore[union-attr]
-    assert h.service.table(KEY).match.live_round is None  # type: ignore[union-attr]  # still failing
+    await h.service.tick()
+    assert h.serial().live_round is None  # still failing
     with sqlite3.connect(h.path) as db:
         db.execute("DROP TRIGGER refuse_deal")
     service = await h.restart()
     assert await service.tick() == 1
-    round_ = service.table(KEY).match.live_round  # type: ignore[union-attr]
-    assert round_ is not None and service.table(KEY).match.round_number == 2  # type: ignore[union-attr]
+    assert serial_match(service.table(KEY)).live_round is not None
+    assert serial_match(service.table(KEY)).round_number == 2
 
 
 async def test_the_declared_last_hand_plays_at_double_stake_and_closes_the_table(harness: Harness) -> None:
@@ -474,14 +479,14 @@ async def test_the_declared_last_hand_plays_at_double_stake_and_closes_the_table
     assert (await h.do(BOB, "last")).code == "not-host"
     assert (await h.do(ALICE, "last")).ok
     assert (await h.do(ALICE, "last")).code == "already"
-    table = h.service.table(KEY)  # type: ignore[union-attr]
-    assert table.match.live_round.stake == 6  # type: ignore[union-attr]
+    match = h.serial()
+    assert live_round(h.table()).stake == 6
     assert "stake 6 units" in [m for m in h.notifier.messages if m.kind == "table"][-1].text
     assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
     assert (await h.do(actor(h.to_act()), "challenge")).ok
     assert (await h.do(actor(h.to_act()), "challenge")).ok
-    assert h.service.table(KEY) is None  # type: ignore[union-attr]
-    outcome = table.match.last_outcome
+    assert h.service.table(KEY) is None
+    outcome = match.last_outcome
     assert outcome is not None and outcome.stake == 6
     assert sorted(abs(u) for u in outcome.net.values()) == [6, 6, 12]
 
@@ -492,7 +497,6 @@ async def test_raise_options_offer_exactly_the_legal_bids_and_say_why_not(harnes
     opener = actor(h.to_act())
     assert (await h.do(opener, "bid", "3", "7")).ok
     service = h.service
-    assert service is not None
     nxt = h.to_act()
     form = service.form(KEY, nxt, "bid")
     assert form.refusal is None and form.intro == "Standing bid: **3 sevens**. Your bid must beat it."
