@@ -4,12 +4,14 @@ stale one (or a stored payload) again — for every game behind the seam."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from core.errors import NotYourTurn
 from core.game import Checked
 from core.registry import get_game
+from core.serial.game import SerialMatch
 
 
 @pytest.mark.parametrize("name", ["serial", "cards"])
@@ -35,8 +37,9 @@ def test_a_serial_checked_bid_is_not_parsed_again() -> None:
     match.apply_deal(match.deal(random.Random(5)))
     who = match.to_act
     assert who is not None
-    payload = {"player": who, "bid": [3, 0]}
+    payload: dict[str, Any] = {"player": who, "bid": [3, 0]}
     checked = match.check(payload)
     payload["bid"][1] = 9  # a later change to the caller's payload is not the action checked
     match.apply(checked)
+    assert isinstance(match, SerialMatch)
     assert match.logs[-1]["actions"] == [{"player": who, "bid": [3, 0]}]

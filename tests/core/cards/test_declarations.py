@@ -128,7 +128,7 @@ def test_seven_six_high_is_the_lowest_opening() -> None:
 
 
 def _all_declarations() -> list[Declaration]:
-    out = []
+    out: list[Declaration] = []
     for kind in HandType:
         prefixes = {v[:n] for v in values_of(kind) for n in range(RANK_COUNT[kind] + 1)}
         out.extend(Declaration(kind, p) for p in prefixes)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -11,7 +12,7 @@ from core.cards.declarations import Declaration
 from core.cards.errors import DeclarationTooLow, NoPassLeft, NotInHand, WrongPhase
 from core.cards.hands import evaluate
 from core.cards.match import CardsEngine
-from core.cards.round import Challenge, Challenged, Declare, Discard, Pass, Phase, Round, Take, ThrownIn
+from core.cards.round import Action, Challenge, Challenged, Declare, Discard, Pass, Phase, Round, Take, ThrownIn
 from core.cards.rules import make_rules
 from core.errors import NotYourTurn, RoundOver, UnknownPlayer
 
@@ -24,8 +25,8 @@ def D(text: str) -> Declaration:
     return Declaration.parse(text)
 
 
-def new_round(**kw: object) -> Round:
-    return Round(PLAYERS, parse_cards(seed_deck()), "annie", **kw)  # type: ignore[arg-type]
+def new_round(**kw: Any) -> Round:
+    return Round(PLAYERS, parse_cards(seed_deck()), "annie", **kw)
 
 
 def test_the_opener_draws_five_from_the_top() -> None:
@@ -84,14 +85,14 @@ def test_a_true_declaration_knocks_out_the_challenger() -> None:
         (["annie:pair", "bart:take"], Declare("bart", D("five of a kind")), Exception),
     ],
 )
-def test_illegal_actions_raise_and_change_nothing(actions: list[str], bad: object, error: type[Exception]) -> None:
+def test_illegal_actions_raise_and_change_nothing(actions: list[str], bad: Action, error: type[Exception]) -> None:
     r = new_round()
     for spec in actions:
         who, what = spec.split(":")
         r.apply(Take(who) if what == "take" else Declare(who, D(what)))
     before = snapshot(r)
     with pytest.raises(error):
-        r.apply(bad)  # type: ignore[arg-type]
+        r.apply(bad)
     assert snapshot(r) == before
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import cast
 
 from core.serial import Action, Bid, CallCount, Challenge, Event, MakeBid, Round, Rules, Serial
 
@@ -71,3 +72,12 @@ def snapshot(round_: Round) -> tuple[object, ...]:
         legal.call_count,
         tuple(p for p in round_.players if round_.can_challenge(p)),
     )
+
+
+Reading = dict[tuple[str, int], tuple[float, ...]]
+
+
+def readings(key: tuple[object, ...]) -> Reading:
+    """A reader's memo key (``Reader.memo_key``) read as what it is without a doubter: sorted pairs of
+    (player, digit) and the posterior on how many copies of the digit that player holds."""
+    return dict(cast("tuple[tuple[tuple[str, int], tuple[float, ...]], ...]", key))

@@ -3,6 +3,8 @@ standing one, worded as a bid reads ("1 four", "2 fours")."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from core.serial import Round, make_rules
 from core.serial.asks import raise_form
 
@@ -42,7 +44,7 @@ def test_an_action_changed_after_its_check_is_applied_as_it_now_is() -> None:
 
     match = SERIAL.new_match(CLASSIC, ["a", "b"], host="a")
     match.apply_deal(match.deal(random.Random(1)))
-    action = {"player": match.to_act, "bid": [1, 5]}
+    action: dict[str, Any] = {"player": match.to_act, "bid": [1, 5]}
     match.check(action)
     action["bid"][1] = 6  # the same list, changed
     match.apply(action)

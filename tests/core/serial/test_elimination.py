@@ -39,7 +39,7 @@ def deal(match: EliminationMatch, opener: str, **digits: str) -> None:
 
 def play(match: EliminationMatch, *steps: str) -> list[Any]:
     """``"p1 bid 2 0"``, ``"p2 challenge"``, ``"p3 count"``; returns what was settled."""
-    settled = []
+    settled: list[Any] = []
     for step in steps:
         player, verb, *words = step.split()
         step_ = match.apply(match.parse(player, verb, words, {}))
@@ -243,7 +243,8 @@ ELIM_RULES = ["classic", "quick", "salomon"]
 def games(draw: st.DrawFn) -> tuple[int, str, dict[str, Any], int, list[int]]:
     n = draw(st.integers(2, 7))
     preset = draw(st.sampled_from(ELIM_RULES))
-    options = draw(st.sampled_from([{}, {"later_opener": "winner"}, {"rebid": True}, {"skunk": True}]))
+    choices: list[dict[str, Any]] = [{}, {"later_opener": "winner"}, {"rebid": True}, {"skunk": True}]
+    options = draw(st.sampled_from(choices))
     stake = draw(st.integers(0, 4))
     leaves_at = draw(st.lists(st.integers(0, 12), max_size=2))  # after which round a safe player leaves
     return n, preset, {**options, "stake": stake}, draw(st.integers(0, 2**32)), leaves_at

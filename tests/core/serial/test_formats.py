@@ -10,6 +10,7 @@ import pytest
 from core.serial import Bid, Challenge, MakeBid, Round, RulesError, Serial, make_rules, seat_view
 from core.serial.bids import digit_plural
 from core.serial.errors import DigitNotInPlay, QuantityOutOfRange
+from core.serial.game import SerialMatch
 from core.serial.players import STRATEGY_NAMES, get_strategy
 from core.serial.record import RecordError, replay
 from core.serial.round import CallCount, timeout_action
@@ -161,7 +162,8 @@ def test_the_game_seam_deals_parses_and_replays_a_reduced_format() -> None:
         match.apply(match.computer_action(who, "hard", rng))
     record = match.record(closed=True)
     assert record["rules"]["digits"] == 3 and record["rules"]["serial_length"] == 3
-    assert SERIAL.verify(record)["totals"] == match.last_outcome.net  # type: ignore[union-attr]
+    assert isinstance(match, SerialMatch) and match.last_outcome is not None
+    assert SERIAL.verify(record)["totals"] == match.last_outcome.net
     for wrong in ("LB 12345678 A", "LB 124 A"):  # a stored deal that does not fit the format is refused
         stored = dict(deal, serials=dict.fromkeys(deal["serials"], wrong))
         with pytest.raises(GameError):

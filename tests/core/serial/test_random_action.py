@@ -104,7 +104,9 @@ def test_frequencies_are_uniform_on_a_small_state() -> None:
     """2×1 format, two players, after an opening of 1 two (aces high): 1 ace, 2 twos, 2 aces, challenge."""
     rules = RULE_SETS["2x1/aces-high"]
     round_ = Round(rules, ["a", "b"], {"a": Serial("1"), "b": Serial("2")}, "a")
-    round_.apply(MakeBid("a", round_.legal_actions()[0].bid))  # type: ignore[union-attr]
+    first = round_.legal_actions()[0]
+    assert isinstance(first, MakeBid)
+    round_.apply(MakeBid("a", first.bid))
     legal = list(round_.legal_actions())
     assert len(legal) == 4 and isinstance(legal[-1], Challenge)
     rng = random.Random(7)
@@ -169,7 +171,9 @@ def test_an_offered_action_stays_good_in_a_copy_of_the_same_state() -> None:
 def test_a_rebid_phase_offers_the_count_and_the_raises_only() -> None:
     rules = make_rules("quick", rebid=True)
     round_ = Round(rules, ["a", "b"], {"a": Serial("11111111"), "b": Serial("22222222")}, "a")
-    round_.apply(MakeBid("a", round_.legal_actions()[0].bid))  # type: ignore[union-attr]
+    first = round_.legal_actions()[0]
+    assert isinstance(first, MakeBid)
+    round_.apply(MakeBid("a", first.bid))
     round_.apply(Challenge("b"))
     assert round_.phase is Phase.REBID
     legal = round_.legal_actions()

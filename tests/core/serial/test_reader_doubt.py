@@ -18,7 +18,7 @@ from core.serial import Action, Challenge, MakeBid, Round, SeatView, make_rules,
 from core.serial.bids import Bid
 from core.serial.players import Reader, ReaderParams
 
-from ._helpers import play, serials
+from ._helpers import play, readings, serials
 
 GREEDY = ReaderParams(bluff_rate=0.0, temperature=0.0)
 # p2 holds no 9s (two 4s, two 6s): after "two 9s" it bids on its own pairs when it believes the opening.
@@ -35,7 +35,7 @@ def view_after(steps: list[tuple[str, str]], preset: str = "classic", opener: st
 
 def expected(reader: Reader, view: SeatView, player: str, digit: int) -> float:
     key = reader.memo_key(view)
-    vec = dict(key)[(player, digit)]
+    vec = readings(key)[(player, digit)]
     assert isinstance(vec, tuple)
     return sum(c * x for c, x in enumerate(vec))
 

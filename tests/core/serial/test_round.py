@@ -30,6 +30,7 @@ from core.serial import (
     Round,
     RoundOver,
     Rules,
+    SeatView,
     Session,
     UnknownPlayer,
     make_rules,
@@ -555,8 +556,8 @@ def test_a_seat_view_shows_its_own_serial_and_the_public_state_only() -> None:
     assert len(others) == 2 and not any(value in others for value in vars_of(view))
 
 
-def vars_of(view: object) -> list[object]:
-    return [getattr(view, name) for name in view.__slots__]  # type: ignore[attr-defined]
+def vars_of(view: SeatView) -> list[object]:
+    return [getattr(view, name) for name in view.__slots__]
 
 
 def test_a_seat_view_off_turn_offers_only_the_challenge_first_mode_allows() -> None:
@@ -566,7 +567,9 @@ def test_a_seat_view_off_turn_offers_only_the_challenge_first_mode_allows() -> N
     serials = {p: Serial("01234567") for p in ("a", "b", "c")}
     for mode, can in (("first", True), ("all", False)):
         round_ = Round(make_rules("classic", challenge_mode=mode), ("a", "b", "c"), serials, "a")
-        round_.apply(MakeBid("a", round_.legal_actions()[5].bid))  # type: ignore[union-attr]
+        sixth = round_.legal_actions()[5]
+        assert isinstance(sixth, MakeBid)
+        round_.apply(MakeBid("a", sixth.bid))
         view = seat_view(round_, "c")  # b is to act
         assert view.legal.player == "c"
         assert list(view.legal) == ([Challenge("c")] if can else [])

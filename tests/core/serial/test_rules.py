@@ -81,7 +81,7 @@ def test_presets_are_named_and_distinct() -> None:
 def test_rules_are_frozen_and_hashable() -> None:
     rules = make_rules("salomon")
     with pytest.raises(dataclasses.FrozenInstanceError):
-        rules.rebid = False  # type: ignore[misc]
+        rules.rebid = False  # type: ignore[misc]  # mypy knows it is frozen too: the test checks Python does
     assert hash(rules) == hash(make_rules("salomon"))
     assert {rules, make_rules("salomon")} == {rules}
 

@@ -54,14 +54,14 @@ def brute_force_value(rules: Rules, strategy: Strategy, br_seat: int) -> float:
             return best
         view = seat_view(rnd, other)
         probs = [dict(policy_of(strategy, dataclasses.replace(view, serial=a))) for a in serials]
-        total = [0.0] * len(serials)
+        totals = [0.0] * len(serials)
         for action in actions:
             sub = [r * pr.get(action, 0.0) for r, pr in zip(reach, probs, strict=True)]
             if any(sub):
                 child = rnd.copy()
                 child.apply(action)
-                total = [x + y for x, y in zip(total, rec(child, sub), strict=True)]
-        return total
+                totals = [x + y for x, y in zip(totals, rec(child, sub), strict=True)]
+        return totals
 
     root = Round(rules, SEATS, dict.fromkeys(SEATS, serials[0]), SEATS[0], 1)
     return sum(p * v for v in rec(root, [p] * len(serials)))

@@ -17,7 +17,7 @@ from core.serial.players import get_strategy
 from core.serial.players.base import policy_of
 from core.serial.players.solved import WithSolved, _index, action_of
 from core.serial.players.solved_multi import MultiTable, SolvedMulti, multi_key, pack_multi, unpack_multi
-from core.serial.round import MakeBid, Round
+from core.serial.round import Action, MakeBid, Round
 from core.serial.rules import ChallengeMode, Rules, make_rules
 from core.serial.serials import deal_serial
 from core.serial.solve.approx import LIKELIHOOD_FLOOR, LocalBestResponse
@@ -72,7 +72,7 @@ def _walk(rules: Rules, strategy: SolvedMulti, seat: int, respond: bool) -> floa
                 for action, p in policy_of(strategy, seat_view(row[0], me)):
                     out[h] += p * walk(_after([row], action), reach)[0]
             return out
-        branches: dict[object, np.ndarray] = {}
+        branches: dict[Action, np.ndarray] = {}
         for c, r in enumerate(rounds[0]):
             for action, p in policy_of(strategy, seat_view(r, who)):
                 branches.setdefault(action, np.zeros(len(combos)))[c] += p
@@ -85,13 +85,13 @@ def _walk(rules: Rules, strategy: SolvedMulti, seat: int, respond: bool) -> floa
     return float(fmt.weights @ values)
 
 
-def _after(rounds: list[list[Round]], action: object) -> list[list[Round]]:
+def _after(rounds: list[list[Round]], action: Action) -> list[list[Round]]:
     out = []
     for row in rounds:
         new = []
         for r in row:
             branch = r.copy()
-            branch.apply(action)  # type: ignore[arg-type]
+            branch.apply(action)
             new.append(branch)
         out.append(new)
     return out
