@@ -83,7 +83,7 @@ def postgres_server() -> Iterator[str]:
         yield given
         return
     try:
-        import pgserver
+        from pgserver.postgres_server import get_server  # where it is defined (the package re-exports it)
     except ImportError as exc:  # pragma: no cover - the dev dependency is missing
         pytest.skip(f"PostgreSQL tests need the pgserver wheel (pip install -e '.[dev]'): {exc}")
     try:
@@ -91,7 +91,7 @@ def postgres_server() -> Iterator[str]:
             warnings.simplefilter("ignore")
             # Not under pytest's base temp directory: a concurrent pytest run deletes all but the three
             # newest of those, which would pull the data directory from under a running server.
-            server = pgserver.get_server(tempfile.mkdtemp(prefix="liars-pg-"), cleanup_mode="delete")
+            server = get_server(tempfile.mkdtemp(prefix="liars-pg-"), cleanup_mode="delete")
     except Exception as exc:  # pragma: no cover - depends on the machine
         pytest.skip(f"pgserver could not start PostgreSQL here: {type(exc).__name__}: {exc}")
     url = str(server.get_uri())

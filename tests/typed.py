@@ -13,11 +13,12 @@ from bot.model import Reply, TableKey
 from bot.service import Service
 from bot.table import TableState
 from core.cards.game import CardsMatch
+from core.cards.round import Round as CardsRound
 from core.serial.elimination.match import EliminationMatch
 from core.serial.game import SerialMatch
 from core.serial.round import Round
 
-__all__ = ["cards_match", "data", "elimination_match", "live_round", "serial_match", "table_of"]
+__all__ = ["cards_match", "cards_round", "data", "elimination_match", "live_round", "serial_match", "table_of"]
 
 
 def table_of(service: Service | None, key: TableKey) -> TableState:
@@ -50,6 +51,13 @@ def cards_match(table: TableState | None) -> CardsMatch:
     match = table.match
     assert isinstance(match, CardsMatch), match
     return match
+
+
+def cards_round(table: TableState | None) -> CardsRound:
+    """The card round at a card table (dealt)."""
+    round_ = cards_match(table).engine.round
+    assert round_ is not None
+    return round_
 
 
 def live_round(table: TableState | None) -> Round:

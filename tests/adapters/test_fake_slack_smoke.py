@@ -167,11 +167,11 @@ async def socket_handler(fake: FakeSlack, seen: Seen) -> AsyncIterator[AsyncSock
     # The handler's SocketModeClient uses app.client (base_url -> fake) for apps.connections.open.
     # It must be built inside the running loop (its __init__ creates an aiohttp session and a task).
     handler = AsyncSocketModeHandler(build_app(fake, seen), app_token=APP_TOKEN)
-    await handler.connect_async()
+    await handler.connect_async()  # type: ignore[no-untyped-call]  # slack_bolt leaves it unannotated
     try:
         yield handler
     finally:
-        await handler.close_async()  # before the fake stops, or the client tries to reconnect
+        await handler.close_async()  # type: ignore[no-untyped-call]  # (unannotated) before the fake stops, or the client tries to reconnect
 
 
 # ------------------------------------------------------------------------------------ HTTP

@@ -21,10 +21,12 @@ import pytest
 from adapters.stores import make_store
 from bot.model import Actor, Command, Message, MessageKind, Reply, TableKey
 from bot.service import Service
+from bot.table import TableState
 from core.serial import CallCount, Challenge, MakeBid, seat_view
 from core.serial.players import get_strategy
 from tests.adapters.store_support import raw_sql
 from tests.doubles import FakeClock, RecordingNotifier
+from tests.typed import live_round
 
 ROUNDS = 2
 
@@ -63,7 +65,7 @@ async def count_events(url: str, fragment: str) -> int:
     return int(n)
 
 
-async def view(service: Service, key: TableKey) -> object:
+async def view(service: Service, key: TableKey) -> TableState | None:
     """The table as stored (the service catches up with what the other process stored)."""
     async with service.rt.lock(key):
         return await service.rt.catch_up(key)
@@ -99,8 +101,9 @@ async def drive(c: Cluster, i: int, rng: random.Random, tally: dict[str, int]) -
         table = await view(rng.choice(c.services), key)
         if table is None:
             break
-        round_ = table.match.live_round  # type: ignore[attr-defined]
+        round_ = live_round(table)
         player = round_.to_act
+        assert player is not None
         action = strategy.decide(seat_view(round_, player), rng)
         if isinstance(action, MakeBid):
             await send(by_id[player], "bid", str(action.bid.quantity), str(action.bid.digit))
@@ -164,7 +167,7 @@ async def test_the_same_request_sent_to_both_processes_is_applied_once(cluster: 
     assert await count_events(cluster.url, '"t":"join"') == 1
     for service in (a, b):
         table = await view(service, key)
-        assert table is not None and table.seats == ["UA", "UB"]  # type: ignore[attr-defined]
+        assert table is not None and table.seats == ["UA", "UB"]
 
 
 async def test_a_channel_opened_in_both_processes_at_once_gets_one_table(cluster: Cluster) -> None:

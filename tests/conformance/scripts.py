@@ -7,14 +7,16 @@ surface, each dealt from the same seed) to choose a card to discard or the numbe
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from bot.model import TableKey
 from bot.service import Service
 from core.cards.declarations import Declaration
+from core.cards.round import Round as CardsRound
 from core.serial.bids import digit_plural
 from core.serial.rules import RankOrder
+from tests.conformance.guess import GuessMatch
 from tests.conformance.surfaces import Item, Script, Step
+from tests.typed import cards_round
 
 
 def lobby(*start_words: str) -> tuple[Item, ...]:
@@ -39,17 +41,17 @@ def every_digit(order: RankOrder, via: str) -> Script:
     return Script(f"digits-{order.value}-{via}", seed=11, items=tuple(steps))
 
 
-def _round(service: Service, key: TableKey) -> Any:
-    table = service.table(key)
-    assert table is not None and table.match is not None
-    return table.match.engine.round
+def _round(service: Service, key: TableKey) -> CardsRound:
+    return cards_round(service.table(key))
 
 
 def declare_least(via: str) -> Item:
     def step(service: Service, key: TableKey) -> Step:
         least: Declaration = _round(service, key).least_raise()
         if via == "form":
-            form = service.form(key, _round(service, key).to_act, "declare")
+            holder = _round(service, key).to_act
+            assert holder is not None
+            form = service.form(key, holder, "declare")
             kind, _ = form.fields[0].options[0]
             ranks, _ = form.fields[1].options_by[kind][0]
             chosen = Declaration.from_json({"type": kind, "ranks": [] if ranks == "any" else ranks.split("-")})
@@ -152,8 +154,9 @@ def guess_game() -> Script:
     """The made-up third game through every surface: its verb by text, options, form and bare text."""
     def the_number(service: Service, key: TableKey) -> Step:
         table = service.table(key)
-        assert table is not None and table.match is not None
-        secret = table.match.secret  # type: ignore[attr-defined]
+        assert table is not None and isinstance(table.match, GuessMatch)
+        secret = table.match.secret
+        assert secret is not None  # dealt
         return Step("turn", "guess", (str(secret),), {"number": secret}, via="options")
 
     steps: list[Item] = [

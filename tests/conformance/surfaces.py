@@ -98,7 +98,7 @@ class Surface:
             self.replies.append((cmd, reply))
             return reply
 
-        self.service.handle = observed  # type: ignore[method-assign]
+        self.service.handle = observed  # type: ignore[method-assign]  # observed: each reply is recorded
 
     async def next_channel(self) -> None:
         raise NotImplementedError
@@ -244,7 +244,10 @@ class Discord(Surface):
             for part, value in enumerate(values, 1):
                 await self.fake.select(int(self.users[user]), g, c, form.id, f"liars:pick-{spec.name}-{part}:{g}:{c}",
                                        [value])
-                await self.fake.wait_for(lambda n=edits + part: form.edit_count >= n or None)
+                def edited(n: int = edits + part) -> bool | None:
+                    return form.edit_count >= n or None
+
+                await self.fake.wait_for(edited)
             send = f"liars:go-{spec.name}:{g}:{c}:{values[0]}:{values[1] if len(values) > 1 else ''}"
             edits = form.edit_count
             await self.click(user, form, send)

@@ -20,6 +20,7 @@ from tests.conformance import scripts as S
 from tests.conformance.guess import GUESS
 from tests.conformance.surfaces import Discord, Script, play_everywhere, same_everywhere, three_surfaces
 from tests.e2e.discord_helpers import no_errors  # noqa: F401 - fails a test on any ERROR log
+from tests.typed import data
 
 GENERATED = 6
 
@@ -99,7 +100,7 @@ async def test_a_made_up_third_game_plays_on_every_surface(tmp_path: Path) -> No
         assert "guess" in synced  # built from its declaration
         for surface in surfaces:
             helps = [r for c, r in surface.replies if c.name == "help" and r.ok]
-            listed = helps[-1].data["commands"]  # type: ignore[index]
+            listed = data(helps[-1])["commands"]
             assert "guess" in listed and "bid" not in listed and "declare" not in listed
     answers = played[0].answers
     assert [code for _, ok, code in answers if not ok] == ["out-of-range", "not-your-turn", "unknown-command"]

@@ -21,8 +21,10 @@ import pytest_asyncio
 from adapters.discord.bot import LiarsBot
 from adapters.discord.commands import top_level
 from adapters.discord.config import DiscordConfig
+from adapters.discord.notifier import DiscordNotifier
 from bot.bootstrap import discord_bot
 from bot.model import TableKey
+from bot.service import Service
 from core.serial import Serial
 from tests.fakes.discord_server import (
     FakeChannel,
@@ -35,6 +37,7 @@ from tests.fakes.discord_server import (
     start_bot,
     stop_bot,
 )
+from tests.typed import live_round
 
 __all__ = ["Harness", "assert_no_serial_before_count", "ledger_rows", "no_errors", "serials_in_dms", "world"]
 
@@ -93,7 +96,9 @@ class Harness:
     def users(self) -> list[FakeUser]:
         return [self.alice, self.bob, self.carol]
 
-    def user(self, uid: str | int) -> FakeUser:
+    def user(self, uid: str | int | None) -> FakeUser:
+        """The member with this id (a round's ``to_act``: there must be someone to act)."""
+        assert uid is not None
         return next(u for u in self.users if u.id == int(uid))
 
     # -- the bot's life ----------------------------------------------------------------------------
@@ -120,9 +125,21 @@ class Harness:
         return await self.start()
 
     @property
-    def service(self) -> Any:
+    def live_bot(self) -> LiarsBot:
+        """The bot (started)."""
         assert self.bot is not None
-        return self.bot.service
+        return self.bot
+
+    @property
+    def service(self) -> Service:
+        return self.live_bot.service
+
+    @property
+    def notifier(self) -> DiscordNotifier:
+        """The notifier the service delivers through: the bot's own."""
+        notifier = self.service.rt.notifier
+        assert isinstance(notifier, DiscordNotifier)
+        return notifier
 
     # -- driving -----------------------------------------------------------------------------------
     async def slash(self, user: FakeUser, sub: str, member_permissions: int | None = None, **options: Any) -> int:
@@ -161,14 +178,12 @@ class Harness:
         return self.fake.get_message(int(ref))
 
     def to_act(self) -> FakeUser:
-        table = self.service.table(self.key)
-        assert table is not None and table.match.live_round is not None
-        return self.user(table.match.live_round.to_act)
+        to_act = live_round(self.service.table(self.key)).to_act
+        assert to_act is not None
+        return self.user(to_act)
 
     def after(self, user: FakeUser) -> FakeUser:
-        table = self.service.table(self.key)
-        assert table is not None and table.match.live_round is not None
-        return self.user(table.match.live_round.next_player(str(user.id)))
+        return self.user(live_round(self.service.table(self.key)).next_player(str(user.id)))
 
     def channel_messages(self) -> list[RecordedMessage]:
         """What everyone in #general sees: the channel's messages, ephemeral replies left out."""

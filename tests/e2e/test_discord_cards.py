@@ -10,8 +10,10 @@ from __future__ import annotations
 import random
 import re
 
+from core.cards.round import Round as CardsRound
 from tests.e2e.discord_helpers import Harness, ledger_rows, no_errors, world
 from tests.fakes.discord_server import FakeUser, RecordedMessage
+from tests.typed import cards_match, cards_round
 
 __all__ = ["no_errors", "world"]
 
@@ -23,10 +25,8 @@ def hands_in(text: str) -> set[frozenset[str]]:
     return {frozenset(h.replace("\ufe0f", "").split()) for h in HAND.findall(text)}
 
 
-def round_of(h: Harness) -> object:
-    table = h.service.table(h.key)
-    assert table is not None and table.match is not None
-    return table.match.engine.round
+def round_of(h: Harness) -> CardsRound:
+    return cards_round(h.service.table(h.key))
 
 
 def holder(h: Harness) -> FakeUser | None:
@@ -100,7 +100,7 @@ async def test_three_players_play_the_card_game_to_a_winner(world: Harness) -> N
         for _ in range(200):
             user = holder(h)
             table = h.service.table(h.key)
-            if table is None or table.match.over:
+            if table is None or cards_match(table).over:
                 break
             if user is None:
                 await h.service.drain()
@@ -126,7 +126,7 @@ async def test_three_players_play_the_card_game_to_a_winner(world: Harness) -> N
                 await declare_by_form(h, user)
                 ways["form"] += 1
             else:
-                least = round_of(h).least_raise()  # type: ignore[attr-defined]
+                least = round_of(h).least_raise()
                 said = await h.ask(user, "declare", hand=least.name())
                 assert said.ephemeral and "declare" in said.content.lower(), said.content
                 ways["slash"] += 1

@@ -8,6 +8,7 @@ import pytest
 from core.serial.rules import RankOrder
 from tests.e2e import discord_helpers
 from tests.e2e.discord_helpers import Harness
+from tests.typed import live_round
 
 world = discord_helpers.world
 no_errors = discord_helpers.no_errors
@@ -28,7 +29,8 @@ async def test_every_digit_by_slash_options(world: Harness, order: RankOrder) ->
         player = h.to_act()
         answer = await h.ask(player, "bid", quantity=quantity, digit=digit)
         assert answer.ephemeral and answer.content == "Bid placed.", (quantity, digit, answer.content)
-        standing = table.match.live_round.standing_bid
+        standing = live_round(table).standing_bid
+        assert standing is not None
         assert (standing.quantity, standing.digit) == (quantity, digit)
     # A digit that does not raise is refused by the game, not misread: 0 is a digit, not a missing option.
     low = await h.ask(h.to_act(), "bid", quantity=1, digit=0)

@@ -7,26 +7,29 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from core.serial.record import replay
+from core.serial.round import Round
 from tests.e2e.discord_helpers import Harness, ledger_rows, no_errors, world
 from tests.fakes.discord_server import FakeUser
+from tests.typed import elimination_match
 
 __all__ = ["no_errors", "world"]
 
 
-def live(h: Harness) -> object | None:
+def live(h: Harness) -> Round | None:
     table = h.service.table(h.key)
-    return table.match.live_round if table is not None and table.match is not None else None
+    return elimination_match(table).live_round if table is not None and table.match is not None else None
 
 
 async def act(h: Harness, user: FakeUser) -> None:
     """Open low, call the count when challenged all around, else challenge: all by slash command."""
     round_ = live(h)
     assert round_ is not None
-    if round_.standing_bid is None:  # type: ignore[attr-defined]
+    if round_.standing_bid is None:
         reply = await h.ask(user, "bid", quantity=1, digit=0)
-    elif round_.phase.value == "rebid":  # type: ignore[attr-defined]
+    elif round_.phase.value == "rebid":
         reply = await h.ask(user, "count")
     else:
         reply = await h.ask(user, "challenge")
@@ -49,10 +52,10 @@ async def test_five_at_an_elimination_table_play_to_the_payer_across_a_restart(w
         if live(h) is None:
             await h.service.drain()
             continue
-        if not restarted and table.match.safe:  # someone has left safe: the bot restarts mid-game
+        if not restarted and elimination_match(table).safe:  # someone has left safe: the bot restarts mid-game
             await h.restart()
             restarted = True
-            assert h.service.table(h.key).match.safe == table.match.safe
+            assert elimination_match(h.service.table(h.key)).safe == elimination_match(table).safe
             continue
         await act(h, h.to_act())
     assert restarted and h.service.table(h.key) is None
@@ -90,9 +93,10 @@ async def test_history_month_on_discord_shows_players_this_period_only(world: Ha
                                            entries=[LedgerEntry(str(h.bob.id), 7777),
                                                     LedgerEntry(str(h.carol.id), -7777)])],
                        names={str(h.bob.id): "bob", str(h.carol.id): "carol"}, close=True)
-    asks = [("ledger", {}), ("sheet", {}), ("leaderboard", {"period": "all", "by": "money"}),
-            ("stats", {"member": h.bob.id}), ("history", {}), ("ledger", {"chart": True}),
-            ("leaderboard", {"period": "all"})]
+    asks: list[tuple[str, dict[str, Any]]] = [
+        ("ledger", {}), ("sheet", {}), ("leaderboard", {"period": "all", "by": "money"}),
+        ("stats", {"member": h.bob.id}), ("history", {}), ("ledger", {"chart": True}),
+        ("leaderboard", {"period": "all"})]
     for sub, options in asks[0], asks[2]:  # before: everyone sees last period's figures in the all-time views
         assert "7777" in (await h.ask(h.bob, sub, **options)).content.replace(",", "")
     saved = await h.ask(h.alice, "config", history="month")  # alice manages the server

@@ -64,7 +64,7 @@ async def test_the_table_is_one_v2_message_with_the_count_and_its_picture_in_it(
     # the count: into the table message, with its picture; no count message of its own
     await h.ask(third, "challenge")
     await h.fake.wait_for(lambda: table.attachments and True)
-    await h.bot.service.rt.notifier.idle()
+    await h.notifier.idle()
     children = container(table)
     assert 12 in kinds(children) and 10 in kinds(children)
     texts = [c["content"] for c in children if c["type"] == 10]

@@ -18,6 +18,7 @@ from bot.model import Actor, Command, Message, MessageKind
 from tests.e2e import discord_helpers
 from tests.e2e.discord_helpers import Harness, assert_no_serial_before_count
 from tests.fakes.discord_server import RecordedMessage
+from tests.typed import data
 
 world = discord_helpers.world
 no_errors = discord_helpers.no_errors
@@ -70,7 +71,7 @@ async def test_a_sheet_chart_is_posted_with_its_picture(world: Harness) -> None:
     # integrator's): ask the service as they will
     key, bob = h.key, Actor(str(h.bob.id), h.bob.username)
     board = await h.service.handle(Command("leaderboard", key, bob))
-    assert board.ok and "🏆 Leaderboard" in board.text and len(board.data["standings"]) == 3  # type: ignore[index]
+    assert board.ok and "🏆 Leaderboard" in board.text and len(data(board)["standings"]) == 3
     asked = await h.service.handle(Command("sheet", key, bob, ("chart",)))
     assert asked.ok and "chart is posted" in asked.text
     await h.service.drain()
@@ -88,8 +89,8 @@ async def test_a_picture_that_cannot_be_drawn_leaves_the_text_alone_with_one_war
     broken = Message(h.key, "📈 A chart that cannot be drawn", MessageKind.INFO, picture={"chart": "nets",
                                                                                          "nets": {"a": "lots"}})
     with caplog.at_level(logging.WARNING, logger="adapters.discord"):
-        await h.service.rt.notifier.deliver([broken])
-        await h.service.rt.notifier.idle()  # type: ignore[attr-defined]  # the picture was given up
+        await h.notifier.deliver([broken])
+        await h.notifier.idle()  # the picture was given up
     sent = await h.fake.wait_for_message(lambda m: m.content == "📈 A chart that cannot be drawn")
     assert sent.attachments == [] and sent.embeds == []
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING and r.name.startswith("adapters.discord")]
@@ -116,8 +117,8 @@ async def test_a_failed_picture_edit_is_handled_and_logged_once(
     monkeypatch.setattr(discord.PartialMessage, "edit", broken_edit)
     chart = Message(h.key, "📈 Nets", MessageKind.INFO, picture={"chart": "nets", "nets": {"a": 1, "b": -1}})
     with caplog.at_level(logging.WARNING):
-        await h.service.rt.notifier.deliver([chart])
-        await h.service.rt.notifier.idle()  # type: ignore[attr-defined]
+        await h.notifier.deliver([chart])
+        await h.notifier.idle()
     sent = await h.fake.wait_for_message(lambda m: m.content == "📈 Nets")
     assert sent.attachments == [] and sent.embeds == []
     said = [r for r in caplog.records if r.levelno >= logging.WARNING and "picture" in r.getMessage()]

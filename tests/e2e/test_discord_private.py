@@ -17,11 +17,13 @@ import re
 import pytest
 
 from adapters.discord.links import Links
+from adapters.discord.notifier import DiscordNotifier
 from bot.model import TableKey
 from tests.doubles import FakeClock
 from tests.e2e import discord_helpers
 from tests.e2e.discord_helpers import Harness, serials_in_texts
-from tests.fakes.discord_server import RecordedMessage
+from tests.fakes.discord_server import FakeUser, RecordedMessage
+from tests.typed import live_round, serial_match
 
 world = discord_helpers.world
 no_errors = discord_helpers.no_errors
@@ -51,12 +53,12 @@ async def test_a_round_in_a_group_dm_goes_through_interactions_only(world: Harne
     for command in fake.commands[None].values():  # /liars and /liars-books
         assert 1 in command["integration_types"] and 2 in command["contexts"]  # user installs, private channels
 
-    async def ask(user: object, sub: str, **options: object) -> RecordedMessage:
-        iid = await fake.send_slash(user.id, guild_id, gdm.id, "liars", sub, options)  # type: ignore[attr-defined]
+    async def ask(user: FakeUser, sub: str, **options: object) -> RecordedMessage:
+        iid = await fake.send_slash(user.id, guild_id, gdm.id, "liars", sub, options)
         return await h.response(iid)
 
-    async def press(user: object, message: RecordedMessage, action: str) -> RecordedMessage:
-        iid = await fake.click_button(user.id, guild_id, gdm.id, message.id,  # type: ignore[attr-defined]
+    async def press(user: FakeUser, message: RecordedMessage, action: str) -> RecordedMessage:
+        iid = await fake.click_button(user.id, guild_id, gdm.id, message.id,
                                       f"liars:{action}:{key.server_id}:{key.channel_id}")
         await h.service.drain()
         await fake.wait_for(lambda: fake.interactions[iid].acknowledged and True)
@@ -72,7 +74,7 @@ async def test_a_round_in_a_group_dm_goes_through_interactions_only(world: Harne
 
     opened = await ask(h.alice, "start", computers=1, seats=4)
     assert opened.ephemeral and "You opened a table" in opened.text()
-    lobby = await fake.wait_for(lambda: h.service.panel(key, "lobby") and panel("lobby"))
+    lobby = await fake.wait_for(lambda: panel("lobby") if h.service.panel(key, "lobby") else None)
     assert not lobby.ephemeral and lobby.channel_id == gdm.id and lobby.webhook_id == fake.application_id
     assert "You are seated" in (await ask(h.carol, "join")).text()
     fake.advance(15 * 60)  # carol's token (and alice's) dies before the deal
@@ -82,8 +84,8 @@ async def test_a_round_in_a_group_dm_goes_through_interactions_only(world: Harne
     await press(h.alice, panel("lobby"), "deal")
     await h.service.drain()
     table = h.service.table(key)
-    assert table is not None and table.match is not None and table.match.live_round is not None
-    dealt = {int(p): s.digits for p, s in table.match.live_round.serials.items() if p.isdigit()}
+    assert table is not None and table.match is not None and serial_match(table).live_round is not None
+    dealt = {int(p): s.digits for p, s in live_round(table).serials.items() if p.isdigit()}
 
     def whispers(user_id: int) -> dict[int, str]:
         """The serials shown to this user: ephemeral follow-ups to their own interactions."""
@@ -106,12 +108,12 @@ async def test_a_round_in_a_group_dm_goes_through_interactions_only(world: Harne
             assert not any(s in m.text() for s in dealt.values()), m.text()
 
     # the round: a computer seat moves at once; a player who lets the timer run out moves by the timer
-    live = table.match.live_round
+    live = live_round(table)
     to_act = live.to_act
     turns = 0
     while table.live and turns < 12:
         turns += 1
-        to_act = table.match.live_round.to_act
+        to_act = live_round(table).to_act
         if to_act == str(h.bob.id) and turns <= 3:  # bob sleeps: warned at half time, then moved for
             clock.advance(31)
             assert await h.service.tick() == 1
@@ -120,13 +122,15 @@ async def test_a_round_in_a_group_dm_goes_through_interactions_only(world: Harne
             await h.service.drain()
             continue
         user = h.user(to_act)
-        standing = table.match.live_round.standing_bid
+        standing = live_round(table).standing_bid
         if standing is None:
             await ask(user, "bid", quantity=1, digit=3)
         else:
             await ask(user, "challenge")
         await h.service.drain()
-    await bot.service.rt.notifier.idle()
+    notifier = bot.service.rt.notifier
+    assert isinstance(notifier, DiscordNotifier)
+    await notifier.idle()
     assert not table.live or table.rounds_settled >= 1
     counted = [m for m in fake.messages.values() if m.channel_id == gdm.id and "**The count**" in m.text()]
     assert counted, "the count was not shown"
@@ -147,13 +151,13 @@ async def test_a_round_in_a_group_dm_goes_through_interactions_only(world: Harne
     round2 = await fake.wait_for(lambda: table.live and table.rounds_settled >= 1 and h.service.panel(key, "table"))
     fake.advance(15 * 60)
     token_age[0] += 15 * 60
-    sleeper = table.match.live_round.to_act
-    assert not sleeper.startswith("cpu-")
+    sleeper = live_round(table).to_act
+    assert sleeper is not None and not sleeper.startswith("cpu-")
     edits_before = fake.get_message(int(round2)).edit_count
     clock.advance(61)
     while await h.service.tick():  # the warning, then the move for the sleeper
         clock.advance(61)
-        if table.match.live_round is None or table.match.live_round.to_act != sleeper:
+        if serial_match(table).live_round is None or live_round(table).to_act != sleeper:
             break
     await h.service.drain()
     assert fake.get_message(int(round2)).edit_count == edits_before  # ... until someone interacts:
@@ -188,7 +192,7 @@ def test_a_link_lives_fourteen_minutes_and_each_interaction_renews_it() -> None:
             self.guild_id = None
 
     assert links.served(key) and not links.served(TableKey("discord", "1", "5"))
-    first = links.note(key, Interaction(1))  # type: ignore[arg-type]
+    first = links.note(key, Interaction(1))  # type: ignore[arg-type]  # a stand-in: with no guild, Links reads only .user.id
     now[0] = 14 * 60 - 1
     assert links.newest(key) is first and links.of_user(key, "1") is first
     now[0] = 14 * 60
@@ -199,5 +203,5 @@ def test_a_link_lives_fourteen_minutes_and_each_interaction_renews_it() -> None:
     else:
         raise AssertionError("an expired token was offered")
     assert links.of_user(key, "1") is None
-    second = links.note(key, Interaction(2))  # type: ignore[arg-type]
+    second = links.note(key, Interaction(2))  # type: ignore[arg-type]  # a stand-in: with no guild, Links reads only .user.id
     assert links.newest(key) is second and links.of_user(key, "1") is None

@@ -8,7 +8,7 @@ import discord
 
 from adapters.discord.forms import form_view
 from adapters.discord.render import CONTENT_LIMIT, chunks, render
-from bot.model import Message, TableKey
+from bot.model import Message, MessageKind, TableKey
 from core.game import Form, FormField
 from core.serial import Bid
 
@@ -33,8 +33,8 @@ def test_chunks_split_at_line_ends_within_the_limit() -> None:
 
 
 def test_humans_are_mentioned_and_computers_named() -> None:
-    msg = Message(KEY, "<@42> bid, <@cpu-gekko> challenged", "table", names={"42": "Ann", "cpu-gekko": "Gekko"},
-                  humans=frozenset({"42"}))
+    msg = Message(KEY, "<@42> bid, <@cpu-gekko> challenged", MessageKind.TABLE,
+                  names={"42": "Ann", "cpu-gekko": "Gekko"}, humans=frozenset({"42"}))
     assert render(msg) == "<@42> bid, Gekko challenged"
 
 

@@ -9,6 +9,7 @@ from bot.model import Message, MessageKind
 from tests.e2e import discord_helpers
 from tests.e2e.discord_helpers import Harness, assert_no_serial_before_count, ledger_rows
 from tests.fakes.discord_server import RecordedMessage
+from tests.typed import cards_match, cards_round, live_round
 
 world = discord_helpers.world
 no_errors = discord_helpers.no_errors
@@ -33,7 +34,7 @@ async def test_restart_mid_round_and_finish_with_the_old_buttons(world: Harness)
     await h.service.drain()
     assert panel.edit_count > edits  # the new process redraws the open table's message once it can send
     table = h.service.table(h.key)
-    assert table is not None and {int(p): s.digits for p, s in table.match.live_round.serials.items()} == dealt
+    assert table is not None and {int(p): s.digits for p, s in live_round(table).serials.items()} == dealt
     assert h.panel("table").id == panel.id  # the new process knows the old message
 
     await h.raise_bid(opener, 2, 4, form=form)
@@ -79,7 +80,7 @@ async def test_closed_dms_point_to_my_serial(world: Harness) -> None:
     assert f"<@{h.carol.id}>" in notice.content and "My serial" in notice.content
     assert f"<@{h.alice.id}>" not in notice.content and f"<@{h.bob.id}>" not in notice.content
     assert h.fake.dms_to(h.carol.id) == [] and len(h.fake.blocked_dm_attempts(h.carol.id)) == 1
-    carols = h.service.table(h.key).match.live_round.serials[str(h.carol.id)].digits
+    carols = live_round(h.service.table(h.key)).serials[str(h.carol.id)].digits
     assert carols not in notice.content and not any(s in notice.content for s in dealt.values())
 
     mine = await h.press(h.carol, h.panel("table"), h.button("hand"))
@@ -104,14 +105,14 @@ async def test_closed_dms_name_the_games_own_button_before_and_after_a_restart(w
     await h.ask(h.bob, "join")
     await h.ask(h.carol, "join")
     await h.press(h.alice, h.panel("lobby"), h.button("deal"))
-    opener = h.user(h.service.table(h.key).match.to_act)
+    opener = h.user(cards_match(h.service.table(h.key)).to_act)
     [dealt] = await h.fake.wait_for(lambda: _closed_notices(h) or None)
     assert f"<@{opener.id}>" in dealt.content and "**My hand**" in dealt.content, dealt.content
     assert "My serial" not in dealt.content
 
     await h.restart()
     await h.service.drain()
-    fresh = DiscordNotifier(h.bot, h.bot.notifier.panels, layout=h.layout)  # it has drawn nothing yet
+    fresh = DiscordNotifier(h.live_bot, h.live_bot.notifier.panels, layout=h.layout)  # it has drawn nothing yet
     await fresh.deliver([Message(h.key, "Your hand: …", MessageKind.PRIVATE, to=str(h.carol.id),
                                  hand_label="My hand")])
     notices = await h.fake.wait_for(lambda: _closed_notices(h) if len(_closed_notices(h)) == 2 else None)
@@ -119,13 +120,13 @@ async def test_closed_dms_name_the_games_own_button_before_and_after_a_restart(w
     assert "My serial" not in notices[1].content
 
     # and the whole way round after the restart: the opener declares, the player under the gun takes
-    said = await h.ask(opener, "declare", hand=h.service.table(h.key).match.engine.round.least_raise().name())
+    said = await h.ask(opener, "declare", hand=cards_round(h.service.table(h.key)).least_raise().name())
     assert "declare" in said.content.lower(), said.content
-    holder = h.user(h.service.table(h.key).match.to_act)
+    holder = h.user(cards_match(h.service.table(h.key)).to_act)
     took = await h.press(holder, h.panel("table"), h.button("take"))
     assert took.ephemeral, took.content
     notices = await h.fake.wait_for(lambda: _closed_notices(h) if len(_closed_notices(h)) == 3 else None)
     assert f"<@{holder.id}>" in notices[2].content and "**My hand**" in notices[2].content
     assert "My serial" not in notices[2].content
-    hand = h.service.table(h.key).match.engine.round.hand
+    hand = cards_round(h.service.table(h.key)).hand
     assert not any(str(card) in notices[2].content for card in hand)

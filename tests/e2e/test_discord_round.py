@@ -8,9 +8,11 @@ import re
 
 import discord
 
+from adapters.storebase import StoreBase
 from tests.e2e import discord_helpers
 from tests.e2e.discord_helpers import Harness, assert_no_serial_before_count, ledger_rows
-from tests.fakes.discord_server import Intent
+from tests.fakes.discord_server import Intent, RecordedMessage
+from tests.typed import live_round, serial_match
 
 world = discord_helpers.world
 no_errors = discord_helpers.no_errors
@@ -39,12 +41,12 @@ async def test_complete_round_with_buttons_and_commands(world: Harness) -> None:
     # Deal: each of the three DMs carries that member's serial and no other.
     dealt = await h.wait_dms(1)
     table = h.service.table(h.key)
-    assert {int(p): str(s.digits) for p, s in table.match.live_round.serials.items()} == dealt
+    assert {int(p): str(s.digits) for p, s in live_round(table).serials.items()} == dealt
     for u in h.users:
         [dm] = h.fake.dms_to(u.id)
         assert dealt[u.id] in dm.content
         assert [s for uid, s in dealt.items() if uid != u.id and s in dm.content] == []
-        assert f"<#{h.channel.id}>" in dm.content and table.match.logs[-1]["commitment"] in dm.content
+        assert f"<#{h.channel.id}>" in dm.content and serial_match(table).logs[-1]["commitment"] in dm.content
         [link] = [c for c in dm.all_components() if c.get("url")]
         assert link["url"] == f"https://discord.com/channels/{h.guild.id}/{h.channel.id}/{h.panel('table').id}"
 
@@ -60,7 +62,7 @@ async def test_complete_round_with_buttons_and_commands(world: Harness) -> None:
     posted, edits = len(h.channel_messages()), panel.edit_count
     refused = await h.ask(second, "bid", quantity=1, digit=5)
     assert refused.ephemeral and refused.content == f"It is not your turn: {opener.username} is to act."
-    assert table.match.live_round.standing_bid is None and panel.edit_count == edits
+    assert live_round(table).standing_bid is None and panel.edit_count == edits
     assert len(h.channel_messages()) == posted
 
     # The opener raises through the Raise… form: quantity and digit selects, then Bid.
@@ -137,7 +139,7 @@ async def test_no_serial_is_public_before_the_count(world: Harness) -> None:
     await h.raise_bid(opener, 1, 0)
     assert_no_serial_before_count(h)
     # The checker itself is not blind: a serial posted publicly is caught.
-    channel = h.bot.get_partial_messageable(h.channel.id, guild_id=h.guild.id)
+    channel = h.live_bot.get_partial_messageable(h.channel.id, guild_id=h.guild.id)
     await channel.send(f"oops {dealt[h.alice.id]}")
     try:
         assert_no_serial_before_count(h)
@@ -211,12 +213,17 @@ async def test_a_move_and_its_turn_ping_cost_one_write_transaction(world: Harnes
     await h.start()
     await h.open_table()
     store = h.service.store
+    assert isinstance(store, StoreBase)  # the SQLite store counts its write transactions
     assert (await h.ask(h.to_act(), "bid", quantity=1, digit=9)).content == "Bid placed."  # the first ping
     for quantity in (2, 3, 4):
         player, ping = h.to_act(), h.panel("turn")
         before = store.transactions
         answer = await h.ask(player, "bid", quantity=quantity, digit=9)
         assert answer.content == "Bid placed.", answer.content
-        new_ping = await h.fake.wait_for(lambda p=ping: (n := h.panel("turn")).id != p.id and n)  # type: ignore[misc]
+        def moved(p: RecordedMessage = ping) -> RecordedMessage | None:  # the new ping, once there is one
+            n = h.panel("turn")
+            return n if n.id != p.id else None
+
+        new_ping = await h.fake.wait_for(moved)
         assert f"<@{h.to_act().id}>" in new_ping.content and h.fake.get_message(ping.id).deleted
         assert store.transactions - before == 1

@@ -27,6 +27,7 @@ from tests.adapters.slack.harness import (
     make_bot,
 )
 from tests.fakes.slack_server import FakeSlack
+from tests.typed import live_round, serial_match
 
 PLAYERS = (ALICE, BOB, CAROL)
 
@@ -50,8 +51,8 @@ async def _dealt(d: Driver) -> tuple[str, str]:
     await d.slash(CAROL, "join")
     await d.slash(ALICE, "deal")
     table = d.bot.service.table(key_of(d.fake))
-    assert table is not None and table.match.live_round is not None
-    opener = table.match.live_round.to_act
+    assert table is not None and serial_match(table).live_round is not None
+    opener = live_round(table).to_act
     ts = d.bot.service.panel(key_of(d.fake), "table")
     assert opener is not None and ts is not None
     return opener, ts
@@ -60,14 +61,14 @@ async def _dealt(d: Driver) -> tuple[str, str]:
 def _state(d: Driver) -> tuple[str, str | None, str | None]:
     """What a refused move must leave as it was: the standing bid and who is to act."""
     table = d.bot.service.table(key_of(d.fake))
-    assert table is not None and table.match.live_round is not None
-    return str(table.match.live_round.standing_bid), table.match.live_round.to_act, table.match.to_act
+    assert table is not None and serial_match(table).live_round is not None
+    return str(live_round(table).standing_bid), live_round(table).to_act, serial_match(table).to_act
 
 
 def _serials(d: Driver) -> dict[str, str]:
     table = d.bot.service.table(key_of(d.fake))
-    assert table is not None and table.match.live_round is not None
-    return {p: s.digits for p, s in table.match.live_round.serials.items()}
+    assert table is not None and serial_match(table).live_round is not None
+    return {p: s.digits for p, s in live_round(table).serials.items()}
 
 
 def _others_serials_absent(d: Driver, user: str, view_id: str) -> None:

@@ -46,6 +46,7 @@ from tests.fakes.slack_server import (
     interactive_body,
     post_to_app,
 )
+from tests.typed import live_round, serial_match
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -148,8 +149,8 @@ async def test_no_serial_reaches_the_channel_before_the_count(driver: HttpDriver
     await driver.slash(CAROL, "join")
     await driver.slash(ALICE, "deal")
     table = bot.service.table(key)
-    assert table is not None and table.match.live_round is not None
-    serials = {p: s.digits for p, s in table.match.live_round.serials.items()}
+    assert table is not None and serial_match(table).live_round is not None
+    serials = {p: s.digits for p, s in live_round(table).serials.items()}
 
     hand = await driver.slash(CAROL, "hand")  # shows it again at any time, to her alone
     assert hand.response_type == "ephemeral" and serials[CAROL] in (hand.text or "")
@@ -158,11 +159,11 @@ async def test_no_serial_reaches_the_channel_before_the_count(driver: HttpDriver
     fake.add_user("U0BOSS", name="boss", is_admin=True)
     settled = await driver.slash("U0BOSS", "sheet settle")  # a public reply: in_channel through response_url
     assert settled.response_type == "in_channel"
-    opener = table.match.live_round.to_act
+    opener = live_round(table).to_act
     assert opener is not None
     assert (await driver.slash(opener, "bid two fives")).text == "Bid placed."  # the engine's parser reads words
     for _ in range(2):
-        to_act = table.match.live_round.to_act
+        to_act = live_round(table).to_act
         assert to_act is not None
         assert (await driver.slash(to_act, "challenge")).text == "You challenged."
     await fake.wait_for(lambda: [c for c in fake.messages_to(CHANNEL) if "The count" in c.params["text"]])
@@ -197,9 +198,9 @@ async def test_usage_dm_admin_and_kick(driver: HttpDriver, fake: FakeSlack) -> N
     await driver.slash(CAROL, "join")
     await driver.slash(ALICE, "deal")
     table = driver.bot.service.table(key_of(fake))
-    assert table is not None and table.match.live_round is not None
+    assert table is not None and serial_match(table).live_round is not None
     reply = await driver.slash(CAROL, "hand", channel=f"D{CAROL}", channel_name="directmessage")
-    assert table.match.live_round.serials[CAROL].digits in (reply.text or "")  # by DM: the round she is in
+    assert live_round(table).serials[CAROL].digits in (reply.text or "")  # by DM: the round she is in
     reply = await driver.slash(BOB, "hand", channel=f"D{BOB}", channel_name="directmessage")
     assert (reply.text or "").startswith("You hold nothing right now")
 
@@ -211,8 +212,8 @@ async def test_raise_by_command_and_the_count_button_after_a_challenge_all_aroun
     await driver.slash(ALICE, "deal")
     table = bot.service.table(key_of(fake))
     table_ts = bot.service.panel(key_of(fake), "table")
-    assert table is not None and table.match.live_round is not None and table_ts is not None
-    bidder = table.match.live_round.to_act
+    assert table is not None and serial_match(table).live_round is not None and table_ts is not None
+    bidder = live_round(table).to_act
     assert bidder is not None
     other = BOB if bidder == ALICE else ALICE
 

@@ -22,6 +22,7 @@ from tests.adapters.slack.harness import (
     play_round,
 )
 from tests.fakes.slack_server import FakeSlack
+from tests.typed import live_round, serial_match
 
 PNG = b"\x89PNG\r\n\x1a\n"
 COUNT = count_picture_example()  # as the serial game sends it
@@ -50,14 +51,14 @@ async def test_the_count_arrives_with_its_png_and_nothing_before_it_carries_a_fi
     # Round 2, with Slack's upload stalled: the last challenge is acknowledged and answered, and the count
     # posted, all while its picture is still on its way.
     table = driver.bot.service.table(key_of(fake))
-    assert table is not None and table.match.live_round is not None
-    opener = table.match.live_round.to_act
+    assert table is not None and serial_match(table).live_round is not None
+    opener = live_round(table).to_act
     assert opener is not None
     assert (await driver.slash(opener, "bid 1 1")).text == "Bid placed."
-    second = table.match.live_round.to_act
+    second = live_round(table).to_act
     assert second is not None
     assert (await driver.slash(second, "challenge")).text == "You challenged."
-    third = table.match.live_round.to_act
+    third = live_round(table).to_act
     assert third is not None and third in NAMES
     fake.hold("files.getUploadURLExternal")
     acks = len(driver.acks)

@@ -18,6 +18,7 @@ from tests.adapters.slack.harness import (
     serving,
 )
 from tests.fakes.slack_server import FakeSlack
+from tests.typed import serial_match
 
 
 async def test_a_fast_round_under_rate_limits_loses_nothing(fake: FakeSlack, db: Path) -> None:
@@ -35,7 +36,7 @@ async def test_a_fast_round_under_rate_limits_loses_nothing(fake: FakeSlack, db:
             table = bot.service.table(key)
             if table is None:
                 break  # the round is played: the table closed
-            round_ = table.match.live_round if table.match is not None else None
+            round_ = serial_match(table).live_round if table.match is not None else None
             assert round_ is not None, "a human is to act, or the table ended"
             if not serials or serials[-1] != {p: s.digits for p, s in round_.serials.items()}:
                 serials.append({p: s.digits for p, s in round_.serials.items()})

@@ -31,6 +31,7 @@ from tests.adapters.slack.harness import (
     play_round,
 )
 from tests.fakes.slack_server import PROXY_VARS, FakeSlack
+from tests.typed import live_round, serial_match
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -79,22 +80,22 @@ async def test_a_redelivered_envelope_changes_nothing(driver: SocketDriver, fake
     await driver.slash(ALICE, "deal")
     table = bot.service.table(key)
     table_ts = bot.service.panel(key, "table")
-    assert table is not None and table.match.live_round is not None and table_ts is not None
-    opener = table.match.live_round.to_act
+    assert table is not None and serial_match(table).live_round is not None and table_ts is not None
+    opener = live_round(table).to_act
     assert opener is not None
     view = await driver.open_raise(opener, table_ts)
     assert await driver.submit_raise(opener, view, "3", "4") == "Bid placed."
     bid = fake.envelopes()[-1]
     assert bid.payload["type"] == "view_submission"
-    before = (len(fake.calls()), len(fake.response_url_posts()), event_count(db), table.match.live_round.to_act)
+    before = (len(fake.calls()), len(fake.response_url_posts()), event_count(db), live_round(table).to_act)
 
     again = [await fake.redeliver(join), await fake.redeliver(bid, same_envelope_id=True)]
     for envelope in again:
         await fake.wait_for_ack(envelope.envelope_id)  # a redelivery is acknowledged like any envelope
     await fake.wait_for(lambda: [s for _, s in bot.processed].count("duplicate") == 2)
 
-    assert (len(fake.calls()), len(fake.response_url_posts()), event_count(db), table.match.live_round.to_act) == before
-    assert str(table.match.live_round.standing_bid) == "3 fours" and table.seats == [ALICE, BOB, CAROL]
+    assert (len(fake.calls()), len(fake.response_url_posts()), event_count(db), live_round(table).to_act) == before
+    assert str(live_round(table).standing_bid) == "3 fours" and table.seats == [ALICE, BOB, CAROL]
 
 
 async def test_the_liars_slack_process_connects_by_socket_mode(fake: FakeSlack, tmp_path: Path) -> None:

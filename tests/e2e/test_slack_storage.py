@@ -25,6 +25,7 @@ from tests.adapters.slack.harness import (
     key_of,
     ledger_rows,
 )
+from tests.typed import serial_match
 
 NOT_SAVED = "The table could not be saved"
 
@@ -86,7 +87,7 @@ async def test_a_full_database_refuses_writes_clearly_serves_reads_and_recovers(
     for _ in range(3):
         table = bot.service.table(key)
         assert table is not None and table.match is not None and table.to_act is not None
-        live = table.match.live_round
+        live = serial_match(table).live_round
         text = "bid 1 9" if live is not None and live.standing_bid is None else "challenge"
         await driver.slash(table.to_act, text)
     await driver.settled()

@@ -122,7 +122,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import yarl
 from aiohttp import WSMsgType, web
@@ -941,7 +941,7 @@ class FakeDiscord(PrivateFake):
         for ev in self._waiters:
             ev.set()
 
-    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 5.0) -> T:  # noqa: ASYNC109
+    async def wait_for(self, predicate: Callable[[], T | Literal[False] | None], timeout: float = 5.0) -> T:  # noqa: ASYNC109
         """Wait until ``predicate()`` returns something truthy and return that value.
 
         The predicate is re-evaluated whenever the fake records anything (and every 50 ms).

@@ -153,7 +153,7 @@ def test_count_handles_other_serial_lengths_and_bare_serials(digits: str) -> Non
 
 def test_count_grows_with_players_and_shows_a_push() -> None:
     players = [f"p{i}" for i in range(12)]
-    data = {
+    data: dict[str, Any] = {
         "serials": {p: f"{i % 8:08d}" for i, p in enumerate(players)},  # no nines
         "names": {p: "🎲 player " + p + " with a very long display name $x$" for p in players},
         "outcome": {"final_bid": {"player": "p0", "quantity": 3, "digit": 9}, "count": 0, "made": False,

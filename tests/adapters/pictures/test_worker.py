@@ -43,6 +43,7 @@ async def test_the_worker_runs_at_a_lower_priority(monkeypatch: pytest.MonkeyPat
         await pictures.draw(count_picture_example())
         assert worker._pool is not None
         [pid] = [p.pid for p in worker._pool._processes.values()]
+        assert pid is not None  # started
         assert os.getpriority(os.PRIO_PROCESS, pid) == min(os.getpriority(os.PRIO_PROCESS, 0) + worker.NICE, 19)
         assert worker.NICE > 0
     finally:

@@ -6,6 +6,7 @@ import itertools
 import json
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -20,7 +21,7 @@ def _ticks() -> Callable[[], float]:
     return lambda: next(count) / 1000
 
 
-def arena_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
+def arena_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
     assert main(["arena", *args, "--json"]) == 0
     out = capsys.readouterr().out
     data = json.loads(out)

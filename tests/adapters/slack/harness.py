@@ -15,7 +15,7 @@ import json
 import random
 import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,7 @@ from tests.fakes.slack_server import (
     interactive_body,
     post_to_app,
 )
+from tests.typed import live_round, serial_match
 
 BOT_TOKEN = "xoxb-liars-test"
 APP_TOKEN = "xapp-1-A0FAKEAPP-1-liars"
@@ -208,7 +209,7 @@ class Driver:
         assert calls[0].response is not None
         return dict(calls[0].response["view"])
 
-    async def send_form(self, user: str, view: dict[str, Any], chosen: dict[str, str | list[str]]) -> str:
+    async def send_form(self, user: str, view: dict[str, Any], chosen: Mapping[str, str | list[str]]) -> str:
         """Submit the modal with these choices (field -> value, or values for checkboxes); what Slack did
         with the modal on the acknowledgement: ``"closed"``, ``"errors"`` (still open) or ``"invalid"``."""
         values: dict[str, dict[str, Any]] = {}
@@ -334,12 +335,12 @@ async def play_round(d: Driver) -> RoundResult:
     reply = await d.click(ALICE, lobby_ts, "deal")
     assert reply.text == "Dealt. Check your DMs for your secret."
     table = bot.service.table(key)
-    assert table is not None and table.match.live_round is not None
-    serials = {p: s.digits for p, s in table.match.live_round.serials.items()}
+    assert table is not None and serial_match(table).live_round is not None
+    serials = {p: s.digits for p, s in live_round(table).serials.items()}
     assert sorted(serials) == sorted(NAMES)
 
     # Each DM carries exactly its own player's serial, with the fairness commitment.
-    commitment = table.match.logs[-1]["commitment"]
+    commitment = serial_match(table).logs[-1]["commitment"]
     for player in NAMES:
         dms = await fake.wait_for(functools.partial(fake.dms_to, player), description=f"{player}'s DM")
         assert len(dms) == 1
@@ -349,7 +350,7 @@ async def play_round(d: Driver) -> RoundResult:
 
     table_ts = bot.service.panel(key, "table")
     assert table_ts is not None
-    opener = table.match.live_round.to_act
+    opener = live_round(table).to_act
     assert opener is not None
     panel = fake.message(CHANNEL, table_ts)
     assert panel is not None and f"<@{opener}> to act" in panel["text"]
@@ -367,11 +368,11 @@ async def play_round(d: Driver) -> RoundResult:
     panel = fake.message(CHANNEL, table_ts)
     assert panel is not None and "*2 sevens*" in panel["text"]
 
-    second = table.match.live_round.to_act
+    second = live_round(table).to_act
     assert second is not None and second != opener
     reply = await d.click(second, table_ts, "challenge")
     assert reply.text == "You challenged."
-    third = table.match.live_round.to_act
+    third = live_round(table).to_act
     assert third is not None and third not in (opener, second)
     # Each turn is pinged by one small new message (edits notify nobody); the previous ping goes.
     def pings(player: str) -> list[Any]:
@@ -390,7 +391,7 @@ async def play_round(d: Driver) -> RoundResult:
     counts = await fake.wait_for(lambda: [c for c in fake.messages_to(CHANNEL) if "The count" in c.params["text"]],
                                  description="the count message")
     count_text = counts[0].params["text"]
-    outcome = table.match.last_outcome
+    outcome = serial_match(table).last_outcome
     assert outcome is not None and outcome.bidder == opener and str(outcome.bid) == "2 sevens"
     n = outcome.count
     assert (f"There are *{n}* sevens" if n != 1 else "There is *1* seven") in count_text
@@ -414,7 +415,7 @@ def assert_no_serial_before_count(d: Driver) -> int:
     fake, bot = d.fake, d.bot
     table = bot.service.table(key_of(fake))
     assert table is not None
-    rounds = [log["serials"] for log in table.match.logs]  # player -> serial text, per round
+    rounds = [log["serials"] for log in serial_match(table).logs]  # player -> serial text, per round
     counts = [c.timestamp for c in fake.calls("chat.postMessage") if c.ok and "The count" in c.params["text"]]
     assert counts, "no round was counted"
 

@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from tests.adapters.slack.harness import HttpDriver, serving
-from tests.e2e.conftest import BOT_TOKEN
+from tests.adapters.slack.harness import BOT_TOKEN, HttpDriver, serving
 from tests.fakes.slack_server import FakeSlack
 
 

@@ -19,6 +19,7 @@ from bot.panels import Panels
 from bot.service import Service
 from tests.adapters.slack.harness import ALICE, BOB, BOT_TOKEN, CAROL, CHANNEL, event_count, key_of
 from tests.fakes.slack_server import FakeSlack
+from tests.typed import live_round, serial_match
 
 
 @pytest_asyncio.fixture
@@ -87,11 +88,11 @@ async def test_a_serial_that_cannot_be_dmed_is_shown_ephemerally(service: Servic
     await do(service, fake, BOB, "join")
     await do(service, fake, ALICE, "deal")
     table = service.table(key_of(fake))
-    assert table is not None and table.match.live_round is not None
+    assert table is not None and serial_match(table).live_round is not None
 
     [ephemeral] = fake.ephemerals_to(BOB)
     assert ephemeral.params["channel"] == CHANNEL
-    assert table.match.live_round.serials[BOB].digits in ephemeral.params["text"]
+    assert live_round(table).serials[BOB].digits in ephemeral.params["text"]
     assert fake.dms_to(BOB) == [] and len(fake.dms_to(ALICE)) == 1
 
 

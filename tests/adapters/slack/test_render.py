@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 from adapters.slack.forms import chosen, error_block, fit, form_modal, parse_form
 from adapters.slack.render import (
@@ -17,7 +18,7 @@ from adapters.slack.render import (
     usage,
 )
 from bot.model import Button, Message, MessageKind, Reply, TableKey
-from core.game import Form, FormField
+from core.game import Form, FormField, Match
 from core.registry import get_game
 
 KEY = TableKey("slack", "T0FAKE", "C0GAME")
@@ -29,8 +30,8 @@ def test_bold_becomes_slack_bold_and_mentions_survive_escaping() -> None:
 
 
 def test_humans_are_mentioned_and_computers_named() -> None:
-    message = Message(KEY, "Your turn, <@cpu-gekko>; then <@U0BOB>.", "table", names={"cpu-gekko": "Gekko (hard)"},
-                      humans=frozenset({"U0BOB"}))
+    message = Message(KEY, "Your turn, <@cpu-gekko>; then <@U0BOB>.", MessageKind.TABLE,
+                      names={"cpu-gekko": "Gekko (hard)"}, humans=frozenset({"U0BOB"}))
     text, blocks = render_message(message)
     assert text == "Your turn, Gekko (hard); then <@U0BOB>."
     assert blocks == [{"type": "section", "text": {"type": "mrkdwn", "text": text}}]
@@ -39,7 +40,7 @@ def test_humans_are_mentioned_and_computers_named() -> None:
 def test_buttons_carry_the_command_and_the_table() -> None:
     buttons = (Button("join", "Join", "primary"), Button("leave", "Leave"), Button("deal", "Deal", "success"),
                Button("challenge", "Challenge", "danger"))
-    _, blocks = render_message(Message(KEY, "lobby", "lobby", panel="lobby", buttons=buttons))
+    _, blocks = render_message(Message(KEY, "lobby", MessageKind.LOBBY, panel="lobby", buttons=buttons))
     actions = blocks[-1]
     assert actions["type"] == "actions"
     assert [e["action_id"] for e in actions["elements"]] == ["liars:join", "liars:leave", "liars:deal",
@@ -52,7 +53,7 @@ def test_buttons_carry_the_command_and_the_table() -> None:
 
 def test_long_text_is_split_into_sections_at_line_ends() -> None:
     lines = [f"line {i} " + "x" * 90 for i in range(100)]
-    _, blocks = render_message(Message(KEY, "\n".join(lines), "count"))
+    _, blocks = render_message(Message(KEY, "\n".join(lines), MessageKind.RESULT))  # a count
     texts = [b["text"]["text"] for b in blocks]
     assert len(texts) > 3 and all(len(t) <= SECTION_LIMIT for t in texts)
     assert "\n".join(texts) == "\n".join(lines)
@@ -74,9 +75,9 @@ def _raise_form() -> Form:
         intro="Standing bid: **4 sevens**. Your bid must beat it.", submit="Bid {quantity} {digit}")
 
 
-def _state(view: dict[str, object], chosen: dict[str, str | list[str]]) -> dict[str, object]:
+def _state(view: dict[str, Any], chosen: dict[str, str | list[str]]) -> dict[str, object]:
     values: dict[str, object] = {}
-    for block in view["blocks"]:  # type: ignore[attr-defined]
+    for block in view["blocks"]:
         element = block.get("element") or {}
         name = str(element.get("action_id", "")).removeprefix("liars:field:")
         if name in chosen:
@@ -119,7 +120,8 @@ def test_a_modal_that_names_no_command_is_not_taken() -> None:
 
 def test_the_raise_modal_says_the_bid_on_its_button_once_it_is_chosen() -> None:
     form = _raise_form()
-    assert form_modal(KEY, form, "raise", {"quantity": "5"})["submit"]["text"] == "Bid"  # type: ignore[index]
+    modal = form_modal(KEY, form, "raise", {"quantity": "5"})
+    assert modal is not None and modal["submit"]["text"] == "Bid"
     view = form_modal(KEY, form, "raise", {"quantity": "5", "digit": "0"})
     assert view is not None and view["submit"]["text"] == "Bid 5 zeros"
     assert view["blocks"][2]["element"]["initial_option"]["value"] == "0"
@@ -163,7 +165,7 @@ def test_a_refusal_goes_beside_the_last_field_of_the_submitted_modal() -> None:
     assert error_block({"state": {"values": {}}}) is None
 
 
-def _card_round() -> tuple[object, str]:
+def _card_round() -> tuple[Match, str]:
     game = get_game("cards")
     match = game.new_match(game.make_rules(None, {}), ["U1", "U2", "U3"], host="U1")
     match.apply_deal(match.deal(random.Random(3)))
@@ -174,7 +176,7 @@ def _card_round() -> tuple[object, str]:
 
 def test_the_declare_modal_is_type_then_ranks_and_only_legal_choices() -> None:
     match, holder = _card_round()
-    form = match.form(holder, "declare")  # type: ignore[attr-defined]
+    form = match.form(holder, "declare")
     view = form_modal(KEY, form, "declare")
     assert view is not None and view["submit"]["text"] == "Declare"
     kinds = view["blocks"][1]["element"]["options"]
@@ -200,10 +202,11 @@ def test_the_declare_modal_is_type_then_ranks_and_only_legal_choices() -> None:
 
 def test_the_discard_modal_has_a_checkbox_per_card_in_two_colours() -> None:
     match, holder = _card_round()
-    match.apply(match.parse(holder, "declare", ["seven-six", "high"], {}))  # type: ignore[attr-defined]
-    taker = match.to_act  # type: ignore[attr-defined]
-    match.apply(match.parse(taker, "take", [], {}))  # type: ignore[attr-defined]
-    form = match.form(taker, "discard")  # type: ignore[attr-defined]
+    match.apply(match.parse(holder, "declare", ["seven-six", "high"], {}))
+    taker = match.to_act
+    assert taker is not None
+    match.apply(match.parse(taker, "take", [], {}))
+    form = match.form(taker, "discard")
     assert form.refusal is None
     view = form_modal(KEY, form, "discard")
     assert view is not None and view["submit"]["text"] == "Discard and draw"
