@@ -14,11 +14,11 @@ import logging
 import random
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from adapters.slack.app import SlackBot, serve_http
+from core.cards.round import Round as CardsRound
 from tests.adapters.slack.harness import (
     ALICE,
     BOB,
@@ -32,6 +32,7 @@ from tests.adapters.slack.harness import (
     make_bot,
 )
 from tests.fakes.slack_server import FakeSlack
+from tests.typed import cards_round
 
 CARD = r"(?:10|[2-9JQKA])(?::hearts:|:diamonds:|:spades:|:clubs:)|🃏"
 HAND = re.compile(rf"(?:{CARD})(?: (?:{CARD})){{4}}")
@@ -74,10 +75,8 @@ class Table:
         return await self.boot()
 
 
-def _round(d: HttpDriver) -> Any:
-    table = d.bot.service.table(key_of(d.fake))
-    assert table is not None and table.match is not None
-    return table.match.engine.round  # type: ignore[attr-defined]
+def _round(d: HttpDriver) -> CardsRound:
+    return cards_round(d.bot.service.table(key_of(d.fake)))
 
 
 def _panel(d: HttpDriver) -> tuple[str, set[str]]:

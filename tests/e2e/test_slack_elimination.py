@@ -9,7 +9,6 @@ import contextlib
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 from bot.ports import LedgerEntry, RoundRecord
 from core.serial.record import replay
@@ -17,6 +16,7 @@ from tests.adapters.slack.harness import ALICE, BOB, CAROL, CHANNEL, HttpDriver,
 from tests.e2e.test_slack_cards import Table
 from tests.e2e.test_slack_home import _home
 from tests.fakes.slack_server import FakeSlack
+from tests.typed import elimination_match, live_round
 
 BOSS = "U0BOSS"
 
@@ -28,8 +28,7 @@ def channel_text(fake: FakeSlack) -> str:
 
 
 async def act(d: HttpDriver, user: str) -> None:
-    table = d.bot.service.table(key_of(d.fake))
-    round_: Any = table.match.live_round  # type: ignore[union-attr]
+    round_ = live_round(d.bot.service.table(key_of(d.fake)))
     if round_.standing_bid is None:
         text = "bid 1 0"
     elif round_.phase.value == "rebid":
@@ -55,10 +54,10 @@ async def test_five_at_an_elimination_table_play_to_the_payer_across_a_restart(f
             table = d.bot.service.table(key_of(fake))
             if table is None:
                 break
-            if table.match is None or table.match.live_round is None:  # type: ignore[attr-defined]
+            if table.match is None or elimination_match(table).live_round is None:
                 await d.settled()
                 continue
-            if not restarted and table.match.safe:  # type: ignore[attr-defined]
+            if not restarted and elimination_match(table).safe:
                 d = await t.restart()
                 restarted = True
                 continue
@@ -75,7 +74,9 @@ async def test_five_at_an_elimination_table_play_to_the_payer_across_a_restart(f
         balances = await d.bot.service.store.balances(key_of(fake).server)
         assert sorted(balances.values()) == [-12, 3, 3, 3, 3]
         exported = await d.slash(BOB, "export")
-        record = json.loads(re.search(r"```(.*)```", exported.text or "", re.S).group(1))  # type: ignore[union-attr]
+        found = re.search(r"```(.*)```", exported.text or "", re.S)
+        assert found is not None
+        record = json.loads(found.group(1))
         assert record["format"] == "elimination"
         assert replay(record, verify=True)["payer"] == record["payer"]
 

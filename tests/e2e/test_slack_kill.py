@@ -113,9 +113,12 @@ async def test_a_restart_redraws_what_was_committed_but_never_drawn(fake: FakeSl
             await _slash(http, fake, bot, players[0], "deal", channel)
             [table] = await fake.wait_for(
                 lambda: [c for c in fake.messages_to(channel) if c.ok and c.params["text"].startswith("🃏 *Round")])
-            table_ts = str(table.response["ts"])  # type: ignore[index]
+            assert table.response is not None
+            table_ts = str(table.response["ts"])
             opener = next(p for p in players if f"<@{p}> to act" in table.params["text"])
-            lobby_ts = str(fake.messages_to(channel)[0].response["ts"])  # type: ignore[index]
+            lobby = fake.messages_to(channel)[0].response
+            assert lobby is not None
+            lobby_ts = str(lobby["ts"])
 
             def lobby_text() -> str:
                 message = fake.message(channel, lobby_ts)

@@ -59,11 +59,14 @@ async def test_a_fast_round_under_rate_limits_loses_nothing(fake: FakeSlack, db:
     counts = [c for c in fake.messages_to(CHANNEL) if "The count" in c.params["text"]]
     assert len(counts) == 1
     # the panels end on the final state: the lobby says closed; the last table message says counted
-    lobby = fake.message(CHANNEL, fake.messages_to(CHANNEL)[0].response["ts"])  # type: ignore[index]
+    posted_lobby = fake.messages_to(CHANNEL)[0].response
+    assert posted_lobby is not None
+    lobby = fake.message(CHANNEL, posted_lobby["ts"])
     assert lobby is not None and lobby["text"].startswith("🃏 This table is closed")
     tables = [c for c in fake.messages_to(CHANNEL) if c.params["text"].startswith("🃏 *Round")]
     assert len(tables) == 1
     for posted in tables:
-        final = fake.message(CHANNEL, posted.response["ts"])  # type: ignore[index]
+        assert posted.response is not None
+        final = fake.message(CHANNEL, posted.response["ts"])
         assert final is not None and "Counted" in final["text"]
     assert sum(u for _, _, u in ledger_rows(db)) == 0 and len(ledger_rows(db)) == 4

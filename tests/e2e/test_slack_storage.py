@@ -15,6 +15,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from adapters.sqlite.store import SqliteStore
 from tests.adapters.slack.harness import (
     ALICE,
     BOB,
@@ -32,8 +33,10 @@ NOT_SAVED = "The table could not be saved"
 
 async def _pragma(driver: HttpDriver, sql: str) -> int:
     store = driver.bot.service.store
-    async with store.db.execute(sql) as cur:  # type: ignore[attr-defined]
+    assert isinstance(store, SqliteStore)
+    async with store.db.execute(sql) as cur:
         row = await cur.fetchone()
+    assert row is not None
     return int(row[0])
 
 
@@ -42,7 +45,7 @@ async def test_a_full_database_refuses_writes_clearly_serves_reads_and_recovers(
 ) -> None:
     fake, bot = driver.fake, driver.bot
     key = key_of(fake)
-    assert (await driver.slash(ALICE, "start")).text.startswith("You opened a table")  # type: ignore[union-attr]
+    assert ((await driver.slash(ALICE, "start")).text or "").startswith("You opened a table")
     pages = await _pragma(driver, "PRAGMA page_count")
     assert await _pragma(driver, f"PRAGMA max_page_count = {pages}") == pages  # the disk is full from here on
 
@@ -81,9 +84,9 @@ async def test_a_full_database_refuses_writes_clearly_serves_reads_and_recovers(
     # Room again: the bot goes on by itself, and a whole round is stored.
     await _pragma(driver, "PRAGMA max_page_count = 1073741823")
     if verb == "join":
-        assert (await driver.slash(BOB, "join")).text.startswith("You are seated")  # type: ignore[union-attr]
+        assert ((await driver.slash(BOB, "join")).text or "").startswith("You are seated")
     await driver.slash(CAROL, "join")
-    assert (await driver.slash(ALICE, "deal")).text.startswith("Dealt")  # type: ignore[union-attr]
+    assert ((await driver.slash(ALICE, "deal")).text or "").startswith("Dealt")
     for _ in range(3):
         table = bot.service.table(key)
         assert table is not None and table.match is not None and table.to_act is not None

@@ -125,7 +125,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal, TypeVar
 
 import yarl
-from aiohttp import WSMsgType, web
+from aiohttp import BodyPartReader, WSMsgType, web
 
 from .discord_private import COMPONENTS_V2, PrivateFake, v2_texts
 
@@ -1442,7 +1442,8 @@ class FakeDiscord(PrivateFake):
             reader = await request.multipart()
             while (part := await reader.next()) is not None:
                 name = getattr(part, "name", None) or ""
-                raw = await part.read()  # type: ignore[union-attr]
+                assert isinstance(part, BodyPartReader)  # no multipart nested in a part
+                raw = await part.read()
                 if name == "payload_json":
                     body = json.loads(raw.decode())
                 else:

@@ -10,17 +10,21 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from adapters.console.app import play
 from bot.cli import main
 
 
-def run_cli(args: list[str], capsys: object) -> tuple[int, str]:
+def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     code = main(args)
-    out = capsys.readouterr().out  # type: ignore[attr-defined]
+    out = capsys.readouterr().out
     return code, out
 
 
-def test_an_all_computer_table_plays_its_rounds_and_settles_the_ledger(tmp_path: Path, capsys: object) -> None:
+def test_an_all_computer_table_plays_its_rounds_and_settles_the_ledger(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = str(tmp_path / "local.sqlite3")
     code, out = run_cli(["play", "--humans", "0", "--seats", "4", "--rounds", "6", "--seed", "7", "--db", db], capsys)
     assert code == 0

@@ -6,16 +6,20 @@ import io
 import json
 from pathlib import Path
 
+import pytest
+
 from adapters.console.app import play
 from bot.cli import main
 
 
-def run_cli(args: list[str], capsys: object) -> tuple[int, str]:
+def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     code = main(args)
-    return code, capsys.readouterr().out  # type: ignore[attr-defined]
+    return code, capsys.readouterr().out
 
 
-def test_an_all_computer_elimination_plays_to_its_payer_and_its_export_replays(tmp_path: Path, capsys: object) -> None:
+def test_an_all_computer_elimination_plays_to_its_payer_and_its_export_replays(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = str(tmp_path / "dinner.sqlite3")
     code, out = run_cli(["play", "--humans", "0", "--seats", "5", "--format", "elimination", "--stake", "3",
                          "--preset", "salomon", "--seed", "11", "--db", db], capsys)

@@ -29,15 +29,17 @@ async def test_what_is_saved_is_found_per_workspace_and_organisation(open_store:
     assert bot is not None and bot.bot_token == "xoxb-t1" and bot.bot_scopes == ["commands", "chat:write"]
     org = await store.async_find_bot(enterprise_id="E1", team_id="T9", is_enterprise_install=True)
     assert org is not None and org.bot_token == "xoxb-org"
-    assert (await store.bot_of_server("T2")).bot_token == "xoxb-t2"  # type: ignore[union-attr]
-    assert (await store.bot_of_server("E1")).bot_token == "xoxb-org"  # type: ignore[union-attr]
+    t2, e1 = await store.bot_of_server("T2"), await store.bot_of_server("E1")
+    assert t2 is not None and t2.bot_token == "xoxb-t2"
+    assert e1 is not None and e1.bot_token == "xoxb-org"
     assert await store.bot_of_server("T3") is None
     found = await store.async_find_installation(enterprise_id=None, team_id="T2", user_id="U2")
     assert found is not None and found.user_id == "U2" and found.bot_token == "xoxb-t2"
     assert await store.async_find_installation(enterprise_id=None, team_id="T2", user_id="U1") is None
     # a new install replaces the workspace's token
     await store.async_save(installation("T1", token="xoxb-t1-again", at=2.0))
-    assert (await store.async_find_bot(enterprise_id=None, team_id="T1")).bot_token == "xoxb-t1-again"  # type: ignore[union-attr]
+    again = await store.async_find_bot(enterprise_id=None, team_id="T1")
+    assert again is not None and again.bot_token == "xoxb-t1-again"
     await store.async_delete_all(enterprise_id=None, team_id="T1")
     assert await store.async_find_bot(enterprise_id=None, team_id="T1") is None
     assert await store.async_find_installation(enterprise_id=None, team_id="T1") is None

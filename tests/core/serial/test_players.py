@@ -41,7 +41,7 @@ from core.serial.players.solved import WithSolved
 from core.serial.players.solved_multi import SolvedMulti
 from core.serial.players.trained import TrainedReader, trained_params
 
-from ._helpers import play, serials
+from ._helpers import play, readings, serials
 
 PRESETS = ("classic", "quick", "salomon")
 REQUIRED = {"random", "binomial", "always-challenge", "raise-by-one", "reader", "easy", "normal", "hard"}
@@ -386,7 +386,7 @@ def test_the_reader_reads_bids_as_support_and_challenges_as_doubt() -> None:
 
 
 def _expected_holding(reader: Reader, view: SeatView, player: str, digit: int) -> float:
-    posteriors = dict(reader.memo_key(view))
+    posteriors = readings(reader.memo_key(view))
     vec = posteriors[(player, digit)]
     assert isinstance(vec, tuple)
     return sum(c * x for c, x in enumerate(vec))
@@ -450,9 +450,9 @@ def test_self_read_models_the_others_doubt_by_what_my_bids_told_them() -> None:
     play(round_, [("p1", "3 5"), ("p2", "3 6")])
     view = view_of(round_)
     params = ReaderParams(self_read=1.0)
-    mine = dict(Reader(params).memo_key(view))[("p1", 5)]  # my holding of 5s as my bids tell it
+    mine = readings(Reader(params).memo_key(view))[("p1", 5)]  # my holding of 5s as my bids tell it
     assert isinstance(mine, tuple) and sum(mine[3:]) > 5 * sum(PRIOR[3:])
-    assert ("p1", 5) not in dict(Reader(ReaderParams()).memo_key(view))  # off: nothing read of my own bids
+    assert ("p1", 5) not in readings(Reader(ReaderParams()).memo_key(view))  # off: nothing read of my own bids
     model = _model(params, 2)
     seen = model.challenge_seen(4, mine)
     assert seen[3] < model.challenge[4][3] - 0.1  # three 5s and a believed three: four 5s look likelier
