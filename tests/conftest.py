@@ -23,6 +23,10 @@ import pytest
 
 from tests.fakes.slack_server import PROXY_VARS
 
+# numpy's BLAS would start a thread per core for every small product; on a shared 2-core machine the threads
+# wait for each other (a 3,000 × 29 product took 10-20 ms instead of 0.5): one thread (before numpy loads).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 
 class _NeverRetrieved(logging.Handler):
     """Keeps asyncio's "Task exception was never retrieved" (and "Future …") reports: a background task

@@ -1,0 +1,173 @@
+"""Neural self-play (issue #24): the network's policy, the exact gradients, the arrays' best response, training."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from core.serial import Round, make_rules, seat_view
+from core.serial.round import Action, CallCount, Challenge, MakeBid, Phase
+from core.serial.serials import deal_serial
+from core.serial.solve import Format, exploitability
+from core.serial.solve import neural as neural_mod
+from core.serial.solve.neural import Learner, TrainConfig, Tree, train
+from core.serial.solve.neural_net import FEATURES, Net, NeuralStrategy, feature_rows
+
+PLAYERS = ("a", "b", "c", "d", "e")
+
+
+def _key(action: Action) -> tuple[str, int]:
+    if isinstance(action, MakeBid):
+        return ("bid", action.bid.id)
+    return ("challenge", 0) if isinstance(action, Challenge) else ("count", 0)
+
+
+def _strategy(seed: int = 3) -> NeuralStrategy:
+    net = Net.create(len(FEATURES), (16, 8), seed)
+    for p in net.params:  # a net far from uniform, so that every probability is tested, not 1/n
+        p += np.random.default_rng(seed).normal(0.0, 0.7, p.shape)
+    return NeuralStrategy(net)
+
+
+@pytest.mark.parametrize(
+    ("preset", "players", "options"),
+    [
+        ("classic", 2, {"digits": 2, "serial_length": 2, "rebid": True}),
+        ("classic", 3, {}),  # the real game: 8×10, no rebid right
+        ("salomon", 5, {}),  # bonuses and the rebid right, 5 players
+        ("classic", 2, {"digits": 3, "serial_length": 2, "rebid": True, "rank_order": "aces-high"}),
+    ],
+)
+def test_the_policy_is_a_distribution_over_exactly_the_legal_actions(preset: str, players: int,
+                                                                     options: dict[str, object]) -> None:
+    rules = make_rules(preset, **options)
+    seats = PLAYERS[:players]
+    strategy = _strategy()
+    kinds: set[str] = set()
+    rng = random.Random(7)
+    for _ in range(30):
+        serials = {p: deal_serial(rng, rules.serial_length, rules.digits) for p in seats}
+        rnd = Round(rules, seats, serials, seats[0])
+        while not rnd.is_over:
+            view = seat_view(rnd, rnd.to_act or "")
+            pairs = strategy.policy(view)
+            assert sorted(_key(a) for a, _ in pairs) == sorted(_key(a) for a in view.legal)
+            assert all(a.player == view.me for a, _ in pairs)  # type: ignore[union-attr]
+            probs = [p for _, p in pairs]
+            assert all(p > 0 for p in probs) and abs(sum(probs) - 1) < 1e-9
+            if view.standing_bid is None:
+                kinds.add("opening")
+            elif view.phase is Phase.REBID:
+                kinds.add("deciding on a rebid")
+            elif view.standing_is_rebid:
+                kinds.add("facing a rebid")
+            elif not view.legal.raise_ids:
+                kinds.add("top bid: only the challenge")
+            else:
+                kinds.add("facing a bid")
+            action = strategy.decide(view, rng)
+            assert action in view.legal
+            rnd.apply(action)
+    expected = {"opening", "facing a bid"} | ({"deciding on a rebid", "facing a rebid"} if rules.rebid else set())
+    assert expected <= kinds
+
+
+def test_every_format_gives_rows_of_the_same_width_and_the_top_bid_only_an_answer() -> None:
+    small = make_rules("classic", digits=2, serial_length=1, rebid=True)
+    rnd = Round(small, ("a", "b"), {"a": deal_serial(random.Random(1), 1, 2), "b": deal_serial(random.Random(2), 1, 2)},
+                "a")
+    widths, answers = set(), []
+    while not rnd.is_over:  # open at the top bid, then challenge it and call for the count
+        view = seat_view(rnd, rnd.to_act or "")
+        actions, rows = feature_rows(view)
+        widths |= {len(r) for r in rows}
+        raises = [a for a in actions if isinstance(a, MakeBid)]
+        if not raises:
+            answers.append([type(a) for a in actions])
+        rnd.apply(raises[-1] if raises else actions[-1])
+    assert answers == [[Challenge], [CallCount]]
+    full = make_rules("classic")
+    big = Round(full, PLAYERS, {p: deal_serial(random.Random(i)) for i, p in enumerate(PLAYERS)}, "a")
+    _, rows = feature_rows(seat_view(big, "a"))
+    assert widths == {len(rows[0])} == {len(FEATURES)} and len(rows) == 400  # 5 × 8 quantities × 10 digits
+
+
+def test_the_exact_gradients_match_finite_differences_for_each_seat() -> None:
+    fmt = Format(make_rules("classic", digits=2, serial_length=1, rebid=True))
+    tree = Tree.build(fmt)
+    learner = Learner.create(tree, TrainConfig(mode="reach", alpha=0.1, hidden=(3,)))
+    nets = (Net.create(tree.x.shape[1], (3,), 1), Net.create(tree.x.shape[1], (3,), 2))
+    noise = np.random.default_rng(5)
+    for p in nets[0].params + nets[1].params:
+        p += noise.normal(0.0, 0.5, p.shape)
+    _, grads = learner.gradients(nets)
+    eps, checked = 1e-6, 0
+    for seat, sign in ((0, 1.0), (1, -1.0)):  # seat 1 ascends −(seat 0's value)
+        for i, p in enumerate(nets[seat].params):
+            for idx in np.ndindex(p.shape):
+                old = p[idx]
+                p[idx] = old + eps
+                up, _ = learner.gradients(nets)
+                p[idx] = old - eps
+                down, _ = learner.gradients(nets)
+                p[idx] = old
+                numeric = sign * (up - down) / (2 * eps)
+                assert grads[seat][i][idx] == pytest.approx(numeric, rel=1e-5, abs=1e-9)
+                checked += abs(numeric) > 1e-4
+    assert checked > 20  # the check saw real gradients, not only zeros
+
+
+def test_the_arrays_best_response_equals_the_engine_walk() -> None:
+    fmt = Format(make_rules("classic", digits=2, serial_length=1, rebid=True))  # 2×2: the training test below
+    tree = Tree.build(fmt)
+    learner = Learner.create(tree, TrainConfig(hidden=(8,), seed=4))
+    for p in learner.net.params:
+        p += np.random.default_rng(6).normal(0.0, 0.6, p.shape)
+    ours = neural_mod.exploitability(tree, np.exp(learner.log_policy()))
+    engine = exploitability(fmt, learner.strategy())  # merges histories by the strategy's memo_key
+    assert ours == pytest.approx(engine.seat_values, abs=1e-9)
+    assert 0.1 < engine.value < 1.5
+
+
+def test_a_short_seeded_run_lowers_the_exact_exploitability() -> None:
+    fmt = Format(make_rules("classic", digits=2, serial_length=2, rebid=True))
+    tree = Tree.build(fmt)
+    config = TrainConfig(steps=60, every=30, alpha=0.2, seed=2)
+    learner, curve = train(fmt, config, tree=tree)
+    untrained = curve[0][1]
+    trained = exploitability(fmt, learner.strategy()).value  # re-measured by the engine's own walk
+    assert trained == pytest.approx(curve[-1][1], abs=1e-9)
+    assert untrained > 0.7 and trained < 0.6 * untrained
+    short = TrainConfig(steps=3, every=1, alpha=0.2, seed=2)
+    assert train(fmt, short, tree=tree)[1] == curve_of(fmt, short, tree)  # seeded, no clock: the same run twice
+
+
+def curve_of(fmt: Format, config: TrainConfig, tree: Tree) -> list[tuple[int, float]]:
+    return train(fmt, config, tree=tree)[1]
+
+
+def test_the_config_refuses_what_it_cannot_run() -> None:
+    for bad in ({"mode": "sampled"}, {"rule": "adam"}, {"every": 0}, {"lr": 0.0}, {"alpha_final": 0.0}):
+        with pytest.raises(ValueError):
+            TrainConfig(**bad)  # type: ignore[arg-type]
+    assert TrainConfig(alpha=0.2, alpha_final=0.02, steps=11).alpha_at(10) == pytest.approx(0.02)
+
+
+def test_decisions_are_seeded_and_explained() -> None:
+    rules = make_rules("classic", digits=2, serial_length=2, rebid=True)
+    rnd = Round(rules, ("a", "b"), {"a": deal_serial(random.Random(1), 2, 2), "b": deal_serial(random.Random(2), 2, 2)},
+                "a")
+    view = seat_view(rnd, "a")
+    strategy = _strategy()
+    draws = [strategy.decide(view, random.Random(9)) for _ in range(3)]
+    assert draws[0] == draws[1] == draws[2]
+    counts: dict[tuple[str, int], int] = {}
+    rng = random.Random(11)
+    for _ in range(4000):
+        key = _key(strategy.decide(view, rng))
+        counts[key] = counts.get(key, 0) + 1
+    for action, p in strategy.policy(view):
+        assert counts.get(_key(action), 0) / 4000 == pytest.approx(p, abs=0.03)
+    assert strategy.explain(view).startswith("My network's likeliest choices here: raise to ")
