@@ -54,7 +54,7 @@ def test_the_policy_is_a_distribution_over_exactly_the_legal_actions(preset: str
             view = seat_view(rnd, rnd.to_act or "")
             pairs = strategy.policy(view)
             assert sorted(_key(a) for a, _ in pairs) == sorted(_key(a) for a in view.legal)
-            assert all(a.player == view.me for a, _ in pairs)  # type: ignore[union-attr]
+            assert all(a.player == view.me for a, _ in pairs)
             probs = [p for _, p in pairs]
             assert all(p > 0 for p in probs) and abs(sum(probs) - 1) < 1e-9
             if view.standing_bid is None:
@@ -151,7 +151,7 @@ def curve_of(fmt: Format, config: TrainConfig, tree: Tree) -> list[tuple[int, fl
 def test_the_config_refuses_what_it_cannot_run() -> None:
     for bad in ({"mode": "sampled"}, {"rule": "adam"}, {"every": 0}, {"lr": 0.0}, {"alpha_final": 0.0}):
         with pytest.raises(ValueError):
-            TrainConfig(**bad)  # type: ignore[arg-type]
+            TrainConfig(**bad)
     assert TrainConfig(alpha=0.2, alpha_final=0.02, steps=11).alpha_at(10) == pytest.approx(0.02)
 
 
