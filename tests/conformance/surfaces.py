@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from adapters.console.app import ConsoleNotifier, parse_line
+from adapters.discord.bot import LiarsBot
 from adapters.discord.commands import top_level
 from adapters.discord.config import DiscordConfig
 from adapters.slack.app import serve_http
@@ -39,7 +40,17 @@ from core.commands import Kind
 from core.game import Option
 from core.registry import get_game
 from tests.adapters.slack.harness import HttpDriver, make_bot
-from tests.fakes.discord_server import FakeDiscord, Perm, point_discord_at, start_bot, stop_bot
+from tests.fakes.discord_server import (
+    FakeChannel,
+    FakeDiscord,
+    FakeGuild,
+    FakeUser,
+    Perm,
+    RecordedMessage,
+    point_discord_at,
+    start_bot,
+    stop_bot,
+)
 from tests.fakes.slack_server import FakeSlack
 
 
@@ -197,7 +208,8 @@ async def console_surface(tmp: Path) -> AsyncIterator[Console]:
 class Discord(Surface):
     name = "discord"
 
-    def __init__(self, fake: FakeDiscord, bot: Any, guild: Any, users: Sequence[Any], channels: Sequence[Any]) -> None:
+    def __init__(self, fake: FakeDiscord, bot: LiarsBot, guild: FakeGuild, users: Sequence[FakeUser],
+                 channels: Sequence[FakeChannel]) -> None:
         super().__init__()
         self.fake, self.bot, self.guild, self.members = fake, bot, guild, list(users)
         self.channels = list(channels)
@@ -211,11 +223,11 @@ class Discord(Surface):
         self.channel_no += 1
         self.key = TableKey("discord", str(self.guild.id), str(self.channel.id))
 
-    async def answered(self, iid: int) -> Any:
+    async def answered(self, iid: int) -> RecordedMessage:
         return await self.fake.wait_for(
             lambda: next((m for m in self.fake.interaction_responses(iid) if not m.loading), None))
 
-    def panel_with(self, custom_id: str) -> Any:
+    def panel_with(self, custom_id: str) -> RecordedMessage:
         for name in ("table", "lobby"):
             ref = self.service.panel(self.key, name)
             if ref is not None:
@@ -224,7 +236,7 @@ class Discord(Surface):
                     return message
         raise AssertionError(f"no panel has {custom_id}")
 
-    async def click(self, user: int, message: Any, custom_id: str) -> int:
+    async def click(self, user: int, message: RecordedMessage, custom_id: str) -> int:
         return await self.fake.click_button(int(self.users[user]), self.guild.id, self.channel.id, message.id,
                                             custom_id)
 

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.errors import GameError
-from core.game import SayKind
+from core.game import SayKind, Settled
 from core.records import IllegalRecordedAction, RecordError
 from core.serial import Serial, make_rules
 from core.serial.elimination import EliminationMatch, LeftSafe, NoLastHand, leaver
@@ -37,9 +37,9 @@ def deal(match: EliminationMatch, opener: str, **digits: str) -> None:
                       "commitment": commitment(players, serials, SALT)})
 
 
-def play(match: EliminationMatch, *steps: str) -> list[Any]:
+def play(match: EliminationMatch, *steps: str) -> list[Settled]:
     """``"p1 bid 2 0"``, ``"p2 challenge"``, ``"p3 count"``; returns what was settled."""
-    settled: list[Any] = []
+    settled: list[Settled] = []
     for step in steps:
         player, verb, *words = step.split()
         step_ = match.apply(match.parse(player, verb, words, {}))
