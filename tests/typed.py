@@ -7,7 +7,7 @@ so here, with an ``isinstance`` assertion (not a cast), and mypy then checks wha
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.model import Reply, TableKey
 from bot.service import Service
@@ -17,6 +17,8 @@ from core.cards.round import Round as CardsRound
 from core.serial.elimination.match import EliminationMatch
 from core.serial.game import SerialMatch
 from core.serial.round import Round
+
+M = TypeVar("M")
 
 __all__ = ["cards_match", "cards_round", "data", "elimination_match", "live_round", "serial_match", "table_of"]
 
@@ -29,28 +31,26 @@ def table_of(service: Service | None, key: TableKey) -> TableState:
     return table
 
 
-def serial_match(table: TableState | None) -> SerialMatch:
-    """The serial game's match at a table playing it."""
+def _match_of(table: TableState | None, kind: type[M]) -> M:
     assert table is not None
     match = table.match
-    assert isinstance(match, SerialMatch), match
+    assert isinstance(match, kind), match
     return match
+
+
+def serial_match(table: TableState | None) -> SerialMatch:
+    """The serial game's match at a table playing it."""
+    return _match_of(table, SerialMatch)
 
 
 def elimination_match(table: TableState | None) -> EliminationMatch:
     """The elimination match (who pays for dinner) at a table playing it."""
-    assert table is not None
-    match = table.match
-    assert isinstance(match, EliminationMatch), match
-    return match
+    return _match_of(table, EliminationMatch)
 
 
 def cards_match(table: TableState | None) -> CardsMatch:
     """The card game's match at a table playing it."""
-    assert table is not None
-    match = table.match
-    assert isinstance(match, CardsMatch), match
-    return match
+    return _match_of(table, CardsMatch)
 
 
 def cards_round(table: TableState | None) -> CardsRound:
