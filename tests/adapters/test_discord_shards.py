@@ -3,13 +3,14 @@ process runs, on discord.py's own ``AutoShardedClient``."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from adapters.discord.config import ConfigError, DiscordConfig
 from bot.bootstrap import build_service, discord_bot
-from bot.model import Actor, Command, TableKey
+from bot.model import Actor, Command, Message, TableKey
 
 
 def config(**env: str) -> DiscordConfig:
@@ -52,7 +53,7 @@ async def test_the_bot_runs_only_its_shards(tmp_path: Path) -> None:
 
 
 class _Drop:
-    async def deliver(self, messages: object) -> None:
+    async def deliver(self, messages: Sequence[Message]) -> None:
         return None
 
 

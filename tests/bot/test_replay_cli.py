@@ -406,7 +406,7 @@ def test_replay_never_fails_with_anything_but_its_two_errors(base: dict[str, Any
     json.dumps(result)
 
 
-def test_liars_replay_accepts_a_reduced_format(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+def test_liars_replay_accepts_a_reduced_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import pathlib
 
     path = pathlib.Path(str(tmp_path)) / "r.json"

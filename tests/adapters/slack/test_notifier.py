@@ -18,7 +18,7 @@ from bot.model import Actor, Command, Reply
 from bot.panels import Panels
 from bot.service import Service
 from tests.adapters.slack.harness import ALICE, BOB, BOT_TOKEN, CAROL, CHANNEL, event_count, key_of
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.slack_server import ApiCall, FakeSlack, ResponseUrlPost
 from tests.typed import live_round, serial_match
 
 
@@ -131,7 +131,7 @@ async def test_no_table_message_is_drawn_before_its_commit_is_durable(service: S
     opener, stored = table.to_act, event_count(db)
     seen: list[tuple[str, int]] = []  # (what Slack was asked to show, events in the file at that moment)
 
-    def observe(call: object) -> None:
+    def observe(call: ApiCall | ResponseUrlPost) -> None:
         if getattr(call, "method", None) in ("chat.postMessage", "chat.update"):
             seen.append((str(getattr(call, "params", {}).get("text")), event_count(db)))
     fake.observers.append(observe)

@@ -168,7 +168,7 @@ def test_the_shipped_table_plays_legally_everywhere_at_its_table_and_falls_back_
         round_.apply(hard.decide(view, rng))
 
 
-def _code(action: object, rules: Rules) -> int:
+def _code(action: Action, rules: Rules) -> int:
     return _index(action.bid, rules) if isinstance(action, MakeBid) else ANSWER
 
 
