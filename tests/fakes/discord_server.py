@@ -122,12 +122,15 @@ import uuid
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import yarl
 from aiohttp import BodyPartReader, WSMsgType, web
 
 from .discord_private import COMPONENTS_V2, PrivateFake, v2_texts
+
+if TYPE_CHECKING:  # the fake itself never imports discord.py (point_discord_at does, when asked)
+    import discord
 
 __all__ = [
     "ALL_PERMISSIONS",
@@ -1917,7 +1920,7 @@ def point_discord_at(fake: FakeDiscord) -> Iterator[None]:
         discord.asset.Asset.BASE = old_cdn
 
 
-async def start_bot(client: Any, fake: FakeDiscord, *, timeout: float = 10.0) -> asyncio.Task[None]:  # noqa: ASYNC109
+async def start_bot(client: discord.Client, fake: FakeDiscord, *, timeout: float = 10.0) -> asyncio.Task[None]:  # noqa: ASYNC109
     """``await client.login(token)`` (runs ``setup_hook``), then run ``client.connect()`` in a
     task and wait for ``on_ready``. Equivalent to ``client.start()`` split in two so that
     ``wait_until_ready`` is usable. Raises the login/connect error if the client dies
@@ -1943,7 +1946,7 @@ async def start_bot(client: Any, fake: FakeDiscord, *, timeout: float = 10.0) ->
     return task
 
 
-async def stop_bot(client: Any, task: asyncio.Task[None] | None = None, *, timeout: float = 10.0) -> None:  # noqa: ASYNC109
+async def stop_bot(client: discord.Client, task: asyncio.Task[None] | None = None, *, timeout: float = 10.0) -> None:  # noqa: ASYNC109
     """Close the client (clean close: its gateway session ends) and await its start task."""
     await client.close()
     if task is not None:
