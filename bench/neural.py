@@ -25,7 +25,7 @@ import time
 
 from core.serial.rules import make_rules
 from core.serial.solve import Format, exploitability
-from core.serial.solve.neural import TrainConfig, Tree, train
+from core.serial.solve.neural import TrainConfig, Tree, tabular_mmd, train
 
 # Exact exploitability of the references (README, issues #12 and #24; random measured by `liars exploit`).
 TARGETS = {
@@ -42,21 +42,30 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--every", type=int, default=250)
     parser.add_argument("--lr", type=float, default=TrainConfig.lr)
+    parser.add_argument("--lr-final", type=float, default=TrainConfig.lr_final,
+                        help="anneal the learning rate geometrically to this by the last step (default: %(default)s)")
     parser.add_argument("--alpha", type=float, default=TrainConfig.alpha)
     parser.add_argument("--alpha-final", type=float, default=None,
                         help="anneal α geometrically to this by the last step (default: keep it)")
     parser.add_argument("--magnet-every", type=int, default=TrainConfig.magnet_every)
+    parser.add_argument("--rule", default=TrainConfig.rule, choices=("pg", "neurd", "mmd"))
+    parser.add_argument("--eta", type=float, default=TrainConfig.eta, help="with --rule mmd: the step size")
+    parser.add_argument("--fit-steps", type=int, default=TrainConfig.fit_steps,
+                        help="with --rule mmd: Adam steps fitting the network to each step's target")
     parser.add_argument("--mode", default=TrainConfig.mode, choices=("reach", "cf", "flat"))
     parser.add_argument("--beta1", type=float, default=TrainConfig.beta1)
     parser.add_argument("--hidden", default=",".join(map(str, TrainConfig.hidden)))
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--tabular", action="store_true",
+                        help="run the same MMD steps on a table instead of the network (the reference; rule mmd)")
     parser.add_argument("--write", metavar="FILE")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rules = make_rules("classic", rebid=True, digits=args.digits, serial_length=args.serial_length)
     fmt = Format(rules)
-    config = TrainConfig(steps=args.steps, every=args.every, lr=args.lr, alpha=args.alpha,
+    config = TrainConfig(steps=args.steps, every=args.every, lr=args.lr, lr_final=args.lr_final, alpha=args.alpha,
                          alpha_final=args.alpha_final, magnet_every=args.magnet_every, mode=args.mode,
+                         rule=args.rule, eta=args.eta, fit_steps=args.fit_steps,
                          beta1=args.beta1, hidden=tuple(int(h) for h in args.hidden.split(",")), seed=args.seed)
     start = time.process_time()
     tree = Tree.build(fmt, config.window)
@@ -72,26 +81,37 @@ def main() -> None:
     def report(step: int, value: float) -> None:
         say(f"  step {step:>6}  exact exploitability {value:.4f}  ({time.process_time() - start:.0f} CPU s)")
 
+    if args.tabular:
+        table_curve = tabular_mmd(tree, config, report)
+        print(f"tabular MMD: {table_curve[-1][1]:.4f} at step {config.steps}, {time.process_time() - start:.0f} CPU s")
+        return
     learner, curve = train(fmt, config, report, tree=tree)
     trained = time.process_time() - start
     check_start = time.process_time()
     engine = exploitability(fmt, learner.strategy(), top=3)
     checked = time.process_time() - check_start
     final = curve[-1][1]
+    assert learner.best is not None
+    best_step, best, best_net = learner.best
+    best_engine = exploitability(fmt, learner.strategy(net=best_net), top=3)
     targets = TARGETS.get(rules.format_name, {})
     if args.write:
         with open(args.write, "w", encoding="utf-8") as f:
-            json.dump({"format": rules.format_name, "config": {k: v for k, v in vars(config).items()},
-                       "curve": curve, "params": [p.tolist() for p in learner.net.params]}, f)
+            json.dump({"format": rules.format_name, "config": dict(vars(config)), "curve": curve,
+                       "final": [p.tolist() for p in learner.net.params],
+                       "best": {"step": best_step, "params": [p.tolist() for p in best_net.params]}}, f)
     if args.json:
         print(json.dumps({"format": rules.format_name, "curve": curve, "final": final, "engine": engine.value,
+                          "best": best, "best_step": best_step, "best_engine": best_engine.value,
                           "cpu_seconds": trained, "nodes": tree.nodes}))
         return
     print(f"final: {final:.4f} units/round by the arrays; {engine.value:.4f} by the engine-driven best response "
           f"(opening {engine.seat_values[0]:+.4f}, answering {engine.seat_values[1]:+.4f}; {checked:.1f} CPU s)")
     print(f"training: {trained:.0f} CPU s for {config.steps} steps (tree included)")
-    best = min(v for _, v in curve)
-    print(f"best on the curve: {best:.4f}; the issue's target ≤ {GOAL}: {'met' if final <= GOAL else 'not met'}")
+    print(f"best measured point: {best:.4f} at step {best_step} (re-measured by the engine: {best_engine.value:.4f}; "
+          "chosen by the exact best response, which only small formats have)")
+    print(f"the issue's target ≤ {GOAL}: final {'met' if final <= GOAL else 'not met'}, "
+          f"best point {'met' if best <= GOAL else 'not met'}")
     for name, value in targets.items():
         print(f"  beside {name}: {value:.4f}")
     for d in engine.deviations:

@@ -1,31 +1,35 @@
-"""Neural self-play with exact expected gradients over the whole 2-player tree (issue #24).
+"""Neural self-play with exact expectations over the whole 2-player tree (issue #24).
 
 The learner trains the network of :mod:`core.serial.solve.neural_net` (one network for both seats: it
-scores each legal action from format-general features) by **regularised policy-gradient self-play**,
-the policy-space form of magnetic mirror descent (Sokota et al., ICLR 2023) and of R-NaD's inner loop:
-each seat ascends its own value in the transformed zero-sum game whose payoffs add, at every decision,
-``−α log(π(a)/ρ(a))`` for the seat that acts and ``+α log(π(a)/ρ(a))`` for the other, with ``ρ`` the
+scores each legal action from format-general features) in the regularised game of magnetic mirror
+descent (MMD: Sokota et al., ICLR 2023) and R-NaD: at every decision the seat that acts is charged
+``α log(π(a)/ρ(a))`` and the other seat credited as much (the game stays zero-sum), with ``ρ`` the
 *magnet* policy.  With ``magnet_every = m > 0`` the magnet is reset to the current network every ``m``
 steps (R-NaD's outer loop: the fixed points of the regularised games move towards a Nash equilibrium);
-with ``m = 0`` it stays the uniform policy (MMD's fixed magnet: the learner converges towards a quantal
-response equilibrium whose distance from Nash shrinks with ``α``).
+with ``m = 0`` it stays the uniform policy (the learner then converges towards a quantal response
+equilibrium whose distance from Nash shrinks with ``α``).  Three update rules (``TrainConfig.rule``):
+
+* ``"mmd"`` (the default): at every decision and hand, MMD's closed-form step in policy space,
+  ``π' ∝ (π ρ^{αη} e^{η q})^{1/(1+αη)}`` with ``q`` the acting seat's expected value of each action
+  there (the regularised game's), then ``fit_steps`` Adam steps fitting the network to those targets
+  (KL, each decision weighed by the acting seat's own reach and the chance of its hand, plus a floor);
+* ``"pg"``: the exact policy gradient of each seat's regularised value, summed over both seats (one
+  network), ``weight × π(a) (Q(a) − Σ_b π(b) Q(b))`` at the logits, then Adam;
+* ``"neurd"``: the same advantage without the ``π(a)`` factor (Neural Replicator Dynamics, R-NaD's rule).
+
+``mode`` sets the weight of a decision in ``pg``/``neurd`` and in MMD's fit: the acting seat's own reach
+times its hand's chance (``"reach"``: the exact gradient, checked against finite differences in the
+tests), the hand's chance only (``"cf"``, as CFR weighs information sets), or that over the other
+seat's reach mass (``"flat"``).
 
 **Nothing is sampled.**  The formats are small enough (2×2: 2,584 decisions; 3×2: 121,393) to build the
 whole public tree once (:class:`Tree`, walked with the engine's own rounds), with every hand of the
 acting seat at every decision and the feature rows of its legal actions (deduplicated: histories that
-agree on what the features read share rows).  A step then computes, level by level with numpy:
-
-1. the policy: the network's logits for the unique rows, a softmax over each decision's actions;
-2. the reach of every node by each seat's own choices, top-down;
-3. the regularised value of every node as a matrix [hand of seat 0, hand of seat 1], bottom-up;
-4. for every decision, hand and action, the acting seat's value of the action weighted by the other
-   seat's reach and the chance of its hand, and from it the gradient at the logits,
-   ``weight × π(a) (Q(a) − Σ_b π(b) Q(b))`` (Q includes the action's own ``−α log(π/ρ)``), where
-   ``weight`` is the acting seat's own reach (``mode="reach"``: the exact policy gradient of each
-   seat's value, checked against finite differences in the tests), the chance of its hand only
-   (``"cf"``: counterfactual, as CFR and tabular MMD weigh information sets), or that divided by the
-   other seat's reach mass (``"flat"``: every information set counts alike);
-5. the parameters' gradient by backpropagation, summed over both seats, and an Adam ascent step.
+agree on what the features read share rows).  A sweep computes, level by level with numpy: the policy
+(the network's logits for the unique rows, a softmax over each decision's actions), each seat's own
+reach of every node (top-down), the regularised value of every node as a matrix [hand of seat 0,
+hand of seat 1] (bottom-up), and each decision's action values for the acting seat, the other seat's
+hands weighed by their reach and chance.
 
 :func:`exploitability` computes the exact best response to the network's policy on the same arrays
 (what :func:`core.serial.solve.best_response.exploitability` computes by walking the engine, which
@@ -109,17 +113,15 @@ class Tree:
             key = (rnd.standing_bid.id if rnd.standing_bid is not None else -1, view.legal.challenge,
                    view.legal.call_count, window_key(view, window))
             starts: list[int] = []
-            actions = None
+            actions = list(view.legal)  # feature_rows' order
             for h in range(k):
                 block = (h, *key)
                 start = blocks.get(block)
-                acts, feats = feature_rows(dataclasses.replace(view, serial=fmt.serials[h]), window)
                 if start is None:
+                    _, feats = feature_rows(dataclasses.replace(view, serial=fmt.serials[h]), window)
                     start = blocks[block] = len(x)
                     x.extend(feats)
                 starts.append(start)
-                actions = acts
-            assert actions is not None
             for j, action in enumerate(actions):
                 nxt = rnd.copy()
                 nxt.apply(action)
@@ -207,34 +209,47 @@ def exploitability(tree: Tree, pi: FloatArray) -> tuple[float, float]:
 @dataclass(frozen=True)
 class TrainConfig:
     steps: int = 300
-    lr: float = 0.003
-    alpha: float = 0.1  # the regularisation's weight (units per round per nat)
+    lr: float = 0.01
+    lr_final: float | None = 0.001  # anneal the learning rate geometrically to this by the last step (None: keep it)
+    alpha: float = 0.2  # the regularisation's weight (units per round per nat)
     alpha_final: float | None = None  # anneal α geometrically to this by the last step (None: keep α)
-    magnet_every: int = 0  # reset the magnet to the network every so many steps; 0: the uniform magnet
-    rule: str = "pg"  # "pg": the policy gradient; "neurd": the advantage at the logits without π(a) (NeuRD)
+    magnet_every: int = 50  # reset the magnet to the network every so many steps; 0: the uniform magnet
+    rule: str = "mmd"  # "pg": the policy gradient; "neurd": the advantage at the logits without π(a) (NeuRD);
+    # "mmd": each decision's magnetic-mirror-descent step in policy space, the network fitted to it
+    eta: float = 0.5  # MMD's step size
+    fit_steps: int = 20  # MMD: Adam steps fitting the network to the step's target
+    floor: float = 1e-3  # MMD: added to every decision's weight in the fit, so that none is ignored
     beta: float = 8.0  # NeuRD's logit threshold
-    mode: str = "cf"  # how a decision's gradient is weighed: "reach", "cf" or "flat" (see the module's note)
-    beta1: float = 0.0  # Adam's momentum (0: RMSprop; momentum makes self-play cycle wider)
+    mode: str = "reach"  # how a decision's gradient is weighed: "reach", "cf" or "flat" (see the module's note)
+    beta1: float = 0.9  # Adam's momentum (0: RMSprop; momentum makes self-play cycle wider)
     hidden: tuple[int, ...] = (64, 64)
     window: int = WINDOW
     seed: int = 1
     every: int = 25  # measure the exact exploitability every so many steps
 
     def __post_init__(self) -> None:
-        if self.rule not in ("pg", "neurd"):
-            raise ValueError(f"rule is pg or neurd, not {self.rule!r}")
+        if self.rule not in ("pg", "neurd", "mmd"):
+            raise ValueError(f"rule is pg, neurd or mmd, not {self.rule!r}")
         if self.mode not in ("reach", "cf", "flat"):
             raise ValueError(f"mode is reach, cf or flat, not {self.mode!r}")
         if self.steps < 0 or self.every < 1 or self.magnet_every < 0 or self.alpha < 0 or self.lr <= 0:
             raise ValueError("steps ≥ 0, every ≥ 1, magnet_every ≥ 0, alpha ≥ 0 and lr > 0")
         if self.alpha_final is not None and not (self.alpha_final > 0 and self.alpha > 0):
             raise ValueError("alpha_final > 0 (a geometric schedule), with alpha > 0")
+        if self.lr_final is not None and not self.lr_final > 0:
+            raise ValueError("lr_final > 0 (a geometric schedule)")
 
     def alpha_at(self, step: int) -> float:
         """α at ``step`` (0-based): constant, or geometric from ``alpha`` to ``alpha_final`` over the steps."""
-        if self.alpha_final is None or self.steps <= 1:
-            return self.alpha
-        return float(self.alpha * (self.alpha_final / self.alpha) ** (step / (self.steps - 1)))
+        return self._schedule(self.alpha, self.alpha_final, step)
+
+    def lr_at(self, step: int) -> float:
+        return self._schedule(self.lr, self.lr_final, step)
+
+    def _schedule(self, first: float, last: float | None, step: int) -> float:
+        if last is None or self.steps <= 1:
+            return first
+        return float(first * (last / first) ** (min(step, self.steps - 1) / (self.steps - 1)))
 
 
 @dataclass
@@ -248,14 +263,14 @@ class Learner:
     step: int = 0
     _m: list[FloatArray] = field(default_factory=list)  # Adam's moments
     _v: list[FloatArray] = field(default_factory=list)
+    _t: int = 0  # Adam's steps
+    best: tuple[int, float, Net] | None = None  # (step, exact exploitability, network) at the lowest measured point
 
     @classmethod
     def create(cls, tree: Tree, config: TrainConfig) -> Learner:
         net = Net.create(tree.x.shape[1], config.hidden, config.seed)
         learner = cls(tree, config, net, np.zeros((len(tree.parent), tree.fmt.size)))
         learner.magnet = learner._uniform() if config.magnet_every == 0 else learner.log_policy()
-        learner._m = [np.zeros_like(p) for p in net.params]
-        learner._v = [np.zeros_like(p) for p in net.params]
         return learner
 
     def _uniform(self) -> FloatArray:
@@ -265,93 +280,154 @@ class Learner:
     def log_policy(self, net: Net | None = None) -> FloatArray:
         return self.tree.log_policy((net or self.net).logits(self.tree.x))
 
-    def strategy(self, name: str = "neural") -> NeuralStrategy:
-        return NeuralStrategy(self.net.copy(), self.config.window, name)
+    def strategy(self, name: str = "neural", net: Net | None = None) -> NeuralStrategy:
+        return NeuralStrategy((net or self.net).copy(), self.config.window, name)
 
     def exploitability(self) -> float:
         seats = exploitability(self.tree, np.exp(self.log_policy()))
         return float(seats[0] + seats[1]) / 2
+
+    def _sweep(self, logp: FloatArray, alpha: float) -> _Sweep:
+        """One pass over the tree under the policy ``exp(logp)``: reaches top-down, values bottom-up."""
+        tree, w = self.tree, self.tree.fmt.weights
+        seat0 = tree.edge_actor == 0
+        pi = np.exp(logp)
+        lr = logp - self.magnet
+        r = tree.reach(pi)
+        v = np.zeros((tree.nodes, tree.fmt.size, tree.fmt.size))
+        v[tree.terminals] = tree.pay
+        qv = np.zeros_like(pi)
+        mass = np.zeros(len(pi))
+        for lv in reversed(tree.levels):
+            e = slice(lv.lo, lv.hi)
+            s0 = seat0[e]
+            vc = v[tree.child[e]]
+            # the acting seat's value of each action after its own −α log(π/ρ), and seat 0's
+            own = np.where(s0[:, None, None], vc, -vc)
+            soft = own - alpha * _broadcast(lr[e], s0)
+            v[lv.nodes] = np.add.reduceat(_broadcast(pi[e], s0) * np.where(s0[:, None, None], soft, -soft),
+                                          lv.starts, axis=0)
+            opp = w * r[tree.parent[e], np.where(s0, 1, 0), :]  # [edge, hand of the other seat]
+            qv[e] = np.where(s0[:, None], (own * opp[:, None, :]).sum(2), (own * opp[:, :, None]).sum(1))
+            mass[e] = opp.sum(1)
+        return _Sweep(float(w @ v[0] @ w), pi, lr, r, qv, mass)
 
     def gradients(self, nets: tuple[Net, Net] | None = None) -> tuple[float, list[list[FloatArray]]]:
         """(seat 0's regularised value, [the gradient of each seat's own value w.r.t. its net's params]).
 
         ``nets`` gives each seat its own network (the tests' finite differences); in self-play (one network)
         the list holds one entry, the two seats' gradients summed."""
-        tree, cfg, w = self.tree, self.config, self.tree.fmt.weights
+        tree, cfg = self.tree, self.config
         alpha = cfg.alpha_at(self.step)
         pair = nets or (self.net, self.net)
         fwd = [pair[0].forward(tree.x)]
         fwd.append(fwd[0] if pair[1] is pair[0] else pair[1].forward(tree.x))
         seat0 = tree.edge_actor == 0
         z = np.where(seat0[:, None], fwd[0][0][tree.rows], fwd[1][0][tree.rows])
-        logp = tree.log_policy(z, rows=False)
-        pi = np.exp(logp)
-        lr = logp - self.magnet
-        r = tree.reach(pi)
-        v = np.zeros((tree.nodes, tree.fmt.size, tree.fmt.size))
-        v[tree.terminals] = tree.pay
-        gz = np.zeros_like(pi)
-        for lv in reversed(tree.levels):
-            e = slice(lv.lo, lv.hi)
-            s0 = seat0[e]
-            vc = v[tree.child[e]]
-            pe, le = pi[e], lr[e]
-            # the acting seat's value of each action, before and after its own −α log(π/ρ)
-            own = np.where(s0[:, None, None], vc, -vc) - alpha * _broadcast(le, s0)
-            v[lv.nodes] = np.add.reduceat(_broadcast(pe, s0) * np.where(s0[:, None, None], own, -own), lv.starts,
-                                          axis=0)
-            opp = w * r[tree.parent[e], np.where(s0, 1, 0), :]  # [edge, hand of the other seat]
-            q = np.where(s0[:, None], (own * opp[:, None, :]).sum(2), (own * opp[:, :, None]).sum(1))
-            mean = np.add.reduceat(pe * q, lv.starts, axis=0)
-            seg = np.repeat(np.arange(len(lv.nodes)), np.diff(np.append(lv.starts, lv.hi - lv.lo)))
-            if cfg.mode == "reach":
-                weight = w * r[tree.parent[e], tree.edge_actor[e], :]
-            elif cfg.mode == "cf":
-                weight = np.broadcast_to(w, pe.shape)
-            else:
-                weight = w / np.maximum(opp.sum(1, keepdims=True), 1e-300)
-            gz[e] = weight * (q - mean[seg]) * (pe if cfg.rule == "pg" else 1.0)
+        sw = self._sweep(tree.log_policy(z, rows=False), alpha)
+        # the acting seat's value of each action, the other seat's hands weighed by their reach and chance
+        q = sw.qv - alpha * sw.lr * sw.mass[:, None]
+        mean = np.add.reduceat(sw.pi * q, tree.seg_starts, axis=0)[tree.edge_seg]
+        gz = self._weight(sw) * (q - mean) * (1.0 if cfg.rule == "neurd" else sw.pi)
         if cfg.rule == "neurd":  # NeuRD's threshold: no logit pushed further than ±beta from its decision's mean
             counts = np.diff(np.append(tree.seg_starts, len(z)))[:, None]
             centred = z - (np.add.reduceat(z, tree.seg_starts, axis=0) / counts)[tree.edge_seg]
             gz = np.where(((gz > 0) & (centred > cfg.beta)) | ((gz < 0) & (centred < -cfg.beta)), 0.0, gz)
-        value = float(w @ v[0] @ w)
         if pair[1] is pair[0]:  # self-play: one backward pass for both seats' (summed) gradients
-            g_rows = np.bincount(tree.rows.ravel(), weights=gz.ravel(), minlength=len(tree.x)).astype(np.float64)
-            return value, [pair[0].backward(fwd[0][1], g_rows)]
+            return sw.value, [pair[0].backward(fwd[0][1], self._rows(gz))]
         grads = []
         for seat in (0, 1):
             mine = (tree.edge_actor == seat)[:, None]
-            g_rows = np.bincount(tree.rows.ravel(), weights=np.where(mine, gz, 0.0).ravel(),
-                                 minlength=len(tree.x)).astype(np.float64)
-            grads.append(pair[seat].backward(fwd[seat][1], g_rows))
-        return value, grads
+            grads.append(pair[seat].backward(fwd[seat][1], self._rows(np.where(mine, gz, 0.0))))
+        return sw.value, grads
 
-    def update(self) -> None:
-        """One Adam ascent step on both seats' gradients (one network), then the magnet if it is due."""
-        _, (grad,) = self.gradients()
-        self.step += 1
+    def _weight(self, sw: _Sweep) -> FloatArray:
+        """How much each (decision, hand of the acting seat) counts (see the module's note on ``mode``)."""
+        w, mode = self.tree.fmt.weights, self.config.mode
+        if mode == "reach":
+            out: FloatArray = w * sw.r[self.tree.parent, self.tree.edge_actor, :]
+        elif mode == "cf":
+            out = np.broadcast_to(w, sw.pi.shape)
+        else:
+            out = w / np.maximum(sw.mass, 1e-300)[:, None]
+        return out
+
+    def _rows(self, per_edge: FloatArray) -> FloatArray:
+        """[edge, hand] → summed onto the unique feature rows."""
+        out: FloatArray = np.bincount(self.tree.rows.ravel(), weights=per_edge.ravel(),
+                                      minlength=len(self.tree.x)).astype(np.float64)
+        return out
+
+    def _adam(self, grad: list[FloatArray], lr: float) -> None:
+        """One Adam ascent step."""
+        self._t += 1
         b1, b2, eps = self.config.beta1, 0.999, 1e-8
+        if not self._m:
+            self._m = [np.zeros_like(p) for p in self.net.params]
+            self._v = [np.zeros_like(p) for p in self.net.params]
         for i, p in enumerate(self.net.params):
             g = grad[i]
             self._m[i] = b1 * self._m[i] + (1 - b1) * g
             self._v[i] = b2 * self._v[i] + (1 - b2) * g * g
-            m_hat = self._m[i] / (1 - b1**self.step)
-            v_hat = self._v[i] / (1 - b2**self.step)
-            p += self.config.lr * m_hat / (np.sqrt(v_hat) + eps)
+            m_hat = self._m[i] / (1 - b1**self._t)
+            v_hat = self._v[i] / (1 - b2**self._t)
+            p += lr * m_hat / (np.sqrt(v_hat) + eps)
+
+    def _mmd(self) -> None:
+        """Magnetic mirror descent: each decision's closed-form step in policy space, then the net fitted to it.
+
+        ``π' ∝ (π ρ^{αη} e^{η q})^{1/(1+αη)}`` with ``q`` the acting seat's expected value of each action at
+        that decision (the other seat's hands weighed by their reach and chance, normalised); the network
+        then takes ``fit_steps`` Adam steps down the weighed KL(π' ‖ π_θ)."""
+        tree, cfg = self.tree, self.config
+        alpha, eta = cfg.alpha_at(self.step), cfg.eta
+        logp = self.log_policy()
+        sw = self._sweep(logp, alpha)
+        q = sw.qv / np.maximum(sw.mass, 1e-300)[:, None]
+        target = (logp + alpha * eta * self.magnet + eta * q) / (1 + alpha * eta)
+        target = np.exp(tree.log_policy(target, rows=False))
+        weight = self._weight(sw) + cfg.floor
+        for _ in range(cfg.fit_steps):
+            logits, acts = self.net.forward(tree.x)
+            pi = np.exp(tree.log_policy(logits))
+            self._adam(self.net.backward(acts, self._rows(weight * (target - pi))), cfg.lr_at(self.step))
+
+    def update(self) -> None:
+        """One step of the configured rule (both seats, one network), then the magnet if it is due."""
+        if self.config.rule == "mmd":
+            self._mmd()
+        else:
+            _, (grad,) = self.gradients()
+            self._adam(grad, self.config.lr_at(self.step))
+        self.step += 1
         if self.config.magnet_every and self.step % self.config.magnet_every == 0:
             self.magnet = self.log_policy()
 
 
+@dataclass(frozen=True)
+class _Sweep:
+    value: float  # seat 0's regularised value
+    pi: FloatArray  # [edge, hand of the acting seat]
+    lr: FloatArray  # log(π/ρ), same layout
+    r: FloatArray  # [node, seat, hand]: own reach
+    qv: FloatArray  # [edge, hand]: the acting seat's value of the action, the other's hands weighed by reach × chance
+    mass: FloatArray  # [edge]: the other seat's reach × chance, summed over its hands
+
+
 def train(fmt: Format, config: TrainConfig, report: Callable[[int, float], None] | None = None,
           tree: Tree | None = None) -> tuple[Learner, list[tuple[int, float]]]:
-    """Train for ``config.steps``; the exact exploitability at step 0, every ``config.every`` and at the end."""
+    """Train for ``config.steps``; the exact exploitability at step 0, every ``config.every`` and at the end.
+
+    ``learner.best`` is then the network at the lowest measured point (step, value, network): a selection by
+    the exact best response, which only the small formats have."""
     learner = Learner.create(tree or Tree.build(fmt, config.window), config)
     curve: list[tuple[int, float]] = []
 
     def measure() -> None:
         value = learner.exploitability()
         curve.append((learner.step, value))
+        if learner.best is None or value < learner.best[1]:
+            learner.best = (learner.step, value, learner.net.copy())
         if report is not None:
             report(learner.step, value)
 
@@ -361,3 +437,28 @@ def train(fmt: Format, config: TrainConfig, report: Callable[[int, float], None]
         if learner.step % config.every == 0 or learner.step == config.steps:
             measure()
     return learner, curve
+
+
+def tabular_mmd(tree: Tree, config: TrainConfig, report: Callable[[int, float], None] | None = None,
+                ) -> list[tuple[int, float]]:
+    """The same MMD steps with a table (a policy per decision and hand) instead of the network: what the step
+    does when nothing has to be fitted, the reference the network's run is compared with.  The exact
+    exploitability at step 0, every ``config.every`` and at the end."""
+    learner = Learner.create(tree, dataclasses.replace(config, magnet_every=0))  # starts from uniform
+    logp = learner.magnet.copy()
+    curve: list[tuple[int, float]] = []
+    for step in range(config.steps + 1):
+        if step % config.every == 0 or step == config.steps:
+            seats = exploitability(tree, np.exp(logp))
+            curve.append((step, (seats[0] + seats[1]) / 2))
+            if report is not None:
+                report(*curve[-1])
+        if step == config.steps:
+            break
+        alpha, eta = config.alpha_at(step), config.eta
+        sw = learner._sweep(logp, alpha)
+        q = sw.qv / np.maximum(sw.mass, 1e-300)[:, None]
+        logp = tree.log_policy((logp + alpha * eta * learner.magnet + eta * q) / (1 + alpha * eta), rows=False)
+        if config.magnet_every and (step + 1) % config.magnet_every == 0:
+            learner.magnet = logp.copy()
+    return curve
