@@ -55,6 +55,8 @@ def main() -> None:
     parser.add_argument("--mode", default=TrainConfig.mode, choices=("reach", "cf", "flat"))
     parser.add_argument("--beta1", type=float, default=TrainConfig.beta1)
     parser.add_argument("--hidden", default=",".join(map(str, TrainConfig.hidden)))
+    parser.add_argument("--window", type=int, default=TrainConfig.window,
+                        help="how many recent bids the features read, the standing one included (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tabular", action="store_true",
                         help="run the same MMD steps on a table instead of the network (the reference; rule mmd)")
@@ -66,7 +68,8 @@ def main() -> None:
     config = TrainConfig(steps=args.steps, every=args.every, lr=args.lr, lr_final=args.lr_final, alpha=args.alpha,
                          alpha_final=args.alpha_final, magnet_every=args.magnet_every, mode=args.mode,
                          rule=args.rule, eta=args.eta, fit_steps=args.fit_steps,
-                         beta1=args.beta1, hidden=tuple(int(h) for h in args.hidden.split(",")), seed=args.seed)
+                         beta1=args.beta1, hidden=tuple(int(h) for h in args.hidden.split(",")), seed=args.seed,
+                         window=args.window)
     start = time.process_time()
     tree = Tree.build(fmt, config.window)
     built = time.process_time() - start
