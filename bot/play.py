@@ -7,6 +7,7 @@ follow-up deals the next round when one has ended and lets computer seats move.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from typing import Any
@@ -120,5 +121,7 @@ class Play:
     async def computer_move(self, table: TableState, player: str) -> None:
         assert table.match is not None
         rng = random.Random(f"{table.id}:{table.rounds_settled}:{table.events}")
-        action = table.match.computer_action(player, table.computers[player], rng)
+        # A decision may take up to a second (the serial game's expert): off the event loop, in a worker thread.
+        # The table's lock is held, so nothing else touches this match meanwhile.
+        action = await asyncio.to_thread(table.match.computer_action, player, table.computers[player], rng)
         await self.apply(table, action)

@@ -341,6 +341,12 @@ class Game(Protocol):
         ...
 
     @property
+    def default_level(self) -> str:
+        """The level a table seats when none is asked for (one of :attr:`levels`; not always the strongest:
+        the serial game's ``expert`` thinks up to a second a move and is offered, not imposed)."""
+        ...
+
+    @property
     def formats(self) -> Mapping[str, FormatWords]:
         """The ways to play the game, by name (``start format=…``), its usual one first, each in its words
         (the serial game's ``rounds`` and ``elimination``); the name is a rule option the game's rules

@@ -355,6 +355,7 @@ class CardsGame:
     max_players = 10
     presets: tuple[str, ...] = tuple(PRESETS)
     levels: tuple[str, ...] = tuple(level for level in LEVELS if level != "random")
+    default_level = "hard"
     formats: Mapping[str, FormatWords] = {}
     options_example = "jokers=2 pass=on"
     commands: tuple[CommandSpec, ...] = COMMANDS

@@ -11,7 +11,7 @@ from . import text as T
 from .bids import MAX_PLAYERS, MAX_QUANTITY, MIN_PLAYERS
 from .elimination import EliminationMatch
 from .game import SerialMatch
-from .players import DIFFICULTY_LEVELS
+from .players import DEFAULT_LEVEL, DIFFICULTY_LEVELS
 from .record import replay
 from .rules import PRESETS, Rules, make_rules
 from .stats import history_line, player_stats
@@ -54,6 +54,7 @@ class SerialGame:
     max_players = MAX_PLAYERS
     presets: tuple[str, ...] = tuple(PRESETS)
     levels: tuple[str, ...] = DIFFICULTY_LEVELS
+    default_level = DEFAULT_LEVEL
     formats: Mapping[str, FormatWords] = FORMATS
     options_example = "rebid=on skunk=on"
     commands: tuple[CommandSpec, ...] = COMMANDS

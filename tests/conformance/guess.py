@@ -193,6 +193,7 @@ class GuessGame:
     max_players = 6
     presets: tuple[str, ...] = ("standard",)
     levels: tuple[str, ...] = ("easy",)
+    default_level = "easy"
     formats: Mapping[str, FormatWords] = {}  # no other way to play it
     options_example = ""  # no rule option but the stake, which ``start`` takes by itself
     commands: tuple[CommandSpec, ...] = (

@@ -28,6 +28,10 @@ Names (:data:`STRATEGY_NAMES`, all accepted by :func:`get_strategy`):
     with the rebid right, 5×5 with or without it; 3-player 3×3 with the rebid right:
     :mod:`core.serial.players.solved_multi`), where it plays the table; ``normal`` is the trained
     player making a plausible slip about one decision in eight, ``easy`` two in five.
+``expert``
+    Search from beliefs at decision time (:mod:`core.serial.players.expert`): particles over the others'
+    holdings weighed by ``hard``'s exact mixture, each option played out; the solved table where ``hard``
+    plays one.  Offered as a level, never the default (:data:`DEFAULT_LEVEL`).
 ``solver``
     The solved (CFR+) strategy where a table fits the format: in 3×3 the history-keyed table of
     :mod:`core.serial.players.solved_history` (:mod:`~core.serial.players.solved_history_data`),
@@ -42,6 +46,7 @@ from collections.abc import Callable
 from functools import cache
 
 from .base import Strategy
+from .expert import Expert
 from .reader import Reader, ReaderParams
 from .simple import AlwaysChallenge, Binomial, Noisy, RaiseByOne, RandomPlayer
 from .solved import Solved, SolvedTable, WithSolved
@@ -54,10 +59,12 @@ from .solved_packed_data import TABLES as PACKED_TABLES
 from .trained import TrainedReader
 
 __all__ = [
+    "DEFAULT_LEVEL",
     "DIFFICULTY_LEVELS",
     "STRATEGY_NAMES",
     "AlwaysChallenge",
     "Binomial",
+    "Expert",
     "Noisy",
     "RaiseByOne",
     "RandomPlayer",
@@ -118,6 +125,10 @@ def _hard() -> Strategy:
     return WithSolved(TrainedReader(name="hard"), [*solved_strategies(), *_multi_strategies()], name="hard")
 
 
+def _expert() -> Strategy:
+    return Expert(_hard)
+
+
 def _solver() -> Strategy:
     return WithSolved(Reader(name="reader"), [*solved_strategies(), *_multi_strategies()], name="solver")
 
@@ -132,11 +143,13 @@ _FACTORIES: dict[str, Callable[[], Strategy]] = {
     "easy": _easy,
     "normal": _normal,
     "hard": _hard,
+    "expert": _expert,
     "solver": _solver,
 }
 
 STRATEGY_NAMES: tuple[str, ...] = tuple(_FACTORIES)
-DIFFICULTY_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+DIFFICULTY_LEVELS: tuple[str, ...] = ("easy", "normal", "hard", "expert")
+DEFAULT_LEVEL = "hard"  # what a table seats when no level is asked for: expert thinks up to a second a move
 
 
 def get_strategy(name: str) -> Strategy:

@@ -302,6 +302,11 @@ class WithSolved:
                 return s
         return self.inner
 
+    def table_for(self, view: SeatView) -> Strategy | None:
+        """The solved table that plays here, or None where ``inner`` does."""
+        picked = self._pick(view)
+        return None if picked is self.inner else picked
+
     def decide(self, view: SeatView, rng: random.Random) -> Action:
         return self._pick(view).decide(view, rng)
 

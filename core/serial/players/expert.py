@@ -1,0 +1,153 @@
+"""``expert``: real-time search from beliefs over the others' holdings, the others modelled as ``hard``.
+
+Every decision starts from the :class:`~core.serial.view.SeatView` alone.  The player rebuilds the
+round's public state (the players, the opener — the first bidder, or the seat to act before any bid
+—, the stake, the rules, its own serial and the history), deals ``particles`` joint holdings for the
+other seats, reweighs each by the probability that the *model* (``hard``: it assumes the others play
+like the table's best computer player) would have taken every action they took, and then chooses as
+the local best response does (:mod:`.search`, shared with ``liars exploit --approx``): each candidate
+— the challenge or the count, and per digit the smallest raise — valued over the particles, looking
+``lookahead`` of its own decisions ahead, every particle then played out with the others drawing from
+the model and itself challenging at its next turn.
+
+Where ``hard`` plays a solved table (the small formats), ``expert`` plays that table too: the tables
+are near-equilibrium, and a search aimed at a model of them would only make the player exploitable.
+Off its turn (``first`` challenge mode lets anyone challenge at any moment) it answers as ``hard``.
+
+Pure and deterministic: the particles are dealt from a ``random.Random`` seeded by the round's fixed
+parts as this seat sees them (rules, seats, opener, stake, its own serial), so a round's decisions
+share one set of particles, and the play-outs draw from one seeded by the whole view; the handed rng
+is not used.  The choice is a function of the view, so :meth:`Expert.policy` is exact.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from ..round import Action, Challenge, MakeBid, Phase, Round
+from ..view import SeatView
+from .base import Strategy, bid_text, pct, policy_of
+from .search import LocalBestResponse
+
+__all__ = ["Expert"]
+
+BUDGET = 32  # particles × other seats: 32 heads-up, 16 at 3 players, 8 at 5, 6 from 6 on (bench/players.py --expert)
+MIN_PARTICLES = 6
+LOOKAHEAD = 1  # own decisions searched: 1 = this one, then the default continuation
+RAISES_PER_DIGIT = 1  # candidate raises per digit: the smallest
+
+
+def _action_text(action: Action) -> str:
+    if isinstance(action, MakeBid):
+        return f"bid {bid_text(action.bid)}"
+    return "challenge" if isinstance(action, Challenge) else "call for the count"
+
+
+class Expert:
+    """Search from beliefs (see the module docstring); ``model`` is a factory of the strategy the others are
+    assumed to play, with an optional ``table_for(view)`` saying where it plays a solved table."""
+
+    def __init__(
+        self,
+        model: Callable[[], Strategy],
+        name: str = "expert",
+        *,
+        particles: int | None = None,
+        lookahead: int = LOOKAHEAD,
+        raises_per_digit: int = RAISES_PER_DIGIT,
+    ) -> None:
+        self.name = name
+        self._model_factory = model
+        self.model = model()
+        self.particles = particles
+        self.lookahead = lookahead
+        self.raises_per_digit = raises_per_digit
+
+    def __repr__(self) -> str:
+        return f"Expert({self.model.name!r}, particles={self.particles}, lookahead={self.lookahead})"
+
+    def particles_for(self, n: int) -> int:
+        """Joint holdings dealt for the others at a table of ``n``: fewer as each costs more to play out."""
+        return self.particles if self.particles is not None else max(MIN_PARTICLES, BUDGET // (n - 1))
+
+    def table(self, view: SeatView) -> Strategy | None:
+        """The solved table the model plays here, if any (then ``expert`` plays it too)."""
+        table_for = getattr(self.model, "table_for", None)
+        out: Strategy | None = table_for(view) if table_for is not None else None
+        return out
+
+    def _defers(self, view: SeatView) -> Strategy | None:
+        """Who decides instead of the search: the table where one fits, the model off this seat's turn."""
+        table = self.table(view)
+        if table is not None:
+            return table
+        if view.to_act != view.me or view.phase is Phase.OVER:
+            return self.model
+        return None
+
+    def search(self, view: SeatView) -> tuple[LocalBestResponse, Round]:
+        """The round rebuilt from the view, and the searcher with its belief after the history."""
+        opener = view.history[0].player if view.history else view.to_act
+        assert opener is not None
+        # The others' serials here are placeholders (the seat's own, never read): the searcher deals its particles.
+        serials = dict.fromkeys(view.players, view.serial)
+        round_ = Round(view.rules, view.players, serials, opener, view.stake)
+        fixed = f"expert:{view.rules!r}:{view.players}:{opener}:{view.stake}:{view.me}:{view.serial.digits}"
+        lbr = LocalBestResponse(
+            self._model_factory(), round_, view.me, random.Random(fixed),
+            particles=self.particles_for(view.n), lookahead=self.lookahead,
+            raises_per_digit=self.raises_per_digit, rollout=True,
+        )
+        for action in view.history:
+            lbr.observe(action)
+            round_.apply(action)
+        lbr.rng = random.Random(f"{fixed}:{view.history!r}")
+        return lbr, round_
+
+    def values(self, view: SeatView) -> list[tuple[Action, float]]:
+        """Each candidate's expected units to this seat (the search's estimate), best first."""
+        lbr, round_ = self.search(view)
+        return sorted(lbr.values(round_), key=lambda av: -av[1])
+
+    def decide(self, view: SeatView, rng: random.Random) -> Action:
+        other = self._defers(view)
+        if other is not None:
+            return other.decide(view, rng)
+        return self.values(view)[0][0]
+
+    def policy(self, view: SeatView) -> list[tuple[Action, float]]:
+        other = self._defers(view)
+        if other is not None:
+            return policy_of(other, view)
+        return [(self.values(view)[0][0], 1.0)]
+
+    def explain(self, view: SeatView) -> str:
+        table = self.table(view)
+        if table is not None:
+            return (
+                f"{table.explain(view)} (Expert plays the solved table here, as hard does: it is near-equilibrium, "
+                "and a search aimed at a model of it would only make me exploitable.)"
+            )
+        if view.to_act != view.me:
+            return self.model.explain(view)
+        lbr, round_ = self.search(view)
+        ranked = sorted(lbr.values(round_), key=lambda av: -av[1])
+        (best, value), rest = ranked[0], ranked[1:]
+        bid = best.bid if isinstance(best, MakeBid) else view.standing_bid
+        belief = ""
+        if bid is not None:
+            true = sum(
+                w for r, w in zip(lbr.replicas, lbr.weights, strict=True)
+                if sum(serial.counts[bid.digit] for serial in r.serials.values()) >= bid.quantity
+            )
+            belief = f" I believe {bid_text(bid)} true with probability {pct(true)}."
+        text = (
+            f"I searched {self.particles_for(view.n)} possible holdings of the others, weighed by how likely "
+            f"{self.model.name} would have played what they played, and {len(ranked)} options one decision ahead. "
+            f"Best: {_action_text(best)}, worth {value:+.2f} units to me"
+        )
+        if rest:
+            second, v2 = rest[0]
+            text += f"; next, {_action_text(second)} at {v2:+.2f}"
+        return text + "." + belief

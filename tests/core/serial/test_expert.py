@@ -1,0 +1,121 @@
+"""``expert``: search from beliefs (few particles here: the full default costs ~0.1–0.5 s a decision)."""
+
+from __future__ import annotations
+
+import random
+
+from core.serial import Round, deal_serial, make_rules
+from core.serial.players import Expert, get_strategy
+from core.serial.players.base import policy_of
+from core.serial.round import Phase
+from core.serial.rules import Rules
+from core.serial.serials import Serial
+from core.serial.view import seat_view
+
+
+def small_expert(particles: int = 4) -> Expert:
+    return Expert(lambda: get_strategy("hard"), particles=particles)
+
+
+def deal(rules: Rules, players: tuple[str, ...], rng: random.Random) -> dict[str, Serial]:
+    return {p: deal_serial(rng, rules.serial_length, rules.digits) for p in players}
+
+
+def test_its_choices_are_legal_exact_and_deterministic_from_every_kind_of_view() -> None:
+    """4×4 (no solved table: it searches), heads-up and 3 players, classic (rebid) and Salomon (bonuses)."""
+    expert, hard = small_expert(), get_strategy("hard")
+    kinds: set[tuple[str, bool]] = set()
+    for preset, n in (("classic", 2), ("classic", 3), ("salomon", 2), ("salomon", 3)):
+        rules = make_rules(preset, digits=4, serial_length=4, rebid=True)
+        rng = random.Random(f"{preset}{n}")
+        players = tuple(f"p{i}" for i in range(n))
+        for r in range(4):
+            round_ = Round(rules, players, deal(rules, players, rng), players[r % n])
+            while not round_.is_over:
+                who = round_.to_act
+                assert who is not None
+                view = seat_view(round_, who)
+                if who == "p0":
+                    action = expert.decide(view, random.Random(1))
+                    assert action in round_.legal_actions()
+                    assert expert.decide(view, random.Random(2)) == action  # the handed rng is not used
+                    assert policy_of(expert, view) == [(action, 1.0)]
+                    kinds.add((view.phase.value, view.standing_bid is None))
+                else:
+                    action = hard.decide(view, rng)
+                round_.apply(action)
+    # it opened, answered bids, and (with the rebid right) chose between the count and a rebid
+    assert {("bidding", True), ("bidding", False), ("rebid", False)} <= kinds, kinds
+
+
+def test_full_game_decisions_are_legal_at_the_opening_and_after_bids() -> None:
+    expert, hard = small_expert(2), get_strategy("hard")
+    rng = random.Random(7)
+    for preset, n in (("classic", 2), ("salomon", 5)):
+        rules = make_rules(preset)
+        players = tuple(f"p{i}" for i in range(n))
+        round_ = Round(rules, players, deal(rules, players, rng), "p0")
+        for _ in range(n + 1):
+            if round_.is_over:
+                break
+            who = round_.to_act
+            assert who is not None
+            view = seat_view(round_, who)
+            if who == "p0":
+                action = expert.decide(view, rng)
+                assert action in round_.legal_actions()
+                text = expert.explain(view)
+                assert "searched 2 possible holdings" in text and "\n" not in text
+                assert not any(round_.serials[p].digits in text for p in players if p != "p0")
+            else:
+                action = hard.decide(view, rng)
+            round_.apply(action)
+
+
+def test_it_never_reads_another_seats_serial() -> None:
+    expert, hard = small_expert(), get_strategy("hard")
+    rules = make_rules("classic", digits=4, serial_length=4, rebid=True)
+    players = ("a", "b", "c")
+    compared = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        serials = deal(rules, players, rng)
+        round_ = Round(rules, players, serials, "b")
+        for _ in range(1 + seed % 3):  # b and c bid or challenge, then a decides
+            who = round_.to_act
+            assert who is not None
+            round_.apply(hard.decide(seat_view(round_, who), rng))
+        if round_.is_over or round_.to_act != "a":
+            continue
+        other = Round(rules, players, {**serials, **deal(rules, ("b", "c"), rng)}, "b")
+        for action in round_.history:
+            other.apply(action)
+        assert other.serials["b"] != serials["b"] or other.serials["c"] != serials["c"]
+        assert expert.decide(seat_view(other, "a"), rng) == expert.decide(seat_view(round_, "a"), rng)
+        assert expert.explain(seat_view(other, "a")) == expert.explain(seat_view(round_, "a"))
+        compared += 1
+    assert compared >= 2
+
+
+def test_it_plays_the_solved_table_where_hard_does() -> None:
+    expert, hard = get_strategy("expert"), get_strategy("hard")
+    rules = make_rules("classic", digits=3, serial_length=3, rebid=True)
+    rng = random.Random(3)
+    round_ = Round(rules, ("a", "b"), deal(rules, ("a", "b"), rng), "a")
+    while not round_.is_over:
+        who = round_.to_act
+        assert who is not None
+        view = seat_view(round_, who)
+        assert policy_of(expert, view) == policy_of(hard, view)
+        assert "solved table" in expert.explain(view)
+        round_.apply(hard.decide(view, rng))
+
+
+def test_it_searches_where_no_table_fits_and_says_what_it_expects() -> None:
+    expert = small_expert()
+    rules = make_rules("classic", digits=4, serial_length=4)
+    round_ = Round(rules, ("a", "b"), deal(rules, ("a", "b"), random.Random(5)), "a")
+    assert expert.table(seat_view(round_, "a")) is None
+    text = expert.explain(seat_view(round_, "a"))
+    assert text.startswith("I searched 4 possible holdings") and "units to me" in text and "probability" in text
+    assert round_.phase is Phase.BIDDING
