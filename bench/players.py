@@ -12,6 +12,11 @@ Decisions: ``hard`` in every seat of ``--rounds`` rounds after one untimed decis
 classic and Salomon; heads-up 5×5 with and without the rebid right and 3×3 with it; 3 players 3×3
 with and without it (classic rules there, the flat payoffs the tables are solved for).  Targets
 (issue #24): artefact ≤ 20 MB, load ≤ 2 s, decision p99 ≤ 20 ms.
+
+    .venv/bin/python bench/players.py --expert 20
+
+Only ``expert``'s decisions instead: it sits in one seat (rotating) of ``--expert`` rounds, ``hard`` in the
+others, at 2, 3, 5 and 6 players, classic and Salomon; p50/p99 of its decisions (target p99 ≤ 1 s).
 """
 
 from __future__ import annotations
@@ -100,6 +105,27 @@ def decisions(rules: Rules, n: int, rounds: int) -> list[float]:
     return times
 
 
+def expert_decisions(rules: Rules, n: int, rounds: int) -> list[float]:
+    """Seconds of each of ``expert``'s decisions in ``rounds`` rounds, its seat rotating, ``hard`` elsewhere."""
+    rng = random.Random(n)
+    seats = tuple(f"p{i}" for i in range(n))
+    expert, hard = get_strategy("expert"), get_strategy("hard")
+    times: list[float] = []
+    for k in range(rounds):
+        me = seats[k % n]
+        round_ = Round(rules, seats, {p: deal_serial(rng, rules.serial_length, rules.digits) for p in seats}, seats[0])
+        while not round_.is_over:
+            who = round_.to_act
+            assert who is not None
+            view = seat_view(round_, who)
+            t = time.perf_counter()
+            action = (expert if who == me else hard).decide(view, rng)
+            if who == me:
+                times.append(time.perf_counter() - t)
+            round_.apply(action)
+    return times
+
+
 def _line(label: str, times: list[float]) -> tuple[str, float]:
     ms = decision_ms(times)
     return (f"hard, {label}: {len(times):,} decisions, p50 {ms['p50']:.2f} ms, p99 {ms['p99']:.2f} ms, "
@@ -110,7 +136,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=300)
     parser.add_argument("--loads", type=int, default=3, help="fresh processes per load figure")
+    parser.add_argument("--expert", type=int, default=0, metavar="ROUNDS", help="time expert instead, in ROUNDS rounds")
     args = parser.parse_args()
+    if args.expert:
+        worst = 0.0
+        for preset in ("classic", "salomon"):
+            for n in (2, 3, 5, 6):
+                ms = decision_ms(expert_decisions(make_rules(preset), n, args.expert))
+                worst = max(worst, ms["p99"])
+                print(f"expert, {preset}, {n} players: p50 {ms['p50']:.0f} ms, p99 {ms['p99']:.0f} ms, "
+                      f"max {ms['max']:.0f} ms", flush=True)
+        print(f"worst p99 {worst:.0f} ms (target ≤ 1000 ms)")
+        return
     tables = sum(p.stat().st_size for p in TABLES)
     print(f"artefact {ARTEFACT.relative_to(ROOT)}: {ARTEFACT.stat().st_size / 1e3:.1f} KB; with the solved tables' "
           f"data modules {(ARTEFACT.stat().st_size + tables) / 1e6:.2f} MB (target ≤ 20 MB)")
