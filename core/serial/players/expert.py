@@ -32,8 +32,10 @@ from .search import LocalBestResponse
 
 __all__ = ["Expert"]
 
-BUDGET = 32  # particles × other seats: 32 heads-up, 16 at 3 players, 8 at 5, 6 from 6 on (bench/players.py --expert)
-MIN_PARTICLES = 6
+# joint holdings dealt for the others, by table size: each costs more to play out at a larger table (6 players and
+# more: 4, so that a decision stays under a second there too: bench/players.py --expert)
+PARTICLES = {2: 32, 3: 16, 4: 10, 5: 8}
+MIN_PARTICLES = 4
 LOOKAHEAD = 1  # own decisions searched: 1 = this one, then the default continuation
 RAISES_PER_DIGIT = 1  # candidate raises per digit: the smallest
 
@@ -69,7 +71,7 @@ class Expert:
 
     def particles_for(self, n: int) -> int:
         """Joint holdings dealt for the others at a table of ``n``: fewer as each costs more to play out."""
-        return self.particles if self.particles is not None else max(MIN_PARTICLES, BUDGET // (n - 1))
+        return self.particles if self.particles is not None else PARTICLES.get(n, MIN_PARTICLES)
 
     def table(self, view: SeatView) -> Strategy | None:
         """The solved table the model plays here, if any (then ``expert`` plays it too)."""
