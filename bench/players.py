@@ -32,7 +32,7 @@ from pathlib import Path
 
 from core.figures import decision_ms
 from core.serial import Round, deal_serial, make_rules
-from core.serial.players import get_strategy
+from core.serial.players import Expert, get_strategy
 from core.serial.rules import Rules
 from core.serial.view import seat_view
 
@@ -106,10 +106,11 @@ def decisions(rules: Rules, n: int, rounds: int) -> list[float]:
 
 
 def expert_decisions(rules: Rules, n: int, rounds: int) -> list[float]:
-    """Seconds of each of ``expert``'s decisions in ``rounds`` rounds, its seat rotating, ``hard`` elsewhere."""
+    """Seconds of each of ``expert``'s searches in ``rounds`` rounds, its seat rotating, ``hard`` elsewhere (the
+    search at every table size: the shipped level searches heads up only and plays as ``hard`` beyond)."""
     rng = random.Random(n)
     seats = tuple(f"p{i}" for i in range(n))
-    expert, hard = get_strategy("expert"), get_strategy("hard")
+    expert, hard = Expert(lambda: get_strategy("hard"), max_players=None), get_strategy("hard")
     times: list[float] = []
     for k in range(rounds):
         me = seats[k % n]

@@ -13,6 +13,9 @@ the model and itself challenging at its next turn.
 Where ``hard`` plays a solved table (the small formats), ``expert`` plays that table too: the tables
 are near-equilibrium, and a search aimed at a model of them would only make the player exploitable.
 Off its turn (``first`` challenge mode lets anyone challenge at any moment) it answers as ``hard``.
+At a table of more than ``max_players`` (default 2: heads up) it plays as ``hard`` too: there the
+search was not shown stronger (it lost to four ``hard`` seats at 5 players) nor always under a second
+(6 players, Salomon).
 
 Pure and deterministic: the particles are dealt from a ``random.Random`` seeded by the round's fixed
 parts as this seat sees them (rules, seats, opener, stake, its own serial), so a round's decisions
@@ -38,6 +41,7 @@ PARTICLES = {2: 32, 3: 16, 4: 10, 5: 8}
 MIN_PARTICLES = 4
 LOOKAHEAD = 1  # own decisions searched: 1 = this one, then the default continuation
 RAISES_PER_DIGIT = 1  # candidate raises per digit: the smallest
+SEARCH_MAX_PLAYERS = 2  # it searches heads up only; at larger tables it plays as its model (README: the arenas)
 
 
 def _action_text(action: Action) -> str:
@@ -58,6 +62,7 @@ class Expert:
         particles: int | None = None,
         lookahead: int = LOOKAHEAD,
         raises_per_digit: int = RAISES_PER_DIGIT,
+        max_players: int | None = SEARCH_MAX_PLAYERS,
     ) -> None:
         self.name = name
         self._model_factory = model
@@ -65,6 +70,7 @@ class Expert:
         self.particles = particles
         self.lookahead = lookahead
         self.raises_per_digit = raises_per_digit
+        self.max_players = max_players
 
     def __repr__(self) -> str:
         return f"Expert({self.model.name!r}, particles={self.particles}, lookahead={self.lookahead})"
@@ -72,6 +78,10 @@ class Expert:
     def particles_for(self, n: int) -> int:
         """Joint holdings dealt for the others at a table of ``n``: fewer as each costs more to play out."""
         return self.particles if self.particles is not None else PARTICLES.get(n, MIN_PARTICLES)
+
+    def searches_at(self, n: int) -> bool:
+        """Whether it searches at a table of ``n`` (else it plays as its model)."""
+        return self.max_players is None or n <= self.max_players
 
     def table(self, view: SeatView) -> Strategy | None:
         """The solved table the model plays here, if any (then ``expert`` plays it too)."""
@@ -84,7 +94,7 @@ class Expert:
         table = self.table(view)
         if table is not None:
             return table
-        if view.to_act != view.me or view.phase is Phase.OVER:
+        if view.to_act != view.me or view.phase is Phase.OVER or not self.searches_at(view.n):
             return self.model
         return None
 
@@ -133,6 +143,11 @@ class Expert:
             )
         if view.to_act != view.me:
             return self.model.explain(view)
+        if not self.searches_at(view.n):
+            return (
+                f"{self.model.explain(view)} (Expert searches heads up only; at a table of {view.n} it plays as "
+                f"{self.model.name}, which its search was not shown to beat there.)"
+            )
         lbr, round_ = self.search(view)
         ranked = sorted(lbr.values(round_), key=lambda av: -av[1])
         (best, value), rest = ranked[0], ranked[1:]

@@ -14,7 +14,8 @@ from core.serial.view import seat_view
 
 
 def small_expert(particles: int = 4) -> Expert:
-    return Expert(lambda: get_strategy("hard"), particles=particles)
+    """Searching at every table size (the shipped level searches heads up only), with few particles."""
+    return Expert(lambda: get_strategy("hard"), particles=particles, max_players=None)
 
 
 def deal(rules: Rules, players: tuple[str, ...], rng: random.Random) -> dict[str, Serial]:
@@ -119,3 +120,22 @@ def test_it_searches_where_no_table_fits_and_says_what_it_expects() -> None:
     text = expert.explain(seat_view(round_, "a"))
     assert text.startswith("I searched 4 possible holdings") and "units to me" in text and "probability" in text
     assert round_.phase is Phase.BIDDING
+
+
+def test_the_shipped_level_searches_heads_up_only_and_plays_as_hard_at_larger_tables() -> None:
+    expert, hard = get_strategy("expert"), get_strategy("hard")
+    assert isinstance(expert, Expert) and expert.searches_at(2) and not expert.searches_at(3)
+    rules = make_rules("classic")
+    rng = random.Random(11)
+    for n in (3, 6):
+        players = tuple(f"p{i}" for i in range(n))
+        round_ = Round(rules, players, deal(rules, players, rng), "p0")
+        for _ in range(n + 2):
+            if round_.is_over:
+                break
+            who = round_.to_act
+            assert who is not None
+            view = seat_view(round_, who)
+            assert policy_of(expert, view) == policy_of(hard, view)
+            assert f"at a table of {n} it plays as hard" in expert.explain(view)
+            round_.apply(hard.decide(view, rng))
