@@ -1,12 +1,13 @@
 """Neural self-play in a small 2-player format, measured by the exact best response (issue #24).
 
-Trains the numpy MLP of :mod:`core.serial.solve.neural` by regularised policy-gradient self-play with
-exact expected gradients over the whole tree (no sampling), prints the exact exploitability every
+Trains the numpy MLP of :mod:`core.serial.solve.neural` by self-play — magnetic mirror descent by default
+(``--rule pg``: the regularised policy gradient; ``--rule neurd``) — with exact action values over the
+whole tree (no sampling), prints the exact exploitability every
 ``--every`` steps with the CPU seconds so far, then re-measures the final network with the
 engine-driven best response (:func:`core.serial.solve.exploitability`, an independent walk of the
 engine's rounds) and prints both beside the targets::
 
-    nice -n 10 .venv/bin/python bench/neural.py --digits 2 --serial-length 2 --steps 3000 --every 250
+    nice -n 10 .venv/bin/python bench/neural.py --digits 2 --serial-length 2 --steps 400 --every 50 --seed 1
     nice -n 10 .venv/bin/python bench/neural.py --digits 3 --serial-length 2 --steps 300 --every 50
 
 Not part of the test suite.  Classic rules with the rebid right, as the solved tables.  ``--write FILE``
@@ -39,8 +40,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--digits", type=int, default=2)
     parser.add_argument("--serial-length", type=int, default=2)
-    parser.add_argument("--steps", type=int, default=3000)
-    parser.add_argument("--every", type=int, default=250)
+    parser.add_argument("--steps", type=int, default=400)
+    parser.add_argument("--every", type=int, default=50)
     parser.add_argument("--lr", type=float, default=TrainConfig.lr)
     parser.add_argument("--lr-final", type=float, default=TrainConfig.lr_final,
                         help="anneal the learning rate geometrically to this by the last step (default: %(default)s)")

@@ -337,7 +337,8 @@ class Game(Protocol):
 
     @property
     def levels(self) -> tuple[str, ...]:
-        """Computer player levels, weakest first."""
+        """Computer player levels, in the order offered (roughly weakest first; a search level may be stronger
+        against some players and weaker against others: see the game's README section)."""
         ...
 
     @property

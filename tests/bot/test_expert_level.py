@@ -3,11 +3,20 @@ the bot (its decision runs in a worker thread)."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from collections.abc import Callable
+from typing import TypeVar
+
+import pytest
+
 from core.serial.players import DEFAULT_LEVEL
 from core.serial.plugin import SERIAL
 from tests.typed import live_round, serial_match
 
 from .conftest import ALICE, KEY, Harness
+
+T = TypeVar("T")
 
 
 async def test_hard_stays_the_default_and_expert_is_offered(harness: Harness) -> None:
@@ -18,8 +27,18 @@ async def test_hard_stays_the_default_and_expert_is_offered(harness: Harness) ->
     assert table is not None and set(table.computers.values()) == {"hard"}
 
 
-async def test_an_expert_seat_plays_a_round_through_the_bot(harness: Harness) -> None:
+async def test_an_expert_seat_plays_a_round_through_the_bot(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     h = harness
+    threads: set[int] = set()
+    real_to_thread = asyncio.to_thread
+
+    async def to_thread(func: Callable[..., T], /, *args: object) -> T:
+        def recorded() -> T:
+            threads.add(threading.get_ident())
+            return func(*args)
+        return await real_to_thread(recorded)
+
+    monkeypatch.setattr(asyncio, "to_thread", to_thread)  # bot.play calls asyncio.to_thread
     # 4×4 heads-up: no solved table there, so expert searches (a few decisions, ~0.05 s each)
     assert (await h.do(ALICE, "start", "classic", "digits=4", "serial_length=4", "seats=2", "computers=1",
                        "level=expert", "rebid=on")).ok
@@ -41,3 +60,5 @@ async def test_an_expert_seat_plays_a_round_through_the_bot(harness: Harness) ->
             reply = await h.do(ALICE, "count" if round_.phase.value == "rebid" else "challenge")
         assert reply.ok, reply.text
     assert match.session is not None and match.session.outcomes and acted
+    # the computer's decisions ran in a worker thread, not on the event loop's
+    assert threads and threading.get_ident() not in threads

@@ -92,6 +92,13 @@ def bid_text(bid: Bid) -> str:
     return f"{bid.quantity} {name}"
 
 
+def action_text(action: Action) -> str:
+    """An action in words: "bid 2 threes", "challenge", "call for the count"."""
+    if isinstance(action, MakeBid):
+        return f"bid {bid_text(action.bid)}"
+    return "challenge" if isinstance(action, Challenge) else "call for the count"
+
+
 def naive_true(view: SeatView, quantity: int, digit: int) -> float:
     """P(at least ``quantity`` copies of ``digit`` at the table) from one's own serial alone."""
     rules = view.rules

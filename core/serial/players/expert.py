@@ -19,8 +19,10 @@ search was not shown stronger (it lost to four ``hard`` seats at 5 players) nor 
 
 Pure and deterministic: the particles are dealt from a ``random.Random`` seeded by the round's fixed
 parts as this seat sees them (rules, seats, opener, stake, its own serial), so a round's decisions
-share one set of particles, and the play-outs draw from one seeded by the whole view; the handed rng
-is not used.  The choice is a function of the view, so :meth:`Expert.policy` is exact.
+share one set of particles (where the others' joint hand classes are at most 100, every class with its
+exact weight instead), and the play-outs draw from one seeded by the whole view; where it searches the
+handed rng is not used (where it plays a table or as ``hard``, that strategy draws from it as usual).
+The choice is a function of the view, so :meth:`Expert.policy` is exact.
 """
 
 from __future__ import annotations
@@ -28,9 +30,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from ..round import Action, Challenge, MakeBid, Phase, Round
+from ..round import Action, MakeBid, Phase, Round
 from ..view import SeatView
-from .base import Strategy, bid_text, pct, policy_of
+from .base import Strategy, action_text, bid_text, pct, policy_of
 from .search import LocalBestResponse
 
 __all__ = ["Expert"]
@@ -42,12 +44,6 @@ MIN_PARTICLES = 4
 LOOKAHEAD = 1  # own decisions searched: 1 = this one, then the default continuation
 RAISES_PER_DIGIT = 1  # candidate raises per digit: the smallest
 SEARCH_MAX_PLAYERS = 2  # it searches heads up only; at larger tables it plays as its model (README: the arenas)
-
-
-def _action_text(action: Action) -> str:
-    if isinstance(action, MakeBid):
-        return f"bid {bid_text(action.bid)}"
-    return "challenge" if isinstance(action, Challenge) else "call for the count"
 
 
 class Expert:
@@ -160,11 +156,11 @@ class Expert:
             )
             belief = f" I believe {bid_text(bid)} true with probability {pct(true)}."
         text = (
-            f"I searched {self.particles_for(view.n)} possible holdings of the others, weighed by how likely "
+            f"I searched {len(lbr.replicas)} possible holdings of the others, weighed by how likely "
             f"{self.model.name} would have played what they played, and {len(ranked)} options one decision ahead. "
-            f"Best: {_action_text(best)}, worth {value:+.2f} units to me"
+            f"Best: {action_text(best)}, worth {value:+.2f} units to me"
         )
         if rest:
             second, v2 = rest[0]
-            text += f"; next, {_action_text(second)} at {v2:+.2f}"
+            text += f"; next, {action_text(second)} at {v2:+.2f}"
         return text + "." + belief

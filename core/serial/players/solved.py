@@ -28,7 +28,7 @@ from ..bids import Bid
 from ..round import Action, CallCount, Challenge, MakeBid, Phase
 from ..rules import Rules
 from ..view import SeatView
-from .base import Strategy, bid_text, memo_key_of, pct, policy_of
+from .base import Strategy, action_text, memo_key_of, pct, policy_of
 
 __all__ = [
     "Solved",
@@ -265,13 +265,7 @@ def draw(row: Row, rng: random.Random) -> int:
 
 def mix_text(policy: list[tuple[Action, float]]) -> str:
     """A mixture in words, likeliest first (four at most): "bid 2 threes 60%, challenge 40%"."""
-    words = []
-    for action, p in sorted(policy, key=lambda ap: -ap[1])[:4]:
-        if isinstance(action, MakeBid):
-            words.append(f"bid {bid_text(action.bid)} {pct(p)}")
-        else:
-            words.append(f"{'challenge' if isinstance(action, Challenge) else 'call for the count'} {pct(p)}")
-    return ", ".join(words)
+    return ", ".join(f"{action_text(action)} {pct(p)}" for action, p in sorted(policy, key=lambda ap: -ap[1])[:4])
 
 
 class TablePlayer(Strategy, Protocol):

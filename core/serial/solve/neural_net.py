@@ -34,7 +34,8 @@ import numpy as np
 
 from core.serial.bids import Bid
 from core.serial.odds import at_least
-from core.serial.players.base import base_multiplier, bid_text, pct
+from core.serial.players.base import base_multiplier
+from core.serial.players.solved import mix_text
 from core.serial.round import Action, CallCount, Challenge, MakeBid, Phase
 from core.serial.view import SeatView
 
@@ -218,11 +219,4 @@ class NeuralStrategy:
         return pairs[-1][0]
 
     def explain(self, view: SeatView) -> str:
-        pairs = sorted(self.policy(view), key=lambda ap: -ap[1])[:3]
-        parts = []
-        for action, p in pairs:
-            if isinstance(action, MakeBid):
-                parts.append(f"raise to {bid_text(action.bid)} {pct(p)}")
-            else:
-                parts.append(f"{'challenge' if isinstance(action, Challenge) else 'call for the count'} {pct(p)}")
-        return "My network's likeliest choices here: " + ", ".join(parts) + "."
+        return f"My network's likeliest choices here: {mix_text(self.policy(view))}."

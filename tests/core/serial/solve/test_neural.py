@@ -121,7 +121,7 @@ def test_the_exact_gradients_match_finite_differences_for_each_seat() -> None:
 
 
 def test_the_arrays_best_response_equals_the_engine_walk() -> None:
-    fmt = Format(make_rules("classic", digits=2, serial_length=1, rebid=True))  # 2×2: the training test below
+    fmt = Format(make_rules("classic", digits=2, serial_length=1, rebid=True))  # 2×1 (small)
     tree = Tree.build(fmt)
     learner = Learner.create(tree, TrainConfig(hidden=(8,), seed=4))
     for p in learner.net.params:
@@ -188,4 +188,4 @@ def test_decisions_are_seeded_and_explained() -> None:
         counts[key] = counts.get(key, 0) + 1
     for action, p in strategy.policy(view):
         assert counts.get(_key(action), 0) / 4000 == pytest.approx(p, abs=0.03)
-    assert strategy.explain(view).startswith("My network's likeliest choices here: raise to ")
+    assert strategy.explain(view).startswith("My network's likeliest choices here: bid ")
