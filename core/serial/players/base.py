@@ -92,6 +92,16 @@ def bid_text(bid: Bid) -> str:
     return f"{bid.quantity} {name}"
 
 
+def choice_index(weights: Sequence[float], rng: random.Random) -> int:
+    """An index drawn in proportion to ``weights`` (one ``rng.random()`` draw)."""
+    x = rng.random() * sum(weights)
+    for i, w in enumerate(weights):
+        x -= w
+        if x < 0:
+            return i
+    return len(weights) - 1
+
+
 def action_text(action: Action) -> str:
     """An action in words: "bid 2 threes", "challenge", "call for the count"."""
     if isinstance(action, MakeBid):

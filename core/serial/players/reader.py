@@ -68,7 +68,7 @@ from ..odds import at_least
 from ..round import Action, CallCount, Challenge, MakeBid, Phase
 from ..rules import ChallengeMode
 from ..view import SeatView
-from .base import base_multiplier, bid_text, pct, raise_options, seats_after
+from .base import base_multiplier, bid_text, choice_index, pct, raise_options, seats_after
 from .reading import ReaderParams, Vector, _convolve, _model_for, _Reading
 
 __all__ = ["Reader", "ReaderParams"]
@@ -290,7 +290,7 @@ def _pick(options: list[_Option], params: ReaderParams, rng: random.Random, n: i
     if params.temperature > 0:
         scale = params.temperature * (n - 1) * stake
         weights = [math.exp((o.value - best.value) / scale) for o in options]
-        chosen = options[_choice_index(weights, rng)]
+        chosen = options[choice_index(weights, rng)]
     if params.shade > 0:
         below = _lower(options).get(chosen.action)
         if below is not None and rng.random() < params.shade:
@@ -331,15 +331,6 @@ def _pick_policy(options: list[_Option], params: ReaderParams, n: int, stake: in
     for o in bluffs:
         out[o.action] = out.get(o.action, 0.0) + params.bluff_rate / len(bluffs)
     return list(out.items())
-
-
-def _choice_index(weights: list[float], rng: random.Random) -> int:
-    x = rng.random() * sum(weights)
-    for i, w in enumerate(weights):
-        x -= w
-        if x < 0:
-            return i
-    return len(weights) - 1
 
 
 class Reader:

@@ -34,7 +34,7 @@ import numpy as np
 
 from core.serial.bids import Bid
 from core.serial.odds import at_least
-from core.serial.players.base import base_multiplier
+from core.serial.players.base import base_multiplier, choice_index
 from core.serial.players.solved import mix_text
 from core.serial.round import Action, CallCount, Challenge, MakeBid, Phase
 from core.serial.view import SeatView
@@ -211,12 +211,7 @@ class NeuralStrategy:
 
     def decide(self, view: SeatView, rng: random.Random) -> Action:
         pairs = self.policy(view)
-        u = rng.random()
-        for action, p in pairs:
-            u -= p
-            if u < 0:
-                return action
-        return pairs[-1][0]
+        return pairs[choice_index([p for _, p in pairs], rng)][0]
 
     def explain(self, view: SeatView) -> str:
         return f"My network's likeliest choices here: {mix_text(self.policy(view))}."

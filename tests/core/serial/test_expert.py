@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from core.serial import Round, deal_serial, make_rules
 from core.serial.players import Expert, get_strategy
 from core.serial.players.base import policy_of
-from core.serial.round import Phase
+from core.serial.round import Action, Phase
 from core.serial.rules import Rules
 from core.serial.serials import Serial
 from core.serial.solve.format import Format
-from core.serial.view import seat_view
+from core.serial.view import SeatView, seat_view
 
 
 def small_expert(particles: int = 4) -> Expert:
@@ -21,6 +22,16 @@ def small_expert(particles: int = 4) -> Expert:
 
 def deal(rules: Rules, players: tuple[str, ...], rng: random.Random) -> dict[str, Serial]:
     return {p: deal_serial(rng, rules.serial_length, rules.digits) for p in players}
+
+
+def play(round_: Round, steps: int, act: Callable[[SeatView], Action]) -> None:
+    """Up to ``steps`` decisions of ``round_``, each seat's by ``act`` of its view."""
+    for _ in range(steps):
+        if round_.is_over:
+            return
+        who = round_.to_act
+        assert who is not None
+        round_.apply(act(seat_view(round_, who)))
 
 
 def test_its_choices_are_legal_exact_and_deterministic_from_every_kind_of_view() -> None:
@@ -57,21 +68,18 @@ def test_full_game_decisions_are_legal_at_the_opening_and_after_bids() -> None:
         rules = make_rules(preset)
         players = tuple(f"p{i}" for i in range(n))
         round_ = Round(rules, players, deal(rules, players, rng), "p0")
-        for _ in range(n + 1):
-            if round_.is_over:
-                break
-            who = round_.to_act
-            assert who is not None
-            view = seat_view(round_, who)
-            if who == "p0":
-                action = expert.decide(view, rng)
-                assert action in round_.legal_actions()
-                text = expert.explain(view)
-                assert "searched 2 possible holdings" in text and "\n" not in text
-                assert not any(round_.serials[p].digits in text for p in players if p != "p0")
-            else:
-                action = hard.decide(view, rng)
-            round_.apply(action)
+
+        def act(view: SeatView, round_: Round = round_, players: tuple[str, ...] = players) -> Action:
+            if view.me != "p0":
+                return hard.decide(view, rng)
+            action = expert.decide(view, rng)
+            assert action in round_.legal_actions()
+            text = expert.explain(view)
+            assert "searched 2 possible holdings" in text and "\n" not in text
+            assert not any(round_.serials[p].digits in text for p in players if p != "p0")
+            return action
+
+        play(round_, n + 1, act)
 
 
 def test_it_never_reads_another_seats_serial() -> None:
@@ -135,12 +143,10 @@ def test_the_shipped_level_searches_heads_up_only_and_plays_as_hard_at_larger_ta
     for n in (3, 6):
         players = tuple(f"p{i}" for i in range(n))
         round_ = Round(rules, players, deal(rules, players, rng), "p0")
-        for _ in range(n + 2):
-            if round_.is_over:
-                break
-            who = round_.to_act
-            assert who is not None
-            view = seat_view(round_, who)
+
+        def act(view: SeatView, n: int = n) -> Action:
             assert policy_of(expert, view) == policy_of(hard, view)
             assert f"at a table of {n} it plays as hard" in expert.explain(view)
-            round_.apply(hard.decide(view, rng))
+            return hard.decide(view, rng)
+
+        play(round_, n + 2, act)
