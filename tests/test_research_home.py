@@ -77,3 +77,29 @@ def test_at_run_time_the_research_tools_load_no_service() -> None:
 
 def test_at_run_time_the_service_loads_no_research_tool() -> None:
     assert _loaded("bot.service, bot.runtime, bot.cli, bot.cli_play", RESEARCH_MODULES) == "[]"
+
+
+EXPERT_DECISION = """
+import random, sys
+from core.serial import Round, deal_serial, make_rules, seat_view
+from core.serial.players import get_strategy
+
+for digits, length, rebid in ((4, 4, False), (2, 2, True)):  # it searches every hand class; it plays the table
+    rules = make_rules("classic", digits=digits, serial_length=length, rebid=rebid)
+    rng = random.Random(1)
+    round_ = Round(rules, ("a", "b"), {p: deal_serial(rng, length, digits) for p in "ab"}, "a")
+    expert = get_strategy("expert")
+    round_.apply(expert.decide(seat_view(round_, "a"), rng))
+    print(expert.explain(seat_view(round_, "b")).split(" (")[0])
+print(sorted(m for m in sys.modules if m == "numpy" or m.startswith("core.serial.solve")))
+"""
+
+
+def test_an_expert_decision_in_a_small_format_loads_neither_numpy_nor_the_research_tools() -> None:
+    """expert's exact belief (4×4 heads up: 35 hand classes) and the solved table it plays (2×2 with the rebid
+    right) are pure Python: the bot's process that seats it loads no numpy for it."""
+    out = subprocess.run(
+        [sys.executable, "-c", EXPERT_DECISION], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout.splitlines()
+    assert out[0].startswith("I searched") and "solved" in out[1], out  # each path was taken
+    assert out[-1] == "[]"

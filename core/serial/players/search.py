@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..bids import Bid
+from ..hands import HandClasses
 from ..round import Action, CallCount, Challenge, MakeBid, Round
 from ..rules import Rules
 from ..serials import Serial, deal_serial
@@ -43,14 +44,12 @@ class _Particle:
 def _holdings(rules: Rules, others: Sequence[str], rng: random.Random, particles: int) -> list[_Particle]:
     """The others' joint holdings: every hand class (exact) when few, else ``particles`` dealt from the prior."""
     if rules.digits < 10 or rules.serial_length < 8:
-        from core.serial.solve.format import Format  # the solver's package imports the players: here, not at the top
-
-        fmt = Format(rules)
-        if fmt.size ** len(others) <= EXACT_BELIEF_LIMIT:
+        classes = HandClasses(rules)
+        if classes.size ** len(others) <= EXACT_BELIEF_LIMIT:
             out = []
-            for combo in itertools.product(range(fmt.size), repeat=len(others)):
-                prior = math.prod(float(fmt.weights[h]) for h in combo)
-                out.append(_Particle({p: fmt.serials[h] for p, h in zip(others, combo, strict=True)}, prior))
+            for combo in itertools.product(range(classes.size), repeat=len(others)):
+                prior = math.prod(classes.weights[h] for h in combo)
+                out.append(_Particle({p: classes.serials[h] for p, h in zip(others, combo, strict=True)}, prior))
             return out
     return [
         _Particle({p: deal_serial(rng, rules.serial_length, rules.digits) for p in others}, 1.0)

@@ -25,6 +25,7 @@ from functools import cached_property
 from typing import Protocol
 
 from ..bids import Bid
+from ..hands import hand_order
 from ..round import Action, CallCount, Challenge, MakeBid, Phase
 from ..rules import Rules
 from ..view import SeatView
@@ -141,21 +142,6 @@ def unpack_table(packed: str) -> SolvedTable:
     return SolvedTable.decode(inflate(packed))
 
 
-def _hands(digits: int, length: int) -> dict[tuple[int, ...], int]:
-    """Hand classes in the order the tools use: compositions of ``length`` into ``digits`` parts, descending."""
-    out: list[tuple[int, ...]] = []
-
-    def rec(prefix: tuple[int, ...], left: int, parts: int) -> None:
-        if parts == 1:
-            out.append((*prefix, left))
-            return
-        for c in range(left + 1):
-            rec((*prefix, c), left - c, parts - 1)
-
-    rec((), length, digits)
-    return {h: i for i, h in enumerate(sorted(out, reverse=True))}
-
-
 def _index(bid: Bid, rules: Rules) -> int:
     return (bid.quantity - 1) * rules.digits + rules.digit_set.index(bid.digit)
 
@@ -214,7 +200,7 @@ class Solved:
             self.shape = SolvedTable.shape(table[0])
             self._packed = table[1]
         self.name = name
-        self._hands = _hands(self.shape.digits, self.shape.serial_length)
+        self._hands = hand_order(self.shape.digits, self.shape.serial_length)
 
     @cached_property
     def table(self) -> SolvedTable:

@@ -17,10 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from ..hands import hand_order
 from ..round import Challenge, MakeBid, Phase
 from ..rules import Rules
 from ..view import SeatView
-from .solved import Row, Solved, SolvedTable, _hands, _index, deflate, inflate, rows_of, rows_text
+from .solved import Row, Solved, SolvedTable, _index, deflate, inflate, rows_of, rows_text
 
 __all__ = ["HistoryKey", "HistoryTable", "SolvedHistory", "history_key_of", "pack", "unpack"]
 
@@ -98,7 +99,7 @@ class SolvedHistory(Solved):
             self._packed = table[1]
             shape = SolvedTable.shape(table[0])  # a history table's header reads as an abstract one's
         self.name = name
-        self._hands = _hands(shape.digits, shape.serial_length)
+        self._hands = hand_order(shape.digits, shape.serial_length)
         self.memory = shape.memory
         self.table = self.shape = shape  # the format it fits; no entries
 

@@ -22,12 +22,12 @@ import random
 from dataclasses import dataclass, replace
 from functools import cached_property
 
+from ..hands import hand_order
 from ..round import Action, MakeBid, Phase
 from ..rules import ChallengeMode, Rules
 from ..view import SeatView
 from .solved import (
     Row,
-    _hands,
     _index,
     action_of,
     deflate,
@@ -137,7 +137,7 @@ class SolvedMulti:
             self.shape = MultiTable.shape(table[0])
         self.name = name
         self.memory = self.shape.memory
-        self._hands = _hands(self.shape.digits, self.shape.serial_length)
+        self._hands = hand_order(self.shape.digits, self.shape.serial_length)
 
     @cached_property
     def table(self) -> MultiTable:

@@ -1,9 +1,8 @@
 """A 2-player reduced format as the exploitability tools see it: hand classes, bid indices, payoffs.
 
-A hand is what a strategy sees of its serial: how many copies of each digit in play it holds (every
-strategy of :mod:`core.serial.players` reads ``serial.counts`` only).  The ``L``-digit serials over
-``D`` digits fall into the compositions of ``L`` into ``D`` parts; each class has a multinomial
-weight and a representative :class:`~core.serial.serials.Serial` (its digits in rank order).
+The hand classes (what a strategy sees of its serial, their order, weights and representative serials)
+are :class:`core.serial.hands.HandClasses`, pure Python and shared with the players; this adds numpy
+arrays, bid indices and payoffs on top.
 
 Terminal payoffs come from the engine's own :func:`core.serial.scoring.score` on those
 representatives, so the tools use the one rules implementation.
@@ -11,8 +10,6 @@ representatives, so the tools use the one rules implementation.
 
 from __future__ import annotations
 
-import itertools
-import math
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -20,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.serial.bids import Bid
+from core.serial.hands import HandClasses
 from core.serial.rules import Rules
 from core.serial.scoring import score
 from core.serial.serials import Serial
@@ -38,41 +36,40 @@ class Format:
     _payoff: dict[tuple[int, int], FloatArray] = field(default_factory=dict, compare=False, repr=False)
 
     @cached_property
+    def classes(self) -> HandClasses:
+        """The hand classes (pure Python, shared with the players): this adds the arrays."""
+        return HandClasses(self.rules)
+
+    @cached_property
     def digits(self) -> tuple[int, ...]:
         """The digits in play, lowest rank first."""
-        return self.rules.digit_set
+        return self.classes.digits
 
     @cached_property
     def hands(self) -> tuple[tuple[int, ...], ...]:
         """Every hand class: copies held of each digit in play (rank order), in a fixed order."""
-        d, length = len(self.digits), self.rules.serial_length
-        out = [c for c in itertools.product(range(length + 1), repeat=d) if sum(c) == length]
-        return tuple(sorted(out, reverse=True))
+        return self.classes.hands
 
     @cached_property
     def hand_index(self) -> dict[tuple[int, ...], int]:
-        return {h: i for i, h in enumerate(self.hands)}
+        return self.classes.hand_index
 
     @cached_property
     def weights(self) -> FloatArray:
         """P(hand class): multinomial over ``len(digits)`` equally likely digits."""
-        d, length = len(self.digits), self.rules.serial_length
-        w = [math.factorial(length) / math.prod(math.factorial(c) for c in h) / d**length for h in self.hands]
-        return np.array(w, dtype=np.float64)
+        return np.array(self.classes.weights, dtype=np.float64)
 
     @cached_property
     def serials(self) -> tuple[Serial, ...]:
         """A representative serial per hand class."""
-        return tuple(
-            Serial("".join(str(self.digits[i]) * c for i, c in enumerate(h))) for h in self.hands
-        )
+        return self.classes.serials
 
     def hand_of(self, serial: Serial) -> int:
-        return self.hand_index[tuple(serial.counts[d] for d in self.digits)]
+        return self.classes.hand_of(serial)
 
     @property
     def size(self) -> int:
-        return len(self.hands)
+        return self.classes.size
 
     @cached_property
     def bids(self) -> tuple[Bid, ...]:

@@ -24,7 +24,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.serial.players.solved import Solved, SolvedTable, _hands, table_players
+from core.serial.hands import hand_order
+from core.serial.players.solved import Solved, SolvedTable, table_players
 from core.serial.players.solved_history import SolvedHistory
 from core.serial.rules import Rules
 
@@ -93,7 +94,7 @@ def policy_tensor(fmt: Format, table: SolvedTable) -> tuple[IntArray, FloatArray
     nbids, k = len(fmt.bids), fmt.size
     sid = np.zeros((2, nbids + 1, 2, 2, (nbids + 1) ** table.memory), dtype=np.int64)
     pol = np.zeros((len(table.entries) + 1, k, nbids + 1))
-    order = _hands(table.digits, table.serial_length)
+    order = hand_order(table.digits, table.serial_length)
     rows_of = [order[h] for h in fmt.hands]  # the format's hand classes in the table's order
     for i, ((opened, s, phase, rebid, prev), rows) in enumerate(table.entries.items(), start=1):
         for h in range(k):
