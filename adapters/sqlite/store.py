@@ -20,6 +20,7 @@ import json
 import logging
 import os
 import sqlite3
+import threading
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
@@ -43,6 +44,23 @@ _TRIGGERS_SQL = "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name I
 _compact = json.JSONEncoder(separators=(",", ":")).encode
 
 
+async def _connect(path: str) -> aiosqlite.Connection:
+    """``aiosqlite.connect``; when the file cannot be opened, its worker thread has ended before the error is raised.
+
+    aiosqlite 0.22 stops that thread after a failed connect with a future on this loop that it never awaits:
+    if the loop closed before the thread answered (a process whose start-up fails, a test's loop), the thread
+    raised "Event loop is closed" in its own traceback (omnilib/aiosqlite#389, not released).  The thread answers
+    while this loop runs, so joining it here ends that race."""
+    conn = aiosqlite.connect(path, isolation_level=None)
+    try:
+        return await conn
+    except BaseException:
+        thread = getattr(conn, "_thread", None)  # aiosqlite's worker (0.22: not public)
+        if isinstance(thread, threading.Thread) and thread.is_alive():
+            await asyncio.to_thread(thread.join, 5.0)
+        raise
+
+
 class SqliteStore(StoreBase[Unit]):
     def __init__(self, path: str | None = None, *, synchronous: str = "FULL", checkpoint_interval: float = 1.0) -> None:
         super().__init__("liars-sqlite-writer")
@@ -56,7 +74,7 @@ class SqliteStore(StoreBase[Unit]):
 
     # -- life cycle -------------------------------------------------------------------------------
     async def open(self) -> None:
-        self._db = await aiosqlite.connect(self.path, isolation_level=None)
+        self._db = await _connect(self.path)
         db = self._db
         await db.execute("PRAGMA busy_timeout=5000")  # first: another process may be switching the file to WAL
         await switch_to_wal(db)
@@ -68,7 +86,7 @@ class SqliteStore(StoreBase[Unit]):
             log.info("applied migration %d", number)
         await self._skip_taken_ids()
         self._writer.start()
-        self._checkpoint_db = await aiosqlite.connect(self.path, isolation_level=None)
+        self._checkpoint_db = await _connect(self.path)
         await self._checkpoint_db.execute("PRAGMA busy_timeout=5000")
         self._checkpointer = asyncio.create_task(self._checkpoint_loop(), name="liars-sqlite-checkpoint")
 

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -31,6 +32,17 @@ async def test_a_new_file_is_migrated_once_in_wal_mode(tmp_path: Path) -> None:
     assert await again.schema_version() == len(MIGRATIONS)
     assert [t.events for t in await again.load_open_tables()] == [[{"t": "open"}]]
     await again.close()
+
+
+async def test_a_file_that_cannot_be_opened_leaves_no_connection_thread_behind(tmp_path: Path) -> None:
+    """A path that is a directory: open() fails, and aiosqlite's worker thread has ended when it does (else it
+    raced the loop's close and could raise "Event loop is closed" in its own traceback afterwards)."""
+    before = set(threading.enumerate())
+    with pytest.raises(sqlite3.OperationalError):
+        await SqliteStore(str(tmp_path)).open()
+    new = [t for t in threading.enumerate() if t not in before and t.is_alive()]
+    left = [t.name for t in new if not t.name.startswith("asyncio_")]  # not the loop's executor (the join ran there)
+    assert left == []
 
 
 async def test_processes_opening_a_new_file_together_migrate_it_once(tmp_path: Path) -> None:
