@@ -68,7 +68,7 @@ class Lobby:
             max_rounds = positive_int(opts.pop("rounds", None), "rounds", default=0, low=1, high=10_000)
             host_level = opts.pop("host_computer", "").lower() if key.platform == "local" else ""
             # the server's default level where this game has it, else the game's own default
-            default_level = str(settings.get("computer_level", ""))
+            default_level = settings["computer_level"]
             level = (opts.pop("level", None) or (default_level if default_level in game.levels
                                                   else game.default_level)).lower()
             if level not in game.levels or (host_level and host_level not in game.levels):

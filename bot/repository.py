@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from core.errors import GameError
@@ -41,7 +41,7 @@ from .ports import (
     StoredTable,
     TableHead,
 )
-from .settings import DEFAULT_SETTINGS, current
+from .settings import DEFAULT_SETTINGS, Settings, complete
 from .table import TableState, TableStatus
 
 __all__ = ["Behind", "SaveFailed", "TableRepository"]
@@ -79,7 +79,7 @@ class TableRepository:
         self.tables: dict[TableKey, TableState] = {}
         self.panels = panels  # the ids of the tables' panel messages
         self._locks: dict[TableKey, asyncio.Lock] = {}
-        self._settings: dict[str, tuple[dict[str, Any], int]] = {}  # per server: the values and their version
+        self._settings: dict[str, tuple[Settings, int]] = {}  # per server: the values and their version
         self.meter = meter  # what the service counts (the composition root passes an exporting one)
 
     def serves(self, key: TableKey) -> bool:
@@ -99,22 +99,22 @@ class TableRepository:
     # its version in its commit, which the store refuses if another process changed them since
     # (``StaleSettings``: read again, run again).  So a change committed anywhere is in force
     # everywhere for the next command, without a read per move.
-    async def stored_settings(self, server: str) -> tuple[dict[str, Any], int]:
+    async def stored_settings(self, server: str) -> tuple[Settings, int]:
         """The server's settings as stored now (in today's layout, defaults filled in) and their
         version; cached."""
         stored = await self.store.get_settings(server)
-        self._settings[server] = cached = ({**DEFAULT_SETTINGS, **current(stored.values)}, stored.version)
+        self._settings[server] = cached = (complete(stored.values), stored.version)
         return cached
 
-    async def settings(self, server: str) -> dict[str, Any]:
+    async def settings(self, server: str) -> Settings:
         return (await self.stored_settings(server))[0]
 
-    def cached_settings(self, server: str) -> dict[str, Any]:
+    def cached_settings(self, server: str) -> Settings:
         """The settings as last read here (each commit checks they are still current)."""
         cached = self._settings.get(server)
         return DEFAULT_SETTINGS if cached is None else cached[0]
 
-    async def save_settings(self, key: TableKey, settings: dict[str, Any], version: int) -> dict[str, Any]:
+    async def save_settings(self, key: TableKey, settings: Mapping[str, Any], version: int) -> Settings:
         """Store the server's settings, read at ``version``; :class:`Behind` if another process changed
         them since (the command runs again on them)."""
         changed = {k: v for k, v in settings.items() if DEFAULT_SETTINGS.get(k) != v}
@@ -123,7 +123,7 @@ class TableRepository:
         except StaleSettings as exc:
             await self.stored_settings(key.server)
             raise Behind(key) from exc
-        self._settings[key.server] = cached = ({**DEFAULT_SETTINGS, **changed}, version)
+        self._settings[key.server] = cached = (complete(changed), version)
         return cached[0]
 
     # -- the one way a table changes ----------------------------------------------------------------

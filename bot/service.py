@@ -32,6 +32,7 @@ from .play import Play
 from .ports import Clock, Notifier, Store, SystemClock
 from .reports import Reports
 from .runtime import Behind, Handler, Runtime
+from .settings import Settings
 from .table import TableState, TableStatus
 from .timers import Timers
 
@@ -79,7 +80,7 @@ class Service:
     def tables(self) -> dict[TableKey, TableState]:
         return self.rt.tables
 
-    async def settings(self, server: str) -> dict[str, object]:
+    async def settings(self, server: str) -> Settings:
         return await self.rt.settings(server)
 
     # -- life cycle -------------------------------------------------------------------------------

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any, Final, Literal, TypedDict, cast
 
 from core.records import DEFAULT_GAME
 
-__all__ = ["DEFAULT_SETTINGS", "MAX_STAKE", "MAX_TIMEOUT", "MIN_TIMEOUT", "current", "game_defaults",
-           "with_game_defaults"]
+__all__ = ["DEFAULT_SETTINGS", "MAX_STAKE", "MAX_TIMEOUT", "MIN_TIMEOUT", "GameDefaults", "Settings", "complete",
+           "current", "game_defaults", "with_game_defaults"]
 
 MAX_STAKE: Final = 1_000_000
 """The largest stake a table or a server's default may name, in units."""
@@ -16,7 +16,28 @@ MIN_TIMEOUT: Final = 10
 MAX_TIMEOUT: Final = 86_400
 """The range ``config`` allows for the turn and lobby timeouts, in seconds."""
 
-DEFAULT_SETTINGS: dict[str, Any] = {
+
+class GameDefaults(TypedDict):
+    """One game's defaults for new tables: its preset (None: the game's own) and option overrides (as typed)."""
+
+    preset: str | None
+    options: dict[str, Any]
+
+
+class Settings(TypedDict):
+    """A server's settings, every one present (the defaults fill in what the server never changed)."""
+
+    games: dict[str, GameDefaults]
+    unit_value: int
+    currency: str
+    turn_timeout: int
+    lobby_timeout: int
+    admins: list[str]
+    computer_level: str
+    history: Literal["all", "month"]
+
+
+DEFAULT_SETTINGS: Final[Settings] = {
     "games": {},  # per game, the defaults for new tables: {"preset": name, "options": {name: value}}
     "unit_value": 100,  # minor units (cents) per unit
     "currency": "$",
@@ -30,6 +51,13 @@ DEFAULT_SETTINGS: dict[str, Any] = {
 
 HISTORY_CHOICES: Final = ("all", "month")
 """The ``history`` setting's values: every period shown, or this ledger period only (admins see all)."""
+
+
+def complete(values: Mapping[str, Any]) -> Settings:
+    """A server's settings as stored (only what differs from the defaults, in any layout :func:`current`
+    reads) with the defaults filled in."""
+    # The store holds what ``config`` wrote: these names only, each value checked when it was saved.
+    return cast(Settings, {**DEFAULT_SETTINGS, **current(values)})
 
 
 def current(values: Mapping[str, Any]) -> dict[str, Any]:

@@ -28,8 +28,7 @@ async def test_config_needs_manage_server(world: Harness) -> None:
     saved = await h.ask(h.alice, "config", preset="salomon", turn_timeout=90, settings="stake=2")
     assert saved.ephemeral and saved.content.startswith("Settings saved."), saved.content
     assert "serial: preset salomon, stake=2" in saved.content and "turn timeout 90 s" in saved.content
-    games = (await h.service.settings(h.key.server))["games"]
-    assert isinstance(games, dict) and games["serial"]["preset"] == "salomon"
+    assert (await h.service.settings(h.key.server))["games"]["serial"]["preset"] == "salomon"
     # Administrator implies Manage Server.
     admin = await h.response(await h.slash(h.carol, "config", member_permissions=Perm.ADMINISTRATOR,
                                            currency="EUR"))
