@@ -12,7 +12,13 @@ equilibrium whose distance from Nash shrinks with ``α``).  Three update rules (
 * ``"mmd"`` (the default): at every decision and hand, MMD's closed-form step in policy space,
   ``π' ∝ (π ρ^{αη} e^{η q})^{1/(1+αη)}`` with ``q`` the acting seat's expected value of each action
   there (the regularised game's), then ``fit_steps`` Adam steps fitting the network to those targets
-  (KL, each decision weighed by the acting seat's own reach and the chance of its hand, plus a floor);
+  (KL, each decision weighed by the acting seat's own reach and the chance of its hand, plus a floor).
+  The values weigh the other seat's hands by their chance times its reach *plus a tremble*
+  (``belief_floor``): without it, at a decision the other seat (almost) never lets happen, the values
+  hang on the ratios of its vanishing probabilities, which the network sets by generalisation; they
+  swing, the network follows them (the actor does reach those decisions, so their weight in the fit is
+  large), and the best response deviates into them: that is what made the fitted runs leave the
+  equilibrium at a seed-dependent step (README, "Neural self-play, tried");
 * ``"pg"``: the exact policy gradient of each seat's regularised value, summed over both seats (one
   network), ``weight × π(a) (Q(a) − Σ_b π(b) Q(b))`` at the logits, then Adam;
 * ``"neurd"``: the same advantage without the ``π(a)`` factor (Neural Replicator Dynamics, R-NaD's rule).
@@ -222,6 +228,13 @@ class TrainConfig:
     beta: float = 8.0  # NeuRD's logit threshold
     mode: str = "reach"  # how a decision's gradient is weighed: "reach", "cf" or "flat" (see the module's note)
     beta1: float = 0.9  # Adam's momentum (0: RMSprop; momentum makes self-play cycle wider)
+    reset_adam: bool = False  # MMD: start each step's fit with fresh Adam moments
+    magnet_tau: float = 0.0  # MMD: if > 0, move the magnet towards the network at every step, geometrically:
+    # log ρ ← (1 − τ) log ρ + τ log π, renormalised (the MMD paper's moving magnet), instead of resetting it
+    belief_floor: float = 1e-3  # MMD: the action values read the other seat's reach as if each of its hands also
+    # reached every decision with this probability (a tremble), so that where it (almost) never goes the values
+    # follow the chance of its hands, not the ratios of its vanishing probabilities (0: the values as they are)
+    magnet_from: str = "net"  # MMD: reset the magnet to the network ("net") or to the last step's target ("target")
     hidden: tuple[int, ...] = (64, 64)
     window: int = WINDOW
     seed: int = 1
@@ -232,6 +245,10 @@ class TrainConfig:
             raise ValueError(f"rule is pg, neurd or mmd, not {self.rule!r}")
         if self.mode not in ("reach", "cf", "flat"):
             raise ValueError(f"mode is reach, cf or flat, not {self.mode!r}")
+        if self.belief_floor < 0:
+            raise ValueError("belief_floor ≥ 0")
+        if not 0.0 <= self.magnet_tau <= 1.0:
+            raise ValueError("magnet_tau is in [0, 1]")
         if self.steps < 0 or self.every < 1 or self.magnet_every < 0 or self.alpha < 0 or self.lr <= 0:
             raise ValueError("steps ≥ 0, every ≥ 1, magnet_every ≥ 0, alpha ≥ 0 and lr > 0")
         if self.alpha_final is not None and not (self.alpha_final > 0 and self.alpha > 0):
@@ -265,12 +282,14 @@ class Learner:
     _v: list[FloatArray] = field(default_factory=list)
     _t: int = 0  # Adam's steps
     best: tuple[int, float, Net] | None = None  # (step, exact exploitability, network) at the lowest measured point
+    target: FloatArray | None = None  # MMD: the last step's target policy [edge, hand]
 
     @classmethod
     def create(cls, tree: Tree, config: TrainConfig) -> Learner:
         net = Net.create(tree.x.shape[1], config.hidden, config.seed)
         learner = cls(tree, config, net, np.zeros((len(tree.parent), tree.fmt.size)))
-        learner.magnet = learner._uniform() if config.magnet_every == 0 else learner.log_policy()
+        moving = config.magnet_every or config.magnet_tau
+        learner.magnet = learner.log_policy() if moving else learner._uniform()
         return learner
 
     def _uniform(self) -> FloatArray:
@@ -287,8 +306,10 @@ class Learner:
         seats = exploitability(self.tree, np.exp(self.log_policy()))
         return float(seats[0] + seats[1]) / 2
 
-    def _sweep(self, logp: FloatArray, alpha: float) -> _Sweep:
-        """One pass over the tree under the policy ``exp(logp)``: reaches top-down, values bottom-up."""
+    def _sweep(self, logp: FloatArray, alpha: float, tremble: float = 0.0) -> _Sweep:
+        """One pass over the tree under the policy ``exp(logp)``: reaches top-down, values bottom-up.
+
+        ``tremble`` is added to the other seat's reach where the action values weigh its hands (``qv``, ``mass``)."""
         tree, w = self.tree, self.tree.fmt.weights
         seat0 = tree.edge_actor == 0
         pi = np.exp(logp)
@@ -307,7 +328,7 @@ class Learner:
             soft = own - alpha * _broadcast(lr[e], s0)
             v[lv.nodes] = np.add.reduceat(_broadcast(pi[e], s0) * np.where(s0[:, None, None], soft, -soft),
                                           lv.starts, axis=0)
-            opp = w * r[tree.parent[e], np.where(s0, 1, 0), :]  # [edge, hand of the other seat]
+            opp = w * (r[tree.parent[e], np.where(s0, 1, 0), :] + tremble)  # [edge, hand of the other seat]
             qv[e] = np.where(s0[:, None], (own * opp[:, None, :]).sum(2), (own * opp[:, :, None]).sum(1))
             mass[e] = opp.sum(1)
         return _Sweep(float(w @ v[0] @ w), pi, lr, r, qv, mass)
@@ -382,15 +403,18 @@ class Learner:
         tree, cfg = self.tree, self.config
         alpha, eta = cfg.alpha_at(self.step), cfg.eta
         logp = self.log_policy()
-        sw = self._sweep(logp, alpha)
+        sw = self._sweep(logp, alpha, cfg.belief_floor)
         q = sw.qv / np.maximum(sw.mass, 1e-300)[:, None]
         target = (logp + alpha * eta * self.magnet + eta * q) / (1 + alpha * eta)
         target = np.exp(tree.log_policy(target, rows=False))
         weight = self._weight(sw) + cfg.floor
+        if cfg.reset_adam:
+            self._m, self._v, self._t = [], [], 0
         for _ in range(cfg.fit_steps):
             logits, acts = self.net.forward(tree.x)
             pi = np.exp(tree.log_policy(logits))
             self._adam(self.net.backward(acts, self._rows(weight * (target - pi))), cfg.lr_at(self.step))
+        self.target = np.log(np.maximum(target, 1e-300))
 
     def update(self) -> None:
         """One step of the configured rule (both seats, one network), then the magnet if it is due."""
@@ -400,8 +424,12 @@ class Learner:
             _, (grad,) = self.gradients()
             self._adam(grad, self.config.lr_at(self.step))
         self.step += 1
-        if self.config.magnet_every and self.step % self.config.magnet_every == 0:
-            self.magnet = self.log_policy()
+        if self.config.magnet_tau:
+            tau = self.config.magnet_tau
+            self.magnet = self.tree.log_policy((1 - tau) * self.magnet + tau * self.log_policy(), rows=False)
+        elif self.config.magnet_every and self.step % self.config.magnet_every == 0:
+            use_target = self.config.magnet_from == "target" and self.target is not None
+            self.magnet = self.target.copy() if use_target and self.target is not None else self.log_policy()
 
 
 @dataclass(frozen=True)
@@ -444,7 +472,7 @@ def tabular_mmd(tree: Tree, config: TrainConfig, report: Callable[[int, float], 
     """The same MMD steps with a table (a policy per decision and hand) instead of the network: what the step
     does when nothing has to be fitted, the reference the network's run is compared with.  The exact
     exploitability at step 0, every ``config.every`` and at the end."""
-    learner = Learner.create(tree, dataclasses.replace(config, magnet_every=0))  # starts from uniform
+    learner = Learner.create(tree, dataclasses.replace(config, magnet_every=0, magnet_tau=0.0))  # starts from uniform
     logp = learner.magnet.copy()
     curve: list[tuple[int, float]] = []
     for step in range(config.steps + 1):
@@ -456,9 +484,12 @@ def tabular_mmd(tree: Tree, config: TrainConfig, report: Callable[[int, float], 
         if step == config.steps:
             break
         alpha, eta = config.alpha_at(step), config.eta
-        sw = learner._sweep(logp, alpha)
+        sw = learner._sweep(logp, alpha, config.belief_floor)
         q = sw.qv / np.maximum(sw.mass, 1e-300)[:, None]
         logp = tree.log_policy((logp + alpha * eta * learner.magnet + eta * q) / (1 + alpha * eta), rows=False)
-        if config.magnet_every and (step + 1) % config.magnet_every == 0:
+        if config.magnet_tau:
+            tau = config.magnet_tau
+            learner.magnet = tree.log_policy((1 - tau) * learner.magnet + tau * logp, rows=False)
+        elif config.magnet_every and (step + 1) % config.magnet_every == 0:
             learner.magnet = logp.copy()
     return curve

@@ -13,6 +13,7 @@ from core.serial.round import Action, CallCount, Challenge, MakeBid, Phase
 from core.serial.serials import deal_serial
 from core.serial.solve import Format, exploitability
 from core.serial.solve import neural as neural_mod
+from core.serial.solve.format import FloatArray
 from core.serial.solve.neural import Learner, TrainConfig, Tree, tabular_mmd, train
 from core.serial.solve.neural_net import FEATURES, Net, NeuralStrategy, feature_rows
 
@@ -136,10 +137,11 @@ def test_the_arrays_best_response_equals_the_engine_walk() -> None:
     "config",
     [
         TrainConfig(steps=20, every=10, fit_steps=10, magnet_every=10, seed=2),  # magnetic mirror descent
+        TrainConfig(steps=20, every=10, fit_steps=10, magnet_every=0, magnet_tau=0.1, seed=2),  # a magnet mixed in
         TrainConfig(steps=40, every=20, rule="pg", alpha=0.2, lr=0.003, lr_final=None, beta1=0.0, magnet_every=0,
                     mode="cf", seed=2),  # the policy gradient, uniform magnet
     ],
-    ids=["mmd", "pg"],
+    ids=["mmd", "mmd-mixed-magnet", "pg"],
 )
 def test_a_short_seeded_run_lowers_the_exact_exploitability(config: TrainConfig) -> None:
     fmt = Format(make_rules("classic", digits=2, serial_length=2, rebid=True))
@@ -160,6 +162,37 @@ def test_tabular_mmd_with_a_moving_magnet_converges_in_2x2() -> None:
     values = [v for _, v in curve]
     assert values[0] == pytest.approx(0.8025, abs=5e-5)  # uniform: `liars exploit --strategy random`
     assert values == sorted(values, reverse=True) and values[-1] < 0.01
+
+
+def test_the_tremble_frees_the_values_off_the_path_from_the_ratios_of_vanishing_probabilities() -> None:
+    """Where seat 1 (almost) never goes, seat 0's action values hang on which of its hands is the less unlikely
+    there; with the belief floor (a tremble) they follow the chance of its hands, whatever those ratios are."""
+    fmt = Format(make_rules("classic", digits=2, serial_length=1, rebid=True))
+    tree = Tree.build(fmt)
+    learner = Learner.create(tree, TrainConfig(hidden=(8,), seed=4))
+    base = learner.log_policy()  # [edge, hand]: the untrained network's policy
+    # seat 1's first decision after seat 0's opening, and the raise it (almost) never makes there
+    edge = next(e for e in range(len(tree.parent)) if tree.edge_actor[e] == 1 and tree.actor[tree.child[e]] == 0)
+    after = np.flatnonzero(tree.parent == tree.child[edge])  # seat 0's answers to that raise
+    assert len(after) >= 2
+
+    def values(low: tuple[float, float], tremble: float) -> FloatArray:
+        z = base.copy()
+        z[edge] = low  # log π of the raise for seat 1's hand 0 and hand 1
+        logp = tree.log_policy(z, rows=False)
+        sweep = learner._sweep(logp, 0.2, tremble)
+        out: FloatArray = sweep.qv[after] / sweep.mass[after, None]
+        return out
+
+    one, other = (-20.0, -30.0), (-30.0, -20.0)  # the same vanishing reach, the less unlikely hand swapped
+    assert np.abs(values(one, 0.0) - values(other, 0.0)).max() > 0.5
+    assert np.abs(values(one, 1e-3) - values(other, 1e-3)).max() < 1e-4
+    # where seat 1 does go, the tremble moves its values by about the tremble's share only
+    plain, trembled = learner._sweep(base, 0.2, 0.0), learner._sweep(base, 0.2, 1e-3)
+    on_path = plain.mass > 0.05
+    assert on_path.sum() > 10
+    assert np.abs(plain.qv[on_path] / plain.mass[on_path, None]
+                  - trembled.qv[on_path] / trembled.mass[on_path, None]).max() < 0.01
 
 
 def curve_of(fmt: Format, config: TrainConfig, tree: Tree) -> list[tuple[int, float]]:
