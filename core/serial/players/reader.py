@@ -46,9 +46,14 @@ ordinary reading — heads up, raising the opening's digit on one copy or biddin
 of — it makes the one that a bluffed opening hurts least, at a small cost against an honest opener,
 instead of paying the doubt's whole cost now and then as ``doubt_mix`` does.  With ``shade`` above zero a
 bid it chose is made one copy lower (on the same digit, where that is still a raise) that often, so
-an opening's quantity does not tell its holding exactly.  With a ``temperature`` above zero it picks
-among all options by a softmax on their values (the ``normal`` level).  All randomness comes from
-the rng it is handed.
+an opening's quantity does not tell its holding exactly.  Its own *opening* can be mixed too: with
+``open_one`` it opens instead, that often, one copy of a digit it holds (each such digit alike: a bid it
+is sure of that tells little), with ``open_low`` / ``open_high`` the chosen opening one copy lower / higher
+on its digit (one draw splits the three shares), so that, heads up, the opening does not tell the other
+its count.  With ``answer_challenge`` above zero, answering the other's raise on its own opening's digit,
+that share of the mass it would put on re-raising that digit goes to a challenge instead.  With a
+``temperature`` above zero it picks among all options by a softmax on their values (the ``normal``
+level).  All randomness comes from the rng it is handed.
 
 **Tuning.**  The defaults were chosen with ``liars arena`` (and ``bench/arena.py``) against the
 greedy baseline, against itself with other settings, and against a heavy bluffer; each dial was
@@ -271,13 +276,43 @@ class _Table:
         return out
 
 
+def _shifted(options: list[_Option], step: int) -> dict[Action, _Option]:
+    """For each bid option, the option ``step`` copies away on the same digit, where there is one."""
+    bids = {(o.action.bid.quantity, o.action.bid.digit): o for o in options if isinstance(o.action, MakeBid)}
+    return {option.action: bids[(q + step, d)] for (q, d), option in bids.items() if (q + step, d) in bids}
+
+
 def _lower(options: list[_Option]) -> dict[Action, _Option]:
     """For each bid option, the option one copy lower on the same digit, where there is one (``shade``)."""
-    bids = {(o.action.bid.quantity, o.action.bid.digit): o for o in options if isinstance(o.action, MakeBid)}
-    return {option.action: bids[(q - 1, d)] for (q, d), option in bids.items() if (q - 1, d) in bids}
+    return _shifted(options, -1)
 
 
-def _pick(options: list[_Option], params: ReaderParams, rng: random.Random, n: int, stake: int) -> _Option:
+def _on_digit(action: Action, view: SeatView) -> bool:
+    """Whether ``action`` raises the standing bid's own digit (``answer_challenge`` replaces such a re-raise)."""
+    standing = view.standing_bid
+    return isinstance(action, MakeBid) and standing is not None and action.bid.digit == standing.digit
+
+
+_Move = list[_Option] | dict[Action, _Option]  # every target alike (a list), or the chosen bid's target (a map)
+
+
+def _opening_moves(options: list[_Option], params: ReaderParams) -> list[tuple[_Move, float]]:
+    """The opening's mixture, in the order one draw splits it: ``open_one`` (one copy of a digit it holds, every
+    such bid alike: a list), then ``open_low`` and ``open_high`` (maps from the bid chosen to the one a copy lower /
+    higher on its digit).  A move with nowhere to go leaves the chosen bid."""
+    ones = [o for o in options if isinstance(o.action, MakeBid) and o.action.bid.quantity == 1 and o.p_true >= 1.0]
+    moves: list[tuple[_Move, float]] = []
+    if params.open_one > 0 and ones:
+        moves.append((ones, params.open_one))
+    for step, share in ((-1, params.open_low), (1, params.open_high)):
+        if share > 0:
+            moves.append((_shifted(options, step), share))
+    return moves
+
+
+def _pick(
+    options: list[_Option], params: ReaderParams, rng: random.Random, n: int, stake: int, opening: bool = False
+) -> _Option:
     best = max(options, key=lambda o: o.value)
     if params.bluff_rate > 0 and rng.random() < params.bluff_rate:
         floor = best.value - params.bluff_margin * (n - 1) * stake
@@ -295,10 +330,20 @@ def _pick(options: list[_Option], params: ReaderParams, rng: random.Random, n: i
         below = _lower(options).get(chosen.action)
         if below is not None and rng.random() < params.shade:
             return below
+    if opening and params.mixes_opening:
+        u = rng.random()
+        for moved, share in _opening_moves(options, params):
+            if u < share:
+                if isinstance(moved, list):
+                    return moved[rng.randrange(len(moved))]
+                return moved.get(chosen.action, chosen)
+            u -= share
     return chosen
 
 
-def _pick_policy(options: list[_Option], params: ReaderParams, n: int, stake: int) -> list[tuple[Action, float]]:
+def _pick_policy(
+    options: list[_Option], params: ReaderParams, n: int, stake: int, opening: bool = False
+) -> list[tuple[Action, float]]:
     """The exact distribution :func:`_pick` draws from."""
     best = max(options, key=lambda o: o.value)
     if params.temperature > 0:
@@ -318,6 +363,22 @@ def _pick_policy(options: list[_Option], params: ReaderParams, n: int, stake: in
             else:
                 shaded += [(o, (1.0 - params.shade) * p), (below, params.shade * p)]
         base = shaded
+    if opening and params.mixes_opening:
+        moves = _opening_moves(options, params)
+        spread: list[tuple[_Option, float]] = []
+        for o, p in base:
+            stay = p
+            for moved, share in moves:
+                if isinstance(moved, list):
+                    spread += [(target, share * p / len(moved)) for target in moved]
+                    stay -= share * p
+                    continue
+                target = moved.get(o.action)
+                if target is not None:
+                    spread.append((target, share * p))
+                    stay -= share * p
+            spread.append((o, stay))
+        base = spread
     bluffs: list[_Option] = []
     if params.bluff_rate > 0:
         floor = best.value - params.bluff_margin * (n - 1) * stake
@@ -381,6 +442,19 @@ class Reader:
         self._last = reading
         return _Table(view, self.params, reading)
 
+    def _challenging(self, view: SeatView) -> bool:
+        """Whether ``answer_challenge`` mixes a challenge into this decision: the other raised my opening's digit."""
+        if self.params.answer_challenge <= 0 or not view.legal.challenge or len(view.history) != 2:
+            return False
+        opening, answer = view.history
+        return (
+            opening.player == view.me
+            and answer.player != view.me
+            and isinstance(opening, MakeBid)
+            and isinstance(answer, MakeBid)
+            and answer.bid.digit == opening.bid.digit
+        )
+
     def _hedging(self, view: SeatView) -> bool:
         """Whether ``doubt_hedge`` re-ranks this decision's bids: the answer to the other's opening."""
         return self.params.doubt_hedge > 0 and self._doubter(view) is not None and len(view.history) == 1
@@ -413,12 +487,24 @@ class Reader:
         doubter = self._doubter(view)
         if doubter is not None and self.params.doubt_mix > 0 and rng.random() < self.params.doubt_mix:
             return doubter.decide(view, rng)
-        return _pick(self._options(view, doubter), self.params, rng, view.n, view.stake).action
+        chosen = _pick(self._options(view, doubter), self.params, rng, view.n, view.stake, not view.history).action
+        if self._challenging(view) and _on_digit(chosen, view) and rng.random() < self.params.answer_challenge:
+            return Challenge(view.me)
+        return chosen
 
     def policy(self, view: SeatView) -> list[tuple[Action, float]]:
         """The exact distribution of :meth:`decide` over actions (its bluffs, softmax and doubt included)."""
         doubter = self._doubter(view)
-        own = _pick_policy(self._options(view, doubter), self.params, view.n, view.stake)
+        own = _pick_policy(self._options(view, doubter), self.params, view.n, view.stake, not view.history)
+        if self._challenging(view):
+            c = self.params.answer_challenge
+            mixed: dict[Action, float] = {}
+            for action, p in own:
+                moved = c * p if _on_digit(action, view) else 0.0
+                mixed[action] = mixed.get(action, 0.0) + p - moved
+                if moved > 0:
+                    mixed[Challenge(view.me)] = mixed.get(Challenge(view.me), 0.0) + moved
+            own = list(mixed.items())
         if doubter is None or self.params.doubt_mix <= 0:
             return own
         mix = self.params.doubt_mix
@@ -431,7 +517,9 @@ class Reader:
     def memo_key(self, view: SeatView) -> tuple[object, ...]:
         """The reading of the others (rounded posteriors): with the public state, all a decision depends on."""
         post = self._table(view).post
-        key = tuple(sorted((k, tuple(round(x, 12) for x in vec)) for k, vec in post.items()))
+        key: tuple[object, ...] = tuple(sorted((k, tuple(round(x, 12) for x in vec)) for k, vec in post.items()))
+        if self._challenging(view):
+            key = (key, "answer_challenge")
         doubter = self._doubter(view)
         return key if doubter is None else (key, doubter.memo_key(view))
 
@@ -484,6 +572,12 @@ class Reader:
             parts.append("So I call for the count.")
         if self.params.bluff_rate > 0 and any(o.bluff for o in raises):
             parts.append("Now and then I bluff instead, so that my bids do not give my serial away.")
+        if not view.history and self.params.mixes_opening:
+            parts.append("Now and then I open otherwise (one copy of a digit I hold, or a copy fewer or more), so "
+                         "that my opening does not tell my count.")
+        if self._challenging(view) and self.params.answer_challenge > 0:
+            parts.append(f"Rather than raise my own digit again, {pct(self.params.answer_challenge)} of the time I "
+                         "challenge, so that raising my opening's digit on a bluff does not pay.")
         if self._hedging(view):
             parts.append(
                 f"I choose among bids weighing each {pct(self.params.doubt_hedge)} as if the opening were a "

@@ -83,11 +83,20 @@ class ReaderParams:
     doubt_mix: float = 0.0
     doubt_floor: float = 0.0
     doubt_hedge: float = 0.0
+    open_low: float = 0.0
+    open_high: float = 0.0
+    open_one: float = 0.0
+    answer_challenge: float = 0.0
 
     @property
     def opening_floor(self) -> float:
         """The floor the other's opening is read with: ``open_floor`` where it is above ``bid_floor``."""
         return max(self.bid_floor, self.open_floor)
+
+    @property
+    def mixes_opening(self) -> bool:
+        """Whether its own opening bid is mixed (``open_one``, ``open_low``, ``open_high``)."""
+        return self.open_one > 0 or self.open_low > 0 or self.open_high > 0
 
     @property
     def doubts(self) -> bool:

@@ -1,0 +1,170 @@
+"""The reader's mixed opening (``open_one``, ``open_low``, ``open_high``) and its mixed challenge of a raise on its
+own opening's digit (``answer_challenge``).
+
+Heads up, ``hard``'s opening tells its count (it opens its largest holding, all of it), and a best response
+answering it raises on that digit knowing the total (the README's "Mixing the opening").  These dials make the
+opening (or the answer to that raise) a mixed strategy whose ``policy`` is exact.  Off (0, the default) they
+change nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from core.serial import Challenge, MakeBid, Round, SeatView, make_rules, seat_view
+from core.serial.bids import Bid
+from core.serial.players import Reader, ReaderParams
+
+from ._helpers import play, serials
+
+GREEDY = ReaderParams(bluff_rate=0.0, temperature=0.0)
+# p1 holds three 4s, two 7s and one 1, 3 and 9: greedy, it opens "three 4s".
+TABLE = serials(p1="44471739", p2="12305685")
+HELD = {1, 3, 4, 7, 9}
+
+
+def view_after(steps: list[tuple[str, str]], opener: str = "p1") -> SeatView:
+    round_ = Round(make_rules("classic"), ["p1", "p2"], TABLE, opener)
+    play(round_, steps)
+    to_act = round_.to_act
+    assert to_act is not None
+    return seat_view(round_, to_act)
+
+
+def bid(player: str, quantity: int, digit: int) -> MakeBid:
+    return MakeBid(player, Bid(quantity, digit))
+
+
+def test_the_new_dials_are_off_by_default() -> None:
+    p = ReaderParams()
+    assert (p.open_one, p.open_low, p.open_high, p.answer_challenge) == (0.0, 0.0, 0.0, 0.0)
+    assert not p.mixes_opening
+
+
+def test_the_greedy_opening_is_all_of_its_largest_holding() -> None:
+    assert Reader(GREEDY).policy(view_after([])) == [(bid("p1", 3, 4), 1.0)]
+
+
+@pytest.mark.parametrize(
+    ("dials", "expected"),
+    [
+        ({"open_one": 0.25}, {bid("p1", 3, 4): 0.75, **{bid("p1", 1, d): 0.05 for d in HELD}}),
+        ({"open_low": 0.3}, {bid("p1", 3, 4): 0.7, bid("p1", 2, 4): 0.3}),
+        ({"open_high": 0.2}, {bid("p1", 3, 4): 0.8, bid("p1", 4, 4): 0.2}),
+        (
+            {"open_one": 0.2, "open_low": 0.1, "open_high": 0.1},
+            {
+                bid("p1", 3, 4): 0.6,
+                bid("p1", 2, 4): 0.1,
+                bid("p1", 4, 4): 0.1,
+                **{bid("p1", 1, d): 0.04 for d in HELD},
+            },
+        ),
+    ],
+)
+def test_the_mixed_opening_plays_its_policy_exactly(dials: dict[str, Any], expected: dict[MakeBid, float]) -> None:
+    """``open_one``: one copy of a digit it holds, each alike; ``open_low`` / ``open_high``: the chosen opening one
+    copy lower / higher on its digit.  ``policy`` is the distribution ``decide`` draws from."""
+    mixed = Reader(dataclasses.replace(GREEDY, **dials))
+    view = view_after([])
+    policy = dict(mixed.policy(view))
+    assert policy == {a: pytest.approx(p) for a, p in expected.items()}
+    assert sum(policy.values()) == pytest.approx(1.0)
+    draws = Counter(mixed.decide(view, random.Random(seed)) for seed in range(4000))
+    assert set(draws) == set(policy)
+    for action, p in policy.items():
+        assert abs(draws[action] / 4000 - p) < 0.03
+
+
+def test_the_mixed_opening_keeps_bluffs_and_softmax_exact() -> None:
+    """With the trained player's bluffs and softmax on, the opening's policy still sums to one and is what it draws."""
+    mixed = Reader(dataclasses.replace(ReaderParams(bluff_rate=0.3, bluff_margin=0.6, temperature=0.05), open_one=0.3))
+    view = view_after([])
+    policy = dict(mixed.policy(view))
+    assert sum(policy.values()) == pytest.approx(1.0)
+    draws = Counter(mixed.decide(view, random.Random(seed)) for seed in range(4000))
+    assert set(draws) <= set(policy)
+    for action, p in policy.items():
+        assert abs(draws[action] / 4000 - p) < 0.03
+
+
+@pytest.mark.parametrize(
+    ("steps", "opener"),
+    [([("p2", "2 5")], "p2"), ([("p1", "3 4"), ("p2", "4 6")], "p1"), ([("p2", "2 5"), ("p1", "3 5")], "p2")],
+)
+def test_the_mixed_opening_changes_no_other_decision_and_draws_nothing_there(
+    steps: list[tuple[str, str]], opener: str
+) -> None:
+    base = dataclasses.replace(GREEDY, bluff_rate=0.2)  # the bluffs draw: the rng is used
+    mixed = Reader(dataclasses.replace(base, open_one=0.3, open_low=0.2, open_high=0.1))
+    plain = Reader(base)
+    view = view_after(steps, opener)
+    assert mixed.policy(view) == plain.policy(view)
+    for seed in range(40):
+        rngs = random.Random(seed), random.Random(seed)
+        assert mixed.decide(view, rngs[0]) == plain.decide(view, rngs[1])
+        assert rngs[0].getstate() == rngs[1].getstate()
+
+
+def test_answer_challenge_replaces_that_share_of_a_re_raise_on_its_own_opening_digit() -> None:
+    """After "three 4s" and the other's "four 4s", a greedy p1 re-raises its 4s; with ``answer_challenge`` it
+    challenges instead that often."""
+    view = view_after([("p1", "3 4"), ("p2", "4 4")])
+    plain = dict(Reader(GREEDY).policy(view))
+    assert len(plain) == 1
+    (re_raise,) = plain
+    assert isinstance(re_raise, MakeBid) and re_raise.bid.digit == 4
+    mixed = Reader(dataclasses.replace(GREEDY, answer_challenge=0.4))
+    policy = dict(mixed.policy(view))
+    assert policy == {re_raise: pytest.approx(0.6), Challenge("p1"): pytest.approx(0.4)}
+    draws = Counter(mixed.decide(view, random.Random(seed)) for seed in range(2000))
+    assert set(draws) == set(policy)
+    assert abs(draws[Challenge("p1")] / 2000 - 0.4) < 0.04
+    assert mixed.memo_key(view) != Reader(GREEDY).memo_key(view)  # the mixture is part of the state
+
+
+@pytest.mark.parametrize(
+    ("steps", "opener"),
+    [
+        ([("p1", "3 4"), ("p2", "3 6")], "p1"),  # the other answered on another digit
+        ([("p2", "2 4"), ("p1", "3 4"), ("p2", "4 4")], "p2"),  # the other opened
+        ([("p1", "3 4"), ("p2", "4 4"), ("p1", "5 4"), ("p2", "6 4")], "p1"),  # a later raise
+    ],
+)
+def test_answer_challenge_changes_nothing_elsewhere(steps: list[tuple[str, str]], opener: str) -> None:
+    base = dataclasses.replace(GREEDY, bluff_rate=0.2)
+    mixed, plain = Reader(dataclasses.replace(base, answer_challenge=0.5)), Reader(base)
+    view = view_after(steps, opener)
+    assert mixed.policy(view) == plain.policy(view)
+    assert mixed.memo_key(view) == plain.memo_key(view)
+    for seed in range(40):
+        rngs = random.Random(seed), random.Random(seed)
+        assert mixed.decide(view, rngs[0]) == plain.decide(view, rngs[1])
+        assert rngs[0].getstate() == rngs[1].getstate()
+
+
+def test_answer_challenge_leaves_a_switch_to_another_digit_alone() -> None:
+    """Holding two 7s besides the 4s, p1 answers "four 4s" on another digit or challenges: the dial moves no such
+    mass (it only replaces re-raises of the opening's digit)."""
+    view = view_after([("p1", "3 4"), ("p2", "4 4")])
+    for params in (GREEDY, ReaderParams()):
+        plain = dict(Reader(params).policy(view))
+        mixed = dict(Reader(dataclasses.replace(params, answer_challenge=0.5)).policy(view))
+        for action, p in plain.items():
+            if not (isinstance(action, MakeBid) and action.bid.digit == 4) and not isinstance(action, Challenge):
+                assert mixed[action] == pytest.approx(p)
+        assert sum(mixed.values()) == pytest.approx(1.0)
+
+
+def test_the_explanation_says_so_where_the_mixtures_may_play() -> None:
+    opening = view_after([])
+    assert "my opening does not tell my count" in Reader(dataclasses.replace(GREEDY, open_one=0.3)).explain(opening)
+    assert "my opening does not tell my count" not in Reader(GREEDY).explain(opening)
+    raised = view_after([("p1", "3 4"), ("p2", "4 4")])
+    assert "40% of the time I challenge" in Reader(dataclasses.replace(GREEDY, answer_challenge=0.4)).explain(raised)
+    assert "challenge, so that" not in Reader(GREEDY).explain(raised)
