@@ -48,12 +48,12 @@ instead of paying the doubt's whole cost now and then as ``doubt_mix`` does.  Wi
 bid it chose is made one copy lower (on the same digit, where that is still a raise) that often, so
 an opening's quantity does not tell its holding exactly.  Its own *opening* can be mixed too: with
 ``open_one`` it opens instead, that often, one copy of a digit it holds (each such digit alike: a bid it
-is sure of that tells little), with ``open_low`` / ``open_high`` the chosen opening one copy lower / higher
-on its digit (one draw splits the three shares), so that, heads up, the opening does not tell the other
-its count.  With ``answer_challenge`` above zero, answering the other's raise on its own opening's digit,
-that share of the mass it would put on re-raising that digit goes to a challenge instead.  With a
-``temperature`` above zero it picks among all options by a softmax on their values (the ``normal``
-level).  All randomness comes from the rng it is handed.
+is sure of that tells little), with ``open_low`` / ``open_high`` the chosen opening (shaded or not) one copy
+lower / higher on its digit (one draw splits the three shares, which sum to at most 1), so that, heads up,
+the opening does not tell the other its count.  With ``answer_challenge`` above zero, answering the other's
+raise on its own opening's digit, that share of the mass it would put on re-raising that digit goes to a
+challenge instead.  With a ``temperature`` above zero it picks among all options by a softmax on their values
+(the ``normal`` level).  All randomness comes from the rng it is handed.
 
 **Tuning.**  The defaults were chosen with ``liars arena`` (and ``bench/arena.py``) against the
 greedy baseline, against itself with other settings, and against a heavy bluffer; each dial was
@@ -329,7 +329,7 @@ def _pick(
     if params.shade > 0:
         below = _lower(options).get(chosen.action)
         if below is not None and rng.random() < params.shade:
-            return below
+            chosen = below  # the opening's mixture applies to the shaded bid too, as in _pick_policy
     if opening and params.mixes_opening:
         u = rng.random()
         for moved, share in _opening_moves(options, params):
@@ -367,17 +367,18 @@ def _pick_policy(
         moves = _opening_moves(options, params)
         spread: list[tuple[_Option, float]] = []
         for o, p in base:
-            stay = p
+            moved_share = 0.0
             for moved, share in moves:
                 if isinstance(moved, list):
                     spread += [(target, share * p / len(moved)) for target in moved]
-                    stay -= share * p
+                    moved_share += share
                     continue
                 target = moved.get(o.action)
                 if target is not None:
                     spread.append((target, share * p))
-                    stay -= share * p
-            spread.append((o, stay))
+                    moved_share += share
+            stay = 1.0 - moved_share  # shares summing to 1 leave at most a float's error here, not a mass
+            spread.append((o, p * stay if stay > 1e-12 else 0.0))
         base = spread
     bluffs: list[_Option] = []
     if params.bluff_rate > 0:
@@ -391,7 +392,7 @@ def _pick_policy(
         out[o.action] = out.get(o.action, 0.0) + keep * p
     for o in bluffs:
         out[o.action] = out.get(o.action, 0.0) + params.bluff_rate / len(bluffs)
-    return list(out.items())
+    return [(action, p) for action, p in out.items() if p > 0]
 
 
 class Reader:
@@ -493,7 +494,8 @@ class Reader:
         return chosen
 
     def policy(self, view: SeatView) -> list[tuple[Action, float]]:
-        """The exact distribution of :meth:`decide` over actions (its bluffs, softmax and doubt included)."""
+        """The exact distribution of :meth:`decide` over actions (its bluffs, softmax and doubt included): the actions
+        it may play, each with its positive probability."""
         doubter = self._doubter(view)
         own = _pick_policy(self._options(view, doubter), self.params, view.n, view.stake, not view.history)
         if self._challenging(view):
@@ -506,13 +508,13 @@ class Reader:
                     mixed[Challenge(view.me)] = mixed.get(Challenge(view.me), 0.0) + moved
             own = list(mixed.items())
         if doubter is None or self.params.doubt_mix <= 0:
-            return own
+            return [(action, p) for action, p in own if p > 0]
         mix = self.params.doubt_mix
         out: dict[Action, float] = {}
         for weight, part in ((1.0 - mix, own), (mix, doubter.policy(view))):
             for action, p in part:
                 out[action] = out.get(action, 0.0) + weight * p
-        return list(out.items())
+        return [(action, p) for action, p in out.items() if p > 0]
 
     def memo_key(self, view: SeatView) -> tuple[object, ...]:
         """The reading of the others (rounded posteriors): with the public state, all a decision depends on."""
@@ -522,6 +524,34 @@ class Reader:
             key = (key, "answer_challenge")
         doubter = self._doubter(view)
         return key if doubter is None else (key, doubter.memo_key(view))
+
+    def _opening_text(self, options: list[_Option], best: _Option) -> tuple[bool, str] | None:
+        """How the opening's mixture moves the best bid, as the hint says it: (whether it always moves it, the
+        sentence), naming only the dials that are on and move it, with their shares; None where none does.
+
+        The hint is its holder's alone, so it may name the digits they hold."""
+        p = self.params
+        if not p.mixes_opening or not isinstance(best.action, MakeBid):
+            return None
+        moves: list[tuple[str, float]] = []
+        ones = [o for o in options if isinstance(o.action, MakeBid) and o.action.bid.quantity == 1 and o.p_true >= 1.0]
+        if p.open_one > 0 and ones and ones != [best]:
+            names = [bid_text(o.action.bid) for o in ones if isinstance(o.action, MakeBid)]
+            listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+            moves.append((f"open one copy of a digit I hold, each such digit alike ({listed})", p.open_one))
+        for step, share, word in ((-1, p.open_low, "fewer"), (1, p.open_high, "more")):
+            target = _shifted(options, step).get(best.action)
+            if share > 0 and target is not None and isinstance(target.action, MakeBid):
+                moves.append((f"open a copy {word} ({bid_text(target.action.bid)})", share))
+        if not moves:
+            return None
+        always = sum(share for _, share in moves) >= 1.0 - 1e-9  # (a bid it holds may be among the ones it opens)
+        if len(moves) == 1 and always:
+            said = moves[0][0]
+        else:
+            shared = [f"{text} {pct(share)} of the time" for text, share in moves]
+            said = shared[0] if len(shared) == 1 else ", ".join(shared[:-1]) + " and " + shared[-1]
+        return always, f"I {said}, so that my opening does not tell my count."
 
     def explain(self, view: SeatView) -> str:
         table = self._table(view)
@@ -564,7 +594,11 @@ class Reader:
                 f"{pct(best_raise.p_true)} if it is challenged out ({pct(best_raise.p_count)} that it is), "
                 f"worth {best_raise.value:+.2f} units."
             )
-        if isinstance(best.action, MakeBid):
+        opening = self._opening_text(options, best) if not view.history else None
+        if opening is not None and isinstance(best.action, MakeBid):
+            always, text = opening
+            parts.append(text if always else f"So I bid {bid_text(best.action.bid)}. Rather than that, {text}")
+        elif isinstance(best.action, MakeBid):
             parts.append(f"So I bid {bid_text(best.action.bid)}.")
         elif isinstance(best.action, Challenge):
             parts.append("So I challenge.")
@@ -572,9 +606,6 @@ class Reader:
             parts.append("So I call for the count.")
         if self.params.bluff_rate > 0 and any(o.bluff for o in raises):
             parts.append("Now and then I bluff instead, so that my bids do not give my serial away.")
-        if not view.history and self.params.mixes_opening:
-            parts.append("Now and then I open otherwise (one copy of a digit I hold, or a copy fewer or more), so "
-                         "that my opening does not tell my count.")
         if self._challenging(view) and self.params.answer_challenge > 0:
             parts.append(f"Rather than raise my own digit again, {pct(self.params.answer_challenge)} of the time I "
                          "challenge, so that raising my opening's digit on a bluff does not pay.")

@@ -88,6 +88,21 @@ class ReaderParams:
     open_one: float = 0.0
     answer_challenge: float = 0.0
 
+    def __post_init__(self) -> None:
+        """The opening's shares (``open_one``, ``open_low``, ``open_high``) split one draw, so each is a probability
+        and together they are at most 1 (what is left plays the chosen opening); ``answer_challenge`` is a share of
+        its own draw.  (``bluff_rate`` and ``shade`` draw apart from these, before them: they share no remainder.)"""
+        for name in ("open_one", "open_low", "open_high", "answer_challenge"):
+            share = getattr(self, name)
+            if not 0.0 <= share <= 1.0:
+                raise ValueError(f"reader dial {name} is a share: it must be in [0, 1], not {share}")
+        total = self.open_one + self.open_low + self.open_high
+        if total > 1.0 + 1e-9:
+            raise ValueError(
+                f"reader dials open_one + open_low + open_high split one draw: they must sum to at most 1, "
+                f"not {self.open_one} + {self.open_low} + {self.open_high} = {total:g}"
+            )
+
     @property
     def opening_floor(self) -> float:
         """The floor the other's opening is read with: ``open_floor`` where it is above ``bid_floor``."""

@@ -18,7 +18,8 @@ import pytest
 
 from core.serial import Challenge, MakeBid, Round, SeatView, make_rules, seat_view
 from core.serial.bids import Bid
-from core.serial.players import Reader, ReaderParams
+from core.serial.players import Reader, ReaderParams, get_strategy
+from core.serial.players.base import policy_of
 
 from ._helpers import play, serials
 
@@ -168,3 +169,94 @@ def test_the_explanation_says_so_where_the_mixtures_may_play() -> None:
     raised = view_after([("p1", "3 4"), ("p2", "4 4")])
     assert "40% of the time I challenge" in Reader(dataclasses.replace(GREEDY, answer_challenge=0.4)).explain(raised)
     assert "challenge, so that" not in Reader(GREEDY).explain(raised)
+
+
+def test_the_explanation_says_what_the_opening_plays_with_only_the_dials_that_are_on() -> None:
+    """With ``open_one`` at 1 (heads-up classic ``hard``) the best bid is never made: the hint must not say it is;
+    it names only the dials that are on, with their shares."""
+    opening = view_after([])
+    always = Reader(dataclasses.replace(GREEDY, open_one=1.0))
+    assert dict(always.policy(opening)).get(bid("p1", 3, 4), 0.0) == 0.0
+    text = always.explain(opening)
+    assert "So I bid" not in text and "one copy of a digit I hold" in text
+    assert "fewer" not in text and "more" not in text and "% of the time" not in text
+    for digit in ("1 one", "1 three", "1 four", "1 seven", "1 nine"):  # the holder's own hint: its digits named
+        assert digit in text
+    assert "1 two" not in text
+    low = Reader(dataclasses.replace(GREEDY, open_low=0.3)).explain(opening)
+    assert "So I bid 3 fours. Rather than that, I open a copy fewer (2 fours) 30% of the time" in low
+    assert "more" not in low and "one copy of a digit" not in low
+    split = Reader(dataclasses.replace(GREEDY, open_one=0.5, open_high=0.5)).explain(opening)
+    assert "So I bid" not in split and "50% of the time and open a copy more (4 fours) 50% of the time" in split
+    assert "fewer" not in split
+    mixed = Reader(dataclasses.replace(GREEDY, open_one=0.2, open_low=0.1)).explain(opening)
+    assert "So I bid 3 fours." in mixed and "20% of the time" in mixed and "10% of the time" in mixed
+
+
+def test_the_shipped_heads_up_hard_explains_its_one_copy_opening() -> None:
+    hard = get_strategy("hard")
+    view = view_after([])
+    assert dict(policy_of(hard, view)).get(bid("p1", 3, 4), 0.0) == 0.0  # it never opens its count here
+    text = hard.explain(view)
+    assert "one copy of a digit I hold" in text and "So I bid" not in text and "fewer or more" not in text
+
+
+@pytest.mark.parametrize(
+    "dials",
+    [
+        {"shade": 0.5, "open_low": 0.5},
+        {"shade": 0.3, "open_one": 0.2, "open_high": 0.3},
+        {"shade": 0.4, "open_low": 0.2, "bluff_rate": 0.2, "temperature": 0.05},
+    ],
+)
+def test_shade_and_the_mixed_opening_draw_what_the_policy_says(dials: dict[str, Any]) -> None:
+    """``shade`` lowers the chosen opening, then the opening's mixture moves the shaded bid: ``decide`` draws from
+    exactly ``policy`` (each action's frequency within 4 standard errors of its probability).  Before the fix
+    ``decide`` returned the shaded bid unmixed: with shade and open_low at 0.5 it drew "1 four" never, not ¼."""
+    mixed = Reader(dataclasses.replace(GREEDY, **dials))
+    view = view_after([])
+    policy = dict(mixed.policy(view))
+    assert sum(policy.values()) == pytest.approx(1.0)
+    n = 6000
+    draws = Counter(mixed.decide(view, random.Random(seed)) for seed in range(n))
+    assert set(draws) <= set(policy)
+    for action, p in policy.items():
+        # 4 standard errors, plus 3 draws' slack for the softmax's rare actions (p ≈ 1e-6: the normal bound is 0)
+        assert abs(draws[action] / n - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 3 / n, (action, draws[action] / n, p)
+
+
+def test_shade_then_open_low_policy() -> None:
+    """Shaded half the time to "two 4s", then a copy lower half the time: 3 fours ¼, 2 fours ½, 1 four ¼."""
+    policy = dict(Reader(dataclasses.replace(GREEDY, shade=0.5, open_low=0.5)).policy(view_after([])))
+    assert policy == {
+        bid("p1", 3, 4): pytest.approx(0.25),
+        bid("p1", 2, 4): pytest.approx(0.5),
+        bid("p1", 1, 4): pytest.approx(0.25),
+    }
+
+
+@pytest.mark.parametrize(
+    ("dials", "named"),
+    [
+        ({"open_one": 0.7, "open_low": 0.6}, "open_one + open_low + open_high"),
+        ({"open_one": 0.4, "open_low": 0.4, "open_high": 0.4}, "open_one + open_low + open_high"),
+        ({"open_one": 1.5}, "open_one"),
+        ({"open_low": -0.1}, "open_low"),
+        ({"open_high": float("nan")}, "open_high"),
+        ({"answer_challenge": 1.2}, "answer_challenge"),
+    ],
+)
+def test_shares_out_of_range_are_refused(dials: dict[str, Any], named: str) -> None:
+    with pytest.raises(ValueError, match=named.replace("+", r"\+")):
+        ReaderParams(**dials)
+
+
+@pytest.mark.parametrize(
+    "dials", [{"open_one": 0.7, "open_low": 0.3}, {"open_one": 0.1, "open_low": 0.2, "open_high": 0.7}]
+)
+def test_shares_summing_to_one_leave_no_mass_and_list_no_zero(dials: dict[str, Any]) -> None:
+    """At exactly 1 the chosen opening keeps nothing (not a float's error), and policy lists only what it plays."""
+    policy = Reader(dataclasses.replace(GREEDY, **dials)).policy(view_after([]))
+    assert all(p > 0 for _, p in policy)
+    assert bid("p1", 3, 4) not in dict(policy)
+    assert sum(p for _, p in policy) == pytest.approx(1.0)
