@@ -32,7 +32,7 @@ from core.serial.solve.neural import TrainConfig, Tree, tabular_mmd, train
 # Exact exploitability of the references (README, issues #12 and #24; random measured by `liars exploit`).
 # "reader's dials": the trained heads-up dials with the opening of one copy (open_one 1.0), measured 28 Nov 2026 by
 # `liars exploit --strategy trained --digits 2 --serial-length 2` (2×2) and `--digits 3 --serial-length 2` (3×2);
-# logs /work/coord/s6/logs/opening_trained_2x2.log and opening_trained_3x2.log (before open_one: 0.5626 / 0.8605).
+# (before open_one: 0.5626 / 0.8605).
 TARGETS = {
     "2×2": {"CFR+ table": 0.0009, "reader's dials": 0.7164, "random": 0.8025},
     "3×2": {"CFR+ table": 0.0179, "reader's dials": 0.7527, "random": 0.9419},

@@ -61,7 +61,7 @@ class HandClasses:
 
     @cached_property
     def hand_index(self) -> dict[tuple[int, ...], int]:
-        return {h: i for i, h in enumerate(self.hands)}
+        return hand_order(len(self.digits), self.rules.serial_length)
 
     @cached_property
     def weights(self) -> tuple[float, ...]:

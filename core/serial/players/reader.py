@@ -293,6 +293,11 @@ def _on_digit(action: Action, view: SeatView) -> bool:
     return isinstance(action, MakeBid) and standing is not None and action.bid.digit == standing.digit
 
 
+def _held_ones(options: list[_Option]) -> list[_Option]:
+    """The bids of one copy of a digit it holds (sure to be true): where ``open_one`` moves its opening."""
+    return [o for o in options if isinstance(o.action, MakeBid) and o.action.bid.quantity == 1 and o.p_true >= 1.0]
+
+
 _Move = list[_Option] | dict[Action, _Option]  # every target alike (a list), or the chosen bid's target (a map)
 
 
@@ -300,7 +305,7 @@ def _opening_moves(options: list[_Option], params: ReaderParams) -> list[tuple[_
     """The opening's mixture, in the order one draw splits it: ``open_one`` (one copy of a digit it holds, every
     such bid alike: a list), then ``open_low`` and ``open_high`` (maps from the bid chosen to the one a copy lower /
     higher on its digit).  A move with nowhere to go leaves the chosen bid."""
-    ones = [o for o in options if isinstance(o.action, MakeBid) and o.action.bid.quantity == 1 and o.p_true >= 1.0]
+    ones = _held_ones(options)
     moves: list[tuple[_Move, float]] = []
     if params.open_one > 0 and ones:
         moves.append((ones, params.open_one))
@@ -534,7 +539,7 @@ class Reader:
         if not p.mixes_opening or not isinstance(best.action, MakeBid):
             return None
         moves: list[tuple[str, float]] = []
-        ones = [o for o in options if isinstance(o.action, MakeBid) and o.action.bid.quantity == 1 and o.p_true >= 1.0]
+        ones = _held_ones(options)
         if p.open_one > 0 and ones and ones != [best]:
             names = [bid_text(o.action.bid) for o in ones if isinstance(o.action, MakeBid)]
             listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]

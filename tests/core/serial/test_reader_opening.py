@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from core.serial import Challenge, MakeBid, Round, SeatView, make_rules, seat_view
+from core.serial import Action, Challenge, MakeBid, Round, SeatView, make_rules, seat_view
 from core.serial.bids import Bid
 from core.serial.players import Reader, ReaderParams, get_strategy
 from core.serial.players.base import policy_of
@@ -39,6 +39,28 @@ def view_after(steps: list[tuple[str, str]], opener: str = "p1") -> SeatView:
 
 def bid(player: str, quantity: int, digit: int) -> MakeBid:
     return MakeBid(player, Bid(quantity, digit))
+
+
+def assert_draws_its_policy(reader: Reader, view: SeatView, n: int = 4000) -> dict[Action, float]:
+    """``decide`` over ``n`` seeds draws from ``policy``: it sums to 1, nothing else is drawn, and each action's
+    frequency is within 4 standard errors of its probability (plus 3 draws' slack: the softmax's rare actions, at
+    p ≈ 1e-6, have a normal bound of 0).  Returns the policy."""
+    policy = dict(reader.policy(view))
+    assert sum(policy.values()) == pytest.approx(1.0)
+    draws = Counter(reader.decide(view, random.Random(seed)) for seed in range(n))
+    assert set(draws) <= set(policy)
+    for action, p in policy.items():
+        assert abs(draws[action] / n - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 3 / n, (action, draws[action] / n, p)
+    return policy
+
+
+def assert_plays_alike(mixed: Reader, plain: Reader, view: SeatView) -> None:
+    """Same policy, same decisions and the same draws from the rng: the dial changes nothing at this decision."""
+    assert mixed.policy(view) == plain.policy(view)
+    for seed in range(40):
+        rngs = random.Random(seed), random.Random(seed)
+        assert mixed.decide(view, rngs[0]) == plain.decide(view, rngs[1])
+        assert rngs[0].getstate() == rngs[1].getstate()
 
 
 def test_the_new_dials_are_off_by_default() -> None:
@@ -71,27 +93,14 @@ def test_the_greedy_opening_is_all_of_its_largest_holding() -> None:
 def test_the_mixed_opening_plays_its_policy_exactly(dials: dict[str, Any], expected: dict[MakeBid, float]) -> None:
     """``open_one``: one copy of a digit it holds, each alike; ``open_low`` / ``open_high``: the chosen opening one
     copy lower / higher on its digit.  ``policy`` is the distribution ``decide`` draws from."""
-    mixed = Reader(dataclasses.replace(GREEDY, **dials))
-    view = view_after([])
-    policy = dict(mixed.policy(view))
+    policy = assert_draws_its_policy(Reader(dataclasses.replace(GREEDY, **dials)), view_after([]))
     assert policy == {a: pytest.approx(p) for a, p in expected.items()}
-    assert sum(policy.values()) == pytest.approx(1.0)
-    draws = Counter(mixed.decide(view, random.Random(seed)) for seed in range(4000))
-    assert set(draws) == set(policy)
-    for action, p in policy.items():
-        assert abs(draws[action] / 4000 - p) < 0.03
 
 
 def test_the_mixed_opening_keeps_bluffs_and_softmax_exact() -> None:
     """With the trained player's bluffs and softmax on, the opening's policy still sums to one and is what it draws."""
     mixed = Reader(dataclasses.replace(ReaderParams(bluff_rate=0.3, bluff_margin=0.6, temperature=0.05), open_one=0.3))
-    view = view_after([])
-    policy = dict(mixed.policy(view))
-    assert sum(policy.values()) == pytest.approx(1.0)
-    draws = Counter(mixed.decide(view, random.Random(seed)) for seed in range(4000))
-    assert set(draws) <= set(policy)
-    for action, p in policy.items():
-        assert abs(draws[action] / 4000 - p) < 0.03
+    assert_draws_its_policy(mixed, view_after([]))
 
 
 @pytest.mark.parametrize(
@@ -103,13 +112,7 @@ def test_the_mixed_opening_changes_no_other_decision_and_draws_nothing_there(
 ) -> None:
     base = dataclasses.replace(GREEDY, bluff_rate=0.2)  # the bluffs draw: the rng is used
     mixed = Reader(dataclasses.replace(base, open_one=0.3, open_low=0.2, open_high=0.1))
-    plain = Reader(base)
-    view = view_after(steps, opener)
-    assert mixed.policy(view) == plain.policy(view)
-    for seed in range(40):
-        rngs = random.Random(seed), random.Random(seed)
-        assert mixed.decide(view, rngs[0]) == plain.decide(view, rngs[1])
-        assert rngs[0].getstate() == rngs[1].getstate()
+    assert_plays_alike(mixed, Reader(base), view_after(steps, opener))
 
 
 def test_answer_challenge_replaces_that_share_of_a_re_raise_on_its_own_opening_digit() -> None:
@@ -141,12 +144,8 @@ def test_answer_challenge_changes_nothing_elsewhere(steps: list[tuple[str, str]]
     base = dataclasses.replace(GREEDY, bluff_rate=0.2)
     mixed, plain = Reader(dataclasses.replace(base, answer_challenge=0.5)), Reader(base)
     view = view_after(steps, opener)
-    assert mixed.policy(view) == plain.policy(view)
     assert mixed.memo_key(view) == plain.memo_key(view)
-    for seed in range(40):
-        rngs = random.Random(seed), random.Random(seed)
-        assert mixed.decide(view, rngs[0]) == plain.decide(view, rngs[1])
-        assert rngs[0].getstate() == rngs[1].getstate()
+    assert_plays_alike(mixed, plain, view)
 
 
 def test_answer_challenge_leaves_a_switch_to_another_digit_alone() -> None:
@@ -213,16 +212,7 @@ def test_shade_and_the_mixed_opening_draw_what_the_policy_says(dials: dict[str, 
     """``shade`` lowers the chosen opening, then the opening's mixture moves the shaded bid: ``decide`` draws from
     exactly ``policy`` (each action's frequency within 4 standard errors of its probability).  Before the fix
     ``decide`` returned the shaded bid unmixed: with shade and open_low at 0.5 it drew "1 four" never, not ¼."""
-    mixed = Reader(dataclasses.replace(GREEDY, **dials))
-    view = view_after([])
-    policy = dict(mixed.policy(view))
-    assert sum(policy.values()) == pytest.approx(1.0)
-    n = 6000
-    draws = Counter(mixed.decide(view, random.Random(seed)) for seed in range(n))
-    assert set(draws) <= set(policy)
-    for action, p in policy.items():
-        # 4 standard errors, plus 3 draws' slack for the softmax's rare actions (p ≈ 1e-6: the normal bound is 0)
-        assert abs(draws[action] / n - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 3 / n, (action, draws[action] / n, p)
+    assert_draws_its_policy(Reader(dataclasses.replace(GREEDY, **dials)), view_after([]), n=6000)
 
 
 def test_shade_then_open_low_policy() -> None:
