@@ -1,7 +1,7 @@
 """Screen changed 5-player dials against ``binomial`` and ``reader``, the way the README's "Five players: keeping
 the edge over binomial" does, without shipping them.
 
-    .venv/bin/python bench/five_player_dials.py --preset salomon --dials '{"bid_ratio": 8}'
+    .venv/bin/python bench/five_player_dials.py --preset salomon --dials '{"bid_ratio": 8}' [--dials '{...}' ...]
         [--players 5] [--rounds 4000] [--seed 2] [--vs binomial,reader] [--revert]
 
 Plays the table's trained reader (``hard``) with ``--dials`` changed (none: the shipped dials) in one seat and
@@ -9,8 +9,9 @@ Plays the table's trained reader (``hard``) with ``--dials`` changed (none: the 
 ``liars arena --strategies hard,binomial --players 5 --rounds R --preset P --seed S`` with these dials shipped —
 and prints one JSON line per setting: its edge over each (mean, 95 % interval), its final bids made/failed and
 challenges won/lost, and against ``binomial`` its edge minus ``reader``'s own edge on the same deals, round by
-round (``minus_reader``, with its interval). ``--revert`` also plays each dial that differs from ``reader``'s
-default put back to that default, one at a time.
+round (``minus_reader``, with its interval). ``--dials`` may be given more than once: every setting plays the
+same deals, and ``reader``'s own arena against ``binomial`` is played once for them all. ``--revert`` also plays
+each dial that differs from ``reader``'s default put back to that default, one at a time.
 
 Run by hand: 4,000 rounds against ``binomial`` take about ten CPU-seconds, against four ``reader`` s forty.
 """
@@ -47,7 +48,8 @@ def _figures(iv: Interval) -> list[float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--dials", default="{}", help="JSON: the dials to change, e.g. '{\"bid_ratio\": 8}'")
+    parser.add_argument("--dials", action="append", help="JSON: the dials to change, e.g. '{\"bid_ratio\": 8}' "
+                        "(default '{}', the shipped dials; may be repeated)")
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=4000)
@@ -59,20 +61,21 @@ def main() -> None:
     versus = [v.strip() for v in args.vs.split(",") if v.strip()]
     if not set(versus) <= {"binomial", "reader"}:
         parser.error("--vs takes binomial and/or reader")
-    changes: dict[str, Any] = json.loads(args.dials)
-    base = dataclasses.replace(trained_params(rules, args.players)[0], **changes)
     default = ReaderParams()
-    settings: list[tuple[str, ReaderParams]] = [("dials", base)]
-    if args.revert:
-        for f in dataclasses.fields(ReaderParams):
-            if getattr(base, f.name) != getattr(default, f.name):
-                settings.append((f"revert {f.name}", dataclasses.replace(base, **{f.name: getattr(default, f.name)})))
+    settings: list[tuple[str, dict[str, Any], ReaderParams]] = []
+    for text in args.dials or ["{}"]:
+        changes: dict[str, Any] = json.loads(text)
+        base = dataclasses.replace(trained_params(rules, args.players)[0], **changes)
+        settings.append(("dials", changes, base))
+        if args.revert:
+            for f in dataclasses.fields(ReaderParams):
+                if getattr(base, f.name) != getattr(default, f.name):
+                    settings.append((f"revert {f.name}", changes,
+                                     dataclasses.replace(base, **{f.name: getattr(default, f.name)})))
     reference: list[float] | None = None
-    for label, params in settings:
+    for label, changes, params in settings:
         out: dict[str, Any] = {"setting": label, "preset": args.preset, "players": args.players,
-                               "rounds": args.rounds, "seed": args.seed}
-        if label == "dials":
-            out["dials"] = changes
+                               "rounds": args.rounds, "seed": args.seed, "dials": changes}
         for v in versus:
             result = _arena(params, v, rules, args.players, args.rounds, args.seed)
             stats = result.stats["hard"]
