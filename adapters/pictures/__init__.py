@@ -5,7 +5,8 @@ Platform adapters ``await draw(picture, names)`` (a message's ``picture`` data, 
 
 The per-round pictures (the count, the challenge) are drawn with Pillow (``_raster.py``: a few
 milliseconds, fonts, shapes and glyphs cached); the charts with matplotlib's Agg backend (no pyplot;
-``_canvas.py``: tens of milliseconds, serialised by a lock).  Both use the DejaVu fonts matplotlib
+``_canvas.py``: tens of milliseconds, serialised by a lock), imported on the first chart: a process
+that draws none never loads matplotlib.  Both use the DejaVu fonts matplotlib
 ships, loaded by file (``_fonts.py``), so the same data gives the same picture on every machine.
 Every function is safe to call from a worker thread.  Input shapes are documented in each module;
 ``samples.py`` has one of each.
@@ -15,11 +16,28 @@ regenerate them with ``.venv/bin/python -m tests.adapters.pictures.regen [NAME .
 with ``LIARS_REGEN_GOLDENS=1``), look at them, and commit them with the change.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .challenge import card_face, render_challenge
-from .charts import balance_series, render_balance_chart, render_nets_chart, render_rating_chart
 from .count import render_count
 from .dispatch import filename, kind, render
 from .worker import TooManyWaiting, draw, start
+
+if TYPE_CHECKING:
+    from .charts import balance_series, render_balance_chart, render_nets_chart, render_rating_chart
+
+_CHARTS = frozenset({"balance_series", "render_balance_chart", "render_nets_chart", "render_rating_chart"})
+
+
+def __getattr__(name: str) -> Any:
+    """The charts' names, loaded on first use: ``charts.py`` imports matplotlib (about a fifth of a
+    second and its memory), which a process that never draws a chart never pays for."""
+    if name in _CHARTS:
+        return getattr(importlib.import_module(".charts", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "TooManyWaiting",

@@ -24,7 +24,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from .challenge import render_challenge
-from .charts import render_balance_chart, render_nets_chart, render_rating_chart
 from .count import render_count
 
 __all__ = ["filename", "kind", "render"]
@@ -75,6 +74,8 @@ def render(picture: Mapping[str, Any], names: Mapping[str, str] | None = None) -
         return render_count(data)
     if name == "challenge":
         return render_challenge({**picture, "names": who})
+    from .charts import render_balance_chart, render_nets_chart, render_rating_chart  # matplotlib: on first use
+
     title = picture.get("title")
     if name == "balances":
         series = [(float(x), {str(p): int(v) for p, v in row.items()}) for x, row in picture["series"]]

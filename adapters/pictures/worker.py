@@ -56,9 +56,10 @@ class TooManyWaiting(RuntimeError):
 
 
 def _warm_up(parent: int) -> None:
-    """Run in the worker as it starts: import the drawing code (and matplotlib) before the first count,
-    and leave with the bot: a bot killed with SIGKILL cannot stop its pool, and an orphaned worker
-    would hold the bot's log pipe open (and its memory) for ever."""
+    """Run in the worker as it starts: import the count's drawing code before the first count (not
+    matplotlib: the charts load it on the first chart), and leave with the bot: a bot killed with
+    SIGKILL cannot stop its pool, and an orphaned worker would hold the bot's log pipe open (and its
+    memory) for ever."""
     from .count import render_count
     from .samples import count_example
 

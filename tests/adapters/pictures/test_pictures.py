@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import ast
 import io
 import os
 import subprocess
@@ -260,3 +261,48 @@ def test_our_png_encoding_decodes_to_the_very_pixels_drawn() -> None:
         again = Image.open(io.BytesIO(png))
         again.load()  # decoding checks every chunk's CRC and the zlib stream
         assert again.mode == "RGB" and again.tobytes() == picture.tobytes()
+
+
+def _adapter_modules_the_root_imports() -> list[str]:
+    """Every adapter module ``bot/bootstrap.py`` imports (inside the functions that build each process:
+    ``liars slack``, ``liars discord``, ``liars play``), read from its syntax tree."""
+    root = Path(__file__).resolve().parents[3]
+    modules: set[str] = set()
+    for node in ast.walk(ast.parse((root / "bot" / "bootstrap.py").read_text())):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module == "adapters":  # from adapters import metrics
+                modules |= {f"adapters.{alias.name}" for alias in node.names}
+            elif node.module.startswith("adapters."):
+                modules.add(node.module)
+    return sorted(modules)
+
+
+MATPLOTLIB_AT_START = """
+import sys
+from adapters.pictures import render
+from adapters.pictures.samples import count_picture_example, names_example
+
+def loaded():
+    return sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib')[:3]
+
+for module in sys.argv[1:]:
+    __import__(module)
+print(loaded())
+render(count_picture_example(), names_example())  # a count, as a bot draws every round
+print(loaded())
+render({"chart": "nets", "nets": {"a": 3, "b": -3}})  # the first chart
+print(loaded())
+"""
+
+
+def test_a_bot_process_loads_matplotlib_only_for_its_first_chart() -> None:
+    """Every adapter module the composition root imports, and drawing a count, load no matplotlib (about a
+    fifth of a second and its memory at every start); the first chart does."""
+    modules = _adapter_modules_the_root_imports()
+    assert {"adapters.slack.app", "adapters.slack.notifier", "adapters.discord.bot", "adapters.console.app"} <= set(
+        modules)
+    root = Path(__file__).resolve().parents[3]
+    out = subprocess.run([sys.executable, "-c", MATPLOTLIB_AT_START, "bot.cli", "bot.bootstrap", *modules],
+                         capture_output=True, text=True, check=True, cwd=root, timeout=120).stdout.splitlines()
+    assert out[:2] == ["[]", "[]"], out
+    assert out[2] != "[]", out  # the check sees matplotlib once a chart loads it
