@@ -121,7 +121,10 @@ class Play:
     async def computer_move(self, table: TableState, player: str) -> None:
         assert table.match is not None
         rng = random.Random(f"{table.id}:{table.rounds_settled}:{table.events}")
-        # A decision may take up to a second (the serial game's expert): off the event loop, in a worker thread.
-        # The table's lock is held, so nothing else touches this match meanwhile.
-        action = await asyncio.to_thread(table.match.computer_action, player, table.computers[player], rng)
+        # What the decision needs (the seat's view, a copy) is taken here, under the table's lock; the decision
+        # itself may take up to a second (the serial game's expert), so it runs in a worker thread, from that
+        # copy alone: if this task is cancelled (shutdown, a timer), the lock goes and the match may change
+        # while the thread still thinks, but the thread no longer reads the match.
+        decision = table.match.computer_decision(player, table.computers[player])
+        action = await asyncio.to_thread(decision, rng)
         await self.apply(table, action)

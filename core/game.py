@@ -26,7 +26,7 @@ Games register in :data:`GAMES` (see :mod:`core.registry`); ``bot/`` looks them 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
@@ -36,6 +36,7 @@ from .commands import CommandSpec, FormatWords, HandWords
 __all__ = [
     "Checked",
     "Control",
+    "Decision",
     "Form",
     "FormField",
     "Game",
@@ -55,6 +56,10 @@ __all__ = [
 
 Json = dict[str, Any]
 """A JSON object as stored in the event log (deals, actions, records, outcomes)."""
+
+Decision = Callable[[random.Random], Json]
+"""A computer seat's decision, taken from a copy of what the seat sees (:meth:`Match.computer_decision`):
+called with a random source, it returns the action payload, reading nothing of the match."""
 
 Option = str | int | bool
 """A command's named value as it crosses the seam, typed: a Discord integer option stays an ``int``
@@ -286,7 +291,13 @@ class Match(Protocol):
         """What the player to act does when their time runs out."""
         ...
 
-    def computer_action(self, player: str, level: str, rng: random.Random) -> Json: ...
+    def computer_decision(self, player: str, level: str) -> Decision:
+        """A computer seat's move in two steps.  This call takes what the decision needs (the seat's view,
+        a copy: the table calls it on its event loop, holding the table's lock) and raises if ``player``
+        cannot act; the :data:`Decision` it returns decides from that copy alone, reading nothing of the
+        match, so it may run in a worker thread (a strategy may think for a second) while the match
+        changes, e.g. once the table stopped waiting for it."""
+        ...
 
     def declare_last(self) -> str:
         """Declare the last round (the host's ``last``); returns what to announce."""

@@ -25,7 +25,21 @@ from typing import TYPE_CHECKING, Any
 from ..commands import CommandSpec, FormatWords, HandWords, Kind, Param, Section
 from ..errors import ActionParseError, GameError, NotYourTurn, RoundOver
 from ..fairness import new_salt
-from ..game import Checked, Form, GameRules, Json, Option, Panel, RandomSource, Say, SayKind, Settled, Step, units
+from ..game import (
+    Checked,
+    Decision,
+    Form,
+    GameRules,
+    Json,
+    Option,
+    Panel,
+    RandomSource,
+    Say,
+    SayKind,
+    Settled,
+    Step,
+    units,
+)
 from .cards import parse_cards, shuffled_deck
 from .declarations import Declaration
 from .errors import CardParseError, NoLastHand
@@ -296,13 +310,18 @@ class CardsMatch:
         assert round_ is not None
         return [first, {"player": first["player"], "declare": round_.least_raise().to_dict()}]
 
-    def computer_action(self, player: str, level: str, rng: random.Random) -> Json:
+    def computer_decision(self, player: str, level: str) -> Decision:
         round_ = self.engine.round
         if round_ is None or round_.is_over:
             raise RoundOver("no round is under way")
         if round_.to_act != player:
             raise NotYourTurn(player, round_.to_act or "")
-        return action_to_json(decide(view_of(round_, player), level, rng))
+        view = view_of(round_, player)  # frozen: the round may move on while the decision is made
+
+        def decision(rng: random.Random) -> Json:
+            return action_to_json(decide(view, level, rng))
+
+        return decision
 
     def declare_last(self) -> str:
         raise NoLastHand()

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..errors import ActionParseError, GameError, RoundOver, UnknownPlayer
 from ..fairness import new_salt
-from ..game import Checked, Form, Json, Option, Panel, RandomSource, Say, SayKind, Settled, Step, int_option
+from ..game import Checked, Decision, Form, Json, Option, Panel, RandomSource, Say, SayKind, Settled, Step, int_option
 from . import text as T
 from .asks import private_read, raise_form
 from .bids import MAX_PLAYERS, MIN_PLAYERS, Bid
@@ -291,11 +291,16 @@ class SerialMatch:
             raise RoundOver("no round is under way")
         return action_to_json(timeout_action(round_))
 
-    def computer_action(self, player: str, level: str, rng: random.Random) -> Json:
+    def computer_decision(self, player: str, level: str) -> Decision:
         round_ = self.live_round
         if round_ is None:
             raise RoundOver("no round is under way")
-        return action_to_json(get_strategy(level).decide(seat_view(round_, player), rng))
+        view = seat_view(round_, player)  # frozen: the round may move on while the strategy thinks
+
+        def decision(rng: random.Random) -> Json:
+            return action_to_json(get_strategy(level).decide(view, rng))
+
+        return decision
 
     def declare_last(self) -> str:
         self.last_declared = True

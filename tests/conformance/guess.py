@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +20,7 @@ from core.errors import ActionParseError, GameError, NotYourTurn, RoundOver, Unk
 from core.game import (
     Checked,
     Control,
+    Decision,
     Form,
     FormField,
     GameRules,
@@ -152,8 +152,9 @@ class GuessMatch:
     def timeout_action(self) -> Json:
         return {"player": self.to_act, "guess": 1}
 
-    def computer_action(self, player: str, level: str, rng: random.Random) -> Json:
-        return {"player": player, "guess": 1 + rng.randrange(self.rules.high)}
+    def computer_decision(self, player: str, level: str) -> Decision:
+        high = self.rules.high
+        return lambda rng: {"player": player, "guess": 1 + rng.randrange(high)}
 
     def declare_last(self) -> str:
         return "📣 This is the last round."

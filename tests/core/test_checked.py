@@ -21,7 +21,7 @@ def test_a_checked_action_applies_and_a_stale_one_is_checked_again(name: str) ->
     match.apply_deal(match.deal(random.Random(3)))
     first = match.to_act
     assert first is not None
-    opening = match.computer_action(first, game.levels[-1], random.Random(1))
+    opening = match.computer_decision(first, game.levels[-1])(random.Random(1))
     checked = match.check(opening)
     assert isinstance(checked, Checked) and checked.action == opening
     twice = match.check(opening)

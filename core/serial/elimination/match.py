@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...errors import GameError, RoundOver
-from ...game import Checked, Form, Json, Option, Panel, RandomSource, Say, SayKind, Settled, Step
+from ...game import Checked, Decision, Form, Json, Option, Panel, RandomSource, Say, SayKind, Settled, Step
 from ..asks import private_read
 from ..game import SerialMatch, action_to_json
 from ..players import get_strategy
@@ -236,12 +236,16 @@ class EliminationMatch:
     def timeout_action(self) -> Json:
         return self._live().timeout_action()
 
-    def computer_action(self, player: str, level: str, rng: random.Random) -> Json:
+    def computer_decision(self, player: str, level: str) -> Decision:
         inner = self._live()
         round_ = inner.live_round
         assert round_ is not None
-        strategy = eliminating(get_strategy(level))
-        return action_to_json(strategy.decide(seat_view(round_, player), rng))
+        view = seat_view(round_, player)  # frozen: the round may move on while the strategy thinks
+
+        def decision(rng: random.Random) -> Json:
+            return action_to_json(eliminating(get_strategy(level)).decide(view, rng))
+
+        return decision
 
     def declare_last(self) -> str:
         raise NoLastHand()

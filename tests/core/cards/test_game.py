@@ -35,7 +35,7 @@ def play_out(m: CardsMatch, rng: random.Random, level: str = "normal") -> list[S
         while m.live:
             who = m.to_act
             assert who is not None
-            action = m.computer_action(who, level, rng)
+            action = m.computer_decision(who, level)(rng)
             m.check(action)
             step = m.apply(action)
             for say in step.says:
@@ -193,12 +193,12 @@ def test_the_panel_offers_the_buttons_of_the_moment() -> None:
     assert m.read(gun or "", "hint").startswith("You hold")
 
 
-def test_computer_action_and_checks_refuse_the_wrong_player() -> None:
+def test_computer_decision_and_checks_refuse_the_wrong_player() -> None:
     m = new(["a", "b"])
     m.apply_deal(m.deal(random.Random(8)))
     other = "a" if m.to_act == "b" else "b"
     with pytest.raises(NotYourTurn):
-        m.computer_action(other, "hard", random.Random(1))
+        m.computer_decision(other, "hard")  # refused as it is taken, not later in the thread
     with pytest.raises(NotYourTurn):
         m.check({"player": other, "declare": "pair"})
     with pytest.raises(NoLastHand):

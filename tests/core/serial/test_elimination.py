@@ -200,7 +200,7 @@ def _finished(seed: int, n: int = 5) -> EliminationMatch:
         while m.live:
             who = m.to_act
             assert who is not None
-            m.apply(m.computer_action(who, "easy", rng))
+            m.apply(m.computer_decision(who, "easy")(rng))
     return m
 
 
@@ -273,7 +273,7 @@ def test_the_table_shrinks_by_one_per_decided_round_and_ends_with_one_payer(
         while m.live:
             who = m.to_act
             assert who is not None and who in before
-            step = m.apply(m.computer_action(who, rng.choice(["random", "easy"]), rng))
+            step = m.apply(m.computer_decision(who, rng.choice(["random", "easy"]))(rng))
             settled.extend(step.settled)
         last = settled[-1]
         if last.record.get("push"):
@@ -318,7 +318,7 @@ def test_players_walking_out_still_leave_exactly_one_payer(n: int, after: int, w
         while m.live:
             who = m.to_act
             assert who is not None
-            settled.extend(m.apply(m.computer_action(who, "easy", rng)).settled)
+            settled.extend(m.apply(m.computer_decision(who, "easy")(rng)).settled)
     if m.over:
         return  # decided before anyone walked out: the other property covers it
     gone = m.still_in[:walkers]

@@ -159,7 +159,7 @@ def test_the_game_seam_deals_parses_and_replays_a_reduced_format() -> None:
     while match.live:
         who = match.to_act
         assert who is not None
-        match.apply(match.computer_action(who, "hard", rng))
+        match.apply(match.computer_decision(who, "hard")(rng))
     record = match.record(closed=True)
     assert record["rules"]["digits"] == 3 and record["rules"]["serial_length"] == 3
     assert isinstance(match, SerialMatch) and match.last_outcome is not None
@@ -199,7 +199,7 @@ def test_the_count_picture_names_the_rank_order_as_data(order: str) -> None:
     while match.live:
         who = match.to_act
         assert who is not None
-        step = match.apply(match.computer_action(who, "hard", rng))
+        step = match.apply(match.computer_decision(who, "hard")(rng))
         pictures += [s.picture for s in step.says if s.kind is SayKind.RESULT and s.picture is not None]
     [picture] = pictures
     outcome = picture["record"]["outcome"]
