@@ -10,6 +10,11 @@ engine's rounds) and prints both beside the targets::
 
     nice -n 10 .venv/bin/python bench/neural.py --digits 2 --serial-length 2 --steps 400 --every 50 --seed 1
     nice -n 10 .venv/bin/python bench/neural.py --digits 3 --serial-length 2 --steps 300 --every 50
+    nice -n 10 .venv/bin/python bench/neural.py --digits 3 --serial-length 2 --steps 300 --every 25 --hidden 128,128
+
+With the MMD rule every measured point also shows the last step's target played as a table and the weighed
+KL(target ‖ network) before and after that step's fit; ``--fit-floor`` adds the KL a free logit per feature
+row leaves (what no network on these features can beat).
 
 Not part of the test suite.  Classic rules with the rebid right, as the solved tables.  ``--write FILE``
 saves the network (JSON: the configuration, the curve and the weights, a few tens of KB).
@@ -27,7 +32,7 @@ import time
 
 from core.serial.rules import make_rules
 from core.serial.solve import Format, exploitability
-from core.serial.solve.neural import TrainConfig, Tree, tabular_mmd, train
+from core.serial.solve.neural import Learner, TrainConfig, Tree, tabular_mmd, train
 
 # Exact exploitability of the references (README, issues #12 and #24; random measured by `liars exploit`).
 # "reader's dials": the trained heads-up dials with the opening of one copy (open_one 1.0), measured 28 Nov 2026 by
@@ -74,6 +79,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tabular", action="store_true",
                         help="run the same MMD steps on a table instead of the network (the reference; rule mmd)")
+    parser.add_argument("--fit-floor", action="store_true",
+                        help="at every measured point, also fit the last step's target with a free logit per feature "
+                             "row (300 Adam steps): the KL no network on these features can beat")
     parser.add_argument("--write", metavar="FILE")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -96,14 +104,23 @@ def main() -> None:
         f"of {tree.x.shape[1]} features; tree built in {built:.1f} CPU s")
     say(f"config: {config}")
 
+    learner = Learner.create(tree, config)
+
     def report(step: int, value: float) -> None:
-        say(f"  step {step:>6}  exact exploitability {value:.4f}  ({time.process_time() - start:.0f} CPU s)")
+        fit = ""
+        if not args.tabular and learner.fit_kl is not None:  # MMD: how well the network held the last step's target
+            target = learner.target_exploitability()
+            floor = learner.row_projection_kl() if args.fit_floor else None
+            fit = (f"  last step's target as a table {target:.4f}, weighed KL(target ‖ net) "
+                   f"{learner.fit_kl[0]:.2e} before its fit, {learner.fit_kl[1]:.2e} after"
+                   + ("" if floor is None else f", {floor:.2e} by a free logit per row"))
+        say(f"  step {step:>6}  exact exploitability {value:.4f}  ({time.process_time() - start:.0f} CPU s){fit}")
 
     if args.tabular:
         table_curve = tabular_mmd(tree, config, report)
         print(f"tabular MMD: {table_curve[-1][1]:.4f} at step {config.steps}, {time.process_time() - start:.0f} CPU s")
         return
-    learner, curve = train(fmt, config, report, tree=tree)
+    learner, curve = train(fmt, config, report, learner=learner)
     trained = time.process_time() - start
     check_start = time.process_time()
     engine = exploitability(fmt, learner.strategy(), top=3)

@@ -283,6 +283,9 @@ class Learner:
     _t: int = 0  # Adam's steps
     best: tuple[int, float, Net] | None = None  # (step, exact exploitability, network) at the lowest measured point
     target: FloatArray | None = None  # MMD: the last step's target policy [edge, hand]
+    fit_weight: FloatArray | None = None  # MMD: the last step's fit weights [edge, hand]
+    fit_kl: tuple[float, float] | None = None  # MMD: the last step's weighed KL(target ‖ network) before and after
+    # its fit, per unit of weight (how far the step asked the network to move, and how far it was left short)
 
     @classmethod
     def create(cls, tree: Tree, config: TrainConfig) -> Learner:
@@ -415,6 +418,34 @@ class Learner:
             pi = np.exp(tree.log_policy(logits))
             self._adam(self.net.backward(acts, self._rows(weight * (target - pi))), cfg.lr_at(self.step))
         self.target = np.log(np.maximum(target, 1e-300))
+        self.fit_weight = weight
+        wt = weight * target
+        norm = float(wt.sum())
+        self.fit_kl = (float((wt * (self.target - logp)).sum()) / norm,
+                       float((wt * (self.target - self.log_policy())).sum()) / norm)
+
+    def row_projection_kl(self, steps: int = 300, lr: float = 0.05) -> float | None:
+        """MMD: the weighed KL(target ‖ ·) left when the last step's target is fitted by a free logit per feature
+        row instead of the network (Adam from the network's logits): what no network on these features can beat."""
+        if self.target is None or self.fit_weight is None:
+            return None
+        tree, weight, target = self.tree, self.fit_weight, np.exp(self.target)
+        z = self.net.logits(tree.x).copy()
+        m, v = np.zeros_like(z), np.zeros_like(z)
+        for t in range(1, steps + 1):
+            g = self._rows(weight * (target - np.exp(tree.log_policy(z))))
+            m = 0.9 * m + 0.1 * g
+            v = 0.999 * v + 0.001 * g * g
+            z += lr * (m / (1 - 0.9**t)) / (np.sqrt(v / (1 - 0.999**t)) + 1e-8)
+        wt = weight * target
+        return float((wt * (self.target - tree.log_policy(z))).sum()) / float(wt.sum())
+
+    def target_exploitability(self) -> float | None:
+        """MMD: the exact exploitability of the last step's target as a table (what the network was fitted to)."""
+        if self.target is None:
+            return None
+        seats = exploitability(self.tree, np.exp(self.target))
+        return float(seats[0] + seats[1]) / 2
 
     def update(self) -> None:
         """One step of the configured rule (both seats, one network), then the magnet if it is due."""
@@ -443,12 +474,14 @@ class _Sweep:
 
 
 def train(fmt: Format, config: TrainConfig, report: Callable[[int, float], None] | None = None,
-          tree: Tree | None = None) -> tuple[Learner, list[tuple[int, float]]]:
+          tree: Tree | None = None, learner: Learner | None = None) -> tuple[Learner, list[tuple[int, float]]]:
     """Train for ``config.steps``; the exact exploitability at step 0, every ``config.every`` and at the end.
 
+    ``learner`` (made by :meth:`Learner.create`) lets the caller read it while it trains, e.g. from ``report``.
     ``learner.best`` is then the network at the lowest measured point (step, value, network): a selection by
     the exact best response, which only the small formats have."""
-    learner = Learner.create(tree or Tree.build(fmt, config.window), config)
+    if learner is None:
+        learner = Learner.create(tree or Tree.build(fmt, config.window), config)
     curve: list[tuple[int, float]] = []
 
     def measure() -> None:

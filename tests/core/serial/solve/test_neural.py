@@ -222,3 +222,23 @@ def test_decisions_are_seeded_and_explained() -> None:
     for action, p in strategy.policy(view):
         assert counts.get(_key(action), 0) / 4000 == pytest.approx(p, abs=0.03)
     assert strategy.explain(view).startswith("My network's likeliest choices here: bid ")
+
+
+def test_the_fit_s_kl_says_how_far_the_network_was_left_from_its_step_s_target() -> None:
+    tree = Tree.build(Format(make_rules("classic", digits=2, serial_length=1, rebid=True)))
+    idle = Learner.create(tree, TrainConfig(hidden=(16,), fit_steps=0, seed=5))
+    untried = idle.fit_kl  # (a local: the attribute changes with the step below)
+    assert untried is None and idle.target_exploitability() is None
+    idle.update()  # a step whose fit takes no Adam step: the network stays where it was
+    assert idle.fit_kl is not None and idle.fit_kl[0] > 1e-4 and idle.fit_kl[1] == pytest.approx(idle.fit_kl[0])
+    fitted = Learner.create(tree, TrainConfig(hidden=(16,), fit_steps=300, lr=0.03, lr_final=None, seed=5))
+    fitted.update()
+    assert fitted.fit_kl is not None and fitted.fit_kl[0] == pytest.approx(idle.fit_kl[0])  # the same step asked
+    assert fitted.fit_kl[1] < 0.1 * fitted.fit_kl[0]
+    target = fitted.target_exploitability()  # the step's table, which a near-perfect fit plays nearly as it is
+    assert target is not None and target < idle.exploitability()
+    assert fitted.exploitability() == pytest.approx(target, abs=0.002)
+    # a free logit per feature row can hold whatever the network can, and starts where the network is
+    floor = idle.row_projection_kl()
+    assert floor is not None and floor < 0.1 * idle.fit_kl[0]
+    assert Learner.create(tree, TrainConfig(hidden=(16,))).row_projection_kl() is None
