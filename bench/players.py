@@ -110,7 +110,9 @@ def expert_decisions(rules: Rules, n: int, rounds: int) -> list[float]:
     search at every table size: the shipped level searches heads up only and plays as ``hard`` beyond)."""
     rng = random.Random(n)
     seats = tuple(f"p{i}" for i in range(n))
-    expert, hard = Expert(lambda: get_strategy("hard"), max_players=None), get_strategy("hard")
+    expert, hard = get_strategy("expert"), get_strategy("hard")
+    assert isinstance(expert, Expert)
+    expert.max_players = None  # the shipped level, its type mixture included, searching at every size
     times: list[float] = []
     for k in range(rounds):
         me = seats[k % n]

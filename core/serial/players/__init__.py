@@ -31,7 +31,8 @@ Names (:data:`STRATEGY_NAMES`, all accepted by :func:`get_strategy`):
 ``expert``
     Search from beliefs at decision time (:mod:`core.serial.players.expert`): particles over the others'
     holdings weighed by ``hard``'s exact mixture, each option played out; the solved table where ``hard``
-    plays one.  Offered as a level, never the default (:data:`DEFAULT_LEVEL`).
+    plays one.  Heads-up classic, each particle is also a type — ``hard``, or ``hard`` with an honest
+    opening — inferred from the round.  Offered as a level, never the default (:data:`DEFAULT_LEVEL`).
 ``solver``
     The solved (CFR+) strategy where a table fits the format: in 3×3 the history-keyed table of
     :mod:`core.serial.players.solved_history` (:mod:`~core.serial.players.solved_history_data`),
@@ -125,13 +126,24 @@ def _hard() -> Strategy:
     return WithSolved(TrainedReader(name="hard"), [*solved_strategies(), *_multi_strategies()], name="hard")
 
 
+def _honest_hard() -> Strategy:
+    """``hard`` with an honest opening (``open_one`` 0): the type ``expert`` infers beside ``hard`` itself."""
+    return WithSolved(
+        TrainedReader(name="hard", changes=HONEST_OPENING), [*solved_strategies(), *_multi_strategies()],
+        name="hard (honest opening)",
+    )
+
+
 def _expert() -> Strategy:
-    return Expert(_hard)
+    return Expert(_hard, types=((_hard, 1.0 - HONEST_PRIOR), (_honest_hard, HONEST_PRIOR)))
 
 
 def _solver() -> Strategy:
     return WithSolved(Reader(name="reader"), [*solved_strategies(), *_multi_strategies()], name="solver")
 
+
+HONEST_OPENING = {"open_one": 0.0}  # the dials that make hard's opening honest
+HONEST_PRIOR = 0.5  # expert's prior that the other opens honestly (README: "An `expert` level")
 
 _FACTORIES: dict[str, Callable[[], Strategy]] = {
     "random": RandomPlayer,

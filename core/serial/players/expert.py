@@ -10,6 +10,14 @@ the local best response does (:mod:`.search`, shared with ``liars exploit --appr
 ``lookahead`` of its own decisions ahead, every particle then played out with the others drawing from
 the model and itself challenging at its next turn.
 
+With ``types`` the model is a mixture of types inferred from the round: each particle is a holding *and*
+a type (shipped: ``hard`` as it plays, and ``hard`` with an honest opening — ``open_one`` 0 —, even
+prior), the same reweighing over the other's actions infers which type it is playing, and each particle's
+play-out draws from its own type.  Heads-up classic ``hard`` opens one copy of a digit it holds, which
+tells nothing of its count; an honest opener's opening does, and the model without the honest type read
+it as something ``hard`` never plays.  Types that play alike at a table (the same dials: everywhere but
+heads-up classic today) are one, so elsewhere the search is as before.
+
 Where ``hard`` plays a solved table (the small formats), ``expert`` plays that table too: the tables
 are near-equilibrium, and a search aimed at a model of them would only make the player exploitable.
 Off its turn (``first`` challenge mode lets anyone challenge at any moment) it answers as ``hard``.
@@ -27,13 +35,16 @@ The choice is a function of the view, so :meth:`Expert.policy` is exact.
 
 from __future__ import annotations
 
+import dataclasses
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..round import Action, MakeBid, Phase, Round
 from ..view import SeatView
 from .base import Strategy, action_text, bid_text, pct, policy_of
+from .reading import ReaderParams
 from .search import LocalBestResponse
+from .trained import TrainedReader
 
 __all__ = ["Expert"]
 
@@ -48,7 +59,9 @@ SEARCH_MAX_PLAYERS = 2  # it searches heads up only; at larger tables it plays a
 
 class Expert:
     """Search from beliefs (see the module docstring); ``model`` is a factory of the strategy the others are
-    assumed to play, with an optional ``table_for(view)`` saying where it plays a solved table."""
+    assumed to play, with an optional ``table_for(view)`` saying where it plays a solved table; ``types``,
+    factories with prior weights (summing to 1), the types the search infers among instead of ``model``
+    alone (``model`` still plays the tables, off its turn and at larger tables)."""
 
     def __init__(
         self,
@@ -59,9 +72,13 @@ class Expert:
         lookahead: int = LOOKAHEAD,
         raises_per_digit: int = RAISES_PER_DIGIT,
         max_players: int | None = SEARCH_MAX_PLAYERS,
+        types: Sequence[tuple[Callable[[], Strategy], float]] = (),
     ) -> None:
+        if types and abs(sum(prior for _, prior in types) - 1.0) > 1e-9:
+            raise ValueError(f"expert's type priors must sum to 1, not {sum(prior for _, prior in types):g}")
         self.name = name
         self._model_factory = model
+        self.type_factories = list(types)
         self.model = model()
         self.particles = particles
         self.lookahead = lookahead
@@ -94,6 +111,21 @@ class Expert:
             return self.model
         return None
 
+    def types(self, view: SeatView) -> list[tuple[Strategy, float]]:
+        """The types the search infers among at this table, fresh, with their priors; types that play alike
+        here (trained readers with equal dials) are merged, and one type left is none (``[]``: the model)."""
+        merged: list[tuple[Strategy, float, object]] = []
+        for factory, prior in self.type_factories:
+            strategy = factory()
+            key = _dials(strategy, view)
+            for i, (kept, p, k) in enumerate(merged):
+                if key is not None and k == key:
+                    merged[i] = (kept, p + prior, k)
+                    break
+            else:
+                merged.append((strategy, prior, key))
+        return [(s, p) for s, p, _ in merged] if len(merged) > 1 else []
+
     def search(self, view: SeatView) -> tuple[LocalBestResponse, Round]:
         """The round rebuilt from the view, and the searcher with its belief after the history."""
         opener = view.history[0].player if view.history else view.to_act
@@ -102,14 +134,17 @@ class Expert:
         serials = dict.fromkeys(view.players, view.serial)
         round_ = Round(view.rules, view.players, serials, opener, view.stake)
         fixed = f"expert:{view.rules!r}:{view.players}:{opener}:{view.stake}:{view.me}:{view.serial.digits}"
+        types = self.types(view)
         lbr = LocalBestResponse(
             self._model_factory(), round_, view.me, random.Random(fixed),
             particles=self.particles_for(view.n), lookahead=self.lookahead,
-            raises_per_digit=self.raises_per_digit, rollout=True,
+            raises_per_digit=self.raises_per_digit, rollout=True, types=types,
         )
         for action in view.history:
             lbr.observe(action)
             round_.apply(action)
+        if _alike_past_opening(types, view):
+            lbr.merge_types()  # no other seat opens again this round: the types now play alike
         lbr.rng = random.Random(f"{fixed}:{view.history!r}")
         return lbr, round_
 
@@ -155,12 +190,36 @@ class Expert:
                 if sum(serial.counts[bid.digit] for serial in r.serials.values()) >= bid.quantity
             )
             belief = f" I believe {bid_text(bid)} true with probability {pct(true)}."
+        kinds = lbr.type_weights()
+        if len(kinds) > 1:
+            shares = ", ".join(f"{model.name} {pct(w)}" for model, w in kinds)
+            model = f"each of {len(kinds)} kinds of player ({shares}, as I now believe)"
+        else:
+            model = self.model.name
         text = (
-            f"I searched {len(lbr.replicas)} possible holdings of the others, weighed by how likely "
-            f"{self.model.name} would have played what they played, and {len(ranked)} options one decision ahead. "
+            f"I searched {lbr.holdings} possible holdings of the others, weighed by how likely "
+            f"{model} would have played what they played, and {len(ranked)} options one decision ahead. "
             f"Best: {action_text(best)}, worth {value:+.2f} units to me"
         )
         if rest:
             second, v2 = rest[0]
             text += f"; next, {action_text(second)} at {v2:+.2f}"
         return text + "." + belief
+
+
+def _dials(strategy: Strategy, view: SeatView) -> ReaderParams | None:
+    """What a type plays from here, where it says (a trained reader's dials, or those of the reader a
+    :class:`~.solved.WithSolved` holds), else ``None``: two types with equal dials play alike."""
+    inner = getattr(strategy, "inner", strategy)
+    return inner.params(view) if isinstance(inner, TrainedReader) else None
+
+
+def _alike_past_opening(types: list[tuple[Strategy, float]], view: SeatView) -> bool:
+    """Whether the types are trained readers whose dials differ only in how they open.  At a decision of this
+    seat the others' opening is behind (the first action) or never comes (this seat opens), so from here they
+    play alike: the search's play-outs need one particle per holding, not one per type."""
+    dials = [_dials(strategy, view) for strategy, _ in types]
+    kept = {  # the dials that move only the opening, set aside
+        dataclasses.replace(d, open_one=0.0, open_low=0.0, open_high=0.0) for d in dials if isinstance(d, ReaderParams)
+    }
+    return len(types) > 1 and len(kept) == 1 and all(isinstance(d, ReaderParams) for d in dials)

@@ -6,6 +6,9 @@ the other seats — weighed by their prior and by a *model* strategy's exact mix
 (:func:`~core.serial.players.base.policy_of`) for every action the others took; at its own decision
 it values each candidate (the challenge or the count, and per digit the smallest raises) over the
 particles, assuming the others then play the model and it itself then challenges, and plays the best.
+With ``types`` (several models, each with a prior weight) every holding is dealt once per type: a
+particle is a holding *and* the model the others play, so the same reweighing infers which model they
+are playing, and each particle's continuation draws from its own.
 See :mod:`core.serial.solve.approx` for the method and its validation.
 
 Pure: every random choice comes from the seeded ``random.Random`` it is handed; no clock.
@@ -33,6 +36,9 @@ EXACT_BELIEF_LIMIT = 100  # enumerate the others' joint holdings when there are 
 LIKELIHOOD_FLOOR = 1e-4  # a particle that the strategy would "never" have played keeps this much weight
 EXPAND_DEPTH = 3  # the others' decisions summed over exactly after a candidate; deeper ones are sampled
 PRUNE = 1e-3  # branches of the others' mixtures below this probability are dropped when summing
+
+
+_Live = tuple[Round, float, Strategy]  # a particle in the walk: its round, its weight, the model its others play
 
 
 @dataclass(frozen=True)
@@ -88,11 +94,15 @@ class LocalBestResponse:
         lookahead: int = 2,
         raises_per_digit: int = 2,
         rollout: bool = False,
+        types: Sequence[tuple[Strategy, float]] = (),
     ) -> None:
         """``rollout``: past the lookahead, every particle is played out alone (the others' actions drawn from
         the model, its own by the default continuation) instead of summing the others' mixtures over the
-        public tree — far cheaper at 3 or more players, noisier (the ``expert`` player's setting)."""
+        public tree — far cheaper at 3 or more players, noisier (the ``expert`` player's setting).
+        ``types``: the models the others may be playing, with prior weights (summing to 1), instead of
+        ``strategy`` alone: each holding is crossed with every type (the holdings dealt as without them)."""
         self.strategy = strategy
+        kinds = list(types) or [(strategy, 1.0)]
         self.lookahead = lookahead
         self.raises_per_digit = raises_per_digit
         self.rollout = rollout
@@ -101,16 +111,48 @@ class LocalBestResponse:
         others = [p for p in round_.players if p != me]
         self.replicas: list[Round] = []
         self.weights: list[float] = []
+        self.models: list[Strategy] = []  # the model each particle's others play
+        self._kinds = len(kinds)  # particles per holding (consecutive)
+        self._belief: list[tuple[Strategy, float]] | None = None  # the types' shares when merged
         for particle in _holdings(round_.rules, others, rng, particles):
             serials = {me: round_.serials[me], **particle.serials}
-            self.replicas.append(Round(round_.rules, round_.players, serials, round_.opener, round_.stake))
-            self.weights.append(particle.prior)
+            for model, prior in kinds:
+                self.replicas.append(Round(round_.rules, round_.players, serials, round_.opener, round_.stake))
+                self.weights.append(particle.prior * prior)
+                self.models.append(model)
+
+    def type_weights(self) -> list[tuple[Strategy, float]]:
+        """The belief over the types: each model's share of the particles' weight (one entry per model)."""
+        if self._belief is not None:
+            return self._belief
+        out: dict[int, tuple[Strategy, float]] = {}
+        total = sum(self.weights)
+        for model, w in zip(self.models, self.weights, strict=True):
+            out[id(model)] = (model, out.get(id(model), (model, 0.0))[1] + w / total)
+        return list(out.values())
+
+    @property
+    def holdings(self) -> int:
+        """How many holdings of the others its particles deal (each once per type until merged)."""
+        return len(self.replicas) // self._kinds
+
+    def merge_types(self) -> None:
+        """Each holding's particles, one per type, become one: weighted by their sum, its others playing the
+        first type.  Only for when the types play alike for the rest of the round (the caller knows: ``expert``'s
+        types differ in their opening alone); the belief over the types is kept (:meth:`type_weights`)."""
+        k = self._kinds
+        if k == 1:
+            return
+        self._belief = self.type_weights()
+        self.replicas, self.models = self.replicas[::k], self.models[::k]
+        self.weights = [sum(self.weights[i : i + k]) for i in range(0, len(self.weights), k)]
+        self._kinds = 1
 
     def observe(self, action: Action) -> None:
         """Another seat's (or its own) action: reweigh the particles by the strategy's odds of it, then apply."""
         for i, replica in enumerate(self.replicas):
             if action.player != self.me and self.weights[i] > 0:
-                self.weights[i] *= max(_probability(self.strategy, replica, action), LIKELIHOOD_FLOOR)
+                self.weights[i] *= max(_probability(self.models[i], replica, action), LIKELIHOOD_FLOOR)
             replica.apply(action)
         total = sum(self.weights)
         if total > 0:
@@ -137,48 +179,50 @@ class LocalBestResponse:
     def values(self, round_: Round) -> list[tuple[Action, float]]:
         """Each candidate's value to the exploiter under its belief (units), looking ``lookahead`` of its
         own decisions ahead."""
-        live = [(r, w) for r, w in zip(self.replicas, self.weights, strict=True) if w > 1e-9]
+        live = [
+            (r, w, m) for r, w, m in zip(self.replicas, self.weights, self.models, strict=True) if w > 1e-9
+        ]
         return [(a, self._after(live, a, self.lookahead - 1)) for a in self.candidates(round_)]
 
     def decide(self, round_: Round) -> Action:
         return max(self.values(round_), key=lambda av: av[1])[0]
 
-    def _after(self, live: list[tuple[Round, float]], action: Action, lookahead: int) -> float:
+    def _after(self, live: list[_Live], action: Action, lookahead: int) -> float:
         nxt = []
-        for replica, w in live:
+        for replica, w, model in live:
             branch = replica.copy()
             branch.apply(action)
-            nxt.append((branch, w))
+            nxt.append((branch, w, model))
         return self._walk(nxt, lookahead)
 
-    def _walk(self, live: list[tuple[Round, float]], lookahead: int) -> float:
+    def _walk(self, live: list[_Live], lookahead: int) -> float:
         """The public tree from here, summed over the particles: the exploiter's best candidate at each of
         its decisions (one choice for every particle: it sees only its own serial), the strategy's
         mixture at the others'; past ``lookahead`` decisions, the default continuation."""
         head = live[0][0]
         if head.outcome is not None:
-            return sum(w * r.outcome.net[self.me] for r, w in live if r.outcome is not None)
+            return sum(w * r.outcome.net[self.me] for r, w, _ in live if r.outcome is not None)
         who = head.to_act
         assert who is not None
         if lookahead <= 0 and self.rollout:
-            return sum(w * self._continue(r.copy(), 0) for r, w in live)
+            return sum(w * self._continue(r.copy(), 0, m) for r, w, m in live)
         if who == self.me:
             if lookahead <= 0:
-                return sum(w * self._continue(r.copy(), EXPAND_DEPTH) for r, w in live)
+                return sum(w * self._continue(r.copy(), EXPAND_DEPTH, m) for r, w, m in live)
             return max(self._after(live, a, lookahead - 1) for a in self.candidates(head))
-        branches: dict[Action, list[tuple[Round, float]]] = {}
-        for replica, w in live:
-            for action, p in policy_of(self.strategy, seat_view(replica, who)):
+        branches: dict[Action, list[_Live]] = {}
+        for replica, w, model in live:
+            for action, p in policy_of(model, seat_view(replica, who)):
                 if p * w > 1e-9:
-                    branches.setdefault(action, []).append((replica, w * p))
+                    branches.setdefault(action, []).append((replica, w * p, model))
         total = 0.0
         for action, group in branches.items():
-            if sum(w for _, w in group) >= PRUNE * sum(w for _, w in live) or lookahead > 0:
+            if sum(w for _, w, _ in group) >= PRUNE * sum(w for _, w, _ in live) or lookahead > 0:
                 total += self._after(group, action, lookahead)
         return total
 
-    def _continue(self, round_: Round, depth: int) -> float:
-        """The exploiter's units from here: the others play the strategy, the exploiter its default."""
+    def _continue(self, round_: Round, depth: int, model: Strategy) -> float:
+        """The exploiter's units from here: the others play ``model``, the exploiter its default."""
         while True:
             if round_.outcome is not None:
                 return float(round_.outcome.net[self.me])
@@ -189,14 +233,14 @@ class LocalBestResponse:
                 continue
             view = seat_view(round_, who)
             if depth <= 0:
-                round_.apply(self.strategy.decide(view, self.rng))
+                round_.apply(model.decide(view, self.rng))
                 continue
             total = 0.0
-            for action, p in policy_of(self.strategy, view):
+            for action, p in policy_of(model, view):
                 if p >= PRUNE:
                     branch = round_.copy()
                     branch.apply(action)
-                    total += p * self._continue(branch, depth - 1)
+                    total += p * self._continue(branch, depth - 1, model)
             return total
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
@@ -72,19 +73,28 @@ def trained_params(rules: Rules, players: int) -> tuple[ReaderParams, str | None
 
 
 class TrainedReader:
-    """``reader`` with the dials trained for the table in front of it (chosen per decision, cached)."""
+    """``reader`` with the dials trained for the table in front of it (chosen per decision, cached); ``changes``
+    overrides some of them at every table (``expert`` models an honest opener as ``hard`` with ``open_one`` 0)."""
 
-    def __init__(self, name: str = "trained") -> None:
+    def __init__(self, name: str = "trained", *, changes: Mapping[str, Any] | None = None) -> None:
         self.name = name
+        self.changes = dict(changes or {})
         self._readers: dict[tuple[Rules, int], Reader] = {}
 
     def __repr__(self) -> str:
-        return f"TrainedReader({self.name!r})"
+        return f"TrainedReader({self.name!r})" if not self.changes else f"TrainedReader({self.name!r}, {self.changes})"
+
+    def params(self, view: SeatView) -> ReaderParams:
+        """The dials it plays with at this table: the trained ones, with ``changes``."""
+        return self.reader(view).params
 
     def reader(self, view: SeatView) -> Reader:
         key = (view.rules, view.n)
         if key not in self._readers:
-            self._readers[key] = Reader(trained_params(view.rules, view.n)[0], name=self.name)
+            params = trained_params(view.rules, view.n)[0]
+            if self.changes:
+                params = dataclasses.replace(params, **self.changes)
+            self._readers[key] = Reader(params, name=self.name)
         return self._readers[key]
 
     def fallback(self, view: SeatView) -> str | None:

@@ -5,10 +5,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+import pytest
+
 from core.serial import Round, deal_serial, make_rules
+from core.serial.hands import HandClasses
 from core.serial.players import Expert, get_strategy
 from core.serial.players.base import policy_of
-from core.serial.round import Action, Phase
+from core.serial.round import Action, MakeBid, Phase
 from core.serial.rules import Rules
 from core.serial.serials import Serial
 from core.serial.solve.format import Format
@@ -150,3 +153,90 @@ def test_the_shipped_level_searches_heads_up_only_and_plays_as_hard_at_larger_ta
             return hard.decide(view, rng)
 
         play(round_, n + 2, act)
+
+
+def typed_expert(particles: int = 4) -> Expert:
+    """Like :func:`small_expert`, with the shipped level's types (``hard``, ``hard`` with an honest opening)."""
+    shipped = get_strategy("expert")
+    assert isinstance(shipped, Expert) and len(shipped.type_factories) == 2
+    return Expert(lambda: get_strategy("hard"), particles=particles, max_players=None, types=shipped.type_factories)
+
+
+def test_the_other_seats_opening_moves_the_belief_over_its_type_by_bayes_rule() -> None:
+    """4×4 heads-up classic (the heads-up classic dials: ``hard`` opens one copy of a digit it holds; its 35 hand
+    classes are searched exactly).  After the other's opening, each type's share is its prior times the mean
+    over the hand classes of that type's probability of the opening (floored), as computed here from the
+    types' own policies; a one-copy opening drawn from ``hard`` moves it toward ``hard``, ``binomial``'s opening
+    of all it holds of a digit toward the honest type."""
+    expert = typed_expert()
+    rules = make_rules("classic", digits=4, serial_length=4)
+    hard, binomial = get_strategy("hard"), get_strategy("binomial")
+    classes = HandClasses(rules)
+    moved = {"hard": 0, "honest": 0}
+    for seed in range(6):
+        rng = random.Random(seed)
+        opener = hard if seed % 2 == 0 else binomial
+        round_ = Round(rules, ("a", "b"), deal(rules, ("a", "b"), rng), "b")
+        opening = opener.decide(seat_view(round_, "b"), rng)
+        round_.apply(opening)
+        view = seat_view(round_, "a")
+        lbr, _ = expert.search(view)
+        shares = [w for _, w in lbr.type_weights()]
+        types = [factory() for factory, _ in expert.type_factories]
+        assert [t.name for t, _ in lbr.type_weights()] == [t.name for t in types] == ["hard", "hard (honest opening)"]
+        expected = []
+        for t, (_, prior) in zip(types, expert.type_factories, strict=True):
+            mass = 0.0
+            for h, serial in enumerate(classes.serials):
+                other = Round(rules, ("a", "b"), {"a": view.serial, "b": serial}, "b")
+                p = sum(q for act, q in policy_of(t, seat_view(other, "b")) if act == opening)
+                mass += classes.weights[h] * max(p, 1e-4)
+            expected.append(prior * mass)
+        assert shares == [pytest.approx(e / sum(expected), abs=1e-9) for e in expected]
+        if opener is hard:
+            moved["hard"] += shares[0] > 0.9
+        elif isinstance(opening, MakeBid) and opening.bid.quantity >= 2:
+            moved["honest"] += shares[1] > 0.9
+    assert moved["hard"] == 3 and moved["honest"] >= 1, moved
+
+
+def test_with_types_its_policy_is_still_exact_and_deterministic() -> None:
+    """4×3 heads-up classic with the rebid right (no solved table; 20 hand classes, searched exactly)."""
+    expert, hard = typed_expert(), get_strategy("hard")
+    rules = make_rules("classic", digits=4, serial_length=3, rebid=True)
+    rng = random.Random(21)
+    decided = 0
+    for opener in ("a", "b"):
+        round_ = Round(rules, ("a", "b"), deal(rules, ("a", "b"), rng), opener)
+        while not round_.is_over:
+            who = round_.to_act
+            assert who is not None
+            view = seat_view(round_, who)
+            if who == "a":
+                action = expert.decide(view, random.Random(1))
+                assert action in round_.legal_actions()
+                assert expert.decide(view, random.Random(2)) == action  # the handed rng is not used
+                assert policy_of(expert, view) == [(action, 1.0)]
+                if not decided:
+                    text = expert.explain(view)
+                    assert "2 kinds of player" in text and "20 possible holdings" in text, text
+                decided += 1
+            else:
+                action = hard.decide(view, rng)
+            round_.apply(action)
+    assert decided >= 2
+
+
+def test_types_that_play_alike_at_a_table_are_one() -> None:
+    """Salomon's heads-up dials do not mix the opening: there the two types are one and the search is the
+    single model's, value for value; in heads-up classic they are two."""
+    typed, single = typed_expert(), small_expert()
+    rng = random.Random(4)
+    for preset, kinds in (("salomon", 0), ("classic", 2)):
+        rules = make_rules(preset)
+        round_ = Round(rules, ("a", "b"), deal(rules, ("a", "b"), rng), "b")
+        round_.apply(get_strategy("binomial").decide(seat_view(round_, "b"), rng))
+        view = seat_view(round_, "a")
+        assert len(typed.types(view)) == kinds
+        if kinds == 0:
+            assert typed.values(view) == single.values(view)
