@@ -19,10 +19,19 @@ class RecordError(ValueError):
     """The record is not a well-formed game record.  ``str()`` is one line for people."""
 
 
+def one_line(text: str) -> str:
+    """``text`` with every character that is not printable (a newline, a tab, a control character) written as
+    its escape, so a name taken from a record cannot break the one line an error is printed on."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 class IllegalRecordedAction(Exception):
-    """A recorded action the rules refuse: ``round`` and ``action`` are indexes into the record."""
+    """A recorded action the rules refuse: ``round`` and ``action`` are indexes into the record.  ``error`` is
+    the rules' refusal, on one line (a player named in the record is written as it is, its control characters
+    escaped)."""
 
     def __init__(self, error: str, round_index: int, action_index: int | None) -> None:
+        error = one_line(error)
         super().__init__(error)
         self.error = error
         self.round = round_index

@@ -406,6 +406,19 @@ def test_replay_never_fails_with_anything_but_its_two_errors(base: dict[str, Any
     json.dumps(result)
 
 
+@pytest.mark.parametrize("name", ["\n", "a\tb", "\x07", "\u2028"])
+def test_a_player_named_with_control_characters_is_refused_on_one_line(name: str) -> None:
+    """Found by the test above: a recorded action by a player named "\\n" was refused with the name written raw,
+    over two lines.  The refusal names the player with the character escaped."""
+    record = json.loads(json.dumps(RECORD))
+    record["rounds"][0]["actions"][0]["player"] = name
+    with pytest.raises(IllegalRecordedAction) as caught:
+        core_replay(record)
+    text = str(caught.value)
+    assert text.isprintable() and "is not playing" in text
+    assert repr(name)[1:-1] in text and caught.value.to_dict()["error"] == text
+
+
 def test_liars_replay_accepts_a_reduced_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import pathlib
 
