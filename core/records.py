@@ -15,14 +15,18 @@ DEFAULT_GAME = "serial"
 """The game of a record (and a table) that names none: the serial game, as before there were two."""
 
 
-class RecordError(ValueError):
-    """The record is not a well-formed game record.  ``str()`` is one line for people."""
-
-
 def one_line(text: str) -> str:
     """``text`` with every character that is not printable (a newline, a tab, a control character) written as
     its escape, so a name taken from a record cannot break the one line an error is printed on."""
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+class RecordError(ValueError):
+    """The record is not a well-formed game record.  ``str()`` is one line for people (a name taken from the
+    record is written with its control characters escaped)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(one_line(message))
 
 
 class IllegalRecordedAction(Exception):

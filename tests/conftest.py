@@ -17,6 +17,7 @@ import os
 import tempfile
 import warnings
 from collections.abc import Iterator
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -129,22 +130,15 @@ def postgres_url(postgres_server: str) -> Iterator[str]:
 
 
 _EXIT = {"status": 0}
+_FROM_WORKERS: list[str] = []
+"""Under pytest-xdist (``make test`` runs ``-n 2``): what the workers' end-of-run checks found.  A worker's own
+exit status does not reach the controller, so each worker hands its findings over (``workeroutput``) and the
+controller fails the run."""
 
 
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    gc.collect()  # a task freed only by the cycle collector is reported now
-    if _NEVER_RETRIEVED.records:
-        print(f"\nasyncio reported after the tests: {_NEVER_RETRIEVED.records}", flush=True)
-        session.exitstatus = exitstatus = pytest.ExitCode.TESTS_FAILED
-    _EXIT["status"] = int(exitstatus)
-
-
-def pytest_unconfigure(config: pytest.Config) -> None:
-    """A store or client a test left open keeps a non-daemon thread (aiosqlite's connection thread) alive,
-    and the test process would then never exit after printing its results.  Say which, and fail."""
-    exitstatus = _EXIT["status"]
-    import os
-    import sys
+def _threads_left() -> list[tuple[str, str, str]]:
+    """The non-daemon threads still running after the tests (a store or client not closed keeps aiosqlite's
+    connection thread alive, and the process would never exit), waiting a moment for ones being closed."""
     import threading
     import time
 
@@ -158,7 +152,36 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         if not left or time.monotonic() > deadline:
             break
         time.sleep(0.1)
+    return [(t.name, type(t).__name__, getattr(getattr(t, "_target", None), "__qualname__", "?")) for t in left]
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    gc.collect()  # a task freed only by the cycle collector is reported now
+    found: list[str] = []
+    if _NEVER_RETRIEVED.records:
+        found.append(f"asyncio reported after the tests: {_NEVER_RETRIEVED.records}")
+    left = _threads_left()
     if left:
-        named = [(t.name, type(t).__name__, getattr(getattr(t, "_target", None), "__qualname__", "?")) for t in left]
-        print(f"\nleft running after the tests (a store or client not closed?): {named}", file=sys.stderr, flush=True)
-        os._exit(exitstatus or 3)
+        found.append(f"left running after the tests (a store or client not closed?): {left}")
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker: its findings go to the controller, which fails the run
+        workeroutput["liars_end_checks"] = found
+    found += _FROM_WORKERS
+    if found:
+        print("\n" + "\n".join(found), flush=True)
+        session.exitstatus = exitstatus = pytest.ExitCode.TESTS_FAILED
+    _EXIT["status"] = int(exitstatus)
+
+
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """pytest-xdist's controller: a worker finished; keep what its end-of-run checks found."""
+    _FROM_WORKERS.extend(getattr(node, "workeroutput", {}).get("liars_end_checks", []))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """A thread still running (found and reported at the session's end) would keep the process from exiting
+    after it printed its results: exit now, failing."""
+    import os
+
+    if _threads_left():
+        os._exit(_EXIT["status"] or 3)

@@ -38,11 +38,12 @@ async def test_a_cancelled_decision_decides_from_the_view_taken_under_the_lock(
             except Exception as exc:
                 decided.append(exc)
                 raise
+            else:
+                decided.append(result)  # before `finished` is set: the test reads it once that is set
+                return result
             finally:
                 if first:
                     finished.set()
-            decided.append(result)
-            return result
 
         return await real_to_thread(run)
 
