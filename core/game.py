@@ -293,8 +293,8 @@ class Match(Protocol):
 
     def computer_decision(self, player: str, level: str) -> Decision:
         """A computer seat's move in two steps.  This call takes what the decision needs (the seat's view,
-        a copy: the table calls it on its event loop, holding the table's lock) and raises if ``player``
-        cannot act; the :data:`Decision` it returns decides from that copy alone, reading nothing of the
+        a copy: the table calls it on its event loop, holding the table's lock, for the seat to act); the
+        :data:`Decision` it returns decides from that copy alone, reading nothing of the
         match, so it may run in a worker thread (a strategy may think for a second) while the match
         changes, e.g. once the table stopped waiting for it."""
         ...

@@ -9,7 +9,7 @@ import pytest
 
 from core.serial import Round, deal_serial, make_rules
 from core.serial.hands import HandClasses
-from core.serial.players import Expert, get_strategy
+from core.serial.players import Expert, Strategy, get_strategy
 from core.serial.players.base import policy_of
 from core.serial.round import Action, MakeBid, Phase
 from core.serial.rules import Rules
@@ -37,6 +37,16 @@ def play(round_: Round, steps: int, act: Callable[[SeatView], Action]) -> None:
         round_.apply(act(seat_view(round_, who)))
 
 
+
+def decides_purely(expert: Strategy, view: SeatView, round_: Round) -> Action:
+    """``expert``'s legal action at ``view``, checked to be a pure function of the view: the same whatever rng it
+    is handed, and its policy that one action with certainty."""
+    action = expert.decide(view, random.Random(1))
+    assert action in round_.legal_actions()
+    assert expert.decide(view, random.Random(2)) == action  # the handed rng is not used
+    assert policy_of(expert, view) == [(action, 1.0)]
+    return action
+
 def test_its_choices_are_legal_exact_and_deterministic_from_every_kind_of_view() -> None:
     """4×4 (no solved table: it searches), heads-up and 3 players, classic (rebid) and Salomon (bonuses)."""
     expert, hard = small_expert(), get_strategy("hard")
@@ -52,10 +62,7 @@ def test_its_choices_are_legal_exact_and_deterministic_from_every_kind_of_view()
                 assert who is not None
                 view = seat_view(round_, who)
                 if who == "p0":
-                    action = expert.decide(view, random.Random(1))
-                    assert action in round_.legal_actions()
-                    assert expert.decide(view, random.Random(2)) == action  # the handed rng is not used
-                    assert policy_of(expert, view) == [(action, 1.0)]
+                    action = decides_purely(expert, view, round_)
                     kinds.add((view.phase.value, view.standing_bid is None))
                 else:
                     action = hard.decide(view, rng)
@@ -213,10 +220,7 @@ def test_with_types_its_policy_is_still_exact_and_deterministic() -> None:
             assert who is not None
             view = seat_view(round_, who)
             if who == "a":
-                action = expert.decide(view, random.Random(1))
-                assert action in round_.legal_actions()
-                assert expert.decide(view, random.Random(2)) == action  # the handed rng is not used
-                assert policy_of(expert, view) == [(action, 1.0)]
+                action = decides_purely(expert, view, round_)
                 if not decided:
                     text = expert.explain(view)
                     assert "2 kinds of player" in text and "20 possible holdings" in text, text
