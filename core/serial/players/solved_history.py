@@ -14,6 +14,7 @@ Data: :mod:`core.serial.players.solved_history_data` (generated).  Pure: parsing
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -21,7 +22,7 @@ from ..hands import hand_order
 from ..round import Challenge, MakeBid, Phase
 from ..rules import Rules
 from ..view import SeatView
-from .solved import Row, Solved, SolvedTable, _index, deflate, inflate, rows_of, rows_text
+from .solved import Row, RowsOnUse, Solved, SolvedTable, _index, deflate, inflate, rows_text
 
 __all__ = ["HistoryKey", "HistoryTable", "SolvedHistory", "history_key_of", "pack", "unpack"]
 
@@ -51,7 +52,7 @@ class HistoryTable:
     serial_length: int
     rebid: bool
     memory: int
-    entries: dict[HistoryKey, tuple[Row, ...]]
+    entries: Mapping[HistoryKey, tuple[Row, ...]]
 
     def fits(self, rules: Rules, players: int) -> bool:
         return SolvedTable(self.digits, self.serial_length, self.rebid, self.memory, {}).fits(rules, players)
@@ -67,13 +68,12 @@ class HistoryTable:
     def decode(cls, text: str) -> HistoryTable:
         head, *lines = text.strip().splitlines()
         digits, length, rebid, memory = (int(x) for x in head.split())
-        entries: dict[HistoryKey, tuple[Row, ...]] = {}
-        parsed: dict[str, tuple[Row, ...]] = {}
+        texts: dict[HistoryKey, str] = {}
         for line in lines:
             key_text, body = line.split("|")
             o, ph, *bids = (int(x) for x in key_text.split())
-            entries[(bool(o), ph, tuple(bids))] = rows_of(body, parsed)
-        return cls(digits, length, bool(rebid), memory, entries)
+            texts[(bool(o), ph, tuple(bids))] = body
+        return cls(digits, length, bool(rebid), memory, RowsOnUse(texts))
 
 
 def pack(table: HistoryTable) -> tuple[str, str]:

@@ -19,6 +19,7 @@ inner strategy.  Pure: parsing a string, no I/O.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -28,6 +29,7 @@ from ..rules import ChallengeMode, Rules
 from ..view import SeatView
 from .solved import (
     Row,
+    RowsOnUse,
     _index,
     action_of,
     deflate,
@@ -35,7 +37,6 @@ from .solved import (
     inflate,
     mix_text,
     pack_memory,
-    rows_of,
     rows_text,
 )
 
@@ -53,7 +54,7 @@ class MultiTable:
     serial_length: int
     rebid: bool
     memory: int
-    entries: dict[MultiKey, tuple[Row, ...]]
+    entries: Mapping[MultiKey, tuple[Row, ...]]
 
     def fits(self, rules: Rules, players: int) -> bool:
         """True at a table of this size and format, these rules: ``all`` mode, flat payoffs."""
@@ -75,14 +76,14 @@ class MultiTable:
 
     @classmethod
     def decode(cls, text: str) -> MultiTable:
+        """The table :meth:`encode` wrote; each state's rows are parsed when first read (:class:`RowsOnUse`)."""
         head, *lines = text.strip().splitlines()
-        entries: dict[MultiKey, tuple[Row, ...]] = {}
-        parsed: dict[str, tuple[Row, ...]] = {}
+        texts: dict[MultiKey, str] = {}
         for line in lines:
             key_text, body = line.split("|")
             a, s, b, ph, r, prev = (int(x) for x in key_text.split())
-            entries[(a, s, b, ph, r, prev)] = rows_of(body, parsed)
-        return replace(cls.shape(head), entries=entries)
+            texts[(a, s, b, ph, r, prev)] = body
+        return replace(cls.shape(head), entries=RowsOnUse(texts))
 
     def header(self) -> str:
         """The first line of :meth:`encode`: ``players digits serial_length rebid memory``."""

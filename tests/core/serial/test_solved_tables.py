@@ -1,0 +1,53 @@
+"""The shipped solved tables decode to what their text says, and a state's rows are parsed only when read.
+
+Decoding keeps each state's row text (:class:`~core.serial.players.solved.RowsOnUse`): the 3-player 3×3
+table has 46,115 states, and parsing them all made its first decision wait about a second."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.serial.players import solved_data, solved_history_data, solved_multi_data, solved_packed_data
+from core.serial.players.solved import RowsOnUse, SolvedTable, inflate, rows_of
+from core.serial.players.solved_history import HistoryTable
+from core.serial.players.solved_multi import MultiTable
+
+SHIPPED = (
+    [("history", inflate(packed)) for _, packed in solved_history_data.TABLES]
+    + [("multi", inflate(packed)) for _, packed in solved_multi_data.TABLES]
+    + [("pair", inflate(packed)) for _, packed in solved_packed_data.TABLES]
+    + [("pair", text) for text in solved_data.TABLES]
+)
+
+
+def _decode(kind: str, text: str) -> RowsOnUse[object]:
+    table: HistoryTable | MultiTable | SolvedTable
+    if kind == "history":
+        table = HistoryTable.decode(text)
+    elif kind == "multi":
+        table = MultiTable.decode(text)
+    else:
+        table = SolvedTable.decode(text)
+    entries = table.entries
+    assert isinstance(entries, RowsOnUse)
+    return entries
+
+
+@pytest.mark.parametrize(("kind", "text"), SHIPPED, ids=[f"{k}-{t.split(chr(10), 1)[0]}" for k, t in SHIPPED])
+def test_every_state_reads_as_its_line_parses(kind: str, text: str) -> None:
+    entries = _decode(kind, text)
+    lines = text.strip().splitlines()[1:]
+    assert len(entries) == len(lines) > 0
+    memo: dict[str, tuple[tuple[tuple[int, int], ...], ...]] = {}
+    for key, line in zip(entries, lines, strict=True):
+        assert entries[key] == rows_of(line.split("|")[1], memo)
+
+
+def test_rows_are_parsed_when_read_not_when_decoded() -> None:
+    _, packed = next(t for t in solved_multi_data.TABLES if t[0].endswith(" 2"))
+    entries = _decode("multi", inflate(packed))
+    assert entries._parsed == {}
+    key = next(iter(entries))
+    rows = entries[key]
+    assert list(entries._parsed.values()) == [rows]
+    assert entries.get((9, 9, 9, 9, 9, 9)) is None  # a state the table does not have
