@@ -293,9 +293,10 @@ class Match(Protocol):
 
     def computer_decision(self, player: str, level: str) -> Decision:
         """A computer seat's move in two steps.  This call takes what the decision needs (the seat's view,
-        a copy: the table calls it on its event loop, holding the table's lock, for the seat to act); the
-        :data:`Decision` it returns decides from that copy alone, reading nothing of the
-        match, so it may run in a worker thread (a strategy may think for a second) while the match
+        a copy: the table calls it on its event loop, holding the table's lock, for the seat to act, and
+        it refuses any other seat with :class:`~core.errors.NotYourTurn`, or :class:`~core.errors.RoundOver`
+        between rounds); the :data:`Decision` it returns decides from that copy alone, reading nothing of
+        the match, so it may run in a worker thread (a strategy may think for a second) while the match
         changes, e.g. once the table stopped waiting for it."""
         ...
 

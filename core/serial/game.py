@@ -20,7 +20,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import ActionParseError, GameError, RoundOver, UnknownPlayer
+from ..errors import ActionParseError, GameError, NotYourTurn, RoundOver, UnknownPlayer
 from ..fairness import new_salt
 from ..game import Checked, Decision, Form, Json, Option, Panel, RandomSource, Say, SayKind, Settled, Step, int_option
 from . import text as T
@@ -295,6 +295,8 @@ class SerialMatch:
         round_ = self.live_round
         if round_ is None:
             raise RoundOver("no round is under way")
+        if round_.to_act != player:
+            raise NotYourTurn(player, round_.to_act or "")
         view = seat_view(round_, player)  # frozen: the round may move on while the strategy thinks
 
         def decision(rng: random.Random) -> Json:

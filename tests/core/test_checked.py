@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from core.errors import NotYourTurn
+from core.errors import NotYourTurn, RoundOver
 from core.game import Checked
 from core.registry import get_game
 from core.serial.game import SerialMatch
@@ -43,3 +43,21 @@ def test_a_serial_checked_bid_is_not_parsed_again() -> None:
     match.apply(checked)
     assert isinstance(match, SerialMatch)
     assert match.logs[-1]["actions"] == [{"player": who, "bid": [3, 0]}]
+
+
+@pytest.mark.parametrize(("name", "options"), [("serial", {}), ("serial", {"format": "elimination"}), ("cards", {})])
+def test_a_computer_decision_is_refused_for_a_seat_not_to_act(name: str, options: dict[str, str]) -> None:
+    """Refused as the decision is taken, under the table's lock, not later in the worker thread; between
+    rounds there is nothing to decide."""
+    game = get_game(name)
+    match = game.new_match(game.make_rules(None, options), ["a", "b", "c"], host="a")
+    with pytest.raises(RoundOver):
+        match.computer_decision("a", game.levels[0])
+    match.apply_deal(match.deal(random.Random(4)))
+    first = match.to_act
+    assert first is not None
+    for other in {"a", "b", "c"} - {first}:
+        with pytest.raises(NotYourTurn):
+            match.computer_decision(other, game.levels[0])
+    match.apply(match.check(match.computer_decision(first, game.levels[0])(random.Random(2))))
+    assert match.to_act != first

@@ -22,7 +22,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ...errors import GameError, RoundOver
+from ...errors import GameError, NotYourTurn, RoundOver
 from ...game import Checked, Decision, Form, Json, Option, Panel, RandomSource, Say, SayKind, Settled, Step
 from ..asks import private_read
 from ..game import SerialMatch, action_to_json
@@ -237,9 +237,11 @@ class EliminationMatch:
         return self._live().timeout_action()
 
     def computer_decision(self, player: str, level: str) -> Decision:
-        inner = self._live()
-        round_ = inner.live_round
-        assert round_ is not None
+        round_ = self._live().live_round
+        if round_ is None:
+            raise RoundOver("no round is under way")
+        if round_.to_act != player:
+            raise NotYourTurn(player, round_.to_act or "")
         view = seat_view(round_, player)  # frozen: the round may move on while the strategy thinks
 
         def decision(rng: random.Random) -> Json:
