@@ -71,19 +71,15 @@ class MultiTable:
         """``players digits length rebid memory``, then a line per state: ``key…|a=p,a=p;…`` by hand class."""
         lines = [self.header()]
         for key, rows in sorted(self.entries.items()):
-            lines.append(" ".join(str(x) for x in key) + "|" + rows_text(rows))
+            lines.append(_key_text(key) + "|" + rows_text(rows))
         return "\n".join(lines)
 
     @classmethod
     def decode(cls, text: str) -> MultiTable:
         """The table :meth:`encode` wrote; each state's rows are parsed when first read (:class:`RowsOnUse`)."""
-        head, *lines = text.strip().splitlines()
-        texts: dict[MultiKey, str] = {}
-        for line in lines:
-            key_text, body = line.split("|")
-            a, s, b, ph, r, prev = (int(x) for x in key_text.split())
-            texts[(a, s, b, ph, r, prev)] = body
-        return replace(cls.shape(head), entries=RowsOnUse(texts))
+        head, _, body = text.strip().partition("\n")
+        texts = dict(line.split("|") for line in body.splitlines())  # keyed by the key as its line writes it
+        return replace(cls.shape(head), entries=RowsOnUse(texts, _key_text, _text_key))
 
     def header(self) -> str:
         """The first line of :meth:`encode`: ``players digits serial_length rebid memory``."""
@@ -94,6 +90,16 @@ class MultiTable:
         """A table with no entries, from a :meth:`header`: the table and format it fits, nothing to play."""
         players, digits, length, rebid, memory = (int(x) for x in header.split())
         return cls(players, digits, length, bool(rebid), memory, {})
+
+
+def _key_text(key: MultiKey) -> str:
+    """A state's key as :meth:`MultiTable.encode` writes it."""
+    return " ".join(map(str, key))
+
+
+def _text_key(text: str) -> MultiKey:
+    a, s, b, ph, r, prev = (int(x) for x in text.split())
+    return (a, s, b, ph, r, prev)
 
 
 def pack_multi(table: MultiTable) -> tuple[str, str]:

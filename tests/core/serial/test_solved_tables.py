@@ -5,10 +5,13 @@ table has 46,115 states, and parsing them all made its first decision wait about
 
 from __future__ import annotations
 
+import base64
+import zlib
+
 import pytest
 
 from core.serial.players import solved_data, solved_history_data, solved_multi_data, solved_packed_data
-from core.serial.players.solved import RowsOnUse, SolvedTable, inflate, rows_of
+from core.serial.players.solved import RowsOnUse, SolvedTable, deflate, inflate, rows_of
 from core.serial.players.solved_history import HistoryTable
 from core.serial.players.solved_multi import MultiTable
 
@@ -51,3 +54,14 @@ def test_rows_are_parsed_when_read_not_when_decoded() -> None:
     rows = entries[key]
     assert list(entries._parsed.values()) == [rows]
     assert entries.get((9, 9, 9, 9, 9, 9)) is None  # a state the table does not have
+
+
+def test_tables_packed_in_base_64_and_in_base_85_read_alike() -> None:
+    """Tables are packed in base 64 now (marked ``b64:``); those shipped before, in base 85, still read."""
+    header, packed = solved_multi_data.TABLES[0]
+    text = inflate(packed)
+    b85 = base64.b85encode(zlib.compress(text.encode(), 9)).decode("ascii")
+    again = deflate(text)
+    assert again[0] == header and again[1].startswith("b64:") and not b85.startswith("b64:")
+    assert inflate(b85) == inflate(again[1]) == text
+    assert MultiTable.decode(inflate(again[1])) == MultiTable.decode(text)
