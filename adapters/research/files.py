@@ -13,11 +13,22 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from core.serial.players.solved import SolvedTable, pack_table
 from core.serial.players.solved_history import HistoryTable, pack
 from core.serial.players.solved_multi import MultiTable, pack_multi
 
-__all__ = ["add_packed_table", "write_history_module", "write_module", "write_multi_module", "write_trained_module"]
+__all__ = [
+    "add_packed_table",
+    "load_solver_state",
+    "save_solver_state",
+    "write_history_module",
+    "write_module",
+    "write_multi_module",
+    "write_trained_module",
+]
 
 Shaped = SolvedTable | MultiTable  # a packed table's shape: what it fits, no entries
 
@@ -128,3 +139,24 @@ def write_trained_module(path: str, trained: Mapping[str, Mapping[str, Any]]) ->
     body = "".join(f"    {key!r}: {tidy(entry)!r},\n" for key, entry in sorted(trained.items()))
     with open(path, "w", encoding="utf-8") as f:
         f.write(_TRAINED_HEADER + "TRAINED: dict[str, dict[str, Any]] = {\n" + body + "}\n")
+
+
+def save_solver_state(path: str, shape: Mapping[str, int], regret: npt.NDArray[np.float64],
+                      total: npt.NDArray[np.float64], iterations: int) -> None:
+    """Save a CFR+ solve's state (what it solved: ``shape``; its regrets, averages' totals and iterations) to
+    ``path`` as .npz, written whole or not at all (a temporary file renamed over it)."""
+    tmp = f"{path}.tmp"
+    arrays: dict[str, Any] = {f"shape_{k}": np.int64(v) for k, v in shape.items()}
+    arrays.update(regret=regret, total=total, iterations=np.int64(iterations))
+    with open(tmp, "wb") as f:
+        np.savez(f, **arrays)
+    os.replace(tmp, path)
+
+
+def load_solver_state(
+    path: str,
+) -> tuple[dict[str, int], npt.NDArray[np.float64], npt.NDArray[np.float64], int]:
+    """What :func:`save_solver_state` saved: (shape, regret, total, iterations)."""
+    with np.load(path) as data:
+        shape = {k.removeprefix("shape_"): int(data[k]) for k in data.files if k.startswith("shape_")}
+        return shape, np.array(data["regret"]), np.array(data["total"]), int(data["iterations"])

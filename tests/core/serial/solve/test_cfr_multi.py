@@ -125,6 +125,52 @@ def test_the_best_response_gains_shrink_as_it_iterates() -> None:
     assert late < early / 3, (early, late)
 
 
+def _close(a: np.ndarray, b: np.ndarray) -> bool:
+    """Equal up to rounding: 1e-9 of the largest magnitude (the kernel sums in another order)."""
+    return bool(np.abs(a - b).max() <= 1e-9 * max(1.0, float(np.abs(b).max())))
+
+
+@pytest.mark.parametrize(("digits", "length", "memory", "rebid", "iterations"),
+                         [(2, 2, 1, True, 4), (2, 2, 2, False, 3), (3, 2, 1, True, 2), (2, 1, 2, True, 6)])
+def test_the_compiled_pass_and_the_numpy_reference_agree(
+    digits: int, length: int, memory: int, rebid: bool, iterations: int
+) -> None:
+    pytest.importorskip("numba")
+    fmt = MultiFormat(_rules(digits, length, rebid), 3)
+    fast, reference = MultiSolver(fmt, memory), MultiSolver(fmt, memory, compiled=False)
+    assert fast.kernels is not None and reference.kernels is None
+    fast.iterate(iterations)
+    reference.iterate(iterations)
+    assert np.count_nonzero(reference.regret == 0.0) > 0  # regret matching+ has cut actions: zero rows are skipped
+    assert _close(fast.regret, reference.regret) and _close(fast.total, reference.total)
+    assert np.abs(fast.total).max() > 0 and np.abs(fast.regret).max() > 0
+    for seat in range(3):
+        current = reference.current()
+        assert _close(fast.node_values(seat, current), reference.node_values(seat, current))
+    assert _close(np.array(fast.values()), np.array(reference.values()))
+    assert _close(np.array(fast.gains()), np.array(reference.gains()))
+    table = reference.table(floor=0.05)
+    rounded = table_policy(fmt, table, reference)
+    assert _close(np.array(fast.gains(rounded)), np.array(reference.gains(rounded)))
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_a_restored_solve_continues_as_if_never_stopped(compiled: bool) -> None:
+    fmt = MultiFormat(_rules(2, 2), 3)
+    straight = MultiSolver(fmt, 1, compiled)
+    straight.iterate(5)
+    first = MultiSolver(fmt, 1, compiled)
+    first.iterate(3)
+    resumed = MultiSolver(fmt, 1, compiled)
+    resumed.restore(first.regret.copy(), first.total.copy(), first.iterations)
+    resumed.iterate(2)
+    assert resumed.iterations == 5
+    assert np.array_equal(resumed.regret, straight.regret) and np.array_equal(resumed.total, straight.total)
+    assert resumed.table() == straight.table()
+    with pytest.raises(ValueError, match="does not fit"):
+        MultiSolver(MultiFormat(_rules(2, 1), 3), 1, compiled).restore(first.regret, first.total, 3)
+
+
 def test_the_table_round_trips_its_encoding() -> None:
     _, table = _solved(True)
     assert MultiTable.decode(table.encode()) == table

@@ -1,0 +1,37 @@
+"""``liars exploit --solve --players 3 --checkpoint/--resume``: a solve saved and continued is one run straight."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from adapters.research.files import load_solver_state
+from bot.cli import main
+
+SOLVE = ("exploit", "--solve", "--players", "3", "--digits", "2", "--serial-length", "1")
+
+
+def test_a_solve_continued_from_its_checkpoint_ends_where_the_straight_run_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    straight, halfway, resumed = (str(tmp_path / f"{name}.npz") for name in ("straight", "halfway", "resumed"))
+    assert main([*SOLVE, "--iterations", "6", "--every", "0", "--checkpoint", straight]) == 0
+    assert main([*SOLVE, "--iterations", "4", "--every", "2", "--checkpoint", halfway]) == 0
+    assert "saved the state after 2 iterations" in capsys.readouterr().out
+    assert main([*SOLVE, "--iterations", "2", "--every", "0", "--resume", halfway, "--checkpoint", resumed]) == 0
+    assert "resumed from" in capsys.readouterr().out
+    shape, regret, total, done = load_solver_state(resumed)
+    want_shape, want_regret, want_total, want_done = load_solver_state(straight)
+    assert (shape, done) == (want_shape, want_done) == ({"players": 3, "digits": 2, "serial_length": 1, "rebid": 1,
+                                                         "memory": 1}, 6)
+    assert np.array_equal(regret, want_regret) and np.array_equal(total, want_total)
+    assert total.any()
+
+
+def test_a_checkpoint_of_another_solve_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(tmp_path / "memory1.npz")
+    assert main([*SOLVE, "--iterations", "1", "--every", "0", "--checkpoint", path]) == 0
+    assert main([*SOLVE, "--memory", "2", "--iterations", "1", "--every", "0", "--resume", path]) != 0
+    assert "holds a solve of" in capsys.readouterr().err
