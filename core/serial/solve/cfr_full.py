@@ -30,7 +30,7 @@ import numpy.typing as npt
 
 from .format import FloatArray, Format
 
-__all__ = ["FullSolver", "Graph", "HistKey", "build", "exploitability", "history_key"]
+__all__ = ["FullSolver", "Graph", "HistKey", "build", "current_strategy", "exploitability", "history_key"]
 
 IntArray = npt.NDArray[np.int64]
 HistKey = tuple[int, int, tuple[int, ...]]  # (actor seat: 0 opened, phase, last bids as 2 × index + rebid)
@@ -117,7 +117,10 @@ def payoffs(fmt: Format) -> FloatArray:
 
 
 # -- the compiled kernels (plain Python without numba) ---------------------------------------------------
-def _current(regret: FloatArray, first: IntArray, sigma: FloatArray) -> None:
+def current_strategy(regret: FloatArray, first: IntArray, sigma: FloatArray) -> None:
+    """Regret matching over flat arrays: ``sigma[e, h]`` is edge ``e``'s share of its node's positive regrets for
+    hand ``h`` (uniform where none is positive); node ``i``'s edges are ``first[i]:first[i + 1]``.  Shared by the
+    heads-up and the 3-player kernels."""
     n = first.shape[0] - 1
     k = regret.shape[1]
     for i in range(n):
@@ -140,7 +143,7 @@ def _update(player: int, t: float, actor: IntArray, first: IntArray, child: IntA
     """One CFR+ update of ``player``'s regrets and average; returns the root value to seat 0."""
     n = first.shape[0] - 1
     k = w.shape[0]
-    _current(regret, first, sigma)
+    current_strategy(regret, first, sigma)
     reach[:] = 0.0
     reach[0, :, :] = 1.0
     for i in range(n):
@@ -241,8 +244,8 @@ def kernels(compiled: bool = True) -> dict[str, Callable[..., Any]]:
     except ImportError:
         _KERNELS.update(update=_update, walk=_walk)
         return _KERNELS
-    current = numba.njit(cache=False)(_current)
-    g: dict[str, Any] = {"np": np, "_current": current, "FloatArray": FloatArray, "IntArray": IntArray,
+    current = numba.njit(cache=False)(current_strategy)
+    g: dict[str, Any] = {"np": np, "current_strategy": current, "FloatArray": FloatArray, "IntArray": IntArray,
                          "max": max}
     import inspect
     import textwrap

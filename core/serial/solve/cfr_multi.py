@@ -53,7 +53,7 @@ from core.serial.scoring import score
 from core.serial.serials import Serial
 
 from .cfr import ANSWER, normalise_rows, split_children, table_rows, thousandths_rows
-from .cfr_full import _current
+from .cfr_full import current_strategy
 from .format import FloatArray, Format
 
 __all__ = ["ANSWER", "MultiFormat", "MultiSolver", "multi_kernels", "table_of", "table_policy"]
@@ -281,7 +281,8 @@ def multi_kernels(compiled: bool = True) -> dict[str, Callable[..., Any]] | None
         return None
     g: dict[str, Any] = {"FloatArray": FloatArray, "IntArray": IntArray, "max": max}
     exec(compile(textwrap.dedent(inspect.getsource(_multi_pass)), __file__, "exec"), g)  # our own function
-    _KERNELS.update(current=numba.njit(cache=False)(_current), pass_=numba.njit(cache=False)(g["_multi_pass"]))
+    _KERNELS.update(current=numba.njit(cache=False)(current_strategy),
+                    pass_=numba.njit(cache=False)(g["_multi_pass"]))
     return _KERNELS
 
 
