@@ -77,7 +77,7 @@ class HistoryTable:
 
 
 def pack(table: HistoryTable) -> tuple[str, str]:
-    """(header, the table's encoding deflated in base 85): how the data module ships a table."""
+    """(header, the table's encoding deflated, in base 64 marked ``b64:``): how the data module ships a table."""
     return deflate(table.encode())
 
 

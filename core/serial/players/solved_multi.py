@@ -103,7 +103,7 @@ def _text_key(text: str) -> MultiKey:
 
 
 def pack_multi(table: MultiTable) -> tuple[str, str]:
-    """(header, the encoding deflated and in base 85): how the data module ships a table."""
+    """(header, the encoding deflated, in base 64 marked ``b64:``): how the data module ships a table."""
     return deflate(table.encode())
 
 

@@ -57,7 +57,8 @@ def test_rows_are_parsed_when_read_not_when_decoded() -> None:
 
 
 def test_tables_packed_in_base_64_and_in_base_85_read_alike() -> None:
-    """Tables are packed in base 64 now (marked ``b64:``); those shipped before, in base 85, still read."""
+    """Tables are packed in base 64 now (marked ``b64:``; every shipped table since 28 Nov 2026); those
+    written before, in base 85, still read."""
     header, packed = solved_multi_data.TABLES[0]
     text = inflate(packed)
     b85 = base64.b85encode(zlib.compress(text.encode(), 9)).decode("ascii")
