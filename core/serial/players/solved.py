@@ -22,7 +22,7 @@ import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from ..bids import Bid
 from ..hands import hand_order
@@ -43,6 +43,7 @@ __all__ = [
     "deflate",
     "draw",
     "inflate",
+    "key_lines",
     "mix_text",
     "pack_memory",
     "pack_table",
@@ -79,33 +80,33 @@ K = TypeVar("K")
 class RowsOnUse(Mapping[K, tuple[Row, ...]]):
     """A table's entries whose row texts are parsed when first read, not when the table is decoded.
 
-    A decoded table keeps each state's text (:func:`rows_text`); reading a state parses it once (through
+    A decoded table keeps each state's text (:func:`rows_text`) keyed by its line's own key text, so
+    decoding parses neither keys nor rows: a key is written out by ``key_text`` when looked up, parsed by
+    ``text_key`` (its inverse) when iterated, and a state's rows are parsed once, when first read (through
     :func:`rows_of`'s memo).  A game reads a few hundred states of a table's tens of thousands, so its
     first decision no longer waits for every row to be parsed (3-player 3×3, 46,115 states: about a
-    second).  With ``key_text`` (a key as its line writes it) and ``text_key`` (its inverse) the texts
-    are keyed by the lines' own key texts, so decoding parses no key either: a key is written out when
-    looked up and parsed when iterated."""
+    second)."""
 
-    def __init__(
-        self,
-        texts: Mapping[Any, str],
-        key_text: Callable[[K], str] | None = None,
-        text_key: Callable[[str], K] | None = None,
-    ) -> None:
+    def __init__(self, texts: Mapping[str, str], key_text: Callable[[K], str], text_key: Callable[[str], K]) -> None:
         self._texts = texts
         self._key_text = key_text
         self._text_key = text_key
         self._parsed: dict[str, tuple[Row, ...]] = {}
 
     def __getitem__(self, key: K) -> tuple[Row, ...]:
-        return rows_of(self._texts[key if self._key_text is None else self._key_text(key)], self._parsed)
+        return rows_of(self._texts[self._key_text(key)], self._parsed)
 
     def __iter__(self) -> Iterator[K]:
-        read = self._text_key
-        return iter(self._texts) if read is None else (read(text) for text in self._texts)
+        return map(self._text_key, self._texts)
 
     def __len__(self) -> int:
         return len(self._texts)
+
+
+def key_lines(text: str) -> tuple[str, dict[str, str]]:
+    """A table's encoding split: its header line, and each state's row text keyed by the key text before its ``|``."""
+    head, _, body = text.strip().partition("\n")
+    return head, dict(line.split("|") for line in body.splitlines())
 
 
 @dataclass(frozen=True)
@@ -131,21 +132,15 @@ class SolvedTable:
     def encode(self) -> str:
         """One line per state: ``opener standing phase rebid prev|a=p,a=p;a=p…`` (hands in class order)."""
         lines = [self.header()]
-        for (o, s, ph, r, prev), rows in sorted(self.entries.items()):
-            body = rows_text(rows)
-            lines.append(f"{int(o)} {s} {ph} {int(r)} {prev}|{body}")
+        for key, rows in sorted(self.entries.items()):
+            lines.append(_key_text(key) + "|" + rows_text(rows))
         return "\n".join(lines)
 
     @classmethod
     def decode(cls, text: str) -> SolvedTable:
         """The table :meth:`encode` wrote; each state's rows are parsed when first read (:class:`RowsOnUse`)."""
-        head, *lines = text.strip().splitlines()
-        texts: dict[StateKey, str] = {}
-        for line in lines:
-            key_text, body = line.split("|")
-            o, s, ph, r, prev = (int(x) for x in key_text.split())
-            texts[(bool(o), s, ph, bool(r), prev)] = body
-        return replace(cls.shape(head), entries=RowsOnUse(texts))
+        head, texts = key_lines(text)
+        return replace(cls.shape(head), entries=RowsOnUse(texts, _key_text, _text_key))
 
     def header(self) -> str:
         """The first line of :meth:`encode`: ``digits serial_length rebid memory`` (what :meth:`fits` reads)."""
@@ -156,6 +151,17 @@ class SolvedTable:
         """A table with no entries, from a :meth:`header`: the format it fits, nothing to play."""
         digits, length, rebid, memory = (int(x) for x in header.split())
         return cls(digits, length, bool(rebid), memory, {})
+
+
+def _key_text(key: StateKey) -> str:
+    """A state's key as :meth:`SolvedTable.encode` writes it: ``opener standing phase rebid prev``."""
+    o, standing, ph, r, prev = key
+    return f"{int(o)} {standing} {ph} {int(r)} {prev}"
+
+
+def _text_key(text: str) -> StateKey:
+    o, standing, ph, r, prev = (int(x) for x in text.split())
+    return (bool(o), standing, ph, bool(r), prev)
 
 
 _B64 = "b64:"  # not a base-85 character: the mark of a table packed in base 64

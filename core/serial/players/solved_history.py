@@ -22,7 +22,7 @@ from ..hands import hand_order
 from ..round import Challenge, MakeBid, Phase
 from ..rules import Rules
 from ..view import SeatView
-from .solved import Row, RowsOnUse, Solved, SolvedTable, _index, deflate, inflate, rows_text
+from .solved import Row, RowsOnUse, Solved, SolvedTable, _index, deflate, inflate, key_lines, rows_text
 
 __all__ = ["HistoryKey", "HistoryTable", "SolvedHistory", "history_key_of", "pack", "unpack"]
 
@@ -60,20 +60,27 @@ class HistoryTable:
     def encode(self) -> str:
         """``digits length rebid memory`` then one line per node: ``opener phase bids…|a=p,a=p;…`` by hand class."""
         lines = [f"{self.digits} {self.serial_length} {int(self.rebid)} {self.memory}"]
-        for (o, ph, bids), rows in sorted(self.entries.items()):
-            lines.append(" ".join(str(x) for x in (int(o), ph, *bids)) + "|" + rows_text(rows))
+        for key, rows in sorted(self.entries.items()):
+            lines.append(_key_text(key) + "|" + rows_text(rows))
         return "\n".join(lines)
 
     @classmethod
     def decode(cls, text: str) -> HistoryTable:
-        head, *lines = text.strip().splitlines()
+        """The table :meth:`encode` wrote; each node's rows are parsed when first read (:class:`RowsOnUse`)."""
+        head, texts = key_lines(text)
         digits, length, rebid, memory = (int(x) for x in head.split())
-        texts: dict[HistoryKey, str] = {}
-        for line in lines:
-            key_text, body = line.split("|")
-            o, ph, *bids = (int(x) for x in key_text.split())
-            texts[(bool(o), ph, tuple(bids))] = body
-        return cls(digits, length, bool(rebid), memory, RowsOnUse(texts))
+        return cls(digits, length, bool(rebid), memory, RowsOnUse(texts, _key_text, _text_key))
+
+
+def _key_text(key: HistoryKey) -> str:
+    """A node's key as :meth:`HistoryTable.encode` writes it: ``opener phase bids…``."""
+    o, ph, bids = key
+    return " ".join(str(x) for x in (int(o), ph, *bids))
+
+
+def _text_key(text: str) -> HistoryKey:
+    o, ph, *bids = (int(x) for x in text.split())
+    return (bool(o), ph, tuple(bids))
 
 
 def pack(table: HistoryTable) -> tuple[str, str]:

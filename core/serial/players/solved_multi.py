@@ -35,6 +35,7 @@ from .solved import (
     deflate,
     draw,
     inflate,
+    key_lines,
     mix_text,
     pack_memory,
     rows_text,
@@ -77,8 +78,7 @@ class MultiTable:
     @classmethod
     def decode(cls, text: str) -> MultiTable:
         """The table :meth:`encode` wrote; each state's rows are parsed when first read (:class:`RowsOnUse`)."""
-        head, _, body = text.strip().partition("\n")
-        texts = dict(line.split("|") for line in body.splitlines())  # keyed by the key as its line writes it
+        head, texts = key_lines(text)
         return replace(cls.shape(head), entries=RowsOnUse(texts, _key_text, _text_key))
 
     def header(self) -> str:
