@@ -31,8 +31,8 @@ Names (:data:`STRATEGY_NAMES`, all accepted by :func:`get_strategy`):
 ``expert``
     Search from beliefs at decision time (:mod:`core.serial.players.expert`): particles over the others'
     holdings weighed by ``hard``'s exact mixture, each option played out; the solved table where ``hard``
-    plays one.  Heads-up classic, each particle is also a type — ``hard``, or ``hard`` with an honest
-    opening — inferred from the round.  Offered as a level, never the default (:data:`DEFAULT_LEVEL`).
+    plays one.  Heads-up classic, each particle is also a type — ``hard``, ``hard`` with an honest
+    opening, or ``binomial`` — inferred from the round.  Offered as a level, never the default (:data:`DEFAULT_LEVEL`).
 ``solver``
     The solved (CFR+) strategy where a table fits the format: in 3×3 the history-keyed table of
     :mod:`core.serial.players.solved_history` (:mod:`~core.serial.players.solved_history_data`),
@@ -135,7 +135,8 @@ def _honest_hard() -> Strategy:
 
 
 def _expert() -> Strategy:
-    return Expert(_hard, types=((_hard, 1.0 - HONEST_PRIOR), (_honest_hard, HONEST_PRIOR)))
+    hard = 1.0 - HONEST_PRIOR - BINOMIAL_PRIOR
+    return Expert(_hard, types=((_hard, hard), (_honest_hard, HONEST_PRIOR), (Binomial, BINOMIAL_PRIOR)))
 
 
 def _solver() -> Strategy:
@@ -143,7 +144,8 @@ def _solver() -> Strategy:
 
 
 HONEST_OPENING = {"open_one": 0.0}  # the dials that make hard's opening honest
-HONEST_PRIOR = 0.5  # expert's prior that the other opens honestly (README: "An `expert` level")
+HONEST_PRIOR = 1 / 3  # expert's prior that the other is hard with an honest opening (README: "A mixture of types")
+BINOMIAL_PRIOR = 1 / 3  # expert's prior that the other plays as binomial (the greedy baseline)
 
 _FACTORIES: dict[str, Callable[[], Strategy]] = {
     "random": RandomPlayer,

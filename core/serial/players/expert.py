@@ -11,12 +11,15 @@ the local best response does (:mod:`.search`, shared with ``liars exploit --appr
 the model and itself challenging at its next turn.
 
 With ``types`` the model is a mixture of types inferred from the round: each particle is a holding *and*
-a type (shipped: ``hard`` as it plays, and ``hard`` with an honest opening — ``open_one`` 0 —, even
-prior), the same reweighing over the other's actions infers which type it is playing, and each particle's
-play-out draws from its own type.  Heads-up classic ``hard`` opens one copy of a digit it holds, which
-tells nothing of its count; an honest opener's opening does, and the model without the honest type read
-it as something ``hard`` never plays.  Types that play alike at a table (the same dials: everywhere but
-heads-up classic today) are one, so elsewhere the search is as before.
+a type (shipped: ``hard`` as it plays, ``hard`` with an honest opening — ``open_one`` 0 —, and the greedy
+``binomial``, prior 1/3 each), the same reweighing over the other's actions infers which type it is
+playing, and each particle's play-out draws from its own type.  Heads-up classic ``hard`` opens one copy
+of a digit it holds, which tells nothing of its count; an honest opener's opening does, and the model
+without the honest type read it as something ``hard`` never plays; ``binomial`` answers bids as ``hard``
+does not.  Types that play alike at a table (the same dials: the two ``hard`` types everywhere but
+heads-up classic today) are one.  The two ``hard`` types differ only in how they open, so at this seat's
+decisions (the other's opening behind or never coming) each holding's two ``hard`` particles are merged
+into one, ``binomial``'s kept apart.
 
 Where ``hard`` plays a solved table (the small formats), ``expert`` plays that table too: the tables
 are near-equilibrium, and a search aimed at a model of them would only make the player exploitable.
@@ -143,8 +146,9 @@ class Expert:
         for action in view.history:
             lbr.observe(action)
             round_.apply(action)
-        if _alike_past_opening(types, view):
-            lbr.merge_types()  # no other seat opens again this round: the types now play alike
+        groups = _alike_past_opening(types, view)
+        if groups:
+            lbr.merge_types(groups)  # no other seat opens again this round: these types now play alike
         lbr.rng = random.Random(f"{fixed}:{view.history!r}")
         return lbr, round_
 
@@ -214,12 +218,14 @@ def _dials(strategy: Strategy, view: SeatView) -> ReaderParams | None:
     return inner.params(view) if isinstance(inner, TrainedReader) else None
 
 
-def _alike_past_opening(types: list[tuple[Strategy, float]], view: SeatView) -> bool:
-    """Whether the types are trained readers whose dials differ only in how they open.  At a decision of this
-    seat the others' opening is behind (the first action) or never comes (this seat opens), so from here they
-    play alike: the search's play-outs need one particle per holding, not one per type."""
-    dials = [_dials(strategy, view) for strategy, _ in types]
-    kept = {  # the dials that move only the opening, set aside
-        dataclasses.replace(d, open_one=0.0, open_low=0.0, open_high=0.0) for d in dials if isinstance(d, ReaderParams)
-    }
-    return len(types) > 1 and len(kept) == 1 and all(isinstance(d, ReaderParams) for d in dials)
+def _alike_past_opening(types: list[tuple[Strategy, float]], view: SeatView) -> list[list[int]]:
+    """The groups (indices into ``types``, two or more each) of trained readers whose dials differ only in how
+    they open.  At a decision of this seat the others' opening is behind (the first action) or never comes
+    (this seat opens), so from here each group plays alike: the search's play-outs need one particle per
+    holding and group, not one per type.  Other types (e.g. ``binomial``) stay apart."""
+    groups: dict[ReaderParams, list[int]] = {}
+    for i, (strategy, _) in enumerate(types):
+        d = _dials(strategy, view)
+        if d is not None:  # the dials that move only the opening, set aside
+            groups.setdefault(dataclasses.replace(d, open_one=0.0, open_low=0.0, open_high=0.0), []).append(i)
+    return [g for g in groups.values() if len(g) > 1]

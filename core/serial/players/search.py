@@ -8,7 +8,8 @@ it values each candidate (the challenge or the count, and per digit the smallest
 particles, assuming the others then play the model and it itself then challenges, and plays the best.
 With ``types`` (several models, each with a prior weight) every holding is dealt once per type: a
 particle is a holding *and* the model the others play, so the same reweighing infers which model they
-are playing, and each particle's continuation draws from its own.
+are playing, and each particle's continuation draws from its own; types that play alike for the rest of
+the round may then be merged (:meth:`LocalBestResponse.merge_types`), the belief over them kept.
 See :mod:`core.serial.solve.approx` for the method and its validation.
 
 Pure: every random choice comes from the seeded ``random.Random`` it is handed; no clock.
@@ -112,41 +113,63 @@ class LocalBestResponse:
         self.replicas: list[Round] = []
         self.weights: list[float] = []
         self.models: list[Strategy] = []  # the model each particle's others play
+        self._types = [model for model, _ in kinds]
         self._kinds = len(kinds)  # particles per holding (consecutive)
-        self._belief: list[tuple[Strategy, float]] | None = None  # the types' shares when merged
+        # each particle's make-up over the types (one share per type, summing to 1): one type until merged
+        self._shares: list[tuple[float, ...]] = []
+        one_hot = [tuple(float(i == t) for i in range(len(kinds))) for t in range(len(kinds))]
         for particle in _holdings(round_.rules, others, rng, particles):
             serials = {me: round_.serials[me], **particle.serials}
-            for model, prior in kinds:
+            for t, (model, prior) in enumerate(kinds):
                 self.replicas.append(Round(round_.rules, round_.players, serials, round_.opener, round_.stake))
                 self.weights.append(particle.prior * prior)
                 self.models.append(model)
+                self._shares.append(one_hot[t])
 
     def type_weights(self) -> list[tuple[Strategy, float]]:
-        """The belief over the types: each model's share of the particles' weight (one entry per model)."""
-        if self._belief is not None:
-            return self._belief
-        out: dict[int, tuple[Strategy, float]] = {}
+        """The belief over the types: each type's share of the particles' weight (one entry per type, in the
+        order given), merged particles counted by their make-up (:meth:`merge_types`)."""
         total = sum(self.weights)
-        for model, w in zip(self.models, self.weights, strict=True):
-            out[id(model)] = (model, out.get(id(model), (model, 0.0))[1] + w / total)
-        return list(out.values())
+        mass = [0.0] * len(self._types)
+        for w, shares in zip(self.weights, self._shares, strict=True):
+            for t, share in enumerate(shares):
+                mass[t] += w * share
+        return [(model, m / total if total > 0 else 0.0) for model, m in zip(self._types, mass, strict=True)]
 
     @property
     def holdings(self) -> int:
-        """How many holdings of the others its particles deal (each once per type until merged)."""
+        """How many holdings of the others its particles deal (each once per type, or per group once merged)."""
         return len(self.replicas) // self._kinds
 
-    def merge_types(self) -> None:
-        """Each holding's particles, one per type, become one: weighted by their sum, its others playing the
-        first type.  Only for when the types play alike for the rest of the round (the caller knows: ``expert``'s
-        types differ in their opening alone); the belief over the types is kept (:meth:`type_weights`)."""
+    def merge_types(self, groups: Sequence[Sequence[int]] | None = None) -> None:
+        """Each holding's particles of the types in one group (indices into the types; default: all in one)
+        become one: weighted by their sum, its others playing the group's first type, its make-up over the types
+        kept, so :meth:`type_weights` stays the belief.  Only for types that play alike for the rest of the round
+        (the caller knows: ``expert``'s ``hard`` types differ in their opening alone); types in no group, or
+        alone in one, stay apart.  Once only, before any other merge."""
         k = self._kinds
-        if k == 1:
+        if k != len(self._types):
+            raise ValueError("the types are merged once only")
+        parts = [list(g) for g in groups] if groups is not None else [list(range(k))]
+        parts += [[t] for t in range(k) if not any(t in g for g in parts)]
+        if sorted(t for g in parts for t in g) != list(range(k)) or any(not g for g in parts):
+            raise ValueError(f"merge groups {groups!r} are not disjoint groups of the {k} types")
+        if len(parts) == k:
             return
-        self._belief = self.type_weights()
-        self.replicas, self.models = self.replicas[::k], self.models[::k]
-        self.weights = [sum(self.weights[i : i + k]) for i in range(0, len(self.weights), k)]
-        self._kinds = 1
+        parts.sort(key=lambda g: min(g))  # each holding's particles stay in the types' order
+        replicas, weights, models, shares = [], [], [], []
+        for base in range(0, len(self.replicas), k):
+            for group in parts:
+                members = [base + t for t in group]
+                weight = sum(self.weights[i] for i in members)
+                scale = [self.weights[i] / weight if weight > 0 else 1.0 / len(members) for i in members]
+                mix = [sum(s * self._shares[i][t] for s, i in zip(scale, members, strict=True)) for t in range(k)]
+                replicas.append(self.replicas[members[0]])
+                weights.append(weight)
+                models.append(self.models[members[0]])
+                shares.append(tuple(mix))
+        self.replicas, self.weights, self.models, self._shares = replicas, weights, models, shares
+        self._kinds = len(parts)
 
     def observe(self, action: Action) -> None:
         """Another seat's (or its own) action: reweigh the particles by the strategy's odds of it, then apply."""
