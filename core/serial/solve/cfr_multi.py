@@ -130,14 +130,111 @@ def _order(key: MultiKey, n: int) -> tuple[int, int, int]:
 
 
 # -- the compiled pass (plain Python without numba) -----------------------------------------------------
+prange = range  # numba.prange where the pass is compiled with parallel=True (:func:`multi_kernels`)
+
+
+def _thread_id() -> int:
+    """This thread's slot in the scratch arrays: 0 here, numba.get_thread_id() where compiled."""
+    return 0
+
+
+def _multi_node(i: int, seat: int, t: float, respond: bool, n: int, k: int, actor: IntArray, first: IntArray,
+                child: IntArray, term: IntArray, pay: FloatArray, sigma: FloatArray, regret: FloatArray,
+                total: FloatArray, reach: FloatArray, own: FloatArray, values: FloatArray, cv: FloatArray,
+                strat: FloatArray) -> None:
+    """One node of :func:`_multi_pass`'s backward sweep: ``values[i]`` from its children's values, and at
+    the seat's own node with ``t`` > 0 its regrets and average too (``cv``, ``strat``: [action, hand])."""
+    big = values.shape[1]
+    a = actor[i]
+    lo, hi = first[i], first[i + 1]
+    post = k ** (n - 1 - a)  # the actor's stride in the joint hand
+    pre = big // (post * k)
+    v = values[i]
+    v[:] = 0.0
+    if a == seat and t > 0.0 and not respond:  # the counterfactual values and the node's value in one sweep
+        for e in range(lo, hi):
+            c = child[e]
+            mat = values[c] if c >= 0 else pay[term[e], seat]
+            if post == 1:  # the seat's hand varies fastest
+                for h in range(k):
+                    cv[e - lo, h] = 0.0
+                for x in range(pre):
+                    q = reach[i, x]
+                    for h in range(k):
+                        cv[e - lo, h] += mat[x * k + h] * q
+                        v[x * k + h] += sigma[e, h] * mat[x * k + h]
+                continue
+            for h in range(k):
+                p = sigma[e, h]
+                s = 0.0
+                for x in range(pre):
+                    base = (x * k + h) * post
+                    for r in range(post):
+                        s += mat[base + r] * reach[i, x * post + r]
+                        v[base + r] += p * mat[base + r]
+                cv[e - lo, h] = s
+        for h in range(k):
+            s = 0.0
+            for e in range(lo, hi):
+                s += sigma[e, h] * cv[e - lo, h]
+            for e in range(lo, hi):
+                regret[e, h] = max(regret[e, h] + cv[e - lo, h] - s, 0.0)
+                total[e, h] += t * own[i, h] * sigma[e, h]
+        return
+    for e in range(lo, hi):
+        for h in range(k):
+            strat[e - lo, h] = sigma[e, h]
+    if a == seat and respond:
+        for e in range(lo, hi):
+            c = child[e]
+            mat = values[c] if c >= 0 else pay[term[e], seat]
+            for h in range(k):
+                s = 0.0
+                for x in range(pre):
+                    base = (x * k + h) * post
+                    for r in range(post):
+                        s += mat[base + r] * reach[i, x * post + r]
+                cv[e - lo, h] = s
+        for h in range(k):
+            best = 0
+            for j in range(1, hi - lo):
+                if cv[j, h] > cv[best, h]:
+                    best = j
+            for j in range(hi - lo):
+                strat[j, h] = 1.0 if j == best else 0.0
+    for e in range(lo, hi):
+        played = False
+        for h in range(k):
+            if strat[e - lo, h] != 0.0:
+                played = True
+        if not played:  # adds nothing: its child's values are not read
+            continue
+        c = child[e]
+        mat = values[c] if c >= 0 else pay[term[e], seat]
+        if post == 1:
+            for x in range(pre):
+                for h in range(k):
+                    v[x * k + h] += strat[e - lo, h] * mat[x * k + h]
+        else:
+            for x in range(pre):
+                for h in range(k):
+                    p = strat[e - lo, h]
+                    base = (x * k + h) * post
+                    for r in range(post):
+                        v[base + r] += p * mat[base + r]
+
+
 def _multi_pass(seat: int, t: float, respond: bool, n: int, k: int, actor: IntArray, first: IntArray,
                 child: IntArray, term: IntArray, pay: FloatArray, w: FloatArray, sigma: FloatArray,
                 regret: FloatArray, total: FloatArray, reach: FloatArray, own: FloatArray, values: FloatArray,
-                cv: FloatArray, strat: FloatArray) -> float:
+                cv: FloatArray, strat: FloatArray, level: IntArray, order: IntArray) -> float:
     """:meth:`MultiSolver._pass` over flat arrays: ``sigma``, ``regret``, ``total`` [edge, hand]; ``pay``
     [count, seat, joint hand]; ``reach`` [node, the others' joint hand]; ``own`` [node, hand]; ``values``
-    [node, joint hand] (C order, seat 0 the slowest); ``cv`` and ``strat`` [action, hand] scratch.
-    Returns the seat's value per round."""
+    [node, joint hand] (C order, seat 0 the slowest); ``cv`` and ``strat`` [thread, action, hand] scratch.
+    The backward sweep goes level by level (``order[level[j]:level[j + 1]]``: the nodes whose longest
+    path to a count has ``j`` actions), so a level's nodes read only finished values and may run on
+    several threads (``prange``); each node's arithmetic is the same in any order, so the sequential
+    and the parallel kernel agree bit for bit.  Returns the seat's value per round."""
     nodes = first.shape[0] - 1
     big = values.shape[1]
     small = reach.shape[1]
@@ -176,86 +273,13 @@ def _multi_pass(seat: int, t: float, respond: bool, n: int, k: int, actor: IntAr
                                 base = (x * k + h) * post
                                 for r in range(post):
                                     reach[c, base + r] += reach[i, base + r] * p
+    for j in range(level.shape[0] - 1):
+        for at in prange(level[j], level[j + 1]):
+            slot = _thread_id()
+            _multi_node(order[at], seat, t, respond, n, k, actor, first, child, term, pay, sigma, regret, total,
+                        reach, own, values, cv[slot], strat[slot])
     spost = k ** (n - 1 - seat)  # the seat's stride in the joint hand
     spre = big // (spost * k)
-    for i in range(nodes - 1, -1, -1):
-        a = actor[i]
-        lo, hi = first[i], first[i + 1]
-        post = k ** (n - 1 - a)  # the actor's stride in the joint hand
-        pre = big // (post * k)
-        v = values[i]
-        v[:] = 0.0
-        if a == seat and t > 0.0 and not respond:  # the counterfactual values and the node's value in one sweep
-            for e in range(lo, hi):
-                c = child[e]
-                mat = values[c] if c >= 0 else pay[term[e], seat]
-                if post == 1:  # the seat's hand varies fastest
-                    for h in range(k):
-                        cv[e - lo, h] = 0.0
-                    for x in range(pre):
-                        q = reach[i, x]
-                        for h in range(k):
-                            cv[e - lo, h] += mat[x * k + h] * q
-                            v[x * k + h] += sigma[e, h] * mat[x * k + h]
-                    continue
-                for h in range(k):
-                    p = sigma[e, h]
-                    s = 0.0
-                    for x in range(pre):
-                        base = (x * k + h) * post
-                        for r in range(post):
-                            s += mat[base + r] * reach[i, x * post + r]
-                            v[base + r] += p * mat[base + r]
-                    cv[e - lo, h] = s
-            for h in range(k):
-                s = 0.0
-                for e in range(lo, hi):
-                    s += sigma[e, h] * cv[e - lo, h]
-                for e in range(lo, hi):
-                    regret[e, h] = max(regret[e, h] + cv[e - lo, h] - s, 0.0)
-                    total[e, h] += t * own[i, h] * sigma[e, h]
-            continue
-        for e in range(lo, hi):
-            for h in range(k):
-                strat[e - lo, h] = sigma[e, h]
-        if a == seat and respond:
-            for e in range(lo, hi):
-                c = child[e]
-                mat = values[c] if c >= 0 else pay[term[e], seat]
-                for h in range(k):
-                    s = 0.0
-                    for x in range(pre):
-                        base = (x * k + h) * post
-                        for r in range(post):
-                            s += mat[base + r] * reach[i, x * post + r]
-                    cv[e - lo, h] = s
-            for h in range(k):
-                best = 0
-                for j in range(1, hi - lo):
-                    if cv[j, h] > cv[best, h]:
-                        best = j
-                for j in range(hi - lo):
-                    strat[j, h] = 1.0 if j == best else 0.0
-        for e in range(lo, hi):
-            played = False
-            for h in range(k):
-                if strat[e - lo, h] != 0.0:
-                    played = True
-            if not played:  # adds nothing: its child's values are not read
-                continue
-            c = child[e]
-            mat = values[c] if c >= 0 else pay[term[e], seat]
-            if post == 1:
-                for x in range(pre):
-                    for h in range(k):
-                        v[x * k + h] += strat[e - lo, h] * mat[x * k + h]
-            else:
-                for x in range(pre):
-                    for h in range(k):
-                        p = strat[e - lo, h]
-                        base = (x * k + h) * post
-                        for r in range(post):
-                            v[base + r] += p * mat[base + r]
     out = 0.0
     for x in range(spre):
         for h in range(k):
@@ -269,8 +293,9 @@ _KERNELS: dict[str, Callable[..., Any]] = {}
 
 
 def multi_kernels(compiled: bool = True) -> dict[str, Callable[..., Any]] | None:
-    """``current`` (regret matching+ over [edge, hand]) and ``pass`` (:func:`_multi_pass`) compiled by numba,
-    or None when numba is not installed or not ``compiled`` (the numpy pass runs instead)."""
+    """``current`` (regret matching+ over [edge, hand]), ``pass_`` (:func:`_multi_pass`) and ``pass_parallel``
+    (the same on numba's threads) compiled by numba, and ``threads`` (numba.set_num_threads), or None when
+    numba is not installed or not ``compiled`` (the numpy pass runs instead).  Each is compiled on first use."""
     if not compiled:
         return None
     if _KERNELS:
@@ -279,10 +304,15 @@ def multi_kernels(compiled: bool = True) -> dict[str, Callable[..., Any]] | None
         import numba  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         return None
-    g: dict[str, Any] = {"FloatArray": FloatArray, "IntArray": IntArray, "max": max}
-    exec(compile(textwrap.dedent(inspect.getsource(_multi_pass)), __file__, "exec"), g)  # our own function
+    g: dict[str, Any] = {"FloatArray": FloatArray, "IntArray": IntArray, "max": max, "prange": numba.prange,
+                         "_thread_id": numba.get_thread_id}  # type: ignore[attr-defined,unused-ignore]
+    for function in (_multi_node, _multi_pass):  # our own functions
+        exec(compile(textwrap.dedent(inspect.getsource(function)), __file__, "exec"), g)
+    g["_multi_node"] = numba.njit(cache=False)(g["_multi_node"])
     _KERNELS.update(current=numba.njit(cache=False)(current_strategy),
-                    pass_=numba.njit(cache=False)(g["_multi_pass"]))
+                    pass_=numba.njit(cache=False)(g["_multi_pass"]),
+                    pass_parallel=numba.njit(cache=False, parallel=True)(g["_multi_pass"]),
+                    threads=numba.set_num_threads)
     return _KERNELS
 
 
@@ -292,7 +322,9 @@ class MultiSolver:
     ``regret`` and ``total`` are [edge, hand] arrays, a node's edges ``first[i]`` … ``first[i + 1]`` − 1 in
     the order of its actions; each node's ``regret`` and ``total`` ([hand, action]) are views of them."""
 
-    def __init__(self, fmt: MultiFormat, memory: int = 1, compiled: bool = True) -> None:
+    def __init__(self, fmt: MultiFormat, memory: int = 1, compiled: bool = True, threads: int = 1) -> None:
+        if threads < 1:
+            raise ValueError(f"threads must be at least 1, not {threads}")
         self.fmt = fmt
         self.memory = memory
         self.iterations = 0
@@ -300,6 +332,10 @@ class MultiSolver:
         self._build()
         self._prepare()
         self.kernels = multi_kernels(compiled)
+        self.threads = threads if self.kernels is not None else 1  # the compiled passes' threads (numba's)
+        if self.threads > 1:
+            assert self.kernels is not None
+            self.kernels["threads"](self.threads)
         self._buffers: tuple[FloatArray, FloatArray, FloatArray] | None = None
 
     # -- the graph -------------------------------------------------------------------------------------
@@ -368,6 +404,14 @@ class MultiSolver:
         self.child = np.array(child, dtype=np.int64)
         self.term = np.array(term, dtype=np.int64)
         self.actor = np.array([node.actor for node in self.nodes], dtype=np.int64)
+        height = np.zeros(len(self.nodes), dtype=np.int64)  # the longest path to a count, in actions
+        for i in range(len(self.nodes) - 1, -1, -1):
+            kids = self._kids[i][1]
+            if len(kids):
+                assert kids.min() > i  # the topological order: a node's children come after it
+                height[i] = height[kids].max() + 1
+        self.order = np.argsort(height, kind="stable").astype(np.int64)  # by level, each level by index
+        self.level = np.concatenate(([0], np.cumsum(np.bincount(height)))).astype(np.int64)
 
     def restore(self, regret: FloatArray, total: FloatArray, iterations: int) -> None:
         """Continue from a saved state: ``regret`` and ``total`` as :attr:`regret` and :attr:`total` were
@@ -457,12 +501,12 @@ class MultiSolver:
         if self._buffers is None:
             widest = int(np.diff(self.first).max())
             self._buffers = (np.zeros((len(self.nodes), k ** (n - 1))), np.zeros((len(self.nodes), k)),
-                             np.zeros((2, widest, k)))
+                             np.zeros((2, self.threads, widest, k)))  # a thread's scratch: its own slot
         reach, own, scratch = self._buffers
-        value: float = self.kernels["pass_"](
+        value: float = self.kernels["pass_parallel" if self.threads > 1 else "pass_"](
             seat, float(t), respond, n, k, self.actor, self.first, self.child, self.term,
             self._pay.reshape(len(self._pay), n, k ** n), self.fmt.base.weights, sigma, self.regret, self.total,
-            reach, own, values, scratch[0], scratch[1])
+            reach, own, values, scratch[0], scratch[1], self.level, self.order)
         return value
 
     def _values_buffer(self) -> FloatArray:

@@ -154,6 +154,31 @@ def test_the_compiled_pass_and_the_numpy_reference_agree(
     assert _close(np.array(fast.gains(rounded)), np.array(reference.gains(rounded)))
 
 
+@pytest.mark.parametrize(("digits", "length", "memory"), [(2, 2, 1), (3, 2, 2)])
+def test_the_parallel_pass_equals_the_sequential_one_bit_for_bit(digits: int, length: int, memory: int) -> None:
+    numba = pytest.importorskip("numba")
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("one thread: numba has no second to run on")
+    fmt = MultiFormat(_rules(digits, length), 3)
+    sequential, parallel = MultiSolver(fmt, memory), MultiSolver(fmt, memory, threads=2)
+    assert parallel.threads == 2 and sequential.threads == 1
+    assert len(parallel.level) > 2 and parallel.level[-1] == len(parallel.nodes)  # several levels, every node once
+    height = np.empty(len(parallel.nodes), dtype=np.int64)
+    for j in range(len(parallel.level) - 1):
+        height[parallel.order[parallel.level[j]:parallel.level[j + 1]]] = j
+    assert sorted(parallel.order.tolist()) == list(range(len(parallel.nodes)))
+    parents = np.repeat(np.arange(len(parallel.nodes)), np.diff(parallel.first))
+    kids = parallel.child >= 0
+    assert (height[parallel.child[kids]] < height[parents[kids]]).all()  # a level reads only lower levels
+    sequential.iterate(4)
+    parallel.iterate(4)
+    assert np.abs(sequential.regret).max() > 0
+    assert np.array_equal(parallel.regret, sequential.regret) and np.array_equal(parallel.total, sequential.total)
+    assert parallel.gains() == sequential.gains() and parallel.values() == sequential.values()
+    with pytest.raises(ValueError, match="at least 1"):
+        MultiSolver(fmt, memory, threads=0)
+
+
 @pytest.mark.parametrize("compiled", [True, False])
 def test_a_restored_solve_continues_as_if_never_stopped(compiled: bool) -> None:
     fmt = MultiFormat(_rules(2, 2), 3)
