@@ -146,7 +146,7 @@ class Expert:
         for action in view.history:
             lbr.observe(action)
             round_.apply(action)
-        groups = _alike_past_opening(types, view)
+        groups = _groups_alike_past_opening(types, view)
         if groups:
             lbr.merge_types(groups)  # no other seat opens again this round: these types now play alike
         lbr.rng = random.Random(f"{fixed}:{view.history!r}")
@@ -218,7 +218,7 @@ def _dials(strategy: Strategy, view: SeatView) -> ReaderParams | None:
     return inner.params(view) if isinstance(inner, TrainedReader) else None
 
 
-def _alike_past_opening(types: list[tuple[Strategy, float]], view: SeatView) -> list[list[int]]:
+def _groups_alike_past_opening(types: list[tuple[Strategy, float]], view: SeatView) -> list[list[int]]:
     """The groups (indices into ``types``, two or more each) of trained readers whose dials differ only in how
     they open.  At a decision of this seat the others' opening is behind (the first action) or never comes
     (this seat opens), so from here each group plays alike: the search's play-outs need one particle per
