@@ -129,6 +129,10 @@ from aiohttp import BodyPartReader, WSMsgType, web
 
 from .discord_private import COMPONENTS_V2, PrivateFake, v2_texts
 
+# How long a wait_for* waits by default: a bound on liveness, not a timing assertion (a wait returns as
+# soon as what it waits for happens), so generous: a starved machine must not fail a passing test.
+WAIT = 30.0
+
 if TYPE_CHECKING:  # the fake itself never imports discord.py (point_discord_at does, when asked)
     import discord
 
@@ -944,7 +948,7 @@ class FakeDiscord(PrivateFake):
         for ev in self._waiters:
             ev.set()
 
-    async def wait_for(self, predicate: Callable[[], T | Literal[False] | None], timeout: float = 5.0) -> T:  # noqa: ASYNC109
+    async def wait_for(self, predicate: Callable[[], T | Literal[False] | None], timeout: float = WAIT) -> T:  # noqa: ASYNC109
         """Wait until ``predicate()`` returns something truthy and return that value.
 
         The predicate is re-evaluated whenever the fake records anything (and every 50 ms).
@@ -1005,7 +1009,7 @@ class FakeDiscord(PrivateFake):
     def get_message(self, message_id: int) -> RecordedMessage:
         return self.messages[message_id]
 
-    async def wait_for_callback(self, interaction_id: int, timeout: float = 5.0) -> RecordedCallback:  # noqa: ASYNC109
+    async def wait_for_callback(self, interaction_id: int, timeout: float = WAIT) -> RecordedCallback:  # noqa: ASYNC109
         def check() -> RecordedCallback | None:
             found = self.callbacks_for(interaction_id)
             return found[0] if found else None
@@ -1015,7 +1019,7 @@ class FakeDiscord(PrivateFake):
     async def wait_for_message(
         self,
         predicate: Callable[[RecordedMessage], bool],
-        timeout: float = 5.0,  # noqa: ASYNC109
+        timeout: float = WAIT,  # noqa: ASYNC109
     ) -> RecordedMessage:
         def check() -> RecordedMessage | None:
             for m in self.messages.values():
@@ -1920,7 +1924,7 @@ def point_discord_at(fake: FakeDiscord) -> Iterator[None]:
         discord.asset.Asset.BASE = old_cdn
 
 
-async def start_bot(client: discord.Client, fake: FakeDiscord, *, timeout: float = 10.0) -> asyncio.Task[None]:  # noqa: ASYNC109
+async def start_bot(client: discord.Client, fake: FakeDiscord, *, timeout: float = WAIT) -> asyncio.Task[None]:  # noqa: ASYNC109
     """``await client.login(token)`` (runs ``setup_hook``), then run ``client.connect()`` in a
     task and wait for ``on_ready``. Equivalent to ``client.start()`` split in two so that
     ``wait_until_ready`` is usable. Raises the login/connect error if the client dies
@@ -1946,7 +1950,7 @@ async def start_bot(client: discord.Client, fake: FakeDiscord, *, timeout: float
     return task
 
 
-async def stop_bot(client: discord.Client, task: asyncio.Task[None] | None = None, *, timeout: float = 10.0) -> None:  # noqa: ASYNC109
+async def stop_bot(client: discord.Client, task: asyncio.Task[None] | None = None, *, timeout: float = WAIT) -> None:  # noqa: ASYNC109
     """Close the client (clean close: its gateway session ends) and await its start task."""
     await client.close()
     if task is not None:

@@ -85,6 +85,10 @@ from slack_sdk.signature import SignatureVerifier
 
 from .slack_oauth import OAuthFake
 
+# How long a wait_for* waits by default: a bound on liveness, not a timing assertion (a wait returns as
+# soon as what it waits for happens), so generous: a starved machine must not fail a passing test.
+WAIT = 30.0
+
 T = TypeVar("T")
 
 # proxy variables slack_sdk honours (it ignores NO_PROXY): the suite clears them (tests/conftest.py)
@@ -846,7 +850,7 @@ class FakeSlack(OAuthFake):
     async def wait_for(
         self,
         predicate: Callable[[], T | None],
-        timeout: float = 5.0,  # noqa: ASYNC109 - deadline for polling, part of the public API
+        timeout: float = WAIT,  # noqa: ASYNC109 - deadline for polling, part of the public API
         *,
         interval: float = 0.01,
         description: str = "",
@@ -868,7 +872,7 @@ class FakeSlack(OAuthFake):
                 )
             await asyncio.sleep(interval)
 
-    async def wait_for_socket(self, count: int = 1, timeout: float = 5.0) -> SocketConnection:  # noqa: ASYNC109
+    async def wait_for_socket(self, count: int = 1, timeout: float = WAIT) -> SocketConnection:  # noqa: ASYNC109
         """Waits until ``count`` connections have been made in total and one is open; returns the newest open one."""
 
         def ready() -> SocketConnection | None:
@@ -879,7 +883,7 @@ class FakeSlack(OAuthFake):
 
         return await self.wait_for(ready, timeout, description=f"socket connection #{count}")
 
-    async def wait_for_ack(self, envelope_id: str, timeout: float = 5.0) -> SocketAck:  # noqa: ASYNC109
+    async def wait_for_ack(self, envelope_id: str, timeout: float = WAIT) -> SocketAck:  # noqa: ASYNC109
         acks = await self.wait_for(lambda: self.acks(envelope_id), timeout, description=f"ack of {envelope_id}")
         return acks[0]
 
@@ -895,7 +899,7 @@ class FakeSlack(OAuthFake):
         retry_attempt: int | None = None,
         retry_reason: str | None = None,
         connection: SocketConnection | None = None,
-        timeout: float = 5.0,  # noqa: ASYNC109 - how long to wait for an open connection
+        timeout: float = WAIT,  # noqa: ASYNC109 - how long to wait for an open connection
     ) -> Envelope:
         """Sends an envelope to the newest open connection (waiting up to ``timeout`` for one).
         ``accepts_response_payload`` defaults to True for slash_commands, False otherwise
