@@ -503,6 +503,8 @@ class MultiSolver:
             self._buffers = (np.zeros((len(self.nodes), k ** (n - 1))), np.zeros((len(self.nodes), k)),
                              np.zeros((2, self.threads, widest, k)))  # a thread's scratch: its own slot
         reach, own, scratch = self._buffers
+        if self.threads > 1:  # numba's count is the process's: another solver may have changed it since
+            self.kernels["threads"](self.threads)  # (a thread's slot must stay below self.threads)
         value: float = self.kernels["pass_parallel" if self.threads > 1 else "pass_"](
             seat, float(t), respond, n, k, self.actor, self.first, self.child, self.term,
             self._pay.reshape(len(self._pay), n, k ** n), self.fmt.base.weights, sigma, self.regret, self.total,
