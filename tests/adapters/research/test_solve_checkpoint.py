@@ -35,3 +35,24 @@ def test_a_checkpoint_of_another_solve_is_refused(tmp_path: Path, capsys: pytest
     assert main([*SOLVE, "--iterations", "1", "--every", "0", "--checkpoint", path]) == 0
     assert main([*SOLVE, "--memory", "2", "--iterations", "1", "--every", "0", "--resume", path]) != 0
     assert "holds a solve of" in capsys.readouterr().err
+
+
+def test_a_solve_resumed_on_two_threads_ends_where_the_one_thread_run_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    numba = pytest.importorskip("numba")
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("one thread: numba has no second to run on")
+    straight, halfway, resumed = (str(tmp_path / f"{name}.npz") for name in ("straight", "halfway", "resumed"))
+    assert main([*SOLVE, "--iterations", "4", "--every", "0", "--checkpoint", straight]) == 0
+    assert main([*SOLVE, "--iterations", "2", "--every", "0", "--checkpoint", halfway]) == 0
+    capsys.readouterr()
+    assert main([*SOLVE, "--iterations", "2", "--every", "0", "--resume", halfway, "--checkpoint", resumed,
+                 "--threads", "2"]) == 0
+    assert "passes on 2 threads" in capsys.readouterr().out
+    _, regret, total, done = load_solver_state(resumed)
+    _, want_regret, want_total, want_done = load_solver_state(straight)
+    assert done == want_done == 4
+    assert np.array_equal(regret, want_regret) and np.array_equal(total, want_total)
+    assert main([*SOLVE, "--iterations", "1", "--threads", "0"]) != 0
+    assert "--threads must be at least 1, not 0" in capsys.readouterr().err
