@@ -55,4 +55,4 @@ def test_a_solve_resumed_on_two_threads_ends_where_the_one_thread_run_does(
     assert done == want_done == 4
     assert np.array_equal(regret, want_regret) and np.array_equal(total, want_total)
     assert main([*SOLVE, "--iterations", "1", "--threads", "0"]) != 0
-    assert "--threads must be at least 1, not 0" in capsys.readouterr().err
+    assert "--threads 0: threads must be at least 1, not 0" in capsys.readouterr().err
