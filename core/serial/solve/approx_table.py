@@ -41,10 +41,13 @@ __all__ = ["TableLBR", "TableLBRResult"]
 
 @dataclass
 class TableLBRResult:
-    """Per seat: the exploiter's realised units per round, and their expectation given what it saw."""
+    """Per seat: the exploiter's realised units per round, their expectation given what it saw, and the
+    round's number of bids (rebids included): where the gain comes from, by how much of the round a table
+    with ``memory`` bids remembered (every bid when it has at most ``memory`` + 1)."""
 
     realised: list[list[float]] = field(default_factory=list)
     expected: list[list[float]] = field(default_factory=list)
+    bids: list[list[int]] = field(default_factory=list)
 
 
 class TableLBR:
@@ -124,7 +127,7 @@ class TableLBR:
         rng = random.Random(f"table-lbr:{seed}")
         w = self.fmt.base.weights
         k = self._k
-        result = TableLBRResult([[] for _ in range(3)], [[] for _ in range(3)])
+        result = TableLBRResult([[] for _ in range(3)], [[] for _ in range(3)], [[] for _ in range(3)])
         for r in range(rounds):
             seat = chosen[r % len(chosen)]
             others = [p for p in range(3) if p != seat]
@@ -132,6 +135,7 @@ class TableLBR:
             belief = np.outer(w, w)  # floored, as the exploiter of .approx holds it
             exact = belief.copy()  # the true posterior, for the expectation at the count
             i: int | tuple[int, int] = 0
+            bids = 0
             while not isinstance(i, tuple):
                 node = self.solver.nodes[i]
                 if node.actor == seat:
@@ -143,7 +147,9 @@ class TableLBR:
                     shape = (k, 1) if others.index(node.actor) == 0 else (1, k)
                     belief = belief * np.maximum(p, LIKELIHOOD_FLOOR).reshape(shape)
                     exact = exact * p.reshape(shape)
+                bids += node.actions[j] != ANSWER
                 i = node.children[j]
+            result.bids[seat].append(bids)
             pay = self._pay[i][seat]
             result.realised[seat].append(float(pay[tuple(hands)]))
             mine = np.take(pay, hands[seat], axis=seat)

@@ -43,7 +43,14 @@ def test_exploit_approx_on_a_three_player_table_with_one_round(capsys: pytest.Ca
     args = ("exploit", "--approx", "--players", "3", "--strategy", "hard", "--rounds", "1", "--lookahead", "1")
     seat = _strict(_run(capsys, *args, "--json"))["seats"]["0"]
     assert seat["half_width"] is None and seat["realised_half_width"] is None and seat["rounds"] == 1
-    assert "± ? (expected at the count" in _run(capsys, *args)
+    # the figure split by the round's length: the one round on one side, none (no figure, no interval) on the other
+    parts = [seat["remembered_whole"], seat["longer"]]
+    assert sorted(part["rounds"] for part in parts) == [0, 1]
+    assert all(part["half_width"] is None for part in parts)
+    assert sum(part["value"] * part["rounds"] for part in parts) == pytest.approx(seat["value"])
+    text = _run(capsys, *args)
+    assert "± ? (expected at the count" in text
+    assert "by the round's length: at most" in text and "± ? over 0 rounds, +0.0000 of" in text
 
 
 def test_arena_with_one_round(capsys: pytest.CaptureFixture[str]) -> None:

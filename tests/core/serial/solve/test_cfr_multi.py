@@ -299,6 +299,11 @@ def test_the_table_lbr_earns_no_more_than_the_exact_best_response() -> None:
         assert value.mean <= exact + value.half_width, (seat, value, exact)
         assert abs(value.mean - realised.mean) <= value.half_width + realised.half_width
         assert value.half_width < 0.05
+        # each round's number of bids: at least the opening, at most every bid once and one rebid
+        bids = result.bids[seat]
+        assert len(bids) == len(result.expected[seat]) == 2000
+        assert min(bids) >= 1 and max(bids) <= len(MultiFormat(rules, 3).bids) + 1
+        assert any(b <= table.memory + 1 for b in bids) and any(b > table.memory + 1 for b in bids)
 
 
 @pytest.mark.parametrize("rebid", [True, False])
