@@ -6,7 +6,10 @@ ships as generated data (:mod:`core.serial.players.solved_multi_data`).  The abs
 seat, the standing bid's index (``(q − 1) × D`` + the digit's rank position; −1 before the opening),
 the standing bid's bidder (−1 before), the phase (0: bidding; 1: its own bid challenged all around,
 it may rebid), whether the standing bid is a rebid, and the ``memory`` bids before the standing one
-(:func:`~core.serial.players.solved.pack_memory`).  Who has challenged follows from the seats: in
+(:func:`~core.serial.players.solved.pack_memory`) — or, in a table solved *with the opening*
+(``opening``), the ``memory`` − 1 bids before the standing one and the round's opening bid, once
+the opening is older than those (:func:`opening_memory`; the same number of states as ``memory`` + 1,
+other bids remembered).  Who has challenged follows from the seats: in
 ``all`` mode they are the seats between the bidder and the seat to act.  Each hand class (copies
 held of each digit in play, in rank order) has its mixture over actions in thousandths; −1 is the
 answer that is not a raise (challenge, or call for the count).
@@ -41,7 +44,16 @@ from .solved import (
     rows_text,
 )
 
-__all__ = ["MultiKey", "MultiTable", "SolvedMulti", "multi_key", "pack_multi", "unpack_multi"]
+__all__ = [
+    "MultiKey",
+    "MultiTable",
+    "SolvedMulti",
+    "multi_key",
+    "opening_memory",
+    "pack_multi",
+    "push_opening_memory",
+    "unpack_multi",
+]
 
 MultiKey = tuple[int, int, int, int, int, int]  # (seat to act, standing, bidder, phase, is rebid, memory)
 
@@ -56,6 +68,7 @@ class MultiTable:
     rebid: bool
     memory: int
     entries: Mapping[MultiKey, tuple[Row, ...]]
+    opening: bool = False  # remembers the opening bid in place of the oldest of its ``memory`` bids
 
     def fits(self, rules: Rules, players: int) -> bool:
         """True at a table of this size and format, these rules: ``all`` mode, flat payoffs."""
@@ -69,7 +82,7 @@ class MultiTable:
         )
 
     def encode(self) -> str:
-        """``players digits length rebid memory``, then a line per state: ``key…|a=p,a=p;…`` by hand class."""
+        """:meth:`header`, then a line per state: ``key…|a=p,a=p;…`` by hand class."""
         lines = [self.header()]
         for key, rows in sorted(self.entries.items()):
             lines.append(_key_text(key) + "|" + rows_text(rows))
@@ -82,14 +95,16 @@ class MultiTable:
         return replace(cls.shape(head), entries=RowsOnUse(texts, _key_text, _text_key))
 
     def header(self) -> str:
-        """The first line of :meth:`encode`: ``players digits serial_length rebid memory``."""
-        return f"{self.players} {self.digits} {self.serial_length} {int(self.rebid)} {self.memory}"
+        """The first line of :meth:`encode`: ``players digits serial_length rebid memory``, and `` 1`` for a
+        table with the opening (tables without it keep the five fields they always had)."""
+        head = f"{self.players} {self.digits} {self.serial_length} {int(self.rebid)} {self.memory}"
+        return head + " 1" if self.opening else head
 
     @classmethod
     def shape(cls, header: str) -> MultiTable:
         """A table with no entries, from a :meth:`header`: the table and format it fits, nothing to play."""
-        players, digits, length, rebid, memory = (int(x) for x in header.split())
-        return cls(players, digits, length, bool(rebid), memory, {})
+        players, digits, length, rebid, memory, *opening = (int(x) for x in header.split())
+        return cls(players, digits, length, bool(rebid), memory, {}, opening == [1])
 
 
 def _key_text(key: MultiKey) -> str:
@@ -111,7 +126,28 @@ def unpack_multi(packed: str) -> MultiTable:
     return MultiTable.decode(inflate(packed))
 
 
-def multi_key(view: SeatView, memory: int) -> MultiKey:
+def opening_memory(before: tuple[int, ...], memory: int) -> tuple[int, ...]:
+    """What a table with the opening remembers of the bids ``before`` the standing one (most recent first): all
+    of them while they are at most ``memory`` (≥ 1), else the ``memory`` − 1 most recent and the opening (the last)."""
+    if memory < 1:
+        raise ValueError("a table with the opening remembers at least one bid")
+    if len(before) <= memory:
+        return before
+    return before[: memory - 1] + before[-1:]
+
+
+def push_opening_memory(prev: int, standing: int, memory: int, nbids: int) -> int:
+    """:func:`~.solved.push_memory` for a table with the opening (``memory`` ≥ 1): the packed memory after a new
+    bid over ``standing``.  A packed memory of ``memory`` bids ends with the opening whether or not bids between
+    were forgotten, so :func:`opening_memory` of ``standing`` and it keeps the opening and moves the rest up."""
+    base, kept, value = nbids + 1, [], prev + 1
+    while value:
+        kept.append(value % base - 1)
+        value //= base
+    return pack_memory(opening_memory((standing, *kept), memory), nbids)
+
+
+def multi_key(view: SeatView, memory: int, opening: bool = False) -> MultiKey:
     """The abstract public state of ``view`` for its seat (see the module docstring)."""
     rules, players, n = view.rules, view.players, view.n
     history = view.history
@@ -125,8 +161,11 @@ def multi_key(view: SeatView, memory: int) -> MultiKey:
     prev = -1
     if memory and standing >= 0:
         bids = [_index(a.bid, rules) for a in history if isinstance(a, MakeBid)]
-        before = bids[-1 - memory : -1][::-1]  # the bids before the standing one, most recent first
-        prev = pack_memory(tuple(before), rules.serial_length * n * rules.digits)
+        if opening:
+            before = opening_memory(tuple(bids[-2::-1]), memory)  # every bid before the standing one, most recent first
+        else:
+            before = tuple(bids[-1 - memory : -1][::-1])  # the bids before the standing one, most recent first
+        prev = pack_memory(before, rules.serial_length * n * rules.digits)
     phase = 1 if view.phase is Phase.REBID else 0
     return (seat(view.me), standing, bidder, phase, int(view.standing_is_rebid), prev)
 
@@ -144,6 +183,7 @@ class SolvedMulti:
             self.shape = MultiTable.shape(table[0])
         self.name = name
         self.memory = self.shape.memory
+        self.opening = self.shape.opening
         self._hands = hand_order(self.shape.digits, self.shape.serial_length)
 
     @cached_property
@@ -151,7 +191,7 @@ class SolvedMulti:
         return unpack_multi(self._packed)
 
     def _lookup(self, view: SeatView) -> Row:
-        rows = self.table.entries.get(multi_key(view, self.memory))
+        rows = self.table.entries.get(multi_key(view, self.memory, self.opening))
         if rows is None:
             return ()
         return rows[self._hands[tuple(view.serial.counts[d] for d in view.rules.digit_set)]]
@@ -163,7 +203,7 @@ class SolvedMulti:
         return [(action_of(view, a), p / 1000) for a, p in self._lookup(view)]
 
     def memo_key(self, view: SeatView) -> tuple[object, ...]:
-        return ("multi", multi_key(view, self.memory))
+        return ("multi", multi_key(view, self.memory, self.opening))
 
     def decide(self, view: SeatView, rng: random.Random) -> Action:
         return action_of(view, draw(self._lookup(view), rng))

@@ -9,7 +9,8 @@ player remembers at its decision, seats counted clockwise from the opener (seat 
 * the phase (0: bidding; 1: the bidder, challenged all around, chooses between the count and a
   rebid) and whether the standing bid is a rebid (challenged all around, it is counted at once);
 * the last ``memory`` bids before the standing one (packed as
-  :func:`~core.serial.players.solved.pack_memory` packs them).
+  :func:`~core.serial.players.solved.pack_memory` packs them), or with ``opening`` the last
+  ``memory`` − 1 and the round's opening bid (:func:`~core.serial.players.solved_multi.opening_memory`).
 
 Who has challenged the standing bid follows: in ``all`` mode the challenges since a bid are the
 seats between its bidder and the seat to act, and the bid is challenged all around when the turn
@@ -47,7 +48,7 @@ import numpy.typing as npt
 
 from core.serial.bids import Bid
 from core.serial.players.solved import push_memory, table_players
-from core.serial.players.solved_multi import MultiKey, MultiTable, SolvedMulti
+from core.serial.players.solved_multi import MultiKey, MultiTable, SolvedMulti, push_opening_memory
 from core.serial.rules import Rules
 from core.serial.scoring import score
 from core.serial.serials import Serial
@@ -322,11 +323,15 @@ class MultiSolver:
     ``regret`` and ``total`` are [edge, hand] arrays, a node's edges ``first[i]`` … ``first[i + 1]`` − 1 in
     the order of its actions; each node's ``regret`` and ``total`` ([hand, action]) are views of them."""
 
-    def __init__(self, fmt: MultiFormat, memory: int = 1, compiled: bool = True, threads: int = 1) -> None:
+    def __init__(self, fmt: MultiFormat, memory: int = 1, compiled: bool = True, threads: int = 1,
+                 opening: bool = False) -> None:
         if threads < 1:
             raise ValueError(f"threads must be at least 1, not {threads}")
+        if opening and memory < 1:
+            raise ValueError("remembering the opening takes a memory of at least 1 (it holds the opening)")
         self.fmt = fmt
         self.memory = memory
+        self.opening = opening  # the opening remembered in place of the oldest bid (MultiTable.opening)
         self.iterations = 0
         self.nodes: list[_Node] = []
         self._build()
@@ -349,7 +354,8 @@ class MultiSolver:
             if key in specs:
                 continue
             actor, s, bidder, phase, is_rebid, prev = key
-            remember = push_memory(prev, s, self.memory, nbids)
+            push = push_opening_memory if self.opening else push_memory
+            remember = push(prev, s, self.memory, nbids)
             nxt = (actor + 1) % n
             actions: list[int] = []
             children: list[MultiKey | tuple[int, int]] = []
@@ -565,7 +571,8 @@ class MultiSolver:
         entries = {node.key: thousandths_rows(normalise_rows(np.where(probs >= floor, probs, 0.0)), node.actions)
                    for node, probs in zip(self.nodes, self.average(), strict=True)}
         rules = self.fmt.rules
-        return MultiTable(self.fmt.players, rules.digits, rules.serial_length, rules.rebid, self.memory, entries)
+        return MultiTable(self.fmt.players, rules.digits, rules.serial_length, rules.rebid, self.memory, entries,
+                          self.opening)
 
 
 def _outer(vectors: list[FloatArray]) -> FloatArray:

@@ -56,3 +56,27 @@ def test_a_solve_resumed_on_two_threads_ends_where_the_one_thread_run_does(
     assert np.array_equal(regret, want_regret) and np.array_equal(total, want_total)
     assert main([*SOLVE, "--iterations", "1", "--threads", "0"]) != 0
     assert "--threads 0: threads must be at least 1, not 0" in capsys.readouterr().err
+
+
+def test_a_solve_with_the_opening_writes_its_table_and_keeps_its_checkpoints_apart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    module, opening, plain = str(tmp_path / "tables.py"), str(tmp_path / "opening.npz"), str(tmp_path / "plain.npz")
+    args = (*SOLVE, "--memory", "2", "--iterations", "3", "--every", "0")
+    assert main([*args, "--opening", "--checkpoint", opening, "--write", module]) == 0
+    assert "remembering 2 bids, the opening one of them" in capsys.readouterr().out
+    assert load_solver_state(opening)[0]["opening"] == 1
+    assert "('3 2 1 1 2 1'," in Path(module).read_text()  # the data module's header: memory 2, with the opening
+    # the two solves have graphs of the same size: only what the checkpoint says tells them apart
+    assert main([*args, "--checkpoint", plain]) == 0
+    assert "opening" not in load_solver_state(plain)[0]
+    capsys.readouterr()
+    assert main([*args, "--resume", opening]) != 0
+    assert main([*args, "--opening", "--resume", plain]) != 0
+    assert capsys.readouterr().err.count("holds a solve of") == 2
+    assert main([*args, "--opening", "--resume", opening]) == 0
+    # --opening belongs to a 3-player solve that remembers at least one bid
+    assert main([*SOLVE, "--memory", "0", "--opening", "--iterations", "1"]) != 0
+    assert "--opening takes --memory 1 or more" in capsys.readouterr().err
+    assert main(["exploit", "--solve", "--opening", "--digits", "2", "--serial-length", "1"]) != 0
+    assert "--opening goes with --solve --players 3 or more" in capsys.readouterr().err

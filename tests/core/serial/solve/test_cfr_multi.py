@@ -15,8 +15,16 @@ import pytest
 from core.figures import Interval
 from core.serial.players import get_strategy
 from core.serial.players.base import policy_of
-from core.serial.players.solved import WithSolved, _index, action_of
-from core.serial.players.solved_multi import MultiTable, SolvedMulti, multi_key, pack_multi, unpack_multi
+from core.serial.players.solved import WithSolved, _index, action_of, pack_memory
+from core.serial.players.solved_multi import (
+    MultiTable,
+    SolvedMulti,
+    multi_key,
+    opening_memory,
+    pack_multi,
+    push_opening_memory,
+    unpack_multi,
+)
 from core.serial.round import Action, MakeBid, Round
 from core.serial.rules import ChallengeMode, Rules, make_rules
 from core.serial.serials import deal_serial
@@ -320,3 +328,53 @@ def test_the_table_a_strategy_plays_is_picked_by_its_shape_and_no_other_table_is
     assert table_of(strategy, rules, 4) is None and table_of(strategy, _rules(), 3) is None
     assert table_of(get_strategy("reader"), rules, 3) is None
     assert table_of(get_strategy("hard"), make_rules("salomon", digits=3, serial_length=3), 3) is None  # bonuses
+
+
+def test_a_table_with_the_opening_remembers_the_opening_in_place_of_the_oldest_bid() -> None:
+    before = (3, 2, 1, 0)  # the bids before the standing one, most recent first: 0 opened
+    assert opening_memory(before, 1) == (0,)
+    assert opening_memory(before, 2) == (3, 0)
+    assert opening_memory(before, 3) == (3, 2, 0)
+    assert opening_memory(before, 4) == before == opening_memory(before, 5)  # nothing forgotten yet
+    assert opening_memory((), 2) == ()
+    with pytest.raises(ValueError, match="at least one bid"):
+        opening_memory(before, 0)
+    # pushed bid by bid, the packed memory is always the packing of what is remembered
+    rng = random.Random(5)
+    for _ in range(200):
+        bids = sorted(rng.sample(range(30), rng.randint(1, 9)))
+        memory = rng.randint(1, 4)
+        packed = -1
+        for i, bid in enumerate(bids[:-1]):
+            packed = push_opening_memory(packed, bid, memory, 30)
+            assert packed == pack_memory(opening_memory(tuple(bids[i::-1]), memory), 30), (bids, memory, i)
+
+
+@pytest.mark.parametrize("memory", [1, 2])
+def test_a_solve_with_the_opening_has_as_many_states_and_its_table_plays_as_the_solver_values_it(memory: int) -> None:
+    rules = _rules()
+    fmt = MultiFormat(rules, 3)
+    solver = MultiSolver(fmt, memory=memory, opening=True)
+    assert len(solver.nodes) == len(MultiSolver(fmt, memory=memory).nodes)  # other bids remembered, not more
+    solver.iterate(60)
+    table = solver.table(floor=0.0)
+    assert table.opening and pack_multi(table)[0] == f"3 2 1 1 {memory} 1"
+    assert unpack_multi(pack_multi(table)[1]) == table
+    # the player keys every state it meets as the solver did: the engine's rounds, walked over every deal, give
+    # each seat the value the solver computes on its graph (a key remembering the wrong bids would miss or differ)
+    player = SolvedMulti(pack_multi(table))
+    values = solver.values(table_policy(fmt, table, solver))
+    for seat in range(3):
+        assert _walk(rules, player, seat, respond=False) == pytest.approx(values[seat], abs=1e-9)
+    # and the remembered bids differ from the plain table's: some state's memory is the opening, not the last bid
+    plain = {node.key for node in MultiSolver(fmt, memory=memory).nodes}
+    assert {node.key for node in solver.nodes} != plain
+    with pytest.raises(ValueError, match="memory of at least 1"):
+        MultiSolver(fmt, memory=0, opening=True)
+
+
+def test_a_table_header_says_whether_it_remembers_the_opening() -> None:
+    assert MultiTable.shape("3 3 3 1 3").opening is False
+    assert MultiTable.shape("3 3 3 1 3 1").opening is True
+    assert MultiTable(3, 3, 3, True, 3, {}, True).header() == "3 3 3 1 3 1"
+    assert MultiTable(3, 3, 3, True, 3, {}).header() == "3 3 3 1 3"  # the shipped tables' headers, unchanged
