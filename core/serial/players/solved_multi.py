@@ -8,8 +8,8 @@ the standing bid's bidder (−1 before), the phase (0: bidding; 1: its own bid c
 it may rebid), whether the standing bid is a rebid, and the ``memory`` bids before the standing one
 (:func:`~core.serial.players.solved.pack_memory`) — or, in a table solved *with the opening*
 (``opening``), the ``memory`` − 1 bids before the standing one and the round's opening bid, once
-the opening is older than those (:func:`opening_memory`; the same number of states as ``memory`` + 1,
-other bids remembered).  Who has challenged follows from the seats: in
+the opening is older than those (:func:`opening_memory`; as many states as without it, other bids
+remembered).  Who has challenged follows from the seats: in
 ``all`` mode they are the seats between the bidder and the seat to act.  Each hand class (copies
 held of each digit in play, in rank order) has its mixture over actions in thousandths; −1 is the
 answer that is not a raise (challenge, or call for the count).
