@@ -5,6 +5,7 @@ its memory, and keeps every other; the module stays importable and its tables un
 from __future__ import annotations
 
 import importlib.util
+from dataclasses import replace
 from pathlib import Path
 
 from adapters.research.files import add_packed_table, write_multi_module
@@ -54,3 +55,8 @@ def test_a_multi_table_replaces_the_one_of_its_table_size_format_and_rebid_rule(
     assert sorted(h for h, _ in tables) == ["3 3 3 0 2", "3 3 3 1 0", "4 3 3 0 1"]
     assert unpack_multi(dict(tables)["3 3 3 0 2"]) == _multi(3, 3, 3, False, 2)
     assert MultiTable.shape("3 3 3 0 2") == MultiTable(3, 3, 3, False, 2, {})
+    # a table remembering the opening fits the same tables: it replaces the plain one, and is replaced by it
+    write_multi_module(str(path), replace(_multi(3, 3, 3, False, 3), opening=True))
+    assert sorted(h for h, _ in _tables(path)) == ["3 3 3 0 3 1", "3 3 3 1 0", "4 3 3 0 1"]
+    write_multi_module(str(path), _multi(3, 3, 3, False, 2))
+    assert sorted(h for h, _ in _tables(path)) == ["3 3 3 0 2", "3 3 3 1 0", "4 3 3 0 1"]
