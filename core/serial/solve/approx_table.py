@@ -48,6 +48,12 @@ class TableLBRResult:
     realised: list[list[float]] = field(default_factory=list)
     expected: list[list[float]] = field(default_factory=list)
     bids: list[list[int]] = field(default_factory=list)
+    whole: int = 1  # the longest round the table remembers whole: its memory + 1 bids
+
+    def by_length(self, seat: int) -> tuple[list[float], list[float]]:
+        """``seat``'s expected values split: rounds of at most :attr:`whole` bids, and longer ones."""
+        pairs = list(zip(self.expected[seat], self.bids[seat], strict=True))
+        return [v for v, b in pairs if b <= self.whole], [v for v, b in pairs if b > self.whole]
 
 
 class TableLBR:
@@ -127,7 +133,8 @@ class TableLBR:
         rng = random.Random(f"table-lbr:{seed}")
         w = self.fmt.base.weights
         k = self._k
-        result = TableLBRResult([[] for _ in range(3)], [[] for _ in range(3)], [[] for _ in range(3)])
+        result = TableLBRResult([[] for _ in range(3)], [[] for _ in range(3)], [[] for _ in range(3)],
+                                self.solver.memory + 1)
         for r in range(rounds):
             seat = chosen[r % len(chosen)]
             others = [p for p in range(3) if p != seat]

@@ -327,8 +327,6 @@ class MultiSolver:
                  opening: bool = False) -> None:
         if threads < 1:
             raise ValueError(f"threads must be at least 1, not {threads}")
-        if opening and memory < 1:
-            raise ValueError("remembering the opening takes a memory of at least 1 (it holds the opening)")
         self.fmt = fmt
         self.memory = memory
         self.opening = opening  # the opening remembered in place of the oldest bid (MultiTable.opening)

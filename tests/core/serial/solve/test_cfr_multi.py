@@ -312,6 +312,11 @@ def test_the_table_lbr_earns_no_more_than_the_exact_best_response() -> None:
         assert len(bids) == len(result.expected[seat]) == 2000
         assert min(bids) >= 1 and max(bids) <= len(MultiFormat(rules, 3).bids) + 1
         assert any(b <= table.memory + 1 for b in bids) and any(b > table.memory + 1 for b in bids)
+        # split by length at memory + 1 bids: every round on one side, in order
+        assert result.whole == table.memory + 1
+        short, longer = result.by_length(seat)
+        assert short == [v for v, b in zip(result.expected[seat], bids, strict=True) if b <= table.memory + 1]
+        assert longer == [v for v, b in zip(result.expected[seat], bids, strict=True) if b >= table.memory + 2]
 
 
 @pytest.mark.parametrize("rebid", [True, False])
@@ -369,7 +374,7 @@ def test_a_solve_with_the_opening_has_as_many_states_and_its_table_plays_as_the_
     # and the remembered bids differ from the plain table's: some state's memory is the opening, not the last bid
     plain = {node.key for node in MultiSolver(fmt, memory=memory).nodes}
     assert {node.key for node in solver.nodes} != plain
-    with pytest.raises(ValueError, match="memory of at least 1"):
+    with pytest.raises(ValueError, match="at least one bid"):
         MultiSolver(fmt, memory=0, opening=True)
 
 
