@@ -103,8 +103,12 @@ class MultiTable:
     @classmethod
     def shape(cls, header: str) -> MultiTable:
         """A table with no entries, from a :meth:`header`: the table and format it fits, nothing to play."""
-        players, digits, length, rebid, memory, *opening = (int(x) for x in header.split())
-        return cls(players, digits, length, bool(rebid), memory, {}, opening == [1])
+        fields = header.split()
+        if len(fields) not in (5, 6) or fields[5:] not in ([], ["1"]) or fields[3] not in ("0", "1"):
+            raise ValueError(f"not a table's header (players digits length rebid memory, and 1 with the opening): "
+                             f"{header!r}")
+        players, digits, length, rebid, memory = (int(x) for x in fields[:5])
+        return cls(players, digits, length, bool(rebid), memory, {}, len(fields) == 6)
 
 
 def _key_text(key: MultiKey) -> str:

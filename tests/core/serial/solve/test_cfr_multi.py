@@ -383,3 +383,6 @@ def test_a_table_header_says_whether_it_remembers_the_opening() -> None:
     assert MultiTable.shape("3 3 3 1 3 1").opening is True
     assert MultiTable(3, 3, 3, True, 3, {}, True).header() == "3 3 3 1 3 1"
     assert MultiTable(3, 3, 3, True, 3, {}).header() == "3 3 3 1 3"  # the shipped tables' headers, unchanged
+    for bad in ("3 3 3 1 3 0", "3 3 3 1 3 2", "3 3 3 1 3 1 1", "3 3 3 1", "", "3 3 3 2 3"):
+        with pytest.raises(ValueError, match="not a table's header"):
+            MultiTable.shape(bad)  # a sixth field other than 1 is not read as "no opening"
