@@ -19,7 +19,9 @@ table's abstract graph (:class:`~.cfr_multi.MultiSolver`), with tensors:
 Rounds are played on the graph (checked against the engine's rounds in the tests), the others
 drawing from the table.  Each round reports the exploiter's units, and, with less noise, their
 expectation given its serial and the whole public history (the exact posterior over the others'
-hands at the count): the same mean, so both are unbiased figures of what the exploiter earns.
+hands at the count): the same mean, so both are unbiased figures of what the exploiter earns.  Beside
+them, each seat's value when the table plays it too (:meth:`TableLBR.own_value`): a round is not fair to
+every seat, so part of a seat's figure is what the seat is worth to anyone playing the table there.
 Pure: numpy and a seeded ``random.Random``.
 """
 
@@ -49,6 +51,12 @@ class TableLBRResult:
     expected: list[list[float]] = field(default_factory=list)
     bids: list[list[int]] = field(default_factory=list)
     whole: int = 1  # the longest round the table remembers whole: its memory + 1 bids
+    own: dict[int, float] = field(default_factory=dict)  # per seat played: the table's value there, playing all seats
+
+    def gain(self, seat: int) -> float:
+        """What the exploiter earns in ``seat`` beyond the table's own value there (the mean of the expected
+        values less :attr:`own`): a round is not fair to every seat, so this is not the figure itself."""
+        return sum(self.expected[seat]) / len(self.expected[seat]) - self.own[seat]
 
     def by_length(self, seat: int) -> tuple[list[float], list[float]]:
         """``seat``'s expected values split: rounds of at most :attr:`whole` bids, and longer ones."""
@@ -72,6 +80,10 @@ class TableLBR:
         self._pay = {key: fmt.payoff(*key) for node in self.solver.nodes for key in node.children
                      if isinstance(key, tuple)}
         self._k = k
+
+    def own_value(self, seat: int) -> float:
+        """``seat``'s value per round when the table plays every seat, that one included (exact, on the graph)."""
+        return self.solver.value(seat, self.sigma)
 
     def default_values(self, seat: int) -> FloatArray:
         """Every node's value to ``seat`` [h0, h1, h2] when it plays the default continuation throughout."""
@@ -135,6 +147,8 @@ class TableLBR:
         k = self._k
         result = TableLBRResult([[] for _ in range(3)], [[] for _ in range(3)], [[] for _ in range(3)],
                                 self.solver.memory + 1)
+        for seat in dict.fromkeys(chosen[:rounds]):  # before the defaults: one pass's values at a time in memory
+            result.own[seat] = self.own_value(seat)
         for r in range(rounds):
             seat = chosen[r % len(chosen)]
             others = [p for p in range(3) if p != seat]

@@ -552,7 +552,11 @@ class MultiSolver:
 
     def values(self, sigma: list[FloatArray] | None = None) -> list[float]:
         """Each seat's value per round when every seat plays ``sigma`` (default: the average strategy)."""
-        return [self._seat_pass(seat, sigma)[0] for seat in range(self.fmt.players)]
+        return [self.value(seat, sigma) for seat in range(self.fmt.players)]
+
+    def value(self, seat: int, sigma: list[FloatArray] | None = None) -> float:
+        """``seat``'s value per round when every seat plays ``sigma`` (default: the average strategy)."""
+        return self._seat_pass(seat, sigma)[0]
 
     def gains(self, sigma: list[FloatArray] | None = None) -> list[float]:
         """What the best response within the abstraction earns per round in each seat against ``sigma``

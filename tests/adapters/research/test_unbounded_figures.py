@@ -49,9 +49,11 @@ def test_exploit_approx_on_a_three_player_table_with_one_round(capsys: pytest.Ca
     assert all(part["half_width"] is None for part in parts)
     assert [part["value"] for part in parts if not part["rounds"]] == [None]  # no rounds, no figure
     assert sum(part["value"] * part["rounds"] for part in parts if part["rounds"]) == pytest.approx(seat["value"])
+    assert seat["gain"] == pytest.approx(seat["value"] - seat["own_value"])  # one round: a mean all the same
     text = _run(capsys, *args)
     assert "± ? (expected at the count" in text
     assert "by the round's length: at most" in text and "± ? over 0 rounds, +0.0000 of" in text
+    assert f"the table's own value in this seat (the table in all three seats): {seat['own_value']:+.4f}" in text
 
 
 def test_arena_with_one_round(capsys: pytest.CaptureFixture[str]) -> None:

@@ -317,6 +317,10 @@ def test_the_table_lbr_earns_no_more_than_the_exact_best_response() -> None:
         short, longer = result.by_length(seat)
         assert short == [v for v, b in zip(result.expected[seat], bids, strict=True) if b <= table.memory + 1]
         assert longer == [v for v, b in zip(result.expected[seat], bids, strict=True) if b >= table.memory + 2]
+        # the table's own value in the seat: the engine's rounds over every deal, every seat playing the table
+        assert result.own[seat] == pytest.approx(_walk(rules, player, seat, respond=False), abs=1e-9)
+        assert result.gain(seat) == pytest.approx(value.mean - result.own[seat])
+    assert sum(result.own.values()) == pytest.approx(0.0, abs=1e-9)  # classic: what one seat wins the others pay
 
 
 @pytest.mark.parametrize("rebid", [True, False])
