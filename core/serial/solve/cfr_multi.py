@@ -2,8 +2,10 @@
 
 :mod:`.cfr` solves heads-up formats on abstract public states with values as matrices over the two
 hands.  Here the same method runs at a table of ``n`` ≥ 3 players (3-player 3×3: 10 hand classes a
-seat, so a node's value is a 10 × 10 × 10 tensor).  The abstract state (a :data:`MultiKey`) is what a
-player remembers at its decision, seats counted clockwise from the opener (seat 0):
+seat, so a node's value is a 10 × 10 × 10 tensor); at 2 players its graph and iterates are :mod:`.cfr`'s,
+so its compiled passes serve heads-up solves too (:func:`heads_up_table`).  The abstract state (a
+:data:`MultiKey`) is what a player remembers at its decision, seats counted clockwise from the opener
+(seat 0):
 
 * the seat to act, the standing bid's index (−1 before the opening) and its bidder's seat (−1);
 * the phase (0: bidding; 1: the bidder, challenged all around, chooses between the count and a
@@ -47,7 +49,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.serial.bids import Bid
-from core.serial.players.solved import push_memory, table_players
+from core.serial.players.solved import SolvedTable, push_memory, table_players
 from core.serial.players.solved_multi import MultiKey, MultiTable, SolvedMulti, push_opening_memory
 from core.serial.rules import Rules
 from core.serial.scoring import score
@@ -57,7 +59,7 @@ from .cfr import ANSWER, normalise_rows, split_children, table_rows, thousandths
 from .cfr_full import current_strategy
 from .format import FloatArray, Format
 
-__all__ = ["ANSWER", "MultiFormat", "MultiSolver", "multi_kernels", "table_of", "table_policy"]
+__all__ = ["ANSWER", "MultiFormat", "MultiSolver", "heads_up_table", "multi_kernels", "table_of", "table_policy"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -575,6 +577,24 @@ class MultiSolver:
         rules = self.fmt.rules
         return MultiTable(self.fmt.players, rules.digits, rules.serial_length, rules.rebid, self.memory, entries,
                           self.opening)
+
+
+def heads_up_table(solver: MultiSolver, floor: float = 0.001) -> SolvedTable:
+    """A 2-player solve's average strategy as the heads-up table :class:`.cfr.Solver` writes (floor and thousandths
+    alike).  At 2 players the graph is the heads-up solver's, node for node (the key without the bidder, whom
+    the seat to act and the phase decide), and its CFR+ iterates are the same up to rounding (a test holds
+    them to 1e-9), so the compiled passes, their threads and checkpoints serve heads-up solves too."""
+    if solver.fmt.players != 2 or solver.opening:
+        raise ValueError("a heads-up table comes from a 2-player solve without the opening")
+    entries = {}
+    for node, probs in zip(solver.nodes, solver.average(), strict=True):
+        actor, standing, _, phase, is_rebid, prev = node.key
+        if floor > 0:
+            probs = normalise_rows(np.where(probs >= floor, probs, 0.0))
+        entries[(actor == 0, standing, phase, bool(is_rebid), prev)] = thousandths_rows(probs, node.actions)
+    rules = solver.fmt.rules
+    return SolvedTable(digits=rules.digits, serial_length=rules.serial_length, rebid=rules.rebid,
+                       memory=solver.memory, entries=entries)
 
 
 def _outer(vectors: list[FloatArray]) -> FloatArray:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import numpy as np
@@ -9,6 +10,11 @@ import pytest
 
 from adapters.research.files import load_solver_state
 from bot.cli import main
+from core.serial.players.solved import SolvedTable
+from core.serial.rules import Rules, make_rules
+from core.serial.solve.format import Format
+from core.serial.solve.tree import table_exploitability
+from tests.core.serial.solve.test_cfr_multi import within_a_thousandth
 
 SOLVE = ("exploit", "--solve", "--players", "3", "--digits", "2", "--serial-length", "1")
 
@@ -80,3 +86,48 @@ def test_a_solve_with_the_opening_writes_its_table_and_keeps_its_checkpoints_apa
     assert "--opening takes --memory 1 or more" in capsys.readouterr().err
     assert main(["exploit", "--solve", "--opening", "--digits", "2", "--serial-length", "1"]) != 0
     assert "--opening goes with --solve --players 3 or more" in capsys.readouterr().err
+
+
+HEADS_UP = ("exploit", "--solve", "--digits", "2", "--serial-length", "2")
+
+
+def want_rules(rebid: tuple[str, ...]) -> Rules:
+    return make_rules("classic", digits=2, serial_length=2, rebid=not rebid)
+
+
+@pytest.mark.parametrize("rebid", [(), ("--no-rebid",)])
+def test_a_heads_up_solve_on_the_compiled_passes_writes_the_table_the_heads_up_solver_writes(
+    rebid: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plain, compiled, resumed = (str(tmp_path / f"{name}.py") for name in ("plain", "compiled", "resumed"))
+    halfway = str(tmp_path / "halfway.npz")
+    args = (*HEADS_UP, *rebid, "--iterations", "30")
+    assert main([*args, "--every", "0", "--write", plain]) == 0
+    assert main([*args, "--every", "30", "--compiled", "--write", compiled]) == 0
+    compiled_out = capsys.readouterr().out
+    (line,) = [line for line in compiled_out.splitlines() if "exploitability" in line]  # measured at the end
+    want, written = (SolvedTable.decode(ast.literal_eval(Path(path).read_text().split("= ", 1)[1])[0])
+                     for path in (plain, compiled))
+    exact = sum(table_exploitability(Format(want_rules(rebid)), written, fast=False)) / 2  # the plain walk
+    assert float(line.split("exploitability ")[1].split()[0]) == pytest.approx(exact, abs=1e-4) and exact > 0
+    assert "compiled passes on 1 thread" in compiled_out
+    # stopped at 20 and continued for 10 more from its checkpoint: the same table, to the byte
+    assert main([*HEADS_UP, *rebid, "--compiled", "--iterations", "20", "--every", "0", "--checkpoint", halfway]) == 0
+    assert main([*HEADS_UP, *rebid, "--compiled", "--iterations", "10", "--every", "0", "--resume", halfway,
+                 "--write", resumed]) == 0
+    assert "resumed from" in capsys.readouterr().out
+    assert Path(resumed).read_text() == Path(compiled).read_text()
+    # the written tables: the heads-up solver's, state for state, within a thousandth (ties in the rounding)
+    assert within_a_thousandth(written, want) and len(want.entries) > 50
+
+
+def test_compiled_is_refused_where_it_does_not_apply(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for extra in (("--players", "3"), ("--full",)):
+        assert main([*HEADS_UP, "--compiled", "--iterations", "1", *extra]) != 0
+    assert main(["exploit", "--compiled", "--digits", "2", "--serial-length", "2"]) != 0
+    assert capsys.readouterr().err.count("--compiled goes with --solve for 2 players") == 3
+    # a 3-player checkpoint is not a heads-up one
+    path = str(tmp_path / "three.npz")
+    assert main([*SOLVE, "--iterations", "1", "--every", "0", "--checkpoint", path]) == 0
+    assert main([*HEADS_UP, "--compiled", "--memory", "1", "--iterations", "1", "--resume", path]) != 0
+    assert "holds a solve of" in capsys.readouterr().err

@@ -15,7 +15,7 @@ import pytest
 from core.figures import Interval
 from core.serial.players import get_strategy
 from core.serial.players.base import policy_of
-from core.serial.players.solved import WithSolved, _index, action_of, pack_memory
+from core.serial.players.solved import SolvedTable, WithSolved, _index, action_of, pack_memory
 from core.serial.players.solved_multi import (
     MultiTable,
     SolvedMulti,
@@ -390,3 +390,40 @@ def test_a_table_header_says_whether_it_remembers_the_opening() -> None:
     for bad in ("3 3 3 1 3 0", "3 3 3 1 3 2", "3 3 3 1 3 1 1", "3 3 3 1", "", "3 3 3 2 3"):
         with pytest.raises(ValueError, match="not a table's header"):
             MultiTable.shape(bad)  # a sixth field other than 1 is not read as "no opening"
+
+
+@pytest.mark.parametrize(("digits", "length", "memory", "rebid"),
+                         [(2, 2, 1, True), (2, 2, 1, False), (3, 2, 2, True), (2, 2, 0, True)])
+def test_at_two_players_the_solver_is_the_heads_up_one(digits: int, length: int, memory: int, rebid: bool) -> None:
+    from core.serial.solve.cfr import Solver
+    from core.serial.solve.cfr_multi import heads_up_table
+
+    rules = _rules(digits, length, rebid)
+    heads_up, two = Solver(Format(rules), memory=memory), MultiSolver(MultiFormat(rules, 2), memory=memory)
+    heads_up.iterate(20)
+    two.iterate(20)
+    table, want = heads_up_table(two), heads_up.table()
+    assert within_a_thousandth(table, want)  # node for node (ties in the rounding may fall either way)
+    fewer = Solver(Format(rules), memory=memory)
+    fewer.iterate(5)
+    assert not within_a_thousandth(fewer.table(), want)  # the comparison does tell solves apart
+    mine = heads_up.average()
+    for node, probs in zip(two.nodes, two.average(), strict=True):
+        actor, standing, _, phase, is_rebid, prev = node.key
+        assert np.abs(probs - mine[(actor == 0, standing, phase, bool(is_rebid), prev)]).max() < 1e-9
+    assert len(two.nodes) == len(mine)
+    with pytest.raises(ValueError, match="2-player solve"):
+        heads_up_table(MultiSolver(MultiFormat(rules, 3), memory=1))
+
+
+def within_a_thousandth(table: SolvedTable, want: SolvedTable) -> bool:
+    """The same shape and states, every action's thousandths within one of ``want``'s (an exact tie in the
+    rounding to thousandths may fall either way when the two sums differ in the last bits)."""
+    if (table.header(), set(table.entries)) != (want.header(), set(want.entries)):
+        return False
+    for key, rows in want.entries.items():
+        for mine, theirs in zip(table.entries[key], rows, strict=True):
+            a, b = dict(mine), dict(theirs)
+            if any(abs(a.get(x, 0) - b.get(x, 0)) > 1 for x in {*a, *b}):
+                return False
+    return True
