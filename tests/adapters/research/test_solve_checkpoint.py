@@ -131,3 +131,7 @@ def test_compiled_is_refused_where_it_does_not_apply(tmp_path: Path, capsys: pyt
     assert main([*SOLVE, "--iterations", "1", "--every", "0", "--checkpoint", path]) == 0
     assert main([*HEADS_UP, "--compiled", "--memory", "1", "--iterations", "1", "--resume", path]) != 0
     assert "holds a solve of" in capsys.readouterr().err
+    # the heads-up solver has no checkpoints or threads: said, not ignored
+    for extra in (("--checkpoint", path), ("--resume", path), ("--threads", "2")):
+        assert main([*HEADS_UP, "--iterations", "1", *extra]) != 0
+    assert capsys.readouterr().err.count("go with the compiled solves") == 3
