@@ -49,6 +49,7 @@ __all__ = [
     "pack_table",
     "push_memory",
     "truncate_memory",
+    "unpack_memory",
     "unpack_table",
 ]
 
@@ -202,6 +203,15 @@ def pack_memory(bids: tuple[int, ...], nbids: int) -> int:
     for i, b in enumerate(bids):
         value += (b + 1) * (nbids + 1) ** i
     return value - 1
+
+
+def unpack_memory(prev: int, nbids: int) -> tuple[int, ...]:
+    """The bid indices :func:`pack_memory` packed into ``prev``, most recent first (none for −1)."""
+    base, bids, value = nbids + 1, [], prev + 1
+    while value:
+        bids.append(value % base - 1)
+        value //= base
+    return tuple(bids)
 
 
 def truncate_memory(prev: int, memory: int, nbids: int) -> int:

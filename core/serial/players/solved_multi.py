@@ -42,6 +42,7 @@ from .solved import (
     mix_text,
     pack_memory,
     rows_text,
+    unpack_memory,
 )
 
 __all__ = [
@@ -144,11 +145,7 @@ def push_opening_memory(prev: int, standing: int, memory: int, nbids: int) -> in
     """:func:`~.solved.push_memory` for a table with the opening (``memory`` ≥ 1): the packed memory after a new
     bid over ``standing``.  A packed memory of ``memory`` bids ends with the opening whether or not bids between
     were forgotten, so :func:`opening_memory` of ``standing`` and it keeps the opening and moves the rest up."""
-    base, kept, value = nbids + 1, [], prev + 1
-    while value:
-        kept.append(value % base - 1)
-        value //= base
-    return pack_memory(opening_memory((standing, *kept), memory), nbids)
+    return pack_memory(opening_memory((standing, *unpack_memory(prev, nbids)), memory), nbids)
 
 
 def multi_key(view: SeatView, memory: int, opening: bool = False) -> MultiKey:

@@ -29,6 +29,7 @@ __all__ = [
     "Iterative",
     "Solver",
     "StateKey",
+    "drop_under",
     "normalise_rows",
     "run",
     "split_children",
@@ -44,6 +45,11 @@ def normalise_rows(x: FloatArray) -> FloatArray:
     sums = x.sum(axis=1, keepdims=True)
     out: FloatArray = np.where(sums > 0, x / np.where(sums > 0, sums, 1.0), 1.0 / x.shape[1])
     return out
+
+
+def drop_under(probs: FloatArray, floor: float) -> FloatArray:
+    """Each row's probabilities under ``floor`` dropped, the rest renormalised (what a written table keeps)."""
+    return normalise_rows(np.where(probs >= floor, probs, 0.0))
 
 
 def split_children(children: Sequence[object]) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[Any]]:
@@ -198,7 +204,7 @@ class Solver:
         for node in self.nodes:
             probs = normalise_rows(node.total)
             if floor > 0:
-                probs = normalise_rows(np.where(probs >= floor, probs, 0.0))
+                probs = drop_under(probs, floor)
             out[node.key] = probs
         return out
 

@@ -55,7 +55,7 @@ from core.serial.rules import Rules
 from core.serial.scoring import score
 from core.serial.serials import Serial
 
-from .cfr import ANSWER, normalise_rows, split_children, table_rows, thousandths_rows
+from .cfr import ANSWER, drop_under, normalise_rows, split_children, table_rows, thousandths_rows
 from .cfr_full import current_strategy
 from .format import FloatArray, Format
 
@@ -572,7 +572,7 @@ class MultiSolver:
     # -- the result ------------------------------------------------------------------------------------
     def table(self, floor: float = 0.01) -> MultiTable:
         """The average strategy as the table ``core`` plays: actions under ``floor`` dropped, thousandths."""
-        entries = {node.key: thousandths_rows(normalise_rows(np.where(probs >= floor, probs, 0.0)), node.actions)
+        entries = {node.key: thousandths_rows(drop_under(probs, floor), node.actions)
                    for node, probs in zip(self.nodes, self.average(), strict=True)}
         rules = self.fmt.rules
         return MultiTable(self.fmt.players, rules.digits, rules.serial_length, rules.rebid, self.memory, entries,
@@ -590,7 +590,7 @@ def heads_up_table(solver: MultiSolver, floor: float = 0.001) -> SolvedTable:
     for node, probs in zip(solver.nodes, solver.average(), strict=True):
         actor, standing, _, phase, is_rebid, prev = node.key
         if floor > 0:
-            probs = normalise_rows(np.where(probs >= floor, probs, 0.0))
+            probs = drop_under(probs, floor)
         entries[(actor == 0, standing, phase, bool(is_rebid), prev)] = thousandths_rows(probs, node.actions)
     rules = solver.fmt.rules
     return SolvedTable(digits=rules.digits, serial_length=rules.serial_length, rebid=rules.rebid,

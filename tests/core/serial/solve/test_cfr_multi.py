@@ -15,7 +15,7 @@ import pytest
 from core.figures import Interval
 from core.serial.players import get_strategy
 from core.serial.players.base import policy_of
-from core.serial.players.solved import SolvedTable, WithSolved, _index, action_of, pack_memory
+from core.serial.players.solved import SolvedTable, WithSolved, _index, action_of, pack_memory, unpack_memory
 from core.serial.players.solved_multi import (
     MultiTable,
     SolvedMulti,
@@ -357,6 +357,7 @@ def test_a_table_with_the_opening_remembers_the_opening_in_place_of_the_oldest_b
         for i, bid in enumerate(bids[:-1]):
             packed = push_opening_memory(packed, bid, memory, 30)
             assert packed == pack_memory(opening_memory(tuple(bids[i::-1]), memory), 30), (bids, memory, i)
+            assert pack_memory(unpack_memory(packed, 30), 30) == packed  # the inverse, none (−1) included
 
 
 @pytest.mark.parametrize("memory", [1, 2])
