@@ -105,10 +105,10 @@ def _replace_packed(path: str, header: str, packed: tuple[str, str], shape: Call
 def write_multi_module(path: str, table: MultiTable) -> None:
     """Write ``table`` into the data module at ``path``, keeping the tables already there for other formats
     or rules (a table for the same table size, format and rebid rule is replaced, whatever its memory and
-    whether or not it remembers the opening: two would both fit, and the first would play)."""
+    whether or not it remembers the opening or named digits: two would both fit, and the first would play)."""
 
     def shape(head: str) -> MultiTable:
-        return replace(MultiTable.shape(head), opening=False)
+        return replace(MultiTable.shape(head), opening=False, named=0)
 
     _replace_packed(path, _MULTI_HEADER, pack_multi(table), shape)
 

@@ -9,7 +9,9 @@ it may rebid), whether the standing bid is a rebid, and the ``memory`` bids befo
 (:func:`~core.serial.players.solved.pack_memory`) — or, in a table solved *with the opening*
 (``opening``), the ``memory`` − 1 bids before the standing one and the round's opening bid, once
 the opening is older than those (:func:`opening_memory`; as many states as without it, other bids
-remembered).  Who has challenged follows from the seats: in
+remembered); and, in a table solved with *named digits* (``named``, a set of seats as bits), the digits
+each of those seats has named in the bids before the standing one (:func:`pack_named`: the bids in the
+low places, the digits above them).  Who has challenged follows from the seats: in
 ``all`` mode they are the seats between the bidder and the seat to act.  Each hand class (copies
 held of each digit in play, in rank order) has its mixture over actions in thousandths; −1 is the
 answer that is not a raise (challenge, or call for the count).
@@ -50,9 +52,12 @@ __all__ = [
     "MultiTable",
     "SolvedMulti",
     "multi_key",
+    "named_bit",
     "opening_memory",
     "pack_multi",
+    "pack_named",
     "push_opening_memory",
+    "split_named",
     "unpack_multi",
 ]
 
@@ -70,6 +75,7 @@ class MultiTable:
     memory: int
     entries: Mapping[MultiKey, tuple[Row, ...]]
     opening: bool = False  # remembers the opening bid in place of the oldest of its ``memory`` bids
+    named: int = 0  # the seats (bit s for seat s) whose named digits it remembers (:func:`pack_named`)
 
     def fits(self, rules: Rules, players: int) -> bool:
         """True at a table of this size and format, these rules: ``all`` mode, flat payoffs."""
@@ -96,20 +102,27 @@ class MultiTable:
         return replace(cls.shape(head), entries=RowsOnUse(texts, _key_text, _text_key))
 
     def header(self) -> str:
-        """The first line of :meth:`encode`: ``players digits serial_length rebid memory``, and `` 1`` for a
-        table with the opening (tables without it keep the five fields they always had)."""
+        """The first line of :meth:`encode`: ``players digits serial_length rebid memory``, then `` 1`` for a
+        table with the opening and `` named=N`` for one with named digits (``N`` the seats as bits); tables
+        without either keep the five fields they always had."""
         head = f"{self.players} {self.digits} {self.serial_length} {int(self.rebid)} {self.memory}"
-        return head + " 1" if self.opening else head
+        return head + (" 1" if self.opening else "") + (f" named={self.named}" if self.named else "")
 
     @classmethod
     def shape(cls, header: str) -> MultiTable:
         """A table with no entries, from a :meth:`header`: the table and format it fits, nothing to play."""
         fields = header.split()
-        if len(fields) not in (5, 6) or fields[5:] not in ([], ["1"]) or fields[3] not in ("0", "1"):
-            raise ValueError(f"not a table's header (players digits length rebid memory, and 1 with the opening): "
-                             f"{header!r}")
+        named = 0
+        if len(fields) > 5 and fields[-1].startswith("named="):
+            text = fields.pop()[len("named="):]
+            named = int(text) if text.isdigit() else 0
+        if (len(fields) not in (5, 6) or fields[5:] not in ([], ["1"]) or fields[3] not in ("0", "1")
+                or not all(f.isdigit() for f in fields[:5]) or (header.count("named=") and not named)
+                or named >= 1 << int(fields[0])):
+            raise ValueError(f"not a table's header (players digits length rebid memory, 1 with the opening, "
+                             f"named=N with named digits): {header!r}")
         players, digits, length, rebid, memory = (int(x) for x in fields[:5])
-        return cls(players, digits, length, bool(rebid), memory, {}, len(fields) == 6)
+        return cls(players, digits, length, bool(rebid), memory, {}, len(fields) == 6, named)
 
 
 def _key_text(key: MultiKey) -> str:
@@ -148,7 +161,26 @@ def push_opening_memory(prev: int, standing: int, memory: int, nbids: int) -> in
     return pack_memory(opening_memory((standing, *unpack_memory(prev, nbids)), memory), nbids)
 
 
-def multi_key(view: SeatView, memory: int, opening: bool = False) -> MultiKey:
+def named_bit(seat: int, bid: int, digits: int) -> int:
+    """The bit a bid of index ``bid`` by ``seat`` sets in a named-digits set: seat ``seat``'s place for its digit."""
+    return 1 << (seat * digits + bid % digits)
+
+
+def pack_named(bids: int, named: int, memory: int, nbids: int) -> int:
+    """One number for a packed memory of ``memory`` bids (:func:`~.solved.pack_memory`, −1 for none) and a set of
+    named digits (bits, :func:`named_bit`): the digits above the bids' places, so that with none named it is the
+    packed memory itself (−1 with neither)."""
+    scale: int = (nbids + 1) ** memory
+    return (bids + 1) + scale * named - 1
+
+
+def split_named(prev: int, memory: int, nbids: int) -> tuple[int, int]:
+    """The packed memory and the named digits that :func:`pack_named` packed into ``prev``."""
+    value, scale = prev + 1, int((nbids + 1) ** memory)
+    return value % scale - 1, value // scale
+
+
+def multi_key(view: SeatView, memory: int, opening: bool = False, named: int = 0) -> MultiKey:
     """The abstract public state of ``view`` for its seat (see the module docstring)."""
     rules, players, n = view.rules, view.players, view.n
     history = view.history
@@ -167,6 +199,13 @@ def multi_key(view: SeatView, memory: int, opening: bool = False) -> MultiKey:
         else:
             before = tuple(bids[-1 - memory : -1][::-1])  # the bids before the standing one, most recent first
         prev = pack_memory(before, rules.serial_length * n * rules.digits)
+    if named and standing >= 0:
+        digits = 0
+        made = [(seat(a.player), _index(a.bid, rules)) for a in history if isinstance(a, MakeBid)]
+        for who, bid in made[:-1]:  # the bids before the standing one
+            if named >> who & 1:
+                digits |= named_bit(who, bid, rules.digits)
+        prev = pack_named(prev, digits, memory, rules.serial_length * n * rules.digits)
     phase = 1 if view.phase is Phase.REBID else 0
     return (seat(view.me), standing, bidder, phase, int(view.standing_is_rebid), prev)
 
@@ -185,6 +224,7 @@ class SolvedMulti:
         self.name = name
         self.memory = self.shape.memory
         self.opening = self.shape.opening
+        self.named = self.shape.named
         self._hands = hand_order(self.shape.digits, self.shape.serial_length)
 
     @cached_property
@@ -192,7 +232,7 @@ class SolvedMulti:
         return unpack_multi(self._packed)
 
     def _lookup(self, view: SeatView) -> Row:
-        rows = self.table.entries.get(multi_key(view, self.memory, self.opening))
+        rows = self.table.entries.get(multi_key(view, self.memory, self.opening, self.named))
         if rows is None:
             return ()
         return rows[self._hands[tuple(view.serial.counts[d] for d in view.rules.digit_set)]]
@@ -204,7 +244,7 @@ class SolvedMulti:
         return [(action_of(view, a), p / 1000) for a, p in self._lookup(view)]
 
     def memo_key(self, view: SeatView) -> tuple[object, ...]:
-        return ("multi", multi_key(view, self.memory, self.opening))
+        return ("multi", multi_key(view, self.memory, self.opening, self.named))
 
     def decide(self, view: SeatView, rng: random.Random) -> Action:
         return action_of(view, draw(self._lookup(view), rng))

@@ -71,7 +71,7 @@ class TableLBR:
         if fmt.players != 3:
             raise ValueError("the table's local best response is for 3 players")
         self.fmt, self.lookahead = fmt, lookahead
-        self.solver = MultiSolver(fmt, table.memory, opening=table.opening)
+        self.solver = MultiSolver(fmt, table.memory, opening=table.opening, named=table.named)
         self.sigma = table_policy(fmt, table, self.solver)
         self.col = [{a: j for j, a in enumerate(node.actions)} for node in self.solver.nodes]
         self._default: dict[int, FloatArray] = {}

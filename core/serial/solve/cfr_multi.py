@@ -12,7 +12,9 @@ so its compiled passes serve heads-up solves too (:func:`heads_up_table`).  The 
   rebid) and whether the standing bid is a rebid (challenged all around, it is counted at once);
 * the last ``memory`` bids before the standing one (packed as
   :func:`~core.serial.players.solved.pack_memory` packs them), or with ``opening`` the last
-  ``memory`` − 1 and the round's opening bid (:func:`~core.serial.players.solved_multi.opening_memory`).
+  ``memory`` − 1 and the round's opening bid (:func:`~core.serial.players.solved_multi.opening_memory`);
+  with ``named`` (seats as bits), also the digits each of those seats has named in the bids before the
+  standing one (:func:`~core.serial.players.solved_multi.pack_named`).
 
 Who has challenged the standing bid follows: in ``all`` mode the challenges since a bid are the
 seats between its bidder and the seat to act, and the bid is challenged all around when the turn
@@ -50,7 +52,15 @@ import numpy.typing as npt
 
 from core.serial.bids import Bid
 from core.serial.players.solved import SolvedTable, push_memory, table_players
-from core.serial.players.solved_multi import MultiKey, MultiTable, SolvedMulti, push_opening_memory
+from core.serial.players.solved_multi import (
+    MultiKey,
+    MultiTable,
+    SolvedMulti,
+    named_bit,
+    pack_named,
+    push_opening_memory,
+    split_named,
+)
 from core.serial.rules import Rules
 from core.serial.scoring import score
 from core.serial.serials import Serial
@@ -326,12 +336,15 @@ class MultiSolver:
     the order of its actions; each node's ``regret`` and ``total`` ([hand, action]) are views of them."""
 
     def __init__(self, fmt: MultiFormat, memory: int = 1, compiled: bool = True, threads: int = 1,
-                 opening: bool = False) -> None:
+                 opening: bool = False, named: int = 0) -> None:
         if threads < 1:
             raise ValueError(f"threads must be at least 1, not {threads}")
+        if not 0 <= named < 1 << fmt.players:
+            raise ValueError(f"named digits are kept for seats 0 to {fmt.players - 1} (bits), not {named}")
         self.fmt = fmt
         self.memory = memory
         self.opening = opening  # the opening remembered in place of the oldest bid (MultiTable.opening)
+        self.named = named  # the seats whose named digits are remembered (MultiTable.named)
         self.iterations = 0
         self.nodes: list[_Node] = []
         self._build()
@@ -355,7 +368,13 @@ class MultiSolver:
                 continue
             actor, s, bidder, phase, is_rebid, prev = key
             push = push_opening_memory if self.opening else push_memory
-            remember = push(prev, s, self.memory, nbids)
+            if self.named:
+                bids, named = split_named(prev, self.memory, nbids)
+                if s >= 0 and self.named >> bidder & 1:
+                    named |= named_bit(bidder, s, self.fmt.rules.digits)
+                remember = pack_named(push(bids, s, self.memory, nbids), named, self.memory, nbids)
+            else:
+                remember = push(prev, s, self.memory, nbids)
             nxt = (actor + 1) % n
             actions: list[int] = []
             children: list[MultiKey | tuple[int, int]] = []
@@ -576,7 +595,7 @@ class MultiSolver:
                    for node, probs in zip(self.nodes, self.average(), strict=True)}
         rules = self.fmt.rules
         return MultiTable(self.fmt.players, rules.digits, rules.serial_length, rules.rebid, self.memory, entries,
-                          self.opening)
+                          self.opening, self.named)
 
 
 def heads_up_table(solver: MultiSolver, floor: float = 0.001) -> SolvedTable:
@@ -584,8 +603,8 @@ def heads_up_table(solver: MultiSolver, floor: float = 0.001) -> SolvedTable:
     alike).  At 2 players the graph is the heads-up solver's, node for node (the key without the bidder, whom
     the seat to act and the phase decide), and its CFR+ iterates are the same up to rounding (a test holds
     them to 1e-9), so the compiled passes, their threads and checkpoints serve heads-up solves too."""
-    if solver.fmt.players != 2 or solver.opening:
-        raise ValueError("a heads-up table comes from a 2-player solve without the opening")
+    if solver.fmt.players != 2 or solver.opening or solver.named:
+        raise ValueError("a heads-up table comes from a 2-player solve without the opening or named digits")
     entries = {}
     for node, probs in zip(solver.nodes, solver.average(), strict=True):
         actor, standing, _, phase, is_rebid, prev = node.key

@@ -13,7 +13,9 @@ the standing bid ``s`` (−1 before the opening), its bidder, the phase (0: answ
 bidder, challenged, decides between the count and a rebid), whether the standing bid is a rebid
 (then a challenge is counted at once), and the bid before the standing one.  Seat 0 opens.  The
 table's policy is a dense array over (opened, s + 1, phase, rebid, previous + 1, hand, action), with
-action 0 the answer that is not a raise (challenge or count) and 1 + j a bid of index j.
+action 0 the answer that is not a raise (challenge or count) and 1 + j a bid of index j.  A 2-player
+table of the solver for 3 or more (:class:`~core.serial.players.solved_multi.MultiTable`) is walked the
+same way, with the digits each seat has named when it remembers them (``named``).
 """
 
 from __future__ import annotations
@@ -25,19 +27,22 @@ import numpy as np
 import numpy.typing as npt
 
 from core.serial.hands import hand_order
-from core.serial.players.solved import Solved, SolvedTable, table_players
+from core.serial.players.solved import Row, Solved, SolvedTable, table_players
 from core.serial.players.solved_history import SolvedHistory
+from core.serial.players.solved_multi import MultiTable
 from core.serial.rules import Rules
 
 from .format import FloatArray, Format
 
 IntArray = npt.NDArray[np.int64]
 
-__all__ = ["compiled", "policy_tensor", "table_exploitability", "table_of", "walk"]
+__all__ = ["compiled", "multi_policy_tensor", "multi_table_exploitability", "policy_tensor", "table_exploitability",
+           "table_of", "walk"]
 
 
 def walk(s: int, bidder: int, phase: int, rebid: int, prev: int, to_act: int, reach: FloatArray, br: int,
-         sid: IntArray, pol: FloatArray, pay: FloatArray, nbids: int, rebid_rule: int, memory: int) -> FloatArray:
+         sid: IntArray, pol: FloatArray, pay: FloatArray, nbids: int, rebid_rule: int, memory: int, named: int,
+         digits: int) -> FloatArray:
     """The best response's value per own hand class at a node, the table's hands weighted by ``reach``."""
     k = reach.shape[0]
     out = np.zeros(k)
@@ -51,39 +56,49 @@ def walk(s: int, bidder: int, phase: int, rebid: int, prev: int, to_act: int, re
             p = row[:, 0]
             if p.any():
                 out += _answer(s, bidder, phase, rebid, prev, to_act, reach * p, br, sid, pol, pay, nbids,
-                               rebid_rule, memory)
+                               rebid_rule, memory, named, digits)
         for j in range(s + 1, nbids):
             p = row[:, 1 + j]
             if p.any():
-                out += _raise(j, s, phase, prev, to_act, reach * p, br, sid, pol, pay, nbids, rebid_rule, memory)
+                out += _raise(j, s, bidder, phase, prev, to_act, reach * p, br, sid, pol, pay, nbids, rebid_rule,
+                              memory, named, digits)
         return out
     best = np.full(k, -np.inf)
     if s >= 0:
         best = np.maximum(best, _answer(s, bidder, phase, rebid, prev, to_act, reach, br, sid, pol, pay, nbids,
-                                        rebid_rule, memory))
+                                        rebid_rule, memory, named, digits))
     for j in range(s + 1, nbids):
-        best = np.maximum(best, _raise(j, s, phase, prev, to_act, reach, br, sid, pol, pay, nbids, rebid_rule,
-                                       memory))
+        best = np.maximum(best, _raise(j, s, bidder, phase, prev, to_act, reach, br, sid, pol, pay, nbids,
+                                       rebid_rule, memory, named, digits))
     return best
 
 
 def _answer(s: int, bidder: int, phase: int, rebid: int, prev: int, to_act: int, reach: FloatArray, br: int,
-            sid: IntArray, pol: FloatArray, pay: FloatArray, nbids: int, rebid_rule: int, memory: int) -> FloatArray:
+            sid: IntArray, pol: FloatArray, pay: FloatArray, nbids: int, rebid_rule: int, memory: int, named: int,
+            digits: int) -> FloatArray:
     if phase == 0 and rebid_rule == 1 and rebid == 0:  # challenged all around: the bidder decides
-        return walk(s, bidder, 1, 0, prev, bidder, reach, br, sid, pol, pay, nbids, rebid_rule, memory)
+        return walk(s, bidder, 1, 0, prev, bidder, reach, br, sid, pol, pay, nbids, rebid_rule, memory, named,
+                    digits)
     # [own hand, the table's hand], to the best response; no ``@``: numba's matmul needs scipy's BLAS
     out: FloatArray = (pay[s, bidder] * reach).sum(axis=1)
     return out
 
 
-def _raise(j: int, s: int, phase: int, prev: int, to_act: int, reach: FloatArray, br: int, sid: IntArray,
-           pol: FloatArray, pay: FloatArray, nbids: int, rebid_rule: int, memory: int) -> FloatArray:
-    remembered = -1  # push_memory(prev, s, memory, nbids), inline so that numba compiles it
+def _raise(j: int, s: int, bidder: int, phase: int, prev: int, to_act: int, reach: FloatArray, br: int,
+           sid: IntArray, pol: FloatArray, pay: FloatArray, nbids: int, rebid_rule: int, memory: int, named: int,
+           digits: int) -> FloatArray:
+    # push_memory(prev, s, memory, nbids) and, with named digits, pack_named's set: inline so that numba compiles it
+    base = nbids + 1
+    scale = base ** memory
+    kept = (prev + 1) % scale  # the packed bids, + 1 (the whole of prev + 1 without named digits)
+    digit_set = (prev + 1) // scale
+    if s >= 0 and (named >> bidder) & 1 == 1:
+        digit_set |= 1 << (bidder * digits + s % digits)
+    bids = 0  # the new packed bids, + 1
     if memory > 0:
-        base = nbids + 1
-        remembered = (s + 1) + base * ((prev + 1) % base ** (memory - 1)) - 1
-    return walk(j, to_act, 0, 1 if phase == 1 else 0, remembered, 1 - to_act, reach, br, sid, pol, pay, nbids,
-                rebid_rule, memory)
+        bids = (s + 1) + base * (kept % base ** (memory - 1))
+    return walk(j, to_act, 0, 1 if phase == 1 else 0, bids + scale * digit_set - 1, 1 - to_act, reach, br, sid, pol,
+                pay, nbids, rebid_rule, memory, named, digits)
 
 
 def policy_tensor(fmt: Format, table: SolvedTable) -> tuple[IntArray, FloatArray]:
@@ -91,16 +106,31 @@ def policy_tensor(fmt: Format, table: SolvedTable) -> tuple[IntArray, FloatArray
 
     Action 0 is the answer that is not a raise, 1 + j a bid of index j; unknown states index an
     all-zero policy (the table never reaches them)."""
+    states = {(int(opened), s, phase, int(rebid), prev): rows
+              for (opened, s, phase, rebid, prev), rows in table.entries.items()}
+    return _tensor(fmt, states, (len(fmt.bids) + 1) ** table.memory, hand_order(table.digits, table.serial_length))
+
+
+def multi_policy_tensor(fmt: Format, table: MultiTable) -> tuple[IntArray, FloatArray]:
+    """:func:`policy_tensor` for a 2-player :class:`~core.serial.players.solved_multi.MultiTable` (keyed by the seat
+    to act and the bidder, its memory with named digits above the bids: :func:`~.solved_multi.pack_named`)."""
+    states = {(int(actor == 0), s, phase, rebid, prev): rows
+              for (actor, s, _, phase, rebid, prev), rows in table.entries.items()}
+    size = (len(fmt.bids) + 1) ** table.memory << (2 * table.digits if table.named else 0)
+    return _tensor(fmt, states, size, hand_order(table.digits, table.serial_length))
+
+
+def _tensor(fmt: Format, states: dict[tuple[int, int, int, int, int], tuple[Row, ...]], memories: int,
+            order: dict[tuple[int, ...], int]) -> tuple[IntArray, FloatArray]:
     nbids, k = len(fmt.bids), fmt.size
-    sid = np.zeros((2, nbids + 1, 2, 2, (nbids + 1) ** table.memory), dtype=np.int64)
-    pol = np.zeros((len(table.entries) + 1, k, nbids + 1))
-    order = hand_order(table.digits, table.serial_length)
+    sid = np.zeros((2, nbids + 1, 2, 2, memories), dtype=np.int64)
+    pol = np.zeros((len(states) + 1, k, nbids + 1))
     rows_of = [order[h] for h in fmt.hands]  # the format's hand classes in the table's order
-    for i, ((opened, s, phase, rebid, prev), rows) in enumerate(table.entries.items(), start=1):
+    for i, ((opened, s, phase, rebid, prev), rows) in enumerate(states.items(), start=1):
         for h in range(k):
             for action, p in rows[rows_of[h]]:
                 pol[i, h, 0 if action == -1 else 1 + action] += p / 1000
-        sid[int(opened), s + 1, phase, int(rebid), prev + 1] = i
+        sid[opened, s + 1, phase, rebid, prev + 1] = i
     return sid, pol
 
 
@@ -145,14 +175,27 @@ def table_exploitability(fmt: Format, table: SolvedTable, *, fast: bool = True) 
     """What a best response earns against ``table`` in seat 0 and in seat 1 (units per round, stake 1)."""
     if not table.fits(fmt.rules, 2):
         raise ValueError(f"the table is for {table.digits}×{table.serial_length}, not {fmt.rules.format_name}")
-    sid, pol = policy_tensor(fmt, table)
+    return _values(fmt, policy_tensor(fmt, table), table.memory, 0, fast)
+
+
+def multi_table_exploitability(fmt: Format, table: MultiTable, *, fast: bool = True) -> tuple[float, float]:
+    """:func:`table_exploitability` for a 2-player :class:`~core.serial.players.solved_multi.MultiTable`, with or
+    without named digits (not with the opening)."""
+    if not table.fits(fmt.rules, 2) or table.opening:
+        raise ValueError(f"the table is not a 2-player {fmt.rules.format_name} one without the opening")
+    return _values(fmt, multi_policy_tensor(fmt, table), table.memory, table.named, fast)
+
+
+def _values(fmt: Format, tensor: tuple[IntArray, FloatArray], memory: int, named: int,
+            fast: bool) -> tuple[float, float]:
+    sid, pol = tensor
     fn = compiled() if fast else None
     run = fn if fn is not None else walk
     nbids, rebid_rule = len(fmt.bids), int(fmt.rules.rebid)
     values = []
     for br in (0, 1):
         v = run(-1, 0, 0, 0, -1, 0, fmt.weights.copy(), br, sid, pol, _payoffs(fmt, br), nbids, rebid_rule,
-                table.memory)
+                memory, named, fmt.rules.digits)
         values.append(float(fmt.weights @ v))
     return values[0], values[1]
 

@@ -135,3 +135,39 @@ def test_compiled_is_refused_where_it_does_not_apply(tmp_path: Path, capsys: pyt
     for extra in (("--checkpoint", path), ("--resume", path), ("--threads", "2")):
         assert main([*HEADS_UP, "--iterations", "1", *extra]) != 0
     assert capsys.readouterr().err.count("go with the compiled solves") == 3
+
+
+def test_a_solve_with_named_digits_measures_heads_up_and_writes_at_three_players(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from core.serial.solve.cfr_multi import MultiFormat, MultiSolver
+    from core.serial.solve.tree import multi_table_exploitability
+
+    # heads up: the figure printed (the compiled walk) is the plain walk's on the same solve's table
+    assert main([*HEADS_UP, "--compiled", "--named", "0,1", "--iterations", "20", "--every", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "the digits named by seats 0, 1" in out
+    (line,) = [line for line in out.splitlines() if "exploitability" in line]
+    rules = want_rules(())
+    solver = MultiSolver(MultiFormat(rules, 2), memory=1, named=3)
+    solver.iterate(20)
+    exact = sum(multi_table_exploitability(Format(rules), solver.table(floor=0.001), fast=False)) / 2
+    assert float(line.split("exploitability ")[1].split()[0]) == pytest.approx(exact, abs=1e-4) and exact > 0
+    # at 3 players: the table written says so, and the checkpoint keeps the solve apart from the plain one
+    module, named = str(tmp_path / "tables.py"), str(tmp_path / "named.npz")
+    args = (*SOLVE, "--memory", "1", "--iterations", "2", "--every", "0")
+    assert main([*args, "--named", "0", "--checkpoint", named, "--write", module]) == 0
+    assert "remembering 1 bid, the digits named by seat 0" in capsys.readouterr().out
+    assert load_solver_state(named)[0]["named"] == 1
+    assert "('3 2 1 1 1 named=1'," in Path(module).read_text()
+    assert main([*args, "--resume", named]) != 0
+    assert "holds a solve of" in capsys.readouterr().err
+    # refused: seats not at the table, not seats, without a solve, a heads-up table written
+    for extra in (("--named", "3"), ("--named", "0,x"), ("--named", "-1")):
+        assert main([*args, *extra]) != 0
+    assert capsys.readouterr().err.count("--named takes seats 0 to 2, comma-separated") == 3
+    assert main(["exploit", "--digits", "2", "--serial-length", "2", "--named", "0"]) != 0
+    assert main([*HEADS_UP, "--named", "0", "--iterations", "1"]) != 0
+    assert capsys.readouterr().err.count("--named goes with --solve --players 3 or more, or --solve --compiled") == 2
+    assert main([*HEADS_UP, "--compiled", "--named", "0", "--iterations", "1", "--write", module]) != 0
+    assert "measured, not written" in capsys.readouterr().err

@@ -20,9 +20,12 @@ from core.serial.players.solved_multi import (
     MultiTable,
     SolvedMulti,
     multi_key,
+    named_bit,
     opening_memory,
     pack_multi,
+    pack_named,
     push_opening_memory,
+    split_named,
     unpack_multi,
 )
 from core.serial.round import Action, MakeBid, Round
@@ -391,6 +394,78 @@ def test_a_table_header_says_whether_it_remembers_the_opening() -> None:
     for bad in ("3 3 3 1 3 0", "3 3 3 1 3 2", "3 3 3 1 3 1 1", "3 3 3 1", "", "3 3 3 2 3"):
         with pytest.raises(ValueError, match="not a table's header"):
             MultiTable.shape(bad)  # a sixth field other than 1 is not read as "no opening"
+
+
+def test_named_digits_pack_above_the_remembered_bids_and_unpack() -> None:
+    rng = random.Random(5)
+    for _ in range(300):
+        memory, nbids = rng.randint(0, 3), rng.choice([6, 18, 30])
+        bids = pack_memory(tuple(rng.randrange(nbids) for _ in range(rng.randint(0, memory))), nbids)
+        named = rng.choice([0, rng.randrange(1 << 9)])
+        packed = pack_named(bids, named, memory, nbids)
+        assert split_named(packed, memory, nbids) == (bids, named)
+        if not named:
+            assert packed == bids  # nothing named: the plain memory (−1 for none), as the shipped tables key it
+    assert named_bit(2, 7, 3) == 1 << (2 * 3 + 1)  # seat 2's place for bid 7's digit (7 = 2 × 3 + 1)
+
+
+def test_a_table_header_says_which_seats_named_digits_it_remembers() -> None:
+    table = MultiTable(3, 3, 3, True, 2, {}, False, 5)
+    assert table.header() == "3 3 3 1 2 named=5" and MultiTable.shape("3 3 3 1 2 named=5") == table
+    both = MultiTable(3, 3, 3, True, 2, {}, True, 1)
+    assert both.header() == "3 3 3 1 2 1 named=1" and MultiTable.shape(both.header()) == both
+    assert MultiTable.shape("3 3 3 1 3").named == 0
+    for bad in ("3 3 3 1 3 named=0", "3 3 3 1 3 named=8", "3 3 3 1 3 named=x", "3 3 3 1 3 named=",
+                "3 3 3 1 3 named=1 1", "3 3 3 1 named=1", "3 3 3 1 3 0 named=1", "2 2 2 1 1 named=4"):
+        with pytest.raises(ValueError, match="not a table's header"):
+            MultiTable.shape(bad)
+
+
+@pytest.mark.parametrize(("memory", "named"), [(0, 7), (1, 1), (1, 6), (2, 7)])
+def test_a_solve_with_named_digits_keys_as_its_player_does_and_plays_as_the_solver_values_it(memory: int,
+                                                                                           named: int) -> None:
+    rules = _rules()
+    fmt = MultiFormat(rules, 3)
+    solver = MultiSolver(fmt, memory=memory, named=named)
+    plain = MultiSolver(fmt, memory=memory)
+    assert len(solver.nodes) > len(plain.nodes)  # the named digits tell histories apart that the bids alone merge
+    assert {split_named(node.key[5], memory, len(fmt.bids))[0] for node in solver.nodes} == {
+        node.key[5] for node in plain.nodes}  # and the bids remembered are the plain solve's
+    solver.iterate(60)
+    table = solver.table(floor=0.0)
+    assert table.named == named and unpack_multi(pack_multi(table)[1]) == table
+    # the player keys every state as the solver did: the engine's rounds over every deal give each seat the
+    # solver's own value on its graph (a key missing a named digit, or naming a seat's it should not, would differ)
+    player = SolvedMulti(pack_multi(table))
+    values = solver.values(table_policy(fmt, table, solver))
+    for seat in range(3):
+        assert _walk(rules, player, seat, respond=False) == pytest.approx(values[seat], abs=1e-9)
+    with pytest.raises(ValueError, match="seats 0 to 2"):
+        MultiSolver(fmt, memory=1, named=8)
+
+
+@pytest.mark.parametrize(("memory", "named"), [(0, 3), (1, 1), (1, 3)])
+def test_the_exact_best_response_to_a_heads_up_table_with_named_digits_is_the_engine_driven_one(
+        memory: int, named: int) -> None:
+    from core.serial.solve.best_response import exploitability
+    from core.serial.solve.cfr_multi import heads_up_table
+    from core.serial.solve.tree import multi_table_exploitability, table_exploitability
+
+    rules = _rules(2, 2)
+    fmt = Format(rules)
+    solver = MultiSolver(MultiFormat(rules, 2), memory=memory, named=named)
+    solver.iterate(40)
+    table = solver.table(floor=0.001)
+    walked = multi_table_exploitability(fmt, table, fast=False)
+    engine = exploitability(fmt, SolvedMulti(table)).seat_values  # the engine's rounds, the player's own keys
+    assert walked == pytest.approx(engine, abs=1e-9)
+    # without named digits the walk is the heads-up tables' one, figure for figure
+    plain = MultiSolver(MultiFormat(rules, 2), memory=memory)
+    plain.iterate(40)
+    assert multi_table_exploitability(fmt, plain.table(floor=0.001), fast=False) == pytest.approx(
+        table_exploitability(fmt, heads_up_table(plain), fast=False), abs=1e-9)
+    with pytest.raises(ValueError, match="2-player solve"):
+        heads_up_table(solver)
 
 
 @pytest.mark.parametrize(("digits", "length", "memory", "rebid"),
