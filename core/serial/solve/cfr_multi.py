@@ -408,35 +408,46 @@ class MultiSolver:
             lo = hi
 
     def _prepare(self) -> None:
-        """Per node: the actions leading to nodes (columns, node indices) and to counts (columns, indices
-        into the payoff tensors); and the graph as flat arrays for the kernel."""
-        self._kids: list[tuple[np.ndarray, np.ndarray]] = []
-        self._terms: list[tuple[np.ndarray, np.ndarray]] = []
+        """The graph as flat arrays for the kernel (each action's child node, or its count as an index into the
+        payoff tensors), and the nodes by level (the longest path to a count)."""
         counts: dict[tuple[int, int], int] = {}
         first, child, term = [0], [], []
+        height = [0] * len(self.nodes)  # the longest path to a count, in actions
         for node in self.nodes:
-            cols, kids, tcols, terminals = split_children(node.children)
-            self._kids.append((cols, kids))
-            self._terms.append((tcols, np.array([counts.setdefault(c, len(counts)) for c in terminals], dtype=int)))
             for c in node.children:
-                child.append(c if isinstance(c, int) else -1)
-                term.append(-1 if isinstance(c, int) else counts[c])
+                if isinstance(c, int):
+                    child.append(c)
+                    term.append(-1)
+                else:
+                    child.append(-1)
+                    term.append(counts.setdefault(c, len(counts)))
             first.append(len(child))
+        for i in range(len(self.nodes) - 1, -1, -1):
+            kids = [c for c in self.nodes[i].children if isinstance(c, int)]
+            if kids:
+                assert min(kids) > i  # the topological order: a node's children come after it
+                height[i] = max(height[c] for c in kids) + 1
         n, k = self.fmt.players, self.fmt.size
+        self._counts = counts
         self._pay: FloatArray = (np.stack([self.fmt.payoff(*c) for c in counts]) if counts
                                  else np.zeros((0, n) + (k,) * n))
         self.first = np.array(first, dtype=np.int64)
         self.child = np.array(child, dtype=np.int64)
         self.term = np.array(term, dtype=np.int64)
         self.actor = np.array([node.actor for node in self.nodes], dtype=np.int64)
-        height = np.zeros(len(self.nodes), dtype=np.int64)  # the longest path to a count, in actions
-        for i in range(len(self.nodes) - 1, -1, -1):
-            kids = self._kids[i][1]
-            if len(kids):
-                assert kids.min() > i  # the topological order: a node's children come after it
-                height[i] = height[kids].max() + 1
-        self.order = np.argsort(height, kind="stable").astype(np.int64)  # by level, each level by index
+        self.order = np.argsort(np.array(height), kind="stable").astype(np.int64)  # by level, each level by index
         self.level = np.concatenate(([0], np.cumsum(np.bincount(height)))).astype(np.int64)
+
+    @cached_property
+    def _split(self) -> tuple[list[tuple[np.ndarray, np.ndarray]], list[tuple[np.ndarray, np.ndarray]]]:
+        """Per node, for the numpy pass: the actions leading to nodes (columns, node indices) and to counts
+        (columns, indices into the payoff tensors)."""
+        kids_of, terms_of = [], []
+        for node in self.nodes:
+            cols, kids, tcols, terminals = split_children(node.children)
+            kids_of.append((cols, kids))
+            terms_of.append((tcols, np.array([self._counts[c] for c in terminals], dtype=int)))
+        return kids_of, terms_of
 
     def restore(self, regret: FloatArray, total: FloatArray, iterations: int) -> None:
         """Continue from a saved state: ``regret`` and ``total`` as :attr:`regret` and :attr:`total` were
@@ -480,8 +491,9 @@ class MultiSolver:
         own = np.zeros((len(nodes), k))
         reach[0] = _outer([w] * (n - 1))
         own[0] = 1.0
+        kids_of, terms_of = self._split
         for i, node in enumerate(nodes):
-            cols, kids = self._kids[i]
+            cols, kids = kids_of[i]
             if not len(kids):
                 continue
             p = sigma[i][:, cols].T  # [child, hand of the actor]
@@ -498,10 +510,10 @@ class MultiSolver:
             node = nodes[i]
             s = sigma[i]
             mats = np.empty((len(node.actions),) + (k,) * n)
-            cols, kids = self._kids[i]
+            cols, kids = kids_of[i]
             if len(kids):
                 mats[cols] = values[kids]
-            tcols, terms = self._terms[i]
+            tcols, terms = terms_of[i]
             if len(tcols):
                 mats[tcols] = self._pay[terms, seat]
             if node.actor == seat and (respond or t > 0):
