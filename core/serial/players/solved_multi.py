@@ -176,8 +176,8 @@ def pack_named(bids: int, named: int, memory: int, nbids: int) -> int:
 
 def split_named(prev: int, memory: int, nbids: int) -> tuple[int, int]:
     """The packed memory and the named digits that :func:`pack_named` packed into ``prev``."""
-    value, scale = prev + 1, int((nbids + 1) ** memory)
-    return value % scale - 1, value // scale
+    scale: int = (nbids + 1) ** memory
+    return (prev + 1) % scale - 1, (prev + 1) // scale
 
 
 def multi_key(view: SeatView, memory: int, opening: bool = False, named: int = 0) -> MultiKey:
