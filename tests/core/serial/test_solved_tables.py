@@ -1,7 +1,7 @@
 """The shipped solved tables decode to what their text says, and a state's rows are parsed only when read.
 
 Decoding keeps each state's row text keyed by its line's key text (:class:`~core.serial.players.solved.RowsOnUse`):
-the 3-player 3×3 table with the rebid right has 304,165 states, and parsing them all would make its first decision
+the 3-player 3×3 table with the rebid right has 189,752 states, and parsing them all would make its first decision
 wait for seconds."""
 
 from __future__ import annotations
