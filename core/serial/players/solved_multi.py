@@ -192,20 +192,21 @@ def multi_key(view: SeatView, memory: int, opening: bool = False, named: int = 0
     standing = -1 if view.standing_bid is None else _index(view.standing_bid, rules)
     bidder = -1 if view.bidder is None else seat(view.bidder)
     prev = -1
-    if memory and standing >= 0:
-        bids = [_index(a.bid, rules) for a in history if isinstance(a, MakeBid)]
+    nbids = rules.serial_length * n * rules.digits
+    made = [(seat(a.player), _index(a.bid, rules)) for a in history if isinstance(a, MakeBid)] if standing >= 0 else []
+    if memory and made:
+        bids = [bid for _, bid in made]
         if opening:
             before = opening_memory(tuple(bids[-2::-1]), memory)  # every bid before the standing one, most recent first
         else:
             before = tuple(bids[-1 - memory : -1][::-1])  # the bids before the standing one, most recent first
-        prev = pack_memory(before, rules.serial_length * n * rules.digits)
-    if named and standing >= 0:
+        prev = pack_memory(before, nbids)
+    if named and made:
         digits = 0
-        made = [(seat(a.player), _index(a.bid, rules)) for a in history if isinstance(a, MakeBid)]
         for who, bid in made[:-1]:  # the bids before the standing one
             if named >> who & 1:
                 digits |= named_bit(who, bid, rules.digits)
-        prev = pack_named(prev, digits, memory, rules.serial_length * n * rules.digits)
+        prev = pack_named(prev, digits, memory, nbids)
     phase = 1 if view.phase is Phase.REBID else 0
     return (seat(view.me), standing, bidder, phase, int(view.standing_is_rebid), prev)
 
