@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import os
+import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -18,11 +19,12 @@ import numpy.typing as npt
 
 from core.serial.players.solved import SolvedTable, pack_table
 from core.serial.players.solved_history import HistoryTable, pack
-from core.serial.players.solved_multi import MultiTable, pack_multi
+from core.serial.players.solved_multi import MultiTable, pack_multi, unpack_multi
 
 __all__ = [
     "add_packed_table",
     "load_solver_state",
+    "read_multi_module",
     "save_solver_state",
     "write_history_module",
     "write_module",
@@ -80,7 +82,12 @@ def _packed_entries(path: str) -> list[tuple[str, str]]:
     if not os.path.exists(path):
         return []
     with open(path, encoding="utf-8") as f:
-        tree = ast.parse(f.read())
+        return _entries_of(f.read())
+
+
+def _entries_of(source: str) -> list[tuple[str, str]]:
+    """The ``TABLES`` literal of a data module's source (none when it has none)."""
+    tree = ast.parse(source)
     for node in tree.body:
         if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == "TABLES":
             assert node.value is not None
@@ -111,6 +118,22 @@ def write_multi_module(path: str, table: MultiTable) -> None:
         return replace(MultiTable.shape(head), opening=False, named=0)
 
     _replace_packed(path, _MULTI_HEADER, pack_multi(table), shape)
+
+
+def read_multi_module(path: str) -> list[MultiTable]:
+    """The tables of the data module ``write_multi_module`` wrote at ``path`` (read as data, not imported).
+    Raises OSError when the file cannot be read, ValueError when it holds no such tables."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    try:
+        entries = _entries_of(text)
+        tables = [unpack_multi(packed) for _, packed in entries]
+    except (SyntaxError, ValueError, TypeError, KeyError, IndexError, zlib.error) as exc:
+        raise ValueError(f"{path} is not a data module of tables for 3 or more players: {exc}") from exc
+    if not tables:
+        raise ValueError(f"{path} holds no tables (a data module written by liars exploit --solve --players 3 "
+                         "--write)")
+    return tables
 
 
 def add_packed_table(path: str, table: SolvedTable) -> int:

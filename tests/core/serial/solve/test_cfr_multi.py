@@ -45,8 +45,8 @@ def _rules(digits: int = 2, length: int = 1, rebid: bool = True) -> Rules:
 
 
 @cache
-def _solved(rebid: bool) -> tuple[MultiSolver, MultiTable]:
-    solver = MultiSolver(MultiFormat(_rules(rebid=rebid), 3), memory=1)
+def _solved(rebid: bool, named: int = 0) -> tuple[MultiSolver, MultiTable]:
+    solver = MultiSolver(MultiFormat(_rules(rebid=rebid), 3), memory=1, named=named)
     solver.iterate(150)
     return solver, solver.table(floor=0.0)
 
@@ -299,8 +299,10 @@ def test_the_table_lbr_values_every_candidate_as_the_engine_driven_lbr_does(look
     assert compared > 30
 
 
-def test_the_table_lbr_earns_no_more_than_the_exact_best_response() -> None:
-    _, table = _solved(True)
+@pytest.mark.parametrize("named", [0, 0b110])  # plain; remembering the digits seats 1 and 2 named (as shipped)
+def test_the_table_lbr_earns_no_more_than_the_exact_best_response(named: int) -> None:
+    _, table = _solved(True, named)
+    assert table.named == named
     rules = _rules()
     result = TableLBR(MultiFormat(rules, 3), table, lookahead=2).play(6000, seed=2)
     player = SolvedMulti(table)
