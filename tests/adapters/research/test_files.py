@@ -8,7 +8,7 @@ import importlib.util
 from dataclasses import replace
 from pathlib import Path
 
-from adapters.research.files import add_packed_table, write_multi_module
+from adapters.research.files import add_packed_table, read_multi_module, write_multi_module
 from core.serial.players.solved import SolvedTable, unpack_table
 from core.serial.players.solved_multi import MultiTable, unpack_multi
 
@@ -60,3 +60,13 @@ def test_a_multi_table_replaces_the_one_of_its_table_size_format_and_rebid_rule(
     assert sorted(h for h, _ in _tables(path)) == ["3 3 3 0 3 1", "3 3 3 1 0", "4 3 3 0 1"]
     write_multi_module(str(path), _multi(3, 3, 3, False, 2))
     assert sorted(h for h, _ in _tables(path)) == ["3 3 3 0 2", "3 3 3 1 0", "4 3 3 0 1"]
+    # so does a table remembering named digits (as the shipped rebid-on table does), both ways
+    write_multi_module(str(path), replace(_multi(3, 3, 3, True, 1), named=0b110))
+    assert sorted(h for h, _ in _tables(path)) == ["3 3 3 0 2", "3 3 3 1 1 named=6", "4 3 3 0 1"]
+    write_multi_module(str(path), replace(_multi(3, 3, 3, False, 1), named=0b1))  # replaces the plain rebid-off one
+    assert sorted(h for h, _ in _tables(path)) == ["3 3 3 0 1 named=1", "3 3 3 1 1 named=6", "4 3 3 0 1"]
+    write_multi_module(str(path), _multi(3, 3, 3, True, 3))
+    tables = _tables(path)
+    assert sorted(h for h, _ in tables) == ["3 3 3 0 1 named=1", "3 3 3 1 3", "4 3 3 0 1"]
+    assert unpack_multi(dict(tables)["3 3 3 0 1 named=1"]) == replace(_multi(3, 3, 3, False, 1), named=0b1)
+    assert [t.header() for t in read_multi_module(str(path))] == sorted(h for h, _ in tables)  # read as data
