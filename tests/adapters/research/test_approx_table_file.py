@@ -77,3 +77,5 @@ def test_table_goes_with_three_players(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["exploit", "--approx", "--players", "2", "--digits", "2", "--serial-length", "1", "--table",
                  str(path), "--rounds", "3"]) == 2
     assert "--table goes with --approx --players 3" in capsys.readouterr().err
+    assert main(["exploit", "--solve", *SMALL, "--iterations", "1", "--table", str(path)]) == 2  # not ignored
+    assert "--table goes with --approx --players 3" in capsys.readouterr().err
