@@ -193,7 +193,8 @@ def multi_key(view: SeatView, memory: int, opening: bool = False, named: int = 0
     bidder = -1 if view.bidder is None else seat(view.bidder)
     prev = -1
     nbids = rules.serial_length * n * rules.digits
-    made = [(seat(a.player), _index(a.bid, rules)) for a in history if isinstance(a, MakeBid)] if standing >= 0 else []
+    remembers = standing >= 0 and (memory > 0 or named != 0)  # a standing bid, and something before it to keep
+    made = [(seat(a.player), _index(a.bid, rules)) for a in history if isinstance(a, MakeBid)] if remembers else []
     if memory and made:
         bids = [bid for _, bid in made]
         if opening:

@@ -70,7 +70,9 @@ def test_a_file_without_the_formats_table_is_refused_with_one_message(
     assert err.count("\n") == 1 and message in err and "--table" in err
 
 
-def test_table_goes_with_three_players(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_table_goes_with_approx_at_three_players_and_is_not_ignored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "tables.py"
     _solve(path)
     capsys.readouterr()
