@@ -239,9 +239,9 @@ def test_with_types_its_policy_is_still_exact_and_deterministic() -> None:
 
 
 def test_types_that_play_alike_at_a_table_are_one() -> None:
-    """Salomon's heads-up dials do not mix the opening: there the two ``hard`` types are one (their priors summed)
-    and ``binomial`` another, and with the ``hard`` types alone the search is the single model's, value for
-    value; in heads-up classic the three are three."""
+    """At 3 players Salomon ``hard``'s dials do not mix the opening: there the two ``hard`` types are one (their
+    priors summed) and ``binomial`` another, and with the ``hard`` types alone the search is the single model's,
+    value for value; heads up, classic and Salomon (both tables' dials open one copy), the three are three."""
     typed, single = typed_expert(), small_expert()
     shipped = typed.type_factories
     hard_only = Expert(
@@ -249,13 +249,17 @@ def test_types_that_play_alike_at_a_table_are_one() -> None:
         types=[(factory, prior / (shipped[0][1] + shipped[1][1])) for factory, prior in shipped[:2]],
     )
     rng = random.Random(4)
-    for preset, names in (("salomon", ["hard", "binomial"]), ("classic", TYPE_NAMES)):
+    for preset, players, names in (
+        ("salomon", ("a", "b", "c"), ["hard", "binomial"]),
+        ("classic", ("a", "b"), TYPE_NAMES),
+        ("salomon", ("a", "b"), TYPE_NAMES),
+    ):
         rules = make_rules(preset)
-        round_ = Round(rules, ("a", "b"), deal(rules, ("a", "b"), rng), "b")
-        round_.apply(get_strategy("binomial").decide(seat_view(round_, "b"), rng))
+        round_ = Round(rules, players, deal(rules, players, rng), players[-1])
+        round_.apply(get_strategy("binomial").decide(seat_view(round_, players[-1]), rng))
         view = seat_view(round_, "a")
         assert [t.name for t, _ in typed.types(view)] == names
-        if preset == "salomon":
+        if len(names) == 2:
             assert [p for _, p in typed.types(view)] == pytest.approx([2 / 3, 1 / 3])
             assert hard_only.types(view) == []
             assert hard_only.values(view) == single.values(view)

@@ -28,11 +28,11 @@ from core.serial.view import seat_view
 
 FIXTURE = Path(__file__).with_name("reader_pinned.json")
 TABLES = [(name, preset, n) for name in ("reader", "hard") for preset in ("classic", "salomon") for n in (2, 3, 5)]
-ROUNDS = 6  # per table; classic heads-up `hard` (the table with the hedged answer to an opening) plays more, below
+ROUNDS = 6  # per table; heads-up `hard` (the tables with the hedged answer to an opening) plays more, below
 
 
 def _rounds(name: str, preset: str, n: int) -> int:
-    return 24 if (name, preset, n) == ("hard", "classic", 2) else ROUNDS
+    return 24 if (name, n) == ("hard", 2) else ROUNDS
 
 
 def _text(action: Action) -> str:
