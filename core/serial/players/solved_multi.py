@@ -195,7 +195,7 @@ def multi_key(view: SeatView, memory: int, opening: bool = False, named: int = 0
     nbids = rules.serial_length * n * rules.digits
     remembers = standing >= 0 and (memory > 0 or named != 0)  # a standing bid, and something before it to keep
     made = [(seat(a.player), _index(a.bid, rules)) for a in history if isinstance(a, MakeBid)] if remembers else []
-    if memory and made:
+    if memory > 0 and made:
         bids = [bid for _, bid in made]
         if opening:
             before = opening_memory(tuple(bids[-2::-1]), memory)  # every bid before the standing one, most recent first
