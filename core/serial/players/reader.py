@@ -79,6 +79,9 @@ from .reading import ReaderParams, Vector, _convolve, _model_for, _Reading
 __all__ = ["Reader", "ReaderParams"]
 
 
+RECENT_READINGS = 16  # readings a reader keeps by history (see ``Reader._recent``)
+
+
 # -- one decision -------------------------------------------------------------------------------
 @dataclass(slots=True)
 class _Option:
@@ -103,6 +106,7 @@ class _Table:
         self.all_must = view.rules.challenge_mode is ChallengeMode.ALL and self.n > 2
         self.model = _model_for(params, view)
         self.post = reading.post
+        self._values = reading.values
 
     def vec(self, player: str, digit: int) -> Vector:
         return self.post.get((player, digit), self.model.prior)
@@ -148,7 +152,15 @@ class _Table:
         return m * p_made - (1.0 - p_made - p_zero) + skunk * p_zero, p_made
 
     def value_raise(self, quantity: int, digit: int) -> tuple[float, float, float]:
-        """(value if counted, P(made | counted), P(counted)) for my bid of ``quantity × digit``."""
+        """(value if counted, P(made | counted), P(counted)) for my bid of ``quantity × digit``: from the posteriors,
+        the copies of ``digit`` I hold and the stake alone, so computed once per reading (:attr:`_Reading.values`)."""
+        key = ("raise", quantity, digit, self.counts[digit], self.stake)
+        out = self._values.get(key)
+        if out is None:
+            out = self._values[key] = self._value_raise(quantity, digit)
+        return out[0], out[1], out[2]
+
+    def _value_raise(self, quantity: int, digit: int) -> tuple[float, float, float]:
         need = quantity - self.counts[digit]
         cap = max(need, 0 if need <= 0 else 1)
         answering = self.others if self.all_must else self.others[:1]
@@ -412,6 +424,10 @@ class Reader:
         self.params = params if params is not None else ReaderParams()
         self.name = name
         self._last: _Reading | None = None
+        #: The readings of the last few points of a round it decided at, by (table, seat, history): a search's
+        #: play-outs return to the same few points with different holdings (its answer, then its rebid), and a
+        #: reading keeps the valuations that do not depend on the holding (:attr:`_Reading.values`).
+        self._recent: dict[tuple[object, ...], _Reading] = {}
         p = self.params
         #: With ``doubt_mix`` or ``doubt_hedge``: the same player reading the other's opening with ``doubt_floor``
         #: (none where that is the ordinary reading: then no decision draws for it or is hedged).
@@ -433,8 +449,12 @@ class Reader:
 
     def _table(self, view: SeatView) -> _Table:
         key = (view.rules, view.players, view.me)
-        last = self._last
         history = view.history
+        seen = self._recent.get((key, history))
+        if seen is not None:  # the same point of a round again (a search's next particle): its valuations kept
+            self._last = seen
+            return _Table(view, self.params, seen)
+        last = self._last
         if (
             last is not None
             and last.key == key
@@ -446,6 +466,9 @@ class Reader:
             reading = _Reading(key)
         reading.extend(history, view.me, self.params, _model_for(self.params, view))
         self._last = reading
+        if len(self._recent) >= RECENT_READINGS:
+            del self._recent[next(iter(self._recent))]  # the oldest
+        self._recent[(key, history)] = reading
         return _Table(view, self.params, reading)
 
     def _challenging(self, view: SeatView) -> bool:

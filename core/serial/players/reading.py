@@ -258,11 +258,16 @@ def _convolve(acc: list[float], vec: Vector, cap: int) -> list[float]:
 class _Reading:
     """The posteriors after a prefix of the public history; extended action by action."""
 
-    __slots__ = ("bidder", "key", "post", "seen", "standing")
+    __slots__ = ("bidder", "key", "post", "seen", "standing", "values")
 
     def __init__(self, key: tuple[object, ...]) -> None:
         self.key = key
         self.post: dict[tuple[str, int], list[float]] = {}
+        #: The reader's valuations made from these posteriors (``reader._Table``: by what they depend on beyond
+        #: the posteriors, e.g. a raise by quantity, digit, copies held and stake), so that decisions at one point
+        #: of a round by seats of different holdings (a search's particles) value each raise once, not once each.
+        #: Empty in a copy: it belongs to this history only.
+        self.values: dict[tuple[object, ...], tuple[float, ...]] = {}
         self.seen: tuple[Action, ...] = ()
         self.standing: Bid | None = None
         self.bidder: str | None = None

@@ -515,3 +515,35 @@ def test_the_difficulty_levels_are_ordered() -> None:
         [get_strategy(level) for level in ("hard", "normal", "easy")], make_rules("classic"), 500, 3
     )
     assert hard > normal and hard > easy
+
+
+@pytest.mark.parametrize(("preset", "n"), [("salomon", 2), ("classic", 2), ("classic", 3)])
+def test_a_reader_reused_across_holdings_and_points_decides_as_a_fresh_one(preset: str, n: int) -> None:
+    """A reader keeps its readings of recent points of a round, with the valuations that do not depend on the
+    holding (a search asks one ``hard`` at the same point for many holdings, and alternates between its answer
+    and its rebid).  Asked in a shuffled order, at points of several rounds, for several holdings and stakes
+    each, one ``hard`` gives exactly the policy a fresh ``hard`` gives at every view."""
+    rules = make_rules(preset)
+    seats = tuple(f"p{i}" for i in range(n))
+    rng = random.Random(f"cache:{preset}:{n}")
+    views: list[SeatView] = []
+    for r in range(4):
+        serials = {p: deal_serial(rng, rules.serial_length, rules.digits) for p in seats}
+        round_ = Round(rules, seats, serials, seats[r % n], rules.stake)
+        played = get_strategy("hard")
+        while round_.outcome is None and len(round_.history) < 6:
+            who = round_.to_act
+            assert who is not None
+            for stake in (rules.stake, rules.stake + 2):  # the same history, another stake: other values
+                for _ in range(3):  # the same point, other holdings of the seat to act
+                    other = {**round_.serials, who: deal_serial(rng, rules.serial_length, rules.digits)}
+                    replay = Round(rules, seats, other, seats[r % n], stake)
+                    for action in round_.history:
+                        replay.apply(action)
+                    views.append(seat_view(replay, who))
+            round_.apply(played.decide(seat_view(round_, who), rng))
+    assert len({v.history for v in views}) > 8 and len({v.stake for v in views}) == 2
+    rng.shuffle(views)
+    shared = get_strategy("hard")
+    for view in views + views[::-1]:
+        assert shared.policy(view) == get_strategy("hard").policy(view), view
