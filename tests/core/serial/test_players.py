@@ -38,6 +38,7 @@ from core.serial.players import (
     Strategy,
     get_strategy,
 )
+from core.serial.players.base import policy_of
 from core.serial.players.solved import WithSolved
 from core.serial.players.solved_multi import SolvedMulti
 from core.serial.players.trained import TrainedReader, trained_params
@@ -546,4 +547,4 @@ def test_a_reader_reused_across_holdings_and_points_decides_as_a_fresh_one(prese
     rng.shuffle(views)
     shared = get_strategy("hard")
     for view in views + views[::-1]:
-        assert shared.policy(view) == get_strategy("hard").policy(view), view
+        assert policy_of(shared, view) == policy_of(get_strategy("hard"), view), view
