@@ -154,11 +154,11 @@ class _Table:
     def value_raise(self, quantity: int, digit: int) -> tuple[float, float, float]:
         """(value if counted, P(made | counted), P(counted)) for my bid of ``quantity × digit``: from the posteriors,
         the copies of ``digit`` I hold and the stake alone, so computed once per reading (:attr:`_Reading.values`)."""
-        key = ("raise", quantity, digit, self.counts[digit], self.stake)
+        key = (quantity, digit, self.counts[digit], self.stake)
         out = self._values.get(key)
         if out is None:
             out = self._values[key] = self._value_raise(quantity, digit)
-        return out[0], out[1], out[2]
+        return out
 
     def _value_raise(self, quantity: int, digit: int) -> tuple[float, float, float]:
         need = quantity - self.counts[digit]
@@ -423,10 +423,10 @@ class Reader:
     def __init__(self, params: ReaderParams | None = None, name: str = "reader") -> None:
         self.params = params if params is not None else ReaderParams()
         self.name = name
-        self._last: _Reading | None = None
-        #: The readings of the last few points of a round it decided at, by (table, seat, history): a search's
-        #: play-outs return to the same few points with different holdings (its answer, then its rebid), and a
-        #: reading keeps the valuations that do not depend on the holding (:attr:`_Reading.values`).
+        #: The readings of the last few points of a round it decided at, by (table, seat, history), the latest used
+        #: last (the one the next history extends): a search's play-outs return to the same few points with
+        #: different holdings (its answer, then its rebid), and a reading keeps the valuations that do not depend on
+        #: the holding (:attr:`_Reading.values`).
         self._recent: dict[tuple[object, ...], _Reading] = {}
         p = self.params
         #: With ``doubt_mix`` or ``doubt_hedge``: the same player reading the other's opening with ``doubt_floor``
@@ -450,11 +450,11 @@ class Reader:
     def _table(self, view: SeatView) -> _Table:
         key = (view.rules, view.players, view.me)
         history = view.history
-        seen = self._recent.get((key, history))
+        seen = self._recent.pop((key, history), None)
         if seen is not None:  # the same point of a round again (a search's next particle): its valuations kept
-            self._last = seen
+            self._recent[(key, history)] = seen  # now the latest used
             return _Table(view, self.params, seen)
-        last = self._last
+        last = next(reversed(self._recent.values()), None)
         if (
             last is not None
             and last.key == key
@@ -465,9 +465,8 @@ class Reader:
         else:
             reading = _Reading(key)
         reading.extend(history, view.me, self.params, _model_for(self.params, view))
-        self._last = reading
         if len(self._recent) >= RECENT_READINGS:
-            del self._recent[next(iter(self._recent))]  # the oldest
+            del self._recent[next(iter(self._recent))]  # the least recently used
         self._recent[(key, history)] = reading
         return _Table(view, self.params, reading)
 

@@ -263,11 +263,10 @@ class _Reading:
     def __init__(self, key: tuple[object, ...]) -> None:
         self.key = key
         self.post: dict[tuple[str, int], list[float]] = {}
-        #: The reader's valuations made from these posteriors (``reader._Table``: by what they depend on beyond
-        #: the posteriors, e.g. a raise by quantity, digit, copies held and stake), so that decisions at one point
-        #: of a round by seats of different holdings (a search's particles) value each raise once, not once each.
-        #: Empty in a copy: it belongs to this history only.
-        self.values: dict[tuple[object, ...], tuple[float, ...]] = {}
+        #: The reader's raises valued from these posteriors (``reader._Table.value_raise``), by quantity, digit,
+        #: copies held and stake, so that decisions at one point of a round by seats of different holdings (a
+        #: search's particles) value each raise once, not once each.  Empty in a copy: it belongs to this history.
+        self.values: dict[tuple[int, int, int, int], tuple[float, float, float]] = {}
         self.seen: tuple[Action, ...] = ()
         self.standing: Bid | None = None
         self.bidder: str | None = None
