@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.serial.players.solved import SolvedTable, pack_table
+from core.serial.players.solved import SolvedTable, pack_table, unpack_table
 from core.serial.players.solved_history import HistoryTable, pack
 from core.serial.players.solved_multi import MultiTable, pack_multi, unpack_multi
 
@@ -25,6 +25,7 @@ __all__ = [
     "add_packed_table",
     "load_solver_state",
     "read_multi_module",
+    "read_packed_module",
     "save_solver_state",
     "write_history_module",
     "write_module",
@@ -133,6 +134,21 @@ def read_multi_module(path: str) -> list[MultiTable]:
     if not tables:
         raise ValueError(f"{path} holds no tables (a data module written by liars exploit --solve --players 3 "
                          "--write)")
+    return tables
+
+
+def read_packed_module(path: str) -> list[SolvedTable]:
+    """The heads-up tables of the packed data module ``add_packed_table`` wrote at ``path`` (read as data, not
+    imported).  Raises OSError when the file cannot be read, ValueError when it holds no such tables."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    try:
+        tables = [unpack_table(packed) for _, packed in _entries_of(text)]
+    except (SyntaxError, ValueError, TypeError, KeyError, IndexError, zlib.error) as exc:
+        raise ValueError(f"{path} is not a packed data module of heads-up tables: {exc}") from exc
+    if not tables:
+        raise ValueError(f"{path} holds no tables (a packed data module written by liars exploit --solve --write "
+                         "FILE --pack)")
     return tables
 
 

@@ -336,7 +336,7 @@ class MultiSolver:
     the order of its actions; each node's ``regret`` and ``total`` ([hand, action]) are views of them."""
 
     def __init__(self, fmt: MultiFormat, memory: int = 1, compiled: bool = True, threads: int = 1,
-                 opening: bool = False, named: int = 0) -> None:
+                 opening: bool = False, named: int = 0, single: bool = False) -> None:
         if threads < 1:
             raise ValueError(f"threads must be at least 1, not {threads}")
         if not 0 <= named < 1 << fmt.players:
@@ -355,6 +355,10 @@ class MultiSolver:
             assert self.kernels is not None
             self.kernels["threads"](self.threads)
         self._buffers: tuple[FloatArray, FloatArray, FloatArray] | None = None
+        # ``single``: the compiled passes keep node values (and the payoffs they start from) in float32, half
+        # the memory of the largest array ([node, joint hand]: 15 GB a pass for 120,000 heads-up 5×5 states);
+        # sums, reaches, regrets and averages stay float64
+        self.values_dtype: type[np.floating[Any]] = np.float32 if single and self.kernels is not None else np.float64
 
     # -- the graph -------------------------------------------------------------------------------------
     def _build(self) -> None:
@@ -544,12 +548,18 @@ class MultiSolver:
             self.kernels["threads"](self.threads)  # (a thread's slot must stay below self.threads)
         value: float = self.kernels["pass_parallel" if self.threads > 1 else "pass_"](
             seat, float(t), respond, n, k, self.actor, self.first, self.child, self.term,
-            self._pay.reshape(len(self._pay), n, k ** n), self.fmt.base.weights, sigma, self.regret, self.total,
+            self._kernel_pay, self.fmt.base.weights, sigma, self.regret, self.total,
             reach, own, values, scratch[0], scratch[1], self.level, self.order)
         return value
 
+    @cached_property
+    def _kernel_pay(self) -> FloatArray:
+        """The payoff tensors as the kernel reads them: [count, seat, joint hand], in the node values' type."""
+        n, k = self.fmt.players, self.fmt.size
+        return np.ascontiguousarray(self._pay.reshape(len(self._pay), n, k ** n), dtype=self.values_dtype)
+
     def _values_buffer(self) -> FloatArray:
-        return np.zeros((len(self.nodes), self.fmt.size ** self.fmt.players))
+        return np.zeros((len(self.nodes), self.fmt.size ** self.fmt.players), dtype=self.values_dtype)
 
     def _seat_pass(
         self, seat: int, sigma: list[FloatArray] | None, *, respond: bool = False
@@ -563,10 +573,12 @@ class MultiSolver:
         value = self._fast_pass(seat, flat, values, respond=respond)
         return value, values.reshape((len(self.nodes),) + (k,) * n)
 
-    def _normalised(self, x: FloatArray) -> FloatArray:
-        """Each node's rows of ``x`` [edge, hand] (non-negative) normalised, uniform where they sum to 0."""
+    def _normalised(self, x: FloatArray, out: FloatArray | None = None) -> FloatArray:
+        """Each node's rows of ``x`` [edge, hand] (non-negative) normalised, uniform where they sum to 0 (into
+        ``out`` when given)."""
         assert self.kernels is not None
-        out = np.empty_like(x)
+        if out is None:
+            out = np.empty_like(x)
         self.kernels["current"](x, self.first, out)
         return out
 

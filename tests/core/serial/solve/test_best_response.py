@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import itertools
 import json
+import pathlib
 import random
 from collections import Counter
 
@@ -230,6 +232,23 @@ def test_the_restricted_best_response_is_a_lower_bound_that_memory_brings_near_t
     assert sum(figures[1]) / 2 >= 0.95 * sum(exact) / 2 > 0.05  # one bid more than the table: nearly all of it
 
 
+def test_the_compiled_restricted_best_response_is_the_plain_one() -> None:
+    """The same exploiter learned on the compiled passes, at 1 and 2 threads: the same figures (float64), and
+    within float32's rounding with the node values in float32."""
+    pytest.importorskip("numba")
+    fmt = Format(make_rules("classic", rebid=True, digits=3, serial_length=2))
+    solver = Solver(fmt, memory=0)
+    solver.iterate(7)
+    table = solver.table()
+    plain = restricted_best_response(fmt, table, 1, 30).seat_values
+    assert min(plain) > 0.1  # a real figure in each seat
+    compiled = restricted_best_response(fmt, table, 1, 30, compiled=True, threads=2).seat_values
+    assert compiled == pytest.approx(plain, abs=1e-12)
+    single = restricted_best_response(fmt, table, 1, 30, compiled=True, single=True).seat_values
+    assert single == pytest.approx(plain, abs=1e-6)
+    assert single != plain  # float32 did hold the node values
+
+
 def test_the_restricted_best_response_refuses_a_shorter_memory_than_the_table() -> None:
     fmt = Format(make_rules("classic", rebid=True, digits=2, serial_length=2))
     solver = Solver(fmt, memory=1)
@@ -254,6 +273,39 @@ def test_liars_exploit_restricted_measures_the_table_a_strategy_plays(capsys: py
     assert "plays no abstract solved table" in capsys.readouterr().err
     assert main([*args, "--strategy", "hard", "--memory", "0"]) == 2
     assert "at least the table's 1 bids" in capsys.readouterr().err
+
+
+def test_liars_exploit_restricted_measures_a_table_in_a_packed_file(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.cli import main
+
+    path = str(tmp_path / "packed.py")
+    fmt_args = ["--digits", "2", "--serial-length", "2"]
+    assert main(["exploit", "--solve", *fmt_args, "--memory", "0", "--iterations", "7", "--every", "0", "--write", path,
+                 "--pack"]) == 0
+    capsys.readouterr()
+    rules = make_rules("classic", rebid=True, digits=2, serial_length=2)
+    fmt = Format(rules)
+    solver = Solver(fmt, memory=0)
+    solver.iterate(7)
+    expected = restricted_best_response(fmt, solver.table(), 1, 20).seat_values  # the table the file holds
+    args = ["exploit", "--restricted", *fmt_args, "--iterations", "20", "--table", path, "--json"]
+    runs: list[list[str]] = [[]] + ([["--compiled", "--float32"]] if importlib.util.find_spec("numba") else [])
+    for extra in runs:
+        assert main([*args, *extra]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["memory"] == 1 and data["seat_values"] == pytest.approx(expected, abs=1e-6)
+    refusals = [
+        (["--float32"], "--float32 goes with --restricted --compiled"),
+        (["--threads", "2"], "--threads goes with --restricted --compiled"),
+        (["--digits", "3"], "holds no heads-up table for 3×2"),
+    ]
+    for extra, message in refusals:
+        assert main([*args, *extra]) == 2
+        assert message in capsys.readouterr().err
+    assert main([*args[:-3], "--table", str(tmp_path / "missing.py")]) == 2
+    assert "No such file" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
