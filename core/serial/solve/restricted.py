@@ -26,6 +26,7 @@ Pure: numpy arithmetic, no I/O, no randomness.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -58,8 +59,8 @@ class _Exploiter:
         """Every node's mixture: the table's where the frozen seat acts, ``own`` (per node) elsewhere."""
         return [self._fixed.get(i, mine) for i, mine in enumerate(own)]
 
-    def learn(self, iterations: int) -> None:
-        for t in range(1, iterations + 1):  # CFR+ iteration t updates the exploiter's seat only
+    def learn(self, iterations: int, done: int = 0) -> None:
+        for t in range(done + 1, done + iterations + 1):  # CFR+ iteration t updates the exploiter's seat only
             self.solver.update(self.seat, self._sigma(self.solver.current()), t)
 
     def value(self, average: bool) -> float:
@@ -101,8 +102,8 @@ class _CompiledExploiter:
         sigma[self._frozen] = self._fixed
         return self.solver._fast_pass(self.seat, sigma, self._values, t=t)
 
-    def learn(self, iterations: int) -> None:
-        for t in range(1, iterations + 1):
+    def learn(self, iterations: int, done: int = 0) -> None:
+        for t in range(done + 1, done + iterations + 1):
             self._pass(self.solver.regret, t)
 
     def value(self, average: bool) -> float:
@@ -124,11 +125,14 @@ class RestrictedResult:
 
 
 def restricted_best_response(fmt: Format, table: SolvedTable, memory: int, iterations: int, *,
-                             compiled: bool = False, threads: int = 1, single: bool = False) -> RestrictedResult:
+                             compiled: bool = False, threads: int = 1, single: bool = False, every: int = 0,
+                             report: Callable[[int, int, float], None] | None = None) -> RestrictedResult:
     """Learn an exploiter remembering ``memory`` bids against ``table`` in each seat; its exact earnings.
 
     Each seat's figure is the better of the exploiter's average and last strategies (both real strategies).
-    ``compiled``: on the compiled passes (``threads``; ``single``: node values in float32)."""
+    ``compiled``: on the compiled passes (``threads``; ``single``: node values in float32).  ``every`` > 0:
+    ``report(seat, iterations done, figure)`` every that many iterations before the last (two passes more each;
+    the learning is the same)."""
     if not table.fits(fmt.rules, 2):
         raise ValueError(f"the table is for {table.digits}×{table.serial_length}, not {fmt.rules.format_name}")
     if memory < table.memory:
@@ -137,6 +141,11 @@ def restricted_best_response(fmt: Format, table: SolvedTable, memory: int, itera
     for seat in (0, 1):
         exploiter = (_CompiledExploiter(fmt, memory, table, seat, threads, single) if compiled
                      else _Exploiter(fmt, memory, table, seat))
-        exploiter.learn(iterations)
+        done = 0
+        while every > 0 and report is not None and iterations - done > every:
+            exploiter.learn(every, done)
+            done += every
+            report(seat, done, max(exploiter.value(average=True), exploiter.value(average=False)))
+        exploiter.learn(iterations - done, done)
         values.append(max(exploiter.value(average=True), exploiter.value(average=False)))
     return RestrictedResult((values[0], values[1]), memory, iterations)
