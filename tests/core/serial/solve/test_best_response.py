@@ -233,8 +233,8 @@ def test_the_restricted_best_response_is_a_lower_bound_that_memory_brings_near_t
 
 
 def test_the_compiled_restricted_best_response_is_the_plain_one() -> None:
-    """The same exploiter learned on the compiled passes, at 1 and 2 threads: the same figures (float64), and
-    within float32's rounding with the node values in float32."""
+    """The same exploiter learned on the compiled passes: the plain figures in float64 (on 2 threads), and within
+    float32's rounding with the node values in float32 (on 1)."""
     pytest.importorskip("numba")
     fmt = Format(make_rules("classic", rebid=True, digits=3, serial_length=2))
     solver = Solver(fmt, memory=0)
