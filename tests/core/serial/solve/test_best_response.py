@@ -304,6 +304,7 @@ def test_liars_exploit_restricted_measures_a_table_in_a_packed_file(
     refusals = [
         (["--float32"], "--float32 goes with --restricted --compiled"),
         (["--threads", "2"], "--threads goes with --restricted --compiled"),
+        (["--compiled", "--checkpoint", str(tmp_path / "state.npz")], "not --restricted"),
         (["--digits", "3"], "holds no heads-up table for 3×2"),
     ]
     for extra, message in refusals:
