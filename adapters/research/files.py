@@ -12,7 +12,7 @@ import os
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -121,35 +121,34 @@ def write_multi_module(path: str, table: MultiTable) -> None:
     _replace_packed(path, _MULTI_HEADER, pack_multi(table), shape)
 
 
-def read_multi_module(path: str) -> list[MultiTable]:
-    """The tables of the data module ``write_multi_module`` wrote at ``path`` (read as data, not imported).
-    Raises OSError when the file cannot be read, ValueError when it holds no such tables."""
+T = TypeVar("T")
+
+
+def _read_tables(path: str, unpack: Callable[[str], T], kind: str, written_by: str) -> list[T]:
+    """The tables of a data module of packed ``(header, packed)`` entries at ``path``, each unpacked by ``unpack``
+    (read as data, not imported).  Raises OSError when the file cannot be read, ValueError when it holds no such
+    tables (``kind``: what it should be; ``written_by``: the command that writes one)."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
     try:
-        entries = _entries_of(text)
-        tables = [unpack_multi(packed) for _, packed in entries]
+        tables = [unpack(packed) for _, packed in _entries_of(text)]
     except (SyntaxError, ValueError, TypeError, KeyError, IndexError, zlib.error) as exc:
-        raise ValueError(f"{path} is not a data module of tables for 3 or more players: {exc}") from exc
+        raise ValueError(f"{path} is not {kind}: {exc}") from exc
     if not tables:
-        raise ValueError(f"{path} holds no tables (a data module written by liars exploit --solve --players 3 "
-                         "--write)")
+        raise ValueError(f"{path} holds no tables ({written_by})")
     return tables
+
+
+def read_multi_module(path: str) -> list[MultiTable]:
+    """The tables of the data module ``write_multi_module`` wrote at ``path``."""
+    return _read_tables(path, unpack_multi, "a data module of tables for 3 or more players",
+                        "a data module written by liars exploit --solve --players 3 --write")
 
 
 def read_packed_module(path: str) -> list[SolvedTable]:
-    """The heads-up tables of the packed data module ``add_packed_table`` wrote at ``path`` (read as data, not
-    imported).  Raises OSError when the file cannot be read, ValueError when it holds no such tables."""
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    try:
-        tables = [unpack_table(packed) for _, packed in _entries_of(text)]
-    except (SyntaxError, ValueError, TypeError, KeyError, IndexError, zlib.error) as exc:
-        raise ValueError(f"{path} is not a packed data module of heads-up tables: {exc}") from exc
-    if not tables:
-        raise ValueError(f"{path} holds no tables (a packed data module written by liars exploit --solve --write "
-                         "FILE --pack)")
-    return tables
+    """The heads-up tables of the packed data module ``add_packed_table`` wrote at ``path``."""
+    return _read_tables(path, unpack_table, "a packed data module of heads-up tables",
+                        "a packed data module written by liars exploit --solve --write FILE --pack")
 
 
 def add_packed_table(path: str, table: SolvedTable) -> int:

@@ -148,5 +148,5 @@ def restricted_best_response(fmt: Format, table: SolvedTable, memory: int, itera
             report(seat, done, max(exploiter.value(average=True), exploiter.value(average=False)))
         exploiter.learn(iterations - done, done)
         values.append(max(exploiter.value(average=True), exploiter.value(average=False)))
-        del exploiter  # freed before the next seat's is built (in 5×5 remembering two bids: 13 GB each)
+        del exploiter  # freed before the next seat's is built (in 5×5 remembering two bids: about 14 GB each)
     return RestrictedResult((values[0], values[1]), memory, iterations)

@@ -305,7 +305,7 @@ def test_liars_exploit_restricted_measures_a_table_in_a_packed_file(
         (["--float32"], "--float32 goes with --restricted --compiled"),
         (["--threads", "2"], "--threads goes with --restricted --compiled"),
         (["--compiled", "--checkpoint", str(tmp_path / "state.npz")], "not --restricted"),
-        (["--digits", "3"], "holds no heads-up table for 3×2"),
+        (["--digits", "3"], "holds no table for 2 players, classic 3×2 with the rebid right"),
     ]
     for extra, message in refusals:
         assert main([*args, *extra]) == 2
