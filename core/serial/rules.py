@@ -31,7 +31,6 @@ only on whether the final bid is made.
 from __future__ import annotations
 
 import dataclasses
-import functools
 from dataclasses import dataclass
 from enum import Enum, StrEnum
 from typing import Any
@@ -278,10 +277,7 @@ _INT_FIELDS: dict[str, tuple[int, int]] = {"digits": (2, 10), "serial_length": (
 OPTION_NAMES: tuple[str, ...] = tuple(sorted(_ENUM_FIELDS.keys() | _BOOL_FIELDS | _INT_FIELDS.keys() | {"stake"}))
 
 
-@functools.cache
 def _digit_set(order: RankOrder, digits: int) -> tuple[int, ...]:
-    # Cached: the engine and the searches ask for the digits in play millions of times a run, always for one of
-    # 3 orders × 9 sizes.
     if digits == 10:
         return order.digits_low_to_high
     return tuple(d for d in order.digits_low_to_high if 1 <= d <= digits)
