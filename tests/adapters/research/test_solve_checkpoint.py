@@ -171,3 +171,27 @@ def test_a_solve_with_named_digits_measures_heads_up_and_writes_at_three_players
     assert capsys.readouterr().err.count("--named goes with --solve --players 3 or more, or --solve --compiled") == 2
     assert main([*HEADS_UP, "--compiled", "--named", "0", "--iterations", "1", "--write", module]) != 0
     assert "measured, not written" in capsys.readouterr().err
+
+
+def test_a_solve_with_the_uniform_average_keeps_its_checkpoints_apart_and_goes_with_the_compiled_solves(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    uniform, linear = str(tmp_path / "uniform.npz"), str(tmp_path / "linear.npz")
+    args = (*SOLVE, "--iterations", "3", "--every", "0")
+    assert main([*args, "--average", "uniform", "--checkpoint", uniform]) == 0
+    assert "every iterate weighs alike in the average" in capsys.readouterr().out
+    assert main([*args, "--checkpoint", linear]) == 0
+    shape_u, regret_u, total_u, _ = load_solver_state(uniform)
+    shape_l, regret_l, total_l, _ = load_solver_state(linear)
+    assert shape_u == {**shape_l, "uniform": 1} and "uniform" not in shape_l
+    assert np.array_equal(regret_u, regret_l) and not np.array_equal(total_u, total_l)
+    capsys.readouterr()
+    assert main([*args, "--resume", uniform]) != 0
+    assert main([*args, "--average", "uniform", "--resume", linear]) != 0
+    assert capsys.readouterr().err.count("holds a solve of") == 2
+    assert main([*args, "--average", "uniform", "--resume", uniform]) == 0
+    # the heads-up solver without --compiled keeps CFR+'s average: the option is refused there, not ignored
+    assert main(["exploit", "--solve", "--average", "uniform", "--digits", "2", "--serial-length", "1"]) != 0
+    assert "--average goes with --solve --compiled at 2 players" in capsys.readouterr().err
+    assert main(["exploit", "--average", "uniform", "--digits", "2", "--serial-length", "1"]) != 0
+    assert "--average goes with" in capsys.readouterr().err

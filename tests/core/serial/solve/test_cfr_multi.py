@@ -165,6 +165,31 @@ def test_the_compiled_pass_and_the_numpy_reference_agree(
     assert _close(np.array(fast.gains(rounded)), np.array(reference.gains(rounded)))
 
 
+@pytest.mark.parametrize("compiled", [True, False])
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_uniform_average_weighs_each_iterate_once_where_cfr_plus_weighs_iterate_t_by_t(
+    compiled: bool, players: int
+) -> None:
+    """``uniform``: the regrets are CFR+'s, bit for bit (the average never feeds back); the first iterate adds the
+    same to both averages; every later iterate ``t`` adds ``t`` times as much to the linear one as to the uniform
+    one, in the compiled kernel and in the numpy reference alike."""
+    if compiled:
+        pytest.importorskip("numba")
+    fmt = MultiFormat(_rules(2, 2), players)
+    linear, uniform = MultiSolver(fmt, 1, compiled=compiled), MultiSolver(fmt, 1, compiled=compiled, uniform=True)
+    linear.iterate(1)
+    uniform.iterate(1)
+    assert np.array_equal(linear.total, uniform.total) and linear.total.any()
+    for t in range(2, 5):
+        before_linear, before_uniform = linear.total.copy(), uniform.total.copy()
+        linear.iterate(1)
+        uniform.iterate(1)
+        assert np.array_equal(linear.regret, uniform.regret)
+        added = uniform.total - before_uniform
+        assert added.any() and _close(linear.total - before_linear, t * added)
+    assert not _close(linear.total / linear.total.sum(), uniform.total / uniform.total.sum())
+
+
 @pytest.mark.parametrize(("digits", "length", "memory"), [(2, 2, 1), (3, 2, 2)])
 def test_the_parallel_pass_equals_the_sequential_one_bit_for_bit(digits: int, length: int, memory: int) -> None:
     numba = pytest.importorskip("numba")
