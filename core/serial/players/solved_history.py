@@ -84,7 +84,7 @@ def _text_key(text: str) -> HistoryKey:
 
 
 def pack(table: HistoryTable) -> tuple[str, str]:
-    """(header, the table's encoding deflated, in base 64 marked ``b64:``): how the data module ships a table."""
+    """(header, the table's encoding packed by :func:`deflate`, marked ``xz:``): how the data module ships a table."""
     return deflate(table.encode())
 
 

@@ -136,7 +136,7 @@ def _text_key(text: str) -> MultiKey:
 
 
 def pack_multi(table: MultiTable) -> tuple[str, str]:
-    """(header, the encoding deflated, in base 64 marked ``b64:``): how the data module ships a table."""
+    """(header, the encoding packed by :func:`deflate`, marked ``xz:``): how the data module ships a table."""
     return deflate(table.encode())
 
 

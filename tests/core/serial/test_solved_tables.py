@@ -60,13 +60,19 @@ def test_rows_are_parsed_when_read_not_when_decoded() -> None:
     assert entries.get((9, 9, 9, 9, 9, 9)) is None  # a state the table does not have
 
 
-def test_tables_packed_in_base_64_and_in_base_85_read_alike() -> None:
-    """Tables are packed in base 64 now (marked ``b64:``; every shipped table since 28 Nov 2026); those
-    written before, in base 85, still read."""
+def test_tables_packed_by_lzma_by_zlib_in_base_64_and_in_base_85_read_alike() -> None:
+    """Tables are packed by LZMA now (marked ``xz:``, since session 21); those written before, by zlib in
+    base 64 (marked ``b64:``, 28 Nov 2026 on) or in base 85 (no mark), still read; anything else is one
+    ValueError, not a zlib or lzma error."""
     header, packed = min(solved_multi_data.TABLES, key=lambda entry: len(entry[1]))  # any table: the smallest
     text = inflate(packed)
     b85 = base64.b85encode(zlib.compress(text.encode(), 9)).decode("ascii")
+    b64 = "b64:" + base64.b64encode(zlib.compress(text.encode(), 9)).decode("ascii")
     again = deflate(text)
-    assert again[0] == header and again[1].startswith("b64:") and not b85.startswith("b64:")
-    assert inflate(b85) == inflate(again[1]) == text
+    assert again[0] == header and again[1].startswith("xz:")
+    assert base64.b64decode(again[1][len("xz:"):]).startswith(b"\xfd7zXZ\x00")  # the xz container's magic
+    assert inflate(b85) == inflate(b64) == inflate(again[1]) == text
     assert MultiTable.decode(inflate(b85)).header() == header  # the same text, so the same table
+    for bad in ("xz:" + b64[len("b64:"):], "b64:" + again[1][len("xz:"):], "xz:", ""):
+        with pytest.raises(ValueError, match="not a packed table"):
+            inflate(bad)
