@@ -17,8 +17,9 @@ players it is asked for (:func:`openspiel_game`: stock, the game is 2-player wha
 says), serials of 8, 10 digits, uniformly random, deals included, driven through its fastest path
 (its Python ``_legal_actions`` / ``_apply_action``), and prints the ratio per CPU second for the
 reference engine and for the compiled self-play kernel (:mod:`core.serial.solve.fastplay`, the same
-classic game, replayed against the reference by the tests).  Target: 5×.  They are measured in turns
-(alternating batches) so a shared machine's load falls on all alike.  OpenSpiel is only for this
+classic game, replayed against the reference by the tests), each also with the rebid right
+(``classic+rebid``, ``compiled+rebid``: the rule OpenSpiel's game always plays).  Target: 5×.  They are
+measured in turns (alternating batches) so a shared machine's load falls on all alike.  OpenSpiel is only for this
 bench: ``.venv/bin/pip install '.[bench]'`` (open-spiel 2.0.2).
 """
 
@@ -38,9 +39,12 @@ from core.serial import Round, deal_serial, make_rules
 PLAYERS = ("ann", "bob", "cat")
 
 
-def play_rounds(count: int, preset: str = "classic", seed: int = 1, via_legal: bool = False) -> tuple[int, int]:
-    """Play ``count`` complete random rounds; returns (rounds, actions) so the work is not optimised away."""
-    rules = make_rules(preset)
+def play_rounds(
+    count: int, preset: str = "classic", seed: int = 1, via_legal: bool = False, rebid: bool | None = None
+) -> tuple[int, int]:
+    """Play ``count`` complete random rounds (the preset's rebid rule, or ``rebid`` when given); returns
+    (rounds, actions) so the work is not optimised away."""
+    rules = make_rules(preset) if rebid is None else make_rules(preset, rebid=rebid)
     rng = random.Random(seed)
     choice = rng.choice
     actions = 0
@@ -143,11 +147,12 @@ def openspiel_rounds(count: int, seed: int = 1, players: int = 3) -> int:
 _OPENSPIEL: dict[int, Any] = {}
 
 
-def compiled_rounds(count: int, seed: int = 1) -> int:
-    """``count`` random classic rounds through the compiled self-play kernel (:mod:`core.serial.solve.fastplay`)."""
+def compiled_rounds(count: int, seed: int = 1, rebid: bool = False) -> int:
+    """``count`` random classic rounds (with the rebid right if ``rebid``) through the compiled self-play
+    kernel (:mod:`core.serial.solve.fastplay`)."""
     from core.serial.solve.fastplay import playouts
 
-    return int(playouts(len(PLAYERS), count, seed)["actions"])
+    return int(playouts(len(PLAYERS), count, seed, rebid=rebid)["actions"])
 
 
 def openspiel_installed() -> bool:
@@ -183,13 +188,16 @@ def main() -> None:
         runners: dict[str, tuple[Runner, int]] = {preset: (ours, 1000)}
         if preset == "classic":
             runners["compiled"] = (compiled_rounds, 20_000)  # the self-play fast path, same game
-            if args.openspiel:
+            if args.openspiel:  # and the rule OpenSpiel's game plays: the rebid right
+                with_rebid = partial(_ours, preset=preset, via_legal=args.legal_actions, rebid=True)
+                runners["classic+rebid"] = (with_rebid, 1000)
+                runners["compiled+rebid"] = (partial(compiled_rounds, rebid=True), 20_000)
                 runners["openspiel"] = (openspiel_rounds, 150)  # measured in turns with the classic rounds
         figures = measure(runners, args.seconds)
         for name, (wall, cpu, per_round) in figures.items():
-            print(f"{name:9s} {wall:9,.0f} rounds/s  ({cpu:,.0f} per CPU second; {per_round:.1f} actions a round)")
+            print(f"{name:14s} {wall:9,.0f} rounds/s  ({cpu:,.0f} per CPU second; {per_round:.1f} actions a round)")
         if "openspiel" in figures:
-            for name in (preset, "compiled"):
+            for name in (preset, "compiled", "classic+rebid", "compiled+rebid"):
                 ratio = figures[name][1] / figures["openspiel"][1]
                 print(f"{name} / openspiel: {ratio:.1f}x per CPU second (3 players each, in turns, same run; "
                       f"target ≥ 5x)")
@@ -197,8 +205,8 @@ def main() -> None:
         print("(the OpenSpiel comparison runs with the classic preset)")
 
 
-def _ours(rounds: int, seed: int, preset: str, via_legal: bool) -> int:
-    return play_rounds(rounds, preset, seed, via_legal)[1]
+def _ours(rounds: int, seed: int, preset: str, via_legal: bool, rebid: bool | None = None) -> int:
+    return play_rounds(rounds, preset, seed, via_legal, rebid)[1]
 
 
 if __name__ == "__main__":
