@@ -27,8 +27,8 @@ seat's own reach; values flow backward per seat as tensors over all hands.
 
 Each iteration is CFR+ (regret matching+, alternating updates seat by seat, linear averaging; with
 ``uniform``, every iterate weighs alike in the average: on tables that forget bids, a game of imperfect
-recall where CFR+ has no guarantee, that average gave the best response less heads up in 3×3 and 5×5, not at
-3 players stopped at 400 iterations — README, "Averaging the iterates").  With
+recall where CFR+ has no guarantee, that average gave the best response less heads up in 3×3 and 5×5, and at
+3 players once solved on to 1,200 iterations (not at 400) — README, "Averaging the iterates").  With
 three players CFR has no convergence guarantee to a Nash equilibrium, so :meth:`MultiSolver.gains`
 measures what a best response *within the abstraction* (a pure strategy keyed by the same state and
 its hand, built greedily bottom-up) earns against the average strategy in each seat: a real

@@ -70,43 +70,31 @@ def _playouts(
         rebidding = False  # the standing bid is a rebid: challenged all around, it is counted at once
         k = 0
         while True:
-            if challenges == n - 1:  # the standing bid is challenged all around; its bidder is to act
-                if not rebid or rebidding:
-                    break
-                raises = max_id - standing
-                choice = np.random.randint(raises + 1)  # a rebid over its own bid, or the call
-                if choice < raises:
-                    standing = standing + 1 + choice
-                    challenges = 0
-                    rebidding = True
-                    action = standing
-                else:
-                    action = CALL
-                if r < trace:
-                    actions[r, k] = action
-                k += 1
-                if action == CALL:
-                    break
-                turn = (turn + 1) % n
-                continue
+            all_around = challenges == n - 1  # the standing bid is challenged all around; its bidder is to act
+            if all_around and (not rebid or rebidding):
+                break  # counted at once: no rebid right, or the bid is itself a rebid
             if standing < 0:
                 choice = np.random.randint(max_id + 1)
                 raises = max_id + 1
             else:
                 raises = max_id - standing
                 choice = np.random.randint(raises + 1)
-            if choice < raises:
+            if choice < raises:  # a raise, or (all around) the bidder's rebid over its own bid
                 standing = choice if standing < 0 else standing + 1 + choice
                 bidder = turn
                 challenges = 0
-                rebidding = False
+                rebidding = all_around
                 action = standing
+            elif all_around:
+                action = CALL
             else:
                 challenges += 1
                 action = CHALLENGE
             if r < trace:
                 actions[r, k] = action
             k += 1
+            if action == CALL:
+                break
             turn = (turn + 1) % n
         taken += k
         quantity = standing // 10 + 1
