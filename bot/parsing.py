@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from . import refusals as R
-from .settings import MAX_STAKE
+from .settings import MAX_STAKE, MAX_UNIT_VALUE
 
 __all__ = ["UserError", "is_period", "money", "positive_int", "sentence", "stake", "user_ref"]
 
@@ -58,15 +58,25 @@ def stake(value: Any, *, low: int = 1) -> int:
     return n
 
 
+_DIGITS = frozenset("0123456789")
+
+
 def money(value: str) -> int:
-    """``1``, ``1.50``, ``0.25`` → minor units (cents).  No floats touch money."""
+    """``1``, ``1.50``, ``0.25`` → minor units (cents), 1 to MAX_UNIT_VALUE.  No floats touch money.
+
+    Only the ASCII digits count: ``str.isdigit`` would pass "²" and "٣", which ``int`` refuses or reads as 3."""
     text = value.strip().lstrip("$€£")
     whole, _, frac = text.partition(".")
-    if (not whole.isdigit() and whole != "") or not (frac == "" or (frac.isdigit() and len(frac) <= 2)):
+    if not (set(whole) <= _DIGITS and set(frac) <= _DIGITS and len(frac) <= 2):
         raise UserError(R.bad_unit_value(value), "bad-option")
+    whole = whole.lstrip("0")
+    if len(whole) > len(str(MAX_UNIT_VALUE // 100)):  # before int(): thousands of digits would be refused by it
+        raise UserError(R.unit_too_valuable(MAX_UNIT_VALUE), "bad-option")
     cents = int(whole or "0") * 100 + int((frac + "00")[:2])
     if cents <= 0:
         raise UserError(R.UNIT_WORTHLESS, "bad-option")
+    if cents > MAX_UNIT_VALUE:
+        raise UserError(R.unit_too_valuable(MAX_UNIT_VALUE), "bad-option")
     return cents
 
 

@@ -21,7 +21,7 @@ __all__ = [
     "THAT_PLAYER_NOT_SEATED", "UNIT_WORTHLESS", "bad_leaderboard_word", "bad_number", "bad_period",
     "bad_setting_word", "bad_stake", "bad_unit_value", "computers_do_not_fit", "not_host_or_admin", "not_in_game",
     "not_your_turn", "out_of_range", "period_settled", "stake_too_high", "table_full", "too_few_to_deal",
-    "unknown_command", "unknown_game", "unknown_level", "unknown_preset",
+    "unit_too_valuable", "unknown_command", "unknown_game", "unknown_level", "unknown_preset",
 ]
 
 
@@ -145,3 +145,7 @@ def stake_too_high(most: int) -> str:
 
 def bad_unit_value(value: Any) -> str:
     return f"A unit's value is written like 1 or 0.25, not {value!r}."
+
+
+def unit_too_valuable(most_minor: int) -> str:
+    return f"A unit is worth at most {most_minor // 100:,}."

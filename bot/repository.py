@@ -150,7 +150,7 @@ class TableRepository:
                     outcome = {**settled.outcome, "game": table.game.name, "net": dict(settled.net),
                                "ranking": [list(g) for g in settled.ranking]}
                     rounds.append(RoundRecord(number=first + i, record=dict(settled.record), outcome=outcome,
-                                              entries=[LedgerEntry(p, u) for p, u in settled.net.items()]))
+                                              entries=[LedgerEntry(p, u) for p, u in settled.net.items() if u != 0]))
         except Exception as exc:
             kinds = [e.get("t") for e in events]
             if isinstance(exc, GameError):  # the game refused it as it applied (the elimination's `last`)

@@ -7,11 +7,13 @@ from typing import Any, Final, Literal, TypedDict, cast
 
 from core.records import DEFAULT_GAME
 
-__all__ = ["DEFAULT_SETTINGS", "MAX_STAKE", "MAX_TIMEOUT", "MIN_TIMEOUT", "GameDefaults", "Settings", "complete",
+__all__ = ["DEFAULT_SETTINGS", "MAX_STAKE", "MAX_TIMEOUT", "MAX_UNIT_VALUE", "MIN_TIMEOUT", "GameDefaults", "Settings", "complete",
            "current", "game_defaults", "with_game_defaults"]
 
 MAX_STAKE: Final = 1_000_000
 """The largest stake a table or a server's default may name, in units."""
+MAX_UNIT_VALUE: Final = 100_000_000
+"""The most one unit may be worth, in minor units (cents): 1,000,000.00."""
 MIN_TIMEOUT: Final = 10
 MAX_TIMEOUT: Final = 86_400
 """The range ``config`` allows for the turn and lobby timeouts, in seconds."""

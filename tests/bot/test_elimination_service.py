@@ -73,5 +73,7 @@ async def test_stake_zero_names_the_payer_and_writes_nothing(harness: Harness) -
     assert len(rounds) >= 2 and sum(bool(r["outcome"].get("payer")) for r in rounds) == 1
     history = await h.do(BOB, "history")
     assert "leaves safe" in history.text and "pays for dinner" in history.text
-    stats = await h.do(BOB, "stats")
-    assert stats.ok
+    for player in (ALICE, BOB, CAROL):  # the finished game counts once for everyone in it, as at any stake
+        stats = await h.do(player, "stats")
+        assert stats.ok and data(stats)["rounds"] == 1 and data(stats)["net"] == 0, stats.text
+        assert stats.text.startswith(f"📊 {player.name}: 1 round, net 0 units"), stats.text

@@ -6,6 +6,8 @@ import re
 import sqlite3
 from collections.abc import Mapping
 
+import pytest
+
 from bot.model import TableKey
 from core.serial.rules import Rules
 from tests.typed import data, live_round, serial_match
@@ -286,6 +288,24 @@ async def test_config_is_for_admins_and_shapes_new_tables(harness: Harness) -> N
     assert rules.preset == "salomon" and rules.rebid
     reply = await h.do(BOB, "config")
     assert "€0.25" in reply.text
+
+
+@pytest.mark.parametrize(("typed", "shown"), [("0.01", "$0.01"), ("1000000", "$1,000,000.00"), ("$2.5", "$2.50")])
+async def test_config_takes_a_units_value_from_a_cent_to_a_million(harness: Harness, typed: str, shown: str) -> None:
+    h = harness
+    assert (await h.do(ADMIN, "config", f"unit_value={typed}")).ok
+    assert f"one unit = 1 unit ({shown})" in (await h.do(BOB, "config")).text
+
+
+@pytest.mark.parametrize("typed", ["²", "٣", "１", "1.234", "x", "-1", "1e3", "0", "0.00", ".", "",
+                                   "1000000.01", "9" * 5000])
+async def test_a_bad_units_value_is_refused_to_its_sender_and_changes_nothing(harness: Harness, typed: str) -> None:
+    h = harness
+    before = (await h.do(BOB, "config")).text
+    reply = await h.do(ADMIN, "config", f"unit_value={typed}")
+    assert reply.code == "bad-option" and not reply.ok
+    assert reply.text.startswith(("A unit's value is written like", "A unit must be worth", "A unit is worth at most"))
+    assert (await h.do(BOB, "config")).text == before
 
 
 async def test_sheet_lists_fewest_payments_and_admins_settle_it(harness: Harness) -> None:

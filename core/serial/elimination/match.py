@@ -205,7 +205,7 @@ class EliminationMatch:
             self.payer = still[0]
             log["payer"] = self.payer
             transfers = dinner(self.payer, self._payees(), self.rules.stake)
-            net = _net(transfers)
+            net = _net(self.payer, self._payees(), transfers)
             out.update(payer=self.payer, transfers=_transfers_json(transfers))
             says.append(Say(E.dinner_text(self.payer, transfers, self.rules.stake), SayKind.END))
         [settled] = step.settled
@@ -231,7 +231,7 @@ class EliminationMatch:
                         "outcome": out}
         says = (Say(E.walked_text(walked, self.payer), SayKind.NOTE),
                 Say(E.dinner_text(self.payer, transfers, self.rules.stake), SayKind.END))
-        return Step(says, (Settled(record=record, outcome=out, net=_net(transfers)),))
+        return Step(says, (Settled(record=record, outcome=out, net=_net(self.payer, self._payees(), transfers)),))
 
     def timeout_action(self) -> Json:
         return self._live().timeout_action()
@@ -301,8 +301,10 @@ def _transfers_json(transfers: Sequence[Transfer]) -> list[Json]:
     return [{"from": t.payer, "to": t.payee, "units": t.units} for t in transfers]
 
 
-def _net(transfers: Sequence[Transfer]) -> dict[str, int]:
-    net: dict[str, int] = {}
+def _net(payer: str, payees: Sequence[str], transfers: Sequence[Transfer]) -> dict[str, int]:
+    """The dinner's net, naming the payer and every payee even at stake 0 (each 0 then): who took part in a
+    finished game is read from its net (``stats``), while a 0 writes no ledger entry."""
+    net: dict[str, int] = dict.fromkeys([payer, *payees], 0)
     for t in transfers:
         net[t.payer] = net.get(t.payer, 0) - t.units
         net[t.payee] = net.get(t.payee, 0) + t.units

@@ -140,7 +140,8 @@ def test_stake_zero_writes_nothing_but_the_result() -> None:
     m = elim(stake=0, players=["a", "b"])
     deal(m, "a", a="11111111", b="22222222")
     [settled] = play(m, "a bid 1 1", "b challenge")
-    assert settled.record["payer"] == "b" and settled.net == {} and settled.outcome["transfers"] == []
+    assert settled.record["payer"] == "b" and settled.outcome["transfers"] == []
+    assert settled.net == {"b": 0, "a": 0}  # who took part, for `stats`; a 0 writes no ledger entry
 
 
 def test_leaver_is_a_pure_decision() -> None:
@@ -287,8 +288,7 @@ def test_the_table_shrinks_by_one_per_decided_round_and_ends_with_one_payer(
     assert len(payers) == 1 and payers[0] is settled[-1]
     assert all(s.net == {} for s in settled[:-1])
     stake = options["stake"]
-    assert settled[-1].net == ({} if stake == 0 else {m.payer: -stake * (n - 1),
-                                                     **{p: stake for p in m.safe}})
+    assert settled[-1].net == {m.payer: -stake * (n - 1), **{p: stake for p in m.safe}}  # at stake 0, each 0
     assert sorted([*m.safe, m.payer]) == sorted(f"p{i}" for i in range(n))
     replayed = SERIAL.verify(json.loads(json.dumps(m.record(closed=True))))
     assert replayed["payer"] == m.payer
@@ -329,7 +329,7 @@ def test_players_walking_out_still_leave_exactly_one_payer(n: int, after: int, w
     settled.append(dinner)
     assert [s.record.get("payer") for s in settled if s.record.get("payer")] == [gone[0]]
     paid = [p for p in seats if p not in gone]
-    assert dinner.net == ({} if stake == 0 else {gone[0]: -stake * len(paid), **{p: stake for p in paid}})
+    assert dinner.net == {gone[0]: -stake * len(paid), **{p: stake for p in paid}}  # at stake 0, each 0
     record = json.loads(json.dumps(ended.record(closed=True)))
     assert record["walked_out"] == gone and record["payer"] == gone[0]
     assert SERIAL.verify(record)["payer"] == gone[0]
