@@ -7,8 +7,8 @@ from typing import Any, Final, Literal, TypedDict, cast
 
 from core.records import DEFAULT_GAME
 
-__all__ = ["DEFAULT_SETTINGS", "MAX_STAKE", "MAX_TIMEOUT", "MAX_UNIT_VALUE", "MIN_TIMEOUT", "GameDefaults", "Settings", "complete",
-           "current", "game_defaults", "with_game_defaults"]
+__all__ = ["DEFAULT_SETTINGS", "MAX_STAKE", "MAX_TIMEOUT", "MAX_UNIT_VALUE", "MIN_TIMEOUT", "GameDefaults", "Settings",
+           "complete", "current", "game_defaults", "with_game_defaults"]
 
 MAX_STAKE: Final = 1_000_000
 """The largest stake a table or a server's default may name, in units."""
