@@ -226,8 +226,13 @@ _PHRASES: tuple[tuple[tuple[str, ...], HandType, tuple[int, ...]], ...] = (
     (("five", "of", "a", "kind"), HandType.FIVE_OF_A_KIND, ()),
     (("four", "of", "a", "kind"), HandType.FOUR_OF_A_KIND, ()),
     (("three", "of", "a", "kind"), HandType.THREE_OF_A_KIND, ()),
+    (("5", "of", "a", "kind"), HandType.FIVE_OF_A_KIND, ()),
+    (("4", "of", "a", "kind"), HandType.FOUR_OF_A_KIND, ()),
+    (("3", "of", "a", "kind"), HandType.THREE_OF_A_KIND, ()),
     (("two", "pairs"), HandType.TWO_PAIR, ()),
     (("two", "pair"), HandType.TWO_PAIR, ()),
+    (("2", "pairs"), HandType.TWO_PAIR, ()),  # as poker players write it, never "a pair of twos"
+    (("2", "pair"), HandType.TWO_PAIR, ()),
     (("full", "house"), HandType.FULL_HOUSE, ()),
     (("full", "of"), HandType.FULL_HOUSE, ()),
     (("full",), HandType.FULL_HOUSE, ()),
@@ -309,7 +314,7 @@ def _parse(text: str) -> Declaration:
     if colour:
         if kind is HandType.FLUSH:
             kind = HandType.COLOUR_FLUSH
-        elif kind is HandType.STRAIGHT_FLUSH and not preset:
+        elif kind is HandType.STRAIGHT_FLUSH:  # "red royal flush": the colour straight flush to the ace
             kind = HandType.COLOUR_STRAIGHT_FLUSH
         else:
             raise DeclarationParseError(f"only a flush or a straight flush has a colour, not {type_name(kind)}")

@@ -234,8 +234,21 @@ def _joker_only() -> dict[HandType, dict[tuple[int, ...], tuple[Card, ...]]]:
             hand = (*nat, *([JOKER] * jokers))
             value = evaluate(hand)
             if value.type is HandType.FLUSH and value.ranks not in natural:
-                found[HandType.FLUSH].setdefault(value.ranks, hand)
+                found[HandType.FLUSH].setdefault(value.ranks, _in_value_order(value.ranks, nat))
     return found
+
+
+def _in_value_order(ranks: tuple[int, ...], natural: Sequence[Card]) -> tuple[Card, ...]:
+    """The cards in the order of the value they make, each joker where the rank it plays falls: A-JK-6-3-2."""
+    left = list(natural)
+    out: list[Card] = []
+    for r in ranks:
+        card = next((c for c in left if c.rank == r), JOKER)
+        if card is not JOKER:
+            left.remove(card)
+        out.append(card)
+    assert not left, (ranks, natural)  # a flush's value names all five cards
+    return tuple(out)
 
 
 @cache

@@ -54,6 +54,14 @@ T = HandType
         ("a-k high", T.HIGH_CARD, (14, 13)),
         ("quad kings", T.FOUR_OF_A_KIND, (13,)),
         ("five aces", T.FIVE_OF_A_KIND, (14,)),
+        ("2 pair", T.TWO_PAIR, ()),  # two pair, as written: not a pair of twos
+        ("2 pairs, sevens over threes", T.TWO_PAIR, (7, 3)),
+        ("pair of 2s", T.PAIR, (2,)),
+        ("3 of a kind", T.THREE_OF_A_KIND, ()),
+        ("4 of a kind", T.FOUR_OF_A_KIND, ()),
+        ("5 of a kind", T.FIVE_OF_A_KIND, ()),
+        ("red royal flush", T.COLOUR_STRAIGHT_FLUSH, (14,)),
+        ("black straight flush to the ace", T.COLOUR_STRAIGHT_FLUSH, (14,)),
     ],
 )
 def test_the_parser_reads_what_people_type(text: str, kind: HandType, ranks: tuple[int, ...]) -> None:
@@ -100,6 +108,8 @@ def test_a_declaration_no_hand_satisfies_is_refused(text: str) -> None:
         ("three of a kind", "three of a kind — at least 2-2-2-4-3"),
         ("royal flush", "royal flush — at least A-K-Q-J-10 of one suit"),
         ("five of a kind", "five of a kind — at least 2-2-2-2-JK"),
+        ("ace-ace high flush", "flush, ace-ace high — at least A-JK-6-3-2 of one suit"),  # a joker where it plays
+        ("ace-ace-jack high flush", "flush, ace-ace-jack high — at least A-JK-J-3-2 of one suit"),
     ],
 )
 def test_str_speaks_the_declaration_with_its_floor(text: str, spoken: str) -> None:
