@@ -133,13 +133,17 @@ def parse_line(line: str, game: Game) -> tuple[str, list[str]] | None:
     words = line.strip().split()
     if not words:
         return None
-    if words[0].lower() in QUIT:
-        return "quit", []
-    spec = resolve(words[0])
-    if spec is not None:
-        return spec.name, words[1:]
+    first = words[0].lower()
     default = next((s for s in game.commands if s.default), None)
-    return (default.name, words) if default is not None else (words[0].lower(), words[1:])
+    # A short name that takes no words, followed by words, is bare text: "T high" and "Q high" declare
+    # ten high and queen high instead of taking the hand or leaving the table.
+    text = len(words) > 1 and default is not None
+    if first in QUIT and not (text and first == "q"):
+        return "quit", []
+    spec = resolve(first)
+    if spec is not None and not (text and first != spec.name and not spec.params):
+        return spec.name, words[1:]
+    return (default.name, words) if default is not None else (first, words[1:])
 
 
 def how_to_play(game: Game) -> str:

@@ -91,3 +91,26 @@ def test_liars_play_from_a_real_terminal_pipe(tmp_path: Path) -> None:
     assert "Your serial" in proc.stdout
     assert "Traceback" not in proc.stdout + proc.stderr
     assert "Goodbye" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("line", "game", "parsed"),
+    [
+        ("T high", "cards", ("declare", ["T", "high"])),  # ten high, not `take` (t)
+        ("Q high", "cards", ("declare", ["Q", "high"])),  # queen high, not `quit` (q)
+        ("t", "cards", ("take", [])),
+        ("q", "cards", ("quit", [])),
+        ("quit", "serial", ("quit", [])),
+        ("c", "serial", ("challenge", [])),
+        ("b 5 0", "serial", ("bid", ["5", "0"])),  # a short name that takes words keeps them
+        ("5 0", "serial", ("bid", ["5", "0"])),
+        ("d 2 pair", "cards", ("declare", ["2", "pair"])),
+        ("", "serial", None),
+    ],
+)
+def test_the_terminal_reads_a_short_name_followed_by_words_as_the_move_it_spells(
+        line: str, game: str, parsed: tuple[str, list[str]] | None) -> None:
+    from adapters.console.app import parse_line
+    from core.registry import GAMES
+
+    assert parse_line(line, GAMES[game]) == parsed
