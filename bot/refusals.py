@@ -17,7 +17,8 @@ __all__ = [
     "KICK_USAGE", "LAST_ALREADY_DECLARED", "NOTHING_HELD", "NOT_IN_ROUND", "NOT_SAVED", "NOT_SEATED",
     "NO_COUNTED_ROUND",
     "NO_ROUND", "NO_TABLE", "NO_TABLE_PLAYED", "ONLY_ADMIN_CONFIG", "ONLY_ADMIN_SETTLES", "ONLY_HOST_DEALS",
-    "PLAY_NOT_STARTED", "PLAY_UNDER_WAY", "STAKE_NOT_POSITIVE", "START_USAGE", "TABLE_OPEN", "TABLE_RUNNING",
+    "PLAY_NOT_STARTED", "PLAY_UNDER_WAY", "STAKE_NOT_POSITIVE", "START_USAGE", "STATS_USAGE", "TABLE_OPEN",
+    "TABLE_RUNNING",
     "THAT_PLAYER_NOT_SEATED", "UNIT_WORTHLESS", "bad_leaderboard_word", "bad_number", "bad_period",
     "bad_setting_word", "bad_stake", "bad_unit_value", "computers_do_not_fit", "not_host_or_admin", "not_in_game",
     "not_your_turn", "out_of_range", "period_settled", "stake_too_high", "table_full", "too_few_to_deal",
@@ -59,6 +60,7 @@ START_USAGE = "Usage: `start [game] [preset] [stake] [seats] [computers] [option
 ALREADY_SEATED = "You are already seated at this table."
 TABLE_RUNNING = "Play is under way at this table; join the next one."
 KICK_USAGE = "Usage: `kick @player`."
+STATS_USAGE = "Usage: `stats [@player]`: a mention names whose figures."
 THAT_PLAYER_NOT_SEATED = "That player is not seated at this table."
 ALREADY_LEAVING = "That seat is already leaving after this round."
 HOST_CANNOT_BE_KICKED = "The host cannot be removed from the lobby; `end` the table instead."

@@ -229,6 +229,8 @@ class Reports:
         rt, server = self.rt, cmd.key.server
         words = [a for a in cmd.args if a.lower() != "chart"]
         target = user_ref(str(cmd.options.get("member") or (words[0] if words else cmd.actor.user_id)))
+        if target == "":  # "<@>": a mention of nobody
+            raise UserError(R.STATS_USAGE, "bad-option")
         names = await rt.store.names(server)
         settings = await rt.settings(server)
         shown = await self.discretion.period(cmd, settings)  # the period's rounds, net and season rating only

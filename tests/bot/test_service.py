@@ -308,6 +308,12 @@ async def test_a_bad_units_value_is_refused_to_its_sender_and_changes_nothing(ha
     assert (await h.do(BOB, "config")).text == before
 
 
+@pytest.mark.parametrize("mention", ["<@>", "<@!>", "@"])
+async def test_stats_of_a_mention_of_nobody_is_refused_to_its_sender(harness: Harness, mention: str) -> None:
+    reply = await harness.do(BOB, "stats", mention)
+    assert not reply.ok and reply.code == "bad-option" and reply.text.startswith("Usage: `stats [@player]`")
+
+
 async def test_sheet_lists_fewest_payments_and_admins_settle_it(harness: Harness) -> None:
     h = harness
     await open_three(h)
