@@ -22,10 +22,10 @@ MAX_OPTIONS = 25  # what a platform's choice menu holds
 
 
 def _standing_text(round_: Round) -> str:
-    d = round_.standing
-    if d is None:
+    d, who = round_.standing, round_.declarer
+    if d is None or who is None:
         return "No declaration yet: the lowest opening is seven-six high."
-    return f"{mention(round_.active)} declared **{d.name()}** (at least {d.floor_text()})."
+    return f"{mention(who)} declared **{d.name()}** (at least {d.floor_text()})."
 
 
 def turn_text(round_: Round, *, ping: bool = True) -> str | None:

@@ -223,6 +223,11 @@ class Round:
         return self.players[self._active]
 
     @property
+    def declarer(self) -> str | None:
+        """Who made the standing declaration (the one before ``active`` once the hand is taken), or None."""
+        return self.steps[-1][0] if self.steps else None
+
+    @property
     def under_the_gun(self) -> str | None:
         return self.players[self._gun] if self._phase is Phase.GUN else None
 

@@ -185,9 +185,12 @@ def test_the_panel_offers_the_buttons_of_the_moment() -> None:
     holder = m.to_act
     m.apply({"player": holder, "declare": "king high"})
     assert [c.verb for c in m.panel("1 unit").controls] == ["take", "challenge", "pass"]
+    assert f"<@{holder}> declared **king high**" in m.panel("1 unit").text
     gun = m.to_act
     m.apply({"player": gun, "take": True})
     assert [c.verb for c in m.panel("1 unit").controls] == ["declare", "discard", "hand"]
+    assert f"<@{holder}> declared **king high**" in m.panel("1 unit").text  # not the taker, who holds it now
+    assert f"<@{holder}> declared **king high**" in m.form(gun or "", "declare").intro
     assert m.private_text(gun or "") is not None and m.private_text(holder or "") is None
     assert "<@" in (m.turn_text() or "")
     assert m.read(gun or "", "hint").startswith("You hold")
