@@ -10,8 +10,12 @@ message the button is on) and the follow-ups it sent.
 :class:`Links` remembers, per table, the live interactions (each for :data:`TOKEN_LIFE`, a little less
 than Discord's 15 minutes): the newest of anyone's (what new public messages go through), each
 player's newest (their private messages go to them alone as ephemeral follow-ups), and, per message,
-an interaction that may edit it.  Every interaction in such a channel refreshes them: a click on any
-button of the table message — My serial, Odds, Status — gives the table 15 more minutes.
+the interactions that may edit it, newest first.  A click may edit the message it is on only if it was
+answered as an update of that message: a click answered by a private message (a form, a refusal, My
+serial) has that private message as its ``@original``, so it is passed over (before session 22 the table
+was drawn into the clicker's private message, and the table message went stale).  Every interaction in
+such a channel refreshes them: a click on any button of the table message — My serial, Odds, Status —
+gives the table 15 more minutes.
 
 :class:`Surface` is where the notifier sends: a channel (:class:`ChannelSurface`, the usual), or the
 interactions' webhooks (:class:`WebhookSurface`).  When no interaction is live, nothing can be sent:
@@ -40,6 +44,7 @@ __all__ = ["TOKEN_LIFE", "ChannelSurface", "Link", "Links", "NoLink", "Surface",
 log = logging.getLogger(__name__)
 
 TOKEN_LIFE = 14 * 60.0  # seconds an interaction's token is used (Discord's tokens last 15 minutes)
+EDITORS_KEPT = 8  # interactions remembered per message that may edit it
 ANSWER_WAIT = 3.0  # seconds a follow-up waits for the interaction's own answer (Discord needs it first)
 
 
@@ -80,7 +85,7 @@ class Link:
 class _Channel:
     newest: Link | None = None
     users: dict[str, Link] = field(default_factory=dict)
-    editors: dict[str, tuple[Link, bool]] = field(default_factory=dict)  # message id -> (link, is @original)
+    editors: dict[str, list[tuple[Link, bool]]] = field(default_factory=dict)  # message id -> [(link, is @original)]
 
 
 class Links:
@@ -109,14 +114,19 @@ class Links:
         channel.newest = link
         channel.users[link.user] = link
         message = getattr(interaction, "message", None)
-        if message is not None:
-            channel.editors[str(message.id)] = (link, True)
+        if message is not None:  # it may edit the message, if it is answered as an update of it (``editors``)
+            self._add_editor(channel, str(message.id), (link, True))
         self._forget_expired(channel)
         return link
 
     def created(self, key: TableKey, message_id: str, link: Link) -> None:
         """``link`` sent this message: it may edit it."""
-        self._channels.setdefault(key, _Channel()).editors[message_id] = (link, False)
+        self._add_editor(self._channels.setdefault(key, _Channel()), message_id, (link, False))
+
+    @staticmethod
+    def _add_editor(channel: _Channel, message_id: str, editor: tuple[Link, bool]) -> None:
+        older = [e for e in channel.editors.get(message_id, []) if e[0] is not editor[0]]
+        channel.editors[message_id] = [editor, *older][:EDITORS_KEPT]
 
     def newest(self, key: TableKey) -> Link:
         channel = self._channels.get(key)
@@ -130,15 +140,22 @@ class Links:
         link = channel.users.get(user) if channel is not None else None
         return link if link is not None and link.until > self.clock() else None
 
-    def editor(self, key: TableKey, message_id: str) -> tuple[Link, bool] | None:
+    def editors(self, key: TableKey, message_id: str) -> list[tuple[Link, bool]]:
+        """The live interactions that may edit this message, newest first: ``(link, True)`` through its
+        ``@original`` (to be checked with :func:`edits_original` once answered), ``(link, False)`` as
+        the follow-up it sent."""
         channel = self._channels.get(key)
-        found = channel.editors.get(message_id) if channel is not None else None
-        return found if found is not None and found[0].until > self.clock() else None
+        now = self.clock()
+        return [e for e in (channel.editors.get(message_id, []) if channel is not None else []) if e[0].until > now]
 
     def _forget_expired(self, channel: _Channel) -> None:
         now = self.clock()
-        for name in [m for m, (link, _) in channel.editors.items() if link.until <= now]:
-            del channel.editors[name]
+        for name, found in list(channel.editors.items()):
+            live = [e for e in found if e[0].until > now]
+            if live:
+                channel.editors[name] = live
+            else:
+                del channel.editors[name]
         for user in [u for u, link in channel.users.items() if link.until <= now]:
             del channel.users[user]
 
@@ -193,12 +210,19 @@ class WebhookSurface:
         self.links.created(self.key, str(sent.id), link)
         return str(sent.id)
 
+    async def _editor(self, message_id: str) -> tuple[Link, bool] | None:
+        """The newest live interaction that may edit this message, once its own answer has gone."""
+        for link, original in self.links.editors(self.key, message_id):
+            await link.ready()
+            if not original or edits_original(link.interaction):
+                return link, original
+        return None
+
     async def edit(self, message_id: str, **kwargs: Any) -> bool:
-        found = self.links.editor(self.key, message_id)
+        found = await self._editor(message_id)
         if found is None:
             return False
         link, original = found
-        await link.ready()
         try:
             if original:
                 await link.interaction.edit_original_response(**kwargs)
@@ -209,7 +233,7 @@ class WebhookSurface:
         return True
 
     async def delete(self, message_id: str) -> None:
-        found = self.links.editor(self.key, message_id)
+        found = await self._editor(message_id)
         if found is None:
             return  # too late to delete it: it stays
         link, original = found
@@ -229,6 +253,16 @@ class WebhookSurface:
         await link.ready()
         await link.interaction.followup.send(ephemeral=True, **_followup(kwargs))
         return True
+
+
+_UPDATES = frozenset({discord.InteractionResponseType.deferred_message_update,
+                       discord.InteractionResponseType.message_update})
+
+
+def edits_original(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the interaction was answered as an update of the message it came from, so that its
+    ``@original`` is that message (not a private answer of its own)."""
+    return interaction.response.type in _UPDATES
 
 
 def _followup(kwargs: dict[str, Any]) -> dict[str, Any]:

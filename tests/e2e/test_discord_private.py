@@ -205,3 +205,61 @@ def test_a_link_lives_fourteen_minutes_and_each_interaction_renews_it() -> None:
     assert links.of_user(key, "1") is None
     second = links.note(key, Interaction(2))  # type: ignore[arg-type]  # a stand-in: with no guild, Links reads only .user.id
     assert links.newest(key) is second and links.of_user(key, "1") is None
+
+
+async def test_a_click_answered_privately_never_draws_the_table_into_that_answer(world: Harness) -> None:
+    """In a group DM a click's token edits the message it is on only if the click was answered as an update of
+    it: the Raise… form and a refusal are answers of their own, so the table message itself must be edited."""
+    h = world
+    fake = h.fake
+    gdm = fake.add_group_dm("dinner", [h.alice, h.bob, h.carol])
+    key = TableKey("discord", f"dm{gdm.id}", str(gdm.id))
+    g, c = key.server_id, key.channel_id
+    await h.start()
+
+    async def ask(user: FakeUser, sub: str, **options: object) -> RecordedMessage:
+        return await h.response(await fake.send_slash(user.id, None, gdm.id, "liars", sub, options))
+
+    async def settle() -> None:
+        await h.service.drain()
+        await h.bot.notifier.idle()
+
+    def table_text() -> str:
+        ref = h.service.panel(key, "table")
+        assert ref is not None
+        return fake.get_message(int(ref)).text()
+
+    await ask(h.alice, "start")
+    await fake.wait_for(lambda: h.service.panel(key, "lobby"))
+    await ask(h.bob, "join")
+    await ask(h.alice, "deal")
+    await settle()
+    table = h.service.table(key)
+    assert table is not None
+    first = h.user(live_round(table).to_act)
+    other = h.alice if first is not h.alice else h.bob
+    ref = h.service.panel(key, "table")
+    assert ref is not None
+    message = int(ref)
+
+    async def click(user: FakeUser, on: int, custom_id: str) -> RecordedMessage:
+        iid = await fake.click_button(user.id, None, gdm.id, on, custom_id)
+        await fake.wait_for(lambda: fake.interactions[iid].acknowledged and True)
+        return await fake.wait_for(lambda: next((m for m in fake.messages.values() if m.interaction_id == iid), None))
+
+    refusal = await click(other, message, f"liars:open-bid:{g}:{c}")  # out of turn: refused privately
+    form = await click(first, message, f"liars:open-bid:{g}:{c}")  # the Raise… form, privately
+    assert refusal.ephemeral and form.ephemeral and "not your turn" in refusal.text().lower()
+    for custom_id, values in ((f"liars:pick-bid-1:{g}:{c}", ["2"]), (f"liars:pick-bid-2:{g}:{c}", ["0"])):
+        edits = fake.get_message(form.id).edit_count
+        await fake.select(first.id, None, gdm.id, form.id, custom_id, values)
+        await fake.wait_for(lambda before=edits: fake.get_message(form.id).edit_count > before)
+    await fake.click_button(first.id, None, gdm.id, form.id, f"liars:go-bid:{g}:{c}:2:0")
+    await settle()
+    await fake.wait_for(lambda: "Standing bid: **2 zeros**" in table_text())
+    assert h.service.panel(key, "table") == str(message)  # the same table message, edited in place
+    assert (await ask(h.user(live_round(table).to_act), "bid", quantity=3, digit=0)).text() == "Bid placed."
+    await settle()
+    await fake.wait_for(lambda: "Standing bid: **3 zeros**" in table_text())
+    for private in (refusal, form):  # each private answer is still only what it said
+        assert "Standing bid" not in fake.get_message(private.id).text()
