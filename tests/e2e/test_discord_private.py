@@ -13,6 +13,7 @@ its own (``discord:dm<channel>``; the server's own in a server).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 
@@ -215,14 +216,16 @@ async def test_a_click_answered_privately_never_draws_the_table_into_that_answer
     gdm = fake.add_group_dm("dinner", [h.alice, h.bob, h.carol])
     key = TableKey("discord", f"dm{gdm.id}", str(gdm.id))
     g, c = key.server_id, key.channel_id
-    await h.start()
+    bot = await h.start()
+    notifier = bot.service.rt.notifier
+    assert isinstance(notifier, DiscordNotifier)
 
     async def ask(user: FakeUser, sub: str, **options: object) -> RecordedMessage:
         return await h.response(await fake.send_slash(user.id, None, gdm.id, "liars", sub, options))
 
     async def settle() -> None:
         await h.service.drain()
-        await h.bot.notifier.idle()
+        await notifier.idle()
 
     def table_text() -> str:
         ref = h.service.panel(key, "table")
@@ -250,10 +253,13 @@ async def test_a_click_answered_privately_never_draws_the_table_into_that_answer
     refusal = await click(other, message, f"liars:open-bid:{g}:{c}")  # out of turn: refused privately
     form = await click(first, message, f"liars:open-bid:{g}:{c}")  # the Raise… form, privately
     assert refusal.ephemeral and form.ephemeral and "not your turn" in refusal.text().lower()
+    def edited_since(edits: int) -> Callable[[], bool]:
+        return lambda: fake.get_message(form.id).edit_count > edits
+
     for custom_id, values in ((f"liars:pick-bid-1:{g}:{c}", ["2"]), (f"liars:pick-bid-2:{g}:{c}", ["0"])):
         edits = fake.get_message(form.id).edit_count
         await fake.select(first.id, None, gdm.id, form.id, custom_id, values)
-        await fake.wait_for(lambda before=edits: fake.get_message(form.id).edit_count > before)
+        await fake.wait_for(edited_since(edits))
     await fake.click_button(first.id, None, gdm.id, form.id, f"liars:go-bid:{g}:{c}:2:0")
     await settle()
     await fake.wait_for(lambda: "Standing bid: **2 zeros**" in table_text())
