@@ -18,7 +18,15 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["ActionParseError", "GameError", "NotYourTurn", "RoundOver", "RulesError", "UnknownPlayer"]
+__all__ = ["ActionParseError", "GameError", "NotYourTurn", "RoundOver", "RulesError", "UnknownPlayer", "quoted"]
+
+QUOTED_MOST = 40
+
+
+def quoted(text: str, most: int = QUOTED_MOST) -> str:
+    """What someone typed, quoted back in an error: at most ``most`` characters (a pasted page is not
+    sent back to its sender in three messages)."""
+    return repr(text if len(text) <= most else text[: most - 1] + "…")
 
 
 class RulesError(ValueError):

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from functools import total_ordering
 from typing import Any
 
+from ..errors import quoted
 from .cards import Card, rank_char, rank_name, rank_plural
 from .errors import DeclarationParseError, ImpossibleDeclaration
 from .hands import RANK_COUNT, WORST, HandType, HandValue, cards_for, first_with_prefix, parse_rank
@@ -299,7 +300,7 @@ def _parse(text: str) -> Declaration:
             if word == "over":
                 implicit = implicit or HandType.TWO_PAIR
         else:
-            raise DeclarationParseError(f"I don't know the word {word!r} in a declaration: {_EXAMPLES}")
+            raise DeclarationParseError(f"I don't know the word {quoted(word)} in a declaration: {_EXAMPLES}")
     if len(kinds) > 1:
         names = " and ".join(sorted(type_name(k) for k in kinds))
         raise DeclarationParseError(f"a declaration names one kind of hand, not {names}")
@@ -310,7 +311,7 @@ def _parse(text: str) -> Declaration:
     elif "high" in words and found:
         kind = HandType.HIGH_CARD
     else:
-        raise DeclarationParseError(f"what kind of hand is {raw.strip()!r}? {_EXAMPLES}")
+        raise DeclarationParseError(f"what kind of hand is {quoted(raw.strip())}? {_EXAMPLES}")
     if colour:
         if kind is HandType.FLUSH:
             kind = HandType.COLOUR_FLUSH

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from ..errors import quoted
 from .errors import BidParseError
 from .rules import RankOrder
 
@@ -126,13 +127,14 @@ class Bid:
             parts = [glued.group(1), glued.group(2)]
         if len(parts) != 2:
             # "5x7" / "5×7" without spaces splits fine; "57" does not: say what we expect.
-            raise BidParseError(f"can't read {raw!r} as a bid: say a quantity and a digit, like '5 7' or 'five sevens'")
+            raise BidParseError(
+                f"can't read {quoted(raw)} as a bid: say a quantity and a digit, like '5 7' or 'five sevens'")
         quantity = _parse_quantity(parts[0])
         digit = _DIGIT_WORDS.get(parts[1])
         if quantity is None:
-            raise BidParseError(f"can't read {parts[0]!r} as a quantity in {raw!r}")
+            raise BidParseError(f"can't read {quoted(parts[0])} as a quantity in {quoted(raw)}")
         if digit is None:
-            raise BidParseError(f"can't read {parts[1]!r} as a digit in {raw!r}")
+            raise BidParseError(f"can't read {quoted(parts[1])} as a digit in {quoted(raw)}")
         if quantity < 1:
             raise BidParseError("a bid is for at least one copy")
         return cls(quantity, digit, order)

@@ -218,6 +218,8 @@ class SerialMatch:
         if verb != "bid":
             raise ActionParseError(f"{verb!r} is not a move of this game")
         if "quantity" in options or "digit" in options:  # 0 is a digit: presence, never truth
+            if " ".join(words).strip() != "":
+                raise BidParseError("give the bid as a quantity and a digit or in words, not both")
             try:
                 q, d = int_option(options, "quantity"), int_option(options, "digit")
             except ValueError:

@@ -156,6 +156,9 @@ def test_the_game_seam_deals_parses_and_replays_a_reduced_format() -> None:
         match.parse(player, "bid", [], {"quantity": "1", "digit": "5"})
     with pytest.raises(BidParseError):
         match.parse(player, "bid", [], {"quantity": "1", "digit": "12"})
+    with pytest.raises(BidParseError, match="not both"):  # words and numbers that may disagree: neither wins
+        match.parse(player, "bid", ["three", "twos"], {"quantity": "2", "digit": "3"})
+    assert match.parse(player, "bid", [" "], {"quantity": "2", "digit": "3"})["bid"] == [2, 3]
     while match.live:
         who = match.to_act
         assert who is not None
