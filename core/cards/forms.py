@@ -118,7 +118,7 @@ def rank_options(kind: HandType, round_: Round) -> tuple[tuple[str, str], ...]:
 def declare_form(round_: Round | None, player: str) -> Form:
     title = "Declare a hand"
     if round_ is None or round_.is_over or round_.phase is not Phase.DECLARE or round_.active != player:
-        return Form("declare", title, refusal="you can declare only when you hold the hand")
+        return Form("declare", title, refusal="You can declare only when you hold the hand.")
     floor = WORST if round_.standing is None else round_.standing.floor
     kinds = [k for k in HandType if values_of(k, round_.jokers > 0) and HandValue(k, values_of(k)[-1]) > floor]
     by_type = {k.key: rank_options(k, round_) for k in kinds}
@@ -134,7 +134,7 @@ def declare_form(round_: Round | None, player: str) -> Form:
 def discard_form(round_: Round | None, player: str) -> Form:
     title = "Discard and draw"
     if round_ is None or round_.is_over or round_.active != player or not round_.may_discard:
-        return Form("discard", title, refusal="you can discard once, after taking the hand and before declaring")
+        return Form("discard", title, refusal="You can discard once, after taking the hand and before declaring.")
     options: list[tuple[str, str]] = []
     for card in round_.hand:
         name = str(card)

@@ -72,12 +72,12 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("declare", "declare the hand you hold (or claim to): 'two pair, sevens over threes', 'king-ten high'",
                 Section.MOVE, params=(
                     Param("hand", Kind.TEXT, "What you declare: 'king-ten high', 'pair of aces', "
-                          "'eights full of fours'", required=True, words=True),
+                          "'eights full of fours' (none: its form)", words=True),
                 ), form=True, default=True, aliases=("d",), done="Declared."),
     CommandSpec("take", "take the hand passed to you (then discard and declare)", Section.MOVE, aliases=("t",),
                 done="You took the hand."),
     CommandSpec("discard", "discard cards from the hand you took and draw as many: 'discard JD 3H'", Section.MOVE,
-                params=(Param("cards", Kind.CARDS, "The cards to throw away, e.g. 'JD 3H' or '10S'", required=True,
+                params=(Param("cards", Kind.CARDS, "The cards to throw away, e.g. 'JD 3H' (none: its form)",
                               words=True),), form=True, done="Discarded."),
     CommandSpec("challenge", "challenge the declaration: the hand is shown", Section.MOVE, aliases=("c", "ch"),
                 done="You challenged."),

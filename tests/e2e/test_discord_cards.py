@@ -161,3 +161,29 @@ async def test_three_players_play_the_card_game_to_a_winner(world: Harness) -> N
         # Ledger: the winner collected the stake from each of the others; it sums to 0.
         rows = ledger_rows((await h.ask(h.alice, "ledger")).content)
         assert sum(rows.values()) == 0 and len([v for v in rows.values() if v > 0]) == 1, rows
+
+
+async def test_a_bare_declare_or_discard_opens_its_form(world: Harness) -> None:
+    """``/liars declare`` and ``/liars discard`` with no options answer with their forms (as on Slack), to the
+    player who holds the hand; to anyone else, a private refusal."""
+    h = world
+    await h.start()
+    await h.ask(h.alice, "start", game="cards")
+    await h.ask(h.bob, "join")
+    await h.ask(h.alice, "deal")
+    await h.service.drain()
+    g, c = h.guild.id, h.channel.id
+    user = holder(h)
+    assert user is not None
+    form = await h.ask(user, "declare")
+    assert form.ephemeral and f"liars:pick-declare-1:{g}:{c}" in form.custom_ids(), form.content
+    other = next(u for u in (h.alice, h.bob) if u is not user)
+    refused = await h.ask(other, "declare")
+    assert refused.ephemeral and refused.content == "You can declare only when you hold the hand.", refused.content
+    assert (await h.ask(user, "declare", hand="seven-six high")).content == "Declared."
+    await h.service.drain()
+    assert (await h.ask(other, "take")).ephemeral
+    await h.service.drain()
+    discard = await h.ask(other, "discard")
+    toggles = [i for i in discard.custom_ids() if i.startswith(f"liars:tog-discard:{g}:{c}:0:")]
+    assert discard.ephemeral and len(toggles) == 5, discard.content  # the hand, to its holder alone
