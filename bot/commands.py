@@ -200,7 +200,10 @@ def resolve(name: str) -> CommandSpec | None:
     """The command called ``name`` (or answering to it: ``raise`` is ``bid``), case-insensitively."""
     specs, aliases = _built()
     key = name.strip().lower()
-    return specs.get(aliases.get(key, key))
+    found = specs.get(aliases.get(key, key))
+    if found is None and key.rstrip(".,;:!") not in ("", key):  # "join." and "bid," as people type them
+        return resolve(key.rstrip(".,;:!"))
+    return found
 
 
 def game_of_command(game_name: str, name: str) -> CommandSpec | None:

@@ -13,7 +13,8 @@ from collections.abc import Iterable
 from typing import Any
 
 __all__ = [
-    "ALREADY_LEAVING", "ALREADY_SEATED", "BUSY", "CURRENCY_LENGTH", "HOST_CANNOT_BE_KICKED", "HOST_CANNOT_LEAVE",
+    "ADMINS_USAGE", "ALREADY_LEAVING", "ALREADY_SEATED", "BUSY", "CURRENCY_LENGTH", "HOST_CANNOT_BE_KICKED",
+    "HOST_CANNOT_LEAVE",
     "KICK_USAGE", "LAST_ALREADY_DECLARED", "NOTHING_HELD", "NOT_IN_ROUND", "NOT_SAVED", "NOT_SEATED",
     "NO_COUNTED_ROUND",
     "NO_ROUND", "NO_TABLE", "NO_TABLE_PLAYED", "ONLY_ADMIN_CONFIG", "ONLY_ADMIN_SETTLES", "ONLY_HOST_DEALS",
@@ -98,7 +99,8 @@ def too_few_to_deal(min_players: int) -> str:
 # -- reading commands: hands, reads, settings, the ledger, records --------------------------------
 NOTHING_HELD = "You hold nothing to show right now."
 ONLY_ADMIN_CONFIG = "Only a server admin can change the configuration."
-CURRENCY_LENGTH = "The currency label is 1 to 8 characters, like $ or EUR."
+CURRENCY_LENGTH = "The currency label is 1 to 8 characters, like $ or EUR, without < > @ # &."
+ADMINS_USAGE = "Admins are named by mention, separated by commas: `admins=@ann,@bob`."
 ONLY_ADMIN_SETTLES = "Only a server admin can mark a period settled."
 NO_TABLE_PLAYED = "No table has been played in this channel."
 NO_COUNTED_ROUND = "No round has been counted at this table yet."

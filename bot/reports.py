@@ -152,7 +152,7 @@ class Reports:
             elif name == "unit_value":
                 settings[name] = money(value)
             elif name == "currency":
-                if not 1 <= len(value) <= 8:
+                if not 1 <= len(value) <= 8 or any(c in value for c in "<>@#&"):  # no mention's marks
                     raise UserError(R.CURRENCY_LENGTH, "bad-option")
                 settings[name] = value
             elif name == "computer_level":
@@ -162,7 +162,10 @@ class Reports:
             elif name == "history":
                 settings[name] = history_setting(value)
             elif name == "admins":
-                settings[name] = [user_ref(a) for a in value.split(",") if a.strip()]
+                admins = [user_ref(a) for a in value.split(",") if a.strip()]
+                if "" in admins:
+                    raise UserError(R.ADMINS_USAGE, "bad-option")
+                settings[name] = admins
             else:
                 options[name] = str(stake(value)) if name == "stake" else value
         try:

@@ -308,7 +308,29 @@ async def test_a_bad_units_value_is_refused_to_its_sender_and_changes_nothing(ha
     assert (await h.do(BOB, "config")).text == before
 
 
-@pytest.mark.parametrize("mention", ["<@>", "<@!>", "@"])
+@pytest.mark.parametrize(("option", "refusal"), [
+    ("currency=<@&123>", "The currency label is 1 to 8 characters"),  # a role mention would show in every sum
+    ("currency=<!here>", "The currency label is 1 to 8 characters"),
+    ("currency=", "The currency label is 1 to 8 characters"),
+    ("admins=<#C123|general>", "Admins are named by mention"),  # a channel is no admin
+    ("admins=<@U9>,<@>", "Admins are named by mention"),
+])
+async def test_config_refuses_what_names_no_one_and_changes_nothing(harness: Harness, option: str,
+                                                                   refusal: str) -> None:
+    before = (await harness.do(BOB, "config")).text
+    reply = await harness.do(ADMIN, "config", option)
+    assert not reply.ok and reply.code == "bad-option" and reply.text.startswith(refusal), reply.text
+    assert (await harness.do(BOB, "config")).text == before
+
+
+async def test_a_command_name_with_trailing_punctuation_is_the_command(harness: Harness) -> None:
+    assert (await harness.do(ALICE, "start.")).ok
+    assert "You are seated" in (await harness.do(BOB, "join,")).text
+    assert (await harness.do(CAROL, "join!")).ok and (await harness.do(ALICE, "deal.")).ok
+    assert (await harness.do(CAROL, "?")).ok  # help's own short name is no punctuation to strip
+
+
+@pytest.mark.parametrize("mention", ["<@>", "<@!>", "@", "<#C123|general>", "<@&123>"])
 async def test_stats_of_a_mention_of_nobody_is_refused_to_its_sender(harness: Harness, mention: str) -> None:
     reply = await harness.do(BOB, "stats", mention)
     assert not reply.ok and reply.code == "bad-option" and reply.text.startswith("Usage: `stats [@player]`")
