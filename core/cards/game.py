@@ -421,14 +421,19 @@ class CardsGame:
 
     def history_line(self, record: Mapping[str, Any], names: Mapping[str, str]) -> str:
         outcome = record.get("outcome") or {}
-        winner = record.get("winner") or outcome.get("winner") or outcome.get("winner_of_game")
         n = len(record.get("rounds", []))
-        rounds = f"{n} round{'s' if n != 1 else ''}"
-        if not winner:  # a knockout challenge before the game's end
+
+        def name(player: object) -> str:
+            return names.get(str(player), str(player))
+
+        if outcome.get("kind") == "challenge":  # the knockout payout: a row for each challenge of a game
             loser = outcome.get("out")
-            out = f", {names.get(str(loser), str(loser))} out" if loser else ""
-            return f"Card game {record.get('round', '?')}: {rounds}{out}"
-        return f"Card game {record.get('round', '?')}: {rounds}, won by {names.get(str(winner), str(winner))}"
+            line = f"Card game, round {n}: {name(loser)} knocked out" if loser else f"Card game, round {n}"
+            winner = outcome.get("winner_of_game") if outcome.get("game_over") else None
+            return line + (f"; the game won by {name(winner)}" if winner else "")
+        winner = record.get("winner") or outcome.get("winner")
+        rounds = f"{n} round{'s' if n != 1 else ''}"
+        return f"Card game {record.get('round', '?')}: {rounds}" + (f", won by {name(winner)}" if winner else "")
 
     def replay(self, record: Mapping[str, Any]) -> Json:
         return replay(record)

@@ -85,6 +85,33 @@ async def test_a_finished_card_game_counts_in_stats_and_history(harness: Harness
     assert history.ok and f"won by {winner.name}" in history.text, history.text
 
 
+async def test_a_knockout_games_history_names_each_knockout_and_one_winner(harness: Harness) -> None:
+    h = harness
+    assert (await h.do(ALICE, "start", "game=cards", "knockout")).ok
+    assert (await h.do(BOB, "join")).ok and (await h.do(CAROL, "join")).ok
+    assert (await h.do(ALICE, "deal")).ok
+    lines: list[str] = []
+    for _ in range(40):
+        if h.service.table(KEY) is None:
+            break
+        r = round_or_none(h)
+        if r is None or r.to_act is None:
+            break
+        settled = len(await h.service.store.rounds(KEY.server))
+        if r.phase is Phase.GUN:
+            assert (await h.do(actor(r.to_act), "challenge")).ok
+        else:
+            assert (await h.do(actor(r.to_act), "declare", *r.least_raise().name().split())).ok
+        if len(await h.service.store.rounds(KEY.server)) > settled:  # a challenge: a row, a line
+            lines = (await h.do(ALICE, "history")).text.splitlines()[1:]
+    assert h.service.table(KEY) is None and len(lines) == 2, lines  # three players: two knockouts
+    first, last = lines  # oldest first
+    assert "knocked out" in first and "won by" not in first, first  # the game went on after it
+    assert "knocked out" in last and "the game won by" in last, last
+    names = {a.name for a in (ALICE, BOB, CAROL)}
+    assert sum(n in first for n in names) == 1  # who was knocked out, by name
+
+
 async def test_when_the_last_rival_leaves_the_game_ends_and_settles(harness: Harness) -> None:
     """Three players; while one round is played the third leaves.  The challenge knocks one of the
     other two out, so nobody is left to play the survivor: the game ends there, the leaver forfeits
