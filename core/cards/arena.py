@@ -49,7 +49,7 @@ def challenger(view: View) -> Action:
             return Challenge(me)
         return Take(me)
     floor = WORST if view.standing is None else view.standing.floor
-    values = all_values(view.jokers > 0)
+    values = all_values(view.jokers)
     return Declare(me, Declaration.exactly(values[min(bisect_right(values, floor), len(values) - 1)]))
 
 

@@ -27,7 +27,7 @@ from typing import Any
 from ..errors import quoted
 from .cards import Card, rank_char, rank_name, rank_plural
 from .errors import DeclarationParseError, ImpossibleDeclaration
-from .hands import RANK_COUNT, WORST, HandType, HandValue, cards_for, first_with_prefix, parse_rank
+from .hands import MAX_JOKERS, RANK_COUNT, WORST, HandType, HandValue, cards_for, first_with_prefix, parse_rank
 
 __all__ = ["Declaration", "type_name", "with_article"]
 
@@ -104,7 +104,12 @@ class Declaration:
 
     @property
     def needs_joker(self) -> bool:
-        return first_with_prefix(self.type, self.ranks, jokers=False) is None
+        return self.jokers_needed > 0
+
+    @property
+    def jokers_needed(self) -> int:
+        """The fewest jokers a deck needs for a hand to satisfy this (two for a flush of three aces)."""
+        return next(n for n in range(MAX_JOKERS + 1) if first_with_prefix(self.type, self.ranks, n) is not None)
 
     @property
     def floor_cards(self) -> tuple[Card, ...]:

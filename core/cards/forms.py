@@ -88,7 +88,7 @@ def _legal(kind: HandType, ranks: tuple[int, ...], round_: Round) -> Declaration
         d = Declaration(kind, ranks)
     except ImpossibleDeclaration:
         return None
-    if d.needs_joker and not round_.jokers:
+    if d.jokers_needed > round_.jokers:
         return None
     return d if d.beats(round_.standing) else None
 
@@ -100,14 +100,14 @@ def rank_options(kind: HandType, round_: Round) -> tuple[tuple[str, str], ...]:
     whole = _legal(kind, (), round_)
     if whole is not None:
         out.append((whole, "any"))
-    prefixes = sorted({v[:1] for v in values_of(kind, round_.jokers > 0)})
+    prefixes = sorted({v[:1] for v in values_of(kind, round_.jokers)})
     while prefixes and len(out) < 4 * MAX_OPTIONS:
         prefix = prefixes.pop(0)
         d = _legal(kind, prefix, round_)
         if d is not None:
             out.append((d, "-".join(rank_char(r) for r in prefix)))
             continue
-        values = values_of(kind, round_.jokers > 0)
+        values = values_of(kind, round_.jokers)
         longer = sorted({v[: len(prefix) + 1] for v in values if v[: len(prefix)] == prefix and len(v) > len(prefix)})
         if longer and (round_.standing is None or Declaration(kind, prefix).floor <= round_.standing.floor):
             prefixes = longer + prefixes
@@ -120,7 +120,8 @@ def declare_form(round_: Round | None, player: str) -> Form:
     if round_ is None or round_.is_over or round_.phase is not Phase.DECLARE or round_.active != player:
         return Form("declare", title, refusal="You can declare only when you hold the hand.")
     floor = WORST if round_.standing is None else round_.standing.floor
-    kinds = [k for k in HandType if values_of(k, round_.jokers > 0) and HandValue(k, values_of(k)[-1]) > floor]
+    kinds = [k for k in HandType
+             if values_of(k, round_.jokers) and HandValue(k, values_of(k, round_.jokers)[-1]) > floor]
     by_type = {k.key: rank_options(k, round_) for k in kinds}
     kinds = [k for k in kinds if by_type[k.key]]
     type_field = FormField("type", "Hand", tuple((k.key, type_name(k)) for k in kinds))

@@ -28,6 +28,7 @@ from typing import Any
 from .cards import CARDS_BY_CODE, JOKER, Card, rank_char
 
 __all__ = [
+    "MAX_JOKERS",
     "RANK_COUNT",
     "WORST",
     "HandType",
@@ -36,6 +37,7 @@ __all__ = [
     "cards_for",
     "evaluate",
     "evaluate_codes",
+    "jokers_in",
     "parse_rank",
     "values_of",
 ]
@@ -251,21 +253,32 @@ def _in_value_order(ranks: tuple[int, ...], natural: Sequence[Card]) -> tuple[Ca
     return tuple(out)
 
 
+MAX_JOKERS = 2
+"""The most jokers a deck holds (RULES.md §2: ``jokers`` 0, 1 or 2)."""
+
+
+def jokers_in(cards: Sequence[Card]) -> int:
+    return sum(1 for c in cards if c.is_joker)
+
+
 @cache
-def values_of(kind: HandType, jokers: bool = True) -> tuple[tuple[int, ...], ...]:
-    """Every ranks tuple a hand of this type can have, ascending (with ``jokers``: those a joker makes too)."""
-    extra = tuple(_joker_only().get(kind, {})) if jokers else ()
+def values_of(kind: HandType, jokers: int = MAX_JOKERS) -> tuple[tuple[int, ...], ...]:
+    """Every ranks tuple a hand of this type can have in a deck of ``jokers`` jokers, ascending: with one,
+    five of a kind and the flushes of two aces; only with two, the flushes of three aces."""
+    if not 0 <= jokers <= MAX_JOKERS:
+        raise ValueError(f"a deck holds 0 to {MAX_JOKERS} jokers, not {jokers!r}")
+    extra = [r for r, hand in _joker_only().get(kind, {}).items() if jokers_in(hand) <= jokers]
     return tuple(sorted({*_natural(kind), *extra}))
 
 
 @cache
-def all_values(jokers: bool = True) -> tuple[HandValue, ...]:
-    """Every value a hand can have, ascending."""
+def all_values(jokers: int = MAX_JOKERS) -> tuple[HandValue, ...]:
+    """Every value a hand can have in a deck of ``jokers`` jokers, ascending."""
     return tuple(HandValue(t, r) for t in HandType for r in values_of(t, jokers))
 
 
-def first_with_prefix(kind: HandType, prefix: tuple[int, ...], jokers: bool = True) -> HandValue | None:
-    """The lowest value of ``kind`` whose ranks begin with ``prefix``, or None."""
+def first_with_prefix(kind: HandType, prefix: tuple[int, ...], jokers: int = MAX_JOKERS) -> HandValue | None:
+    """The lowest value of ``kind`` whose ranks begin with ``prefix`` in a deck of ``jokers`` jokers, or None."""
     values = values_of(kind, jokers)
     i = bisect_left(values, prefix)
     if i < len(values) and values[i][: len(prefix)] == prefix:

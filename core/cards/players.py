@@ -196,7 +196,7 @@ def read(view: View, params: Params, rng: random.Random) -> Reading:
             break
     pool = list(deck)
     floor = standing.floor
-    values = all_values(view.jokers > 0)
+    values = all_values(view.jokers)
     # per step: the floor it had to beat, and the weight of a bluff there (less for a raise far above the least)
     beaten = [WORST, *(d.floor for _, d, _, _ in steps[:-1])]
     odds = []
@@ -289,7 +289,7 @@ def choose_declaration(view: View, params: Params, rng: random.Random) -> Declar
     assert view.hand is not None
     value = _value([c.code for c in view.hand])
     floor = WORST if view.standing is None else view.standing.floor
-    values = all_values(view.jokers > 0)
+    values = all_values(view.jokers)
     if value > floor:
         if rng.random() < params.exact:
             return Declaration(value.type, value.ranks)
@@ -316,7 +316,7 @@ def _random_action(view: View, rng: random.Random) -> Action:
         cards = tuple(c for c in view.hand if rng.random() < 0.4)
         return Discard(me, cards)
     floor = WORST if view.standing is None else view.standing.floor
-    values = all_values(view.jokers > 0)
+    values = all_values(view.jokers)
     i = bisect_right(values, floor)
     return Declare(me, Declaration.exactly(values[min(i + rng.randrange(40), len(values) - 1)]))
 

@@ -206,7 +206,7 @@ class Round:
         self._drew = 0
         self.hand: list[Card] = []
         self.hand, self.deck, self.discards, _ = self._drawn([], 5)
-        self._least = all_values(jokers > 0)
+        self._least = all_values(jokers)
 
     # -- state ------------------------------------------------------------------------------------------
     @property
@@ -333,8 +333,9 @@ class Round:
             if self._phase is not Phase.DECLARE:
                 raise WrongPhase("take the hand before you declare", player)
             d = action.declaration
-            if d.needs_joker and not self.jokers:
-                raise ImpossibleDeclaration(f"without jokers no hand is {d.name()}", type=d.type.key)
+            if d.jokers_needed > self.jokers:
+                held = f"with {self.jokers} joker{'s' if self.jokers != 1 else ''}" if self.jokers else "without jokers"
+                raise ImpossibleDeclaration(f"{held} no hand is {d.name()}", type=d.type.key)
             if not d.beats(self.standing):
                 raise DeclarationTooLow(d, self.standing)
         else:  # pragma: no cover - typing guards this

@@ -55,7 +55,7 @@ def test_the_challenger_baseline_challenges_above_a_pair_and_takes_the_rest() ->
     round_.apply(first)
     assert round_.phase is Phase.GUN
     assert challenger(view_of(round_, "b")) == Take("b")  # a high card is not above a pair
-    high = Declaration.exactly(next(v for v in all_values(False) if v.type is HandType.TWO_PAIR))
+    high = Declaration.exactly(next(v for v in all_values(0) if v.type is HandType.TWO_PAIR))
     round_ = Round(["a", "b"], shuffled_deck(random.Random(1)), "a")
     round_.apply(Declare("a", high))
     assert challenger(view_of(round_, "b")) == Challenge("b")

@@ -207,3 +207,5 @@ def test_joker_only_declarations_are_marked() -> None:
     assert Declaration.parse("five of a kind").needs_joker
     assert Declaration(T.FLUSH, (14, 14)).needs_joker
     assert not Declaration.parse("ace-high flush").needs_joker
+    assert [Declaration(T.FLUSH, r).jokers_needed for r in [(14,), (14, 14), (14, 14, 14)]] == [0, 1, 2]
+    assert Declaration.parse("five of a kind").jokers_needed == 1

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.cards.cards import JOKER, Card, full_deck, parse_cards
-from core.cards.hands import WORST, HandType, HandValue, all_values, cards_for, evaluate
+from core.cards.cards import JOKER, Card, full_deck, parse_cards, rank_char
+from core.cards.hands import WORST, HandType, HandValue, all_values, cards_for, evaluate, jokers_in, values_of
 
 NATURALS = full_deck(0)
 
@@ -140,12 +140,24 @@ def test_within_a_type_ranks_decide() -> None:
 
 
 def test_the_worst_hand_is_the_lowest_value() -> None:
-    assert min(all_values(False)) == WORST
+    assert min(all_values(0)) == WORST
 
 
-def test_cards_for_builds_a_hand_of_every_value() -> None:
-    for value in all_values(True):
-        assert evaluate(cards_for(value)) == value
+@pytest.mark.parametrize("jokers", [0, 1, 2])
+def test_cards_for_builds_a_hand_of_every_value_a_deck_of_so_many_jokers_makes(jokers: int) -> None:
+    for value in all_values(jokers):
+        hand = cards_for(value)
+        assert evaluate(hand) == value and jokers_in(hand) <= jokers, (value, hand)
+
+
+@pytest.mark.parametrize("jokers", [0, 1, 2])
+def test_every_flush_a_deck_of_so_many_jokers_makes_is_a_value_of_it_and_no_other(jokers: int) -> None:
+    spades = [Card.parse(rank_char(r) + "S") for r in range(2, 15)]
+    made = {v.ranks for k in range(jokers + 1) for nat in combinations(spades, 5 - k)
+            if (v := evaluate((*nat, *([JOKER] * k)))).type is HandType.FLUSH}
+    assert set(values_of(HandType.FLUSH, jokers)) == made
+    three_aces = (14, 14, 14, 6, 2)  # two jokers beside the ace: not in a deck of one
+    assert (three_aces in made) is (jokers == 2)
 
 
 hands = st.lists(st.sampled_from(NATURALS), min_size=5, max_size=5, unique=True)

@@ -9,8 +9,8 @@ import pytest
 
 from core.cards.cards import Card, parse_cards, shuffled_deck
 from core.cards.declarations import Declaration
-from core.cards.errors import DeclarationTooLow, NoPassLeft, NotInHand, WrongPhase
-from core.cards.hands import evaluate
+from core.cards.errors import DeclarationTooLow, ImpossibleDeclaration, NoPassLeft, NotInHand, WrongPhase
+from core.cards.hands import HandType, evaluate, values_of
 from core.cards.match import CardsEngine
 from core.cards.round import Action, Challenge, Challenged, Declare, Discard, Pass, Phase, Round, Take, ThrownIn
 from core.cards.rules import make_rules
@@ -164,6 +164,28 @@ def test_a_match_ends_with_one_player_and_pays_the_winner() -> None:
     assert m.ranking() == ((m.winner,), (m.out[1],), (m.out[0],))
     with pytest.raises(RoundOver):
         m.start_round(shuffled_deck(rng), m.winner)
+
+
+@pytest.mark.parametrize("jokers", [0, 1, 2])
+def test_a_declaration_is_refused_where_the_deck_has_too_few_jokers_for_it(jokers: int) -> None:
+    for ranks, needed in [((14, 14, 6), 1), ((14, 14, 14), 2)]:  # a flush of two aces, then of three
+        r = Round(["a", "b"], parse_cards(seed_deck()), "a", jokers=jokers)
+        declared = Declare("a", Declaration(HandType.FLUSH, ranks))
+        if needed <= jokers:
+            r.check(declared)
+        else:
+            with pytest.raises(ImpossibleDeclaration, match="no hand is flush"):
+                r.check(declared)
+    if jokers:  # above the best flush of two aces, the least raise is one this deck can hold
+        top = max(v for v in values_of(HandType.FLUSH, 1) if v[:2] == (14, 14))
+        least = Round(["a", "b"], parse_cards(seed_deck()), "a", jokers=jokers)
+        least.apply(Declare("a", Declaration(HandType.FLUSH, top)))
+        raised = least.least_raise()
+        assert raised is not None and raised.jokers_needed <= jokers
+        if jokers == 2:
+            assert raised.type is HandType.FLUSH and raised.floor.ranks[:3] == (14, 14, 14), raised
+        else:  # no flush of three aces in a deck of one joker: the next type up
+            assert raised.type is HandType.FULL_HOUSE, raised
 
 
 def test_nothing_beats_a_royal_flush_without_jokers_so_it_must_be_challenged() -> None:
