@@ -11,7 +11,8 @@ A record::
      "slips": {"brad": [15 serials], ...},         # only with serial_source "slips"
      "rounds": [
        {"serials": {"brad": "15101952", ...},      # not with slips
-        "opener": "brad",                          # optional; else the rules decide
+        "opener": "brad",                          # optional; else the rules decide; after the first
+                                                   # round it must be the one the rules name
         "last_hand": true,                         # optional; this round is the declared last hand
         "commitment": "<sha256 hex>", "salt": "<hex>",   # optional; checked by verify
         "actions": [{"player": "brad", "bid": [3, 5]},   # or "bid": "3 fives"
@@ -186,6 +187,10 @@ def replay(record: Any, *, verify: bool = False) -> dict[str, Any]:
         opener = spec.get("opener")
         if opener is not None and opener not in players:
             raise IllegalRecordedAction(f"the opener {opener!r} is not seated", r, None)
+        if opener is not None and session.next_opener is not None and opener != session.next_opener:
+            # after a counted round the rules name the opener (the first round's may carry over from the
+            # table's previous seats, so it is taken as recorded)
+            raise IllegalRecordedAction(f"{session.next_opener!r} opens this round, not {opener!r}", r, None)
         if spec.get("last_hand"):
             session.declare_last_hand()
         try:

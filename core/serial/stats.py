@@ -50,8 +50,9 @@ def history_line(record: Mapping[str, Any], names: Mapping[str, str]) -> str:
         return _elimination_line(record, names)
     bidder = names.get(out["final_bid"]["player"], out["final_bid"]["player"])
     verdict = "made" if out["made"] else ("skunk" if out["skunk"] else "failed")
+    paid = f" {out['multiplier_text']}" if out["made"] or out["skunk"] else ""  # a failed bid: one stake a player
     return (f"Round {record.get('round', '?')}: {bidder} bid {out['final_bid_text']}, count {out['count']} — "
-            f"{verdict} {out['multiplier_text']}")
+            f"{verdict}{paid}")
 
 
 def challengers_of_final(record: Mapping[str, Any]) -> list[str]:

@@ -427,3 +427,24 @@ def test_liars_replay_accepts_a_reduced_format(tmp_path: Path, capsys: pytest.Ca
     assert main(["replay", str(path)]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["rounds"][0]["count"] == 3 and out["rounds"][0]["serials"] == {"ann": "123", "bob": "331"}
+
+
+def test_a_later_round_opened_by_someone_the_rules_do_not_name_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Classic: the final bidder opens the next round.  Round 1's final bidder is P3 (6 zeros)."""
+    first = EXAMPLE_1["rounds"][0]
+    second = {"serials": first["serials"], "actions": [{"player": "P3", "bid": [1, 1]},
+                                                      {"player": "P1", "challenge": True},
+                                                      {"player": "P2", "challenge": True}]}
+    named = json.loads(json.dumps(EXAMPLE_1))
+    named["rounds"].append({**second, "opener": "P3"})
+    assert replay(named, tmp_path, capsys)[0] == 0
+    unnamed = json.loads(json.dumps(EXAMPLE_1))  # left out: the rules decide, as before
+    unnamed["rounds"].append(second)
+    assert replay(unnamed, tmp_path, capsys)[0] == 0
+    wrong = json.loads(json.dumps(EXAMPLE_1))
+    wrong["rounds"].append({**second, "opener": "P1",
+                            "actions": [{"player": "P1", "bid": [1, 1]}, {"player": "P2", "challenge": True},
+                                        {"player": "P3", "challenge": True}]})
+    refused = illegal(*replay(wrong, tmp_path, capsys))
+    assert refused == {"error": "'P3' opens this round, not 'P1'", "round": 1, "action": None}

@@ -261,3 +261,16 @@ def test_scoring_reads_digits_not_ranks() -> None:
     rules = make_rules("classic", rank_order=RankOrder.ACES_HIGH)
     result = outcome(rules, {"a": "11000000", "b": "10000000", "c": "12345678"}, (4, 1))
     assert result.made and result.count == 4 and str(result.bid) == "4 aces"
+
+
+@pytest.mark.parametrize(("made", "skunk", "line"), [
+    (True, False, "Round 3: bob bid 7 sixes, count 8 — made ×2 = sixes (×2)"),
+    (False, False, "Round 3: bob bid 7 sixes, count 8 — failed"),  # one stake a player, whatever the multiplier
+    (False, True, "Round 3: bob bid 7 sixes, count 8 — skunk ×2 = sixes (×2)"),  # the skunk's own words
+])
+def test_a_history_line_names_the_multiplier_only_where_it_was_paid(made: bool, skunk: bool, line: str) -> None:
+    from core.serial.stats import history_line
+
+    outcome = {"final_bid": {"player": "b"}, "final_bid_text": "7 sixes", "count": 8, "made": made, "skunk": skunk,
+               "multiplier_text": "×2 = sixes (×2)"}
+    assert history_line({"round": 3, "outcome": outcome}, {"b": "bob"}) == line
