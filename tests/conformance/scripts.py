@@ -66,20 +66,24 @@ def discard_two(service: Service, key: TableKey) -> Step:
 
 
 def card_game() -> Script:
-    """Every move of the card game: declare by text and by form, take (button), discard, pass, challenge;
-    and its refusals: out of turn, an unknown card, a declaration that is not one."""
+    """Every move of the card game: declare by text, bare text and form, take (button), discard, pass,
+    challenge; and its refusals: out of turn, an unknown card, a declaration that is not one.  Declarations as
+    people write them: "T high" (ten high, which the terminal once took for `take`), "2 pair" (two pair, once
+    read as a pair of twos)."""
     steps: list[Item] = [
         *lobby("game=cards", "pass=on"),
         Step("turn", "declare", ("flibber",)),  # not a declaration
-        declare_least("text"),
+        Step("turn", "declare", ("T", "high"), via="bare"),
         Step("other", "take"),  # out of turn
         Step("turn", "take", via="button"),
         Step("turn", "discard", ("ZZ",)),  # not a card
         discard_two,
-        declare_least("form"),
+        Step("turn", "declare", ("pair", "of", "3s")),
         Step("turn", "pass", via="button"),
         Step("turn", "take"),
-        declare_least("text"),
+        Step("turn", "declare", ("2", "pair")),  # above a pair of threes only as two pair
+        Step("turn", "take", via="button"),
+        declare_least("form"),
         Step("turn", "challenge"),
     ]
     return Script("cards", seed=5, items=tuple(steps))

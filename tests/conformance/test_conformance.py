@@ -63,8 +63,10 @@ async def test_every_move_of_the_card_game(tmp_path: Path) -> None:
     assert [(step.split(" [")[0].split()[0], code) for step, ok, code in answers if not ok] == [
         ("declare", "bad-declaration"), ("take", "not-your-turn"), ("discard", "bad-card")]
     done = {step.split()[0] + " " + step.split("[")[1] for step, ok, _ in answers if ok}
-    assert {"declare text]", "declare form]", "take button]", "take text]", "discard text]", "pass button]",
-            "challenge text]"} <= done, done
+    assert {"declare text]", "declare bare]", "declare form]", "take button]", "take text]", "discard text]",
+            "pass button]", "challenge text]"} <= done, done
+    declared = [step.split(" [")[0] for step, ok, _ in answers if ok and step.startswith("declare")]
+    assert declared == ["declare T high", "declare pair of 3s", "declare 2 pair", declared[-1]], declared
 
 
 async def test_every_table_command_and_report(tmp_path: Path) -> None:
