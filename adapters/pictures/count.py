@@ -21,8 +21,8 @@ as ``TableState.round_record`` stores it, the game's words, and display names::
 heads), ``bidder`` (under the bidder's name), ``result``, ``multiplier``, and the payments' lines
 ``pays``/``pays_each`` (one payer) or ``paid``/``paid_each`` (one payee), whichever is shorter,
 or ``no_payments``.  Each is a template whose ``{bidder}``, ``{last}``, ``{payer}``, ``{payees}``,
-``{payers}``, ``{payee}`` (display names) and ``{units}`` the picture fills in; a missing one draws
-nothing.  This module only lays them out.
+``{payers}``, ``{payee}``, ``{leaves}`` (display names; ``leaves`` is ``outcome["leaves"]``, who leaves an
+elimination safe) and ``{units}`` the picture fills in; a missing one draws nothing.  This module only lays them out.
 
 ``outcome["serials"]`` is used when the top-level ``serials`` is missing. Nothing here is secret any
 more: this picture is drawn only after the count, when every serial is revealed.
@@ -79,7 +79,8 @@ def _say(data: Mapping[str, Any], key: str, **fields: Any) -> str:
 def _payments(data: Mapping[str, Any], transfers: Sequence[Mapping[str, Any]], names: Mapping[str, str]) -> list[str]:
     """Transfers grouped by payer (``Carol pays 1 each to Alice, Bob``) or by payee, whichever is shorter."""
     if not transfers:
-        return [_say(data, "no_payments")]
+        leaves = data["outcome"].get("leaves")
+        return [_say(data, "no_payments", leaves=names.get(str(leaves), str(leaves)) if leaves else "")]
 
     def grouped(key: str, other: str) -> dict[tuple[str, int], list[str]]:
         out: dict[tuple[str, int], list[str]] = {}

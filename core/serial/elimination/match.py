@@ -206,7 +206,7 @@ class EliminationMatch:
             log["payer"] = self.payer
             transfers = dinner(self.payer, self._payees(), self.rules.stake)
             net = _net(self.payer, self._payees(), transfers)
-            out.update(payer=self.payer, transfers=_transfers_json(transfers))
+            out.update(payer=self.payer, transfers=_transfers_json(transfers), net=net)  # the picture's net column
             says.append(Say(E.dinner_text(self.payer, transfers, self.rules.stake), SayKind.END))
         [settled] = step.settled
         record: Json = {**settled.record, **{k: log[k] for k in ("players", "leaves", "push", "payer") if k in log},
@@ -215,7 +215,8 @@ class EliminationMatch:
         last = challengers[-1] if challengers else None
         text = E.result_text(outcome, self.rules, log["salt"], log["commitment"], last, leaves, still)
         picture = {"game": "serial", "record": record, "last_challenger": last,  # its words name digits as the table
-                   "words": count_picture_words(out, self.rules.rank_order, record.get("round"))}
+                   "words": E.picture_words(count_picture_words(out, self.rules.rank_order, record.get("round")),
+                                            leaves)}
         ranking = ((leaves,), tuple(p for p in in_round if p != leaves)) if leaves is not None else ()
         result = Settled(record=record, outcome=out, net=net, ranking=ranking)
         return Step((Say(text, SayKind.RESULT, picture=picture), *says), (result,), step.note)

@@ -10,7 +10,7 @@ from ..bids import digit_name
 from ..rules import Rules
 from ..scoring import Outcome, Transfer
 
-__all__ = ["end_text", "panel_head", "result_text", "standing_lines"]
+__all__ = ["end_text", "panel_head", "picture_words", "result_text", "standing_lines"]
 
 
 def _names(players: Sequence[str]) -> str:
@@ -20,6 +20,14 @@ def _names(players: Sequence[str]) -> str:
 def standing_lines(still_in: Sequence[str], safe: Sequence[str]) -> list[str]:
     """Who is still in and who has left safe (in the order they left)."""
     return [f"Still in ({len(still_in)}): {_names(still_in)}", f"Left safe: {_names(safe)}"]
+
+
+def picture_words(words: dict[str, str], leaves: str | None) -> dict[str, str]:
+    """The count picture's words at an elimination: no round pays, so no multiplier line; a decided round
+    names who leaves safe (``{leaves}``, the picture's display name), and only a push says it is one."""
+    return {**words, "multiplier": "No money moves until one player is left, who pays for dinner.",
+            "no_payments": "{leaves} leaves safe." if leaves is not None
+            else "A push: nobody leaves, and the round is played again."}
 
 
 def panel_head(round_number: int, still_in: int) -> str:

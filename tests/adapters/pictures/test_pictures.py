@@ -169,6 +169,18 @@ def test_count_grows_with_players_and_shows_a_push() -> None:
     assert big != render_count({**data, "words": {**data["words"], "no_payments": ""}})  # the push line is drawn
 
 
+def test_the_elimination_count_names_who_leaves_safe() -> None:
+    """``{leaves}`` in the game's words is the display name of ``outcome["leaves"]``."""
+    data = count_example()
+    data["outcome"] = {**data["outcome"], "transfers": [], "net": {}, "leaves": "p2"}
+    data["names"] = {"p1": "Ann", "p2": "Bob", "p3": "Cy"}
+
+    def said(no_payments: str) -> bytes:
+        return render_count({**data, "words": {**data["words"], "no_payments": no_payments}})
+
+    assert said("{leaves} leaves safe.") == said("Bob leaves safe.") != said("Zed leaves safe.")
+
+
 def test_every_line_of_the_count_is_the_games_words() -> None:
     """The picture lays out the words the game sends and names nothing itself: change any one and the
     picture changes; with none, only the bills, the names and the figures are drawn."""

@@ -119,6 +119,27 @@ def test_skunk_counts_as_made_at_four_and_is_a_replayed_push_at_three() -> None:
     assert again["opener"] == "b" and sorted(again["serials"]) == ["a", "b", "c"]  # the same round again
 
 
+def test_the_count_picture_names_who_leaves_safe_and_the_dinner_its_net() -> None:
+    """No round of an elimination pays: the picture says who leaves safe (not "a push", which only a 3-player
+    skunk is) and no multiplier; the last round's net column is the dinner's."""
+    m = elim(stake=5)
+    deal(m, "p1", p1="11111111", p2="22222222", p3="33333333")
+    step = m.apply(m.parse("p1", "bid", ["9", "1"], {}))
+    for who in ("p2", "p3"):
+        step = m.apply(m.parse(who, "challenge", [], {}))
+    [said] = [s for s in step.says if s.picture is not None]
+    assert said.picture is not None
+    words = said.picture["words"]
+    assert words["no_payments"] == "{leaves} leaves safe." and "push" not in words["no_payments"]
+    assert "Multiplier" not in words["multiplier"] and said.picture["record"]["outcome"]["leaves"] == "p2"
+    deal(m, "p1", p1="11111111", p3="33333333")
+    m.apply(m.parse("p1", "bid", ["9", "1"], {}))
+    step = m.apply(m.parse("p3", "challenge", [], {}))
+    [said] = [s for s in step.says if s.picture is not None]
+    assert said.picture is not None
+    assert said.picture["record"]["outcome"]["net"] == {"p1": -10, "p2": 5, "p3": 5}
+
+
 def test_two_left_then_one_pays_each_other_player_the_stake() -> None:
     m = elim(stake=5)
     deal(m, "p1", p1="11111111", p2="22222222", p3="33333333")
