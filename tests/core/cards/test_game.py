@@ -180,6 +180,7 @@ def test_the_panel_offers_the_buttons_of_the_moment() -> None:
     m = new(["a", "b", "c"], "wild")
     assert m.panel("1 unit").controls == ()
     m.apply_deal(m.deal(random.Random(6)))
+    assert m.panel("1 unit").text.count("(a pass left)") == 3  # each may still pass once: none has
     verbs = [c.verb for c in m.panel("1 unit").controls]
     assert verbs == ["declare", "hand"]
     holder = m.to_act
@@ -194,6 +195,17 @@ def test_the_panel_offers_the_buttons_of_the_moment() -> None:
     assert m.private_text(gun or "") is not None and m.private_text(holder or "") is None
     assert "<@" in (m.turn_text() or "")
     assert m.read(gun or "", "hint").startswith("You hold")
+
+
+def test_the_panel_marks_who_may_still_pass_not_who_has() -> None:
+    m = new(["a", "b", "c"], "wild")
+    m.apply_deal(m.deal(random.Random(6)))
+    m.apply({"player": m.to_act, "declare": "king high"})
+    passer = m.to_act
+    assert passer is not None
+    m.apply({"player": passer, "pass": True})
+    text = m.panel("1 unit").text
+    assert text.count("(a pass left)") == 2 and f"<@{passer}> (a pass left)" not in text, text
 
 
 def test_computer_decision_and_checks_refuse_the_wrong_player() -> None:
