@@ -51,7 +51,7 @@ def turn_text(round_: Round, *, ping: bool = True) -> str | None:
 def panel(match: CardsEngine, stake_text: str) -> Panel:
     rules = match.rules
     lines = [f"**Liar's Poker with cards** · {rules.describe()} · stake {stake_text}"]
-    live = [mention(p) + (" (a pass left)" if p in match.passes else "") for p in match.live_players]  # not used
+    live = [mention(p) + (" (a pass left)" if p in match.passes else "") for p in match.live_players]  # unused passes
     line = "Still in: " + ", ".join(live)
     if match.out:
         line += " · Out: " + ", ".join(mention(p) for p in match.out)
