@@ -44,14 +44,21 @@ def _charmap(kind: str) -> frozenset[int]:
     return frozenset(TTFont(font_path(kind), lazy=True).getBestCmap())
 
 
-def safe_text(text: str, *, limit: int = 18, kind: str = "sans") -> str:
+def safe_text(text: str, *, limit: int = 18, kind: str | None = None) -> str:
     """``text`` shortened to ``limit`` characters (with …), every glyph the font lacks (emoji, CJK)
-    replaced by ``?``, control characters dropped: a display name never draws as tofu or warns."""
-    chars = _charmap(kind)
+    replaced by its plain form (NFKC) if the font has that, else by ``?``, control characters dropped: a
+    display name never draws as tofu or warns.  Without ``kind``, a glyph is kept only if both ``sans`` and
+    ``sans-bold`` have it, since a name may be drawn in either (the bold face lacks 140 of the regular one's,
+    the mathematical sans letters among them: 𝖠𝗅𝗂𝖼𝖾 draws as Alice)."""
+    chars = _charmap(kind) if kind is not None else _charmap("sans") & _charmap("sans-bold")
     out = []
     for ch in unicodedata.normalize("NFC", text):
         if unicodedata.category(ch).startswith("C"):
             continue
-        out.append(ch if ord(ch) in chars else "?")
+        if ord(ch) in chars:
+            out.append(ch)
+        else:  # 𝖠 → A, ｆ → f where the fonts lack the styled letter; else ?
+            plain = unicodedata.normalize("NFKC", ch)
+            out.append(plain if plain and all(ord(c) in chars for c in plain) else "?")
     clean = "".join(out).strip() or "?"
     return clean if len(clean) <= limit else clean[: max(1, limit - 1)].rstrip() + "…"

@@ -222,6 +222,19 @@ def test_names_are_made_drawable() -> None:
     assert safe_text("Ann\u0007 🎲") == "Ann ?"
     assert safe_text("x" * 40, limit=10) == "x" * 9 + "…"
     assert safe_text("\u200b") == "?"
+    assert safe_text("𝖠𝗅𝗂𝖼𝖾") == "Alice" and safe_text("ｆｕｌｌ") == "full"  # styled letters the fonts lack: plain
+
+
+def test_a_name_keeps_only_glyphs_both_faces_have() -> None:
+    """A name is drawn in the regular face and, for the bidder or a challenge's title, the bold one: every glyph
+    safe_text keeps is in both (the bold face lacks some the regular has, which drew as empty boxes)."""
+    from adapters.pictures._fonts import _charmap
+
+    both = _charmap("sans") & _charmap("sans-bold")
+    only_regular = sorted(_charmap("sans") - _charmap("sans-bold"))
+    assert only_regular  # else this test would prove nothing
+    kept = safe_text("".join(chr(c) for c in only_regular), limit=10_000)
+    assert all(ord(c) in both for c in kept), [c for c in kept if ord(c) not in both]
 
 
 def test_balance_series_groups_settlements_and_starts_from_given_balances() -> None:
