@@ -33,7 +33,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from ._fonts import font_path
 
-__all__ = ["PX_PER_PT", "Raster", "box_tile", "encode_png", "fit_text", "pil_font"]
+__all__ = ["PX_PER_PT", "Raster", "box_tile", "encode_png", "fit_text", "pil_font", "wrap_text"]
 
 PX_PER_PT: Final = 100.0 / 72.0  # design pixels per point (the charts' 100 dpi)
 _SUPERSAMPLE: Final = 4
@@ -60,6 +60,20 @@ def fit_text(text: str, kind: str, size: float, width: float) -> str:
     while cut > 1 and face.getlength(text[:cut].rstrip() + "…") > width:
         cut -= 1
     return text[:cut].rstrip() + "…"
+
+
+def wrap_text(text: str, kind: str, size: float, width: float) -> list[str]:
+    """``text`` broken between words into lines each at most ``width`` design pixels wide in that font (a
+    word wider than that alone is shortened with …)."""
+    face = pil_font(kind, size)
+    lines: list[str] = []
+    for word in text.split():
+        joined = f"{lines[-1]} {word}" if lines else word
+        if lines and face.getlength(joined) <= width:
+            lines[-1] = joined
+        else:
+            lines.append(fit_text(word, kind, size, width))
+    return lines
 
 
 @cache

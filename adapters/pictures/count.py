@@ -34,12 +34,11 @@ three-player count takes about 3 ms, most of it the PNG encoding.
 from __future__ import annotations
 
 import re
-import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from ._fonts import safe_text
-from ._raster import PX_PER_PT, Raster, box_tile, fit_text, pil_font
+from ._raster import PX_PER_PT, Raster, box_tile, fit_text, pil_font, wrap_text
 
 __all__ = ["COUNT_WIDTH", "count_height", "render_count"]
 
@@ -116,7 +115,8 @@ def _prepare(data: Mapping[str, Any]) -> dict[str, Any]:
     for t in outcome.get("transfers", []):
         for p in (t["from"], t["to"]):
             names.setdefault(str(p), safe_text(str(raw_names.get(p, p)), limit=15))
-    payments = [w for line in _payments(data, outcome.get("transfers", []), names) for w in textwrap.wrap(line, 78)]
+    payments = [w for line in _payments(data, outcome.get("transfers", []), names)  # wrapped to the width drawn
+                for w in wrap_text(line, "sans", 12, COUNT_WIDTH - 40)]
     return {"players": players, "serials": serials, "names": names, "payments": payments}
 
 

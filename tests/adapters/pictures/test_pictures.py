@@ -169,6 +169,28 @@ def test_count_grows_with_players_and_shows_a_push() -> None:
     assert big != render_count({**data, "words": {**data["words"], "no_payments": ""}})  # the push line is drawn
 
 
+def test_every_payment_line_fits_the_width_however_wide_the_names() -> None:
+    """Twelve players of wide capital names, one paying everyone: the lines break between names to fit the 720 px
+    drawn (they once broke at 78 characters and ran off the right edge)."""
+    from adapters.pictures._raster import pil_font
+    from adapters.pictures.count import COUNT_WIDTH, _prepare
+
+    players = [f"p{i}" for i in range(12)]
+    data: dict[str, Any] = {
+        "serials": {p: f"{i % 8:08d}" for i, p in enumerate(players)},
+        "names": {p: f"MWMWMWMWMWMWM {i}" for i, p in enumerate(players)},
+        "outcome": {"final_bid": {"player": "p0", "quantity": 3, "digit": 1}, "count": 5, "made": True,
+                    "skunk": False, "multiplier": 1, "multiplier_text": "×1",
+                    "transfers": [{"from": "p0", "to": p, "units": 1} for p in players[1:]], "net": {}},
+    }
+    data["words"] = count_picture_words(data["outcome"], RankOrder.ZERO_LOW, 1)
+    lines = _prepare(data)["payments"]
+    face = pil_font("sans", 12)
+    assert len(lines) > 2 and all(face.getlength(line) <= COUNT_WIDTH - 40 for line in lines), lines
+    assert all(data["names"][p][:12] in " ".join(lines) for p in players)  # every name is still there
+    render_count(data)
+
+
 def test_the_elimination_count_names_who_leaves_safe() -> None:
     """``{leaves}`` in the game's words is the display name of ``outcome["leaves"]``."""
     data = count_example()
