@@ -218,7 +218,11 @@ async def _run(
 
     table = service.table(KEY)
     if table is not None and (humans and YOU in table.seats):
-        out.write("Resuming the table left open in this database.\n\n")
+        if table.game.name != game:  # --game (or --seats, --preset) applies to a new table only
+            out.write(f"Resuming the table left open in this database: it plays {table.game.title}, not "
+                      f"{get_game(game).title}. Type `end` to close it; the next `liars play` opens a new one.\n\n")
+        else:
+            out.write("Resuming the table left open in this database.\n\n")
         await service.resume(KEY)
         show(await send("status"))
         if table.live:

@@ -114,3 +114,16 @@ def test_the_terminal_reads_a_short_name_followed_by_words_as_the_move_it_spells
     from core.registry import GAMES
 
     assert parse_line(line, GAMES[game]) == parsed
+
+
+async def test_a_table_left_open_of_another_game_is_resumed_saying_so(tmp_path: Path) -> None:
+    db = str(tmp_path / "local.sqlite3")
+    first = io.StringIO()
+    assert await play(seats=2, preset=None, stake=None, humans=1, rounds=None, seed=3, level="easy",
+                      db_path=db, stdin=io.StringIO("quit\n"), out=first) == 0  # a serial table, left open
+    again = io.StringIO()
+    assert await play(seats=2, preset=None, stake=None, humans=1, rounds=None, seed=3, level="easy",
+                      db_path=db, stdin=io.StringIO("quit\n"), out=again, game="cards") == 0
+    text = again.getvalue()
+    assert "Resuming the table left open in this database: it plays Liar's Poker (serial numbers), not " \
+           "Liar's Poker with cards. Type `end` to close it" in text, text[:400]
