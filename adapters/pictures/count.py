@@ -79,7 +79,7 @@ def _payments(data: Mapping[str, Any], transfers: Sequence[Mapping[str, Any]], n
     """Transfers grouped by payer (``Carol pays 1 each to Alice, Bob``) or by payee, whichever is shorter."""
     if not transfers:
         leaves = data["outcome"].get("leaves")
-        return [_say(data, "no_payments", leaves=names.get(str(leaves), str(leaves)) if leaves else "")]
+        return [_say(data, "no_payments", leaves=names.get(str(leaves), str(leaves)) if leaves is not None else "")]
 
     def grouped(key: str, other: str) -> dict[tuple[str, int], list[str]]:
         out: dict[tuple[str, int], list[str]] = {}
