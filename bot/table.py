@@ -19,6 +19,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
+from core.errors import GameError
 from core.game import Checked, Game, GameRules, Json, Match, RandomSource, Say, SayKind, Step
 from core.registry import DEFAULT_GAME, get_game
 
@@ -175,11 +176,16 @@ class TableState:
         return self.match.apply_deal({k: v for k, v in event.items() if k not in _ENVELOPE})
 
     def seat_change_ends_game(self) -> bool:
-        """Would the seats of the next deal end the game before it is dealt (nobody left to play)?"""
+        """Would the seats of the next deal end the game before it is dealt (nobody left to play)?  Asked
+        also when fewer than a game's least number of players remain: the game may settle there (the card
+        game's last player left wins; a walk-out on dinner pays), or, refusing so few seats, it does not."""
         players = self.players_for_next_deal()
-        if self.match is None or list(self.match.players) == players or len(players) < self.game.min_players:
+        if self.match is None or list(self.match.players) == players or not players:
             return False
-        return self._new_match(players).over
+        try:
+            return self._new_match(players).over
+        except GameError:  # a game that seats no fewer (the serial game's rounds): closed for too few
+            return False
 
     def _new_match(self, players: list[str]) -> Match:
         return self.game.new_match(self.rules, players, host=self.successor_host(players), previous=self.match)

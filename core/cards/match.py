@@ -84,7 +84,8 @@ class CardsEngine:
         forfeits: Sequence[str] = (),
         opener: str | None = None,
     ) -> None:
-        if len(players) < 2 or len(set(players)) != len(players):
+        if len(set(players)) != len(players) or len({*players, *out, *forfeits}) < 2 or not players:
+            # a game carried on at one seat (everyone else left) counts those who left: it is over at once
             raise ValueError("a game of cards needs at least two distinct players")
         self.rules = rules
         self.players: tuple[str, ...] = tuple(players)

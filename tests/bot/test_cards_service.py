@@ -178,3 +178,23 @@ async def test_each_move_is_answered_in_the_games_own_words(harness: Harness) ->
     assert declared.ok and declared.text == "Declared."
     took = await h.do(actor(round_of(h).to_act), "take")
     assert took.ok and took.text == "You took the hand."
+
+
+async def test_when_two_of_three_leave_in_one_round_the_one_left_wins(harness: Harness) -> None:
+    """One seat left for the next deal, fewer than the game seats: the game still ends with its winner and its
+    settlement (both leavers forfeit the stake to the winner) instead of closing with nobody paid."""
+    h = harness
+    await open_cards(h, CAROL)
+    r = round_of(h)
+    opener = r.to_act
+    assert opener is not None
+    assert (await h.do(actor(opener), "declare", *r.least_raise().name().split())).ok
+    under_gun = r.to_act
+    assert under_gun is not None
+    third = next(p for p in (ALICE.user_id, BOB.user_id, CAROL.user_id) if p not in (opener, under_gun))
+    assert (await h.do(actor(third), "leave")).ok and (await h.do(actor(under_gun), "leave")).ok
+    assert (await h.do(actor(under_gun), "challenge")).ok  # seven-six high holds: the challenger is out
+    assert h.service.table(KEY) is None
+    said = "\n".join(m.text for m in h.notifier.messages)
+    assert f"<@{opener}> is the last player standing and wins the game" in said, said[-600:]
+    assert await h.service.store.balances(KEY.server) == {opener: 2, under_gun: -1, third: -1}

@@ -77,3 +77,20 @@ async def test_stake_zero_names_the_payer_and_writes_nothing(harness: Harness) -
         stats = await h.do(player, "stats")
         assert stats.ok and data(stats)["rounds"] == 1 and data(stats)["net"] == 0, stats.text
         assert stats.text.startswith(f"📊 {player.name}: 1 round, net 0 units"), stats.text
+
+
+async def test_two_still_in_who_leave_in_one_round_leave_one_payer(harness: Harness) -> None:
+    """Three players; the two still in besides Carol leave mid-round, so one seat is left for the next deal, fewer
+    than the game seats: the walk-out still settles (the first in seat order pays, the other neither pays nor is
+    paid) instead of the table closing with nobody paying."""
+    h = harness
+    await open_three(h, "stake=2")
+    assert (await h.do(BOB, "leave")).ok and (await h.do(ALICE, "leave")).ok  # both still in: at the next deal
+    await decide_one(h)
+    assert h.service.table(KEY) is None
+    said = "\n".join(m.text for m in h.notifier.messages)
+    assert "pays for dinner" in said and "fewer than two players remain" not in said, said[-600:]
+    balances = await h.service.store.balances(KEY.server)
+    rows: list[dict[str, Any]] = await h.service.store.rounds(KEY.server)  # JSON rows, read as such
+    safe = [r["outcome"]["leaves"] for r in rows if r["outcome"].get("leaves") is not None]
+    assert balances == {ALICE.user_id: -2, **{p: 2 for p in safe if p != ALICE.user_id}}, (balances, safe)
