@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from bot.model import Actor
+from core.cards.game import CARDS
 from core.cards.round import Phase, Round
 from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, KEY, Harness, actor
 from tests.typed import cards_match, data
@@ -198,3 +200,7 @@ async def test_when_two_of_three_leave_in_one_round_the_one_left_wins(harness: H
     said = "\n".join(m.text for m in h.notifier.messages)
     assert f"<@{opener}> is the last player standing and wins the game" in said, said[-600:]
     assert await h.service.store.balances(KEY.server) == {opener: 2, under_gun: -1, third: -1}
+    records = json.loads(data(await h.do(ALICE, "export"))["record"])  # the one-seat match's record verifies too
+    verified = [CARDS.verify(record) for record in records]
+    assert len(records) == 2 and verified[-1]["rounds"] == [] and verified[-1]["winner"] == opener
+    assert verified[-1]["net"] == {opener: 2, under_gun: -1, third: -1}
