@@ -265,6 +265,7 @@ class ServerRatings:
     games: dict[str, Ratings] = field(default_factory=dict)
     periods: dict[tuple[str, str], Ratings] = field(default_factory=dict)
     last_id: int | None = None  # the newest store row folded in
+    folded: set[int] = field(default_factory=set, compare=False)  # every store row folded in, by id
 
     def of(self, game: str, period: str | None = None) -> Ratings:
         found = self.games.get(game) if period is None else self.periods.get((game, period))
@@ -291,7 +292,7 @@ def build(rows: Iterable[Mapping[str, Any]]) -> ServerRatings:
         by_period.setdefault((game, period), []).append(ranking)
     ids = [int(r["id"]) for r in rows if r.get("id") is not None]
     return ServerRatings({g: rebuild(r) for g, r in by_game.items()},
-                         {k: rebuild(r) for k, r in by_period.items()}, max(ids) if ids else None)
+                         {k: rebuild(r) for k, r in by_period.items()}, max(ids) if ids else None, set(ids))
 
 
 def extend(book: ServerRatings, rows: Iterable[Mapping[str, Any]]) -> None:
@@ -301,14 +302,21 @@ def extend(book: ServerRatings, rows: Iterable[Mapping[str, Any]]) -> None:
         book.games[game] = update(book.of(game), ranking)
         book.periods[(game, period)] = update(book.of(game, period), ranking)
     ids = [int(r["id"]) for r in rows if r.get("id") is not None]
+    book.folded.update(ids)
     if ids:
         book.last_id = max([*ids, book.last_id or 0])
 
 
+_RECENT = 16  # the newest rows a read looks at first: a late commit is among them
+
+
 class RatingBook:
     """Every server's :class:`ServerRatings`, in memory.  The first read of a server builds them from all
-    its stored rows; every later read asks the store for its newest row and, if rows were stored since
-    (a round settled), folds just those in.  Reads are serialised per server."""
+    its stored rows; every later read asks the store for its newest rows and, if rows were stored since
+    (a round settled), folds just those in.  It builds them again if those rows show that the store changed
+    under it: the newest row folded in is gone (``liars forget`` erased the server while the bot ran), or a
+    row older than it was committed after it was read (PostgreSQL hands out ids at insert, so processes may
+    commit them out of order).  Reads are serialised per server."""
 
     def __init__(self, store: RoundSource) -> None:
         self.store = store
@@ -318,19 +326,22 @@ class RatingBook:
     async def get(self, server: str) -> ServerRatings:
         async with self._locks.setdefault(server, asyncio.Lock()):
             book = self._servers.get(server)
-            if book is None or book.last_id is None:
-                rows = list(reversed(await self.store.rounds(server)))
-                # ~0.1 ms a result: a long history is rated off the event loop
-                book = await asyncio.to_thread(build, rows) if len(rows) > 500 else build(rows)
-                self._servers[server] = book
-                return book
-            limit = 1
-            while True:
-                rows = await self.store.rounds(server, limit=limit)
-                if len(rows) < limit or any(int(r.get("id") or 0) <= book.last_id for r in rows):
-                    break
-                limit *= 8
-            extend(book, reversed([r for r in rows if int(r.get("id") or 0) > book.last_id]))
+            if book is not None and book.last_id is not None:
+                last, limit = book.last_id, _RECENT
+                while True:
+                    rows = await self.store.rounds(server, limit=limit)
+                    if len(rows) < limit or any(int(r.get("id") or 0) <= last for r in rows):
+                        break
+                    limit *= 8
+                known = [int(r.get("id") or 0) for r in rows if int(r.get("id") or 0) <= last]
+                if last in known and all(i in book.folded for i in known):
+                    extend(book, reversed([r for r in rows if int(r.get("id") or 0) > last]))
+                    return book
+                # else the store changed under the book (an erasure, a late commit): build it again
+            rows = list(reversed(await self.store.rounds(server)))
+            # ~0.1 ms a result: a long history is rated off the event loop
+            book = await asyncio.to_thread(build, rows) if len(rows) > 500 else build(rows)
+            self._servers[server] = book
             return book
 
     def forget(self, server: str | None = None) -> None:

@@ -71,6 +71,25 @@ async def test_ratings_kept_up_to_date_equal_ratings_rebuilt_from_the_store(harn
     assert all(r.rounds == 7 for r in kept.of("serial").players.values())
 
 
+async def test_a_server_erased_while_the_bot_runs_leaves_no_rating_behind(harness: Harness) -> None:
+    """``liars forget`` erases a server from another process while the bot runs: the bot's ratings in memory
+    see the store change under them and are built again, so the erased players leave the leaderboard."""
+    from adapters.stores import open_store
+
+    h = harness
+    await play_rounds(h, 3)
+    assert (await h.do(ALICE, "end")).ok
+    assert data(await h.do(BOB, "leaderboard", "all"))["standings"]  # rated, and the book is in memory
+    other = await open_store(str(h.path))
+    try:
+        assert (await other.erase_server(KEY.server))["rounds"] == 3
+    finally:
+        await other.close()
+    assert data(await h.do(BOB, "leaderboard", "all"))["standings"] == []
+    await play_rounds(h, 1)  # a new game after the erasure is rated alone
+    assert (await h.service.reports.ratings.get(KEY.server)).of("serial").results == 1
+
+
 async def test_the_card_game_is_rated_once_per_finished_game(harness: Harness) -> None:
     h = harness
     await computer_table(h, "cards", payout="knockout")
