@@ -8,6 +8,8 @@ from typing import Any
 
 __all__ = ["register"]
 
+_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
@@ -16,13 +18,14 @@ def register(sub: Any) -> None:
         description="Reads SLACK_BOT_TOKEN (one workspace) or SLACK_CLIENT_ID and SLACK_CLIENT_SECRET (every "
         "workspace that installs the app: GET /slack/install), SLACK_REDIRECT_URI, SLACK_SIGNING_SECRET (HTTP mode), "
         "SLACK_APP_TOKEN (Socket Mode), "
-        "SLACK_API_URL, PORT, LIARS_DATABASE_URL, LIARS_DB and LIARS_COMPUTER_DELAY from the environment.",
+        "SLACK_API_URL, PORT, LIARS_DATABASE_URL, LIARS_DB, LIARS_COMPUTER_DELAY and LIARS_LOG_LEVEL from the "
+        "environment.",
     )
     p.add_argument("--host", default="0.0.0.0", help="address to serve HTTP on (default 0.0.0.0)")
     p.add_argument("--port", type=int, default=None, help="HTTP port (default: $PORT or 3000)")
     p.add_argument("--db", default=None, help="SQLite file or postgresql:// URL "
                    "(default: $LIARS_DATABASE_URL, else $LIARS_DB, else ./liars.sqlite3)")
-    p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+    p.add_argument("--log-level", default=None, choices=_LEVELS, help="default: $LIARS_LOG_LEVEL, else INFO")
     p.add_argument("--manifest", action="store_true", help="print the Slack app manifest and exit")
     p.set_defaults(func=cmd_slack)
 
@@ -35,6 +38,10 @@ def cmd_slack(args: argparse.Namespace) -> int:
     if args.manifest:
         sys.stdout.write((Path(__file__).parent / "manifest.yml").read_text(encoding="utf-8"))
         return 0
+    level = args.log_level or (os.environ.get("LIARS_LOG_LEVEL") or "INFO").upper()  # as `liars discord` reads it
+    if level not in _LEVELS:
+        print(f"liars slack: LIARS_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.", file=sys.stderr)
+        return 2
     from .config import ConfigError, SlackConfig
 
     try:
@@ -42,7 +49,7 @@ def cmd_slack(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"liars slack: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from bot.bootstrap import run_loop, tune_runtime
 
     from .app import run

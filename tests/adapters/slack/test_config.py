@@ -79,6 +79,19 @@ def test_liars_slack_without_a_token_exits_2_with_the_reason(monkeypatch: pytest
     assert "SLACK_BOT_TOKEN is not set" in capsys.readouterr().err
 
 
+def test_liars_slack_reads_its_log_level_from_the_environment(monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """``.env.example`` lists LIARS_LOG_LEVEL for every mode: `liars slack` reads it (it read only --log-level)."""
+    monkeypatch.setenv("LIARS_LOG_LEVEL", "loud")
+    assert cli.main(["slack"]) == 2
+    assert "LIARS_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not 'LOUD'" in capsys.readouterr().err
+    monkeypatch.setenv("LIARS_LOG_LEVEL", "warning")  # read, then the missing token is the reason
+    for name in ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET"):
+        monkeypatch.delenv(name, raising=False)
+    assert cli.main(["slack"]) == 2
+    assert "SLACK_BOT_TOKEN is not set" in capsys.readouterr().err
+
+
 def test_liars_slack_prints_the_manifest(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["slack", "--manifest"]) == 0
     assert capsys.readouterr().out == MANIFEST.read_text(encoding="utf-8")
