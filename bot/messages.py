@@ -110,7 +110,8 @@ def seat_list(table: TableState) -> str:
 
 def lobby_message(table: TableState, fresh: bool = False) -> Message:
     if table.status == TableStatus.ENDED:
-        text = f"🃏 This table is closed. {table.ended_reason}".strip()
+        reason = table.ended_reason  # written to follow a colon: a sentence of its own here
+        text = "🃏 This table is closed." + (f" {reason[:1].upper()}{reason[1:]}" if reason != "" else "")
         return table_message(table, text, MessageKind.LOBBY, panel="lobby")
     text = (
         f"🃏 **{table.game.title}** — {mention(table.host)} opened a table ({table.rules.preset}, "

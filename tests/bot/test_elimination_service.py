@@ -90,6 +90,7 @@ async def test_two_still_in_who_leave_in_one_round_leave_one_payer(harness: Harn
     assert h.service.table(KEY) is None
     said = "\n".join(m.text for m in h.notifier.messages)
     assert "pays for dinner" in said and "fewer than two players remain" not in said, said[-600:]
+    assert "🃏 This table is closed. The elimination is over: " in said  # the closed lobby: its reason a sentence
     balances = await h.service.store.balances(KEY.server)
     rows: list[dict[str, Any]] = await h.service.store.rounds(KEY.server)  # JSON rows, read as such
     safe = [r["outcome"]["leaves"] for r in rows if r["outcome"].get("leaves") is not None]
