@@ -234,9 +234,15 @@ class Service:
                 if k.platform == platform and (server_id is None or k.server_id == server_id)
                 and user_id in t.seats and t.live]
 
-    async def periods(self, server: str) -> list[str]:
-        """The ledger periods a server has rounds in, oldest first."""
-        return await self.rt.store.periods(server)
+    async def periods(self, server: str, cmd: Command | None = None) -> list[str]:
+        """The ledger periods a server has rounds in, oldest first; with ``cmd``, only those its sender may
+        see (under ``history=month`` a player sees this period alone, so a menu of periods does not tell them
+        which earlier months had play)."""
+        periods = await self.rt.store.periods(server)
+        if cmd is None:
+            return periods
+        shown = await self.reports.discretion.period(cmd, await self.rt.settings(server))
+        return periods if shown is None else [p for p in periods if p == shown]
 
     def form(self, key: TableKey, user_id: str, verb: str) -> Form:
         """The form a button opens (the serial game's Raise…, the card game's Declare…), for this player now."""

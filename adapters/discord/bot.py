@@ -345,7 +345,8 @@ class LiarsBot(discord.AutoShardedClient):
         try:
             if interaction.guild_id is None and not _private(interaction):
                 return []
-            periods = await self.service.periods(self.table_key(interaction).server)
+            key = self.table_key(interaction)
+            periods = await self.service.periods(key.server, Command("sheet", key, self.actor(interaction)))
             return [app_commands.Choice(name=p, value=p) for p in sorted(periods, reverse=True)
                     if p.startswith(current.strip())][:25]
         except Exception as exc:

@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any
 
-from bot.model import Actor, Reply
+from bot.model import Actor, Command, Reply
 from tests.bot.conftest import ALICE, BOB, CAROL, KEY, Harness, actor
 from tests.typed import data
 
@@ -90,6 +90,9 @@ async def test_with_history_month_players_see_this_period_only_and_admins_see_al
     assert data(admins["stats bob"])["serial"]["rating"] == book.of("serial").players[BOB.user_id].display
     assert JANUARY.search(shown(await h.do(BOSS, "sheet", "2026-01")))
     assert data(admins["stats bob"])["rounds"] == 4
+    # a menu of periods (Discord's autocomplete) offers a player this period alone, an admin every one
+    assert await h.service.periods(KEY.server, Command("sheet", KEY, BOB)) == ["2026-02"]
+    assert await h.service.periods(KEY.server, Command("sheet", KEY, BOSS)) == ["2026-01", "2026-02"]
 
     # history=all (the default) shows everyone everything again
     assert (await h.do(BOSS, "config", "history=all")).ok
