@@ -32,6 +32,7 @@ HOME_TEXT = {
     "(this workspace shows players this month's figures only).",
     "rank_month": "#{place} on this month's board",
     "unranked": "not in the all-time top 10 yet",
+    "unranked_month": "not in this month's top 10 yet",
     "tables": "*Your tables*",
     "no_tables": "You are not seated at any open table.",
     "table": "• <#{channel}> — {game}, {state}",
@@ -88,7 +89,7 @@ async def home_view(service: Service, server: str, actor: Actor, channel: str = 
         board = await _ask(service, key, actor, "leaderboard", "all", "skill", game.name)
         place = next((s["place"] for s in board.get("standings", []) if s.get("player") == user), None)
         rank = HOME_TEXT["rank_month" if month else "rank"].format(place=place) if place is not None \
-            else HOME_TEXT["unranked"]
+            else HOME_TEXT["unranked_month" if month else "unranked"]
         change = int(figures.get("trend") or 0)
         blocks.append(_section(HOME_TEXT["rating"].format(
             title=game.title, rating=figures["rating"], trend=f"{change:+d}" if change else "±0", rank=rank)))
