@@ -90,7 +90,7 @@ def inspect(body: Any) -> tuple[str, str | None]:
             return "malformed", "block_actions without actions"
         if not all(isinstance(a, Mapping) and _text(a, "action_id") for a in actions):
             return "malformed", "an action without action_id"
-        for name in ("channel", "container", "team"):
+        for name in ("channel", "container", "team", "enterprise"):
             if body.get(name) is not None and not isinstance(body[name], Mapping):
                 return "malformed", f"{name} is not an object"
         if not str(actions[0]["action_id"]).startswith(ACTION_PREFIX):

@@ -165,9 +165,14 @@ def usage(unknown: str | None = None) -> str:
 
 
 def server_id(body: Mapping[str, Any]) -> str:
-    """The ledger's server: the Enterprise Grid organisation if there is one, else the workspace."""
-    enterprise = body.get("enterprise_id") or (body.get("enterprise") or {}).get("id")
+    """The ledger's server: the Enterprise Grid organisation if there is one, else the workspace.  A field of
+    the wrong shape (a signed body's ``enterprise`` as a string) is no id: it is passed over, not a traceback."""
+    enterprise = body.get("enterprise_id") or _id_of(body.get("enterprise"), "id")
     if enterprise:
         return str(enterprise)
-    team = body.get("team_id") or (body.get("team") or {}).get("id") or (body.get("user") or {}).get("team_id")
+    team = body.get("team_id") or _id_of(body.get("team"), "id") or _id_of(body.get("user"), "team_id")
     return str(team or "")
+
+
+def _id_of(value: Any, key: str) -> Any:
+    return value.get(key) if isinstance(value, Mapping) else None

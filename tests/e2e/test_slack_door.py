@@ -94,13 +94,18 @@ def _cases(fake: FakeSlack) -> dict[str, tuple[bytes, dict[str, str]]]:
         "a payload that is a list": _signed(b"payload=%5B1%2C2%5D"),
         "a user that is a string": _signed(interactive_body({**click, "user": "U0BOB"})),
         "a view without callback_id": _signed(interactive_body(view)),
+        "an enterprise that is a string": _signed(interactive_body({**click_ok(fake), "enterprise": "E123"})),
     }
+
+
+def click_ok(fake: FakeSlack) -> dict[str, Any]:
+    return fake.block_actions("liars:join", "T0FAKE:C0GAME", message_ts="1.000001", user_id=BOB)
 
 
 @pytest.mark.parametrize("case", ["payload not JSON", "a form body sent as JSON", "an action without action_id",
                                   "a slash command without user_id", "a slash command without channel_id",
                                   "a payload that is a list", "a user that is a string",
-                                  "a view without callback_id"])
+                                  "a view without callback_id", "an enterprise that is a string"])
 async def test_signed_but_malformed_requests_get_a_quick_400_and_one_warning(
     driver: HttpDriver, db: Path, caplog: pytest.LogCaptureFixture, case: str
 ) -> None:
@@ -117,6 +122,22 @@ async def test_signed_but_malformed_requests_get_a_quick_400_and_one_warning(
     assert len(_warnings(caplog)) == 1, _warnings(caplog)
     assert (len(driver.fake.calls()), len(driver.fake.response_url_posts()), event_count(db)) == before
     assert (await driver.slash(BOB, "join")).text == "You are seated (2/12)."  # and the door still opens
+
+
+async def test_a_slash_command_with_a_stray_enterprise_field_is_served_by_its_team(
+    driver: HttpDriver, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A signed slash command with a form field ``enterprise`` (a string, where Slack's JSON bodies put an object)
+    is no organisation: the table is the team's, with no traceback (it was an ERROR and a 500)."""
+    command = {**driver.fake.slash_command("start", user_id=ALICE), "enterprise": "E123"}
+    body, headers = _signed(form_encode(command))
+    caplog.clear()
+    with caplog.at_level(logging.INFO):
+        resp = await post_to_app(driver.url, body, headers)
+        await driver.settled()
+    assert resp.status == 200, (resp.status, resp.body)
+    _no_traceback(caplog)
+    assert "already" in ((await driver.slash(ALICE, "start")).text or "")  # the team's table was opened
 
 
 async def test_kinds_the_bot_does_not_handle_are_acknowledged_quietly(
