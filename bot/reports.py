@@ -174,7 +174,7 @@ class Reports:
             raise UserError(sentence(str(exc)), "bad-option") from None
         settings = with_game_defaults(settings, game.name, preset, options)
         saved = await rt.save_settings(cmd.key, settings, version)
-        return Reply(M.settings_saved(saved, GAMES))
+        return await rt.remember_answer(cmd, Reply(M.settings_saved(saved, GAMES)))  # a redelivery: this answer
 
     async def ledger(self, cmd: Command) -> Reply:
         rt, server = self.rt, cmd.key.server
@@ -225,8 +225,10 @@ class Reports:
             picture = {"chart": "balances", "series": series, "title": M.balances_title(period),
                        "time_axis": bool(series) and series[-1][0] - series[0][0] >= 86_400}
             note = self._chart(cmd, text, picture, names)
-            return Reply(note if not settle else f"{text}\n{note}", private=not settle, data={**data, "chart": True})
-        return Reply(text, private=not settle, data=data)
+            reply = Reply(note if not settle else f"{text}\n{note}", private=not settle, data={**data, "chart": True})
+        else:
+            reply = Reply(text, private=not settle, data=data)
+        return await rt.remember_answer(cmd, reply) if settle else reply  # a redelivered settle: this answer
 
     async def stats(self, cmd: Command) -> Reply:
         rt, server = self.rt, cmd.key.server

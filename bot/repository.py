@@ -283,6 +283,21 @@ class TableRepository:
             return False
         return True
 
+    async def remember_answer(self, cmd: Command, reply: Reply) -> Reply:
+        """Store the answer to a request that changed a server's settings or books, which no table commit
+        carries, so that the request delivered again (a retry, another worker, after a restart) gets this
+        answer instead of running again; if another delivery was answered first, that answer.  Stored just
+        after the change, not in its transaction: a crash between the two would let a redelivery apply the
+        same change again."""
+        if cmd.request_id is None:
+            return reply
+        try:
+            await self.store.remember(cmd.request_id, reply.to_dict(), self.clock.now())
+        except DuplicateRequest:
+            seen = await self.store.get_request(cmd.request_id)
+            return Reply.from_dict(seen) if seen is not None else reply
+        return reply
+
     async def claim(self, table: TableState, what: str) -> bool:
         """Claim a one-off act on the table as it is now (a turn warning) for this process: True once
         across all processes sharing the store, False if another claimed it or the table moved on."""

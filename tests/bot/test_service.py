@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 import pytest
 
-from bot.model import TableKey
+from bot.model import Command, Reply, TableKey
 from core.serial.rules import Rules
 from tests.typed import data, live_round, serial_match
 
@@ -554,3 +554,31 @@ async def test_raise_options_offer_exactly_the_legal_bids_and_say_why_not(harnes
     assert quantity.options[0][0] == "3" and len(quantity.options) == 22  # 3 .. 24 at three players
     assert (service.form(KEY, opener.user_id, "bid").refusal or "").startswith("It is not your turn")
     assert service.form(KEY, ADMIN.user_id, "bid").refusal == "You are not seated at this table."
+
+
+async def test_a_redelivered_config_or_settle_gets_its_first_answer_and_applies_nothing_again(
+        harness: Harness) -> None:
+    """A platform's retry (another worker, or after a restart) of a request that changed the server's settings or
+    its books: every delivery gets the first answer.  A config applied again undid a later change; a settle
+    delivered again was answered "already settled"."""
+    h = harness
+
+    async def deliver(name: str, *args: str, request_id: str) -> Reply:
+        return await h.service.handle(Command(name, KEY, ADMIN, args, {}, request_id))
+
+    first = await deliver("config", "turn_timeout=30", request_id="slack:T1:config")
+    assert first.ok and (await deliver("config", "turn_timeout=90", request_id="slack:T2:config")).ok
+    await h.restart()
+    again = await deliver("config", "turn_timeout=30", request_id="slack:T1:config")
+    assert (again.ok, again.text) == (first.ok, first.text)
+    assert (await h.service.rt.settings(KEY.server))["turn_timeout"] == 90  # the later change stands
+
+    await open_three(h)
+    assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
+    while h.service.table(KEY) is not None and h.serial().round_number == 1:
+        assert (await h.do(actor(h.to_act()), "challenge")).ok
+    settled = await deliver("sheet", "settle", request_id="slack:T3:sheet")
+    assert settled.ok and not settled.private
+    await h.restart()
+    again = await deliver("sheet", "settle", request_id="slack:T3:sheet")
+    assert (again.ok, again.private, again.text) == (True, False, settled.text)
