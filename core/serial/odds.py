@@ -14,7 +14,18 @@ from math import comb
 
 from .serials import Serial
 
-__all__ = ["at_least", "count_distribution", "exact_at_least", "exactly", "player_odds"]
+__all__ = ["at_least", "count_distribution", "exact_at_least", "exactly", "pct", "player_odds"]
+
+
+def pct(p: float, decimals: int = 0) -> str:
+    """``0.4321`` → ``43%`` (``43.2%`` with one decimal); ``<1%``/``>99%`` (``<0.1%``/``>99.9%``) at the ends
+    where rounding would say 0% or 100%: a figure shown to a player never claims a certainty it lacks."""
+    shown, step = f"{100 * p:.{decimals}f}", 10.0 ** -decimals  # the smallest step shown, in percent
+    if 0.0 < p and float(shown) == 0.0:
+        return f"<{step:.{decimals}f}%"
+    if p < 1.0 and float(shown) >= 100.0:
+        return f">{100 - step:.{decimals}f}%"
+    return f"{shown}%"
 
 
 @cache

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..game import Control, units
 from .bids import Bid, digit_name, digit_plural
-from .odds import at_least, player_odds
+from .odds import at_least, pct, player_odds
 from .round import Phase, Round
 from .rules import ChallengeMode, RankOrder, Rules
 from .scoring import Outcome
@@ -142,12 +142,12 @@ def odds_text(r: Round, player: str) -> str:
         start = held + 1  # show the quantities around where the bidding is
         if bid is not None:
             start = max(start, bid.quantity)
-        parts = " · ".join(f"≥{q}: {probs[q - 1]:.0%}" for q in range(start, min(start + 3, top) + 1))
+        parts = " · ".join(f"≥{q}: {pct(probs[q - 1])}" for q in range(start, min(start + 3, top) + 1))
         lines.append(f"{digit_plural(d, order)} (hold {held}): {parts}")
     if bid is not None:
         held = serial.counts[bid.digit]
         p = bid_true(serial, n, bid, rules)
-        lines.append(f"The standing bid {bid} is true with probability {p:.1%} given your {held}.")
+        lines.append(f"The standing bid {bid} is true with probability {pct(p, 1)} given your {held}.")
     return "\n".join(lines)
 
 

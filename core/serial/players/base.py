@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from ..bids import Bid, digit_name, digit_plural
-from ..odds import at_least
+from ..odds import at_least, pct  # pct: its players' figures, as the odds show them
 from ..round import Action, CallCount, Challenge, MakeBid, Phase
 from ..rules import RankOrder
 from ..scoring import size_multiplier
@@ -76,15 +76,6 @@ def memo_key_of(strategy: Strategy, view: SeatView) -> tuple[object, ...] | None
         return None
     out: tuple[object, ...] | None = key(view)
     return out
-
-
-def pct(p: float) -> str:
-    """``0.4321`` → ``43%`` (``<1%``/``>99%`` at the ends, so a hint never claims certainty it lacks)."""
-    if 0.0 < p < 0.005:
-        return "<1%"
-    if 0.995 < p < 1.0:
-        return ">99%"
-    return f"{100 * p:.0f}%"
 
 
 def bid_text(bid: Bid) -> str:

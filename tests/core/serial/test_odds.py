@@ -55,3 +55,26 @@ def test_a_player_needs_q_minus_h_among_the_other_serials() -> None:
     assert probs[5] == pytest.approx(1 - sum(exactly(j, 16) for j in range(3)))
     assert rows[0] == (0, [at_least(q, 16) for q in range(1, 25)])
     assert all(a >= b for a, b in itertools.pairwise(probs))
+
+
+@pytest.mark.parametrize(("p", "whole", "tenth"), [
+    (0.0, "0%", "0.0%"), (0.004, "<1%", "0.4%"), (0.005, "<1%", "0.5%"), (0.43, "43%", "43.0%"),
+    (0.995, ">99%", "99.5%"), (0.99899, ">99%", "99.9%"), (0.9999, ">99%", ">99.9%"), (1.0, "100%", "100.0%"),
+])
+def test_a_shown_chance_never_rounds_to_a_certainty_it_lacks(p: float, whole: str, tenth: str) -> None:
+    from core.serial.odds import pct
+
+    assert (pct(p), pct(p, 1)) == (whole, tenth)
+
+
+def test_the_odds_read_at_twelve_players_says_more_than_99_not_100() -> None:
+    """Holding three nines at twelve players, five or more nines is 0.99899 likely: the read said "100%"."""
+    from core.serial.round import Round
+    from core.serial.rules import make_rules
+    from core.serial.text import odds_text
+
+    players = [f"p{i}" for i in range(12)]
+    serials = {p: Serial.parse("99912345" if p == "p0" else "12345678") for p in players}
+    text = odds_text(Round(make_rules("classic"), players, serials, "p0"), "p0")
+    nines = next(line for line in text.splitlines() if line.startswith("nines"))
+    assert "≥5: >99%" in nines and "100%" not in text, text
