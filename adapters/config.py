@@ -42,6 +42,13 @@ class Env:
             raise ConfigError(f"LIARS_COMPUTER_DELAY must be 0 to 60 seconds, not {delay}.")
         return delay
 
+    def log_level(self) -> str:
+        """``LIARS_LOG_LEVEL`` (every mode): DEBUG, INFO (unset), WARNING, ERROR or CRITICAL."""
+        level = (self.get("LIARS_LOG_LEVEL") or "INFO").upper()
+        if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+            raise ConfigError(f"LIARS_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
+        return level
+
     def database(self, db_path: str | None) -> str | None:
         """The database: ``db_path`` (``--db``), else ``LIARS_DATABASE_URL``, else ``LIARS_DB``; None
         leaves the choice to the store (``./liars.sqlite3``)."""

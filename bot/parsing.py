@@ -32,7 +32,7 @@ def user_ref(text: str) -> str:
     """A user id from a mention as platforms write it: ``<@U123>``, ``<@U123|name>``, ``<@!123>``; "" for
     what names no user (``<@>``, a channel link ``<#C123|general>``, a role ``<@&123>``)."""
     ref = text.strip().removeprefix("<@").removesuffix(">").split("|")[0].lstrip("@!")
-    return "" if any(c in ref for c in "<>#&") or ref.split() != [ref] else ref
+    return "" if any(c in "<>#&" or c.isspace() for c in ref) else ref
 
 
 def positive_int(value: Any, name: str, *, default: int, low: int, high: int) -> int:

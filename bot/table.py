@@ -184,7 +184,7 @@ class TableState:
             return False
         try:
             return self._new_match(players).over
-        except (GameError, ValueError):  # a game that seats no fewer (the serial game's rounds): closed for too few
+        except GameError:  # a game that seats no fewer (the serial game's rounds): closed for too few
             return False
 
     def _new_match(self, players: list[str]) -> Match:

@@ -125,9 +125,7 @@ class DiscordConfig:
                     f"DISCORD_GATEWAY_URL must be a ws(s) URL like wss://gateway.discord.gg, not {gateway!r}."
                 )
         delay = settings.computer_delay()
-        level = (get("LIARS_LOG_LEVEL") or "INFO").upper()
-        if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
-            raise ConfigError(f"LIARS_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
+        level = settings.log_level()
         shard_count, shard_ids = _shards(get("DISCORD_SHARD_COUNT"), get("DISCORD_SHARD_IDS"))
         port = get("LIARS_METRICS_PORT")
         if port is not None and not (port.isdigit() and int(port) <= 65535):

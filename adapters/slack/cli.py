@@ -38,13 +38,11 @@ def cmd_slack(args: argparse.Namespace) -> int:
     if args.manifest:
         sys.stdout.write((Path(__file__).parent / "manifest.yml").read_text(encoding="utf-8"))
         return 0
-    level = args.log_level or (os.environ.get("LIARS_LOG_LEVEL") or "INFO").upper()  # as `liars discord` reads it
-    if level not in _LEVELS:
-        print(f"liars slack: LIARS_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.", file=sys.stderr)
-        return 2
+    from ..config import Env
     from .config import ConfigError, SlackConfig
 
     try:
+        level = args.log_level or Env(os.environ).log_level()  # as `liars discord` reads it
         config = SlackConfig.from_env(os.environ, port=args.port, db_path=args.db)
     except ConfigError as exc:
         print(f"liars slack: {exc}", file=sys.stderr)

@@ -84,7 +84,7 @@ class CardsEngine:
         forfeits: Sequence[str] = (),
         opener: str | None = None,
     ) -> None:
-        if len(set(players)) != len(players) or len({*players, *out, *forfeits}) < 2 or not players:
+        if not players or len(set(players)) != len(players) or len({*players, *out, *forfeits}) < 2:
             # a game carried on at one seat (everyone else left) counts those who left: it is over at once
             raise ValueError("a game of cards needs at least two distinct players")
         self.rules = rules

@@ -113,14 +113,15 @@ def replay(record: Any, *, verify: bool = False) -> dict[str, Any]:
         raise RecordError(f"this is a record of the {record.get('game')!r} game, not of cards")
     rules = rules_from_record(record)
     players = _names(record.get("players"), "players")
-    out, forfeits = _names(record.get("out"), "out"), _names(record.get("forfeits"), "forfeits")
-    if not players or len(set(players)) != len(players) or len({*players, *out, *forfeits}) < 2:
-        # one seat is a game carried on after everyone else left (its forfeits pay the one left)
-        raise RecordError("'players' must list distinct names in seat order, two or more with those who left")
     rounds = record.get("rounds")
     if not isinstance(rounds, list):
         raise RecordError("'rounds' must be a list")
-    match = CardsEngine(rules, players, out=out, passed=_names(record.get("passed"), "passed"), forfeits=forfeits)
+    try:  # the engine checks the seats (one seat is a game carried on after everyone else left)
+        match = CardsEngine(rules, players, out=_names(record.get("out"), "out"),
+                            passed=_names(record.get("passed"), "passed"),
+                            forfeits=_names(record.get("forfeits"), "forfeits"))
+    except ValueError:
+        raise RecordError("'players' must list distinct names in seat order, two or more with those who left") from None
     results: list[dict[str, Any]] = []
     for r, spec in enumerate(rounds):
         if not isinstance(spec, Mapping):

@@ -66,7 +66,7 @@ async def test_every_move_of_the_card_game(tmp_path: Path) -> None:
     assert {"declare text]", "declare bare]", "declare form]", "take button]", "take text]", "discard text]",
             "pass button]", "challenge text]"} <= done, done
     declared = [step.split(" [")[0] for step, ok, _ in answers if ok and step.startswith("declare")]
-    assert declared == ["declare T high", "declare pair of 3s", "declare 2 pair", declared[-1]], declared
+    assert len(declared) == 4 and declared[:3] == ["declare T high", "declare pair of 3s", "declare 2 pair"], declared
 
 
 async def test_every_table_command_and_report(tmp_path: Path) -> None:

@@ -187,7 +187,7 @@ def test_every_payment_line_fits_the_width_however_wide_the_names() -> None:
     lines = _prepare(data)["payments"]
     face = pil_font("sans", 12)
     assert len(lines) > 2 and all(face.getlength(line) <= COUNT_WIDTH - 40 for line in lines), lines
-    assert all(data["names"][p][:12] in " ".join(lines) for p in players)  # every name is still there
+    assert " ".join(lines).count("MWMWMWMWMWMWM") == 12  # no name lost: the payer and eleven payees
     render_count(data)
 
 
