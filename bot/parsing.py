@@ -8,6 +8,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from core.commands import whole_number
+
 from . import refusals as R
 from .settings import MAX_STAKE, MAX_UNIT_VALUE
 
@@ -39,7 +41,7 @@ def positive_int(value: Any, name: str, *, default: int, low: int, high: int) ->
     if value is None or value == "":
         return default
     try:
-        n = int(str(value).strip())
+        n = whole_number(str(value))
     except ValueError:
         raise UserError(R.bad_number(name, value, low, high), "bad-option") from None
     if not low <= n <= high:
@@ -50,7 +52,7 @@ def positive_int(value: Any, name: str, *, default: int, low: int, high: int) ->
 def stake(value: Any, *, low: int = 1) -> int:
     """A stake in units, ``low`` (1; a table's may be 0, which its game's rules accept or refuse) to MAX_STAKE."""
     try:
-        n = int(str(value).strip())
+        n = whole_number(str(value))
     except ValueError:
         raise UserError(R.bad_stake(value), "bad-stake") from None
     if n < low:

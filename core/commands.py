@@ -19,13 +19,28 @@ command's words (``Command.args``), as a text command does.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Final
 
 __all__ = ["HELP_MAX", "SECTION_TITLES", "CommandSpec", "FormatWords", "HandWords", "Kind", "Param", "Section",
-           "Suggest", "merged"]
+           "Suggest", "merged", "whole_number"]
+
+
+_WHOLE: Final = re.compile(r"[+-]?[0-9]{1,18}")
+
+
+def whole_number(text: str) -> int:
+    """What someone typed as a whole number: ASCII digits with an optional sign, nothing else.
+
+    ``int`` alone reads more than people mean and more than the other fields take: "٣" (3), "1_000" and
+    thousands of digits (which it refuses with an error of its own).  Raises ``ValueError``."""
+    stripped = text.strip()
+    if _WHOLE.fullmatch(stripped) is None:
+        raise ValueError(f"not a whole number: {text[:40]!r}")
+    return int(stripped)
 
 
 class Kind(StrEnum):

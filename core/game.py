@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from .commands import CommandSpec, FormatWords, HandWords
+from .commands import CommandSpec, FormatWords, HandWords, whole_number
 
 __all__ = [
     "Checked",
@@ -74,7 +74,7 @@ def int_option(options: Mapping[str, Option], name: str) -> int | None:
     value = options[name]
     if isinstance(value, bool):
         raise ValueError(f"{name} is a number, not {value!r}")
-    return value if isinstance(value, int) else int(str(value).strip())
+    return value if isinstance(value, int) else whole_number(str(value))
 
 
 def units(n: int) -> str:

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..commands import whole_number
 from ..errors import RulesError
 
 __all__ = ["PAYOUTS", "PRESETS", "Rules", "RulesError", "make_rules"]
@@ -107,7 +108,7 @@ def _count(name: str, value: Any) -> int:
     if isinstance(value, bool):
         raise RulesError(f"{name} must be a whole number, not {value!r}")
     try:
-        return value if isinstance(value, int) else int(str(value).strip())
+        return value if isinstance(value, int) else whole_number(str(value))
     except ValueError:
         raise RulesError(f"{name} must be a whole number, not {value!r}") from None
 

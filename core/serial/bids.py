@@ -73,7 +73,7 @@ _FILLER = frozenset({"x", "×", "*", "of", "times"})
 
 
 def _parse_quantity(text: str) -> int | None:
-    if text.isdecimal():  # not isdigit(): "²" is a digit that int() refuses
+    if text.isascii() and text.isdecimal():  # ASCII digits, as the digit itself: not "٣", nor "²" (int refuses it)
         # Keep int() well inside its digit limit; a quantity this long is no bid at any table.
         return int(text) if len(text) <= 6 else None
     if text in _NUMBER_WORDS:

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from enum import Enum, StrEnum
 from typing import Any
 
+from ..commands import whole_number
 from ..errors import RulesError
 
 __all__ = [
@@ -306,7 +307,7 @@ def _coerce(name: str, value: Any) -> Any:
         if isinstance(value, bool):
             raise RulesError(f"{name} must be a whole number from {low} to {high}")
         try:
-            number = int(str(value).strip()) if not isinstance(value, int) else value
+            number = whole_number(str(value)) if not isinstance(value, int) else value
         except ValueError:
             raise RulesError(f"{name} must be a whole number from {low} to {high}, not {value!r}") from None
         if not low <= number <= high:
@@ -316,7 +317,7 @@ def _coerce(name: str, value: Any) -> Any:
         if isinstance(value, bool):
             raise RulesError("stake must be a positive whole number of units")
         try:
-            stake = int(str(value).strip()) if not isinstance(value, int) else value
+            stake = whole_number(str(value)) if not isinstance(value, int) else value
         except ValueError:
             raise RulesError(f"stake must be a positive whole number of units, not {value!r}") from None
         if stake < 0:

@@ -259,3 +259,13 @@ def test_when_everyone_else_leaves_the_new_match_is_over_and_settles() -> None:
     assert isinstance(last, CardsMatch) and last.over and last.pending is not None
     (settled,) = last.pending.settled
     assert settled.net[survivor] == 2 and sum(settled.net.values()) == 0
+
+
+@pytest.mark.parametrize("typed", ["٢", "1_0", "+", "", "1" * 5000, "２"])
+def test_card_table_numbers_are_ascii_whole_numbers(typed: str) -> None:
+    from core.cards.rules import make_rules
+    from core.errors import RulesError
+
+    with pytest.raises(RulesError, match="must be a whole number"):
+        make_rules("standard", {"stake": typed})
+    assert make_rules("standard", {"stake": " 3 ", "jokers": "0"}).stake == 3

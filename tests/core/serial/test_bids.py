@@ -72,6 +72,8 @@ def test_parse_keeps_the_tables_rank_order(order: RankOrder) -> None:
         "7 eleven",
         "1.5 7",
         "² 7",  # a "digit" to str.isdigit() that int() refuses
+        "٣ 7",  # Arabic-Indic three: int() reads it, but the digit itself is ASCII only, so is the quantity
+        "１ 7",  # a full-width one
         "1" * 5000 + " 7",  # longer than int()'s digit limit
         "challenge",
         "5x",

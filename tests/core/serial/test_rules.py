@@ -144,6 +144,10 @@ def test_switching_a_salomon_option_off() -> None:
         ("classic", {"stake": "two"}),
         ("classic", {"stake": 1.5}),
         ("classic", {"stake": True}),
+        ("classic", {"stake": "٣"}),  # int() reads other scripts' digits and "1_000"; people's numbers are ASCII
+        ("classic", {"stake": "1_000"}),
+        ("classic", {"serial_length": "٨"}),
+        ("classic", {"stake": "1" * 5000}),
     ],
 )
 def test_unknown_presets_options_and_bad_values_raise_rules_error(preset: str, overrides: dict[str, object]) -> None:
