@@ -225,7 +225,7 @@ def ran_out_of_time(player: str) -> str:
 
 
 def time_warning(player: str, left: int) -> str:
-    return f"⏳ {mention(player)}, {max(left, 0)} seconds left to act."
+    return f"⏳ {mention(player)}, {left} second{'s' if left != 1 else ''} left to act."
 
 
 # -- reports: the server's ledger, its sheet, the table's history and rules -------------------------

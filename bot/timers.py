@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 
 from . import messages as M
 from .background import cancel
@@ -104,12 +105,14 @@ class Timers:
                 pass  # the follow-up deals it
             elif table.is_computer(player):
                 await self.play.computer_move(table, player)
-            elif self._warned.get(key) != (table.id, table.turn_started_at):
+            elif self._warned.get(key) != (table.id, table.turn_started_at) and (
+                    left := float(settings["turn_timeout"]) - (now - table.turn_started_at)) > 0:
+                # (a warning due when the whole turn has passed — a restart long after, a lowered
+                # turn_timeout — would say "0 seconds left": the timeout acts instead, below)
                 self._warned[key] = (table.id, table.turn_started_at)
                 if not await rt.claim(table, "warn"):
                     return 0  # another process warned, or the turn moved on there
-                left = int(float(settings["turn_timeout"]) - (now - table.turn_started_at))
-                rt.post([M.table_message(table, M.time_warning(player, left), MessageKind.WARNING)])
+                rt.post([M.table_message(table, M.time_warning(player, math.ceil(left)), MessageKind.WARNING)])
                 return 1
             else:
                 for _ in range(3):  # one turn may be several moves: the card game's take, then declare

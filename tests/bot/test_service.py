@@ -249,6 +249,27 @@ async def test_turn_timers_warn_then_challenge_and_survive_a_restart(harness: Ha
     assert nxt in live_round(table).challengers
 
 
+async def test_a_turn_already_over_times_out_without_a_warning_of_no_time(harness: Harness) -> None:
+    """A restart long after a turn's whole timeout (or a lowered turn_timeout) once warned "0 seconds
+    left", then timed out: the timeout acts at once."""
+    h = harness
+    assert (await h.do(ADMIN, "config", "turn_timeout=60")).ok
+    await open_three(h)
+    opener = h.to_act()
+    await h.restart()
+    h.clock.advance(200)
+    before = len(h.notifier.messages)
+    assert await h.service.tick() == 1
+    assert not [m for m in h.notifier.messages[before:] if m.kind == "warning"]
+    assert live_round(h.table()).bidder == opener  # timed out: given the bid they are sure of
+    h.clock.advance(29.8)  # the next player's warning comes at half the turn, and counts whole seconds up
+    assert await h.service.tick() == 0
+    h.clock.advance(0.4)
+    assert await h.service.tick() == 1
+    assert h.notifier.messages[-1].kind == "warning"
+    assert h.notifier.messages[-1].text.endswith("30 seconds left to act.")
+
+
 async def test_an_idle_lobby_closes_itself(harness: Harness) -> None:
     h = harness
     assert (await h.do(ALICE, "start")).ok
