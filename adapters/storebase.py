@@ -46,6 +46,11 @@ DUMP_COLUMNS: dict[str, tuple[str, ...]] = {
 }
 
 
+def _request_row(request: tuple[str, dict[str, Any]] | None, at: float) -> tuple[Any, ...] | None:
+    """A request's row (request_id, table_id, reply, at) stored with a server's change (no table)."""
+    return None if request is None else (request[0], None, json.dumps(request[1]), float(at))
+
+
 @lru_cache(maxsize=256)
 def numbered(sql: str) -> str:
     """``?`` parameters as PostgreSQL's ``$1, $2, …`` (the shared SQL holds no ``?`` otherwise)."""
@@ -162,9 +167,10 @@ class StoreBase(Generic[U]):
                      settings_version: int | None, panels: dict[str, str] | None) -> U:
         raise NotImplementedError
 
-    def _other_unit(self, kind: str, rows: list[tuple[Any, ...]]) -> U:
+    def _other_unit(self, kind: str, rows: list[tuple[Any, ...]], request: tuple[Any, ...] | None = None) -> U:
         """A unit of one kind of row: ``panel`` (panel, ref, table_id), ``request`` (id, None, reply, at),
-        ``settings`` (server, document, expected version), ``settle`` (server, period, by, at)."""
+        ``settings`` (server, document, expected version), ``settle`` (server, period, by, at); with
+        ``request``, a request's row stored with them (the unit fails as a duplicate request if it is)."""
         raise NotImplementedError
 
     # -- shared ------------------------------------------------------------------------------------
@@ -250,8 +256,10 @@ class StoreBase(Generic[U]):
         row = await self._one(Queries.SETTINGS, (server,))
         return StoredSettings({}, 0) if row is None else StoredSettings(dict(json.loads(row[0])), int(row[1]))
 
-    async def set_settings(self, server: str, settings: dict[str, Any], *, expect_version: int) -> int:
-        await self._writer.submit(self._other_unit("settings", [(server, json.dumps(settings), expect_version)]))
+    async def set_settings(self, server: str, settings: dict[str, Any], *, expect_version: int,
+                           request: tuple[str, dict[str, Any]] | None = None, at: float = 0.0) -> int:
+        await self._writer.submit(self._other_unit("settings", [(server, json.dumps(settings), expect_version)],
+                                                   _request_row(request, at)))
         return expect_version + 1
 
     async def names(self, server: str) -> dict[str, str]:
@@ -271,11 +279,13 @@ class StoreBase(Generic[U]):
     async def all_servers(self) -> list[str]:
         return [r[0] for r in await self._rows(Queries.SERVERS)]
 
-    async def settle_period(self, server: str, period: str, by: str, at: float) -> bool:
+    async def settle_period(self, server: str, period: str, by: str, at: float,
+                            request: tuple[str, dict[str, Any]] | None = None) -> bool:
         """Mark a period settled; False if it already was."""
         if period in await self.settled_periods(server):
             return False
-        await self._writer.submit(self._other_unit("settle", [(server, period, by, float(at))]))
+        await self._writer.submit(self._other_unit("settle", [(server, period, by, float(at))],
+                                                   _request_row(request, at)))
         return True
 
     async def settled_periods(self, server: str) -> dict[str, str]:

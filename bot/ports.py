@@ -244,16 +244,23 @@ class Store(Protocol):
 
     async def get_settings(self, server: str) -> StoredSettings: ...
 
-    async def set_settings(self, server: str, settings: dict[str, JsonValue], *, expect_version: int) -> int:
+    async def set_settings(self, server: str, settings: dict[str, JsonValue], *, expect_version: int,
+                           request: tuple[str, dict[str, JsonValue]] | None = None, at: float = 0.0) -> int:
         """Replace the server's settings if they are still at ``expect_version``; return the new
-        version.  ``StaleSettings`` (nothing stored) if another process changed them first."""
+        version.  ``StaleSettings`` (nothing stored) if another process changed them first.
+        ``request``: the id and answer of the request that made the change, stored in the same
+        transaction (at ``at``); ``DuplicateRequest`` (nothing stored) if that id is already answered."""
         ...
 
     async def balances(self, server: str, period: str | None = None) -> dict[str, int]: ...
 
     async def periods(self, server: str) -> list[str]: ...
 
-    async def settle_period(self, server: str, period: str, by: str, at: float) -> bool: ...
+    async def settle_period(self, server: str, period: str, by: str, at: float,
+                            request: tuple[str, dict[str, JsonValue]] | None = None) -> bool:
+        """Mark a period settled; False (nothing stored) if it already was.  ``request`` as for
+        :meth:`set_settings`: stored with the settlement, or ``DuplicateRequest`` and nothing stored."""
+        ...
 
     async def settled_periods(self, server: str) -> dict[str, str]: ...
 

@@ -55,7 +55,7 @@ class Reports:
 
     def _chart(self, cmd: Command, text: str, picture: dict[str, Any], names: Mapping[str, str]) -> str:
         """Post a chart (its data; the platform draws it) with its text in the channel; the asker's note."""
-        self.rt.post([Message(cmd.key, text, MessageKind.INFO, names=dict(names), picture=picture)])
+        self.rt.post([_chart_message(cmd, text, picture, names)])
         return M.CHART_POSTED
 
     # -- the table --------------------------------------------------------------------------------
@@ -173,8 +173,7 @@ class Reports:
         except (ValueError, TypeError) as exc:
             raise UserError(sentence(str(exc)), "bad-option") from None
         settings = with_game_defaults(settings, game.name, preset, options)
-        saved = await rt.save_settings(cmd.key, settings, version)
-        return await rt.remember_answer(cmd, Reply(M.settings_saved(saved, GAMES)))  # a redelivery: this answer
+        return await rt.save_settings(cmd, settings, version, lambda saved: Reply(M.settings_saved(saved, GAMES)))
 
     async def ledger(self, cmd: Command) -> Reply:
         rt, server = self.rt, cmd.key.server
@@ -213,22 +212,32 @@ class Reports:
         if settle:
             if not await rt.is_admin(cmd, settings):
                 raise UserError(R.ONLY_ADMIN_SETTLES, "not-admin")
-            if not await rt.store.settle_period(server, period, cmd.actor.user_id, rt.clock.now()):
+            if period in settled:
                 raise UserError(R.period_settled(period), "already")
-            settled = await rt.store.settled_periods(server)
+            settled = {**settled, period: cmd.actor.user_id}  # the answer is stored with the settlement
         text = M.sheet_text(period, period in settled, balances, payments, names, settings)
         data: dict[str, JsonValue] = {"period": period, "balances": balances, "payments": [list(p) for p in payments],
                 "settled": period in settled}
+        chart: Message | None = None
         if _wants_chart(cmd):
             rows = [r for r in reversed(await rt.store.rounds(server)) if r.get("period") == period]
             series = _balance_series(rows)  # dated when it spans days; else by settlement, easier to read
             picture = {"chart": "balances", "series": series, "title": M.balances_title(period),
                        "time_axis": bool(series) and series[-1][0] - series[0][0] >= 86_400}
-            note = self._chart(cmd, text, picture, names)
+            chart = _chart_message(cmd, text, picture, names)
+            note = M.CHART_POSTED
             reply = Reply(note if not settle else f"{text}\n{note}", private=not settle, data={**data, "chart": True})
         else:
             reply = Reply(text, private=not settle, data=data)
-        return await rt.remember_answer(cmd, reply) if settle else reply  # a redelivered settle: this answer
+        if settle:
+            stored = await rt.settle_period(cmd, period, reply)
+            if stored is None:  # another admin settled it meanwhile
+                raise UserError(R.period_settled(period), "already")
+            if stored is not reply:  # a redelivered settle: the first delivery's answer (its chart is posted)
+                return stored
+        if chart is not None:
+            rt.post([chart])
+        return reply
 
     async def stats(self, cmd: Command) -> Reply:
         rt, server = self.rt, cmd.key.server
@@ -347,3 +356,8 @@ class Reports:
             raise UserError(R.NO_COUNTED_ROUND, "no-round")
         body = json.dumps(records[0] if len(records) == 1 else records, indent=1)
         return Reply(M.export_text(len(records)), data={"record": body})
+
+
+def _chart_message(cmd: Command, text: str, picture: dict[str, Any], names: Mapping[str, str]) -> Message:
+    """A chart (its data; the platform draws it) with its text, for the command's channel."""
+    return Message(cmd.key, text, MessageKind.INFO, names=dict(names), picture=picture)

@@ -114,17 +114,46 @@ class TableRepository:
         cached = self._settings.get(server)
         return DEFAULT_SETTINGS if cached is None else cached[0]
 
-    async def save_settings(self, key: TableKey, settings: Mapping[str, Any], version: int) -> Settings:
-        """Store the server's settings, read at ``version``; :class:`Behind` if another process changed
-        them since (the command runs again on them)."""
+    async def save_settings(self, cmd: Command, settings: Mapping[str, Any], version: int,
+                            answer: Callable[[Settings], Reply]) -> Reply:
+        """Store the server's settings, read at ``version``, with the request's answer (``answer`` of the
+        settings as saved) in ONE transaction, so that a redelivery (a retry, another worker, after a
+        restart or a crash) gets that answer and changes nothing; if another delivery of the request was
+        answered first, nothing is stored and its answer is returned.  :class:`Behind` if another
+        process changed the settings since (the command runs again on them)."""
         changed = {k: v for k, v in settings.items() if DEFAULT_SETTINGS.get(k) != v}
+        saved = complete(changed)
+        reply = answer(saved)
         try:
-            version = await self.store.set_settings(key.server, changed, expect_version=version)
+            version = await self.store.set_settings(cmd.key.server, changed, expect_version=version,
+                                                    request=self._request(cmd, reply), at=self.clock.now())
         except StaleSettings as exc:
-            await self.stored_settings(key.server)
-            raise Behind(key) from exc
-        self._settings[key.server] = cached = (complete(changed), version)
-        return cached[0]
+            await self.stored_settings(cmd.key.server)
+            raise Behind(cmd.key) from exc
+        except DuplicateRequest:
+            return await self._first_answer(cmd, reply)
+        self._settings[cmd.key.server] = (saved, version)
+        return reply
+
+    async def settle_period(self, cmd: Command, period: str, reply: Reply) -> Reply | None:
+        """Mark a period settled by the command's sender, with the request's answer ``reply`` in ONE
+        transaction (a redelivered settle gets that answer, as a redelivered config does); None if the
+        period was settled already."""
+        try:
+            settled = await self.store.settle_period(cmd.key.server, period, cmd.actor.user_id, self.clock.now(),
+                                                     request=self._request(cmd, reply))
+        except DuplicateRequest:
+            return await self._first_answer(cmd, reply)
+        return reply if settled else None
+
+    @staticmethod
+    def _request(cmd: Command, reply: Reply) -> tuple[str, dict[str, Any]] | None:
+        return None if cmd.request_id is None else (cmd.request_id, reply.to_dict())
+
+    async def _first_answer(self, cmd: Command, reply: Reply) -> Reply:
+        """The answer stored for a request another delivery answered first (``reply`` if it is gone)."""
+        seen = None if cmd.request_id is None else await self.store.get_request(cmd.request_id)
+        return Reply.from_dict(seen) if seen is not None else reply
 
     # -- the one way a table changes ----------------------------------------------------------------
     async def commit(self, table: TableState, events: list[dict[str, Any]], cmd: Command | None = None,
@@ -282,21 +311,6 @@ class TableRepository:
             await self.moved(cmd.key)
             return False
         return True
-
-    async def remember_answer(self, cmd: Command, reply: Reply) -> Reply:
-        """Store the answer to a request that changed a server's settings or books, which no table commit
-        carries, so that the request delivered again (a retry, another worker, after a restart) gets this
-        answer instead of running again; if another delivery was answered first, that answer.  Stored just
-        after the change, not in its transaction: a crash between the two would let a redelivery apply the
-        same change again."""
-        if cmd.request_id is None:
-            return reply
-        try:
-            await self.store.remember(cmd.request_id, reply.to_dict(), self.clock.now())
-        except DuplicateRequest:
-            seen = await self.store.get_request(cmd.request_id)
-            return Reply.from_dict(seen) if seen is not None else reply
-        return reply
 
     async def claim(self, table: TableState, what: str) -> bool:
         """Claim a one-off act on the table as it is now (a turn warning) for this process: True once

@@ -188,12 +188,15 @@ class PostgresStore(StoreBase[Unit]):
             unit.expect_settings = (server, settings_version)
         return unit
 
-    def _other_unit(self, kind: str, rows: list[tuple[Any, ...]]) -> Unit:
+    def _other_unit(self, kind: str, rows: list[tuple[Any, ...]], request: tuple[Any, ...] | None = None) -> Unit:
         if kind == "panel":
             return Unit(panels={table_id: {panel: ref} for panel, ref, table_id in rows})
         if kind == "request":
             return Unit(request_id=rows[0][0], requests=rows)
-        return Unit(settings=rows) if kind == "settings" else Unit(settle=rows)
+        request_id, requests = (request[0], [request]) if request is not None else (None, None)
+        if kind == "settings":
+            return Unit(request_id=request_id, settings=rows, requests=requests)
+        return Unit(request_id=request_id, settle=rows, requests=requests)
 
     async def _write(self, units: Sequence[Unit]) -> None:
         batch = Batch.of(units)

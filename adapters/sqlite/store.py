@@ -178,7 +178,9 @@ class SqliteStore(StoreBase[Unit]):
         ]
         return Unit(rows, round_rows, table_id, request[0] if request else None)
 
-    def _other_unit(self, kind: str, rows: list[tuple[Any, ...]]) -> Unit:
+    def _other_unit(self, kind: str, rows: list[tuple[Any, ...]], request: tuple[Any, ...] | None = None) -> Unit:
+        if request is not None:
+            return Unit({kind: rows, "request": [request]}, [], None, request[0])
         return Unit({kind: rows}, [], None, rows[0][0] if kind == "request" else None)
 
     async def _write(self, batch: Sequence[Unit]) -> None:

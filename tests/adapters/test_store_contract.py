@@ -204,6 +204,36 @@ async def test_a_request_is_stored_with_its_commit_and_answered_once(open_store:
     assert len(await store.table_events(table)) == 3
 
 
+async def test_a_settings_change_and_a_settlement_store_their_request_in_the_same_transaction(
+        open_store: StoreFactory) -> None:
+    """A config or a settle is stored with its request's answer, all or nothing: a second delivery of the
+    request (another process) changes nothing, whatever it would have written."""
+    one, two = await open_store(), await open_store()
+    assert await one.set_settings("srv", {"stake": 2}, expect_version=0, request=("cfg-1", {"text": "saved"}),
+                                  at=5.0) == 1
+    assert await two.get_request("cfg-1") == {"text": "saved"}
+    with pytest.raises(DuplicateRequest) as caught:
+        await two.set_settings("srv", {"stake": 9}, expect_version=1, request=("cfg-1", {"text": "again"}), at=6.0)
+    assert caught.value.request_id == "cfg-1"
+    assert await one.get_settings("srv") == StoredSettings({"stake": 2}, 1)
+    assert await one.get_request("cfg-1") == {"text": "saved"}
+    # a stale change stores no answer either
+    with pytest.raises(StaleSettings):
+        await two.set_settings("srv", {"stake": 3}, expect_version=0, request=("cfg-2", {"text": "x"}), at=6.0)
+    assert await two.get_request("cfg-2") is None
+
+    assert await one.settle_period("srv", P, "admin", 7.0, request=("settle-1", {"text": "settled"})) is True
+    assert await two.get_request("settle-1") == {"text": "settled"}
+    assert await two.settled_periods("srv") == {P: "admin"}
+    with pytest.raises(DuplicateRequest):  # the same request for another period: nothing of it is stored
+        await two.settle_period("srv", "2026-02", "admin", 8.0, request=("settle-1", {"text": "other"}))
+    assert await one.settled_periods("srv") == {P: "admin"}
+    assert await one.get_request("settle-1") == {"text": "settled"}
+    # a period settled already stores no answer (the caller refuses, and that refusal is stored as refusals are)
+    assert await two.settle_period("srv", P, "admin", 9.0, request=("settle-2", {"text": "y"})) is False
+    assert await one.get_request("settle-2") is None
+
+
 async def test_a_stale_commit_from_another_process_stores_nothing(open_store: StoreFactory) -> None:
     one, two = await open_store(), await open_store()
     table = await new_table(one)
