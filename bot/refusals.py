@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from core.errors import quoted
+
 __all__ = [
     "ADMINS_USAGE", "ALREADY_LEAVING", "ALREADY_SEATED", "BUSY", "CURRENCY_LENGTH", "HOST_CANNOT_BE_KICKED",
     "HOST_CANNOT_LEAVE",
@@ -37,7 +39,7 @@ NOT_SAVED = "The table could not be saved, so nothing changed; please try again.
 
 
 def unknown_command(name: str) -> str:
-    return f"Unknown command {name!r}. Try `help`."
+    return f"Unknown command {quoted(name)}. Try `help`."
 
 
 def not_your_turn(name: str) -> str:
@@ -77,11 +79,11 @@ def unknown_game(games: Iterable[str]) -> str:
 
 
 def unknown_preset(preset: str, presets: Iterable[str]) -> str:
-    return f"Unknown preset {preset!r}: choose {_choices(presets)}."
+    return f"Unknown preset {quoted(preset)}: choose {_choices(presets)}."
 
 
 def unknown_level(level: str, levels: Iterable[str]) -> str:
-    return f"Unknown level {level!r}: choose {_choices(levels)}."
+    return f"Unknown level {quoted(level)}: choose {_choices(levels)}."
 
 
 def computers_do_not_fit(computers: int, seats: int) -> str:
@@ -111,7 +113,7 @@ def not_in_game(command: str, title: str) -> str:
 
 
 def bad_setting_word(word: str) -> str:
-    return f"Write settings as name=value (e.g. `preset=salomon`), not {word!r}."
+    return f"Write settings as name=value (e.g. `preset=salomon`), not {quoted(word)}."
 
 
 def bad_period(example: str) -> str:
@@ -123,7 +125,7 @@ def period_settled(period: str) -> str:
 
 
 def bad_leaderboard_word(word: str, games: Iterable[str]) -> str:
-    return f"Write `leaderboard [YYYY-MM|all] [by money|skill] [{_choices(games, '|')}]`, not {word!r}."
+    return f"Write `leaderboard [YYYY-MM|all] [by money|skill] [{_choices(games, '|')}]`, not {quoted(word)}."
 
 
 # -- what people type: numbers, stakes, money -----------------------------------------------------
@@ -132,7 +134,7 @@ UNIT_WORTHLESS = "A unit must be worth something."
 
 
 def bad_number(name: str, value: Any, low: int, high: int) -> str:
-    return f"{name} must be a whole number from {low} to {high}, not {value!r}."
+    return f"{name} must be a whole number from {low} to {high}, not {quoted(value)}."
 
 
 def out_of_range(name: str, n: int, low: int, high: int) -> str:
@@ -140,7 +142,7 @@ def out_of_range(name: str, n: int, low: int, high: int) -> str:
 
 
 def bad_stake(value: Any) -> str:
-    return f"The stake must be a whole number of units, not {value!r}."
+    return f"The stake must be a whole number of units, not {quoted(value)}."
 
 
 def stake_too_high(most: int) -> str:
@@ -148,7 +150,7 @@ def stake_too_high(most: int) -> str:
 
 
 def bad_unit_value(value: Any) -> str:
-    return f"A unit's value is written like 1 or 0.25, not {value!r}."
+    return f"A unit's value is written like 1 or 0.25, not {quoted(value)}."
 
 
 def unit_too_valuable(most_minor: int) -> str:

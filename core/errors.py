@@ -23,9 +23,13 @@ __all__ = ["ActionParseError", "GameError", "NotYourTurn", "RoundOver", "RulesEr
 QUOTED_MOST = 40
 
 
-def quoted(text: str, most: int = QUOTED_MOST) -> str:
+def quoted(text: object, most: int = QUOTED_MOST) -> str:
     """What someone typed, quoted back in an error: at most ``most`` characters (a pasted page is not
-    sent back to its sender in three messages)."""
+    sent back to its sender in three messages).  A value that is not text is shown as ``repr`` shows it,
+    cut alike."""
+    if not isinstance(text, str):
+        shown = repr(text)
+        return shown if len(shown) <= most else shown[: most - 1] + "…"
     return repr(text if len(text) <= most else text[: most - 1] + "…")
 
 

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from ..errors import quoted
 from ..game import RandomSource
 from .errors import CardParseError
 
@@ -80,7 +81,7 @@ class Card:
         key = str(text).strip().upper()
         card = _BY_NAME.get(key)
         if card is None:
-            raise CardParseError(f"{text!r} is not a card: write rank then suit, like 7H, TS, 10S, QD, or JK")
+            raise CardParseError(f"{quoted(text)} is not a card: write rank then suit, like 7H, TS, 10S, QD, or JK")
         return card
 
     def __str__(self) -> str:

@@ -136,14 +136,15 @@ class Declaration:
         if isinstance(data, Mapping) and isinstance(data.get("type"), str):
             ranks = data.get("ranks", [])
             if not isinstance(ranks, list | tuple) or not all(isinstance(r, str | int) for r in ranks):
-                raise DeclarationParseError(f"a declaration's ranks are a list like ['7', '3', 'J'], not {ranks!r}")
+                raise DeclarationParseError(
+                    f"a declaration's ranks are a list like ['7', '3', 'J'], not {quoted(ranks)}")
             try:
                 kind = HandType.from_key(data["type"])
                 values = tuple(parse_rank(str(r)) for r in ranks)
             except ValueError as exc:
                 raise DeclarationParseError(str(exc)) from None
             return Declaration(kind, values)
-        raise DeclarationParseError(f"a declaration is text or {{'type', 'ranks'}}, not {data!r}")
+        raise DeclarationParseError(f"a declaration is text or {{'type', 'ranks'}}, not {quoted(data)}")
 
     # -- speech -----------------------------------------------------------------------------------------
     def name(self) -> str:

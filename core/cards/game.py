@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..commands import CommandSpec, FormatWords, HandWords, Kind, Param, Section
-from ..errors import ActionParseError, GameError, NotYourTurn, RoundOver
+from ..errors import ActionParseError, GameError, NotYourTurn, RoundOver, quoted
 from ..fairness import new_salt
 from ..game import (
     Checked,
@@ -195,7 +195,8 @@ class CardsMatch:
             items = str(raw).replace(",", " ").split() if raw is not None else list(words)
             cards = parse_cards([item.split("#")[0] for item in items])
             return {"player": player, "discard": [str(c) for c in cards]}
-        raise ActionParseError(f"the card game's commands are declare, take, discard, challenge, pass — not {verb!r}")
+        raise ActionParseError(
+            f"the card game's commands are declare, take, discard, challenge, pass — not {quoted(verb)}")
 
     def check(self, action: Mapping[str, Any]) -> Checked:
         move = action_from_json(action)  # the payload parsed once: apply() takes the move as it is
@@ -348,7 +349,7 @@ class CardsMatch:
 
     def read(self, player: str, verb: str) -> str:
         if verb != "hint":
-            raise ActionParseError(f"the card game's read is hint, not {verb!r}")
+            raise ActionParseError(f"the card game's read is hint, not {quoted(verb)}")
         round_ = self.engine.round
         if round_ is None or round_.is_over:
             return "No round is under way."

@@ -25,6 +25,7 @@ from functools import cache, lru_cache
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
+from ..errors import quoted
 from .cards import CARDS_BY_CODE, JOKER, Card, rank_char
 
 __all__ = [
@@ -68,7 +69,7 @@ class HandType(IntEnum):
         try:
             return _BY_KEY[key]
         except KeyError:
-            raise ValueError(f"unknown hand type {text!r}: one of {', '.join(_KEYS.values())}") from None
+            raise ValueError(f"unknown hand type {quoted(text)}: one of {', '.join(_KEYS.values())}") from None
 
 
 _KEYS = {t: t.name.lower().replace("_", "-") for t in HandType}
@@ -96,7 +97,7 @@ def parse_rank(text: str) -> int:
         return 10
     if len(key) == 1 and key in "23456789TJQKA":
         return "23456789TJQKA".index(key) + 2
-    raise ValueError(f"{text!r} is not a rank: 2-9, T (or 10), J, Q, K, A")
+    raise ValueError(f"{quoted(text)} is not a rank: 2-9, T (or 10), J, Q, K, A")
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import ActionParseError, GameError, RoundOver
+from ..errors import ActionParseError, GameError, RoundOver, quoted
 from .cards import Card, full_deck, parse_cards
 from .declarations import Declaration
 from .round import Action, Challenge, Challenged, Declare, Discard, Event, Pass, Round, Take
@@ -50,21 +50,21 @@ def action_to_json(action: Action) -> dict[str, Any]:
 def action_from_json(data: Any) -> Action:
     """An action payload (as records and the table store them); raises :class:`ActionParseError`."""
     if not isinstance(data, Mapping) or not isinstance(data.get("player"), str):
-        raise ActionParseError(f"an action is an object with a 'player': {data!r}")
+        raise ActionParseError(f"an action is an object with a 'player': {quoted(data)}")
     player = data["player"]
     kinds = [k for k in ("declare", "take", "discard", "challenge", "pass") if k in data]
     if len(kinds) != 1:
-        raise ActionParseError(f"an action has one of declare, take, discard, challenge, pass: {dict(data)!r}")
+        raise ActionParseError(f"an action has one of declare, take, discard, challenge, pass: {quoted(dict(data))}")
     kind = kinds[0]
     if kind == "declare":
         return Declare(player, Declaration.from_json(data["declare"]))
     if kind == "discard":
         cards = data["discard"]
         if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards) or len(cards) > 5:
-            raise ActionParseError(f"a discard lists up to five cards like ['JD', '3H'], not {cards!r}")
+            raise ActionParseError(f"a discard lists up to five cards like ['JD', '3H'], not {quoted(cards)}")
         return Discard(player, tuple(parse_cards(cards)))
     if data[kind] is not True:
-        raise ActionParseError(f"'{kind}' must be true in {dict(data)!r}")
+        raise ActionParseError(f"'{kind}' must be true in {quoted(dict(data))}")
     if kind == "take":
         return Take(player)
     return Challenge(player) if kind == "challenge" else Pass(player)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..commands import whole_number
-from ..errors import RulesError
+from ..errors import RulesError, quoted
 
 __all__ = ["PAYOUTS", "PRESETS", "Rules", "RulesError", "make_rules"]
 
@@ -38,11 +38,11 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.jokers not in (0, 1, 2) or type(self.jokers) is not int:
-            raise RulesError(f"jokers must be 0, 1 or 2, not {self.jokers!r}")
+            raise RulesError(f"jokers must be 0, 1 or 2, not {quoted(self.jokers)}")
         if self.payout not in PAYOUTS:
-            raise RulesError(f"payout must be winner or knockout, not {self.payout!r}")
+            raise RulesError(f"payout must be winner or knockout, not {quoted(self.payout)}")
         if type(self.stake) is not int or self.stake <= 0:
-            raise RulesError(f"stake must be a positive whole number of units, not {self.stake!r}")
+            raise RulesError(f"stake must be a positive whole number of units, not {quoted(self.stake)}")
 
     def to_dict(self) -> dict[str, Any]:
         """As a record writes them: ``{"preset", "jokers", "pass", "payout", "stake"}``."""
@@ -101,23 +101,23 @@ def _flag(name: str, value: Any) -> bool:
         return True
     if text in ("off", "false", "no", "0"):
         return False
-    raise RulesError(f"{name} must be on or off, not {value!r}")
+    raise RulesError(f"{name} must be on or off, not {quoted(value)}")
 
 
 def _count(name: str, value: Any) -> int:
     if isinstance(value, bool):
-        raise RulesError(f"{name} must be a whole number, not {value!r}")
+        raise RulesError(f"{name} must be a whole number, not {quoted(value)}")
     try:
         return value if isinstance(value, int) else whole_number(str(value))
     except ValueError:
-        raise RulesError(f"{name} must be a whole number, not {value!r}") from None
+        raise RulesError(f"{name} must be a whole number, not {quoted(value)}") from None
 
 
 def make_rules(preset: str | None = None, options: Mapping[str, Any] | None = None) -> Rules:
     """A preset (default ``standard``) with options overridden: ``jokers``, ``pass``, ``payout``, ``stake``."""
     key = (preset or "standard").strip().lower()
     if key not in PRESETS:
-        raise RulesError(f"unknown preset {preset!r}; presets are: {', '.join(PRESETS)}")
+        raise RulesError(f"unknown preset {quoted(preset)}; presets are: {', '.join(PRESETS)}")
     changes: dict[str, Any] = {}
     for raw, value in (options or {}).items():
         name = raw.strip().lower().replace("-", "_")
@@ -130,5 +130,5 @@ def make_rules(preset: str | None = None, options: Mapping[str, Any] | None = No
         elif name == "payout":
             changes["payout"] = str(value).strip().lower()
         else:
-            raise RulesError(f"unknown option {raw!r}; options are: jokers, pass, payout, stake")
+            raise RulesError(f"unknown option {quoted(raw)}; options are: jokers, pass, payout, stake")
     return dataclasses.replace(PRESETS[key], **changes)

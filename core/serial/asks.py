@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from ..errors import ActionParseError, NotYourTurn, RoundOver, UnknownPlayer
+from ..errors import ActionParseError, NotYourTurn, RoundOver, UnknownPlayer, quoted
 from ..game import Form, FormField
 from . import text as T
 from .bids import digit_name, digit_plural
@@ -87,4 +87,4 @@ def private_read(round_: Round | None, player: str, players: Sequence[str], verb
         for p in sorted(round_.players, key=len, reverse=True):  # the strategy speaks of seat ids
             said = re.sub(rf"(?<![\w<@]){re.escape(p)}(?!\w)", T.mention(p), said)
         return f"💡 {advice(said)}"
-    raise ActionParseError(f"{verb!r} is not something this game can show")
+    raise ActionParseError(f"{quoted(verb)} is not something this game can show")

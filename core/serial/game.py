@@ -20,7 +20,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import ActionParseError, GameError, NotYourTurn, RoundOver, UnknownPlayer
+from ..errors import ActionParseError, GameError, NotYourTurn, RoundOver, UnknownPlayer, quoted
 from ..fairness import new_salt
 from ..game import Checked, Decision, Form, Json, Option, Panel, RandomSource, Say, SayKind, Settled, Step, int_option
 from . import text as T
@@ -216,7 +216,7 @@ class SerialMatch:
         if verb == "count":
             return {"player": player, "count": True}
         if verb != "bid":
-            raise ActionParseError(f"{verb!r} is not a move of this game")
+            raise ActionParseError(f"{quoted(verb)} is not a move of this game")
         if "quantity" in options or "digit" in options:  # 0 is a digit: presence, never truth
             if " ".join(words).strip() != "":
                 raise BidParseError("give the bid as a quantity and a digit or in words, not both")

@@ -36,7 +36,7 @@ from enum import Enum, StrEnum
 from typing import Any
 
 from ..commands import whole_number
-from ..errors import RulesError
+from ..errors import RulesError, quoted
 
 __all__ = [
     "PRESETS",
@@ -130,7 +130,7 @@ class Rules:
     def __post_init__(self) -> None:
         elimination = self.format is Format.ELIMINATION
         if type(self.stake) is not int or self.stake < 0 or (self.stake == 0 and not elimination):
-            raise RulesError(f"stake must be a positive whole number of units, not {self.stake!r}"
+            raise RulesError(f"stake must be a positive whole number of units, not {quoted(self.stake)}"
                              + (" (stake=0 is for format=elimination)" if self.stake == 0 else ""))
         if elimination and self.serial_source is SerialSource.SLIPS:
             raise RulesError("SLIPS do not apply to format=elimination (it plays until one player is left): "
@@ -138,9 +138,9 @@ class Rules:
         if elimination and self.last_hand_double:
             raise RulesError("the elimination game has no last hand: turn last_hand_double off")
         if type(self.digits) is not int or not 2 <= self.digits <= 10:
-            raise RulesError(f"digits must be a whole number from 2 to 10, not {self.digits!r}")
+            raise RulesError(f"digits must be a whole number from 2 to 10, not {quoted(self.digits)}")
         if type(self.serial_length) is not int or not 1 <= self.serial_length <= 8:
-            raise RulesError(f"serial_length must be a whole number from 1 to 8, not {self.serial_length!r}")
+            raise RulesError(f"serial_length must be a whole number from 1 to 8, not {quoted(self.serial_length)}")
 
     @property
     def digit_set(self) -> tuple[int, ...]:
@@ -292,7 +292,7 @@ def _coerce(name: str, value: Any) -> Any:
             return enum_cls(text)
         except ValueError:
             allowed = ", ".join(str(m.value) for m in enum_cls)
-            raise RulesError(f"{name} must be one of {allowed}, not {value!r}") from None
+            raise RulesError(f"{name} must be one of {allowed}, not {quoted(value)}") from None
     if name in _BOOL_FIELDS:
         if isinstance(value, bool):
             return value
@@ -301,7 +301,7 @@ def _coerce(name: str, value: Any) -> Any:
             return True
         if text in ("off", "false", "no", "0"):
             return False
-        raise RulesError(f"{name} must be on or off, not {value!r}")
+        raise RulesError(f"{name} must be on or off, not {quoted(value)}")
     if name in _INT_FIELDS:
         low, high = _INT_FIELDS[name]
         if isinstance(value, bool):
@@ -309,9 +309,9 @@ def _coerce(name: str, value: Any) -> Any:
         try:
             number = whole_number(str(value)) if not isinstance(value, int) else value
         except ValueError:
-            raise RulesError(f"{name} must be a whole number from {low} to {high}, not {value!r}") from None
+            raise RulesError(f"{name} must be a whole number from {low} to {high}, not {quoted(value)}") from None
         if not low <= number <= high:
-            raise RulesError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+            raise RulesError(f"{name} must be a whole number from {low} to {high}, not {quoted(value)}")
         return number
     if name == "stake":
         if isinstance(value, bool):
@@ -319,11 +319,11 @@ def _coerce(name: str, value: Any) -> Any:
         try:
             stake = whole_number(str(value)) if not isinstance(value, int) else value
         except ValueError:
-            raise RulesError(f"stake must be a positive whole number of units, not {value!r}") from None
+            raise RulesError(f"stake must be a positive whole number of units, not {quoted(value)}") from None
         if stake < 0:
-            raise RulesError(f"stake must be a positive whole number of units, not {value!r}")
+            raise RulesError(f"stake must be a positive whole number of units, not {quoted(value)}")
         return stake  # 0 only with format=elimination: Rules checks the combination
-    raise RulesError(f"unknown option {name!r}; options are: {', '.join(OPTION_NAMES)}")
+    raise RulesError(f"unknown option {quoted(name)}; options are: {', '.join(OPTION_NAMES)}")
 
 
 def make_rules(preset: str | Rules = "classic", **overrides: Any) -> Rules:
@@ -336,7 +336,7 @@ def make_rules(preset: str | Rules = "classic", **overrides: Any) -> Rules:
     else:
         key = str(preset).strip().lower()
         if key not in PRESETS:
-            raise RulesError(f"unknown preset {preset!r}; presets are: {', '.join(PRESETS)}")
+            raise RulesError(f"unknown preset {quoted(preset)}; presets are: {', '.join(PRESETS)}")
         base = PRESETS[key]
     changes: dict[str, Any] = {}
     for raw_name, value in overrides.items():

@@ -612,3 +612,29 @@ async def test_a_number_in_another_script_or_with_underscores_is_refused(harness
     reply = await h.do(ADMIN, "config", f"turn_timeout={typed}")
     assert not reply.ok and reply.code == "bad-option" and "turn_timeout" in reply.text
     assert (await h.do(BOB, "config")).text == before
+
+
+LONG = "x" * 6000
+
+
+@pytest.mark.parametrize(("name", "args", "options"), [
+    ("start", (LONG,), {}),  # an unknown preset
+    ("start", (f"seats={LONG}",), {}),
+    ("start", (f"stake={LONG}",), {}),
+    ("start", (f"level={LONG}",), {}),
+    ("start", (f"jokers={LONG}",), {"game": "cards"}),
+    ("start", (f"payout={LONG}",), {"game": "cards"}),
+    ("start", (f"{LONG}=1",), {"game": "cards"}),
+    ("config", (f"unit_value={LONG}",), {}),
+    ("config", (f"turn_timeout={LONG}",), {}),
+    ("config", (LONG,), {}),
+    ("leaderboard", (LONG,), {}),
+    (LONG, (), {}),
+])
+async def test_a_pasted_page_is_quoted_back_cut_short(harness: Harness, name: str, args: tuple[str, ...],
+                                                      options: dict[str, str]) -> None:
+    """A refusal quotes what was typed at most 40 characters long: a 6,000-character option was sent back
+    whole, which Discord splits into four private messages."""
+    reply = await harness.do(ADMIN, name, *args, **options)
+    assert not reply.ok and "xxxx" in reply.text and len(reply.text) < 400, (reply.code, len(reply.text))
+    assert harness.service.table(KEY) is None
