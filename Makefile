@@ -26,6 +26,9 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/service.py

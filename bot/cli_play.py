@@ -94,8 +94,10 @@ def cmd_ledger(args: argparse.Namespace) -> int:
             await service.close()
         if args.what == "export" and reply.ok and reply.data:
             print(reply.data["record"])
-        elif getattr(args, "json", False):
+        elif getattr(args, "json", False) and reply.ok:
             print(json.dumps(reply.data))
+        elif getattr(args, "json", False):  # a refusal: its reason, not null
+            print(json.dumps({"error": reply.text, "code": reply.code}))
         else:
             print(reply.text.replace("**", "").replace("`", ""))
         return 0 if reply.ok else 2

@@ -236,7 +236,7 @@ async def _run(
             start_opts["preset"] = preset
         if stake is not None:
             start_opts["stake"] = str(stake)
-        if rounds:
+        if rounds is not None:  # 0 is refused by the table as in chat ("rounds must be from 1"), not dropped
             start_opts["rounds"] = str(rounds)
         if not humans:
             start_opts["host_computer"] = level

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
@@ -632,7 +633,7 @@ LONG = "x" * 6000
     (LONG, (), {}),
 ])
 async def test_a_pasted_page_is_quoted_back_cut_short(harness: Harness, name: str, args: tuple[str, ...],
-                                                      options: dict[str, str]) -> None:
+                                                      options: dict[str, Any]) -> None:
     """A refusal quotes what was typed at most 40 characters long: a 6,000-character option was sent back
     whole, which Discord splits into four private messages."""
     reply = await harness.do(ADMIN, name, *args, **options)

@@ -127,3 +127,16 @@ async def test_a_table_left_open_of_another_game_is_resumed_saying_so(tmp_path: 
     text = again.getvalue()
     assert "Resuming the table left open in this database: it plays Liar's Poker (serial numbers), not " \
            "Liar's Poker with cards. Type `end` to close it" in text, text[:400]
+
+
+def test_zero_rounds_is_refused_and_a_refused_read_says_why_in_json(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--rounds 0` was dropped as if not given: an all-computer table then never stopped.  And a refused
+    `sheet --json` printed `null`."""
+    db = str(tmp_path / "local.sqlite3")
+    code, out = run_cli(["play", "--humans", "0", "--seats", "3", "--rounds", "0", "--db", db], capsys)
+    assert code == 2 and "rounds must be from 1 to 10000, not 0." in out
+    assert "The count" not in out
+    code, out = run_cli(["sheet", "--db", db, "--period", "2026-13", "--json"], capsys)
+    refusal = json.loads(out)
+    assert code == 2 and refusal["code"] == "bad-period" and refusal["error"].startswith("A period is written YYYY-MM")
