@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
-from bot.ports import RoundRecord, StoredSettings, StoredTable, TableHead
+from bot.ports import PeriodSettled, RoundRecord, StoredSettings, StoredTable, TableHead
 
 from .groupwriter import GroupWriter
 from .streams import StreamBook
@@ -281,11 +281,15 @@ class StoreBase(Generic[U]):
 
     async def settle_period(self, server: str, period: str, by: str, at: float,
                             request: tuple[str, dict[str, Any]] | None = None) -> bool:
-        """Mark a period settled; False if it already was."""
+        """Mark a period settled; False if it already was (another settlement stored first, here or in
+        another process, included: the row is a key)."""
         if period in await self.settled_periods(server):
             return False
-        await self._writer.submit(self._other_unit("settle", [(server, period, by, float(at))],
-                                                   _request_row(request, at)))
+        try:
+            await self._writer.submit(self._other_unit("settle", [(server, period, by, float(at))],
+                                                       _request_row(request, at)))
+        except PeriodSettled:
+            return False
         return True
 
     async def settled_periods(self, server: str) -> dict[str, str]:

@@ -18,6 +18,7 @@ __all__ = [
     "NullNotifier",
     "OpenTables",
     "PanelRefs",
+    "PeriodSettled",
     "RoundRecord",
     "StaleSettings",
     "StaleTable",
@@ -119,6 +120,15 @@ class StoredSettings:
 
     values: dict[str, JsonValue]
     version: int = 0
+
+
+class PeriodSettled(Exception):
+    """A settlement of a period already settled (another admin, or another process, settled it first).
+    Nothing of the write was stored.  Raised inside a store: ``Store.settle_period`` answers False."""
+
+    def __init__(self, server: str, period: str) -> None:
+        super().__init__(f"{server} {period} is already settled")
+        self.server, self.period = server, period
 
 
 class DuplicateRequest(Exception):

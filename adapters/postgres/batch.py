@@ -58,8 +58,7 @@ _PARTS: dict[str, tuple[tuple[str, ...], str]] = {
     ),
     "settle": (
         ("text", "text", "text", "float8"),
-        "st AS (INSERT INTO settlements (server, period, settled_by, at) SELECT * FROM {p}"
-        " ON CONFLICT (server, period) DO NOTHING)",
+        "st AS (INSERT INTO settlements (server, period, settled_by, at) SELECT * FROM {p})",  # twice: an error
     ),
 }
 _KINDS = tuple(_PARTS)

@@ -26,7 +26,15 @@ from typing import Any
 import asyncpg
 
 from adapters.storebase import DUMP_COLUMNS, Erase, StoreBase, numbered, rowcount
-from bot.ports import DuplicateRequest, OpenTables, RoundRecord, StaleSettings, StaleTable, StoredTable
+from bot.ports import (
+    DuplicateRequest,
+    OpenTables,
+    PeriodSettled,
+    RoundRecord,
+    StaleSettings,
+    StaleTable,
+    StoredTable,
+)
 
 from .batch import Batch, Unit, statement
 from .schema import MIGRATIONS, STALE_SETTINGS_SQLSTATE, STALE_SQLSTATE
@@ -236,6 +244,8 @@ class PostgresStore(StoreBase[Unit]):
         if isinstance(exc, asyncpg.UniqueViolationError):
             if exc.constraint_name == "requests_pkey" and unit.request_id is not None:
                 return DuplicateRequest(unit.request_id)
+            if exc.constraint_name == "settlements_pkey" and unit.settle:
+                return PeriodSettled(unit.settle[0][0], unit.settle[0][1])
             if unit.table_id is None:
                 return exc
             if exc.constraint_name in ("table_events_pkey", "rounds_table_id_number_key"):

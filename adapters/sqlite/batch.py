@@ -8,7 +8,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from bot.ports import DuplicateRequest, StaleSettings, StaleTable
+from bot.ports import DuplicateRequest, PeriodSettled, StaleSettings, StaleTable
 
 __all__ = ["CHECKS", "ORDER", "Unit", "translate", "write_sync"]
 
@@ -25,7 +25,7 @@ _INSERTS: dict[str, tuple[str, int, str]] = {
     "ledger": ("ledger (server, period, player, units, round_id, at)", 6, ""),
     "player": ("players (server, player, name)", 3, "ON CONFLICT (server, player) DO UPDATE SET name = excluded.name"),
     "request": ("requests (request_id, table_id, reply, at)", 4, ""),
-    "settle": ("settlements (server, period, settled_by, at)", 4, "ON CONFLICT (server, period) DO NOTHING"),
+    "settle": ("settlements (server, period, settled_by, at)", 4, ""),  # settled twice: PeriodSettled
 }
 _SQL: dict[str, str] = {
     kind: f"INSERT INTO {target} SELECT "
@@ -121,6 +121,8 @@ def translate(unit: Unit, exc: Exception) -> Exception:
         message = str(exc)
         if "requests.request_id" in message and unit.request_id is not None:
             return DuplicateRequest(unit.request_id)
+        if "settlements.server, settlements.period" in message and (settle := unit.rows.get("settle")):
+            return PeriodSettled(settle[0][0], settle[0][1])
         if ("tables.server, tables.channel" in message or "tables.id" in message) and unit.table_id is not None:
             # another table is open in this channel, or another process on the file took this id first
             return StaleTable(unit.table_id, 0)

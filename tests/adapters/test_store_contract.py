@@ -234,6 +234,21 @@ async def test_a_settings_change_and_a_settlement_store_their_request_in_the_sam
     assert await one.get_request("settle-2") is None
 
 
+async def test_two_settlements_of_one_period_at_once_settle_it_once(open_store: StoreFactory) -> None:
+    """Both used to be told they had settled it (the second insert did nothing, silently)."""
+    one, two = await open_store(), await open_store()
+    for stores, period in (((one, two), "2026-01"), ((one, one), "2026-02")):  # two processes; one batch
+        results = await asyncio.gather(*(s.settle_period("srv", period, f"admin{i}", 5.0, request=(f"{period}-{i}",
+                                                           {"text": f"settled by admin{i}"}))
+                                         for i, s in enumerate(stores)))
+        assert sorted(results) == [False, True]
+        winner = results.index(True)
+        assert (await one.settled_periods("srv"))[period] == f"admin{winner}"
+        # the loser's answer is not stored (its refusal is, by the caller, as any refusal)
+        assert await two.get_request(f"{period}-{winner}") == {"text": f"settled by admin{winner}"}
+        assert await two.get_request(f"{period}-{1 - winner}") is None
+
+
 async def test_a_stale_commit_from_another_process_stores_nothing(open_store: StoreFactory) -> None:
     one, two = await open_store(), await open_store()
     table = await new_table(one)
