@@ -39,16 +39,16 @@ DUMP_COLUMNS: dict[str, tuple[str, ...]] = {
     "rounds": ("id", "table_id", "server", "number", "period", "at", "record", "outcome"),
     "ledger": ("id", "server", "period", "player", "units", "round_id", "at"),
     "players": ("server", "player", "name"),
-    "requests": ("request_id", "table_id", "reply", "at"),
+    "requests": ("request_id", "table_id", "reply", "at", "server"),
     "settlements": ("server", "period", "settled_by", "at"),
     "slack_bots": ("enterprise_id", "team_id", "server", "installed_at", "data"),  # SlackQueries
     "slack_installations": ("enterprise_id", "team_id", "user_id", "installed_at", "data"),
 }
 
 
-def _request_row(request: tuple[str, dict[str, Any]] | None, at: float) -> tuple[Any, ...] | None:
-    """A request's row (request_id, table_id, reply, at) stored with a server's change (no table)."""
-    return None if request is None else (request[0], None, json.dumps(request[1]), float(at))
+def _request_row(request: tuple[str, dict[str, Any]] | None, at: float, server: str) -> tuple[Any, ...] | None:
+    """A request's row (request_id, table_id, reply, at, server) stored with a server's change (no table)."""
+    return None if request is None else (request[0], None, json.dumps(request[1]), float(at), server)
 
 
 @lru_cache(maxsize=256)
@@ -97,7 +97,7 @@ class Erase:
             ("ledger", "server = ?"),
             ("rounds", "server = ?"),
             ("settlements", "server = ?"),
-            ("requests", _OF_TABLES),
+            ("requests", "server = ?"),  # every answer names its server (since migration 5; 4 in PostgreSQL)
             ("table_events", _OF_TABLES),
             ("tables", "server = ?"),
             ("players", "server = ?"),
@@ -169,7 +169,8 @@ class StoreBase(Generic[U]):
 
     def _other_unit(self, kind: str, rows: list[tuple[Any, ...]], request: tuple[Any, ...] | None = None) -> U:
         """A unit of one kind of row: ``panel`` (panel, ref, table_id), ``request`` (id, None, reply, at),
-        ``settings`` (server, document, expected version), ``settle`` (server, period, by, at); with
+        ``settings`` (server, document, expected version), ``settle`` (server, period, by, at); ``request``
+        rows are (id, None, reply, at, server); with
         ``request``, a request's row stored with them (the unit fails as a duplicate request if it is)."""
         raise NotImplementedError
 
@@ -244,8 +245,9 @@ class StoreBase(Generic[U]):
             self._book.failed(pending, exc)  # nothing of the unit was stored
             raise
 
-    async def remember(self, request_id: str, reply: dict[str, Any], at: float) -> None:
-        await self._writer.submit(self._other_unit("request", [(request_id, None, json.dumps(reply), float(at))]))
+    async def remember(self, request_id: str, reply: dict[str, Any], at: float, server: str) -> None:
+        row = (request_id, None, json.dumps(reply), float(at), server)
+        await self._writer.submit(self._other_unit("request", [row]))
 
     async def get_request(self, request_id: str) -> dict[str, Any] | None:
         row = await self._one(Queries.REQUEST, (request_id,))
@@ -259,7 +261,7 @@ class StoreBase(Generic[U]):
     async def set_settings(self, server: str, settings: dict[str, Any], *, expect_version: int,
                            request: tuple[str, dict[str, Any]] | None = None, at: float = 0.0) -> int:
         await self._writer.submit(self._other_unit("settings", [(server, json.dumps(settings), expect_version)],
-                                                   _request_row(request, at)))
+                                                   _request_row(request, at, server)))
         return expect_version + 1
 
     async def names(self, server: str) -> dict[str, str]:
@@ -287,7 +289,7 @@ class StoreBase(Generic[U]):
             return False
         try:
             await self._writer.submit(self._other_unit("settle", [(server, period, by, float(at))],
-                                                       _request_row(request, at)))
+                                                       _request_row(request, at, server)))
         except PeriodSettled:
             return False
         return True

@@ -232,9 +232,10 @@ class Store(Protocol):
         ``panels``: panel message refs to store with the commit (merged into the table's)."""
         ...
 
-    async def remember(self, request_id: str, reply: dict[str, JsonValue], at: float) -> None:
-        """Store the reply to a request that changed nothing (a refusal), so that the same request
-        delivered again, to any process, gets the same answer.  ``DuplicateRequest`` if it is stored."""
+    async def remember(self, request_id: str, reply: dict[str, JsonValue], at: float, server: str) -> None:
+        """Store the reply to a request that changed nothing (a refusal) on ``server`` (erased with it),
+        so that the same request delivered again, to any process, gets the same answer.
+        ``DuplicateRequest`` if it is stored."""
         ...
 
     async def events_since(self, table_id: int, seq: int) -> list[dict[str, JsonValue]]:

@@ -301,7 +301,7 @@ class TableRepository:
         now = self.clock.now()
         try:
             if table is None:
-                await self.store.remember(request_id, reply.to_dict(), now)
+                await self.store.remember(request_id, reply.to_dict(), now, cmd.key.server)
             else:
                 await self.store.commit(table.id, cmd.key.server, [], at=now, period=period_of(now),
                                         request=(request_id, reply.to_dict()), expect_seq=table.events)

@@ -47,8 +47,8 @@ _PARTS: dict[str, tuple[tuple[str, ...], str]] = {
         " ON CONFLICT (server, player) DO UPDATE SET name = excluded.name)",
     ),
     "requests": (
-        ("text", "bigint", "json", "float8"),
-        "q AS (INSERT INTO requests (request_id, table_id, reply, at) SELECT * FROM {p})",
+        ("text", "bigint", "json", "float8", "text"),
+        "q AS (INSERT INTO requests (request_id, table_id, reply, at, server) SELECT * FROM {p})",
     ),
     "updates": (
         ("bigint", "float8", "jsonb"),

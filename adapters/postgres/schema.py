@@ -159,4 +159,11 @@ MIGRATIONS: list[str] = [
         RETURN cardinality(names);
     END $$;
     """,
+    # 4: a request's answer names its server, so that ``liars forget`` erases the answers no table holds
+    # (a config's, a settle's, a refusal where no table was open) with the rest of the server's rows
+    """
+    ALTER TABLE requests ADD COLUMN server TEXT;
+    UPDATE requests SET server = tables.server FROM tables WHERE tables.id = requests.table_id;
+    CREATE INDEX requests_by_server ON requests(server);
+    """,
 ]

@@ -189,7 +189,7 @@ class PostgresStore(StoreBase[Unit]):
         if names:
             unit.players = [(server, p, n) for p, n in names.items()]
         if request is not None:
-            unit.requests = [(request[0], table_id, _dumps(request[1]), at)]
+            unit.requests = [(request[0], table_id, _dumps(request[1]), at, server)]
         if close:
             unit.close = {table_id: at}
         if settings_version is not None:

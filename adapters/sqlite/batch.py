@@ -24,7 +24,7 @@ _INSERTS: dict[str, tuple[str, int, str]] = {
     "round": ("rounds (id, table_id, server, number, period, at, record, outcome)", 8, ""),
     "ledger": ("ledger (server, period, player, units, round_id, at)", 6, ""),
     "player": ("players (server, player, name)", 3, "ON CONFLICT (server, player) DO UPDATE SET name = excluded.name"),
-    "request": ("requests (request_id, table_id, reply, at)", 4, ""),
+    "request": ("requests (request_id, table_id, reply, at, server)", 5, ""),
     "settle": ("settlements (server, period, settled_by, at)", 4, ""),  # settled twice: PeriodSettled
 }
 _SQL: dict[str, str] = {

@@ -136,6 +136,13 @@ MIGRATIONS: list[str] = [
     ALTER TABLE servers ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
     UPDATE servers SET version = 1;
     """,
+    # 5: a request's answer names its server, so that ``liars forget`` erases the answers no table holds
+    # (a config's, a settle's, a refusal where no table was open) with the rest of the server's rows
+    """
+    ALTER TABLE requests ADD COLUMN server TEXT;
+    UPDATE requests SET server = (SELECT server FROM tables WHERE tables.id = requests.table_id);
+    CREATE INDEX requests_by_server ON requests(server);
+    """,
 ]
 
 

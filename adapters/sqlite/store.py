@@ -164,7 +164,7 @@ class SqliteStore(StoreBase[Unit]):
         if names:
             rows["player"] = [(server, p, n) for p, n in names.items()]
         if request is not None:
-            rows["request"] = [(request[0], table_id, json.dumps(request[1]), at)]
+            rows["request"] = [(request[0], table_id, json.dumps(request[1]), at, server)]
         if close:
             rows["close"] = [(at, table_id)]
         if panels:

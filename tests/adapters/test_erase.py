@@ -22,14 +22,15 @@ async def a_server_with_history(store: Store, server: str, *, close: bool = True
                        request=(f"{server}-r1", {"ok": True}))
     await store.commit(table, server, [{"t": "count"}, {"t": "count"}], at=2.0, period=P, close=close,
                        rounds=[round_(1, ("a", 3), ("b", -3)), round_(2, ("a", -1), ("b", 1))])
-    await store.set_settings(server, {"stake": 2}, expect_version=0)
-    assert await store.settle_period(server, P, "a", 3.0)
+    # answers no table holds: a config's, a settle's (names and balances), a refusal where no table was open
+    await store.set_settings(server, {"stake": 2}, expect_version=0, request=(f"{server}-cfg", {"text": "saved"}))
+    assert await store.settle_period(server, P, "a", 3.0, request=(f"{server}-settle", {"text": "Ann: +2"}))
+    await store.remember(f"{server}-refused", {"text": "no table here"}, 4.0, server)
     return table
 
 
 async def rows_of(database_url: str, server: str) -> dict[str, int]:
-    where = {"requests": "table_id IN (SELECT id FROM tables WHERE server = $1)",
-             "table_events": "table_id IN (SELECT id FROM tables WHERE server = $1)"}
+    where = {"table_events": "table_id IN (SELECT id FROM tables WHERE server = $1)"}
     return {kind: int((await raw_sql(database_url, f"SELECT COUNT(*) FROM {kind} WHERE "
                                      + where.get(kind, "server = $1"), server))[0][0])
             for kind in EVERY_KIND}
@@ -42,8 +43,10 @@ async def test_erasing_a_server_takes_every_row_of_it_and_no_other(open_store: S
     kept = await a_server_with_history(store, "slack:TB")
     before = await rows_of(database_url, "slack:TB")
     erased = await store.erase_server("slack:TA")
-    assert erased == {"ledger": 4, "rounds": 2, "settlements": 1, "requests": 1, "table_events": 3, "tables": 1,
+    assert erased == {"ledger": 4, "rounds": 2, "settlements": 1, "requests": 4, "table_events": 3, "tables": 1,
                       "players": 1, "servers": 1}
+    assert await store.get_request("slack:TA-settle") is None and await store.get_request("slack:TA-cfg") is None
+    assert await store.get_request("slack:TB-settle") == {"text": "Ann: +2"}
     assert await rows_of(database_url, "slack:TA") == dict.fromkeys(EVERY_KIND, 0)
     assert await rows_of(database_url, "slack:TB") == before
     assert await store.balances("slack:TB") == {"a": 2, "b": -2}
