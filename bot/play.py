@@ -120,7 +120,7 @@ class Play:
 
     async def computer_move(self, table: TableState, player: str) -> None:
         assert table.match is not None
-        rng = random.Random(f"{table.id}:{table.rounds_settled}:{table.events}")
+        rng = random.Random(f"{table.computer_seed}:{table.id}:{table.events}")  # secret: see deal_event
         # What the decision needs (the seat's view, a copy) is taken here, under the table's lock; the decision
         # itself may take up to a second (the serial game's expert), so it runs in a worker thread, from that
         # copy alone: if this task is cancelled (shutdown, a timer), the lock goes and the match may change

@@ -7,7 +7,7 @@ The table keeps seats, the lobby, names and timers' marks; everything about play
 
     {"t": "open", "host", "host_name", "game"?, "rules", "seats", "computers": [[id, name, level]], "max_rounds", "at"}
     {"t": "join", "player", "name", "at"}         {"t": "leave", "player", "at"}   (kick too)
-    {"t": "deal", "players", ...the game's deal payload..., "at"}
+    {"t": "deal", "players", ...the game's deal payload..., "seed" (the computer seats' secret), "at"}
     {"t": "act", ...the game's action payload..., "timeout"?: true, "at"}
     {"t": "last", "at"}                             {"t": "end", "by", "reason", "at"}
 
@@ -34,7 +34,7 @@ class TableStatus(StrEnum):
     ENDED = "ended"
 
 
-_ENVELOPE = ("t", "at", "timeout", "players")
+_ENVELOPE = ("t", "at", "timeout", "players", "seed")
 
 
 class TableState:
@@ -61,6 +61,7 @@ class TableState:
         self.keep_history = keep_history
         self.ended_reason = ""
         self.max_rounds = 0
+        self.computer_seed = ""  # the secret the computer seats' draws come from this round (see deal_event)
         self._roster: tuple[dict[str, str], frozenset[str]] | None = None  # see roster()
 
     # -- derived ----------------------------------------------------------------------------------
@@ -131,6 +132,7 @@ class TableState:
             else:
                 self.pending_leave.add(event["player"])
         elif kind == "deal":
+            self.computer_seed = str(event.get("seed", ""))  # "" in deals stored before it was drawn
             step = self._deal(event)
             self.status = TableStatus.PLAYING
             self.turn_started_at = at
@@ -196,7 +198,10 @@ class TableState:
         match = self.match
         if match is None or list(match.players) != players:
             match = self._new_match(players)  # a preview: the stored event builds the real one
-        return {"t": "deal", "players": players, **match.deal(rng)}
+        payload = match.deal(rng)
+        # the computer seats' random draws this round come from a secret stored with the deal (never
+        # shown): drawn from anything players know, their bluffs and mixing could be replayed
+        return {"t": "deal", "players": players, **payload, "seed": f"{rng.randrange(2**128):032x}"}
 
     # -- records ----------------------------------------------------------------------------------
     def records(self) -> list[Json]:

@@ -72,3 +72,37 @@ async def test_a_cancelled_decision_decides_from_the_view_taken_under_the_lock(
     # it decided from the seat's view as it was when taken: the very move the retry made from the same state
     # (same view, same random seed), not one for the match as it is now
     assert decided[-1] == decided[0], decided
+
+
+async def test_a_computer_seats_draws_cannot_be_replayed_from_what_players_see(harness: Harness) -> None:
+    """Its random draws came from the table's id, rounds counted and events so far, all of which players
+    know: replaying its strategy with that seed gave its every move, so its bluffs and mixing told its serial.
+    They now come from a secret stored with each deal, never shown."""
+    from bot.table import _ENVELOPE, TableState
+
+    h = harness
+    assert (await h.do(ALICE, "start", "classic", "seats=2", "computers=1", "level=easy")).ok
+    assert (await h.do(ALICE, "deal")).ok
+    table = h.table()
+    for _ in range(40):  # the computer acts at once after each of Alice's moves
+        if table.to_act != ALICE.user_id:
+            break
+        if not (await h.do(ALICE, "challenge")).ok:  # she opens each round she opens with 1 two
+            assert (await h.do(ALICE, "bid", "1", "2")).ok
+    events = await h.service.store.table_events(table.id)
+    seeds = [str(e["seed"]) for e in events if e["t"] == "deal"]
+    assert seeds and all(len(s) == 32 for s in seeds)
+    assert not [m for m in h.notifier.messages for s in seeds if s in m.text]
+    # the attack: rebuild the table from the events, and at each of the computer's turns replay its
+    # decision with the seed players could work out
+    replay = TableState(table.id, KEY)
+    moves = replayed = 0
+    for event in events:
+        cpu = replay.to_act if replay.live and replay.to_act in replay.computers else None
+        if cpu is not None and event["t"] == "act" and replay.match is not None:
+            public = random.Random(f"{replay.id}:{replay.rounds_settled}:{replay.events}")
+            guess = replay.match.computer_decision(cpu, replay.computers[cpu])(public)
+            moves += 1
+            replayed += guess == {k: v for k, v in event.items() if k not in _ENVELOPE}
+        replay.apply(event)
+    assert moves >= 10 and replayed < moves, (moves, replayed)
