@@ -33,7 +33,8 @@ from .settings import game_defaults
 from .table import TableState, TableStatus
 
 __all__ = [
-    "APP_REMOVED", "CHART_POSTED", "DEALT", "LAST_DECLARED", "LEDGER_EMPTY", "LOBBY_TIMED_OUT", "NO_RATING_HISTORY",
+    "APP_REMOVED", "CHANNEL_DELETED", "CHART_POSTED", "DEALT", "LAST_DECLARED", "LEDGER_EMPTY", "LOBBY_TIMED_OUT",
+    "NO_RATING_HISTORY",
     "NO_ROUNDS_COUNTED", "NO_ROUNDS_PLAYED", "ONLY_COMPUTERS_REMAIN", "TOO_FEW_REMAIN", "all_rounds_played",
     "balances_title", "closed_by", "closed_message", "done", "export_text", "help_text",
     "history_text", "leaderboard_text", "leaderboard_title", "leaderboard_what", "leaderboard_when", "ledger_text",
@@ -181,6 +182,7 @@ _VOID = " The round under way is void: no money moves."
 # why a table closed (after "The table is closed: ")
 LOBBY_TIMED_OUT = "nobody dealt before the lobby timed out."
 APP_REMOVED = "the app was removed from this server; a round under way does not count."
+CHANNEL_DELETED = "its channel was deleted; a round under way does not count."
 TOO_FEW_REMAIN = "fewer than two players remain."
 ONLY_COMPUTERS_REMAIN = "only computer players remain."
 

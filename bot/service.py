@@ -122,13 +122,17 @@ class Service:
                 count += 1
         return count
 
-    async def close_server(self, server: str, reason: str = M.APP_REMOVED) -> int:
-        """Close every open table of a ledger server, in whichever process it was opened (the platform
-        removed the app there): a round under way is void and no money moves; the ledger stays.
-        Returns how many tables this call closed."""
+    async def close_channel(self, key: TableKey) -> int:
+        """The platform deleted the channel: its table closes as :meth:`close_server` closes them."""
+        return await self.close_server(key.server, M.CHANNEL_DELETED, channel=key.channel_id)
+
+    async def close_server(self, server: str, reason: str = M.APP_REMOVED, channel: str | None = None) -> int:
+        """Close every open table of a ledger server (or only its ``channel``'s), in whichever process it
+        was opened (the platform removed the app there): a round under way is void and no money moves;
+        the ledger stays.  Returns how many tables this call closed."""
         closed = 0
         for head in await self.rt.store.open_table_heads():
-            if head.server != server:
+            if head.server != server or (channel is not None and head.channel != channel):
                 continue
             key = TableKey.from_server(head.server, head.channel)
             for _ in range(3):  # another process may move the table on meanwhile: catch up and close it

@@ -145,6 +145,17 @@ class LiarsBot(discord.AutoShardedClient):
         if _private(interaction):
             self.links.note(self.table_key(interaction), interaction)
 
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from a server (kicked, or the server deleted; not an outage, which discord.py
+        reports as ``on_guild_unavailable``): its tables close, a round under way void, as on Slack."""
+        closed = await self.service.close_server(f"{PLATFORM}:{guild.id}")
+        log.info("removed from guild %s: %d tables closed", guild.id, closed)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        closed = await self.service.close_channel(TableKey(PLATFORM, str(channel.guild.id), str(channel.id)))
+        if closed:
+            log.info("channel %s of guild %s deleted: its table closed", channel.id, channel.guild.id)
+
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers (%s shards)", self.user, len(self.guilds), self.shard_count)
 

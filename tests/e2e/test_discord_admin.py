@@ -142,3 +142,25 @@ async def test_end_closes_the_table_and_retires_its_buttons(world: Harness) -> N
     await h.fake.wait_for(lambda: panel.custom_ids() == [])
     status = await h.ask(h.bob, "status")
     assert status.ephemeral and "There is no table in this channel" in status.content
+
+
+@pytest.mark.parametrize("gone", ["the bot removed from the server", "the table's channel deleted"])
+async def test_a_table_whose_server_or_channel_is_gone_closes_and_moves_no_money(world: Harness, gone: str) -> None:
+    """It played on by its turn timers for as long as anyone liked, settling rounds for players who could no
+    longer see it (and posting into the void): now it closes as on Slack's uninstall, a round under way void."""
+    h = world
+    await h.start()
+    await h.open_table()
+    await h.wait_dms(1)
+    table = h.service.table(h.key)
+    assert table is not None and table.live
+    opener = h.to_act()
+    assert (await h.ask(opener, "bid", quantity=1, digit=0)).ephemeral
+    if gone.startswith("the bot"):
+        await h.fake.remove_bot_from_guild(h.guild.id)
+    else:
+        await h.fake.delete_channel(h.guild.id, h.channel.id)
+    await h.fake.wait_for(lambda: h.service.table(h.key) is None)
+    store = h.service.store
+    assert await store.open_table_heads() == []
+    assert await store.balances(h.key.server) == {} and await store.rounds(h.key.server) == []

@@ -1046,6 +1046,22 @@ class FakeDiscord(PrivateFake):
             return None
         return max(candidates, key=lambda s: s.created)
 
+    async def remove_bot_from_guild(self, guild_id: int) -> None:
+        """The bot kicked from a guild (or the guild deleted): GUILD_DELETE without ``unavailable`` to its
+        shard; the guild and its channels are gone (a post there answers 404 Unknown Channel; Discord
+        answers 403 Missing Access, which the bot treats alike)."""
+        session = self._session_for_shard(self._shard_for(guild_id))
+        assert session is not None, "no session holds this guild's shard"
+        del self.guilds[guild_id]
+        await self._send_dispatch(session, "GUILD_DELETE", {"id": str(guild_id)})
+
+    async def delete_channel(self, guild_id: int, channel_id: int) -> None:
+        """A guild channel deleted: CHANNEL_DELETE to the guild's shard; the channel is gone."""
+        session = self._session_for_shard(self._shard_for(guild_id))
+        assert session is not None, "no session holds this guild's shard"
+        channel = self.guilds[guild_id].channels.pop(channel_id)
+        await self._send_dispatch(session, "CHANNEL_DELETE", self._channel_payload(channel))
+
     async def _send_dispatch(self, session: _Session, event: str, data: JSON) -> None:
         session.seq += 1
         await session.conn.send({"op": 0, "t": event, "s": session.seq, "d": data})
