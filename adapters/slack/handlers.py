@@ -215,9 +215,12 @@ class Listeners(AckedRequests):
             return send
 
         async def work() -> list[After] | AckBody:
-            if parsed is None:
-                log.warning("a form submission without its table or choices; ignored")
-                return []
+            if parsed is None:  # e.g. a modal an earlier version opened: say so beside its field (it stays open)
+                log.warning("a form submission without its table or choices; refused")
+                block = error_block(view)
+                if block is None:
+                    return []
+                return AckBody({"response_action": "errors", "errors": {block: TEXT["form_outdated"]}})
             key, _, options = parsed
             actor = await self._actor(client, user, body["user"].get("name") or body["user"].get("username"))
             cmd = Command(verb, key, actor, options=options, request_id=self._request_id(body, verb))

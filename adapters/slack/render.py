@@ -21,6 +21,7 @@ from typing import Any
 
 from bot.commands import commands
 from bot.model import Button, Message, Reply, TableKey, render_mentions, split_text
+from core.errors import QUOTED_MOST
 
 __all__ = [
     "ACTION_PREFIX",
@@ -51,6 +52,7 @@ TEXT = {
     "apology": "Sorry, something went wrong on my side and nothing was changed. Please try again in a moment.",
     "raise_close": "Cancel",
     "form_none": "There is nothing to choose from: challenge instead.",
+    "form_outdated": "This form is from an earlier version of the bot: close it and open it again from the table.",
     "raise_failed": "The {title} form would not open (Slack said {error}); `/liars {verb} …` does the same.",
     "no_hand": "You hold nothing right now: what you are dealt comes by DM when a round is dealt at your table.",
     "record_too_long": "The record is too long for a Slack message. On the bot's host, "
@@ -157,8 +159,12 @@ def render_reply(reply: Reply, key: TableKey) -> tuple[str, list[dict[str, Any]]
 
 
 def usage(unknown: str | None = None) -> str:
+    """The slash command's usage, for a word that is no subcommand.  Chat markup, escaped once by
+    :func:`render_reply` as every reply is (escaped here too, ``<!channel>`` read ``&amp;lt;!channel&amp;gt;``)."""
     names = ", ".join(f"`{name}`" for name in commands())
-    head = f"I don't know `{_escape(unknown)}`. " if unknown else ""
+    if unknown and len(unknown) > QUOTED_MOST:
+        unknown = unknown[: QUOTED_MOST - 1] + "…"
+    head = f"I don't know `{unknown}`. " if unknown else ""
     return (f"{head}Usage: `{SLASH} <subcommand> [args]`, e.g. `{SLASH} start` "
             f"(`{SLASH} start game=NAME` for another game).\n"
             f"Subcommands: {names}.\n`{SLASH} help` says what each one does.")

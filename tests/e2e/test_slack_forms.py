@@ -207,3 +207,18 @@ async def test_choices_made_faster_than_the_redraws_end_drawn_with_the_newest(dr
         else:  # the newer choice's redraw met the older one's (hash_conflict) and drew over it
             assert [c.ok for c in calls] == [True, False, True] and calls[1].response == \
                 {"ok": False, "error": "hash_conflict"}
+
+
+async def test_a_form_an_earlier_version_opened_says_so_and_stays_open(driver: HttpDriver, tmp_path: Path) -> None:
+    """A modal whose metadata this version does not read (an earlier version's Raise…) closed on submit with
+    no word to its sender: it now says so beside its field, and nothing changes."""
+    d = driver
+    opener, ts = await _dealt(d)
+    view = await d.open_raise(opener, ts)
+    meta = json.loads(view["private_metadata"])
+    meta.pop("verb")  # as an earlier version wrote it
+    view = {**view, "private_metadata": json.dumps(meta)}
+    events, before = event_count(tmp_path / "liars.sqlite3"), _state(d)
+    refusal = await d.submit_refused(opener, view, {"quantity": "1", "digit": "9"})
+    assert refusal == "This form is from an earlier version of the bot: close it and open it again from the table."
+    assert event_count(tmp_path / "liars.sqlite3") == events and _state(d) == before

@@ -6,6 +6,8 @@ import json
 import random
 from typing import Any
 
+import pytest
+
 from adapters.slack.forms import chosen, error_block, fit, form_modal, parse_form
 from adapters.slack.render import (
     SECTION_LIMIT,
@@ -249,6 +251,16 @@ def test_usage_names_every_subcommand() -> None:
     assert text.startswith("I don't know `dance`.")
     for name in ("start", "join", "bid", "challenge", "kick", "ledger", "sheet", "help"):
         assert f"`{name}`" in text
+
+
+@pytest.mark.parametrize(("typed", "shown"), [
+    ("<!channel>", "I don't know `&lt;!channel&gt;`."),  # escaped once, as every reply is: no ping, no &amp;lt;
+    ("a&b", "I don't know `a&amp;b`."),
+    ("x" * 5000, f"I don't know `{'x' * 39}…`."),
+])
+def test_an_unknown_subcommand_is_quoted_as_typed(typed: str, shown: str) -> None:
+    text, _blocks = render_reply(Reply(usage(typed), ok=False), TableKey("slack", "T1", "C1"))
+    assert text.startswith(shown + " Usage:"), text[:80]
 
 
 def test_a_record_too_long_for_a_message_says_how_to_get_it() -> None:
