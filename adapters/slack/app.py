@@ -46,6 +46,7 @@ from .door import MAX_BODY, Door, GuardedSocketModeHandler, store_ready
 from .handlers import Listeners
 from .notifier import SlackNotifier
 from .oauth import NOT_INSTALLED, InstallationStore, Uninstalls, Workspaces, oauth_settings, serve_oauth
+from .outbox import api_error
 
 __all__ = ["OAuth", "SlackBot", "bolt_app", "connect_socket", "run", "serve_http", "web_client", "workspaces"]
 
@@ -200,7 +201,7 @@ async def run(config: SlackConfig, *, host: str = "0.0.0.0", stop: asyncio.Event
             try:
                 who = await bot.app.client.auth_test()
             except SlackApiError as exc:
-                log.error("SLACK_BOT_TOKEN was refused by %s: %s", config.api_url, exc.response.get("error"))
+                log.error("SLACK_BOT_TOKEN was refused by %s: %s", config.api_url, api_error(exc))
                 return 1
             log.info("signed in to Slack team %s as %s", who.get("team_id"), who.get("user"))
         # every open table's messages as committed: a move stored just before a crash is shown now

@@ -33,6 +33,7 @@ from .ack import ACK_BUDGET, SEEN_LIMIT, AckBody, AckedRequests, After, nothing
 from .forms import FIELD_PREFIX, chosen, error_block, form_modal, notice_modal, parse_form, view_key
 from .home import home_view
 from .notifier import SlackNotifier
+from .outbox import api_error
 from .render import (
     ACTION_PREFIX,
     OPEN_PREFIX,
@@ -50,6 +51,7 @@ __all__ = ["ACK_BUDGET", "Listeners", "Responder"]
 
 log = logging.getLogger(__name__)
 
+USER_LOOKUP_WAIT = 1.0  # seconds an acting user's name and admin flag are waited for (rate limits: see _actor)
 ERROR_TEXT = 500  # characters of a refusal shown in a modal (beside a field: keep it short)
 # With should_escape on, Slack sends "@bob" as <@U123|bob> (the name may hold spaces): keep <@U123>.
 _ESCAPED_MENTION = re.compile(r"<@([UW][A-Z0-9]+)\|[^>]*>")
@@ -182,7 +184,7 @@ class Listeners(AckedRequests):
             try:
                 await client.views_update(view_id=view_id, hash=view.get("hash"), view=modal)
             except SlackApiError as exc:
-                error = exc.response.get("error")
+                error = api_error(exc)
                 # hash_conflict: the modal was redrawn since this choice was made (for an earlier choice, as
                 # two marks in quick succession go); the newest choice draws over it, with all of its choices
                 if error != "hash_conflict" or self._newest_choice.get(view_id, when) > when:
@@ -191,7 +193,7 @@ class Listeners(AckedRequests):
                 try:
                     await client.views_update(view_id=view_id, view=modal)
                 except SlackApiError as again:
-                    log.warning("views.update for a form failed: %s", again.response.get("error"))
+                    log.warning("views.update for a form failed: %s", api_error(again))
 
         async def work() -> list[After]:
             if where is None:
@@ -249,7 +251,7 @@ class Listeners(AckedRequests):
             try:
                 await client.views_publish(user_id=user, view=view)
             except SlackApiError as exc:
-                log.warning("views.publish of the Home tab failed: %s", exc.response.get("error"))
+                log.warning("views.publish of the Home tab failed: %s", api_error(exc))
 
         self._track(asyncio.ensure_future(self._quietly(publish)))
 
@@ -300,7 +302,7 @@ class Listeners(AckedRequests):
         try:
             await client.views_open(trigger_id=trigger_id, view=modal)
         except SlackApiError as exc:
-            error = str(exc.response.get("error"))
+            error = api_error(exc)
             log.warning("views.open for the %s form failed: %s", form.verb, error)
             await answer(Reply(TEXT["raise_failed"].format(title=form.title, error=error, verb=form.verb),
                                ok=False, code="modal"))()
@@ -314,15 +316,16 @@ class Listeners(AckedRequests):
             return hit[1]
         ttl = self.user_ttl
         try:
-            info = (await client.users_info(user=user_id))["user"]
+            # bounded: the answer to the person who acted must not wait out a rate limit for a name
+            info = (await asyncio.wait_for(client.users_info(user=user_id), USER_LOOKUP_WAIT))["user"]
             profile = info.get("profile") or {}
             name = (profile.get("display_name") or profile.get("real_name") or info.get("real_name")
                     or info.get("name") or fallback or user_id)
             admin = bool(info.get("is_admin") or info.get("is_owner") or info.get("is_primary_owner"))
             actor = Actor(user_id, str(name), admin)
-        except SlackApiError as exc:
+        except (SlackApiError, TimeoutError) as exc:
             log.warning("users.info for %s failed (%s); treating them as a member", user_id,
-                        exc.response.get("error"))
+                        api_error(exc) if isinstance(exc, SlackApiError) else f"no answer in {USER_LOOKUP_WAIT:g} s")
             actor, ttl = Actor(user_id, fallback or user_id, False), 30.0
         self._users[cached] = (now + ttl, actor)
         return actor

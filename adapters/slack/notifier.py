@@ -47,7 +47,6 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from slack_sdk.errors import SlackApiError, SlackRequestError
 from slack_sdk.web.async_client import AsyncWebClient
@@ -57,7 +56,7 @@ from bot.model import Message, TableKey, render_mentions
 from bot.ports import PanelRefs
 
 from .oauth import REVOKED, Workspaces
-from .outbox import Item, Outboxes, retry_after
+from .outbox import Item, Outboxes, api_error, retry_after
 from .render import render_message
 
 __all__ = ["HOLD_LIMIT", "SlackNotifier"]
@@ -173,7 +172,7 @@ class SlackNotifier:
             status = getattr(exc.response, "status_code", 200)
             if retry_after(exc) is not None or (isinstance(status, int) and status >= 500):
                 raise  # the outbox waits and sends it again
-            error = _error(exc)
+            error = api_error(exc)
             log.warning("slack refused a %s message for %s: %s", message.kind, message.key.channel_id, error)
             if error in REVOKED and self.workspaces is not None:
                 self.workspaces.forget(message.key.server_id)
@@ -212,7 +211,7 @@ class SlackNotifier:
             if retry_after(exc) is not None:
                 raise  # rate-limited: the outbox sends it again
             log.warning("uploading the %s picture to %s failed (%s); the text went alone", message.kind, channel,
-                        _error(exc))
+                        api_error(exc))
         except (SlackRequestError, OSError, TimeoutError) as exc:
             log.warning("uploading the %s picture to %s failed (%s); the text went alone", message.kind, channel,
                         type(exc).__name__)
@@ -232,16 +231,16 @@ class SlackNotifier:
                 await client.chat_update(channel=key.channel_id, ts=ref, text=text, blocks=blocks)
                 return
             except SlackApiError as exc:
-                if _error(exc) not in _REPOST_ERRORS:
+                if api_error(exc) not in _REPOST_ERRORS:
                     raise
-                log.info("the %s panel in %s is gone (%s); posting it again", name, key.channel_id, _error(exc))
+                log.info("the %s panel in %s is gone (%s); posting it again", name, key.channel_id, api_error(exc))
         response = await client.chat_postMessage(channel=key.channel_id, text=text, blocks=blocks)
         await self.panels.posted(message, str(response["ts"]))
         if previous is not None:
             try:
                 await client.chat_delete(channel=key.channel_id, ts=previous)
             except SlackApiError as exc:
-                if _error(exc) not in _REPOST_ERRORS:
+                if api_error(exc) not in _REPOST_ERRORS:
                     raise
 
     async def _direct(self, client: AsyncWebClient, message: Message) -> None:
@@ -259,18 +258,11 @@ class SlackNotifier:
         except SlackApiError as exc:
             if retry_after(exc) is not None:
                 raise  # rate-limited, not refused: the outbox sends it again
-            if _error(exc) in REVOKED:
+            if api_error(exc) in REVOKED:
                 raise  # the workspace's token is gone: nothing can be shown there
             self._dm_channels.pop(who, None)  # open it again next time
-            log.warning("cannot DM %s (%s); showing the %s message ephemerally in %s", message.to, _error(exc),
+            log.warning("cannot DM %s (%s); showing the %s message ephemerally in %s", message.to, api_error(exc),
                         message.kind, message.key.channel_id)
             await client.chat_postEphemeral(channel=message.key.channel_id, user=message.to, text=text,
                                                  blocks=blocks)
 
-
-def _error(exc: SlackApiError) -> str:
-    response: Any = exc.response
-    try:
-        return str(response.get("error") or response.status_code)
-    except Exception:  # pragma: no cover - a response without the usual shape
-        return "unknown"

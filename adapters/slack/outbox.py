@@ -53,11 +53,21 @@ class Item:
     merged: int = 0  # how many newer updates were folded into this one
 
 
+def api_error(exc: SlackApiError) -> str:
+    """Slack's error code for a refused call (``not_in_channel``), or the HTTP status when the answer was
+    not Slack's JSON (a proxy's plain-text 503: ``SlackResponse.get`` itself fails on such data)."""
+    response: Any = exc.response
+    data = getattr(response, "data", None)
+    if isinstance(data, dict) and data.get("error"):
+        return str(data["error"])
+    return str(getattr(response, "status_code", "unknown"))
+
+
 def retry_after(exc: SlackApiError) -> float | None:
     """Seconds Slack asked us to wait, if ``exc`` is a rate-limit answer (HTTP 429 or ``ratelimited``)."""
     response: Any = exc.response
     status = getattr(response, "status_code", None)
-    error = response.get("error") if hasattr(response, "get") else None
+    error = api_error(exc)
     if status != 429 and error != "ratelimited":
         return None
     headers = getattr(response, "headers", None) or {}

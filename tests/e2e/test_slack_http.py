@@ -14,6 +14,7 @@ import re
 import signal
 import sqlite3
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -304,3 +305,22 @@ async def test_the_liars_slack_process_serves_http(fake: FakeSlack, tmp_path: Pa
     log = (await drain).decode()
     assert proc.returncode == 0, log
     assert "Traceback" not in log and " ERROR " not in log, log
+
+
+async def test_a_user_lookup_that_fails_oddly_or_slowly_does_not_hold_up_the_answer(
+    driver: HttpDriver, caplog: pytest.LogCaptureFixture
+) -> None:
+    """users.info answered by a proxy's plain-text 503 crashed the fallback itself (an apology and an ERROR);
+    one rate-limited waited out Slack's Retry-After before the sender was answered."""
+    fake = driver.fake
+    fake.fail_method("users.info", "", status=503, plain="upstream connect error or disconnect/reset")
+    with caplog.at_level(logging.WARNING):
+        reply = await driver.slash(ALICE, "start")
+    assert (reply.text or "").startswith("You opened a table")
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert any("users.info for U0ALICE failed (503)" in r.getMessage() for r in caplog.records)
+    fake.clear_failures()
+    fake.fail_method("users.info", "ratelimited", retry_after=30)
+    started = time.monotonic()
+    reply = await driver.slash(BOB, "join")
+    assert reply.text == "You are seated (2/12)." and time.monotonic() - started < 10

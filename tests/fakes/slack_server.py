@@ -262,6 +262,7 @@ class _Failure:
     status: int
     remaining: int | None
     headers: dict[str, str] = field(default_factory=dict)
+    plain: str | None = None  # answered as this text/plain body instead of Slack's JSON (a proxy's error page)
 
 
 # --------------------------------------------------------------------------------------
@@ -535,9 +536,11 @@ class FakeSlack(OAuthFake):
         times: int | None = None,
         status: int | None = None,
         retry_after: int = 1,
+        plain: str | None = None,
     ) -> None:
         """The next ``times`` calls to ``method`` (all of them if None) fail with ``error``.
-        ``ratelimited`` defaults to HTTP 429 + ``Retry-After``; other errors to 200."""
+        ``ratelimited`` defaults to HTTP 429 + ``Retry-After``; other errors to 200.  ``plain``: the
+        answer is that text/plain body (what a proxy in front of Slack sends), not Slack's JSON."""
         headers: dict[str, str] = {}
         if error == "ratelimited":
             headers["Retry-After"] = str(retry_after)
@@ -546,6 +549,7 @@ class FakeSlack(OAuthFake):
             status=status if status is not None else (429 if error == "ratelimited" else 200),
             remaining=times,
             headers=headers,
+            plain=plain,
         )
 
     def rate_limit(
@@ -1013,6 +1017,9 @@ class FakeSlack(OAuthFake):
                 failure.remaining -= 1
                 if failure.remaining <= 0:
                     del self._failures[method]
+            if failure.plain is not None:
+                call.response, call.status = result, status
+                return web.Response(text=failure.plain, status=status, headers=headers, content_type="text/plain")
         elif method in self._handlers:
             result = (method == "auth.test" and self._auth_test_for(token)) or self._handlers[method](params)
         else:
