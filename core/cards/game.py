@@ -60,6 +60,7 @@ from .text import (
     end_text,
     passed_text,
     private_hand,
+    salt_line,
     thrown_in_text,
     took_text,
     transfers_text,
@@ -238,6 +239,9 @@ class CardsMatch:
         text = challenge_text(event, self.engine.next_opener)
         if self.rules.payout == "knockout":
             text += " " + transfers_text([Transfer(event.out, event.winner, self.rules.stake)])
+        dealt = self.engine.rounds[-1]
+        if "salt" in dealt and "commitment" in dealt:  # the shuffle, revealed now that the hand is shown
+            text += "\n" + salt_line(str(dealt["salt"]), str(dealt["commitment"]))
         picture = {
             **{k: summary[k] for k in ("declared", "declared_text", "floor", "hand", "value", "holds")},
             "value_text": value_words(event.value),

@@ -73,7 +73,7 @@ def hand_words(cards: Sequence[Card], value: HandValue) -> str:
 
 def deal_text(round_no: int, opener: str, commitment: str) -> str:
     return (
-        f"Round {round_no}: a fresh deck is shuffled (commitment `{commitment[:16]}…`). "
+        f"Round {round_no}: a fresh deck is shuffled (commitment `{commitment}`). "
         f"{mention(opener)} draws five cards and declares."
     )
 
@@ -132,6 +132,12 @@ def challenge_text(event: Challenged, next_opener: str | None) -> str:
     if next_opener is not None:
         text += f" {mention(next_opener)} opens the next round."
     return text
+
+
+def salt_line(salt: str, commitment: str) -> str:
+    """The round's shuffle revealed at its challenge: with the deck (in ``export``) anyone can check it."""
+    return (f"Salt: `{salt}` — check: sha256 of the JSON {{\"deck\": the round's shuffled deck (in `export`), "
+            f"\"salt\"}} is the commitment `{commitment}`.")
 
 
 def transfers_text(transfers: Sequence[Transfer]) -> str:

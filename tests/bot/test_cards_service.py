@@ -204,3 +204,24 @@ async def test_when_two_of_three_leave_in_one_round_the_one_left_wins(harness: H
     verified = [CARDS.verify(record) for record in records]
     assert len(records) == 2 and verified[-1]["rounds"] == [] and verified[-1]["winner"] == opener
     assert verified[-1]["net"] == {opener: 2, under_gun: -1, third: -1}
+
+
+async def test_the_deal_posts_the_whole_commitment_and_the_challenge_reveals_the_salt(harness: Harness) -> None:
+    """The deal posted 16 hex digits of the SHA-256 (64 bits: two decks sharing them are found in about 2^32
+    hashes) and no message ever showed the salt: the shuffle could not be checked from the channel."""
+    import hashlib
+
+    h = harness
+    await open_cards(h, CAROL)
+    dealt = cards_match(h.service.table(KEY)).engine.rounds[-1]
+    deal_says = [m.text for m in h.notifier.messages if m.to is None and "a fresh deck is shuffled" in m.text]
+    assert deal_says and f"(commitment `{dealt['commitment']}`)" in deal_says[-1]
+    assert not [m for m in h.notifier.messages if dealt["salt"] in m.text]  # secret until the challenge
+    r = round_of(h)
+    assert (await h.do(actor(r.to_act), "declare", *r.least_raise().name().split())).ok
+    assert (await h.do(actor(round_of(h).to_act), "challenge")).ok
+    [result] = [m.text for m in h.notifier.messages if m.to is None and " challenges " in m.text]
+    salt = re.search(r"Salt: `([0-9a-f]{32})`", result)
+    assert salt is not None and salt.group(1) == dealt["salt"] and dealt["commitment"] in result
+    canonical = json.dumps({"deck": dealt["deck"], "salt": salt.group(1)}, sort_keys=True, separators=(",", ":"))
+    assert hashlib.sha256(canonical.encode()).hexdigest() == dealt["commitment"]
