@@ -14,8 +14,9 @@ def register(sub: Any) -> None:
         "discord",
         help="run the Discord bot (/liars in a channel, what each player is dealt by DM)",
         description="Reads DISCORD_TOKEN, DISCORD_GUILD_ID, DISCORD_API_BASE, DISCORD_GATEWAY_URL, "
-        "LIARS_DATABASE_URL, LIARS_DB, LIARS_COMPUTER_DELAY, LIARS_LOG_LEVEL and LIARS_METRICS_PORT from the "
-        "environment, and from ./.env if it exists (the environment wins).",
+        "DISCORD_SHARD_COUNT, DISCORD_SHARD_IDS, DISCORD_LAYOUT, LIARS_DATABASE_URL, LIARS_DB, "
+        "LIARS_COMPUTER_DELAY, LIARS_LOG_LEVEL, LIARS_METRICS_HOST, LIARS_METRICS_PORT and LIARS_PICTURE_PROCESS "
+        "from the environment, and from ./.env if it exists (the environment wins).",
     )
     p.add_argument("--db", default=None, help="SQLite file or postgresql:// URL "
                    "(default: $LIARS_DATABASE_URL, else $LIARS_DB, else ./liars.sqlite3)")
