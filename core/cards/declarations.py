@@ -225,6 +225,9 @@ _PLURAL = {
     "deuces": 2,
     "treys": 3,
     "sixs": 6,
+    **{f"{letter}s": r for letter, r in (("t", 10), ("j", 11), ("q", 12), ("k", 13), ("a", 14))},  # "pair of Ks"
+    **{f"{r}'s": r for r in range(2, 11)},
+    **{f"{letter}'s": r for letter, r in (("t", 10), ("j", 11), ("q", 12), ("k", 13), ("a", 14))},
 }
 _COUNTS = {"two": HandType.PAIR, "three": HandType.THREE_OF_A_KIND, "four": HandType.FOUR_OF_A_KIND}
 _COUNTS["five"] = HandType.FIVE_OF_A_KIND
@@ -254,6 +257,12 @@ _PHRASES: tuple[tuple[tuple[str, ...], HandType, tuple[int, ...]], ...] = (
     (("high", "card"), HandType.HIGH_CARD, ()),
 )
 _COLOURS = frozenset({"red", "black", "color"})
+# "a" is the article before these ("a pair of sixes", "a king high", "a red flush"); anywhere else it is the
+# letter for the ace, as K, Q, J and T are for theirs ("pair of A", "A K high", "straight to the A")
+_ARTICLE_BEFORE = frozenset(
+    {w for w in _SINGULAR if w.isalpha() and len(w) > 1} | set(_COUNTS) | _COLOURS
+    | {"pair", "pairs", "flush", "straight", "full", "royal", "set", "kind", "quad", "quads", "trip", "trips"}
+)
 _FILLER = frozenset(
     {"a", "an", "the", "of", "to", "with", "and", "kicker", "kickers", "high", "over", "up", "card", "cards"}
     | {"i", "have", "declare", "declares", "hand", "is", "it's", "its", "at", "least", "on", "top", "in"}
@@ -298,7 +307,7 @@ def _parse(text: str) -> Declaration:
             implicit = implicit or _COUNTS[word]
         elif word in _PLURAL:
             found.append(_PLURAL[word])
-        elif word == "a" and grouped:
+        elif word == "a" and (grouped or nxt not in _ARTICLE_BEFORE):
             found.append(14)
         elif word in _SINGULAR:
             found.append(_SINGULAR[word])

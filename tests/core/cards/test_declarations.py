@@ -62,6 +62,25 @@ T = HandType
         ("5 of a kind", T.FIVE_OF_A_KIND, ()),
         ("red royal flush", T.COLOUR_STRAIGHT_FLUSH, (14,)),
         ("black straight flush to the ace", T.COLOUR_STRAIGHT_FLUSH, (14,)),
+        # the letter A is the ace, as K, Q, J and T are theirs (it was dropped as an article: "A K high" went
+        # out as king high); before a hand or a rank spelled out, "a" is still the article
+        ("pair of A", T.PAIR, (14,)),
+        ("straight to the A", T.STRAIGHT, (14,)),
+        ("A K high", T.HIGH_CARD, (14, 13)),
+        ("two pair A over K", T.TWO_PAIR, (14, 13)),
+        ("full house A over K", T.FULL_HOUSE, (14, 13)),
+        ("flush, A high", T.FLUSH, (14,)),
+        ("pair of 7s with an A kicker", T.PAIR, (7, 14)),
+        ("a pair of aces", T.PAIR, (14,)),
+        ("a king high", T.HIGH_CARD, (13,)),
+        ("I have a pair of sixes", T.PAIR, (6,)),
+        ("a red flush", T.COLOUR_FLUSH, ()),
+        ("a straight to the nine", T.STRAIGHT, (9,)),
+        ("sevens over threes with a jack kicker", T.TWO_PAIR, (7, 3, 11)),
+        ("pair of Ks", T.PAIR, (13,)),
+        ("pair of As", T.PAIR, (14,)),
+        ("pair of 7's", T.PAIR, (7,)),
+        ("Js over Ts", T.TWO_PAIR, (11, 10)),
     ],
 )
 def test_the_parser_reads_what_people_type(text: str, kind: HandType, ranks: tuple[int, ...]) -> None:
