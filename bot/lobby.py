@@ -82,6 +82,8 @@ class Lobby:
                 rules = game.make_rules(preset.lower() if preset else None, overrides)
             except (ValueError, TypeError) as exc:
                 raise UserError(sentence(str(exc)), "bad-option") from None
+            if max_rounds and not game.settles_each_round(rules):  # it would close with nobody paid or winning
+                raise UserError(R.NO_ROUND_LIMIT, "bad-option")
             bots = [(f"cpu-{n.lower()}", f"{n} ({level})", level) for n in COMPUTER_NAMES[:computers]]
             table_id = await rt.store.create_table(key.server, key.channel_id, rt.clock.now())
             table = TableState(table_id, key)
@@ -154,7 +156,7 @@ class Lobby:
                 raise UserError(R.PLAY_UNDER_WAY, "table-running")
             if len(table.seats) < table.game.min_players:
                 raise UserError(R.too_few_to_deal(table.game.min_players), "too-few")
-            reply = Reply(M.DEALT)
+            reply = Reply(table.game.hand.dealt if table.game.hand is not None else M.DEALT)
             await self.deal_round(table, cmd, reply)
         await self.follow_up(cmd.key)
         return reply

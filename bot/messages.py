@@ -176,11 +176,11 @@ def settings_text(settings: Mapping[str, Any], games: Iterable[str]) -> str:
 
 
 # -- the table's replies and notes: what a move or a seat change says ------------------------------
-DEALT = "Dealt. Check your DMs for your secret."
 LAST_DECLARED = "The last round is declared."
 _VOID = " The round under way is void: no money moves."
 # why a table closed (after "The table is closed: ")
 LOBBY_TIMED_OUT = "nobody dealt before the lobby timed out."
+DEALT = "Dealt."  # a game that deals nobody a secret (one that does says what in its HandWords)
 APP_REMOVED = "the app was removed from this server; a round under way does not count."
 CHANNEL_DELETED = "its channel was deleted; a round under way does not count."
 TOO_FEW_REMAIN = "fewer than two players remain."

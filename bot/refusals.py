@@ -19,7 +19,8 @@ __all__ = [
     "HOST_CANNOT_LEAVE",
     "KICK_USAGE", "LAST_ALREADY_DECLARED", "NOTHING_HELD", "NOT_IN_ROUND", "NOT_SAVED", "NOT_SEATED",
     "NO_COUNTED_ROUND",
-    "NO_ROUND", "NO_TABLE", "NO_TABLE_PLAYED", "ONLY_ADMIN_CONFIG", "ONLY_ADMIN_SETTLES", "ONLY_HOST_DEALS",
+    "NO_ROUND", "NO_ROUND_LIMIT",
+    "NO_TABLE", "NO_TABLE_PLAYED", "ONLY_ADMIN_CONFIG", "ONLY_ADMIN_SETTLES", "ONLY_HOST_DEALS",
     "PLAY_NOT_STARTED", "PLAY_UNDER_WAY", "STAKE_NOT_POSITIVE", "START_USAGE", "STATS_USAGE", "TABLE_OPEN",
     "TABLE_RUNNING",
     "THAT_PLAYER_NOT_SEATED", "UNIT_WORTHLESS", "bad_leaderboard_word", "bad_number", "bad_period",
@@ -131,6 +132,10 @@ def bad_leaderboard_word(word: str, games: Iterable[str]) -> str:
 # -- what people type: numbers, stakes, money -----------------------------------------------------
 STAKE_NOT_POSITIVE = "The stake must be a positive number of units."
 UNIT_WORTHLESS = "A unit must be worth something."
+
+
+NO_ROUND_LIMIT = ("rounds= stops a table whose every round settles on its own; this game plays on to its end "
+                  "(the last player left pays, or wins), so it takes no round limit.")
 
 
 def bad_number(name: str, value: Any, low: int, high: int) -> str:

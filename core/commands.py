@@ -91,10 +91,11 @@ class HandWords:
 
     ``what`` completes the table's ``hand`` line, "show me … again, privately" ("my serial"); ``label``
     is the words on the game's button for it ("My serial"), which a platform's notices name ("press
-    **My serial**")."""
+    **My serial**").  ``dealt`` is the host's answer to ``deal`` (who gets what by DM)."""
 
     what: str
     label: str
+    dealt: str = "Dealt. Check your DMs for your secret."
 
 
 @dataclass(frozen=True, slots=True)

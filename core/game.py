@@ -400,6 +400,12 @@ class Game(Protocol):
 
     def rules_from_dict(self, data: Mapping[str, Any]) -> GameRules: ...
 
+    def settles_each_round(self, rules: GameRules) -> bool:
+        """Whether every round of these rules settles on its own, so that a table's ``rounds=N`` may stop it
+        after N (the serial game's usual format); False for a game that plays on to its own end (the
+        elimination, the card game), which a round limit would leave without its payer or winner."""
+        ...
+
     def new_match(
         self, rules: GameRules, players: Sequence[str], *, host: str, previous: Match | None = None
     ) -> Match:

@@ -58,6 +58,7 @@ from .text import (
     declared_text,
     discarded_text,
     end_text,
+    passed_on_hand,
     passed_text,
     private_hand,
     salt_line,
@@ -88,7 +89,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
 )
 """The card game's moves and private read, declared once (every surface is built from them)."""
 
-HAND = HandWords("my cards", HAND_BUTTON.label)
+HAND = HandWords("my cards", HAND_BUTTON.label, "Dealt. The opener draws five cards, by DM; the hand then goes round.")
 """What the card game deals, in its words (``Game.hand``)."""
 
 
@@ -193,7 +194,8 @@ class CardsMatch:
             return {"player": player, "declare": d.to_dict()}
         if verb == "discard":
             raw = options.get("cards")
-            items = str(raw).replace(",", " ").split() if raw is not None else list(words)
+            typed = str(raw) if raw is not None else " ".join(words)
+            items = typed.replace(",", " ").split()  # "JD, 7H" typed as the option's "JD,7H" is
             cards = parse_cards([item.split("#")[0] for item in items])
             return {"player": player, "discard": [str(c) for c in cards]}
         raise ActionParseError(
@@ -349,7 +351,7 @@ class CardsMatch:
             return None
         if round_.phase is Phase.DECLARE:
             return private_hand(round_.hand, evaluate(round_.hand), may_discard=round_.may_discard)
-        return f"The hand you passed on: {private_hand(round_.hand, evaluate(round_.hand), may_discard=False)}"
+        return passed_on_hand(round_.hand, evaluate(round_.hand))
 
     def read(self, player: str, verb: str) -> str:
         if verb != "hint":
@@ -396,6 +398,9 @@ class CardsGame:
 
     def rules_from_dict(self, data: Mapping[str, Any]) -> Rules:
         return Rules.from_dict(data)
+
+    def settles_each_round(self, rules: GameRules) -> bool:
+        return False  # a game plays on until one player is left
 
     def new_match(
         self, rules: GameRules, players: Sequence[str], *, host: str, previous: Any | None = None

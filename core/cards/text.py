@@ -83,6 +83,11 @@ def private_hand(cards: Sequence[Card], value: HandValue, *, may_discard: bool) 
     return f"Your hand: {hand_words(cards, value)}.{tail}"
 
 
+def passed_on_hand(cards: Sequence[Card], value: HandValue) -> str:
+    """What the player who declared last holds, asked for (``hand``) while the next player decides."""
+    return f"The hand you passed on: {hand_words(cards, value)}. The next move is not yours."
+
+
 def declared_text(event: Declared) -> str:
     who = mention(event.player)
     if event.took:

@@ -33,7 +33,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
 )
 """The serial game's moves and private reads, declared once (every surface is built from them)."""
 
-HAND = HandWords("my serial", T.B_HAND.label)
+HAND = HandWords("my serial", T.B_HAND.label, "Dealt. Check your DMs for your serial.")
 """What the serial game deals, in its words (``Game.hand``)."""
 
 FORMATS: Mapping[str, FormatWords] = {
@@ -71,6 +71,10 @@ class SerialGame:
 
     def make_rules(self, preset: str | None, options: Mapping[str, Any]) -> Rules:
         return make_rules(preset or "classic", **options)
+
+    def settles_each_round(self, rules: GameRules) -> bool:
+        assert isinstance(rules, Rules)
+        return not rules.elimination
 
     def rules_from_dict(self, data: Mapping[str, Any]) -> Rules:
         return Rules.from_dict(dict(data))

@@ -17,7 +17,9 @@ async def open_cards(h: Harness, *guests: Actor) -> None:
     assert (await h.do(ALICE, "start", "game=cards")).ok
     for guest in (BOB, *guests):
         assert (await h.do(guest, "join")).ok
-    assert (await h.do(ALICE, "deal")).ok
+    dealt = await h.do(ALICE, "deal")
+    # only the opener is dealt anything (the host was told to check DMs that never came)
+    assert dealt.ok and dealt.text == "Dealt. The opener draws five cards, by DM; the hand then goes round."
 
 
 def round_or_none(h: Harness) -> Round | None:
@@ -225,3 +227,29 @@ async def test_the_deal_posts_the_whole_commitment_and_the_challenge_reveals_the
     assert salt is not None and salt.group(1) == dealt["salt"] and dealt["commitment"] in result
     canonical = json.dumps({"deck": dealt["deck"], "salt": salt.group(1)}, sort_keys=True, separators=(",", ":"))
     assert hashlib.sha256(canonical.encode()).hexdigest() == dealt["commitment"]
+
+
+async def test_the_hand_shown_after_declaring_says_it_was_passed_on_once(harness: Harness) -> None:
+    """It read "The hand you passed on: Your hand: … Declare what it holds (or bluff)." — twice the prefix,
+    and an order to declare to someone whose move it no longer was."""
+    h = harness
+    await open_cards(h)
+    r = round_of(h)
+    declarer = r.to_act
+    assert (await h.do(actor(declarer), "declare", *r.least_raise().name().split())).ok
+    shown = await h.do(actor(declarer), "hand")
+    assert shown.ok and shown.text.startswith("The hand you passed on: ")
+    assert "Your hand" not in shown.text and "Declare" not in shown.text
+    assert shown.text.endswith("The next move is not yours.")
+
+
+async def test_a_game_that_plays_to_its_end_takes_no_round_limit(harness: Harness) -> None:
+    """rounds=1 closed a knockout card game at its first challenge with nobody the winner, and an elimination
+    after N rounds with nobody paying; under the winner payout it did nothing."""
+    h = harness
+    for args in (("game=cards", "rounds=1"), ("game=cards", "knockout", "rounds=3"), ("classic", "format=elimination",
+                                                                                   "rounds=2")):
+        refused = await h.do(ALICE, "start", *args)
+        assert not refused.ok and refused.code == "bad-option" and "takes no round limit" in refused.text, args
+        assert h.service.table(KEY) is None
+    assert (await h.do(ALICE, "start", "classic", "rounds=2")).ok  # rounds that each settle: a limit stops them

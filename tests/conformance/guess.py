@@ -214,6 +214,9 @@ class GuessGame:
             raise ValueError(f"unknown option {sorted(unknown)[0]!r}")
         return GuessRules(stake=int(options.get("stake", 1)))
 
+    def settles_each_round(self, rules: Any) -> bool:
+        return True
+
     def rules_from_dict(self, data: Mapping[str, Any]) -> GuessRules:
         return GuessRules(str(data.get("preset", "standard")), int(data.get("stake", 1)), int(data.get("high", HIGH)))
 

@@ -333,7 +333,7 @@ async def play_round(d: Driver) -> RoundResult:
     assert len([c for c in fake.messages_to(CHANNEL) if "opened a table" in c.params["text"]]) == 1
 
     reply = await d.click(ALICE, lobby_ts, "deal")
-    assert reply.text == "Dealt. Check your DMs for your secret."
+    assert reply.text == "Dealt. Check your DMs for your serial."
     table = bot.service.table(key)
     assert table is not None and serial_match(table).live_round is not None
     serials = {p: s.digits for p, s in live_round(table).serials.items()}

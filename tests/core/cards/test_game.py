@@ -126,6 +126,9 @@ def test_parse_words_and_form_options() -> None:
     assert m.parse("a", "declare", [], {"type": "pair", "ranks": "any"})["declare"] == {"type": "pair", "ranks": []}
     assert m.parse("a", "discard", ["JD", "10h"], {}) == {"player": "a", "discard": ["JD", "TH"]}
     assert m.parse("a", "discard", [], {"cards": "JK,JK#2"}) == {"player": "a", "discard": ["JK", "JK"]}
+    # typed with commas, as the option takes them (refused as "'JD,' is not a card")
+    assert m.parse("a", "discard", ["JD,", "7H"], {}) == {"player": "a", "discard": ["JD", "7H"]}
+    assert m.parse("a", "discard", ["JD,7H"], {}) == {"player": "a", "discard": ["JD", "7H"]}
     assert m.parse("a", "take", [], {}) == {"player": "a", "take": True}
     with pytest.raises(ActionParseError):
         m.parse("a", "declare", ["banana"], {})
