@@ -234,7 +234,7 @@ def time_warning(player: str, left: int) -> str:
 CHART_POSTED = "📈 The chart is posted in this channel."
 LEDGER_EMPTY = "The ledger is empty: no round has been settled on this server yet."
 NO_ROUNDS_PLAYED = "No rounds have been played in this channel."
-NO_ROUNDS_COUNTED = "No rounds have been counted at this table yet."
+NO_ROUNDS_COUNTED = "Nothing has been settled at this table yet."  # a card game under the winner payout: at its end
 NO_RATING_HISTORY = "\nNo rating history to chart yet."
 
 

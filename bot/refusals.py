@@ -106,7 +106,7 @@ CURRENCY_LENGTH = "The currency label is 1 to 8 characters, like $ or EUR, witho
 ADMINS_USAGE = "Admins are named by mention, separated by commas: `admins=@ann,@bob`."
 ONLY_ADMIN_SETTLES = "Only a server admin can mark a period settled."
 NO_TABLE_PLAYED = "No table has been played in this channel."
-NO_COUNTED_ROUND = "No round has been counted at this table yet."
+NO_COUNTED_ROUND = "Nothing has been settled at this table yet."
 
 
 def not_in_game(command: str, title: str) -> str:

@@ -76,7 +76,8 @@ class Declaration:
     def __post_init__(self) -> None:
         if len(self.ranks) > RANK_COUNT[self.type]:
             raise ImpossibleDeclaration(
-                f"{type_name(self.type)} names at most {RANK_COUNT[self.type]} ranks, not {len(self.ranks)}",
+                f"{type_name(self.type)} names at most {RANK_COUNT[self.type]} "
+                f"rank{'s' if RANK_COUNT[self.type] != 1 else ''}, not {len(self.ranks)}",
                 type=self.type.key,
             )
         if any(not isinstance(r, int) or not 2 <= r <= 14 for r in self.ranks):

@@ -164,6 +164,9 @@ def replay(record: Any, *, verify: bool = False) -> dict[str, Any]:
             raise IllegalRecordedAction("the record lists more reshuffles than the round made", r, None)
         if listed != made[: len(listed)]:
             raise IllegalRecordedAction("the listed reshuffles do not follow from the salt", r, None)
+        if verify and len(listed) < len(made):  # RULES: a record lists each such deck
+            raise IllegalRecordedAction(f"the round made {len(made)} reshuffles and the record lists {len(listed)}",
+                                        r, None)
         if round_.result is not None:
             results.append(challenge_summary(round_.result, match.next_opener))
         else:

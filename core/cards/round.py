@@ -314,7 +314,8 @@ class Round:
             if self._phase is not Phase.GUN:
                 raise WrongPhase("you hold the hand: declare (or discard first, after taking it)", player)
             if isinstance(action, Take) and not self.can_raise:
-                raise WrongPhase("nothing can beat the standing declaration: challenge it (or pass)", player)
+                raise WrongPhase("nothing can beat the standing declaration: challenge it"
+                                 + (" (or pass)" if self.pass_allowed and player in self.passes else ""), player)
             if isinstance(action, Pass) and player not in self.passes:
                 raise NoPassLeft(
                     "you have used your pass this game" if self.pass_allowed else "passing is not allowed here", player

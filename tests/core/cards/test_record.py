@@ -169,6 +169,13 @@ def test_reshuffles_follow_from_the_salt_and_verify_refuses_others() -> None:
     neither["rounds"][i]["reshuffles"] = []
     with pytest.raises(IllegalRecordedAction):
         replay(neither)
+    # the salt makes them, but the record must list each (it verified with its list emptied)
+    emptied = copy.deepcopy(record)
+    emptied["rounds"][i]["reshuffles"] = []
+    assert replay(emptied) == expected  # replay derives them from the salt
+    with pytest.raises(IllegalRecordedAction) as info:
+        replay(emptied, verify=True)
+    assert info.value.round == i and "record lists 0" in info.value.error
 
 
 def test_a_finished_game_has_a_winner_and_a_zero_sum_ledger() -> None:

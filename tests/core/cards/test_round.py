@@ -192,9 +192,16 @@ def test_nothing_beats_a_royal_flush_without_jokers_so_it_must_be_challenged() -
     r = Round(["a", "b"], parse_cards(seed_deck()), "a")
     r.apply(Declare("a", D("royal flush")))
     assert not r.can_raise and not r.legal_actions().take
-    with pytest.raises(WrongPhase):
+    with pytest.raises(WrongPhase) as refused:
         r.check(Take("b"))
+    assert str(refused.value).endswith("challenge it")  # no "(or pass)" where passing is not allowed
+    passing = Round(["a", "b"], parse_cards(seed_deck()), "a", pass_allowed=True, passes=["b"])
+    passing.apply(Declare("a", D("royal flush")))
+    with pytest.raises(WrongPhase, match=r"challenge it \(or pass\)"):
+        passing.check(Take("b"))
     r.check(Challenge("b"))
+    with pytest.raises(ImpossibleDeclaration, match="names at most 1 rank, not 2"):  # one rank, singular
+        Declaration(HandType.STRAIGHT, (9, 8))
     jokers = Round(["a", "b"], parse_cards(seed_deck()), "a", jokers=1)
     jokers.apply(Declare("a", D("royal flush")))
     assert jokers.can_raise and jokers.least_raise() == D("five of a kind")
