@@ -44,6 +44,7 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
+import aiohttp
 import discord
 
 from adapters import pictures
@@ -67,6 +68,10 @@ from .render import (
 )
 
 __all__ = ["DiscordNotifier", "drop_moot_panels"]
+
+# a request that got no answer from Discord (a dropped connection, a timeout), not one Discord refused:
+# aiohttp's ServerDisconnectedError is no OSError
+CONNECTION_ERRORS = (OSError, aiohttp.ClientError, discord.ClientException, TimeoutError)
 
 log = logging.getLogger(__name__)
 
@@ -193,7 +198,7 @@ class DiscordNotifier:
         except (discord.HTTPException, NoLink) as exc:
             log.warning("the %s picture for channel %s was not attached (%s)", message.kind, message.key.channel_id,
                         getattr(exc, "code", type(exc).__name__))
-        except (OSError, discord.ClientException, TimeoutError) as exc:  # the connection, not Discord, failed
+        except CONNECTION_ERRORS as exc:  # the connection, not Discord, failed
             log.warning("editing the %s picture into channel %s failed (%s); the text stays alone", message.kind,
                         message.key.channel_id, type(exc).__name__)
 
@@ -293,6 +298,10 @@ class DiscordNotifier:
                     await dm.send(part, allowed_mentions=ALLOWED_MENTIONS)
         except discord.HTTPException as exc:
             log.info("cannot DM a %s message to user %s (%s %s)", message.kind, message.to, exc.status, exc.code)
+            return False
+        except CONNECTION_ERRORS as exc:  # no answer at all: the player is told in the channel, as for closed DMs
+            log.warning("a %s message to user %s was not delivered (%s)", message.kind, message.to,
+                        type(exc).__name__)
             return False
         return True
 

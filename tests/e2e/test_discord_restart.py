@@ -130,3 +130,19 @@ async def test_closed_dms_name_the_games_own_button_before_and_after_a_restart(w
     assert "My serial" not in notices[2].content
     hand = cards_round(h.service.table(h.key)).hand
     assert not any(str(card) in notices[2].content for card in hand)
+
+
+async def test_a_serial_dm_that_gets_no_answer_is_noticed_like_closed_dms(world: Harness) -> None:
+    """A dropped connection while the serial was sent (no answer at all, not a refusal) left the player with
+    no serial and no word, and an ERROR with a traceback in the log."""
+    h = world
+    h.fake.drop_dms(h.carol.id)
+    await h.start()
+    await h.open_table()
+    await h.wait_dms(1, [h.alice, h.bob])
+    notice = await h.fake.wait_for_message(lambda m: "could not send you a direct message" in m.content)
+    assert f"<@{h.carol.id}>" in notice.content and "My serial" in notice.content
+    carols = live_round(h.service.table(h.key)).serials[str(h.carol.id)].digits
+    assert carols not in notice.content
+    mine = await h.press(h.carol, h.panel("table"), h.button("hand"))
+    assert mine.ephemeral and carols in mine.content

@@ -559,6 +559,10 @@ def _json_response(data: Any, status: int = 200) -> web.Response:
     return web.Response(body=json.dumps(data).encode(), status=status, headers=JSON_HEADERS)
 
 
+class _Drop(Exception):
+    """A handler's way to answer nothing: the connection is closed."""
+
+
 @dataclass
 class _Req:
     """A REST request, as handlers see it."""
@@ -606,6 +610,7 @@ class FakeDiscord(PrivateFake):
         self.identify_payloads: list[JSON] = []
         self.identify_count = 0
         self.blocked_dm_users: set[int] = set()
+        self.dropped_dm_users: set[int] = set()
         self.uploads: dict[int, bytes] = {}  # attachment id -> bytes
 
         # Commands: scope None = global, else guild id; name/type -> payload
@@ -758,6 +763,11 @@ class FakeDiscord(PrivateFake):
     def block_dms(self, user_id: int) -> None:
         """Make bot-sent channel messages to this user's DM fail with 403 / 50007."""
         self.blocked_dm_users.add(user_id)
+
+    def drop_dms(self, user_id: int) -> None:
+        """Make bot-sent messages to this user's DM get no answer at all: the connection is closed (what
+        a network failure looks like to the bot: aiohttp's ServerDisconnectedError)."""
+        self.dropped_dm_users.add(user_id)
 
     # ----------------------------------------------------------------- permissions
 
@@ -1512,6 +1522,11 @@ class FakeDiscord(PrivateFake):
             if exc.errors:
                 data["errors"] = exc.errors
             return _json_response(data, exc.status)
+        except _Drop:
+            rec.status = 0
+            if request.transport is not None:
+                request.transport.close()
+            raise asyncio.CancelledError() from None  # aiohttp sends nothing back
         except _UnknownRoute:
             rec.status = 404
             self.unknown_requests.append(rec)
@@ -1774,6 +1789,8 @@ class FakeDiscord(PrivateFake):
         if ch.id in self.group_dms or ch.guild_id in self.apart:  # no bot there: only interactions answer
             self.actions.append(RecordedAction("refused", None, ch.id, dict(req.body)))
             raise DiscordRequestError(403, 50001, "Missing Access")
+        if ch.is_dm and ch.recipient_id in self.dropped_dm_users:
+            raise _Drop()
         if ch.is_dm and ch.recipient_id in self.blocked_dm_users:
             self.actions.append(
                 RecordedAction("dm_blocked", None, ch.id, {**req.body, "_recipient_id": ch.recipient_id})
