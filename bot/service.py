@@ -231,12 +231,27 @@ class Service:
     def table(self, key: TableKey) -> TableState | None:
         return self.rt.tables.get(key)
 
-    def tables_of(self, platform: str, user_id: str, server_id: str | None = None) -> list[TableState]:
+    async def tables_of(self, platform: str, user_id: str, server_id: str | None = None) -> list[TableState]:
         """The tables where this user is in a round now, on one server or all of a platform's
-        (for ``hand`` sent by DM, where there is no channel to name the table)."""
-        return [t for k, t in list(self.rt.tables.items())
-                if k.platform == platform and (server_id is None or k.server_id == server_id)
-                and user_id in t.seats and t.live]
+        (for ``hand`` sent by DM, where there is no channel to name the table), as stored: another process
+        (another shard's, another worker's) may serve the table, or have dealt since this one looked.  A
+        table this process does not hold is read, not cached."""
+        found = []
+        for head in await self.rt.store.open_table_heads():
+            key = TableKey.from_server(head.server, head.channel)
+            if key.platform != platform or (server_id is not None and key.server_id != server_id):
+                continue
+            table = self.rt.tables.get(key)
+            if table is None or (table.id, table.events) != (head.table_id, head.seq):
+                stored = await self.rt.store.open_table_at(head.server, head.channel)
+                if stored is None:
+                    continue
+                table = TableState(stored.table_id, key)
+                for event in stored.events:
+                    table.apply(event)
+            if user_id in table.seats and table.live:
+                found.append(table)
+        return found
 
     async def periods(self, server: str, cmd: Command | None = None) -> list[str]:
         """The ledger periods a server has rounds in, oldest first; with ``cmd``, only those its sender may

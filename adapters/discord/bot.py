@@ -270,7 +270,7 @@ class LiarsBot(discord.AutoShardedClient):
             await self.answer(interaction, await self.service.handle(Command(name, key, actor)), key)
             return
         # hand: what this player holds in every round they are in, on any server
-        keys = [t.key for t in self.service.tables_of(PLATFORM, actor.user_id)]
+        keys = [t.key for t in await self.service.tables_of(PLATFORM, actor.user_id)]
         if not keys:
             await self.send_private(interaction, TEXT["no_hand"])
         for key in keys:

@@ -109,7 +109,7 @@ class Listeners(AckedRequests):
                 return [answer(Reply(TEXT["dm_only_hand"], ok=False, code="dm"))]
             actor = await self._actor(client, user, command.get("user_name"))
             if in_dm and spec.section is Section.READ:  # what this player holds in every round, on this server
-                keys = self._tables_of(key.server_id, user)
+                keys = await self._tables_of(key.server_id, user)
                 if not keys:
                     return [answer(Reply(TEXT["no_hand"], ok=False, code="no-round"))]
                 return [answer(await self.service.handle(Command(name, at, actor)), at) for at in keys]
@@ -330,6 +330,6 @@ class Listeners(AckedRequests):
         self._users[cached] = (now + ttl, actor)
         return actor
 
-    def _tables_of(self, server: str, user: str) -> list[TableKey]:
+    async def _tables_of(self, server: str, user: str) -> list[TableKey]:
         """Tables on this server where ``user`` holds a serial now (for ``hand`` sent by DM)."""
-        return [t.key for t in self.service.tables_of("slack", user, server)]
+        return [t.key for t in await self.service.tables_of("slack", user, server)]

@@ -337,3 +337,23 @@ async def test_a_request_both_processes_take_at_once_gets_one_answer(cluster: Cl
         assert answers[0] == answers[1] and answers[2] == answers[3]
         assert answers[0].ok and not answers[2].ok
     assert await count_events(c.url, '"t":"act"') == 12
+
+
+async def test_a_dm_hand_finds_the_round_another_process_dealt(cluster: Cluster) -> None:
+    """`hand` by DM names no channel: the process asked (another shard's, another worker) found the player's
+    rounds in its own cache only, so it said they held nothing, however long it had run."""
+    one, two = cluster.services
+    key = TableKey("discord", "G1", "C1")
+    await deal_two(key, one, one, one)
+    assert two.table(key) is None  # the second process never served this table
+    [found] = await two.tables_of("discord", BOB.user_id)
+    assert found.key == key and found.live and two.table(key) is None  # read, not cached
+    held = await two.handle(Command("hand", key, BOB, ()))
+    bobs = live_round(await view(one, key)).serials[BOB.user_id].digits
+    assert held.ok and bobs in held.text
+    assert await two.tables_of("discord", "U-nobody") == [] and await two.tables_of("slack", BOB.user_id) == []
+    # a later deal made elsewhere is what is found (not a copy this process caught before)
+    await one.handle(Command("end", key, ALICE, ()))
+    key2 = TableKey("discord", "G1", "C2")
+    await deal_two(key2, one, one, one)
+    assert [t.key for t in await two.tables_of("discord", BOB.user_id)] == [key2]
