@@ -175,9 +175,9 @@ class DiscordNotifier:
 
     # -- the three kinds ---------------------------------------------------------------------------
     async def _attach_picture(self, message: Message, surface: Surface, message_id: str,
-                              redraw: Message | None = None) -> None:
+                              redraw: tuple[Message, list[str]] | None = None) -> None:
         """Draw the message's picture and edit it into the message already sent (``redraw``: the V2 table
-        message it went into)."""
+        message it went into, with the round's moves as it was drawn)."""
         assert message.picture is not None
         try:
             png = await pictures.draw(message.picture, message.names)
@@ -190,8 +190,8 @@ class DiscordNotifier:
         file, embed = picture_attachment(message, png)
         try:
             if redraw is not None:
-                view = table_layout(redraw, moves=self._earlier(redraw), result=message,
-                                    picture=(file.filename, file.description or ""))
+                drawn, moves = redraw
+                view = table_layout(drawn, moves=moves, result=message, picture=(file.filename, file.description or ""))
                 await surface.edit(message_id, attachments=[file], view=view)
             else:
                 await surface.edit(message_id, attachments=[file], embed=embed)
@@ -220,12 +220,13 @@ class DiscordNotifier:
         ref = self.panels.ref(key, "table", message.table_id)
         if not self.v2 or message.kind != "result" or drawn is None or ref is None:
             return False
-        view = table_layout(drawn, moves=self._earlier(drawn), result=message)
+        moves = self._earlier(drawn)  # taken now: by the time the picture is drawn the next round has its own
+        view = table_layout(drawn, moves=moves, result=message)
         surface = self._surface(key)
         if view is None or not await surface.edit(ref, content=None, view=view, allowed_mentions=ALLOWED_MENTIONS):
             return False
         if message.picture is not None:
-            self._later(self._attach_picture(message, surface, ref, redraw=drawn), key)
+            self._later(self._attach_picture(message, surface, ref, redraw=(drawn, moves)), key)
         return True
 
     def _earlier(self, panel: Message) -> list[str]:
