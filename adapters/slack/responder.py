@@ -64,7 +64,7 @@ class CannotPost:
                 self._last_url.popitem(last=False)
 
     async def __call__(self, key: TableKey, error: str) -> None:
-        url = self._last_url.get(key.channel_id)
+        url = self._last_url.pop(key.channel_id, None)  # once a move: its panel, ping and count all fail alike
         if url is not None:
             with contextlib.suppress(Exception):
                 await self.responder.post(url, self.text.format(error=error), None)

@@ -324,3 +324,25 @@ async def test_a_user_lookup_that_fails_oddly_or_slowly_does_not_hold_up_the_ans
     started = time.monotonic()
     reply = await driver.slash(BOB, "join")
     assert reply.text == "You are seated (2/12)." and time.monotonic() - started < 10
+
+
+async def test_a_move_in_a_channel_the_bot_cannot_post_in_is_told_so_once(driver: HttpDriver) -> None:
+    """Every refused channel message (the table's edit, the turn's ping, the count) told the mover again, up
+    to four times for one move and all five uses Slack allows a response_url."""
+    fake = driver.fake
+    await driver.slash(ALICE, "start")
+    await driver.slash(BOB, "join")
+    await driver.slash(ALICE, "deal")
+    table = driver.bot.service.table(key_of(fake))
+    assert table is not None
+    mover = live_round(table).to_act
+    assert mover is not None
+    fake.fail_method("chat.postMessage", "not_in_channel")
+    fake.fail_method("chat.update", "not_in_channel")
+    payload = fake.slash_command("bid 1 2", user_id=mover, channel_id=CHANNEL)
+    driver.who[payload["response_url"]] = mover
+    await driver.send_slash(payload)
+    await driver.reply_to(payload["response_url"])
+    posts = fake.response_url_posts(payload["response_url"])
+    assert (posts[0].text or "") == "Bid placed."
+    assert [p for p in posts if "Invite me" in (p.text or "")] and len(posts) == 2, [p.text for p in posts]
