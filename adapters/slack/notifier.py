@@ -68,6 +68,7 @@ _REPOST_ERRORS = frozenset({"message_not_found", "cant_update_message", "edit_wi
 # errors that mean the bot cannot speak in the channel at all (worth telling the person who acted)
 _CHANNEL_ERRORS = frozenset({"not_in_channel", "channel_not_found", "is_archived", "restricted_action"})
 HOLD_LIMIT = 2.0  # seconds a table's messages wait at most for the answer to the person who acted
+DELETE_ATTEMPTS = 4  # a replaced message's delete, rate limits waited out between (slack_sdk retries inside too)
 TEXT_WAIT = 120.0  # seconds a picture waits at most for its text to be posted (rate limits, retries)
 
 
@@ -237,11 +238,27 @@ class SlackNotifier:
         response = await client.chat_postMessage(channel=key.channel_id, text=text, blocks=blocks)
         await self.panels.posted(message, str(response["ts"]))
         if previous is not None:
+            await self._delete(client, key.channel_id, previous, name)
+
+    async def _delete(self, client: AsyncWebClient, channel: str, ts: str, name: str) -> None:
+        """Delete the message a new one replaced, waiting out rate limits here: raising would have the
+        outbox send the whole item again — a second new message (a second ping), and the delete aimed at
+        the first new one."""
+        for attempt in range(DELETE_ATTEMPTS):
             try:
-                await client.chat_delete(channel=key.channel_id, ts=previous)
+                await client.chat_delete(channel=channel, ts=ts)
+                return
             except SlackApiError as exc:
-                if api_error(exc) not in _REPOST_ERRORS:
-                    raise
+                if api_error(exc) in _REPOST_ERRORS:
+                    return  # gone already
+                status = getattr(exc.response, "status_code", 200)
+                wait = retry_after(exc)
+                if wait is None and isinstance(status, int) and status >= 500:
+                    wait = 1.0
+                if wait is None or attempt + 1 == DELETE_ATTEMPTS:
+                    log.warning("the earlier %s message in %s was not deleted (%s)", name, channel, api_error(exc))
+                    return
+                await asyncio.sleep(min(wait, 30.0))
 
     async def _direct(self, client: AsyncWebClient, message: Message) -> None:
         assert message.to is not None

@@ -346,3 +346,25 @@ async def test_a_move_in_a_channel_the_bot_cannot_post_in_is_told_so_once(driver
     posts = fake.response_url_posts(payload["response_url"])
     assert (posts[0].text or "") == "Bid placed."
     assert [p for p in posts if "Invite me" in (p.text or "")] and len(posts) == 2, [p.text for p in posts]
+
+
+async def test_a_rate_limited_delete_of_the_last_ping_pings_the_next_player_once(driver: HttpDriver) -> None:
+    """The new turn's ping was posted, then the old one's delete hit a rate limit and the whole ping was sent
+    again: the next player was pinged twice, and the delete removed their first ping, not the old one."""
+    fake = driver.fake
+    await driver.slash(ALICE, "start")
+    await driver.slash(BOB, "join")
+    await driver.slash(CAROL, "join")
+    await driver.slash(ALICE, "deal")
+    table = driver.bot.service.table(key_of(fake))
+    assert table is not None
+    assert (await driver.slash(live_round(table).to_act or "", "bid 1 3")).text == "Bid placed."
+    fake.fail_method("chat.delete", "ratelimited", times=3, retry_after=1)  # beyond slack_sdk's own retries
+    assert (await driver.slash(live_round(table).to_act or "", "challenge")).text == "You challenged."
+    await driver.settled()
+    to_act = live_round(table).to_act
+    pinged = [c for c in fake.messages_to(CHANNEL) if c.params["text"].startswith(f"🔔 <@{to_act}>")]
+    assert len(pinged) == 1
+    pings = [c for c in fake.messages_to(CHANNEL) if c.params["text"].startswith("🔔") and c.response]
+    live = [c for c in pings if fake.message(CHANNEL, str(c.response["ts"])) is not None]  # the others deleted
+    assert len(pings) == 2 and live == pinged  # the ping after the bid, then this one
