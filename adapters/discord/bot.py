@@ -238,7 +238,13 @@ class LiarsBot(discord.AutoShardedClient):
         if not done and not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
         reply = await handling
-        await self.answer(interaction, reply, cmd.key)
+        try:
+            await self.answer(interaction, reply, cmd.key)
+        except discord.HTTPException as exc:  # 10062 Unknown interaction, 50027 Invalid Webhook Token: too late
+            # the command ran (or was refused) and the table shows it; only its answer to the sender is lost,
+            # and an apology would tell them a move they made did not happen
+            log.warning("the answer to /liars %s (interaction %s) could not be sent (%s %s); the command %s",
+                        cmd.name, interaction.id, exc.status, exc.code, "ran" if reply.ok else "was refused")
 
     async def _through_webhooks(self, interaction: discord.Interaction[Any], cmd: Command) -> None:
         """A private channel's command.  A click is acknowledged at once as a deferred update, so this

@@ -11,6 +11,7 @@ import pytest
 from tests.e2e import discord_helpers
 from tests.e2e.discord_helpers import Harness
 from tests.fakes.discord_server import Perm
+from tests.typed import live_round
 
 world = discord_helpers.world
 no_errors = discord_helpers.no_errors
@@ -164,3 +165,22 @@ async def test_a_table_whose_server_or_channel_is_gone_closes_and_moves_no_money
     store = h.service.store
     assert await store.open_table_heads() == []
     assert await store.balances(h.key.server) == {} and await store.rounds(h.key.server) == []
+
+
+async def test_a_move_answered_too_late_is_applied_with_a_warning_not_an_error(
+        world: Harness, caplog: pytest.LogCaptureFixture) -> None:
+    """Discord refuses an interaction's answer after its 3 seconds (10062): the move stood, yet the log said
+    ERROR "/liars bid failed" with a traceback and the sender was sent an apology for it."""
+    h = world
+    await h.start()
+    await h.open_table()
+    await h.wait_dms(1)
+    opener = h.to_act()
+    h.fake.late_callbacks = True
+    with caplog.at_level(logging.WARNING, logger="adapters.discord"):
+        await h.slash(opener, "bid", quantity=1, digit=0)
+        await h.fake.wait_for(lambda: any("could not be sent" in r.getMessage() for r in caplog.records))
+    bid = live_round(h.service.table(h.key)).standing_bid
+    assert bid is not None and (bid.quantity, bid.digit) == (1, 0)  # applied
+    assert not [m for m in h.fake.messages.values() if "Sorry" in m.content]
+    assert "the command ran" in next(r.getMessage() for r in caplog.records if "could not be sent" in r.getMessage())

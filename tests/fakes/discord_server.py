@@ -611,6 +611,8 @@ class FakeDiscord(PrivateFake):
         self.identify_count = 0
         self.blocked_dm_users: set[int] = set()
         self.dropped_dm_users: set[int] = set()
+        # every interaction callback answered 404 10062, as Discord answers one sent after its 3 seconds
+        self.late_callbacks = False
         self.uploads: dict[int, bytes] = {}  # attachment id -> bytes
 
         # Commands: scope None = global, else guild id; name/type -> payload
@@ -1835,7 +1837,7 @@ class FakeDiscord(PrivateFake):
         """Callback types: 4 message, 5 deferred message ("thinking"), 6 deferred update and 7 update
         (components only: they edit the message the component is on), 8 autocomplete choices."""
         inter = self.interactions.get(int(req.params["iid"]))
-        if inter is None or inter.token != req.params["token"]:
+        if inter is None or inter.token != req.params["token"] or self.late_callbacks:
             raise DiscordRequestError(404, 10062, "Unknown interaction")
         if inter.acknowledged:
             raise DiscordRequestError(400, 40060, "Interaction has already been acknowledged.")
