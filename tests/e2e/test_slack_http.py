@@ -365,6 +365,7 @@ async def test_a_rate_limited_delete_of_the_last_ping_pings_the_next_player_once
     to_act = live_round(table).to_act
     pinged = [c for c in fake.messages_to(CHANNEL) if c.params["text"].startswith(f"🔔 <@{to_act}>")]
     assert len(pinged) == 1
-    pings = [c for c in fake.messages_to(CHANNEL) if c.params["text"].startswith("🔔") and c.response]
-    live = [c for c in pings if fake.message(CHANNEL, str(c.response["ts"])) is not None]  # the others deleted
+    pings = [(c, str(c.response["ts"])) for c in fake.messages_to(CHANNEL)
+             if c.params["text"].startswith("🔔") and c.response is not None]
+    live = [c for c, ts in pings if fake.message(CHANNEL, ts) is not None]  # the others deleted
     assert len(pings) == 2 and live == pinged  # the ping after the bid, then this one
