@@ -88,6 +88,9 @@ class Command:
 
     ``request_id``: a platform delivery id; a command with a request id already applied is not
     applied again (the stored reply is returned).
+
+    ``table_id``: the table a button or form was drawn for (None: a typed command, which acts on whatever
+    table is here); at any other table — the channel's next one — it is refused, not applied.
     """
 
     name: str
@@ -96,6 +99,7 @@ class Command:
     args: tuple[str, ...] = ()
     options: Mapping[str, Option] = field(default_factory=dict)
     request_id: str | None = None
+    table_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,8 @@ from typing import Any
 from core.errors import quoted
 
 __all__ = [
-    "ADMINS_USAGE", "ALREADY_LEAVING", "ALREADY_SEATED", "BUSY", "CURRENCY_LENGTH", "HOST_CANNOT_BE_KICKED",
+    "ADMINS_USAGE", "ALREADY_LEAVING", "ALREADY_SEATED", "BUSY", "CURRENCY_LENGTH", "EARLIER_TABLE",
+    "HOST_CANNOT_BE_KICKED",
     "HOST_CANNOT_LEAVE",
     "KICK_USAGE", "LAST_ALREADY_DECLARED", "NOTHING_HELD", "NOT_IN_ROUND", "NOT_SAVED", "NOT_SEATED",
     "NO_COUNTED_ROUND",
@@ -134,6 +135,8 @@ STAKE_NOT_POSITIVE = "The stake must be a positive number of units."
 UNIT_WORTHLESS = "A unit must be worth something."
 
 
+EARLIER_TABLE = ("That is from an earlier table in this channel, which is closed: use this table's message "
+                 "(`status` shows it).")
 NO_ROUND_LIMIT = ("rounds= stops a table whose every round settles on its own; this game plays on to its end "
                   "(the last player left pays, or wins), so it takes no round limit.")
 

@@ -128,9 +128,11 @@ class Runtime(TableRepository):
                     async with self.lock(cmd.key):
                         await self.catch_up(cmd.key)
                         await self.stored_settings(cmd.key.server)  # a read shows what the settings are now
+                        self.need_same_table(cmd)
                         return await handler(cmd)
                 if attempt == 0:
                     await self.load_if_missing(cmd.key)
+                self.need_same_table(cmd)
                 return await handler(cmd)
             except SaveFailed:
                 raise
@@ -148,6 +150,14 @@ class Runtime(TableRepository):
         raise Busy()
 
     # -- guards -----------------------------------------------------------------------------------
+    def need_same_table(self, cmd: Command) -> None:
+        """A button or form drawn for a table acts on that table only (a closed table's message, or a form
+        opened at it, must not move the channel's next table)."""
+        if cmd.table_id is not None:
+            table = self.tables.get(cmd.key)
+            if table is None or table.id != cmd.table_id:
+                raise UserError(R.EARLIER_TABLE, "earlier-table")
+
     def need_table(self, key: TableKey) -> TableState:
         table = self.tables.get(key)
         if table is None:

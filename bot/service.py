@@ -263,9 +263,12 @@ class Service:
         shown = await self.reports.discretion.period(cmd, await self.rt.settings(server))
         return periods if shown is None else [p for p in periods if p == shown]
 
-    def form(self, key: TableKey, user_id: str, verb: str) -> Form:
-        """The form a button opens (the serial game's Raise…, the card game's Declare…), for this player now."""
+    def form(self, key: TableKey, user_id: str, verb: str, table_id: int | None = None) -> Form:
+        """The form a button opens (the serial game's Raise…, the card game's Declare…), for this player now.
+        ``table_id``: the table the button was drawn for (a closed table's button opens nothing)."""
         table = self.rt.need_table(key)
+        if table_id is not None and table.id != table_id:
+            return Form(verb, verb.capitalize(), refusal=R.EARLIER_TABLE)
         spec = resolve(verb)
         verb = spec.name if spec is not None else verb  # a button drawn under an older name (``raise``)
         if table.match is None or table.status != TableStatus.PLAYING or not table.live:

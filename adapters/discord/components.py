@@ -15,7 +15,10 @@ bot therefore handles the buttons on messages an earlier process posted.
 =====================================  ==============================================================
 
 ``<guild>`` is the table key's server id: a guild's id, or ``dm<channel>`` for a group DM or a DM
-between friends (where the app is installed to a user, not a server).
+between friends (where the app is installed to a user, not a server).  ``<channel>`` may be followed by
+``.<table>``, the id of the table the component was drawn for (since 2 Dec 2026): the command it sends
+names that table (``Command.table_id``), so a closed table's button or form never moves the channel's next
+table.  A component drawn before carries none, and acts on the table that is there.
 
 One base class, :class:`Routed`, does what every component shares: its ``custom_id`` is the head,
 the table key and the values; ``from_custom_id`` rebuilds it from the id's named fields (converted
@@ -36,6 +39,7 @@ from bot.model import TableKey
 
 __all__ = [
     "DYNAMIC_ITEMS",
+    "TABLE_EXTRA",
     "ComponentHandler",
     "FormButton",
     "FormSelect",
@@ -53,7 +57,9 @@ STYLES = {
     "success": discord.ButtonStyle.success,
     "danger": discord.ButtonStyle.danger,
 }
-_KEY = r"(?P<guild>(?:dm)?\d+):(?P<channel>\d+)"  # a guild's id, or dm<channel> in a private channel
+# a guild's id (or dm<channel> in a private channel), the channel's, and the table's the item was drawn for
+_KEY = r"(?P<guild>(?:dm)?\d+):(?P<channel>\d+)(?:\.(?P<table>\d{1,12}))?"
+TABLE_EXTRA = "liars_table"  # ``Interaction.extras`` key: the table id the clicked component carries
 
 
 class ComponentHandler(Protocol):
@@ -74,9 +80,10 @@ class ComponentHandler(Protocol):
                         second: str) -> None: ...
 
 
-def custom_id(head: str, key: TableKey, *values: object) -> str:
-    """``liars:<head>:<server>:<channel>[:<value>...]``."""
-    return ":".join(("liars", head, key.server_id, key.channel_id, *map(str, values)))
+def custom_id(head: str, key: TableKey, *values: object, table: int | None = None) -> str:
+    """``liars:<head>:<server>:<channel>[.<table>][:<value>...]``."""
+    channel = key.channel_id if table is None else f"{key.channel_id}.{table}"
+    return ":".join(("liars", head, key.server_id, channel, *map(str, values)))
 
 
 def _style(name: str) -> discord.ButtonStyle:
@@ -94,19 +101,23 @@ class Routed(discord.ui.DynamicItem[Any], template=r"liars:(?!)"):
     route: ClassVar[str]
     fields: ClassVar[tuple[tuple[str, Callable[[str], Any]], ...]]
 
-    def __init__(self, item: discord.ui.Item[Any], key: TableKey, *values: Any) -> None:
+    def __init__(self, item: discord.ui.Item[Any], key: TableKey, *values: Any, table: int | None = None) -> None:
         super().__init__(item)
         self.key = key
         self.values = values
+        self.table = table
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
                              match: re.Match[str]) -> Routed:
         key = TableKey(PLATFORM, match["guild"], match["channel"])
         build: Callable[..., Routed] = cls  # a subclass takes the key, then its values
-        return build(key, *(kind(match[name]) for name, kind in cls.fields))
+        table = int(match["table"]) if match["table"] else None
+        return build(key, *(kind(match[name]) for name, kind in cls.fields), table=table)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if self.table is not None:
+            interaction.extras[TABLE_EXTRA] = self.table
         handler = cast(ComponentHandler, interaction.client)
         await getattr(handler, self.route)(interaction, self.key, *self._routed_values(interaction))
 
@@ -119,10 +130,11 @@ class TableButton(Routed, template=rf"liars:(?P<action>[a-z]+):{_KEY}"):
 
     route, fields = "table_button", (("action", str),)
 
-    def __init__(self, key: TableKey, action: str, label: str = "", style: str = "secondary") -> None:
+    def __init__(self, key: TableKey, action: str, label: str = "", style: str = "secondary", *,
+                 table: int | None = None) -> None:
         button: discord.ui.Button[Any] = discord.ui.Button(label=label or action, style=_style(style),
-                                                           custom_id=custom_id(action, key))
-        super().__init__(button, key, action)
+                                                           custom_id=custom_id(action, key, table=table))
+        super().__init__(button, key, action, table=table)
 
 
 class FormButton(Routed, template=rf"liars:open-(?P<verb>[a-z]+):{_KEY}"):
@@ -130,10 +142,11 @@ class FormButton(Routed, template=rf"liars:open-(?P<verb>[a-z]+):{_KEY}"):
 
     route, fields = "open_form", (("verb", str),)
 
-    def __init__(self, key: TableKey, verb: str, label: str = "", style: str = "secondary") -> None:
+    def __init__(self, key: TableKey, verb: str, label: str = "", style: str = "secondary", *,
+                 table: int | None = None) -> None:
         button: discord.ui.Button[Any] = discord.ui.Button(label=label or verb, style=_style(style),
-                                                           custom_id=custom_id(f"open-{verb}", key))
-        super().__init__(button, key, verb)
+                                                           custom_id=custom_id(f"open-{verb}", key, table=table))
+        super().__init__(button, key, verb, table=table)
 
 
 class FormSelect(Routed, template=rf"liars:pick-(?P<verb>[a-z]+)-(?P<part>[12]):{_KEY}"):
@@ -143,11 +156,11 @@ class FormSelect(Routed, template=rf"liars:pick-(?P<verb>[a-z]+)-(?P<part>[12]):
     route, fields = "form_pick", (("verb", str), ("part", int))
 
     def __init__(self, key: TableKey, verb: str, part: int, options: list[discord.SelectOption] | None = None,
-                 placeholder: str | None = None) -> None:
+                 placeholder: str | None = None, *, table: int | None = None) -> None:
         select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=custom_id(f"pick-{verb}-{part}", key), placeholder=placeholder, min_values=1, max_values=1,
-            options=options or [discord.SelectOption(label="-", value="-")])
-        super().__init__(select, key, verb, part)
+            custom_id=custom_id(f"pick-{verb}-{part}", key, table=table), placeholder=placeholder, min_values=1,
+            max_values=1, options=options or [discord.SelectOption(label="-", value="-")])
+        super().__init__(select, key, verb, part, table=table)
 
     def _routed_values(self, interaction: discord.Interaction[Any]) -> tuple[Any, ...]:
         chosen = cast(discord.ui.Select[Any], self.item).values
@@ -159,11 +172,12 @@ class ToggleButton(Routed, template=rf"liars:tog-(?P<verb>[a-z]+):{_KEY}:(?P<mas
 
     route, fields = "form_toggle", (("verb", str), ("mask", int), ("i", int))
 
-    def __init__(self, key: TableKey, verb: str, mask: int, index: int, label: str = "") -> None:
+    def __init__(self, key: TableKey, verb: str, mask: int, index: int, label: str = "", *,
+                 table: int | None = None) -> None:
         button: discord.ui.Button[Any] = discord.ui.Button(
-            label=label or str(index + 1), custom_id=custom_id(f"tog-{verb}", key, mask, index),
+            label=label or str(index + 1), custom_id=custom_id(f"tog-{verb}", key, mask, index, table=table),
             style=discord.ButtonStyle.danger if mask >> index & 1 else discord.ButtonStyle.secondary)
-        super().__init__(button, key, verb, mask, index)
+        super().__init__(button, key, verb, mask, index, table=table)
 
 
 class SendButton(Routed, template=rf"liars:go-(?P<verb>[a-z]+):{_KEY}:(?P<a>[\w\-#]{{0,30}}):(?P<b>[\w\-#]{{0,30}})"):
@@ -171,10 +185,12 @@ class SendButton(Routed, template=rf"liars:go-(?P<verb>[a-z]+):{_KEY}:(?P<a>[\w\
 
     route, fields = "form_send", (("verb", str), ("a", str), ("b", str))
 
-    def __init__(self, key: TableKey, verb: str, first: str, second: str, label: str = "Send") -> None:
-        button: discord.ui.Button[Any] = discord.ui.Button(label=label[:80], style=discord.ButtonStyle.primary,
-                                                           custom_id=custom_id(f"go-{verb}", key, first, second))
-        super().__init__(button, key, verb, first, second)
+    def __init__(self, key: TableKey, verb: str, first: str, second: str, label: str = "Send", *,
+                 table: int | None = None) -> None:
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label[:80], style=discord.ButtonStyle.primary,
+            custom_id=custom_id(f"go-{verb}", key, first, second, table=table))
+        super().__init__(button, key, verb, first, second, table=table)
 
 
 DYNAMIC_ITEMS: tuple[type[Routed], ...] = (TableButton, FormButton, FormSelect, ToggleButton, SendButton)

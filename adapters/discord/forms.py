@@ -22,7 +22,7 @@ from bot.model import Actor, Command, Reply, TableKey
 from bot.service import Service, UserError
 from core.game import Form, FormField
 
-from .components import FormSelect, SendButton, ToggleButton
+from .components import TABLE_EXTRA, FormSelect, SendButton, ToggleButton
 from .render import suits
 
 __all__ = ["FORM_TEXT", "FormFlows", "chosen_values", "form_view", "picker_view", "toggle_view"]
@@ -40,7 +40,7 @@ def _intro(form: Form) -> str:
 
 
 def picker_view(key: TableKey, form: Form, first: str | None = None, second: str | None = None,
-                note: str = "") -> tuple[str, discord.ui.View | None]:
+                note: str = "", table: int | None = None) -> tuple[str, discord.ui.View | None]:
     """Content and view of a two-step form, offering only the legal choices the game lists."""
     p: Picker = picker(form)
     intro = _intro(form)
@@ -59,22 +59,23 @@ def picker_view(key: TableKey, form: Form, first: str | None = None, second: str
                      for value, label in p.choices[:MAX_CHOICES]]
     second_options = [discord.SelectOption(label=label[:100], value=value, default=value == second)
                       for value, label in seconds]
-    view.add_item(FormSelect(key, form.verb, 1, first_options, p.first_label))
+    view.add_item(FormSelect(key, form.verb, 1, first_options, p.first_label, table=table))
     if not p.second:  # a one-choice form: the first choice is the whole move
-        view.add_item(SendButton(key, form.verb, first, "", form.submit_label({p.first: first})))
+        view.add_item(SendButton(key, form.verb, first, "", form.submit_label({p.first: first}), table=table))
         return content, view
-    view.add_item(FormSelect(key, form.verb, 2, second_options, p.second_label))
+    view.add_item(FormSelect(key, form.verb, 2, second_options, p.second_label, table=table))
     if second is None:
         view.add_item(discord.ui.Button(label=FORM_TEXT["choose"], style=discord.ButtonStyle.primary,
                                         custom_id=f"liars:go-pending:{key.server_id}:{key.channel_id}",
                                         disabled=True))
     else:
         label = form.submit_label({p.first: first, p.second: second})
-        view.add_item(SendButton(key, form.verb, first, second, label))
+        view.add_item(SendButton(key, form.verb, first, second, label, table=table))
     return content, view
 
 
-def toggle_view(key: TableKey, form: Form, mask: int = 0, note: str = "") -> tuple[str, discord.ui.View | None]:
+def toggle_view(key: TableKey, form: Form, mask: int = 0, note: str = "",
+                table: int | None = None) -> tuple[str, discord.ui.View | None]:
     """Content and view of a many-choice form: one toggle per option, then the send button."""
     field = form.fields[0]
     options = field.options[:MAX_CHOICES - 1]
@@ -83,19 +84,21 @@ def toggle_view(key: TableKey, form: Form, mask: int = 0, note: str = "") -> tup
     content = suits(f"{note}\n{intro}" if note else intro)
     view = discord.ui.View(timeout=None)
     for i, (_, label) in enumerate(options):
-        view.add_item(ToggleButton(key, form.verb, mask, i, suits(label)))
+        view.add_item(ToggleButton(key, form.verb, mask, i, suits(label), table=table))
     marked = bin(mask).count("1")
-    send = SendButton(key, form.verb, str(mask), "", form.submit_label({field.name: marked}))
+    send = SendButton(key, form.verb, str(mask), "", form.submit_label({field.name: marked}), table=table)
     send.item.disabled = marked == 0  # discarding nothing is simply declaring
     view.add_item(send)
     return content, view
 
 
 def form_view(key: TableKey, form: Form, first: str | None = None, second: str | None = None,
-              note: str = "") -> tuple[str, discord.ui.View | None]:
+              note: str = "", table: int | None = None) -> tuple[str, discord.ui.View | None]:
+    """``table``: the table the form is for (its components carry it, and what it sends names it)."""
     if form.fields and form.fields[0].multi:
-        return toggle_view(key, form, int(first) if first and first.isdigit() else 0, note)
-    return picker_view(key, form, first, second, note)
+        mask = int(first) if first and first.isascii() and first.isdigit() else 0
+        return toggle_view(key, form, mask, note, table)
+    return picker_view(key, form, first, second, note, table)
 
 
 def chosen_values(message: discord.Message | None) -> tuple[str | None, str | None]:
@@ -155,12 +158,21 @@ class FormFlows:
         self.render = render
 
     def _form(self, interaction: discord.Interaction[Any], key: TableKey, verb: str) -> Form | str:
-        """The form for the clicker now, or why they cannot use it."""
+        """The form for the clicker now, or why they cannot use it (a form drawn for a closed table
+        included: the clicked component names its table)."""
         try:
-            form = self.host.service.form(key, str(interaction.user.id), verb)
+            form = self.host.service.form(key, str(interaction.user.id), verb, interaction.extras.get(TABLE_EXTRA))
         except UserError as exc:
             return exc.text
         return form.refusal if form.refusal is not None else form
+
+    def _table(self, interaction: discord.Interaction[Any], key: TableKey) -> int | None:
+        """The table a form is drawn for: the one its component named, else the one here now."""
+        named = interaction.extras.get(TABLE_EXTRA)
+        if isinstance(named, int):
+            return named
+        table = self.host.service.table(key)
+        return table.id if table is not None else None
 
     async def open(self, interaction: discord.Interaction[Any], key: TableKey, verb: str) -> None:
         async def work() -> None:
@@ -168,7 +180,8 @@ class FormFlows:
             if isinstance(form, str):
                 await self.host.send_private(interaction, form)
                 return
-            content, view = form_view(self.host.own_key(interaction, key), form)
+            own = self.host.own_key(interaction, key)
+            content, view = form_view(own, form, table=self._table(interaction, own))
             if view is None:
                 await interaction.response.send_message(content, ephemeral=True)
             else:
@@ -183,7 +196,7 @@ class FormFlows:
         if isinstance(form, str):
             await interaction.response.edit_message(content=form, view=None)
             return
-        content, view = form_view(own, form, first, second)
+        content, view = form_view(own, form, first, second, table=self._table(interaction, own))
         await interaction.response.edit_message(content=content, view=view)
 
     async def pick(self, interaction: discord.Interaction[Any], key: TableKey, verb: str, part: int,
@@ -214,11 +227,11 @@ class FormFlows:
                 return
             options = _command_options(form, first, second)
             if options is None:
-                content, view = form_view(own, form, note=FORM_TEXT["choose"])
+                content, view = form_view(own, form, note=FORM_TEXT["choose"], table=self._table(interaction, own))
                 await interaction.edit_original_response(content=content, view=view)
                 return
             cmd = Command(form.verb, own, self.host.actor(interaction), options=options,
-                          request_id=f"discord:{interaction.id}")
+                          request_id=f"discord:{interaction.id}", table_id=interaction.extras.get(TABLE_EXTRA))
             reply = await self.host.service.handle(cmd)
             text = self.render(reply)
             if reply.ok:
@@ -228,7 +241,7 @@ class FormFlows:
             if isinstance(again, str):
                 await interaction.edit_original_response(content=f"{text}\n{again}", view=None)
                 return
-            content, view = form_view(own, again, first, second, note=text)
+            content, view = form_view(own, again, first, second, note=text, table=self._table(interaction, own))
             await interaction.edit_original_response(content=content, view=view)
 
         await self.host._guard(interaction, verb, work)

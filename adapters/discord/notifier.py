@@ -207,7 +207,7 @@ class DiscordNotifier:
         parts = chunks(render(message))
         sent: str | None = None
         for i, part in enumerate(parts):
-            view = buttons_view(message.buttons, message.key) if i == len(parts) - 1 else None
+            view = buttons_view(message.buttons, message.key, message.table_id) if i == len(parts) - 1 else None
             sent = await surface.send(content=part, view=view, allowed_mentions=ALLOWED_MENTIONS)
         if message.picture is not None and sent is not None:  # drawn off the table's queue, then edited in
             self._later(self._attach_picture(message, surface, sent), message.key)
@@ -246,7 +246,8 @@ class DiscordNotifier:
             view = table_layout(message, moves=earlier[-3:])
             if view is not None:
                 return {"content": None, "view": view}
-        return {"content": render(message)[:CONTENT_LIMIT], "view": buttons_view(message.buttons, message.key)}
+        return {"content": render(message)[:CONTENT_LIMIT],
+                "view": buttons_view(message.buttons, message.key, message.table_id)}
 
     async def _panel(self, message: Message) -> None:
         assert message.panel is not None

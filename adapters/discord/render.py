@@ -89,16 +89,17 @@ def chunks(text: str, limit: int = CONTENT_LIMIT) -> list[str]:
     return [piece or "\u200b" for piece in split_text(text, limit)]
 
 
-def buttons_view(buttons: Sequence[Button], key: TableKey) -> discord.ui.View | None:
-    """A view of table buttons (persistent: no timeout, ids carry the table); None if no buttons."""
+def buttons_view(buttons: Sequence[Button], key: TableKey, table: int | None = None) -> discord.ui.View | None:
+    """A view of table buttons (persistent: no timeout, ids carry the table, and ``table``: the one they
+    were drawn for); None if no buttons."""
     if not buttons:
         return None
     view = discord.ui.View(timeout=None)
     for b in buttons[:25]:
         if b.form:
-            view.add_item(FormButton(key, b.action, b.label, b.style))
+            view.add_item(FormButton(key, b.action, b.label, b.style, table=table))
         else:
-            view.add_item(TableButton(key, b.action, b.label, b.style))
+            view.add_item(TableButton(key, b.action, b.label, b.style, table=table))
     return view
 
 

@@ -31,7 +31,7 @@ from core.game import Form
 from .render import TEXT, mrkdwn, plain
 
 __all__ = ["FIELD_PREFIX", "FORM_CALLBACK", "chosen", "error_block", "fit", "form_modal",
-           "notice_modal", "parse_form", "view_key"]
+           "notice_modal", "parse_form", "view_key", "view_table"]
 
 FORM_CALLBACK = "liars:form"
 FIELD_PREFIX = "liars:field:"
@@ -68,15 +68,17 @@ def fit(text: str, limit: int = TITLE) -> str:
     return text[:limit - 1].rstrip() + "…"
 
 
-def form_modal(key: TableKey, form: Form, opener: str, choices: Mapping[str, str] | None = None
-               ) -> dict[str, Any] | None:
+def form_modal(key: TableKey, form: Form, opener: str, choices: Mapping[str, str] | None = None,
+               table: int | None = None) -> dict[str, Any] | None:
     """The modal for ``form`` (opened by the ``opener`` button) with these choices made (field name ->
     value; a many-choice field's values space-separated): a two-step form's first select shows its
     choice (default: its first option), the second its choice if it is still listed, the checkboxes
     theirs.  Once the form's command is complete, the submit button says it (``Bid 2 sevens``,
     ``Discard 2 and draw``), as the Discord send button does.  None if the form offers nothing."""
     choices = choices or {}
-    meta = {"server": key.server_id, "channel": key.channel_id, "open": opener, "verb": form.verb}
+    meta: dict[str, Any] = {"server": key.server_id, "channel": key.channel_id, "open": opener, "verb": form.verb}
+    if table is not None:  # the table the form is for: what it sends names it (``view_table``)
+        meta["table"] = table
     blocks: list[dict[str, Any]] = [{"type": "section", "text": {"type": "mrkdwn", "text": _intro(form)}}]
     label = form.pending_label
     if form.fields and form.fields[0].multi:
@@ -150,6 +152,15 @@ def view_key(view: Mapping[str, Any]) -> tuple[TableKey, str, str] | None:
     if "verb" not in meta:  # a modal that names no command (the Raise… modals of old versions) is not ours
         return None
     return key, str(meta.get("open") or meta["verb"]), str(meta["verb"])
+
+
+def view_table(view: Mapping[str, Any] | None) -> int | None:
+    """The id of the table a modal was opened for (modals opened before 2 Dec 2026 name none)."""
+    try:
+        table = json.loads((view or {}).get("private_metadata") or "{}").get("table")
+    except (AttributeError, TypeError, ValueError):
+        return None
+    return table if isinstance(table, int) and not isinstance(table, bool) else None
 
 
 def parse_form(view: Mapping[str, Any]) -> tuple[TableKey, str, dict[str, str]] | None:

@@ -30,7 +30,7 @@ from bot.service import Service, UserError
 from core.commands import Section
 
 from .ack import ACK_BUDGET, SEEN_LIMIT, AckBody, AckedRequests, After, nothing
-from .forms import FIELD_PREFIX, chosen, error_block, form_modal, notice_modal, parse_form, view_key
+from .forms import FIELD_PREFIX, chosen, error_block, form_modal, notice_modal, parse_form, view_key, view_table
 from .home import home_view
 from .notifier import SlackNotifier
 from .outbox import api_error
@@ -43,6 +43,7 @@ from .render import (
     plain,
     render_reply,
     server_id,
+    table_from_value,
     usage,
 )
 from .responder import CannotPost, Responder
@@ -127,7 +128,8 @@ class Listeners(AckedRequests):
         user = str(body["user"]["id"])
         channel = str((body.get("channel") or {}).get("id") or (body.get("container") or {}).get("channel_id", ""))
         key = TableKey("slack", server_id(body), channel)
-        drawn = key_from_value(action.get("value") if isinstance(action.get("value"), str) else None)
+        value = action.get("value") if isinstance(action.get("value"), str) else None
+        drawn, table = key_from_value(value), table_from_value(value)
         if drawn is not None and drawn != key:
             if channel:
                 log.warning("a %s button drawn for %s was pressed in %s; acting on %s", name, drawn, key, key)
@@ -143,10 +145,10 @@ class Listeners(AckedRequests):
             spec = resolve(opener or name)
             if spec is not None and (opener or spec.form):  # a form's button (or one drawn before forms had theirs)
                 return [lambda: self._open_form(client, str(body.get("trigger_id") or ""), key, user,
-                                                opener or name, answer)]
+                                                opener or name, answer, table)]
             if spec is not None:
                 actor = await self._actor(client, user, body["user"].get("name") or body["user"].get("username"))
-                reply = await self.service.handle(Command(spec.name, key, actor,
+                reply = await self.service.handle(Command(spec.name, key, actor, table_id=table,
                                                           request_id=self._service_request_id(body, spec.name)))
                 return [answer(reply)]
             log.warning("ignoring an unknown button %r", name[:40])
@@ -170,15 +172,16 @@ class Listeners(AckedRequests):
             if view is None or where is None or self._newest_choice.get(view_id, when) > when:
                 return  # a newer choice in this modal draws it
             key, opener, _ = where
+            table = view_table(view)
             modal: dict[str, Any] | None = None
             try:
-                form = self.service.form(key, user, opener)
+                form = self.service.form(key, user, opener, table)
             except UserError as exc:
                 refusal: str | None = exc.text
             else:
                 refusal = form.refusal
                 if refusal is None:
-                    modal = form_modal(key, form, opener, chosen(view, action))
+                    modal = form_modal(key, form, opener, chosen(view, action), table)
             if modal is None:
                 modal = notice_modal(view, refusal or TEXT["form_none"])
             try:
@@ -225,7 +228,8 @@ class Listeners(AckedRequests):
                 return AckBody({"response_action": "errors", "errors": {block: TEXT["form_outdated"]}})
             key, _, options = parsed
             actor = await self._actor(client, user, body["user"].get("name") or body["user"].get("username"))
-            cmd = Command(verb, key, actor, options=options, request_id=self._request_id(body, verb))
+            cmd = Command(verb, key, actor, options=options, request_id=self._request_id(body, verb),
+                          table_id=view_table(view))
             reply = await self.service.handle(cmd)
             block = error_block(view)
             if not reply.ok and block is not None:
@@ -275,7 +279,8 @@ class Listeners(AckedRequests):
     async def _answer(self, client: AsyncWebClient, url: Any, channel: str, user: str, reply: Reply,
                       key: TableKey) -> None:
         """Ephemeral to the person who acted, unless the service made the reply public."""
-        text, blocks = render_reply(reply, key)
+        here = self.service.table(key)
+        text, blocks = render_reply(reply, key, here.id if here is not None else None)
         public = reply.ok and not reply.private
         if isinstance(url, str) and url:
             await self.responder.post(url, text, blocks, public=public)
@@ -285,17 +290,21 @@ class Listeners(AckedRequests):
             await client.chat_postEphemeral(channel=channel, user=user, text=text, blocks=blocks or None)
 
     async def _open_form(self, client: AsyncWebClient, trigger_id: str, key: TableKey, user: str, opener: str,
-                         answer: Callable[[Reply], After]) -> None:
-        """Open the form behind the ``opener`` button (Raise…, Declare…, Discard…) for this player now."""
+                         answer: Callable[[Reply], After], table: int | None = None) -> None:
+        """Open the form behind the ``opener`` button (Raise…, Declare…, Discard…) for this player now;
+        ``table``: the table the button was drawn for, if it names one (else the one here now)."""
         try:
-            form = self.service.form(key, user, opener)
+            form = self.service.form(key, user, opener, table)
         except UserError as exc:
             await answer(Reply(exc.text, ok=False, code=exc.code))()
             return
         if form.refusal is not None:
             await answer(Reply(form.refusal, ok=False, code="not-your-turn"))()
             return
-        modal = form_modal(key, form, opener)
+        if table is None:
+            here = self.service.table(key)
+            table = here.id if here is not None else None
+        modal = form_modal(key, form, opener, table=table)
         if modal is None:
             await answer(Reply(TEXT["form_none"], ok=False, code="no-choice"))()
             return

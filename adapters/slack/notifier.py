@@ -46,7 +46,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from slack_sdk.errors import SlackApiError, SlackRequestError
 from slack_sdk.web.async_client import AsyncWebClient
@@ -91,6 +91,7 @@ class SlackNotifier:
         self.on_channel_error = on_channel_error  # tells whoever acted there (adapters.slack.responder)
         self._channel_errors: dict[str, str] = {}
         self._dm_channels: dict[tuple[str, str], str] = {}  # (server, user) -> DM channel (conversations.open)
+        self._tables: dict[TableKey, Message] = {}  # each table's message as last drawn here (see _retire)
         self.outboxes = Outboxes(self._send)
         self._holds: dict[TableKey, set[asyncio.Future[None]]] = {}
         self.hold_limit = HOLD_LIMIT
@@ -169,6 +170,8 @@ class SlackNotifier:
             else:
                 text, blocks = render_message(message)
                 await client.chat_postMessage(channel=message.key.channel_id, text=text, blocks=blocks)
+                if message.kind == "end":
+                    await self._retire(client, message.key)
         except SlackApiError as exc:
             status = getattr(exc.response, "status_code", 200)
             if retry_after(exc) is not None or (isinstance(status, int) and status >= 500):
@@ -217,9 +220,24 @@ class SlackNotifier:
             log.warning("uploading the %s picture to %s failed (%s); the text went alone", message.kind, channel,
                         type(exc).__name__)
 
+    async def _retire(self, client: AsyncWebClient, key: TableKey) -> None:
+        """A closed table's message keeps its text and loses its buttons (they act on nothing now: a
+        closed table's button names its table and is refused).  Only a message drawn by this process."""
+        drawn = self._tables.pop(key, None)
+        ref = self.panels.ref(key, "table", drawn.table_id) if drawn is not None else None
+        if drawn is None or ref is None or not drawn.buttons:
+            return
+        text, blocks = render_message(replace(drawn, buttons=()))
+        try:
+            await client.chat_update(channel=key.channel_id, ts=ref, text=text, blocks=blocks)
+        except SlackApiError as exc:
+            log.info("the closed table's message in %s was not redrawn (%s)", key.channel_id, api_error(exc))
+
     async def _panel(self, client: AsyncWebClient, message: Message, fresh: bool) -> None:
         assert message.panel is not None
         key, name = message.key, message.panel
+        if name == "table":
+            self._tables[key] = message
         text, blocks = render_message(message)
         previous = None
         # the panel's message as known at send time: this process's posts at once, another's once caught up

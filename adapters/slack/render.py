@@ -37,6 +37,7 @@ __all__ = [
     "render_reply",
     "server_id",
     "suits",
+    "table_from_value",
     "usage",
 ]
 
@@ -102,26 +103,34 @@ def _mention(uid: str) -> str:
 
 
 
-def button_value(key: TableKey) -> str:
-    return key.to_custom_id()
+def button_value(key: TableKey, table: int | None = None) -> str:
+    """``<server>:<channel>``, and ``@<table>``: the table the button was drawn for (since 2 Dec 2026; its
+    command names that table, so a closed table's button never moves the channel's next one)."""
+    return key.to_custom_id() + (f"@{table}" if table is not None else "")
 
 
 def key_from_value(value: str | None) -> TableKey | None:
     """The table a button belongs to, from its ``value``; None if the value is not ours."""
-    server, sep, channel = (value or "").partition(":")
+    server, sep, channel = (value or "").partition("@")[0].partition(":")
     if not sep or not server or not channel:
         return None
     return TableKey("slack", server, channel)
 
 
-def _buttons_block(buttons: Sequence[Button], key: TableKey) -> dict[str, Any]:
+def table_from_value(value: str | None) -> int | None:
+    """The id of the table a button was drawn for, from its ``value``; None if it names none."""
+    table = (value or "").partition("@")[2]
+    return int(table) if table.isascii() and table.isdigit() and len(table) <= 12 else None
+
+
+def _buttons_block(buttons: Sequence[Button], key: TableKey, table: int | None = None) -> dict[str, Any]:
     elements = []
     for b in buttons:
         element: dict[str, Any] = {
             "type": "button",
             "action_id": f"{ACTION_PREFIX}{OPEN_PREFIX if b.form else ''}{b.action}",
             "text": {"type": "plain_text", "text": b.label, "emoji": True},
-            "value": button_value(key),
+            "value": button_value(key, table),
         }
         style = _STYLES.get(b.style)
         if style:
@@ -130,24 +139,25 @@ def _buttons_block(buttons: Sequence[Button], key: TableKey) -> dict[str, Any]:
     return {"type": "actions", "block_id": "liars-actions", "elements": elements}
 
 
-def _blocks(text: str, buttons: Sequence[Button], key: TableKey) -> list[dict[str, Any]]:
+def _blocks(text: str, buttons: Sequence[Button], key: TableKey, table: int | None = None) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = [
         {"type": "section", "text": {"type": "mrkdwn", "text": piece or " "}}
         for piece in split_text(text, SECTION_LIMIT)
     ]
     if buttons:
-        blocks.append(_buttons_block(buttons, key))
+        blocks.append(_buttons_block(buttons, key, table))
     return blocks
 
 
 def render_message(message: Message) -> tuple[str, list[dict[str, Any]]]:
     """``(text, blocks)`` for ``chat.postMessage`` / ``chat.update`` / ``chat.postEphemeral``."""
     text = mrkdwn(render_mentions(message, _mention))[:MESSAGE_LIMIT]
-    return text, _blocks(text, message.buttons, message.key)
+    return text, _blocks(text, message.buttons, message.key, message.table_id)
 
 
-def render_reply(reply: Reply, key: TableKey) -> tuple[str, list[dict[str, Any]]]:
-    """A reply to the person who acted.  An exported record is attached as a JSON code block."""
+def render_reply(reply: Reply, key: TableKey, table: int | None = None) -> tuple[str, list[dict[str, Any]]]:
+    """A reply to the person who acted (its buttons drawn for ``table``, the one here as it was answered).
+    An exported record is attached as a JSON code block."""
     text = mrkdwn(render_mentions(reply, _mention))
     record = (reply.data or {}).get("record") if reply.ok else None
     if isinstance(record, str):
@@ -155,7 +165,7 @@ def render_reply(reply: Reply, key: TableKey) -> tuple[str, list[dict[str, Any]]
             # Text only (no blocks: a section holds 3000 characters); a code block shows JSON verbatim.
             return f"{text}\n```{_escape(record)}```", []
         text = f"{text}\n{TEXT['record_too_long']}"
-    return text[:MESSAGE_LIMIT], _blocks(text, reply.buttons, key)
+    return text[:MESSAGE_LIMIT], _blocks(text, reply.buttons, key, table)
 
 
 def usage(unknown: str | None = None) -> str:

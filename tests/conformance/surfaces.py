@@ -243,7 +243,9 @@ class Discord(Surface):
     async def do(self, user: int, step: Step) -> None:
         spec = resolve(step.name)
         assert spec is not None
-        g, c = self.guild.id, self.channel.id
+        g = self.guild.id
+        table = self.service.table(self.key)
+        c = f"{self.channel.id}.{table.id}" if table is not None else str(self.channel.id)  # drawn for this table
         if step.via == "button":
             custom_id = f"liars:{spec.name}:{g}:{c}"
             await self.answered(await self.click(user, self.panel_with(custom_id), custom_id))
@@ -254,8 +256,8 @@ class Discord(Surface):
             values = [str(step.options[f]) for f in step.options]
             edits = form.edit_count
             for part, value in enumerate(values, 1):
-                await self.fake.select(int(self.users[user]), g, c, form.id, f"liars:pick-{spec.name}-{part}:{g}:{c}",
-                                       [value])
+                await self.fake.select(int(self.users[user]), g, self.channel.id, form.id,
+                                       f"liars:pick-{spec.name}-{part}:{g}:{c}", [value])
                 def edited(n: int = edits + part) -> bool | None:
                     return form.edit_count >= n or None
 
@@ -283,7 +285,8 @@ class Discord(Surface):
                         options[param.name] = True
                     else:
                         options[param.name] = word
-        iid = await self.fake.send_slash(int(self.users[user]), g, c, top_level(spec.name), spec.name, options)
+        iid = await self.fake.send_slash(int(self.users[user]), g, self.channel.id, top_level(spec.name), spec.name,
+                                         options)
         await self.answered(iid)
 
 

@@ -169,8 +169,14 @@ class Harness:
     async def press(self, user: FakeUser, message: RecordedMessage, custom_id: str) -> RecordedMessage:
         return await self.response(await self.click(user, message, custom_id))
 
+    @property
+    def where(self) -> str:
+        """A component id's table part: the channel, and the table it was drawn for (the one here now)."""
+        table = self.service.table(self.key)
+        return f"{self.channel.id}.{table.id}" if table is not None else str(self.channel.id)
+
     def button(self, action: str) -> str:
-        return f"liars:{action}:{self.guild.id}:{self.channel.id}"
+        return f"liars:{action}:{self.guild.id}:{self.where}"
 
     def panel(self, name: str) -> RecordedMessage:
         ref = self.service.panel(self.key, name)
@@ -221,7 +227,7 @@ class Harness:
         if form is None:
             form = await self.press(user, self.panel("table"), self.button("open-bid"))
         assert form.ephemeral
-        g, c = self.guild.id, self.channel.id
+        g, c = self.guild.id, self.where
         before = form.edit_count
         await self.pick(user, form, f"liars:pick-bid-1:{g}:{c}", str(quantity))
         await self.fake.wait_for(lambda: form.edit_count > before)

@@ -184,3 +184,38 @@ async def test_a_move_answered_too_late_is_applied_with_a_warning_not_an_error(
     assert bid is not None and (bid.quantity, bid.digit) == (1, 0)  # applied
     assert not [m for m in h.fake.messages.values() if "Sorry" in m.content]
     assert "the command ran" in next(r.getMessage() for r in caplog.records if "could not be sent" in r.getMessage())
+
+
+async def test_a_closed_tables_form_and_buttons_do_not_move_the_next_table(world: Harness) -> None:
+    """A Raise… form opened at one table, or the buttons of a status reply there, sent their command to
+    whatever table the channel had next: a bid chosen for the old game was placed in the new one."""
+    h = world
+    await h.start()
+    await h.open_table()
+    await h.wait_dms(1)
+    opener = h.to_act()
+    g, c = h.guild.id, h.where  # the first table's
+    form = await h.press(opener, h.panel("table"), h.button("open-bid"))
+    assert form.ephemeral and f"liars:go-pending:{g}:{h.channel.id}" in form.custom_ids()
+    before = form.edit_count
+    await h.pick(opener, form, f"liars:pick-bid-1:{g}:{c}", "2")
+    await h.fake.wait_for(lambda: form.edit_count > before)
+    await h.pick(opener, form, f"liars:pick-bid-2:{g}:{c}", "5")
+    await h.fake.wait_for(lambda: form.edit_count > before + 1)
+    status = await h.ask(h.bob, "status")
+    assert status.ephemeral and status.custom_ids(), status.content
+    assert all(f":{g}:{c}" in i for i in status.custom_ids())  # drawn for this table
+    assert (await h.ask(h.alice, "end")).content.startswith("The table is closed.")
+    await h.open_table()  # the next table, dealt
+    await h.wait_dms(1)
+    assert h.where != c
+    opener2 = h.to_act()
+    edits = form.edit_count
+    await h.click(opener, form, f"liars:go-bid:{g}:{c}:2:5")
+    await h.fake.wait_for(lambda: form.edit_count > edits)
+    assert "earlier table" in form.content and form.custom_ids() == [], form.content
+    assert live_round(h.service.table(h.key)).standing_bid is None  # nothing moved at the new table
+    for custom_id in status.custom_ids():  # the old status reply's buttons answer, and change nothing
+        old_button = await h.press(h.bob, status, custom_id)
+        assert old_button.ephemeral and "earlier table" in old_button.content, (custom_id, old_button.content)
+    assert live_round(h.service.table(h.key)).to_act == str(opener2.id)

@@ -40,7 +40,7 @@ def holder(h: Harness) -> FakeUser | None:
 async def declare_by_form(h: Harness, user: FakeUser) -> RecordedMessage:
     form = await h.press(user, h.panel("table"), h.button("open-declare"))
     assert form.ephemeral, form.content
-    g, c = h.guild.id, h.channel.id
+    g, c = h.guild.id, h.where
     first = form.component(f"liars:pick-declare-1:{g}:{c}")
     kind = first["options"][0]["value"]
     before = form.edit_count
@@ -64,7 +64,7 @@ async def discard_two(h: Harness, user: FakeUser) -> None:
     """Mark the first two cards on the Discard… form's toggles, then send."""
     form = await h.press(user, h.panel("table"), h.button("open-discard"))
     assert form.ephemeral
-    g, c = h.guild.id, h.channel.id
+    g, c = h.guild.id, h.where
     toggles = [i for i in form.custom_ids() if i.startswith(f"liars:tog-discard:{g}:{c}:0:")]
     assert len(toggles) == 5  # the hand, to its holder alone
     before = form.edit_count
@@ -172,7 +172,7 @@ async def test_a_bare_declare_or_discard_opens_its_form(world: Harness) -> None:
     await h.ask(h.bob, "join")
     await h.ask(h.alice, "deal")
     await h.service.drain()
-    g, c = h.guild.id, h.channel.id
+    g, c = h.guild.id, h.where
     user = holder(h)
     assert user is not None
     form = await h.ask(user, "declare")

@@ -59,8 +59,9 @@ async def test_a_round_in_a_group_dm_goes_through_interactions_only(world: Harne
         return await h.response(iid)
 
     async def press(user: FakeUser, message: RecordedMessage, action: str) -> RecordedMessage:
-        iid = await fake.click_button(user.id, guild_id, gdm.id, message.id,
-                                      f"liars:{action}:{key.server_id}:{key.channel_id}")
+        table = h.service.table(key)
+        where = f"{key.channel_id}.{table.id}" if table is not None else key.channel_id
+        iid = await fake.click_button(user.id, guild_id, gdm.id, message.id, f"liars:{action}:{key.server_id}:{where}")
         await h.service.drain()
         await fake.wait_for(lambda: fake.interactions[iid].acknowledged and True)
         answers = [m for m in fake.messages.values() if m.interaction_id == iid and m.ephemeral]
@@ -215,7 +216,7 @@ async def test_a_click_answered_privately_never_draws_the_table_into_that_answer
     fake = h.fake
     gdm = fake.add_group_dm("dinner", [h.alice, h.bob, h.carol])
     key = TableKey("discord", f"dm{gdm.id}", str(gdm.id))
-    g, c = key.server_id, key.channel_id
+    g = key.server_id
     bot = await h.start()
     notifier = bot.service.rt.notifier
     assert isinstance(notifier, DiscordNotifier)
@@ -244,6 +245,7 @@ async def test_a_click_answered_privately_never_draws_the_table_into_that_answer
     ref = h.service.panel(key, "table")
     assert ref is not None
     message = int(ref)
+    c = f"{key.channel_id}.{table.id}"  # the components carry the table they were drawn for
 
     async def click(user: FakeUser, on: int, custom_id: str) -> RecordedMessage:
         iid = await fake.click_button(user.id, None, gdm.id, on, custom_id)

@@ -172,14 +172,14 @@ async def test_raise_form_offers_only_legal_bids_and_digit_names(world: Harness)
 
     await h.raise_bid(opener, 2, 5)
     form = await h.press(other, h.panel("table"), h.button("open-bid"))
-    q_select = form.component(f"liars:pick-bid-1:{h.guild.id}:{h.channel.id}")
-    d_select = form.component(f"liars:pick-bid-2:{h.guild.id}:{h.channel.id}")
+    q_select = form.component(f"liars:pick-bid-1:{h.guild.id}:{h.where}")
+    d_select = form.component(f"liars:pick-bid-2:{h.guild.id}:{h.where}")
     assert q_select["options"][0]["value"] == "2"
     # At the standing quantity only higher digits are offered: 6 7 8 9 and 0 (high at salomon).
     assert [o["value"] for o in d_select["options"]] == ["0", "9", "8", "7", "6"]
-    await h.pick(other, form, f"liars:pick-bid-1:{h.guild.id}:{h.channel.id}", "3")
+    await h.pick(other, form, f"liars:pick-bid-1:{h.guild.id}:{h.where}", "3")
     await h.fake.wait_for(lambda: form.edit_count >= 1)
-    d_select = form.component(f"liars:pick-bid-2:{h.guild.id}:{h.channel.id}")
+    d_select = form.component(f"liars:pick-bid-2:{h.guild.id}:{h.where}")
     assert len(d_select["options"]) == 10
     await h.raise_bid(other, 3, 1, form=form)
     assert form.content == "Bid placed."

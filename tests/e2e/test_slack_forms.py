@@ -18,6 +18,7 @@ from tests.adapters.slack.harness import (
     BOB,
     BOT_TOKEN,
     CAROL,
+    CHANNEL,
     NAMES,
     Driver,
     HttpDriver,
@@ -221,4 +222,24 @@ async def test_a_form_an_earlier_version_opened_says_so_and_stays_open(driver: H
     events, before = event_count(tmp_path / "liars.sqlite3"), _state(d)
     refusal = await d.submit_refused(opener, view, {"quantity": "1", "digit": "9"})
     assert refusal == "This form is from an earlier version of the bot: close it and open it again from the table."
+    assert event_count(tmp_path / "liars.sqlite3") == events and _state(d) == before
+
+
+async def test_a_form_opened_at_a_closed_table_does_not_move_the_next_one(driver: HttpDriver, tmp_path: Path) -> None:
+    """A Raise… modal opened at one table and submitted after the channel's next table was dealt placed its
+    bid in the new game."""
+    d = driver
+    opener, ts = await _dealt(d)
+    view = await d.open_raise(opener, ts)
+    first = d.bot.service.table(key_of(d.fake))
+    assert first is not None and json.loads(view["private_metadata"])["table"] == first.id
+    assert ((await d.slash(ALICE, "end")).text or "").startswith("The table is closed.")
+    await d.settled()
+    closed = d.fake.message(CHANNEL, ts)  # the closed table's message keeps its text, loses its buttons
+    assert closed is not None and "to act" in closed["text"]
+    assert not [b for b in closed.get("blocks") or [] if b.get("type") == "actions"]
+    await _dealt(d)
+    events, before = event_count(tmp_path / "liars.sqlite3"), _state(d)
+    refusal = await d.submit_refused(opener, view, {"quantity": "1", "digit": "9"})
+    assert "earlier table" in refusal
     assert event_count(tmp_path / "liars.sqlite3") == events and _state(d) == before
