@@ -15,7 +15,7 @@ from ..errors import quoted
 from .errors import BidParseError
 from .rules import RankOrder
 
-__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "Bid", "bids_by_id", "digit_name", "digit_plural"]
+__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "Bid", "a_digit", "bids_by_id", "digit_name", "digit_plural"]
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 12
@@ -44,6 +44,12 @@ def digit_name(digit: int, order: RankOrder) -> str:
     if digit == 1 and order is RankOrder.ACES_HIGH:
         return "ace"
     return _SINGULAR[digit]
+
+
+def a_digit(digit: int, order: RankOrder) -> str:
+    """The digit's name with its article: "a seven", "an eight", "an ace"."""
+    name = digit_name(digit, order)
+    return f"{'an' if name in ('eight', 'ace') else 'a'} {name}"
 
 
 def digit_plural(digit: int, order: RankOrder) -> str:

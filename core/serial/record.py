@@ -134,11 +134,11 @@ def replay(record: Any, *, verify: bool = False) -> dict[str, Any]:
     """Re-score a record.  With ``verify``, every round's commitment must match its serials and salt."""
     if not isinstance(record, Mapping):
         raise RecordError("a game record is a JSON object")
-    if "format" in record:  # the elimination (who pays for dinner) replays its own way
+    rules = rules_from_record(record)
+    if "format" in record or rules.elimination:  # the elimination (who pays for dinner) replays its own way
         from .elimination.record import replay_elimination
 
         return replay_elimination(record, verify=verify)
-    rules = rules_from_record(record)
     players = record.get("players")
     if (
         not isinstance(players, list)

@@ -143,8 +143,7 @@ def serial_stats(rounds: Iterable[Mapping[str, Any]], player: str) -> SerialStat
     best: tuple[int, int] | None = None
     for record in rounds:
         outcome = record.get("outcome")
-        if (not outcome or outcome.get("complete") is False or player not in outcome.get("net", {})
-                or "final_bid" not in outcome):  # an elimination's walk-out settles without a count
+        if not outcome or outcome.get("complete") is False or player not in outcome.get("net", {}):
             continue
         net = int(outcome["net"][player])
         s["rounds"] += 1
@@ -152,6 +151,8 @@ def serial_stats(rounds: Iterable[Mapping[str, Any]], player: str) -> SerialStat
         s["lost"] += net < 0
         s["biggest_win"] = max(s["biggest_win"], net)
         s["biggest_loss"] = max(s["biggest_loss"], -net)
+        if "final_bid" not in outcome:  # an elimination's walk-out settles its money without a count
+            continue
         final = outcome["final_bid"]
         if final["player"] == player:
             s["final_bids"] += 1

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..game import Control, units
-from .bids import Bid, digit_name, digit_plural
+from .bids import Bid, a_digit, digit_name, digit_plural
 from .odds import at_least, pct, player_odds
 from .round import Phase, Round
 from .rules import ChallengeMode, RankOrder, Rules
@@ -179,7 +179,7 @@ def count_text(outcome: Outcome, rules: Rules, salt: str, commitment: str, last_
     order = rules.rank_order
     lines = count_lines(outcome, rules, last_challenger)
     if outcome.skunk:
-        verdict = (f"Skunk! Nobody holds a {digit_name(bid.digit, order)}: {mention(bidder)} wins "
+        verdict = (f"Skunk! Nobody holds {a_digit(bid.digit, order)}: {mention(bidder)} wins "
                    f"{outcome.multiplier_text()}.")
     elif outcome.made:
         verdict = f"The bid is made: {mention(bidder)} wins {outcome.multiplier_text()}."

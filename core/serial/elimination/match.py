@@ -35,7 +35,7 @@ from ..text import count_picture_words
 from ..view import seat_view
 from . import text as E
 from .players import eliminating
-from .rules import LeftSafe, NoLastHand, dinner, leaver, round_summary
+from .rules import LeftSafe, NoLastHand, dinner, leaver, opener_after, round_summary
 
 __all__ = ["EliminationMatch", "round_rules"]
 
@@ -201,6 +201,8 @@ class EliminationMatch:
             out["leaves"] = leaves
         else:
             out["push"] = True
+        # who opens next by the elimination's rule (the serial game's would name who just left safe)
+        out["next_opener"] = opener_after(in_round, round_.opener, outcome, leaves) if len(still) > 1 else None
         if leaves is not None and len(still) == 1:
             self.payer = still[0]
             log["payer"] = self.payer
@@ -225,14 +227,14 @@ class EliminationMatch:
         assert self.payer is not None
         transfers = dinner(self.payer, self._payees(), self.rules.stake)
         walked = list(self.walked)
+        net = _net(self.payer, self._payees(), transfers)
         out: Json = {"format": "elimination", "complete": True, "walked_out": walked, "payer": self.payer,
-                     "stake": self.rules.stake,
-                     "transfers": _transfers_json(transfers)}
+                     "stake": self.rules.stake, "transfers": _transfers_json(transfers), "net": net}
         record: Json = {"format": "elimination", "walked_out": walked, "payer": self.payer, "actions": [],
                         "outcome": out}
         says = (Say(E.walked_text(walked, self.payer), SayKind.NOTE),
-                Say(E.dinner_text(self.payer, transfers, self.rules.stake), SayKind.END))
-        return Step(says, (Settled(record=record, outcome=out, net=_net(self.payer, self._payees(), transfers)),))
+                Say(E.dinner_text(self.payer, transfers, self.rules.stake, walked_out=True), SayKind.END))
+        return Step(says, (Settled(record=record, outcome=out, net=net),))
 
     def timeout_action(self) -> Json:
         return self._live().timeout_action()

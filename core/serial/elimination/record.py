@@ -127,11 +127,13 @@ def replay_elimination(record: Mapping[str, Any], *, verify: bool = False) -> di
         result.update({"leaves": leaves} if leaves is not None else {"push": True})
         results.append(result)
         opener = opener_after(still, round_.opener, outcome, leaves)
+        result["next_opener"] = opener  # the elimination's rule (the serial game's would name who just left)
         if leaves is not None:
             left_here.append(leaves)
             still.remove(leaves)
             if len(still) == 1:
                 payer = still[0]
+                result["next_opener"] = None
     if walked:  # they left the table while still in: no longer seated, and the first pays
         if payer is not None or any(p in players or p in safe for p in walked):
             raise RecordError("'walked_out' names players who were seated or safe when the game ended")

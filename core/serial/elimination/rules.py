@@ -47,8 +47,8 @@ class LeftSafe(GameError):
     code = "left-safe"
 
     def __init__(self, player: str) -> None:
-        super().__init__(f"<@{player}> has left this game safe: the others play on for who pays for dinner",
-                         player=player)
+        # said to that player, who tried to play on
+        super().__init__("you have left this game safe: the others play on for who pays for dinner", player=player)
 
 
 class NoLastHand(GameError):

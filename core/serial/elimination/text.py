@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from ...game import units
 from .. import text as T
-from ..bids import digit_name
+from ..bids import a_digit
 from ..rules import Rules
 from ..scoring import Outcome, Transfer
 
@@ -34,11 +34,15 @@ def panel_head(round_number: int, still_in: int) -> str:
     return f"🍽️ **Round {round_number}** — elimination: {still_in} still in, the last one left pays for dinner"
 
 
-def dinner_text(payer: str, transfers: Sequence[Transfer], stake: int) -> str:
+def dinner_text(payer: str, transfers: Sequence[Transfer], stake: int, *, walked_out: bool = False) -> str:
+    """Who pays for dinner, and what to whom.  ``walked_out``: the payer left the table while still in (the
+    others still in are paid as those who left safe are: they were not "left" behind)."""
+    why = "walked out and" if walked_out else "is the last one left and"
     if not transfers:
-        return f"🍽️ {T.mention(payer)} is the last one left and **pays for dinner**."
-    return (f"🍽️ {T.mention(payer)} is the last one left and **pays for dinner**: {units(stake)} to each of "
-            f"{_names([t.payee for t in transfers])}.")
+        return f"🍽️ {T.mention(payer)} {why} **pays for dinner**."
+    payees = [t.payee for t in transfers]
+    each = "to each of " if len(payees) > 1 else "to "
+    return f"🍽️ {T.mention(payer)} {why} **pays for dinner**: {units(stake)} {each}{_names(payees)}."
 
 
 def result_text(outcome: Outcome, rules: Rules, salt: str, commitment: str, last_challenger: str | None,
@@ -47,10 +51,10 @@ def result_text(outcome: Outcome, rules: Rules, salt: str, commitment: str, last
     lines = T.count_lines(outcome, rules, last_challenger)
     bidder = T.mention(outcome.bidder)
     if leaves is None:
-        lines.append(f"Skunk! Nobody holds a {digit_name(outcome.bid.digit, rules.rank_order)}: at three players "
+        lines.append(f"Skunk! Nobody holds {a_digit(outcome.bid.digit, rules.rank_order)}: at three players "
                      "that is a push — nobody leaves, and the round is played again with fresh serials.")
     elif outcome.skunk:
-        lines.append(f"Skunk! Nobody holds a {digit_name(outcome.bid.digit, rules.rank_order)}: the bid counts as "
+        lines.append(f"Skunk! Nobody holds {a_digit(outcome.bid.digit, rules.rank_order)}: the bid counts as "
                      f"made, and {bidder} **leaves safe**.")
     elif outcome.made:
         lines.append(f"The bid is made: {bidder} **leaves safe**.")
@@ -68,5 +72,9 @@ def end_text(payer: str) -> str:
 
 def walked_text(walked: Sequence[str], payer: str) -> str:
     others = [p for p in walked if p != payer]
-    also = f" ({_names(others)} walked out too, and neither pay nor are paid)" if others else ""
+    also = ""
+    if len(others) == 1:
+        also = f" ({_names(others)} walked out too, and neither pays nor is paid)"
+    elif others:
+        also = f" ({_names(others)} walked out too, and neither pay nor are paid)"
     return f"🚪 {T.mention(payer)} left the table while still in the game and so pays for dinner{also}."

@@ -14,10 +14,12 @@ from core.errors import GameError
 from core.game import SayKind, Settled
 from core.records import IllegalRecordedAction, RecordError
 from core.serial import Serial, make_rules
+from core.serial.bids import a_digit
 from core.serial.elimination import EliminationMatch, LeftSafe, NoLastHand, leaver
 from core.serial.fairness import commitment
 from core.serial.plugin import SERIAL
-from core.serial.rules import RulesError
+from core.serial.rules import RankOrder, RulesError
+from core.serial.stats import serial_stats
 
 SALT = "5a17"
 
@@ -354,3 +356,70 @@ def test_players_walking_out_still_leave_exactly_one_payer(n: int, after: int, w
     record = json.loads(json.dumps(ended.record(closed=True)))
     assert record["walked_out"] == gone and record["payer"] == gone[0]
     assert SERIAL.verify(record)["payer"] == gone[0]
+
+
+# -- what the elimination says, and its records' details (session 23's hunt) -------------------------
+def test_the_replay_names_who_opens_next_by_the_eliminations_rule() -> None:
+    """It named the serial game's next opener: often the player who had just left safe."""
+    for seed in (1, 2, 3):
+        record = json.loads(json.dumps(_finished(seed).record(closed=True)))
+        result = SERIAL.replay(record)
+        openers = [spec["opener"] for spec in record["rounds"]]
+        said = [r["next_opener"] for r in result["rounds"]]
+        assert said[:-1] == openers[1:] and said[-1] is None, (seed, said, openers)
+
+
+def test_a_record_whose_rules_say_elimination_is_never_scored_as_money() -> None:
+    record = json.loads(json.dumps(_finished(4).record(closed=True)))
+    del record["format"]  # the rules still say it
+    with pytest.raises(RecordError, match="elimination"):
+        SERIAL.replay(record)
+
+
+def test_the_walk_out_says_who_walked_out_and_one_payee_is_no_each() -> None:
+    m = elim(stake=2, players=["a", "b", "c", "d", "e"])
+    deal(m, "a", a="11111111", b="22222222", c="33333333", d="44444444", e="55555555")
+    play(m, "a bid 8 1", "b challenge", "c challenge", "d challenge", "e challenge")  # a leaves safe
+    after = SERIAL.new_match(m.rules, ["a", "b", "e"], host="a", previous=m)  # c and d walked out
+    assert isinstance(after, EliminationMatch) and after.pending is not None
+    said = [s.text for s in after.pending.says]
+    assert "(<@d> walked out too, and neither pays nor is paid)" in said[0]
+    assert said[1].startswith("🍽️ <@c> walked out and **pays for dinner**")  # not "the last one left"
+    [settled] = after.pending.settled
+    assert settled.outcome["net"] == settled.net == {"c": -6, "a": 2, "b": 2, "e": 2}
+    two = elim(stake=2, players=["a", "b"])
+    deal(two, "a", a="11111111", b="22222222")
+    step = two.apply(two.parse("a", "bid", ["8", "1"], {}))
+    step = two.apply(two.parse("b", "challenge", [], {}))
+    [payer] = [s.text for s in step.says if s.kind is SayKind.END]
+    assert payer == "🍽️ <@b> is the last one left and **pays for dinner**: <$2> to <@a>."  # one payee: no "each of"
+
+
+def test_a_skunk_names_the_digit_with_its_article_and_a_safe_players_refusal_says_you() -> None:
+    four = elim("salomon", players=["a", "b", "c", "d"], first_opener="host")
+    deal(four, "a", a="11111111", b="22222222", c="33333333", d="44444444")
+    play(four, "a bid 1 8", "b challenge", "c challenge", "d challenge")
+    counted = four.apply(four.parse("a", "count", [], {}))
+    assert any("Skunk! Nobody holds an eight:" in s.text for s in counted.says)
+    assert a_digit(8, RankOrder.ZERO_LOW) == "an eight" and a_digit(1, RankOrder.ACES_HIGH) == "an ace"
+    assert a_digit(1, RankOrder.ZERO_LOW) == "a one" and a_digit(0, RankOrder.ZERO_HIGH) == "a ten"
+    m = elim()
+    deal(m, "p1", p1="11111111", p2="22222222", p3="33333333")
+    play(m, "p1 bid 9 1", "p2 challenge", "p3 challenge")
+    deal(m, "p1", p1="11111111", p3="33333333")
+    with pytest.raises(LeftSafe) as refused:
+        m.parse("p2", "challenge", [], {})
+    assert str(refused.value).startswith("you have left this game safe") and "<@p2>" not in str(refused.value)
+
+
+def test_stats_count_a_walk_outs_loss() -> None:
+    """After a walk-out the payer's stats said "lost 0": the walk-out's record was skipped for its lack of a
+    final bid while the ledger's net counted it."""
+    m = elim(stake=2, players=["a", "b", "c", "d"])
+    deal(m, "a", a="11111111", b="22222222", c="33333333", d="44444444")
+    play(m, "a bid 8 1", "b challenge", "c challenge", "d challenge")
+    after = SERIAL.new_match(m.rules, ["a", "b", "d"], host="a", previous=m)
+    assert isinstance(after, EliminationMatch) and after.pending is not None
+    [settled] = after.pending.settled
+    stats = serial_stats([{"outcome": settled.outcome, "record": settled.record, **settled.record}], "c")
+    assert stats.rounds == 1 and stats.lost == 1 and stats.biggest_loss == 6 and stats.final_bids == 0
