@@ -114,9 +114,9 @@ def lobby_message(table: TableState, fresh: bool = False) -> Message:
         reason = table.ended_reason  # written to follow a colon: a sentence of its own here
         text = "🃏 This table is closed." + (f" {reason[:1].upper()}{reason[1:]}" if reason != "" else "")
         return table_message(table, text, MessageKind.LOBBY, panel="lobby")
+    terms = with_units(table.game.terms(table.rules), None)  # "classic, stake 2 units"; an elimination's own
     text = (
-        f"🃏 **{table.game.title}** — {mention(table.host)} opened a table ({table.rules.preset}, "
-        f"stake {units(table.rules.stake)}, up to {table.seat_limit} seats).\n"
+        f"🃏 **{table.game.title}** — {mention(table.host)} opened a table ({terms}, up to {table.seat_limit} seats).\n"
         f"Seated ({len(table.seats)}/{table.seat_limit}): {seat_list(table)}\n"
         + ("Press **Join** to sit down; the host presses **Deal** to start." if table.status == TableStatus.LOBBY
            else "Play is under way.")

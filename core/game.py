@@ -313,6 +313,11 @@ class Match(Protocol):
         """The short ping that tells the player to act (mentions them), or None."""
         ...
 
+    def leave_cost(self, player: str) -> str:
+        """What leaving the table now costs this player, said to them when they ask to leave ("" if nothing:
+        the serial game's rounds; the elimination's player still in walks out on dinner and pays it)."""
+        ...
+
     def private_text(self, player: str) -> str | None:
         """A player's secret now (their serial, the hand they hold), for the ``hand`` command."""
         ...
@@ -399,6 +404,11 @@ class Game(Protocol):
         ...
 
     def rules_from_dict(self, data: Mapping[str, Any]) -> GameRules: ...
+
+    def terms(self, rules: GameRules) -> str:
+        """The table's terms in a few words, for the lobby people read before they join: its preset and
+        what its stake means (``units(n)`` tokens for money), e.g. "classic, stake <$2>"."""
+        ...
 
     def settles_each_round(self, rules: GameRules) -> bool:
         """Whether every round of these rules settles on its own, so that a table's ``rounds=N`` may stop it

@@ -345,6 +345,11 @@ class CardsMatch:
         round_ = self.engine.round
         return None if round_ is None else turn_text(round_)
 
+    def leave_cost(self, player: str) -> str:
+        if self.engine.over or player not in self.engine.live_players or self.rules.payout != "winner":
+            return ""
+        return f"Leaving mid-game forfeits: you pay the winner {units(self.rules.stake)} when the game ends."
+
     def private_text(self, player: str) -> str | None:
         round_ = self.engine.round
         if round_ is None or round_.is_over or round_.active != player:
@@ -398,6 +403,10 @@ class CardsGame:
 
     def rules_from_dict(self, data: Mapping[str, Any]) -> Rules:
         return Rules.from_dict(data)
+
+    def terms(self, rules: GameRules) -> str:
+        assert isinstance(rules, Rules)
+        return f"{rules.preset}, stake {units(rules.stake)}"
 
     def settles_each_round(self, rules: GameRules) -> bool:
         return False  # a game plays on until one player is left

@@ -331,6 +331,9 @@ class SerialMatch:
             return None
         return T.turn_text(round_, self.round_number)
 
+    def leave_cost(self, player: str) -> str:
+        return ""  # each round settles on its own: leaving after it costs nothing more
+
     def private_text(self, player: str) -> str | None:
         round_ = self.live_round
         if round_ is None or player not in self._players:

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..commands import CommandSpec, FormatWords, HandWords, Kind, Param, Section, Suggest
-from ..game import GameRules, Json, Match
+from ..game import GameRules, Json, Match, units
 from . import text as T
 from .bids import MAX_PLAYERS, MAX_QUANTITY, MIN_PLAYERS
 from .elimination import EliminationMatch
@@ -71,6 +71,14 @@ class SerialGame:
 
     def make_rules(self, preset: str | None, options: Mapping[str, Any]) -> Rules:
         return make_rules(preset or "classic", **options)
+
+    def terms(self, rules: GameRules) -> str:
+        assert isinstance(rules, Rules)
+        if not rules.elimination:
+            return f"{rules.preset}, stake {units(rules.stake)}"
+        pays = (f"the last one left pays each other player {units(rules.stake)}" if rules.stake
+                else "stake 0: nothing is written")
+        return f"{rules.preset}, who pays for dinner — {pays}"
 
     def settles_each_round(self, rules: GameRules) -> bool:
         assert isinstance(rules, Rules)

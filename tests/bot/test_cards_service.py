@@ -253,3 +253,11 @@ async def test_a_game_that_plays_to_its_end_takes_no_round_limit(harness: Harnes
         assert not refused.ok and refused.code == "bad-option" and "takes no round limit" in refused.text, args
         assert h.service.table(KEY) is None
     assert (await h.do(ALICE, "start", "classic", "rounds=2")).ok  # rounds that each settle: a limit stops them
+
+
+async def test_leaving_a_card_game_mid_game_says_it_forfeits(harness: Harness) -> None:
+    h = harness
+    await open_cards(h, CAROL)
+    left = await h.do(CAROL, "leave")
+    assert left.ok and left.text == ("You will leave after this round. Leaving mid-game forfeits: you pay the "
+                                     "winner 1 unit ($1.00) when the game ends.")

@@ -95,3 +95,31 @@ async def test_two_still_in_who_leave_in_one_round_leave_one_payer(harness: Harn
     rows: list[dict[str, Any]] = await h.service.store.rounds(KEY.server)  # JSON rows, read as such
     safe = [r["outcome"]["leaves"] for r in rows if r["outcome"].get("leaves") is not None]
     assert balances == {ALICE.user_id: -2, **{p: 2 for p in safe if p != ALICE.user_id}}, (balances, safe)
+
+
+async def test_the_lobby_says_who_pays_and_a_leaver_still_in_is_told_the_price(harness: Harness) -> None:
+    """The lobby read "(classic, stake 3 units, …)" for an elimination as for a money table, and a player
+    still in who asked to leave was told only "You will leave after this round" — then paid for dinner."""
+    h = harness
+    assert (await h.do(ALICE, "start", "format=elimination", "stake=3")).ok
+    lobby = next(m for m in reversed(h.notifier.messages) if m.panel == "lobby")
+    assert "who pays for dinner — the last one left pays each other player 3 units, up to" in lobby.text
+    assert (await h.do(BOB, "join")).ok and (await h.do(CAROL, "join")).ok
+    assert (await h.do(ALICE, "deal")).ok
+    left = await h.do(BOB, "leave")
+    assert left.ok and left.text == ("You will leave after this round. If you are still in when this round ends, "
+                                     "you walk out on dinner and pay it: 6 units ($6.00) (3 units ($3.00) to each "
+                                     "other player).")
+    await decide_one(h)
+    table = h.service.table(KEY)
+    if table is None or BOB.user_id not in elimination_match(table).safe:  # he walked out: the game is over
+        assert table is None and (await h.service.store.balances(KEY.server))[BOB.user_id] == -6  # as told
+
+
+async def test_a_money_table_lobby_and_leave_are_as_before(harness: Harness) -> None:
+    h = harness
+    assert (await h.do(ALICE, "start", "classic", "stake=2")).ok
+    lobby = next(m for m in reversed(h.notifier.messages) if m.panel == "lobby")
+    assert "opened a table (classic, stake 2 units, up to 12 seats)" in lobby.text
+    assert (await h.do(BOB, "join")).ok and (await h.do(ALICE, "deal")).ok
+    assert (await h.do(BOB, "leave")).text == "You will leave after this round."

@@ -170,6 +170,9 @@ class GuessMatch:
     def turn_text(self) -> str | None:
         return f"🔔 <@{self.to_act}>, your guess." if self.to_act is not None else None
 
+    def leave_cost(self, player: str) -> str:
+        return ""
+
     def private_text(self, player: str) -> str | None:
         return None
 
@@ -213,6 +216,9 @@ class GuessGame:
         if unknown:
             raise ValueError(f"unknown option {sorted(unknown)[0]!r}")
         return GuessRules(stake=int(options.get("stake", 1)))
+
+    def terms(self, rules: Any) -> str:
+        return f"{rules.preset}, stake {units(rules.stake)}"
 
     def settles_each_round(self, rules: Any) -> bool:
         return True

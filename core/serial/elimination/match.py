@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...errors import GameError, NotYourTurn, RoundOver
-from ...game import Checked, Decision, Form, Json, Option, Panel, RandomSource, Say, SayKind, Settled, Step
+from ...game import Checked, Decision, Form, Json, Option, Panel, RandomSource, Say, SayKind, Settled, Step, units
 from ..asks import private_read
 from ..game import SerialMatch, action_to_json
 from ..players import get_strategy
@@ -268,6 +268,19 @@ class EliminationMatch:
 
     def turn_text(self) -> str | None:
         return self.inner.turn_text() if self.inner is not None else None
+
+    def leave_cost(self, player: str) -> str:
+        if self.over or player not in self.still_in:
+            return ""  # one who left safe is still paid
+        owed = self.rules.stake * (len(self.safe) + len(self.still_in) - 1)
+        if not self.live:
+            return (f"Still in the game, you walk out on dinner and pay it: {units(owed)} "
+                    f"({units(self.rules.stake)} to each other player).") if owed else (
+                    "Still in the game, you walk out on dinner and are its payer (at stake 0 nothing is written).")
+        return (f"If you are still in when this round ends, you walk out on dinner and pay it: {units(owed)} "
+                f"({units(self.rules.stake)} to each other player).") if owed else (
+                "If you are still in when this round ends, you walk out on dinner and are its payer (at stake 0 "
+                "nothing is written).")
 
     def private_text(self, player: str) -> str | None:
         return self.inner.private_text(player) if self.inner is not None else None
