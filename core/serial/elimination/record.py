@@ -120,9 +120,13 @@ def replay_elimination(record: Mapping[str, Any], *, verify: bool = False) -> di
             results.append({"complete": False, "players": list(still), "to_act": round_.to_act})
             continue
         leaves = leaver(outcome, still)
-        if spec.get("leaves", leaves) != leaves or bool(spec.get("push")) != (leaves is None):
-            said = spec.get("leaves", "a push" if spec.get("push") else "nobody")
-            raise IllegalRecordedAction(f"the record says {said} left, the count says {leaves or 'a push'}", r, None)
+        # checked where the record states them ("leaves", "push"), each against the count
+        wrong_push = "push" in spec and bool(spec["push"]) != (leaves is None)
+        if ("leaves" in spec and spec["leaves"] != leaves) or wrong_push:
+            stated = [f"{spec['leaves']} left" if "leaves" in spec else "", "a push" if spec.get("push") else ""]
+            said = " and ".join(s for s in stated if s) or "no push"
+            counted = f"{leaves} leaves safe" if leaves is not None else "a push"
+            raise IllegalRecordedAction(f"the record says {said}, the count says {counted}", r, None)
         result = {**round_summary(outcome_to_dict(outcome)), "players": list(still)}
         result.update({"leaves": leaves} if leaves is not None else {"push": True})
         results.append(result)

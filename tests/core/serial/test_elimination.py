@@ -423,3 +423,23 @@ def test_stats_count_a_walk_outs_loss() -> None:
     [settled] = after.pending.settled
     stats = serial_stats([{"outcome": settled.outcome, "record": settled.record, **settled.record}], "c")
     assert stats.rounds == 1 and stats.lost == 1 and stats.biggest_loss == 6 and stats.final_bids == 0
+
+
+def test_who_left_and_a_push_are_checked_where_the_record_states_them() -> None:
+    """A decided round without its "leaves" was accepted and a push without its "push" refused; a round
+    stating both was refused with "the record says b left, the count says b"."""
+    four = elim("salomon", players=["a", "b", "c", "d"], first_opener="host")
+    deal(four, "a", a="11111111", b="22222222", c="33333333", d="44444444")
+    play(four, "a bid 9 1", "b challenge", "c challenge", "d challenge", "a count")  # fails: b leaves
+    record = json.loads(json.dumps(four.record(closed=True)))
+    assert SERIAL.replay(record)["rounds"][0]["leaves"] == "b"
+    both = json.loads(json.dumps(record))
+    both["rounds"][0]["push"] = True
+    with pytest.raises(IllegalRecordedAction, match="the record says b left and a push, the count says b leaves safe"):
+        SERIAL.replay(both)
+    three = elim("salomon", players=["a", "b", "c"])
+    deal(three, "b", a="11111111", b="22222222", c="33333333")
+    play(three, "b bid 1 5", "c challenge", "a challenge", "b count")  # a skunk at three: a push
+    pushed = json.loads(json.dumps(three.record(closed=True)))
+    del pushed["rounds"][0]["push"]
+    assert SERIAL.replay(pushed)["rounds"][0]["push"] is True  # not stated: not checked, as "leaves"
