@@ -26,13 +26,17 @@ COMPUTER_NAMES = ("Gekko", "Sherman", "Meriwether", "Ranieri", "Gutfreund", "Lew
 
 
 def _start_options(cmd: Command) -> tuple[dict[str, str], list[str]]:
-    """Named options (from the platform's form, then ``name=value`` words) and positional words."""
-    opts = {k: str(v) for k, v in cmd.options.items() if v is not None and v != ""}
+    """Named options (from the platform's form, then ``name=value`` words) and positional words.  An option
+    given no value (``seats=``, the terminal's ``--option rebid``) is refused, not taken as not given."""
+    opts = {k: str(v) for k, v in cmd.options.items() if v is not None}
     positional = [w for w in cmd.args if "=" not in w]
     for w in cmd.args:
         if "=" in w:
             name, _, value = w.partition("=")
             opts.setdefault(name.strip().lower().replace("-", "_"), value.strip())
+    for name, value in opts.items():
+        if value.strip() == "":
+            raise UserError(R.option_without_value(name), "bad-option")
     return opts, positional
 
 

@@ -15,19 +15,58 @@ from typing import Any
 from core.errors import quoted
 
 __all__ = [
-    "ADMINS_USAGE", "ALREADY_LEAVING", "ALREADY_SEATED", "BUSY", "CURRENCY_LENGTH", "EARLIER_TABLE",
+    "ADMINS_USAGE",
+    "ALREADY_LEAVING",
+    "ALREADY_SEATED",
+    "BUSY",
+    "CURRENCY_LENGTH",
+    "EARLIER_TABLE",
     "HOST_CANNOT_BE_KICKED",
     "HOST_CANNOT_LEAVE",
-    "KICK_USAGE", "LAST_ALREADY_DECLARED", "NOTHING_HELD", "NOT_IN_ROUND", "NOT_SAVED", "NOT_SEATED",
+    "KICK_USAGE",
+    "LAST_ALREADY_DECLARED",
+    "NOTHING_HELD",
+    "NOT_IN_ROUND",
+    "NOT_SAVED",
+    "NOT_SEATED",
     "NO_COUNTED_ROUND",
-    "NO_ROUND", "NO_ROUND_LIMIT",
-    "NO_TABLE", "NO_TABLE_PLAYED", "ONLY_ADMIN_CONFIG", "ONLY_ADMIN_SETTLES", "ONLY_HOST_DEALS",
-    "PLAY_NOT_STARTED", "PLAY_UNDER_WAY", "STAKE_NOT_POSITIVE", "START_USAGE", "STATS_USAGE", "TABLE_OPEN",
+    "NO_ROUND",
+    "NO_ROUND_LIMIT",
+    "NO_TABLE",
+    "NO_TABLE_PLAYED",
+    "ONLY_ADMIN_CONFIG",
+    "ONLY_ADMIN_SETTLES",
+    "ONLY_HOST_DEALS",
+    "PLAY_NOT_STARTED",
+    "PLAY_UNDER_WAY",
+    "STAKE_NOT_POSITIVE",
+    "START_USAGE",
+    "STATS_USAGE",
+    "TABLE_OPEN",
     "TABLE_RUNNING",
-    "THAT_PLAYER_NOT_SEATED", "UNIT_WORTHLESS", "bad_leaderboard_word", "bad_number", "bad_period",
-    "bad_setting_word", "bad_stake", "bad_unit_value", "computers_do_not_fit", "not_host_or_admin", "not_in_game",
-    "not_your_turn", "out_of_range", "period_settled", "stake_too_high", "table_full", "too_few_to_deal",
-    "unit_too_valuable", "unknown_command", "unknown_game", "unknown_level", "unknown_preset",
+    "THAT_PLAYER_NOT_SEATED",
+    "UNIT_WORTHLESS",
+    "bad_leaderboard_word",
+    "bad_number",
+    "bad_period",
+    "bad_setting_word",
+    "bad_stake",
+    "bad_unit_value",
+    "computers_do_not_fit",
+    "not_host_or_admin",
+    "not_in_game",
+    "not_your_turn",
+    "option_without_value",
+    "out_of_range",
+    "period_settled",
+    "stake_too_high",
+    "table_full",
+    "too_few_to_deal",
+    "unit_too_valuable",
+    "unknown_command",
+    "unknown_game",
+    "unknown_level",
+    "unknown_preset",
 ]
 
 
@@ -139,6 +178,10 @@ EARLIER_TABLE = ("That is from an earlier table in this channel, which is closed
                  "(`status` shows it).")
 NO_ROUND_LIMIT = ("rounds= stops a table whose every round settles on its own; this game plays on to its end "
                   "(the last player left pays, or wins), so it takes no round limit.")
+
+
+def option_without_value(name: str) -> str:
+    return f"{quoted(name)} needs a value, like `{name[:20]}=…`."
 
 
 def bad_number(name: str, value: Any, low: int, high: int) -> str:

@@ -242,7 +242,7 @@ async def _run(
             start_opts["host_computer"] = level
         for word in options:
             k, _, v = word.partition("=")
-            start_opts[k] = v
+            start_opts[k] = v  # "rebid" (no "=") is "" and refused by the table, as "rebid=" is in chat
         reply = await send("start", opts=start_opts)
         if not reply.ok:
             show(reply)

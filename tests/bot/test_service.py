@@ -639,3 +639,12 @@ async def test_a_pasted_page_is_quoted_back_cut_short(harness: Harness, name: st
     reply = await harness.do(ADMIN, name, *args, **options)
     assert not reply.ok and "xxxx" in reply.text and len(reply.text) < 400, (reply.code, len(reply.text))
     assert harness.service.table(KEY) is None
+
+
+@pytest.mark.parametrize("word", ["seats=", "rebid=", "stake= ", "level="])
+async def test_a_start_option_without_a_value_is_refused_not_ignored(harness: Harness, word: str) -> None:
+    """`start seats=` opened a 12-seat table and `rebid=` (the terminal's `--option rebid`) a table without the
+    rebid right, saying nothing."""
+    reply = await harness.do(ALICE, "start", word)
+    assert not reply.ok and reply.code == "bad-option" and "needs a value" in reply.text
+    assert harness.service.table(KEY) is None
