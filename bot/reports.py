@@ -246,6 +246,13 @@ class Reports:
         if target == "":  # "<@>": a mention of nobody
             raise UserError(R.STATS_USAGE, "bad-option")
         names = await rt.store.names(server)
+        if target not in names and words and not cmd.options.get("member") and not words[0].startswith("<"):
+            # a name as the table shows it ("Gekko", "Gekko (hard)", "Alice Liddell"), where no mention can be
+            # typed (the terminal, whose computer players have ids nobody sees): the one player it names
+            typed = " ".join(words).strip().lower()
+            named = [p for p, n in names.items() if typed in (n.lower(), n.lower().split(" (")[0])]
+            if len(named) == 1:
+                target = named[0]
         settings = await rt.settings(server)
         shown = await self.discretion.period(cmd, settings)  # the period's rounds, net and season rating only
         rows: Sequence[Mapping[str, Any]] = only_period(list(reversed(await rt.store.rounds(server))), shown)

@@ -140,3 +140,18 @@ def test_zero_rounds_is_refused_and_a_refused_read_says_why_in_json(
     code, out = run_cli(["sheet", "--db", db, "--period", "2026-13", "--json"], capsys)
     refusal = json.loads(out)
     assert code == 2 and refusal["code"] == "bad-period" and refusal["error"].startswith("A period is written YYYY-MM")
+
+
+async def test_stats_finds_a_computer_player_by_the_name_the_table_shows(tmp_path: Path) -> None:
+    """`stats Gekko` said Gekko had not played, beside a ledger listing "Gekko (hard)": only the id nobody
+    sees (cpu-gekko) worked."""
+    db = str(tmp_path / "local.sqlite3")
+    out = io.StringIO()
+    assert await play(seats=3, preset="classic", stake=None, humans=0, rounds=3, seed=2, level="hard", db_path=db,
+                      stdin=io.StringIO(""), out=out) == 0
+    out = io.StringIO()
+    await play(seats=3, preset="classic", stake=None, humans=1, rounds=None, seed=2, level="hard", db_path=db,
+               stdin=io.StringIO("stats Gekko\nstats gekko (hard)\nstats Nobody\nquit\n"), out=out)
+    text = out.getvalue()
+    assert text.count("📊 Gekko (hard): 3 rounds") == 2
+    assert "Nobody has not played" in text or "has not played a settled round" in text
