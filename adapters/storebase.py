@@ -92,7 +92,7 @@ class Erase:
 
     OPEN = "SELECT COUNT(*) FROM tables WHERE server = ? AND status = 'open'"
     _OF_TABLES = "table_id IN (SELECT id FROM tables WHERE server = ?)"
-    DELETES: tuple[tuple[str, str], ...] = tuple(
+    DELETES: tuple[tuple[str, str], ...] = (*tuple(
         (table, f"DELETE FROM {table} WHERE {where}") for table, where in (
             ("ledger", "server = ?"),
             ("rounds", "server = ?"),
@@ -101,8 +101,12 @@ class Erase:
             ("table_events", _OF_TABLES),
             ("tables", "server = ?"),
             ("players", "server = ?"),
-            ("servers", "server = ?"),
-        ))
+        )),
+        # the settings are erased, but their version keeps counting: a process holding the erased settings
+        # (at version n) must not take the next ones written (which a deleted row would number 1 again) for its own
+        ("servers", "UPDATE servers SET settings = '{}', version = version + 1"
+                    " WHERE server = ? AND CAST(settings AS TEXT) <> '{}'"),
+    )
 
 
 class SlackQueries:

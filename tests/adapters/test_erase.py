@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from bot.ports import OpenTables, Store
+from bot.ports import OpenTables, Store, StoredSettings
 from tests.adapters.store_support import StoreFactory, raw_sql
 from tests.adapters.test_store_contract import P, round_
 
@@ -30,7 +30,8 @@ async def a_server_with_history(store: Store, server: str, *, close: bool = True
 
 
 async def rows_of(database_url: str, server: str) -> dict[str, int]:
-    where = {"table_events": "table_id IN (SELECT id FROM tables WHERE server = $1)"}
+    where = {"table_events": "table_id IN (SELECT id FROM tables WHERE server = $1)",
+             "servers": "server = $1 AND CAST(settings AS TEXT) <> '{}'"}  # erased settings keep their version
     return {kind: int((await raw_sql(database_url, f"SELECT COUNT(*) FROM {kind} WHERE "
                                      + where.get(kind, "server = $1"), server))[0][0])
             for kind in EVERY_KIND}
@@ -56,6 +57,11 @@ async def test_erasing_a_server_takes_every_row_of_it_and_no_other(open_store: S
     for sql in ("DELETE FROM ledger", "DELETE FROM table_events"):
         with pytest.raises(Exception, match="append-only"):
             await raw_sql(database_url, sql)
+    # the settings are gone but their version counts on: another process's copy of the erased ones (version 1)
+    # is not taken for the next settings written (which would be version 1 again)
+    assert await store.get_settings("slack:TA") == StoredSettings({}, 2)
+    assert await store.set_settings("slack:TA", {"currency": "CHF"}, expect_version=2) == 3
+    await store.set_settings("slack:TA", {}, expect_version=3)
     # erasing it again finds nothing (zeros, not an error)
     assert await store.erase_server("slack:TA") == dict.fromkeys(EVERY_KIND, 0)
 
