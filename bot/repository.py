@@ -289,6 +289,15 @@ class TableRepository:
 
         async def catch_up(key: TableKey) -> bool:
             async with gate:
+                cached, head = self.tables.get(key), heads.get(key)
+                if cached is not None and (head is None or head.table_id != cached.id):
+                    # not the channel's open table as stored: closed elsewhere, and perhaps erased since (then
+                    # no event of it is left to catch up with): the channel is read again, as stored
+                    async with self.lock(key):
+                        cached = self.tables.get(key)
+                        before = None if cached is None else (cached.id, cached.events)
+                        table = await self.load(key)
+                        return before != (None if table is None else (table.id, table.events))
                 return await self.moved(key)
 
         return sum(await asyncio.gather(*(catch_up(k) for k in stale)))

@@ -357,3 +357,21 @@ async def test_a_dm_hand_finds_the_round_another_process_dealt(cluster: Cluster)
     key2 = TableKey("discord", "G1", "C2")
     await deal_two(key2, one, one, one)
     assert [t.key for t in await two.tables_of("discord", BOB.user_id)] == [key2]
+
+
+async def test_a_table_closed_and_erased_elsewhere_leaves_no_ghost_in_another_process(cluster: Cluster) -> None:
+    """A process that held a table another closed, then `liars forget` erased, kept it as open after its survey
+    (no event of it was left to catch up with): its players' joins at the channel's next table answered
+    "The table is busy"."""
+    one, two = cluster.services
+    key = TableKey("slack", "T9", "C9")
+    await deal_two(key, one, one, one)
+    assert await view(two, key) is not None  # the second process holds it too
+    assert (await one.handle(Command("end", key, ALICE, ()))).ok
+    erased = await one.rt.store.erase_server(key.server)
+    assert erased["tables"] == 1
+    assert (await one.handle(Command("start", key, ALICE, ()))).ok  # the channel's next table, from process one
+    await two.rt.survey()
+    table, first = two.table(key), one.table(key)
+    assert table is not None and first is not None and table.id == first.id
+    assert (await two.handle(Command("join", key, BOB, ()))).ok
