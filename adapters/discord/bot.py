@@ -220,6 +220,11 @@ class LiarsBot(discord.AutoShardedClient):
                 await self._in_dm(interaction, name)
                 return
             spec = resolve(name)
+            perms = interaction.app_permissions
+            if (spec is not None and spec.name == "start" and interaction.guild_id is not None
+                    and not _private(interaction) and not (perms.view_channel and perms.send_messages)):
+                await self.send_private(interaction, TEXT["cannot_post"])  # a table nobody could see
+                return
             if spec is not None and spec.form and not args and not options and not _private(interaction):
                 # a move with a form, sent bare (``/liars bid``): its form, as its button opens it
                 await self.forms.open(interaction, key or self.table_key(interaction), spec.name)

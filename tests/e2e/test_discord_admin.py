@@ -219,3 +219,16 @@ async def test_a_closed_tables_form_and_buttons_do_not_move_the_next_table(world
         old_button = await h.press(h.bob, status, custom_id)
         assert old_button.ephemeral and "earlier table" in old_button.content, (custom_id, old_button.content)
     assert live_round(h.service.table(h.key)).to_act == str(opener2.id)
+
+
+async def test_start_where_the_bot_cannot_post_says_so_and_opens_nothing(world: Harness) -> None:
+    """The host was told "You opened a table…" in a channel where the bot could post nothing: nobody ever saw
+    the lobby or the table."""
+    h = world
+    guild = h.fake.guilds[h.guild.id]
+    for role in guild.roles.values():  # nothing here grants Send Messages: not @everyone, not the bot's role
+        role.permissions &= ~Perm.SEND_MESSAGES
+    await h.start()
+    refused = await h.ask(h.alice, "start")
+    assert refused.ephemeral and refused.content.startswith("I cannot post in this channel"), refused.content
+    assert h.service.table(h.key) is None
