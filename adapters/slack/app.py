@@ -116,6 +116,20 @@ def workspaces(config: SlackConfig, client: AsyncWebClient, installs: SlackInsta
     return OAuth(settings, installations, Workspaces(client, installations))
 
 
+class _NotInstalledIsAWarning(logging.Filter):
+    """bolt logs every request from a workspace with no installation (one that removed the app, a stale
+    button there) at ERROR; it is answered (:data:`NOT_INSTALLED`) and is no fault of ours: a WARNING, as
+    the door logs other input we did not produce."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno == logging.ERROR and "should be installed into this workspace" in record.getMessage():
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+_NOT_INSTALLED_FILTER = _NotInstalledIsAWarning()
+
+
 def bolt_app(config: SlackConfig, client: AsyncWebClient, service: Service, oauth: OAuth | None) -> AsyncApp:
     """bolt's app: for one workspace's token, or (distributed) with the OAuth flow over our store and the
     uninstall events."""
@@ -130,6 +144,7 @@ def bolt_app(config: SlackConfig, client: AsyncWebClient, service: Service, oaut
         return AsyncApp(**common)
     app = AsyncApp(**common, oauth_settings=oauth.settings, installation_store_bot_only=True,
                    user_facing_authorize_error_message=NOT_INSTALLED)
+    logging.getLogger("slack_bolt.AsyncMultiTeamsAuthorization").addFilter(_NOT_INSTALLED_FILTER)  # once: a set
     Uninstalls(oauth.store, service.close_server, oauth.workspaces).register(app)
     return app
 

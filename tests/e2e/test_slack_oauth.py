@@ -214,6 +214,9 @@ async def test_two_workspaces_install_play_at_once_and_one_uninstalls(fake: Fake
         logs = [await stop_bot(bot) for bot in bots]
     for log in logs:
         assert "Traceback" not in log, log
+    # bolt's ERROR for each request from a workspace with no installation is a WARNING: answered, no fault of ours
+    bolt = [line for log in logs for line in log.splitlines() if "should be installed into this workspace" in line]
+    assert bolt and all(" WARNING slack_bolt." in line for line in bolt), bolt
 
 
 async def forget(url: str, server: str) -> int:
