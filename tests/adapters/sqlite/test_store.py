@@ -84,6 +84,23 @@ async def test_a_version_1_file_gets_its_events_numbered_from_1(tmp_path: Path) 
             db.execute("DELETE FROM table_events")
 
 
+async def test_a_version_4_file_gets_each_stored_answer_its_server(tmp_path: Path) -> None:
+    """Migration 5: requests name their server (``liars forget`` erases by it), filled in from their table."""
+    path = tmp_path / "v4.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.executescript("BEGIN;\n" + "\n".join(MIGRATIONS[:4]) + "\nPRAGMA user_version = 4;\nCOMMIT;")
+        db.execute("INSERT INTO tables (id, server, channel, created_at) VALUES (7, 'slack:T1', 'c1', 1.0)")
+        db.execute("INSERT INTO requests VALUES ('with-table', 7, '{\"text\": \"ok\"}', 1.0)")
+        db.execute("INSERT INTO requests VALUES ('without', NULL, '{\"text\": \"config\"}', 1.0)")
+    store = SqliteStore(str(path))
+    await store.open()
+    assert await store.schema_version() == len(MIGRATIONS) >= 5
+    await store.close()
+    with sqlite3.connect(path) as db:
+        rows = dict(db.execute("SELECT request_id, server FROM requests").fetchall())
+    assert rows == {"with-table": "slack:T1", "without": None}  # an older answer with no table names none
+
+
 async def test_the_triggers_refuse_changes_to_the_ledger_and_the_log(tmp_path: Path) -> None:
     path = tmp_path / "s.sqlite3"
     store = SqliteStore(str(path))
