@@ -37,8 +37,7 @@ def player_stats(player: str, records: Sequence[Mapping[str, Any]]) -> tuple[str
             stats["challenges_won" if won else "challenges_lost"] += 1
     stats["best"] = best[1] if best else None
     text = (f"Final bids made {stats['bids_made']}, failed {stats['bids_failed']}; "
-            f"challenges won {stats['challenges_won']}, lost {stats['challenges_lost']}."
-            + (f" Best hand: {best[1]} made." if best else ""))
+            f"challenges won {stats['challenges_won']}, lost {stats['challenges_lost']}.")  # the best made bid: below
     more = serial_stats(records, player)
     stats.update(asdict(more), challenge_accuracy=more.challenge_accuracy)
     return f"{text} {_more_text(more)}", stats

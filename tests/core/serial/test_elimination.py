@@ -443,3 +443,4 @@ def test_who_left_and_a_push_are_checked_where_the_record_states_them() -> None:
     pushed = json.loads(json.dumps(three.record(closed=True)))
     del pushed["rounds"][0]["push"]
     assert SERIAL.replay(pushed)["rounds"][0]["push"] is True  # not stated: not checked, as "leaves"
+

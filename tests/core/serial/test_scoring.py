@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from core.serial import Bid, Outcome, RankOrder, Rules, make_rules, score
+from core.serial.plugin import SERIAL
 from core.serial.scoring import size_multiplier
 
 from ._helpers import serials
@@ -274,3 +277,20 @@ def test_a_history_line_names_the_multiplier_only_where_it_was_paid(made: bool, 
     outcome = {"final_bid": {"player": "b"}, "final_bid_text": "7 sixes", "count": 8, "made": made, "skunk": skunk,
                "multiplier_text": "×2 = sixes (×2)"}
     assert history_line({"round": 3, "outcome": outcome}, {"b": "bob"}) == line
+
+
+def test_stats_name_the_best_made_bid_once() -> None:
+    """They said "Best hand: 4 ones made." and then "best made bid 4 ones"."""
+    table = SERIAL.new_match(make_rules("classic"), ["a", "b"], host="a")
+    rng = random.Random(5)
+    rows = []
+    for _ in range(12):
+        table.apply_deal(table.deal(rng))
+        while table.live:
+            who = table.to_act
+            assert who is not None
+            step = table.apply(table.computer_decision(who, "easy")(rng))
+            rows += [{**s.record, "outcome": s.outcome} for s in step.settled]
+    text, figures = SERIAL.stats("a", rows)
+    assert figures["best_made_bid"] is not None, text
+    assert text.count(str(figures["best_made_bid"])) == 1 and "Best hand" not in text
