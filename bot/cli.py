@@ -7,12 +7,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
 __all__ = ["main"]
 
+
+
+_MENTION = re.compile(r"<@([^<>\s]+)>")
+
+
+def _plain_names(text: str) -> str:
+    """``<@zed>`` (a game's words for a player, which chat renders) as ``zed`` for the terminal."""
+    return _MENTION.sub(r"\1", text)
 
 def _read_json(path: str) -> Any:
     try:
@@ -59,9 +68,9 @@ def cmd_replay(args: argparse.Namespace, verify: bool = False) -> int:
         else:
             result = one(record)
     except RecordError as exc:
-        return fail(str(exc))
-    except IllegalRecordedAction as exc:
-        print(json.dumps(exc.to_dict()))
+        return fail(_plain_names(str(exc)))
+    except IllegalRecordedAction as exc:  # a game's words name players as chat mentions: here, by their names
+        print(json.dumps({**exc.to_dict(), "error": _plain_names(exc.error)}))
         return 2
     if verify:
         result = {"verified": True, "sessions": result} if isinstance(result, list) else {"verified": True, **result}
