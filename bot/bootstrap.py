@@ -189,6 +189,7 @@ async def slack_bot(config: SlackConfig, *, rng: RandomSource | None = None, clo
         notifier = SlackNotifier(client, panels, oauth.workspaces if oauth is not None else None, cannot_post)
         service = Service(store, notifier, panels=panels, clock=clock, rng=rng,
                           computer_delay=config.computer_delay, platform="slack", meter=metrics.METER)
+        notifier.after_panel = service.redraw_if_behind  # workers' edits of one message are not ordered
         await service.start()
         metrics.watch(service.rt)
         app = bolt_app(config, client, service, oauth)

@@ -94,7 +94,8 @@ def table_message(table: TableState, text: str, kind: MessageKind, **kw: Any) ->
     if "<#table>" in text:
         text = text.replace("<#table>", f"<#{table.key.channel_id}>")
     names, humans = table.roster()
-    return Message(key=table.key, text=text, kind=kind, names=names, humans=humans, table_id=table.id, **kw)
+    return Message(key=table.key, text=text, kind=kind, names=names, humans=humans, table_id=table.id,
+                   seq=table.events, **kw)
 
 
 def seat_list(table: TableState) -> str:

@@ -25,7 +25,7 @@ from . import messages as M
 from . import refusals as R
 from .commands import resolve, table_commands
 from .metrics import NO_METER, Meter
-from .model import Command, Reply, TableKey
+from .model import Command, Message, Reply, TableKey
 from .panels import Panels
 from .parsing import UserError, sentence
 from .play import Play
@@ -121,6 +121,24 @@ class Service:
                 self.rt.post([M.lobby_message(table), M.panel_message(table, settings) if playing else None])
                 count += 1
         return count
+
+    async def redraw_if_behind(self, message: Message) -> bool:
+        """After a table message was edited from ``message`` (a platform's edits are not ordered across
+        processes): if the table as stored has moved on since it was drawn, another process's newer edit may
+        have landed first and been overwritten by this older one, so the table message is drawn again as the
+        table stands.  True if it was.  One read when nothing moved."""
+        if message.panel != "table" or message.table_id is None or message.seq is None:
+            return False
+        if not await self.rt.store.events_since(message.table_id, message.seq):
+            return False
+        async with self.rt.lock(message.key):
+            table = await self.rt.catch_up(message.key)
+            if (table is None or table.id != message.table_id or table.events <= message.seq
+                    or table.status != TableStatus.PLAYING or table.match is None):
+                return False
+            settings = await self.rt.settings(message.key.server)
+            self.rt.post([M.panel_message(table, settings)])
+            return True
 
     async def close_channel(self, key: TableKey) -> int:
         """The platform deleted the channel: its table closes as :meth:`close_server` closes them."""

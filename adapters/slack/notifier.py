@@ -92,6 +92,9 @@ class SlackNotifier:
         self._channel_errors: dict[str, str] = {}
         self._dm_channels: dict[tuple[str, str], str] = {}  # (server, user) -> DM channel (conversations.open)
         self._tables: dict[TableKey, Message] = {}  # each table's message as last drawn here (see _retire)
+        # called after each table message is edited or posted (Service.redraw_if_behind: workers' edits of one
+        # message are not ordered, so an older one may land last); set by the composition root
+        self.after_panel: Callable[[Message], Awaitable[object]] | None = None
         self.outboxes = Outboxes(self._send)
         self._holds: dict[TableKey, set[asyncio.Future[None]]] = {}
         self.hold_limit = HOLD_LIMIT
@@ -248,6 +251,7 @@ class SlackNotifier:
         if ref is not None:
             try:
                 await client.chat_update(channel=key.channel_id, ts=ref, text=text, blocks=blocks)
+                await self._drawn(message)
                 return
             except SlackApiError as exc:
                 if api_error(exc) not in _REPOST_ERRORS:
@@ -257,6 +261,15 @@ class SlackNotifier:
         await self.panels.posted(message, str(response["ts"]))
         if previous is not None:
             await self._delete(client, key.channel_id, previous, name)
+        await self._drawn(message)
+
+    async def _drawn(self, message: Message) -> None:
+        if self.after_panel is not None and message.panel == "table":
+            try:
+                await self.after_panel(message)
+            except Exception as exc:  # the edit went out; checking it is a courtesy
+                log.warning("could not check the table in %s was drawn last (%s)", message.key.channel_id,
+                            type(exc).__name__)
 
     async def _delete(self, client: AsyncWebClient, channel: str, ts: str, name: str) -> None:
         """Delete the message a new one replaced, waiting out rate limits here: raising would have the

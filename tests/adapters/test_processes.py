@@ -375,3 +375,24 @@ async def test_a_table_closed_and_erased_elsewhere_leaves_no_ghost_in_another_pr
     table, first = two.table(key), one.table(key)
     assert table is not None and first is not None and table.id == first.id
     assert (await two.handle(Command("join", key, BOB, ()))).ok
+
+
+async def test_a_table_message_drawn_from_an_older_state_is_drawn_again(cluster: Cluster) -> None:
+    """Two workers edit one table message and nothing orders their edits: an older one landing last showed
+    the table one move behind until the next move.  After each edit the worker asks whether the table moved
+    on since what it drew; if it did, it draws the table again as stored."""
+    one, two = cluster.services
+    key = TableKey("slack", "T7", "C7")
+    await deal_two(key, one, one, one)
+    await one.drain()
+    drawn = next(m for m in reversed(cluster.notifiers[0].messages) if m.panel == "table")
+    assert drawn.seq is not None and not await one.redraw_if_behind(drawn)  # nothing moved: one read, no redraw
+    table = await view(two, key)
+    assert table is not None
+    opener = live_round(table).to_act
+    assert (await two.handle(Command("bid", key, ALICE if opener == ALICE.user_id else BOB, ("1", "5")))).ok
+    before = len(cluster.notifiers[0].messages)
+    assert await one.redraw_if_behind(drawn)  # the other worker moved it on: drawn again, as stored
+    await one.drain()
+    [again] = [m for m in cluster.notifiers[0].messages[before:] if m.panel == "table"]
+    assert again.seq is not None and again.seq > drawn.seq and "1 five" in again.text
