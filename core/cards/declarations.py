@@ -258,10 +258,12 @@ _PHRASES: tuple[tuple[tuple[str, ...], HandType, tuple[int, ...]], ...] = (
     (("high", "card"), HandType.HIGH_CARD, ()),
 )
 _COLOURS = frozenset({"red", "black", "color"})
-# "a" is the article before these ("a pair of sixes", "a king high", "a red flush"); anywhere else it is the
-# letter for the ace, as K, Q, J and T are for theirs ("pair of A", "A K high", "straight to the A")
+# "a" is the article before these ("a pair of sixes", "a king high", "a 7 high", "a 3 of a kind", "a red
+# flush"); anywhere else it is the letter for the ace, as K, Q, J and T are for theirs ("pair of A", "A K high",
+# "straight to the A", "flush, A high")
 _ARTICLE_BEFORE = frozenset(
-    {w for w in _SINGULAR if w.isalpha() and len(w) > 1} | set(_COUNTS) | _COLOURS
+    {w for w in _SINGULAR if len(w) > 1 or w.isdigit()} | {w for w in _PLURAL if w[0].isdigit()}
+    | set(_COUNTS) | _COLOURS
     | {"pair", "pairs", "flush", "straight", "full", "royal", "set", "kind", "quad", "quads", "trip", "trips"}
 )
 _FILLER = frozenset(

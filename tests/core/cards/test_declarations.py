@@ -81,6 +81,13 @@ T = HandType
         ("pair of As", T.PAIR, (14,)),
         ("pair of 7's", T.PAIR, (7,)),
         ("Js over Ts", T.TWO_PAIR, (11, 10)),
+        # ...and before a rank written in digits "a" is the article (it read "a 7 high" as ace-seven high)
+        ("a 7 high", T.HIGH_CARD, (7,)),
+        ("a 3 of a kind", T.THREE_OF_A_KIND, ()),
+        ("a 2 pair", T.TWO_PAIR, ()),
+        ("a 7 high flush", T.FLUSH, (7,)),
+        ("a 10 high straight", T.STRAIGHT, (10,)),
+        ("a 7s full of 3s", T.FULL_HOUSE, (7, 3)),
     ],
 )
 def test_the_parser_reads_what_people_type(text: str, kind: HandType, ranks: tuple[int, ...]) -> None:
