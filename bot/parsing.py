@@ -38,7 +38,9 @@ def user_ref(text: str) -> str:
 
 
 def positive_int(value: Any, name: str, *, default: int, low: int, high: int) -> int:
-    if value is None or value == "":
+    """A whole number from ``low`` to ``high``; ``default`` if not given (None).  Given empty, it is refused:
+    ``turn_timeout=`` stored 0 and every turn timed out at once."""
+    if value is None:
         return default
     try:
         n = whole_number(str(value))

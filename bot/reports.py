@@ -134,6 +134,9 @@ class Reports:
         if bad is not None:
             raise UserError(R.bad_setting_word(bad), "bad-option")
         pairs = [(n.strip().lower().replace("-", "_"), v.strip()) for n, _, v in (w.partition("=") for w in words)]
+        empty = next((n for n, v in pairs if v == "" and n != "admins"), None)  # admins= clears the admins
+        if empty is not None:
+            raise UserError(R.option_without_value(empty), "bad-option")
         named = next((v.lower() for n, v in pairs if n == "game"), DEFAULT_GAME)  # whose defaults change
         if named not in GAMES:
             raise UserError(R.unknown_game(GAMES), "bad-option")

@@ -606,7 +606,7 @@ async def test_a_redelivered_config_or_settle_gets_its_first_answer_and_applies_
     assert (again.ok, again.private, again.text) == (True, False, settled.text)
 
 
-@pytest.mark.parametrize("typed", ["٦٠", "6_0", "６０", "1" * 5000])
+@pytest.mark.parametrize("typed", ["٦٠", "6_0", "６０", "1" * 5000, ""])
 async def test_a_number_in_another_script_or_with_underscores_is_refused(harness: Harness, typed: str) -> None:
     h = harness
     before = (await h.do(BOB, "config")).text
