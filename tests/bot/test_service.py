@@ -326,14 +326,15 @@ async def test_a_bad_units_value_is_refused_to_its_sender_and_changes_nothing(ha
     before = (await h.do(BOB, "config")).text
     reply = await h.do(ADMIN, "config", f"unit_value={typed}")
     assert reply.code == "bad-option" and not reply.ok
-    assert reply.text.startswith(("A unit's value is written like", "A unit must be worth", "A unit is worth at most"))
+    assert reply.text.startswith(("A unit's value is written like", "A unit must be worth", "A unit is worth at most",
+                                  "'unit_value' needs a value"))
     assert (await h.do(BOB, "config")).text == before
 
 
 @pytest.mark.parametrize(("option", "refusal"), [
     ("currency=<@&123>", "The currency label is 1 to 8 characters"),  # a role mention would show in every sum
     ("currency=<!here>", "The currency label is 1 to 8 characters"),
-    ("currency=", "The currency label is 1 to 8 characters"),
+    ("currency=", "'currency' needs a value"),
     ("admins=<#C123|general>", "Admins are named by mention"),  # a channel is no admin
     ("admins=<@U9>,<@>", "Admins are named by mention"),
 ])
