@@ -48,6 +48,7 @@ import logging
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 
+import aiohttp
 from slack_sdk.errors import SlackApiError, SlackRequestError
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -68,6 +69,8 @@ _REPOST_ERRORS = frozenset({"message_not_found", "cant_update_message", "edit_wi
 # errors that mean the bot cannot speak in the channel at all (worth telling the person who acted)
 _CHANNEL_ERRORS = frozenset({"not_in_channel", "channel_not_found", "is_archived", "restricted_action"})
 HOLD_LIMIT = 2.0  # seconds a table's messages wait at most for the answer to the person who acted
+# a Web API call that got no answer (the connection dropped, a timeout): not Slack's refusal
+NO_ANSWER = (aiohttp.ClientError, SlackRequestError, OSError, TimeoutError)
 DELETE_ATTEMPTS = 4  # a replaced message's delete, rate limits waited out between (slack_sdk retries inside too)
 TEXT_WAIT = 120.0  # seconds a picture waits at most for its text to be posted (rate limits, retries)
 
@@ -235,6 +238,8 @@ class SlackNotifier:
             await client.chat_update(channel=key.channel_id, ts=ref, text=text, blocks=blocks)
         except SlackApiError as exc:
             log.info("the closed table's message in %s was not redrawn (%s)", key.channel_id, api_error(exc))
+        except NO_ANSWER as exc:  # raised, the outbox would post "The table is closed" again
+            log.info("the closed table's message in %s was not redrawn (%s)", key.channel_id, type(exc).__name__)
 
     async def _panel(self, client: AsyncWebClient, message: Message, fresh: bool) -> None:
         assert message.panel is not None
@@ -279,6 +284,13 @@ class SlackNotifier:
             try:
                 await client.chat_delete(channel=channel, ts=ts)
                 return
+            except NO_ANSWER as exc:  # no answer at all: tried again here, like a rate limit
+                if attempt + 1 == DELETE_ATTEMPTS:
+                    log.warning("the earlier %s message in %s was not deleted (%s)", name, channel,
+                                type(exc).__name__)
+                    return
+                await asyncio.sleep(1.0)
+                continue
             except SlackApiError as exc:
                 if api_error(exc) in _REPOST_ERRORS:
                     return  # gone already

@@ -263,6 +263,7 @@ class _Failure:
     remaining: int | None
     headers: dict[str, str] = field(default_factory=dict)
     plain: str | None = None  # answered as this text/plain body instead of Slack's JSON (a proxy's error page)
+    drop: bool = False  # no answer at all: the connection is closed (aiohttp's ServerDisconnectedError)
 
 
 # --------------------------------------------------------------------------------------
@@ -537,10 +538,12 @@ class FakeSlack(OAuthFake):
         status: int | None = None,
         retry_after: int = 1,
         plain: str | None = None,
+        drop: bool = False,
     ) -> None:
         """The next ``times`` calls to ``method`` (all of them if None) fail with ``error``.
         ``ratelimited`` defaults to HTTP 429 + ``Retry-After``; other errors to 200.  ``plain``: the
-        answer is that text/plain body (what a proxy in front of Slack sends), not Slack's JSON."""
+        answer is that text/plain body (what a proxy in front of Slack sends), not Slack's JSON.  ``drop``: no
+        answer at all, the connection closed."""
         headers: dict[str, str] = {}
         if error == "ratelimited":
             headers["Retry-After"] = str(retry_after)
@@ -550,6 +553,7 @@ class FakeSlack(OAuthFake):
             remaining=times,
             headers=headers,
             plain=plain,
+            drop=drop,
         )
 
     def rate_limit(
@@ -1017,6 +1021,11 @@ class FakeSlack(OAuthFake):
                 failure.remaining -= 1
                 if failure.remaining <= 0:
                     del self._failures[method]
+            if failure.drop:
+                call.status = 0
+                if request.transport is not None:
+                    request.transport.close()
+                raise asyncio.CancelledError()
             if failure.plain is not None:
                 call.response, call.status = result, status
                 return web.Response(text=failure.plain, status=status, headers=headers, content_type="text/plain")
