@@ -363,7 +363,7 @@ async def test_a_rate_limited_delete_of_the_last_ping_pings_the_next_player_once
     if how == "rate limited":
         fake.fail_method("chat.delete", "ratelimited", times=3, retry_after=1)  # beyond slack_sdk's own retries
     else:  # the connection dropped (slack_sdk's connection retry handler tries once more)
-        fake.fail_method("chat.delete", "", times=2, drop=True)
+        fake.fail_method("chat.delete", "", times=4, drop=True)
     assert (await driver.slash(live_round(table).to_act or "", "challenge")).text == "You challenged."
     await driver.settled()
     to_act = live_round(table).to_act
