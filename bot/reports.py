@@ -68,8 +68,12 @@ class Reports:
         table = self.rt.need_table(cmd.key)
         self.rt.need_seat(table, cmd.actor.user_id)
         self.rt.need_round(table)
+        return self.hand_at(table, cmd.actor.user_id)
+
+    def hand_at(self, table: TableState, player: str) -> Reply:
+        """What ``player`` holds at this table now (a round is under way and they are seated in it)."""
         assert table.match is not None
-        text = table.match.private_text(cmd.actor.user_id)
+        text = table.match.private_text(player)
         if text is None:
             raise UserError(R.NOTHING_HELD, "nothing-held")
         return Reply(self._plain(table, text), private=True)

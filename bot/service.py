@@ -271,6 +271,18 @@ class Service:
                 found.append(table)
         return found
 
+    async def hands_of(self, platform: str, user_id: str, server_id: str | None = None) -> list[tuple[TableKey, Reply]]:
+        """``hand`` asked by DM: what this user holds in every round they are in (:meth:`tables_of`), each
+        with its table.  Read as stored, not cached: a table another process serves stays that process's
+        to time (a sharded process would otherwise time, and never survey, another shard's table)."""
+        out = []
+        for table in await self.tables_of(platform, user_id, server_id):
+            try:
+                out.append((table.key, self.reports.hand_at(table, user_id)))
+            except UserError as exc:  # dealt nothing in that round (the card game's players under the gun)
+                out.append((table.key, Reply(exc.text, ok=False, code=exc.code)))
+        return out
+
     async def periods(self, server: str, cmd: Command | None = None) -> list[str]:
         """The ledger periods a server has rounds in, oldest first; with ``cmd``, only those its sender may
         see (under ``history=month`` a player sees this period alone, so a menu of periods does not tell them

@@ -287,11 +287,11 @@ class LiarsBot(discord.AutoShardedClient):
             await self.answer(interaction, await self.service.handle(Command(name, key, actor)), key)
             return
         # hand: what this player holds in every round they are in, on any server
-        keys = [t.key for t in await self.service.tables_of(PLATFORM, actor.user_id)]
-        if not keys:
+        hands = await self.service.hands_of(PLATFORM, actor.user_id)
+        if not hands:
             await self.send_private(interaction, TEXT["no_hand"])
-        for key in keys:
-            await self.answer(interaction, await self.service.handle(Command(name, key, actor)), key)
+        for key, reply in hands:
+            await self.answer(interaction, reply, key)
 
     async def answer(self, interaction: discord.Interaction[Any], reply: Reply, key: TableKey) -> None:
         """Ephemeral to the person who acted, unless the service made the reply public (and it is ok)."""

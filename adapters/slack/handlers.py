@@ -110,10 +110,10 @@ class Listeners(AckedRequests):
                 return [answer(Reply(TEXT["dm_only_hand"], ok=False, code="dm"))]
             actor = await self._actor(client, user, command.get("user_name"))
             if in_dm and spec.section is Section.READ:  # what this player holds in every round, on this server
-                keys = await self._tables_of(key.server_id, user)
-                if not keys:
+                hands = await self.service.hands_of("slack", user, key.server_id)
+                if not hands:
                     return [answer(Reply(TEXT["no_hand"], ok=False, code="no-round"))]
-                return [answer(await self.service.handle(Command(name, at, actor)), at) for at in keys]
+                return [answer(reply, at) for at, reply in hands]
             cmd = Command(spec.name, key, actor, tuple(words[1:]),
                           request_id=self._service_request_id(command, spec.name))
             return [answer(await self.service.handle(cmd))]
@@ -338,7 +338,3 @@ class Listeners(AckedRequests):
             actor, ttl = Actor(user_id, fallback or user_id, False), 30.0
         self._users[cached] = (now + ttl, actor)
         return actor
-
-    async def _tables_of(self, server: str, user: str) -> list[TableKey]:
-        """Tables on this server where ``user`` holds a serial now (for ``hand`` sent by DM)."""
-        return [t.key for t in await self.service.tables_of("slack", user, server)]

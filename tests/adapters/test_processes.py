@@ -348,9 +348,10 @@ async def test_a_dm_hand_finds_the_round_another_process_dealt(cluster: Cluster)
     assert two.table(key) is None  # the second process never served this table
     [found] = await two.tables_of("discord", BOB.user_id)
     assert found.key == key and found.live and two.table(key) is None  # read, not cached
-    held = await two.handle(Command("hand", key, BOB, ()))
+    [(at, held)] = await two.hands_of("discord", BOB.user_id)  # as the DM's hand is answered
     bobs = live_round(await view(one, key)).serials[BOB.user_id].digits
-    assert held.ok and bobs in held.text
+    assert at == key and held.ok and bobs in held.text
+    assert two.table(key) is None  # still not cached: the other process times it (a shard's, not this one's)
     assert await two.tables_of("discord", "U-nobody") == [] and await two.tables_of("slack", BOB.user_id) == []
     # a later deal made elsewhere is what is found (not a copy this process caught before)
     await one.handle(Command("end", key, ALICE, ()))
