@@ -97,7 +97,9 @@ class Erase:
             ("ledger", "server = ?"),
             ("rounds", "server = ?"),
             ("settlements", "server = ?"),
-            ("requests", "server = ?"),  # every answer names its server (since migration 5; 4 in PostgreSQL)
+            # every answer names its server (since migration 5; 4 in PostgreSQL) — but one stored by a process
+            # still running the code before (a rolling deploy) names only its table
+            ("requests", f"server = ? OR {_OF_TABLES}"),
             ("table_events", _OF_TABLES),
             ("tables", "server = ?"),
             ("players", "server = ?"),

@@ -120,7 +120,8 @@ class PostgresStore(StoreBase[Unit]):
                 raise OpenTables(server, int(open_tables))
             for table, trigger in _APPEND_ONLY:
                 await conn.execute(f"ALTER TABLE {table} DISABLE TRIGGER {trigger}")
-            erased = {table: rowcount(await conn.execute(numbered(delete), server)) for table, delete in Erase.DELETES}
+            erased = {table: rowcount(await conn.execute(numbered(delete), *[server] * delete.count("?")))
+                      for table, delete in Erase.DELETES}
             for table, trigger in _APPEND_ONLY:
                 await conn.execute(f"ALTER TABLE {table} ENABLE TRIGGER {trigger}")
         return erased

@@ -248,7 +248,8 @@ def _erase_sync(conn: sqlite3.Connection, server: str) -> dict[str, int]:
         triggers = [sql for (sql,) in conn.execute(_TRIGGERS_SQL, _APPEND_ONLY).fetchall()]
         for name in _APPEND_ONLY:
             conn.execute(f"DROP TRIGGER IF EXISTS {name}")
-        erased = {table: int(conn.execute(delete, (server,)).rowcount) for table, delete in Erase.DELETES}
+        erased = {table: int(conn.execute(delete, (server,) * delete.count("?")).rowcount)
+                  for table, delete in Erase.DELETES}
         for sql in triggers:
             conn.execute(sql)
     return erased

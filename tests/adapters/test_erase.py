@@ -29,6 +29,18 @@ async def a_server_with_history(store: Store, server: str, *, close: bool = True
     return table
 
 
+async def test_an_answer_stored_by_the_code_before_the_server_column_is_erased_with_its_table(
+        open_store: StoreFactory, database_url: str) -> None:
+    """A process still running the code before migration 5 (a rolling deploy) stores answers naming only their
+    table: they were left behind by forget, which erased by the new column alone."""
+    store = await open_store()
+    table = await a_server_with_history(store, "slack:TA")
+    await raw_sql(database_url, "INSERT INTO requests (request_id, table_id, reply, at) VALUES ($1, $2, $3, 5.0)",
+                  "old-worker", table, '{"text": "Bid placed."}')
+    erased = await store.erase_server("slack:TA")
+    assert erased["requests"] == 5 and await store.get_request("old-worker") is None
+
+
 async def rows_of(database_url: str, server: str) -> dict[str, int]:
     where = {"table_events": "table_id IN (SELECT id FROM tables WHERE server = $1)",
              "servers": "server = $1 AND CAST(settings AS TEXT) <> '{}'"}  # erased settings keep their version
