@@ -58,6 +58,8 @@ from .render import ALLOWED_MENTIONS, TEXT, buttons_view, chunks, record_file, r
 
 __all__ = ["PLATFORM", "LiarsBot", "endpoints", "run"]
 
+TOO_LATE = (10062, 50027)  # Unknown interaction, Invalid Webhook Token: an answer sent after its time
+
 log = logging.getLogger(__name__)
 
 PLATFORM = "discord"
@@ -252,6 +254,8 @@ class LiarsBot(discord.AutoShardedClient):
         try:
             await self.answer(interaction, reply, cmd.key)
         except discord.HTTPException as exc:  # 10062 Unknown interaction, 50027 Invalid Webhook Token: too late
+            if exc.code not in TOO_LATE:
+                raise  # an answer Discord refused for itself (too long, a bad file): the apology, and an ERROR
             # the command ran (or was refused) and the table shows it; only its answer to the sender is lost,
             # and an apology would tell them a move they made did not happen
             log.warning("the answer to /liars %s (interaction %s) could not be sent (%s %s); the command %s",

@@ -64,3 +64,13 @@ async def test_a_person_and_four_computers_play_to_the_payer_across_a_restart(tm
     text = (first + second).replace("*", "")
     assert text.count("leaves safe") == 4
     assert "pays for dinner" in second and "The table is closed." in second
+
+
+def test_the_format_given_as_an_option_plays_to_its_payer_too(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """`--option format=elimination` was refused over a round limit the user never typed (the terminal added
+    its all-computer default, meant for the usual format, seeing no --format)."""
+    db = str(tmp_path / "dinner.sqlite3")
+    code, out = run_cli(["play", "--humans", "0", "--seats", "3", "--option", "format=elimination", "--seed", "3",
+                         "--db", db], capsys)
+    assert code == 0 and "rounds=" not in out and out.count("is the last one left and pays for dinner") == 1
