@@ -58,6 +58,7 @@ from .render import ALLOWED_MENTIONS, TEXT, buttons_view, chunks, record_file, r
 
 __all__ = ["PLATFORM", "LiarsBot", "endpoints", "run"]
 
+THREADS = (discord.ChannelType.public_thread, discord.ChannelType.private_thread, discord.ChannelType.news_thread)
 TOO_LATE = (10062, 50027)  # Unknown interaction, Invalid Webhook Token: an answer sent after its time
 
 log = logging.getLogger(__name__)
@@ -158,6 +159,13 @@ class LiarsBot(discord.AutoShardedClient):
         if closed:
             log.info("channel %s of guild %s deleted: its table closed", channel.id, channel.guild.id)
 
+    async def on_raw_thread_delete(self, event: discord.RawThreadDeleteEvent) -> None:
+        """A thread deleted (alone, or with its parent channel, which reports each of its threads so):
+        its table closes as a channel's does (a raw event: the thread need not be cached)."""
+        closed = await self.service.close_channel(TableKey(PLATFORM, str(event.guild_id), str(event.thread_id)))
+        if closed:
+            log.info("thread %s of guild %s deleted: its table closed", event.thread_id, event.guild_id)
+
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers (%s shards)", self.user, len(self.guilds), self.shard_count)
 
@@ -223,8 +231,10 @@ class LiarsBot(discord.AutoShardedClient):
                 return
             spec = resolve(name)
             perms = interaction.app_permissions
+            in_thread = getattr(interaction.channel, "type", None) in THREADS  # posting there is its own right
+            posts = perms.send_messages_in_threads if in_thread else perms.send_messages
             if (spec is not None and spec.name == "start" and interaction.guild_id is not None
-                    and not _private(interaction) and not (perms.view_channel and perms.send_messages)):
+                    and not _private(interaction) and not (perms.view_channel and posts)):
                 await self.send_private(interaction, TEXT["cannot_post"])  # a table nobody could see
                 return
             if spec is not None and spec.form and not args and not options and not _private(interaction):

@@ -145,7 +145,8 @@ async def test_end_closes_the_table_and_retires_its_buttons(world: Harness) -> N
     assert status.ephemeral and "There is no table in this channel" in status.content
 
 
-@pytest.mark.parametrize("gone", ["the bot removed from the server", "the table's channel deleted"])
+@pytest.mark.parametrize("gone", ["the bot removed from the server", "the table's channel deleted",
+                                  "the table's thread deleted"])
 async def test_a_table_whose_server_or_channel_is_gone_closes_and_moves_no_money(world: Harness, gone: str) -> None:
     """It played on by its turn timers for as long as anyone liked, settling rounds for players who could no
     longer see it (and posting into the void): now it closes as on Slack's uninstall, a round under way void."""
@@ -159,6 +160,8 @@ async def test_a_table_whose_server_or_channel_is_gone_closes_and_moves_no_money
     assert (await h.ask(opener, "bid", quantity=1, digit=0)).ephemeral
     if gone.startswith("the bot"):
         await h.fake.remove_bot_from_guild(h.guild.id)
+    elif gone.endswith("thread deleted"):  # Discord reports a thread's deletion (alone, or with its parent) so
+        await h.fake.delete_thread(h.guild.id, h.channel.id, parent_id=h.channel.id + 1)
     else:
         await h.fake.delete_channel(h.guild.id, h.channel.id)
     await h.fake.wait_for(lambda: h.service.table(h.key) is None)

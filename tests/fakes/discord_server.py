@@ -1074,6 +1074,15 @@ class FakeDiscord(PrivateFake):
         channel = self.guilds[guild_id].channels.pop(channel_id)
         await self._send_dispatch(session, "CHANNEL_DELETE", self._channel_payload(channel))
 
+    async def delete_thread(self, guild_id: int, thread_id: int, parent_id: int) -> None:
+        """A thread deleted: THREAD_DELETE to the guild's shard (``thread_id`` may be any channel the fake holds,
+        standing for a thread: the fake has no threads of its own); the channel is gone."""
+        session = self._session_for_shard(self._shard_for(guild_id))
+        assert session is not None, "no session holds this guild's shard"
+        self.guilds[guild_id].channels.pop(thread_id, None)
+        await self._send_dispatch(session, "THREAD_DELETE", {"id": str(thread_id), "guild_id": str(guild_id),
+                                                             "parent_id": str(parent_id), "type": 11})
+
     async def _send_dispatch(self, session: _Session, event: str, data: JSON) -> None:
         session.seq += 1
         await session.conn.send({"op": 0, "t": event, "s": session.seq, "d": data})
