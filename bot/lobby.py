@@ -145,7 +145,7 @@ class Lobby:
         lobby = table.status == TableStatus.LOBBY
         if lobby and player == table.host:
             raise UserError(R.HOST_CANNOT_BE_KICKED if kicked else R.HOST_CANNOT_LEAVE, "host-leave")
-        cost = "" if lobby or kicked or table.match is None else table.match.leave_cost(player)
+        cost = "" if lobby or kicked or table.match is None else table.match.leave_cost(player, table.pending_leave)
         cost = M.with_units(cost, self.rt.cached_settings(table.key.server))
         reply = Reply(M.removed(table.name(player) if kicked else None, now=lobby) + (f" {cost}" if cost else ""))
         await self.rt.commit(table, [{"t": "leave", "player": player}], cmd, reply)

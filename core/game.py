@@ -26,7 +26,7 @@ Games register in :data:`GAMES` (see :mod:`core.registry`); ``bot/`` looks them 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
@@ -313,9 +313,10 @@ class Match(Protocol):
         """The short ping that tells the player to act (mentions them), or None."""
         ...
 
-    def leave_cost(self, player: str) -> str:
+    def leave_cost(self, player: str, leaving: Collection[str] = ()) -> str:
         """What leaving the table now costs this player, said to them when they ask to leave ("" if nothing:
-        the serial game's rounds; the elimination's player still in walks out on dinner and pays it)."""
+        the serial game's rounds; the elimination's player still in walks out on dinner and pays it).
+        ``leaving``: who else has asked to leave after this round (the price may be shared out)."""
         ...
 
     def private_text(self, player: str) -> str | None:

@@ -19,7 +19,7 @@ and its :attr:`CardsMatch.pending` step carries the winner's settlement.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..commands import CommandSpec, FormatWords, HandWords, Kind, Param, Section
@@ -345,7 +345,7 @@ class CardsMatch:
         round_ = self.engine.round
         return None if round_ is None else turn_text(round_)
 
-    def leave_cost(self, player: str) -> str:
+    def leave_cost(self, player: str, leaving: Collection[str] = ()) -> str:
         if self.engine.over or player not in self.engine.live_players or self.rules.payout != "winner":
             return ""
         return f"Leaving mid-game forfeits: you pay the winner {units(self.rules.stake)} when the game ends."

@@ -17,7 +17,7 @@ Action payloads are the record format's: ``{"player", "bid": [q, d]}``, ``{"play
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from ..errors import ActionParseError, GameError, NotYourTurn, RoundOver, UnknownPlayer, quoted
@@ -331,7 +331,7 @@ class SerialMatch:
             return None
         return T.turn_text(round_, self.round_number)
 
-    def leave_cost(self, player: str) -> str:
+    def leave_cost(self, player: str, leaving: Collection[str] = ()) -> str:
         return ""  # each round settles on its own: leaving after it costs nothing more
 
     def private_text(self, player: str) -> str | None:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from core.serial.record import replay
-from tests.bot.conftest import ALICE, BOB, CAROL, KEY, Harness, actor
+from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, KEY, Harness, actor
 from tests.typed import data, elimination_match, live_round
 
 
@@ -123,3 +123,19 @@ async def test_a_money_table_lobby_and_leave_are_as_before(harness: Harness) -> 
     assert "opened a table (classic, stake 2 units, up to 12 seats)" in lobby.text
     assert (await h.do(BOB, "join")).ok and (await h.do(ALICE, "deal")).ok
     assert (await h.do(BOB, "leave")).text == "You will leave after this round."
+
+
+async def test_two_still_in_asking_to_leave_are_told_the_first_of_them_pays(harness: Harness) -> None:
+    """Each was told "you walk out on dinner and pay it: 9 units"; the first in seat order paid, the other
+    nothing."""
+    h = harness
+    assert (await h.do(ALICE, "start", "format=elimination", "stake=3")).ok
+    for guest in (BOB, CAROL, ADMIN):
+        assert (await h.do(guest, "join")).ok
+    assert (await h.do(ALICE, "deal")).ok
+    first = await h.do(CAROL, "leave")
+    assert "you walk out on dinner and pay it: 9 units" in first.text  # alone, for now
+    second = await h.do(BOB, "leave")
+    assert second.text == ("You will leave after this round. If you are still in when this round ends, you walk "
+                           f"out on dinner with <@{CAROL.user_id}>: the first of you in seat order pays it, 3 units "
+                           "($3.00) to each player who stays, and the others neither pay nor are paid.")

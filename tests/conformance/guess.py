@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -170,7 +170,7 @@ class GuessMatch:
     def turn_text(self) -> str | None:
         return f"🔔 <@{self.to_act}>, your guess." if self.to_act is not None else None
 
-    def leave_cost(self, player: str) -> str:
+    def leave_cost(self, player: str, leaving: Collection[str] = ()) -> str:
         return ""
 
     def private_text(self, player: str) -> str | None:

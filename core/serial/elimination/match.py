@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...errors import GameError, NotYourTurn, RoundOver
@@ -269,9 +269,14 @@ class EliminationMatch:
     def turn_text(self) -> str | None:
         return self.inner.turn_text() if self.inner is not None else None
 
-    def leave_cost(self, player: str) -> str:
+    def leave_cost(self, player: str, leaving: Collection[str] = ()) -> str:
         if self.over or player not in self.still_in:
             return ""  # one who left safe is still paid
+        with_them = [p for p in self.still_in if p in leaving and p != player]  # still in, leaving too
+        if with_them:
+            return (f"If you are still in when this round ends, you walk out on dinner with {E.names(with_them)}: "
+                    f"the first of you in seat order pays it, {units(self.rules.stake)} to each player who stays, "
+                    "and the others neither pay nor are paid.")
         owed = self.rules.stake * (len(self.safe) + len(self.still_in) - 1)
         if not self.live:
             return (f"Still in the game, you walk out on dinner and pay it: {units(owed)} "

@@ -13,13 +13,14 @@ from ..scoring import Outcome, Transfer
 __all__ = ["end_text", "panel_head", "picture_words", "result_text", "standing_lines"]
 
 
-def _names(players: Sequence[str]) -> str:
+def names(players: Sequence[str]) -> str:
+    """Players as mentions, in the order given ("nobody" for none)."""
     return ", ".join(T.mention(p) for p in players) if players else "nobody"
 
 
 def standing_lines(still_in: Sequence[str], safe: Sequence[str]) -> list[str]:
     """Who is still in and who has left safe (in the order they left)."""
-    return [f"Still in ({len(still_in)}): {_names(still_in)}", f"Left safe: {_names(safe)}"]
+    return [f"Still in ({len(still_in)}): {names(still_in)}", f"Left safe: {names(safe)}"]
 
 
 def picture_words(words: dict[str, str], leaves: str | None) -> dict[str, str]:
@@ -42,7 +43,7 @@ def dinner_text(payer: str, transfers: Sequence[Transfer], stake: int, *, walked
         return f"🍽️ {T.mention(payer)} {why} **pays for dinner**."
     payees = [t.payee for t in transfers]
     each = "to each of " if len(payees) > 1 else "to "
-    return f"🍽️ {T.mention(payer)} {why} **pays for dinner**: {units(stake)} {each}{_names(payees)}."
+    return f"🍽️ {T.mention(payer)} {why} **pays for dinner**: {units(stake)} {each}{names(payees)}."
 
 
 def result_text(outcome: Outcome, rules: Rules, salt: str, commitment: str, last_challenger: str | None,
@@ -60,7 +61,7 @@ def result_text(outcome: Outcome, rules: Rules, salt: str, commitment: str, last
         lines.append(f"The bid is made: {bidder} **leaves safe**.")
     else:
         lines.append(f"The bid fails: {T.mention(leaves)} challenged it first and **leaves safe**.")
-    lines.append(f"Still in: {_names(still_in)}.")
+    lines.append(f"Still in: {names(still_in)}.")
     lines.append(T.salt_line(salt, commitment))
     return "\n".join(lines)
 
@@ -74,7 +75,7 @@ def walked_text(walked: Sequence[str], payer: str) -> str:
     others = [p for p in walked if p != payer]
     also = ""
     if len(others) == 1:
-        also = f" ({_names(others)} walked out too, and neither pays nor is paid)"
+        also = f" ({names(others)} walked out too, and neither pays nor is paid)"
     elif others:
-        also = f" ({_names(others)} walked out too, and neither pay nor are paid)"
+        also = f" ({names(others)} walked out too, and neither pay nor are paid)"
     return f"🚪 {T.mention(payer)} left the table while still in the game and so pays for dinner{also}."
