@@ -249,14 +249,17 @@ class TableRepository:
         self.tables[key] = fresh
         return fresh
 
-    async def catch_up(self, key: TableKey) -> TableState | None:
+    async def catch_up(self, key: TableKey, seen: list[tuple[dict[str, Any], Step]] | None = None
+                       ) -> TableState | None:
         """Bring the cached table up to date with the events other processes stored (under its lock),
-        or load the channel's open table if none is cached."""
+        or load the channel's open table if none is cached.  ``seen``: each missed event and its step."""
         table = self.tables.get(key)
         if table is not None:
             missed = await self.store.events_since(table.id, table.events)
             for event in missed:
-                table.apply(event)
+                step = table.apply(event)
+                if seen is not None:
+                    seen.append((event, step))
             if table.status != TableStatus.ENDED:
                 if missed:  # the other process may have posted new panel messages (a new round's table)
                     self.panels.adopt(key, table.id, await self.store.table_panels(table.id))

@@ -16,10 +16,11 @@ import secrets
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from typing import Any
 
 from core.commands import CommandSpec, Section
 from core.errors import GameError, NotYourTurn, UnknownPlayer
-from core.game import Form, RandomSource
+from core.game import Form, RandomSource, Step
 
 from . import messages as M
 from . import refusals as R
@@ -129,15 +130,28 @@ class Service:
         table stands.  True if it was.  One read when nothing moved."""
         if message.panel != "table" or message.table_id is None or message.seq is None:
             return False
+        cached = self.rt.tables.get(message.key)
+        if cached is None or cached.id != message.table_id or cached.events > message.seq:
+            return False  # this process made the newer state (its own edit of it follows), or holds no such table
         if not await self.rt.store.events_since(message.table_id, message.seq):
             return False
         async with self.rt.lock(message.key):
-            table = await self.rt.catch_up(message.key)
-            if (table is None or table.id != message.table_id or table.events <= message.seq
-                    or table.status != TableStatus.PLAYING or table.match is None):
+            cached = self.rt.tables.get(message.key)
+            if cached is None or cached.id != message.table_id or cached.events != message.seq:
+                return False  # moved on here meanwhile: this process's own edit follows
+            seen: list[tuple[dict[str, Any], Step]] = []
+            table = await self.rt.catch_up(message.key, seen)
+            if table is None or table.status != TableStatus.PLAYING or table.match is None or not seen:
                 return False
+            note = ""  # what the last move said, as the process that made it drew it
+            for event, step in seen:
+                if event.get("t") == "act":
+                    timed_out = M.ran_out_of_time(str(event.get("player", ""))) if event.get("timeout") else ""
+                    note = timed_out + step.note
+                elif event.get("t") == "deal":
+                    note = ""
             settings = await self.rt.settings(message.key.server)
-            self.rt.post([M.panel_message(table, settings)])
+            self.rt.post([M.panel_message(table, settings, note=note)])
             return True
 
     async def close_channel(self, key: TableKey) -> int:

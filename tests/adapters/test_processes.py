@@ -397,3 +397,7 @@ async def test_a_table_message_drawn_from_an_older_state_is_drawn_again(cluster:
     await one.drain()
     [again] = [m for m in cluster.notifiers[0].messages[before:] if m.panel == "table"]
     assert again.seq is not None and again.seq > drawn.seq and "1 five" in again.text
+    assert again.note.endswith("bid 1 five.")  # with the line that says what just happened, as the other drew it
+    # a table this process moved on itself is not drawn again: its own edit of the newer state follows
+    assert (await one.handle(Command("challenge", key, BOB if opener == ALICE.user_id else ALICE, ()))).ok
+    assert not await one.redraw_if_behind(again)
