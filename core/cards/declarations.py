@@ -258,14 +258,16 @@ _PHRASES: tuple[tuple[tuple[str, ...], HandType, tuple[int, ...]], ...] = (
     (("high", "card"), HandType.HIGH_CARD, ()),
 )
 _COLOURS = frozenset({"red", "black", "color"})
-# "a" is the article before these ("a pair of sixes", "a king high", "a 7 high", "a 3 of a kind", "a red
-# flush"); anywhere else it is the letter for the ace, as K, Q, J and T are for theirs ("pair of A", "A K high",
-# "straight to the A", "flush, A high")
+# "a" is the article before these ("a pair of sixes", "a king high", "a red flush"), and before a rank in digits
+# where an article can stand: first, or after a word that takes one ("a 7 high", "I have a 3 of a kind");
+# anywhere else it is the letter for the ace, as K, Q, J and T are for theirs ("pair of A", "A K high",
+# "straight to the A", "flush, A high", "two pair A 8", "full house A 3")
 _ARTICLE_BEFORE = frozenset(
-    {w for w in _SINGULAR if len(w) > 1 or w.isdigit()} | {w for w in _PLURAL if w[0].isdigit()}
-    | set(_COUNTS) | _COLOURS
+    {w for w in _SINGULAR if len(w) > 1 and w.isalpha()} | set(_COUNTS) | _COLOURS
     | {"pair", "pairs", "flush", "straight", "full", "royal", "set", "kind", "quad", "quads", "trip", "trips"}
 )
+_DIGIT_RANKS = frozenset({w for w in _SINGULAR if w.isdigit()} | {w for w in _PLURAL if w[0].isdigit()})
+_TAKES_ARTICLE = frozenset({"", "i", "have", "declare", "declares", "is", "it's", "its", "least", "hand", "with"})
 _FILLER = frozenset(
     {"a", "an", "the", "of", "to", "with", "and", "kicker", "kickers", "high", "over", "up", "card", "cards"}
     | {"i", "have", "declare", "declares", "hand", "is", "it's", "its", "at", "least", "on", "top", "in"}
@@ -310,7 +312,8 @@ def _parse(text: str) -> Declaration:
             implicit = implicit or _COUNTS[word]
         elif word in _PLURAL:
             found.append(_PLURAL[word])
-        elif word == "a" and (grouped or nxt not in _ARTICLE_BEFORE):
+        elif word == "a" and (grouped or not (nxt in _ARTICLE_BEFORE or (
+                nxt in _DIGIT_RANKS and (words[k - 1] if k else "") in _TAKES_ARTICLE))):
             found.append(14)
         elif word in _SINGULAR:
             found.append(_SINGULAR[word])

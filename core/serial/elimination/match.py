@@ -274,9 +274,10 @@ class EliminationMatch:
             return ""  # one who left safe is still paid
         with_them = [p for p in self.still_in if p in leaving and p != player]  # still in, leaving too
         if with_them:
+            pays = (f"pays it, {units(self.rules.stake)} to each player who stays" if self.rules.stake
+                    else "is its payer (at stake 0 nothing is written)")
             return (f"If you are still in when this round ends, you walk out on dinner with {E.names(with_them)}: "
-                    f"the first of you in seat order pays it, {units(self.rules.stake)} to each player who stays, "
-                    "and the others neither pay nor are paid.")
+                    f"the first of you in seat order {pays}, and the others neither pay nor are paid.")
         owed = self.rules.stake * (len(self.safe) + len(self.still_in) - 1)
         if not self.live:
             return (f"Still in the game, you walk out on dinner and pay it: {units(owed)} "

@@ -88,6 +88,15 @@ T = HandType
         ("a 7 high flush", T.FLUSH, (7,)),
         ("a 10 high straight", T.STRAIGHT, (10,)),
         ("a 7s full of 3s", T.FULL_HOUSE, (7, 3)),
+        ("I have a 7 high", T.HIGH_CARD, (7,)),
+        # ...but after a hand's words "A 8" is ace and eight (the article reading put "two pair A 8" at eights up)
+        ("two pair A 8", T.TWO_PAIR, (14, 8)),
+        ("two pair, A 8", T.TWO_PAIR, (14, 8)),
+        ("full house A 3", T.FULL_HOUSE, (14, 3)),
+        ("pair of A, 7 kicker", T.PAIR, (14, 7)),
+        ("flush, A 9 high", T.FLUSH, (14, 9)),
+        ("high card A 10", T.HIGH_CARD, (14, 10)),
+        ("pair of 10s, A 5 kickers", T.PAIR, (10, 14, 5)),
     ],
 )
 def test_the_parser_reads_what_people_type(text: str, kind: HandType, ranks: tuple[int, ...]) -> None:
