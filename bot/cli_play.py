@@ -61,8 +61,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             return fail(f"--format {args.format} is not a format of the {args.game} game"
                         + (f" ({', '.join(game.formats)})" if game.formats else " (it has none)"))
         args.option = [*args.option, f"format={args.format}"]
-    named = next((o.partition("=")[2].strip().lower() for o in args.option if o.partition("=")[0].strip() == "format"),
-                 args.format)  # --format, or --option format=…
+    named = next((o.partition("=")[2].strip().lower() for o in args.option  # --format, or --option format=…
+                  if o.partition("=")[0].strip().lower().replace("-", "_") == "format"), args.format)
     if args.humans == 0 and args.rounds is None and game.formats and named in (None, next(iter(game.formats))):
         args.rounds = 20  # an all-computer table in the game's usual format stops; another ends by itself
     return asyncio.run(

@@ -71,6 +71,6 @@ def test_the_format_given_as_an_option_plays_to_its_payer_too(tmp_path: Path,
     """`--option format=elimination` was refused over a round limit the user never typed (the terminal added
     its all-computer default, meant for the usual format, seeing no --format)."""
     db = str(tmp_path / "dinner.sqlite3")
-    code, out = run_cli(["play", "--humans", "0", "--seats", "3", "--option", "format=elimination", "--seed", "3",
+    code, out = run_cli(["play", "--humans", "0", "--seats", "3", "--option", "Format=elimination", "--seed", "3",
                          "--db", db], capsys)
     assert code == 0 and "rounds=" not in out and out.count("is the last one left and pays for dinner") == 1
