@@ -160,8 +160,9 @@ class LiarsBot(discord.AutoShardedClient):
             log.info("channel %s of guild %s deleted: its table closed", channel.id, channel.guild.id)
 
     async def on_raw_thread_delete(self, event: discord.RawThreadDeleteEvent) -> None:
-        """A thread deleted (alone, or with its parent channel, which reports each of its threads so):
-        its table closes as a channel's does (a raw event: the thread need not be cached)."""
+        """A thread deleted: its table closes as a channel's does (a raw event: the thread need not be
+        cached).  Deleting a parent channel sends no event for its threads; discord.py reports those it
+        holds, so a table in an archived thread (which it drops) of a deleted channel stays open until ended."""
         closed = await self.service.close_channel(TableKey(PLATFORM, str(event.guild_id), str(event.thread_id)))
         if closed:
             log.info("thread %s of guild %s deleted: its table closed", event.thread_id, event.guild_id)
