@@ -235,3 +235,17 @@ async def test_start_where_the_bot_cannot_post_says_so_and_opens_nothing(world: 
     refused = await h.ask(h.alice, "start")
     assert refused.ephemeral and refused.content.startswith("I cannot post in this channel"), refused.content
     assert h.service.table(h.key) is None
+
+
+async def test_an_answer_discord_refuses_for_itself_is_still_an_error(world: Harness,
+                                                                      no_errors: list[logging.LogRecord]) -> None:
+    """Only a late answer (10062, 50027) is a warning: an answer refused for what it is (here 50035, a body
+    Discord will not take) is a fault of ours, logged as an ERROR."""
+    h = world
+    await h.start()
+    await h.open_table()
+    await h.wait_dms(1)
+    h.fake.callback_error = (400, 50035, "Invalid Form Body")
+    await h.slash(h.to_act(), "bid", quantity=1, digit=0)
+    await h.fake.wait_for(lambda: any("/liars bid failed" in r.getMessage() for r in no_errors))
+    no_errors.clear()  # provoked on purpose

@@ -613,6 +613,7 @@ class FakeDiscord(PrivateFake):
         self.dropped_dm_users: set[int] = set()
         # every interaction callback answered 404 10062, as Discord answers one sent after its 3 seconds
         self.late_callbacks = False
+        self.callback_error: tuple[int, int, str] | None = None  # (status, code, message) for every callback
         self.uploads: dict[int, bytes] = {}  # attachment id -> bytes
 
         # Commands: scope None = global, else guild id; name/type -> payload
@@ -1848,6 +1849,8 @@ class FakeDiscord(PrivateFake):
         inter = self.interactions.get(int(req.params["iid"]))
         if inter is None or inter.token != req.params["token"] or self.late_callbacks:
             raise DiscordRequestError(404, 10062, "Unknown interaction")
+        if self.callback_error is not None:
+            raise DiscordRequestError(*self.callback_error)
         if inter.acknowledged:
             raise DiscordRequestError(400, 40060, "Interaction has already been acknowledged.")
         cb_type = int(req.body.get("type", 0))
