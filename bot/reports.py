@@ -117,8 +117,11 @@ class Reports:
         for game in games:
             reads.update((s.name, s) for s in game.commands if s.section is Section.READ and s.name not in reads)
         sections.append((SECTION_TITLES[Section.READ], list(reads.values())))
+        # `last` declares a table's last round: a game that plays on to its own end has none (it refuses it)
+        no_last = table is not None and not table.game.settles_each_round(table.rules)
         for section in (Section.TABLE, Section.BOOKS):
-            sections.append((SECTION_TITLES[section], [s for s in own if s.section is section]))
+            sections.append((SECTION_TITLES[section], [s for s in own if s.section is section
+                                                       and not (no_last and s.name == "last")]))
         names: list[JsonValue] = list(dict.fromkeys(s.name for _, specs in sections for s in specs))
         return Reply(M.help_text(sections, table.game.title if table is not None else None),
                      data={"commands": names})

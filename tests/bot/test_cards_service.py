@@ -166,10 +166,11 @@ async def test_config_sets_each_games_defaults_and_rules_explain_the_card_game(h
     helped = await h.do(BOB, "help")
     listed = set(data(helped)["commands"])
     assert {"declare", "take", "discard", "pass", "challenge", "hint"} <= listed
-    assert not {"bid", "count", "odds"} & listed  # a card table's help speaks of cards only
+    assert not {"bid", "count", "odds", "last"} & listed  # cards only, and no `last` (which the game refuses)
     assert (await h.do(ADMIN, "end")).ok
     assert (await h.do(ALICE, "start")).ok
     assert "quick" in (await h.do(BOB, "rules")).text.lower()
+    assert "last" in data(await h.do(BOB, "help"))["commands"]  # the serial game's rounds have a last one
 
 
 async def test_each_move_is_answered_in_the_games_own_words(harness: Harness) -> None:
