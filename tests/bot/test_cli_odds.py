@@ -43,3 +43,19 @@ def test_odds_command_refuses_bad_input_with_exit_2(argv: list[str], capsys: pyt
     assert main(["odds", *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith("liars: ") and err.count("\n") == 1
+
+
+def test_a_reader_that_goes_away_ends_it_quietly() -> None:
+    """`liars odds … | head` ended in a BrokenPipeError traceback once head had read enough."""
+    import os
+    import subprocess
+    import sys
+
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before a line is written
+    try:
+        done = subprocess.run([sys.executable, "-m", "bot.cli", "odds", "--players", "12"], stdout=write,
+                              stderr=subprocess.PIPE, text=True, timeout=60, check=False)
+    finally:
+        os.close(write)
+    assert done.returncode == 141 and "Traceback" not in done.stderr, done.stderr
