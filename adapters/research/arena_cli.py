@@ -129,7 +129,8 @@ def format_result(result: ArenaResult) -> str:
     lines = [
         f"{d['players']} players, preset {d['preset']}, {d['rounds']} rounds, seed {d['seed']}: "
         f"{', '.join(d['lineup'])}",
-        f"seats rotated over {d['rotation']['orders']} {d['rotation']['kind']} orders; "
+        f"seats rotated over {d['rotation']['orders']} orders "
+        f"({'every distinct one' if d['rotation']['kind'] == 'permutations' else 'cyclic shifts'}); "
         f"{d['actions_per_round']:.1f} actions per round; mean stake {d['mean_stake']:.2f}",
         "",
         f"{'strategy':<17}{'seats':>5}  {'units/round':>11}  {'95% CI':>19}  {'bids made/failed':>16}  "

@@ -74,6 +74,7 @@ def test_arena_prints_a_table_for_people(capsys: pytest.CaptureFixture[str]) -> 
     out = capsys.readouterr().out
     assert "reader" in out and "random" in out and "95% CI" in out and "p99 ms" in out
     assert "reader minus random" in out
+    assert "seats rotated over 2 orders (every distinct one)" in out  # it read "2 permutations orders"
 
 
 @pytest.mark.parametrize(
