@@ -47,7 +47,7 @@ def _figures(iv: Interval) -> list[float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join((__doc__ or "").split("\n\n")[0].split()))
     parser.add_argument("--dials", action="append", help="JSON: the dials to change, e.g. '{\"bid_ratio\": 8}' "
                         "(default '{}', the shipped dials; may be repeated)")
     parser.add_argument("--preset", default="classic")

@@ -99,7 +99,7 @@ async def pace(rate: float, seconds: float) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--count", type=int, default=200)
     parser.add_argument("--all", action="store_true")
     parser.add_argument("--profile", action="store_true")
