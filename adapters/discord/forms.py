@@ -86,7 +86,10 @@ def toggle_view(key: TableKey, form: Form, mask: int = 0, note: str = "",
     for i, (_, label) in enumerate(options):
         view.add_item(ToggleButton(key, form.verb, mask, i, suits(label), table=table))
     marked = bin(mask).count("1")
-    send = SendButton(key, form.verb, str(mask), "", form.submit_label({field.name: marked}), table=table)
+    # the send button names the marked options too (cards), so that pressed later — at another hand — it
+    # throws away nothing it did not show (the mask alone would pick the same places in the new hand)
+    codes = "-".join(value for i, (value, _) in enumerate(options) if mask >> i & 1)
+    send = SendButton(key, form.verb, str(mask), codes, form.submit_label({field.name: marked}), table=table)
     send.item.disabled = marked == 0  # discarding nothing is simply declaring
     view.add_item(send)
     return content, view
@@ -128,6 +131,8 @@ def _command_options(form: Form, first: str, second: str) -> dict[str, str] | No
             return None
         mask = int(first)
         picked = [value for i, (value, _) in enumerate(field.options) if mask >> i & 1]
+        if second and second != "-".join(picked):  # drawn for another hand (a send drawn before names none)
+            return None
         return {field.name: " ".join(picked)} if picked else None
     if len(form.fields) < 2:
         return {field.name: first}

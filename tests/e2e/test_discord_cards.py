@@ -73,11 +73,13 @@ async def discard_two(h: Harness, user: FakeUser) -> None:
     assert form.component(f"liars:tog-discard:{g}:{c}:1:0")["style"] == 4  # marked: red
     await h.click(user, form, f"liars:tog-discard:{g}:{c}:1:1")
     await h.fake.wait_for(lambda: form.edit_count > before + 1)
-    send = f"liars:go-discard:{g}:{c}:3:"
+    hand = [str(card) for card in cards_round(h.service.table(h.key)).hand]
+    send = f"liars:go-discard:{g}:{c}:3:{hand[0]}-{hand[1]}"  # the cards marked, named: a later hand's are not
     assert form.component(send)["label"] == "Discard 2 and draw"
     await h.click(user, form, send)
     await h.fake.wait_for(lambda: form.edit_count > before + 2)
     await h.service.drain()
+    assert hand[0] not in [str(card) for card in cards_round(h.service.table(h.key)).hand] or hand.count(hand[0]) > 1
 
 
 async def test_three_players_play_the_card_game_to_a_winner(world: Harness) -> None:
@@ -187,3 +189,44 @@ async def test_a_bare_declare_or_discard_opens_its_form(world: Harness) -> None:
     discard = await h.ask(other, "discard")
     toggles = [i for i in discard.custom_ids() if i.startswith(f"liars:tog-discard:{g}:{c}:0:")]
     assert discard.ephemeral and len(toggles) == 5, discard.content  # the hand, to its holder alone
+
+
+async def test_a_discard_form_from_an_earlier_hand_throws_away_nothing_it_did_not_show(world: Harness) -> None:
+    """Its send button carried only which places were marked: pressed at a later hand it threw away the cards in
+    those places of the new hand, cards the form never showed."""
+    h = world
+    await h.start()
+    await h.ask(h.alice, "start", game="cards")
+    await h.ask(h.bob, "join")
+    await h.ask(h.alice, "deal")
+    await h.service.drain()
+
+    def r() -> CardsRound:
+        return cards_round(h.service.table(h.key))
+
+    x = h.user(r().to_act)
+    y = next(u for u in (h.alice, h.bob) if u is not x)
+    assert (await h.ask(x, "declare", hand=r().least_raise().name())).content == "Declared."
+    await h.service.drain()
+    await h.press(y, h.panel("table"), h.button("take"))
+    g, c = h.guild.id, h.where
+    form = await h.press(y, h.panel("table"), h.button("open-discard"))
+    before = form.edit_count
+    await h.click(y, form, f"liars:tog-discard:{g}:{c}:0:0")
+    await h.fake.wait_for(lambda: form.edit_count > before)
+    await h.click(y, form, f"liars:tog-discard:{g}:{c}:1:1")
+    await h.fake.wait_for(lambda: form.edit_count > before + 1)
+    [send] = [i for i in form.custom_ids() if i.startswith(f"liars:go-discard:{g}:{c}:3:")]
+    assert (await h.ask(y, "declare", hand=r().least_raise().name())).content == "Declared."  # the form stays open
+    await h.service.drain()
+    await h.press(x, h.panel("table"), h.button("take"))
+    assert (await h.ask(x, "discard", cards=" ".join(str(card) for card in r().hand[:3]))).content == "Discarded."
+    assert (await h.ask(x, "declare", hand=r().least_raise().name())).content == "Declared."
+    await h.service.drain()
+    await h.press(y, h.panel("table"), h.button("take"))
+    held = [str(card) for card in r().hand]
+    edits = form.edit_count
+    await h.click(y, form, send)
+    await h.fake.wait_for(lambda: form.edit_count > edits)
+    await h.service.drain()
+    assert [str(card) for card in r().hand] == held  # nothing thrown away: the form is drawn for this hand instead
