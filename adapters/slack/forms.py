@@ -55,17 +55,13 @@ def _intro(form: Form) -> str:
 
 
 def fit(text: str, limit: int = TITLE) -> str:
-    """``text`` within ``limit`` characters.  A longer label keeps its first word (the verb) and as many
-    of its last words as fit, which say the choice (``Declare … queens full``: the hand type is in the
-    select above); failing that, it is cut."""
+    """``text`` within ``limit`` characters.  A longer label keeps its first word, the verb (``Declare …``:
+    the choice is in the selects above).  Its last words alone often named another hand ("Declare … seven
+    high" for a flush, seven high; "… straight flush" for the colour one), so they are not kept."""
     if len(text) <= limit:
         return text
-    words = text.split(" ")
-    for i in range(2, len(words)):
-        shorter = f"{words[0]} … {' '.join(words[i:])}"
-        if len(shorter) <= limit:
-            return shorter
-    return text[:limit - 1].rstrip() + "…"
+    verb = text.split(" ")[0]
+    return f"{verb} …" if len(verb) + 2 <= limit else text[:limit - 1].rstrip() + "…"
 
 
 def form_modal(key: TableKey, form: Form, opener: str, choices: Mapping[str, str] | None = None,
