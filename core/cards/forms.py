@@ -37,6 +37,13 @@ def turn_text(round_: Round, *, ping: bool = True) -> str | None:
     if round_.phase is Phase.GUN:
         d = round_.standing
         assert d is not None
+        can_pass = round_.pass_allowed and who in round_.passes
+        if not round_.can_raise:  # nothing beats it: taking it is no move (a royal flush with no jokers)
+            moves = "challenge it or pass" if can_pass else "challenge it"
+            beats = f"nothing beats {mention(round_.active)}'s {d.name()}"
+            if not ping:
+                return f"{mention(who)} is under the gun: {beats}, to {moves}."
+            return f"{mention(who)}, you are under the gun: {beats}: {moves}."
         extra = ", challenge, or pass" if who in round_.passes else " or challenge"
         if not ping:
             return f"{mention(who)} is under the gun: to take {mention(round_.active)}'s {d.name()}{extra}."

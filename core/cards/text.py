@@ -80,12 +80,12 @@ def deal_text(round_no: int, opener: str, commitment: str) -> str:
 
 def private_hand(cards: Sequence[Card], value: HandValue, *, may_discard: bool) -> str:
     tail = " You may discard and draw once, then declare." if may_discard else " Declare what it holds (or bluff)."
-    return f"Your hand: {hand_words(cards, value)}.{tail}"
+    return f"Your hand at <#table>: {hand_words(cards, value)}.{tail}"  # which table: one may play at several
 
 
 def passed_on_hand(cards: Sequence[Card], value: HandValue) -> str:
     """What the player who declared last holds, asked for (``hand``) while the next player decides."""
-    return f"The hand you passed on: {hand_words(cards, value)}. The next move is not yours."
+    return f"The hand you passed on at <#table>: {hand_words(cards, value)}. The next move is not yours."
 
 
 def declared_text(event: Declared) -> str:

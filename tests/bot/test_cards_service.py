@@ -239,7 +239,9 @@ async def test_the_hand_shown_after_declaring_says_it_was_passed_on_once(harness
     declarer = r.to_act
     assert (await h.do(actor(declarer), "declare", *r.least_raise().name().split())).ok
     shown = await h.do(actor(declarer), "hand")
-    assert shown.ok and shown.text.startswith("The hand you passed on: ")
+    assert shown.ok and shown.text.startswith("The hand you passed on at ")
+    dealt = [m.text for m in h.notifier.messages if m.to == declarer and "Your hand" in m.text]
+    assert dealt and dealt[0].startswith(f"Your hand at <#{KEY.channel_id}>: ")  # which table: one may play several
     assert "Your hand" not in shown.text and "Declare" not in shown.text
     assert shown.text.endswith("The next move is not yours.")
 

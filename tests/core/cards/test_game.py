@@ -55,7 +55,7 @@ def test_a_deal_is_json_with_its_commitment() -> None:
     assert deal["commitment"] == commitment(deal["deck"], deal["salt"])
     step = m.apply_deal(deal)
     assert m.live and m.to_act == deal["opener"]
-    assert "Your hand:" in step.says[1].text
+    assert "Your hand at <#table>:" in step.says[1].text
     with pytest.raises(GameError):
         m.deal(random.Random(2))  # a round is under way
 

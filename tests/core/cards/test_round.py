@@ -200,6 +200,10 @@ def test_nothing_beats_a_royal_flush_without_jokers_so_it_must_be_challenged() -
     with pytest.raises(WrongPhase, match=r"challenge it \(or pass\)"):
         passing.check(Take("b"))
     r.check(Challenge("b"))
+    from core.cards.forms import turn_text
+
+    said = turn_text(r)  # the ping offers no take (it said "take <@a>'s royal flush or challenge")
+    assert said is not None and "take" not in said and "nothing beats <@a>'s royal flush: challenge it" in said
     with pytest.raises(ImpossibleDeclaration, match="names at most 1 rank, not 2"):  # one rank, singular
         Declaration(HandType.STRAIGHT, (9, 8))
     jokers = Round(["a", "b"], parse_cards(seed_deck()), "a", jokers=1)
