@@ -194,6 +194,10 @@ class Service:
         """Apply a command; return the reply for the person who sent it.  Never raises for bad input."""
         started = time.perf_counter()
         outcome = "error"
+        if "<" in cmd.actor.name or ">" in cmd.actor.name:
+            # a display name is shown in texts where <@id> stands for a player: "<@1002>" as a name read as
+            # another player (the ledger's lines named him twice); its marks are shown as look-alikes
+            cmd = replace(cmd, actor=replace(cmd.actor, name=cmd.actor.name.replace("<", "‹").replace(">", "›")))
         try:
             reply = await self._handle(cmd)
             outcome = "ok" if reply.ok else "refused"

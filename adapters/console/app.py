@@ -214,6 +214,9 @@ async def _run(
 
     def show(reply: Reply) -> None:
         out.write(("" if reply.ok else "⚠️  ") + plain(reply.text) + "\n\n")
+        record = (reply.data or {}).get("record") if reply.ok else None
+        if isinstance(record, str):  # `export`: the record itself (a chat attaches it as a file)
+            out.write(record + "\n\n")
         out.flush()
 
     table = service.table(KEY)

@@ -68,7 +68,9 @@ def _name(names: Mapping[str, str] | None, player: str, limit: int = 16) -> str:
 
 
 def _style(ax: Axes, title: str, fig: Figure) -> None:
-    ax.set_title(title, fontproperties=font("sans-bold", 14), loc="left", pad=10)
+    # a name in the title is text: "$" a dollar sign (not math, which can fail to draw), no glyph the font lacks
+    ax.set_title(safe_text(title, limit=80), fontproperties=font("sans-bold", 14), loc="left", pad=10,
+                 parse_math=False)
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
     ax.tick_params(labelsize=9, colors="#333333")

@@ -226,7 +226,9 @@ def count_picture_words(outcome: Mapping[str, Any], order: RankOrder, round_numb
         "net": "net",
         "bidder": "bidder",
         "result": result_line(outcome, order),
-        "multiplier": f"Multiplier {multiplier}",
+        # a failed bid pays one stake whatever its size (RULES): no multiplier to show
+        "multiplier": (f"Multiplier {multiplier}" if outcome.get("made") or outcome.get("skunk")
+                       else "No multiplier: a failed bid pays one stake"),
         "pays": "{payer} pays {units} to {payees}",
         "pays_each": "{payer} pays {units} each to {payees}",
         "paid": "{payers} pays {payee} {units}",

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.model import Command, Reply, TableKey
+from bot.model import Actor, Command, Reply, TableKey
 from core.serial.rules import Rules
 from tests.typed import data, live_round, serial_match
 
@@ -649,3 +649,22 @@ async def test_a_start_option_without_a_value_is_refused_not_ignored(harness: Ha
     reply = await harness.do(ALICE, "start", word)
     assert not reply.ok and reply.code == "bad-option" and "needs a value" in reply.text
     assert harness.service.table(KEY) is None
+
+
+async def test_a_display_name_that_looks_like_a_mention_names_only_its_player(harness: Harness) -> None:
+    """A player named "<@U1>" read as Alice wherever a report wrote names into text: the ledger listed Alice
+    twice, one line with the other's balance."""
+    h = harness
+    mimic = Actor("U7", f"<@{ALICE.user_id}>")
+    assert (await h.do(ALICE, "start")).ok
+    assert (await h.do(mimic, "join")).ok and (await h.do(ALICE, "deal")).ok
+    for _ in range(6):  # a round or two: someone wins, someone pays
+        table = h.service.table(KEY)
+        if table is None or not table.live:
+            break
+        who = actor(h.to_act()) if h.to_act() != "U7" else mimic
+        if not (await h.do(who, "challenge")).ok:
+            assert (await h.do(who, "bid", "1", "2")).ok
+    ledger = await h.do(ALICE, "ledger")
+    names = await h.service.store.names(KEY.server)
+    assert names["U7"] == "‹@U1›" and "‹@U1›" in ledger.text

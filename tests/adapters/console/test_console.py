@@ -6,6 +6,7 @@ import io
 import json
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -155,3 +156,24 @@ async def test_stats_finds_a_computer_player_by_the_name_the_table_shows(tmp_pat
     text = out.getvalue()
     assert text.count("📊 Gekko (hard): 3 rounds") == 2
     assert "Nobody has not played" in text or "has not played a settled round" in text
+
+
+async def test_export_at_the_terminal_prints_the_record(tmp_path: Path) -> None:
+    """It said "Game record (1 session); check it with liars verify FILE." and printed no record."""
+    db = str(tmp_path / "local.sqlite3")
+    lines = ["1 1", "c", "count"] * 12 + ["export", "quit"]
+    out = io.StringIO()
+    await play(seats=2, preset="classic", stake=None, humans=1, rounds=None, seed=3, level="easy",
+               db_path=db, stdin=io.StringIO("\n".join(lines) + "\n"), out=out)
+    text = out.getvalue()
+    assert "Game record" in text and '"rounds"' in text and '"serials"' in text
+
+
+def test_sheet_period_takes_a_month_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--period settle` marked this month settled from the shell, and `--period chart` printed no sheet."""
+    db = str(tmp_path / "local.sqlite3")
+    for word in ("settle", "chart"):
+        code = main(["sheet", "--db", db, "--period", word])
+        assert code == 2 and "YYYY-MM" in capsys.readouterr().err
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM settlements").fetchone() == (0,)

@@ -272,6 +272,15 @@ def test_empty_charts_render() -> None:
         assert _size(png) == (760, 420)
 
 
+@pytest.mark.parametrize("name", ["A$^$B", "$\\frac$ x", "50$ or 100$", "Bob 🎲"])
+def test_a_chart_titled_with_a_name_draws_it_as_text(name: str) -> None:
+    """A stats chart's title carries the player's name: it was parsed as matplotlib math (some names failed to
+    draw at all, "50$ or 100$" lost its dollars) and drew glyphs the font lacks as boxes."""
+    for png in (render_rating_chart({"p": [(0.0, 25.0), (1.0, 26.0)]}, {"p": name}, title=f"{name}'s rating"),
+                render_nets_chart({"p": 3}, {"p": name}, title=f"{name} this period")):
+        assert _size(png) == (760, 420)
+
+
 def test_a_users_matplotlibrc_changes_nothing(tmp_path: Any) -> None:
     """Another process whose matplotlib config picks other fonts, hinting, line widths and colours still
     draws the goldens: every setting a picture depends on is pinned, every font loaded by file."""
