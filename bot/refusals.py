@@ -53,6 +53,7 @@ __all__ = [
     "bad_stake",
     "bad_unit_value",
     "computers_do_not_fit",
+    "future_period",
     "not_host_or_admin",
     "not_in_game",
     "not_your_turn",
@@ -178,6 +179,10 @@ EARLIER_TABLE = ("That is from an earlier table in this channel, which is closed
                  "(`status` shows it).")
 NO_ROUND_LIMIT = ("rounds= stops a table whose every round settles on its own; this game plays on to its end "
                   "(the last player left pays, or wins), so it takes no round limit.")
+
+
+def future_period(period: str) -> str:
+    return f"{period} has not begun: a month is settled once it has been played."
 
 
 def option_without_value(name: str) -> str:

@@ -224,6 +224,8 @@ class Reports:
                 raise UserError(R.ONLY_ADMIN_SETTLES, "not-admin")
             if period in settled:
                 raise UserError(R.period_settled(period), "already")
+            if period > rt.period():  # YYYY-MM sorts as time: a month not yet begun has nothing to settle
+                raise UserError(R.future_period(period), "bad-period")
             settled = {**settled, period: cmd.actor.user_id}  # the answer is stored with the settlement
         text = M.sheet_text(period, period in settled, balances, payments, names, settings)
         data: dict[str, JsonValue] = {"period": period, "balances": balances, "payments": [list(p) for p in payments],

@@ -381,6 +381,9 @@ async def test_sheet_lists_fewest_payments_and_admins_settle_it(harness: Harness
     assert settled.ok and data(settled)["settled"]
     assert (await h.do(ADMIN, "sheet", "settle")).code == "already"
     assert (await h.do(ADMIN, "sheet", "2026-13")).code == "bad-period"
+    future = await h.do(ADMIN, "sheet", "2099-01", "settle")  # it was accepted, "settled ✅" before it began
+    assert future.code == "bad-period" and "has not begun" in future.text
+    assert "2099-01" not in await h.service.store.settled_periods(KEY.server)
 
 
 async def test_tables_in_different_channels_are_independent(harness: Harness) -> None:
