@@ -174,6 +174,6 @@ def test_sheet_period_takes_a_month_only(tmp_path: Path, capsys: pytest.CaptureF
     db = str(tmp_path / "local.sqlite3")
     for word in ("settle", "chart"):
         code = main(["sheet", "--db", db, "--period", word])
-        assert code == 2 and "YYYY-MM" in capsys.readouterr().err
+        assert code == 2 and "A period is written YYYY-MM" in capsys.readouterr().out
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT COUNT(*) FROM settlements").fetchone() == (0,)
