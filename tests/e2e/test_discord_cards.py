@@ -165,15 +165,20 @@ async def test_three_players_play_the_card_game_to_a_winner(world: Harness) -> N
         assert sum(rows.values()) == 0 and len([v for v in rows.values() if v > 0]) == 1, rows
 
 
-async def test_a_bare_declare_or_discard_opens_its_form(world: Harness) -> None:
-    """``/liars declare`` and ``/liars discard`` with no options answer with their forms (as on Slack), to the
-    player who holds the hand; to anyone else, a private refusal."""
-    h = world
+async def two_at_cards(h: Harness) -> None:
+    """The bot up; Alice opens a card table, Bob joins, Alice deals."""
     await h.start()
     await h.ask(h.alice, "start", game="cards")
     await h.ask(h.bob, "join")
     await h.ask(h.alice, "deal")
     await h.service.drain()
+
+
+async def test_a_bare_declare_or_discard_opens_its_form(world: Harness) -> None:
+    """``/liars declare`` and ``/liars discard`` with no options answer with their forms (as on Slack), to the
+    player who holds the hand; to anyone else, a private refusal."""
+    h = world
+    await two_at_cards(h)
     g, c = h.guild.id, h.where
     user = holder(h)
     assert user is not None
@@ -195,11 +200,7 @@ async def test_a_discard_form_from_an_earlier_hand_throws_away_nothing_it_did_no
     """Its send button carried only which places were marked: pressed at a later hand it threw away the cards in
     those places of the new hand, cards the form never showed."""
     h = world
-    await h.start()
-    await h.ask(h.alice, "start", game="cards")
-    await h.ask(h.bob, "join")
-    await h.ask(h.alice, "deal")
-    await h.service.drain()
+    await two_at_cards(h)
 
     def r() -> CardsRound:
         return cards_round(h.service.table(h.key))
