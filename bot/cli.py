@@ -15,14 +15,13 @@ from typing import Any
 
 __all__ = ["main"]
 
-
-
 _MENTION = re.compile(r"<@([^<>\s]+)>")
 
 
 def _plain_names(text: str) -> str:
     """``<@zed>`` (a game's words for a player, which chat renders) as ``zed`` for the terminal."""
     return _MENTION.sub(r"\1", text)
+
 
 def _read_json(path: str) -> Any:
     try:

@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import Any
 
 from core.commands import CommandSpec
-from core.game import Control, Panel, Say, SayKind
+from core.game import Control, Panel, Say, SayKind, Step
 
 from .model import Button, Message, MessageKind
 from .ratings import Rating, Standing
@@ -33,15 +33,58 @@ from .settings import game_defaults
 from .table import TableState, TableStatus
 
 __all__ = [
-    "APP_REMOVED", "CHANNEL_DELETED", "CHART_POSTED", "DEALT", "LAST_DECLARED", "LEDGER_EMPTY", "LOBBY_TIMED_OUT",
+    "APP_REMOVED",
+    "CHANNEL_DELETED",
+    "CHART_POSTED",
+    "DEALT",
+    "LAST_DECLARED",
+    "LEDGER_EMPTY",
+    "LOBBY_TIMED_OUT",
     "NO_RATING_HISTORY",
-    "NO_ROUNDS_COUNTED", "NO_ROUNDS_PLAYED", "ONLY_COMPUTERS_REMAIN", "TOO_FEW_REMAIN", "all_rounds_played",
-    "balances_title", "closed_by", "closed_message", "done", "export_text", "help_text",
-    "history_text", "leaderboard_text", "leaderboard_title", "leaderboard_what", "leaderboard_when", "ledger_text",
-    "lobby_message", "mention", "nets_title", "no_settled_round", "nobody_on_board", "opened", "panel_message",
-    "ran_out_of_time", "rating_text", "rating_title", "removed", "rules_without_table", "say_messages",
-    "seat_list", "seated", "settings_saved", "settings_text", "sheet_text", "signed_units",
-    "stats_text", "table_closed", "table_message", "time_warning", "turn_message", "units", "with_units",
+    "NO_ROUNDS_COUNTED",
+    "NO_ROUNDS_PLAYED",
+    "ONLY_COMPUTERS_REMAIN",
+    "TOO_FEW_REMAIN",
+    "all_rounds_played",
+    "balances_title",
+    "closed_by",
+    "closed_message",
+    "done",
+    "export_text",
+    "help_text",
+    "history_text",
+    "leaderboard_text",
+    "leaderboard_title",
+    "leaderboard_what",
+    "leaderboard_when",
+    "ledger_text",
+    "lobby_message",
+    "mention",
+    "move_note",
+    "nets_title",
+    "no_settled_round",
+    "nobody_on_board",
+    "opened",
+    "panel_message",
+    "ran_out_of_time",
+    "rating_text",
+    "rating_title",
+    "removed",
+    "rules_without_table",
+    "say_messages",
+    "seat_list",
+    "seated",
+    "settings_saved",
+    "settings_text",
+    "sheet_text",
+    "signed_units",
+    "stats_text",
+    "table_closed",
+    "table_message",
+    "time_warning",
+    "turn_message",
+    "units",
+    "with_units",
 ]
 
 B_JOIN = Button("join", "Join", "primary")
@@ -225,6 +268,12 @@ def all_rounds_played(rounds: int) -> str:
 def ran_out_of_time(player: str) -> str:
     """The start of a timed-out move's note (the game's note follows)."""
     return f"⏰ {mention(player)} ran out of time. "
+
+
+def move_note(event: Mapping[str, Any], step: Step) -> str:
+    """What the table message says just happened, for a stored ``act`` event and the step it made."""
+    timed_out = ran_out_of_time(str(event.get("player", ""))) if event.get("timeout") else ""
+    return timed_out + step.note
 
 
 def time_warning(player: str, left: int) -> str:

@@ -62,10 +62,8 @@ class Play:
             event["timeout"] = True
         [step] = await rt.commit(table, [event], cmd, reply, checked=checked)
         settings = rt.cached_settings(table.key.server)
-        note = step.note
+        note = M.move_note(event, step)
         actor = str(event.get("player", ""))
-        if timed_out:
-            note = M.ran_out_of_time(actor) + note
         nxt = table.to_act
         turn = M.turn_message(table) if nxt is not None and nxt != actor and not table.is_computer(nxt) else None
         rt.post([M.panel_message(table, settings, note=note), turn, *M.say_messages(table, step.says, settings)])

@@ -363,14 +363,11 @@ class Reports:
         table_id = await self._channel_table(cmd.key)
         if table_id is None:
             raise UserError(R.NO_TABLE_PLAYED, "no-table")
-        table = TableState(table_id, cmd.key, keep_history=True)
         events = await rt.store.table_events(table_id)
         shown = await self.discretion.period(cmd, await rt.settings(cmd.key.server))
         if shown and any(period_of(float(str(e.get("at", 0)))) != shown for e in events if e.get("t") == "deal"):
             raise UserError(refused(shown), "history-month")  # a record cut short would not replay
-        for event in events:
-            table.apply(event)
-        records = table.records()
+        records = TableState.replayed(table_id, cmd.key, events, keep_history=True).records()
         if not records:
             raise UserError(R.NO_COUNTED_ROUND, "no-round")
         body = json.dumps(records[0] if len(records) == 1 else records, indent=1)

@@ -240,9 +240,7 @@ class TableRepository:
         self.tables.pop(key, None)
         if stored is None:
             return None
-        fresh = TableState(stored.table_id, key)
-        for event in stored.events:
-            fresh.apply(event)
+        fresh = TableState.replayed(stored.table_id, key, stored.events)
         if fresh.status == TableStatus.ENDED:  # pragma: no cover - the store lists open tables only
             return None
         self.panels.adopt(key, stored.table_id, stored.panels)

@@ -146,8 +146,7 @@ class Service:
             note = ""  # what the last move said, as the process that made it drew it
             for event, step in seen:
                 if event.get("t") == "act":
-                    timed_out = M.ran_out_of_time(str(event.get("player", ""))) if event.get("timeout") else ""
-                    note = timed_out + step.note
+                    note = M.move_note(event, step)
                 elif event.get("t") == "deal":
                     note = ""
             settings = await self.rt.settings(message.key.server)
@@ -267,6 +266,11 @@ class Service:
     def table(self, key: TableKey) -> TableState | None:
         return self.rt.tables.get(key)
 
+    def table_id(self, key: TableKey) -> int | None:
+        """The id of the table here now (what a reply's or a form's buttons are drawn for), if any."""
+        table = self.rt.tables.get(key)
+        return table.id if table is not None else None
+
     async def tables_of(self, platform: str, user_id: str, server_id: str | None = None) -> list[TableState]:
         """The tables where this user is in a round now, on one server or all of a platform's
         (for ``hand`` sent by DM, where there is no channel to name the table), as stored: another process
@@ -282,9 +286,7 @@ class Service:
                 stored = await self.rt.store.open_table_at(head.server, head.channel)
                 if stored is None:
                     continue
-                table = TableState(stored.table_id, key)
-                for event in stored.events:
-                    table.apply(event)
+                table = TableState.replayed(stored.table_id, key, stored.events)
             if user_id in table.seats and table.live:
                 found.append(table)
         return found

@@ -16,10 +16,12 @@ An ``open`` without ``game`` is the serial game's (tables opened before there we
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import StrEnum
 from typing import Any
 
 from core.errors import GameError
+from core.fairness import new_salt
 from core.game import Checked, Game, GameRules, Json, Match, RandomSource, Say, SayKind, Step
 from core.registry import DEFAULT_GAME, get_game
 
@@ -63,6 +65,15 @@ class TableState:
         self.max_rounds = 0
         self.computer_seed = ""  # the secret the computer seats' draws come from this round (see deal_event)
         self._roster: tuple[dict[str, str], frozenset[str]] | None = None  # see roster()
+
+    @classmethod
+    def replayed(cls, table_id: int, key: TableKey, events: Iterable[dict[str, Any]], *,
+                 keep_history: bool = False) -> TableState:
+        """The table as its stored events leave it."""
+        table = cls(table_id, key, keep_history=keep_history)
+        for event in events:
+            table.apply(event)
+        return table
 
     # -- derived ----------------------------------------------------------------------------------
     @property
@@ -201,7 +212,7 @@ class TableState:
         payload = match.deal(rng)
         # the computer seats' random draws this round come from a secret stored with the deal (never
         # shown): drawn from anything players know, their bluffs and mixing could be replayed
-        return {"t": "deal", "players": players, **payload, "seed": f"{rng.randrange(2**128):032x}"}
+        return {"t": "deal", "players": players, **payload, "seed": new_salt(rng)}
 
     # -- records ----------------------------------------------------------------------------------
     def records(self) -> list[Json]:

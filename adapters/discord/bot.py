@@ -49,7 +49,7 @@ from bot.service import Service, UserError
 from core.commands import CommandSpec, Kind, Param, Section, Suggest
 
 from .commands import build_commands
-from .components import DYNAMIC_ITEMS, TABLE_EXTRA
+from .components import DYNAMIC_ITEMS, drawn_for
 from .config import DiscordConfig
 from .forms import FormFlows
 from .links import Links, private_key
@@ -210,11 +210,6 @@ class LiarsBot(discord.AutoShardedClient):
             return private_key(interaction.channel_id)  # a server that never added the app keeps its own ledger
         return TableKey(PLATFORM, str(interaction.guild_id), str(interaction.channel_id))
 
-    def table_id(self, key: TableKey) -> int | None:
-        """The id of the table here now (what a reply's buttons are drawn for), if any."""
-        table = self.service.table(key)
-        return table.id if table is not None else None
-
     @staticmethod
     def actor(interaction: discord.Interaction[Any]) -> Actor:
         user = interaction.user
@@ -244,7 +239,7 @@ class LiarsBot(discord.AutoShardedClient):
                 return
             cmd = Command(name, key or self.table_key(interaction), self.actor(interaction), args,
                           dict(options or {}), request_id=f"discord:{interaction.id}",
-                          table_id=interaction.extras.get(TABLE_EXTRA))
+                          table_id=drawn_for(interaction))
             if _private(interaction):
                 await self._through_webhooks(interaction, cmd)
             else:
@@ -313,7 +308,7 @@ class LiarsBot(discord.AutoShardedClient):
         ephemeral = not (reply.ok and not reply.private)
         parts = chunks(render(reply))
         file = record_file(reply, key)
-        view = buttons_view(reply.buttons, key, self.table_id(key)) if reply.ok else None
+        view = buttons_view(reply.buttons, key, self.service.table_id(key)) if reply.ok else None
         for i, part in enumerate(parts):
             kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": ALLOWED_MENTIONS}
             if i == len(parts) - 1:

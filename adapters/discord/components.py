@@ -48,6 +48,7 @@ __all__ = [
     "TableButton",
     "ToggleButton",
     "custom_id",
+    "drawn_for",
 ]
 
 PLATFORM = "discord"
@@ -78,6 +79,12 @@ class ComponentHandler(Protocol):
 
     async def form_send(self, interaction: discord.Interaction[Any], key: TableKey, verb: str, first: str,
                         second: str) -> None: ...
+
+
+def drawn_for(interaction: discord.Interaction[Any]) -> int | None:
+    """The id of the table the clicked component was drawn for (None: a command, or an id drawn before)."""
+    table = interaction.extras.get(TABLE_EXTRA)
+    return table if isinstance(table, int) else None
 
 
 def custom_id(head: str, key: TableKey, *values: object, table: int | None = None) -> str:

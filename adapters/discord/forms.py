@@ -22,7 +22,7 @@ from bot.model import Actor, Command, Reply, TableKey
 from bot.service import Service, UserError
 from core.game import Form, FormField
 
-from .components import TABLE_EXTRA, FormSelect, SendButton, ToggleButton
+from .components import FormSelect, SendButton, ToggleButton, drawn_for
 from .render import suits
 
 __all__ = ["FORM_TEXT", "FormFlows", "chosen_values", "form_view", "picker_view", "toggle_view"]
@@ -166,18 +166,15 @@ class FormFlows:
         """The form for the clicker now, or why they cannot use it (a form drawn for a closed table
         included: the clicked component names its table)."""
         try:
-            form = self.host.service.form(key, str(interaction.user.id), verb, interaction.extras.get(TABLE_EXTRA))
+            form = self.host.service.form(key, str(interaction.user.id), verb, drawn_for(interaction))
         except UserError as exc:
             return exc.text
         return form.refusal if form.refusal is not None else form
 
     def _table(self, interaction: discord.Interaction[Any], key: TableKey) -> int | None:
         """The table a form is drawn for: the one its component named, else the one here now."""
-        named = interaction.extras.get(TABLE_EXTRA)
-        if isinstance(named, int):
-            return named
-        table = self.host.service.table(key)
-        return table.id if table is not None else None
+        named = drawn_for(interaction)
+        return named if named is not None else self.host.service.table_id(key)
 
     async def open(self, interaction: discord.Interaction[Any], key: TableKey, verb: str) -> None:
         async def work() -> None:
@@ -236,7 +233,7 @@ class FormFlows:
                 await interaction.edit_original_response(content=content, view=view)
                 return
             cmd = Command(form.verb, own, self.host.actor(interaction), options=options,
-                          request_id=f"discord:{interaction.id}", table_id=interaction.extras.get(TABLE_EXTRA))
+                          request_id=f"discord:{interaction.id}", table_id=drawn_for(interaction))
             reply = await self.host.service.handle(cmd)
             text = self.render(reply)
             if reply.ok:

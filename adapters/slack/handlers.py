@@ -279,8 +279,7 @@ class Listeners(AckedRequests):
     async def _answer(self, client: AsyncWebClient, url: Any, channel: str, user: str, reply: Reply,
                       key: TableKey) -> None:
         """Ephemeral to the person who acted, unless the service made the reply public."""
-        here = self.service.table(key)
-        text, blocks = render_reply(reply, key, here.id if here is not None else None)
+        text, blocks = render_reply(reply, key, self.service.table_id(key))
         public = reply.ok and not reply.private
         if isinstance(url, str) and url:
             await self.responder.post(url, text, blocks, public=public)
@@ -301,10 +300,7 @@ class Listeners(AckedRequests):
         if form.refusal is not None:
             await answer(Reply(form.refusal, ok=False, code="not-your-turn"))()
             return
-        if table is None:
-            here = self.service.table(key)
-            table = here.id if here is not None else None
-        modal = form_modal(key, form, opener, table=table)
+        modal = form_modal(key, form, opener, table=table if table is not None else self.service.table_id(key))
         if modal is None:
             await answer(Reply(TEXT["form_none"], ok=False, code="no-choice"))()
             return

@@ -279,14 +279,11 @@ class EliminationMatch:
             return (f"If you are still in when this round ends, you walk out on dinner with {E.names(with_them)}: "
                     f"the first of you in seat order {pays}, and the others neither pay nor are paid.")
         owed = self.rules.stake * (len(self.safe) + len(self.still_in) - 1)
-        if not self.live:
-            return (f"Still in the game, you walk out on dinner and pay it: {units(owed)} "
-                    f"({units(self.rules.stake)} to each other player).") if owed else (
-                    "Still in the game, you walk out on dinner and are its payer (at stake 0 nothing is written).")
-        return (f"If you are still in when this round ends, you walk out on dinner and pay it: {units(owed)} "
-                f"({units(self.rules.stake)} to each other player).") if owed else (
-                "If you are still in when this round ends, you walk out on dinner and are its payer (at stake 0 "
-                "nothing is written).")
+        when = "If you are still in when this round ends" if self.live else "Still in the game"
+        if not owed:
+            return f"{when}, you walk out on dinner and are its payer (at stake 0 nothing is written)."
+        return (f"{when}, you walk out on dinner and pay it: {units(owed)} "
+                f"({units(self.rules.stake)} to each other player).")
 
     def private_text(self, player: str) -> str | None:
         return self.inner.private_text(player) if self.inner is not None else None
