@@ -337,6 +337,8 @@ def sheet_text(period: str, settled: bool, balances: Mapping[str, int], payments
         lines.append("No rounds were settled in this period.")
     for p in sorted(balances, key=lambda p: -balances[p]):
         lines.append(f"• {names.get(p, p)}: {signed_units(balances[p], settings)}")
+    if balances and not payments:
+        lines.append("Nothing to pay: every balance is 0.")
     if payments:
         lines.append(f"To settle ({_plural(len(payments), 'payment')}):")
         lines += [f"  {names.get(a, a)} pays {names.get(b, b)} {units(u, settings)}" for a, b, u in payments]

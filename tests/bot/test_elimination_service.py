@@ -61,13 +61,19 @@ async def test_a_player_still_in_who_leaves_pays_for_dinner_at_the_next_deal(
     assert [replay(r, verify=True)["payer"] for r in exported][-1] == walker.user_id
 
 
-async def test_stake_zero_names_the_payer_and_writes_nothing(harness: Harness) -> None:
+async def test_stake_zero_names_the_payer_and_moves_no_money(harness: Harness) -> None:
     h = harness
     await open_three(h, "stake=0")
     await decide_one(h)
     await decide_one(h)
     assert h.service.table(KEY) is None
-    assert await h.service.store.balances(KEY.server) == {}
+    zeros = {p.user_id: 0 for p in (ALICE, BOB, CAROL)}  # everyone who played, at 0: not "nothing settled"
+    assert await h.service.store.balances(KEY.server) == zeros
+    ledger = await h.do(BOB, "ledger")
+    assert data(ledger)["all_time"] == zeros and "Bob: 0 units ($0.00) [0 units ($0.00)]" in ledger.text, ledger.text
+    sheet = await h.do(BOB, "sheet")
+    assert data(sheet)["balances"] == zeros and data(sheet)["payments"] == [], sheet.text
+    assert "No rounds were settled" not in sheet.text and "Nothing to pay" in sheet.text, sheet.text
     assert "pays for dinner" in "\n".join(m.text for m in h.notifier.messages)
     rounds: list[dict[str, Any]] = await h.service.store.rounds(KEY.server)  # JSON rows, read as such
     assert len(rounds) >= 2 and sum(bool(r["outcome"].get("payer")) for r in rounds) == 1
