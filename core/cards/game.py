@@ -270,6 +270,10 @@ class CardsMatch:
             if self.over:
                 outcome["winner_of_game"] = self.engine.winner
                 outcome["ranking"] = [g[0] for g in ranking]
+                # one who left without paying or being paid (in no challenge's money) is named with 0 at
+                # the end, as having played the game (`stats` said they had not)
+                paid = {p for s in self._summaries for p in (s.get("out"), s.get("winner"))}
+                net = {**{g[0]: 0 for g in ranking if g[0] not in paid}, **net}
             out.append(Settled(self.engine.record(), outcome, net, ranking))
         elif self.over:
             out.extend(self._final(paid))
@@ -346,8 +350,10 @@ class CardsMatch:
         return None if round_ is None else turn_text(round_)
 
     def leave_cost(self, player: str, leaving: Collection[str] = ()) -> str:
-        if self.engine.over or player not in self.engine.live_players or self.rules.payout != "winner":
+        if self.engine.over or player not in self.engine.live_players:
             return ""
+        if self.rules.payout == "knockout":
+            return "Under the knockout payout leaving costs nothing more: what you have paid or been paid stands."
         return f"Leaving mid-game forfeits: you pay the winner {units(self.rules.stake)} when the game ends."
 
     def private_text(self, player: str) -> str | None:

@@ -264,3 +264,32 @@ async def test_leaving_a_card_game_mid_game_says_it_forfeits(harness: Harness) -
     left = await h.do(CAROL, "leave")
     assert left.ok and left.text == ("You will leave after this round. Leaving mid-game forfeits: you pay the "
                                      "winner 1 unit ($1.00) when the game ends.")
+
+
+async def test_a_knockout_leaver_is_told_the_cost_and_counted_as_playing(harness: Harness) -> None:
+    """A player who left a knockout game without a challenge of their own: `stats` said they had not played
+    (they were in no ledger row, only in the game's ranking), and leaving said nothing of what it costs."""
+    h = harness
+    assert (await h.do(ALICE, "start", "game=cards", "knockout")).ok
+    for guest in (BOB, CAROL, ADMIN):
+        assert (await h.do(guest, "join")).ok
+    assert (await h.do(ALICE, "deal")).ok
+    r = round_of(h)
+    assert (await h.do(actor(r.to_act), "declare", *r.least_raise().name().split())).ok
+    r = round_of(h)
+    leaver = next(a for a in (ALICE, BOB, CAROL, ADMIN) if a.user_id not in (r.active, r.to_act))
+    left = await h.do(leaver, "leave")
+    assert left.ok and left.text.endswith("Under the knockout payout leaving costs nothing more: what you have "
+                                          "paid or been paid stands."), left.text
+    for _ in range(60):
+        r = round_or_none(h) if h.service.table(KEY) is not None else None
+        if r is None or r.to_act is None:
+            break
+        if r.phase is Phase.GUN:
+            assert (await h.do(actor(r.to_act), "challenge")).ok
+        else:
+            assert (await h.do(actor(r.to_act), "declare", *r.least_raise().name().split())).ok
+    assert h.service.table(KEY) is None
+    stats = await h.do(leaver, "stats")
+    assert stats.ok and data(stats)["rounds"] == 1, stats.text
+    assert "Games won: 0 of 1 finished" in stats.text, stats.text
