@@ -272,8 +272,8 @@ class CardsMatch:
                 outcome["ranking"] = [g[0] for g in ranking]
                 # one who left without paying or being paid (in no challenge's money) is named with 0 at
                 # the end, as having played the game (`stats` said they had not)
-                paid = {p for s in self._summaries for p in (s.get("out"), s.get("winner"))}
-                net = {**{g[0]: 0 for g in ranking if g[0] not in paid}, **net}
+                moved = {p for s in self._summaries for p in (s.get("out"), s.get("winner"))}
+                net = {**{g[0]: 0 for g in ranking if g[0] not in moved}, **net}
             out.append(Settled(self.engine.record(), outcome, net, ranking))
         elif self.over:
             out.extend(self._final(paid))

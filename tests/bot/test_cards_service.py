@@ -282,13 +282,13 @@ async def test_a_knockout_leaver_is_told_the_cost_and_counted_as_playing(harness
     assert left.ok and left.text.endswith("Under the knockout payout leaving costs nothing more: what you have "
                                           "paid or been paid stands."), left.text
     for _ in range(60):
-        r = round_or_none(h) if h.service.table(KEY) is not None else None
-        if r is None or r.to_act is None:
+        now = round_or_none(h) if h.service.table(KEY) is not None else None
+        if now is None or now.to_act is None:
             break
-        if r.phase is Phase.GUN:
-            assert (await h.do(actor(r.to_act), "challenge")).ok
+        if now.phase is Phase.GUN:
+            assert (await h.do(actor(now.to_act), "challenge")).ok
         else:
-            assert (await h.do(actor(r.to_act), "declare", *r.least_raise().name().split())).ok
+            assert (await h.do(actor(now.to_act), "declare", *now.least_raise().name().split())).ok
     assert h.service.table(KEY) is None
     stats = await h.do(leaver, "stats")
     assert stats.ok and data(stats)["rounds"] == 1, stats.text
