@@ -55,7 +55,7 @@ def turn_text(round_: Round, *, ping: bool = True) -> str | None:
     return f"{mention(who)}, you hold the hand: declare {above}{first}."
 
 
-def panel(match: CardsEngine, stake_text: str) -> Panel:
+def panel(match: CardsEngine, stake_text: str, round_number: int) -> Panel:
     rules = match.rules
     lines = [f"**Liar's Poker with cards** · {rules.describe()} · stake {stake_text}"]
     live = [mention(p) + (" (a pass left)" if p in match.passes else "") for p in match.live_players]  # unused passes
@@ -71,7 +71,7 @@ def panel(match: CardsEngine, stake_text: str) -> Panel:
         opener = match.next_opener
         lines.append(f"Next round: {mention(opener)} opens." if opener else "Waiting for the first deal.")
         return Panel("\n".join(lines))
-    lines.append(f"Round {len(match.rounds)}. " + _standing_text(round_))
+    lines.append(f"Round {round_number}. " + _standing_text(round_))
     whose = turn_text(round_, ping=False)
     if whose:
         lines.append(whose)

@@ -110,6 +110,7 @@ class CardsMatch:
         self.rules = rules
         self.engine = CardsEngine(rules, players, out=out, passed=passed, forfeits=forfeits, opener=opener)
         self._summaries: list[Json] = list(summaries)
+        self._rounds_before = len(self._summaries)  # the game's rounds at its seats before (each ended by a challenge)
         self.pending: Step | None = None
         if self.engine.over:  # everyone else left: the game ends here
             self.pending = Step(self._end_says(self.engine.transfers), self._final(list(self.engine.transfers)))
@@ -122,6 +123,11 @@ class CardsMatch:
     @property
     def over(self) -> bool:
         return self.engine.over
+
+    @property
+    def round_number(self) -> int:
+        """The game's round under way or last played, counted across seat changes (0 before the first deal)."""
+        return self._rounds_before + len(self.engine.rounds)
 
     @property
     def live(self) -> bool:
@@ -149,7 +155,7 @@ class CardsMatch:
         salt = new_salt(rng)
         names = [str(c) for c in deck]
         return {
-            "round": len(self.engine.rounds) + 1,
+            "round": self.round_number + 1,
             "deck": names,
             "opener": opener,
             "salt": salt,
@@ -168,7 +174,7 @@ class CardsMatch:
         if not isinstance(sealed, str) or commitment(deck, salt) != sealed:
             raise GameError("the deal's commitment does not match its deck and salt")
         self.engine.start_round(deck, opener, salt=salt, commitment=sealed)
-        n = len(self.engine.rounds)
+        n = self.round_number
         public = Say(deal_text(n, opener, sealed), SayKind.DEAL)
         return Step((public, self._hand_say(opener)), note=f"Round {n}: {opener} opens")
 
@@ -236,7 +242,7 @@ class CardsMatch:
             return [Say(thrown_in_text(event)), self._hand_say(event.player)]
         assert isinstance(event, Challenged)
         summary = challenge_summary(event, self.engine.next_opener)
-        summary["round"] = len(self.engine.rounds)
+        summary["round"] = self.round_number
         self._summaries.append(summary)
         text = challenge_text(event, self.engine.next_opener)
         if self.rules.payout == "knockout":
@@ -338,7 +344,7 @@ class CardsMatch:
         raise NoLastHand()
 
     def panel(self, seats: str, note: str = "") -> Panel:
-        drawn = panel(self.engine, units(self.rules.stake))
+        drawn = panel(self.engine, units(self.rules.stake), self.round_number)
         lines = drawn.text.split("\n")
         lines.insert(1, f"Seats: {seats}")
         if note:
@@ -453,6 +459,7 @@ class CardsGame:
 
         if outcome.get("kind") == "challenge":  # the knockout payout: a row for each challenge of a game
             loser = outcome.get("out")
+            n = int(outcome.get("round", n))  # the game's count, across seat changes
             line = f"Card game, round {n}: {name(loser)} knocked out" if loser else f"Card game, round {n}"
             winner = outcome.get("winner_of_game") if outcome.get("game_over") else None
             return line + (f"; the game won by {name(winner)}" if winner else "")

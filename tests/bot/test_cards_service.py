@@ -293,3 +293,6 @@ async def test_a_knockout_leaver_is_told_the_cost_and_counted_as_playing(harness
     stats = await h.do(leaver, "stats")
     assert stats.ok and data(stats)["rounds"] == 1, stats.text
     assert "Games won: 0 of 1 finished" in stats.text, stats.text
+    lines = (await h.do(ALICE, "history")).text.splitlines()[1:]  # oldest first: each challenge's own round
+    numbers = [int(n) for n in re.findall(r"round (\d+):", "\n".join(lines))]
+    assert len(numbers) == len(lines) >= 2 and numbers == sorted(set(numbers)), lines  # "round 1" twice before

@@ -27,11 +27,12 @@ def play_out(m: CardsMatch, rng: random.Random, level: str = "normal") -> list[S
     """Deal and play with computer players until the game is over; check privacy on the way."""
     settled: list[Settled] = []
     while not m.over:
-        deal = m.deal(rng)
-        step = m.apply_deal(deal)
-        assert [s.kind for s in step.says] == [SayKind.DEAL, SayKind.PRIVATE]
-        assert step.says[1].to == deal["opener"]
-        assert not SUITS & set(step.says[0].text)
+        if not m.live:  # (a round already dealt is played on)
+            deal = m.deal(rng)
+            step = m.apply_deal(deal)
+            assert [s.kind for s in step.says] == [SayKind.DEAL, SayKind.PRIVATE]
+            assert step.says[1].to == deal["opener"]
+            assert not SUITS & set(step.says[0].text)
         while m.live:
             who = m.to_act
             assert who is not None
@@ -239,11 +240,17 @@ def test_a_seat_change_knocks_the_leaver_out_and_carries_the_game_on() -> None:
     assert isinstance(m2, CardsMatch)
     assert m2.engine.out == [opener, leaver] and m2.engine.forfeits == [leaver]
     assert set(m2.engine.live_players) == set(seats) - {opener}
-    assert m2.deal(rng)["opener"] == challenger
+    deal = m2.deal(rng)
+    assert deal["opener"] == challenger and deal["round"] == 2  # the game's second round: it counted from 1 again
+    dealt = m2.apply_deal(deal)
+    assert dealt.says[0].text.startswith("Round 2:") and dealt.note == f"Round 2: {challenger} opens"
+    assert "\nRound 2. " in m2.panel("…").text
     settled = play_out(m2, rng)
     net = settled[-1].net
     assert sum(net.values()) == 0 and net[leaver] == -1 and len(net) == 5
     assert replay(settled[-1].record)["net"] == net
+    rounds = [c["round"] for c in settled[-1].outcome["challenges"]]
+    assert rounds == list(range(1, len(rounds) + 1)), rounds
 
 
 def test_when_everyone_else_leaves_the_new_match_is_over_and_settles() -> None:
