@@ -12,7 +12,7 @@ import logging
 import random
 from typing import Any
 
-from core.game import Checked, Json
+from core.game import Checked, Json, Say, SayKind
 
 from . import messages as M
 from . import refusals as R
@@ -51,9 +51,14 @@ class Play:
         return reply
 
     async def apply(self, table: TableState, action: Checked | Json, cmd: Command | None = None,
-                    reply: Reply | None = None, timed_out: bool = False) -> None:
+                    reply: Reply | None = None, timed_out: bool = False, held: bool = False) -> bool:
         """Store and apply an action (checked, or a game's own: a timeout's, a computer's); queue what it
-        says (under the table's lock)."""
+        says (under the table's lock).
+
+        A timed-out turn may be several moves (the card game's take, then declare): while the same player
+        is still to act, what a move tells them privately ("you may discard…") is held back, since the timer
+        moves for them at once; after the last (``held``: something was), they are told what the game says
+        to them now.  Returns whether this move's private words were held back."""
         rt = self.rt
         checked = action if isinstance(action, Checked) else None
         payload = action.action if isinstance(action, Checked) else action
@@ -66,7 +71,14 @@ class Play:
         actor = str(event.get("player", ""))
         nxt = table.to_act
         turn = M.turn_message(table) if nxt is not None and nxt != actor and not table.is_computer(nxt) else None
-        rt.post([M.panel_message(table, settings, note=note), turn, *M.say_messages(table, step.says, settings)])
+        says = list(step.says)
+        goes_on = timed_out and table.live and nxt == actor
+        if goes_on:
+            says = [say for say in says if not (say.kind is SayKind.PRIVATE and say.to == actor)]
+        elif held and table.match is not None and (now := table.match.private_text(actor)) is not None:
+            says.append(Say(now, SayKind.PRIVATE, to=actor))
+        rt.post([M.panel_message(table, settings, note=note), turn, *M.say_messages(table, says, settings)])
+        return goes_on
 
     # -- what follows a move ----------------------------------------------------------------------
     async def after_change(self, key: TableKey) -> None:

@@ -115,8 +115,9 @@ class Timers:
                 rt.post([M.table_message(table, M.time_warning(player, math.ceil(left)), MessageKind.WARNING)])
                 return 1
             else:
+                held = False
                 for _ in range(3):  # one turn may be several moves: the card game's take, then declare
-                    await self.play.apply(table, table.match.timeout_action(), timed_out=True)
+                    held = await self.play.apply(table, table.match.timeout_action(), timed_out=True, held=held)
                     if not table.live or table.to_act != player:
                         break
         await self.play.after_change(key)

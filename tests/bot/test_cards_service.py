@@ -48,12 +48,16 @@ async def test_a_timed_out_player_declares_or_takes_and_declares_the_least_raise
     under_gun = r.to_act
     assert under_gun != opener
     least = r.least_raise()
+    seen = len(h.notifier.messages)
     h.clock.advance(61)
     for _ in range(3):
         await h.service.tick()
     r = round_of(h)
     # Under the gun and out of time: took the hand and declared the least legal raise, in one turn.
     assert r.active == under_gun and r.standing == least and r.standing > opening
+    told = [m.text for m in h.notifier.messages[seen:] if m.to == under_gun]
+    # not "You may discard and draw once, then declare" (the timer had declared for them): the hand they hold
+    assert len(told) == 1 and told[0].startswith("The hand you passed on at "), told
     assert r.phase is Phase.GUN and r.to_act == opener
     said = [m.text for m in h.notifier.messages if "ran out of time" in m.text]
     assert len(said) >= 2
