@@ -57,11 +57,13 @@ __all__ = [
     "leaderboard_title",
     "leaderboard_what",
     "leaderboard_when",
+    "ledger_empty_in",
     "ledger_text",
     "lobby_message",
     "mention",
     "move_note",
     "nets_title",
+    "no_rounds_counted_in",
     "no_settled_round",
     "nobody_on_board",
     "opened",
@@ -283,6 +285,15 @@ def time_warning(player: str, left: int) -> str:
 # -- reports: the server's ledger, its sheet, the table's history and rules -------------------------
 CHART_POSTED = "📈 The chart is posted in this channel."
 LEDGER_EMPTY = "The ledger is empty: no round has been settled on this server yet."
+
+
+def ledger_empty_in(period: str) -> str:
+    """The ledger where the server shows this period only (``history=month``) and it has no round yet."""
+    return f"📒 No round has been settled in {period} yet (this server shows players this period's figures only)."
+
+
+def no_rounds_counted_in(period: str) -> str:
+    return f"Nothing has been settled at this table in {period} (this server shows this period's rounds only)."
 NO_ROUNDS_PLAYED = "No rounds have been played in this channel."
 NO_ROUNDS_COUNTED = "Nothing has been settled at this table yet."  # a card game under the winner payout: at its end
 NO_RATING_HISTORY = "\nNo rating history to chart yet."
@@ -384,7 +395,10 @@ def leaderboard_text(title: str, standings: Sequence[Standing], names: Mapping[s
     return "\n".join(lines)
 
 
-def no_settled_round(name: str) -> str:
+def no_settled_round(name: str, period: str | None = None) -> str:
+    """``period``: the server shows this period only (``history=month``)."""
+    if period is not None:
+        return f"{name} has not played a settled round on this server in {period}."
     return f"{name} has not played a settled round on this server."
 
 

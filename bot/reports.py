@@ -194,8 +194,10 @@ class Reports:
         total = current if shown else await rt.store.balances(server)
         names = await rt.store.names(server)
         if not total:
-            return Reply(M.LEDGER_EMPTY,
-                         data={"period": period, "current": {}, "all_time": {}})
+            empty: dict[str, JsonValue] = {"period": period, "current": {}, "all_time": {}}
+            if shown:
+                return Reply(M.ledger_empty_in(period), data={**empty, "history": "month"})
+            return Reply(M.LEDGER_EMPTY, data=empty)
         text = M.ledger_text(period, current, total, names, settings, only_period=shown is not None)
         data: dict[str, JsonValue] = {"period": period, "current": current, "all_time": total}
         if shown:
@@ -290,7 +292,7 @@ class Reports:
             parts.append((game.title, played, text))
         data["rounds"] = sum(n for _, n, _ in parts)
         if not parts:
-            return Reply(M.no_settled_round(name), data=data)
+            return Reply(M.no_settled_round(name, shown), data=data)
         text = M.stats_text(name, net, parts, settings)
         if _wants_chart(cmd):
             rated = [g for g in GAMES if target in book.of(g, shown).history]
@@ -352,7 +354,7 @@ class Reports:
         rows: Sequence[Mapping[str, Any]] = only_period(
             await rt.store.rounds(server, table_id=table_id, limit=10), shown)
         if not rows:
-            return Reply(M.NO_ROUNDS_COUNTED)
+            return Reply(M.no_rounds_counted_in(shown) if shown else M.NO_ROUNDS_COUNTED)
         names = await rt.store.names(server)
         return Reply(M.history_text(get_game(_game_of(row)).history_line(
             {"round": row["number"], **row["record"], "outcome": row.get("outcome") or {}}, names)

@@ -26,6 +26,8 @@ HOME_TEXT = {
     "title": "Liar's Poker",
     "balance": "*Your balance* on this workspace's sheet for {period}: *{current}* (all time {total}).",
     "no_rounds": "You have no settled round on this workspace yet: `/liars start` in a channel opens a table.",
+    "no_rounds_month": "You have no settled round on this workspace in {period} yet (this workspace shows players "
+    "this month's figures only): `/liars start` in a channel opens a table.",
     "rating": "*{title}*: rating *{rating}* ({trend} over the last rounds) · {rank}",
     "rank": "#{place} on the all-time board",
     "balance_month": "*Your balance* on this workspace's sheet for {period}: *{current}* "
@@ -76,7 +78,8 @@ async def home_view(service: Service, server: str, actor: Actor, channel: str = 
     total = (ledger.get("all_time") or {}).get(user)
     month = ledger.get("history") == "month"  # the sheet keeper's discretion: this period only
     if total is None:
-        blocks.append(_section(HOME_TEXT["no_rounds"]))
+        blocks.append(_section(HOME_TEXT["no_rounds_month" if month else "no_rounds"].format(
+            period=ledger.get("period", ""))))
     else:
         current = int((ledger.get("current") or {}).get(user, 0))
         blocks.append(_section(HOME_TEXT["balance_month" if month else "balance"].format(

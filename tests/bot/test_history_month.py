@@ -117,3 +117,21 @@ async def test_with_history_month_a_table_begun_last_period_is_not_exported_to_p
     assert len(record["rounds"]) == 2
     history = await h.do(BOB, "history")
     assert history.ok and "Round 1:" not in history.text and "Round 2:" in history.text
+
+
+async def test_with_history_month_a_month_not_yet_played_says_this_month_not_never(harness: Harness) -> None:
+    """Early in a month, with history=month, a player was told the ledger was empty ("no round has been settled
+    on this server yet"), that they had never played and that nothing was ever settled at the table."""
+    h = harness
+    await play(h, "777", 2)
+    h.clock.advance(40 * DAY)  # February: the table is still open, nothing played in it yet
+    assert (await h.do(BOSS, "config", "history=month")).ok
+    ledger = await h.do(BOB, "ledger")
+    assert ledger.ok and ledger.text.startswith("📒 No round has been settled in 2026-02 yet"), ledger.text
+    assert data(ledger)["history"] == "month"
+    stats = await h.do(BOB, "stats")
+    assert stats.text == "Bob has not played a settled round on this server in 2026-02.", stats.text
+    history = await h.do(BOB, "history")
+    assert history.text.startswith("Nothing has been settled at this table in 2026-02"), history.text
+    admin = await h.do(BOSS, "ledger")  # an admin still sees the whole ledger
+    assert "2026-01" not in admin.text and "[+" in admin.text, admin.text

@@ -113,3 +113,14 @@ async def test_the_home_tab_over_socket_mode(fake: FakeSlack, tmp_path: Path) ->
             assert call.ok and call.params["user_id"] == BOB
     finally:
         await bot.close()
+
+
+async def test_the_home_tab_of_a_month_only_workspace_speaks_of_this_month(driver: HttpDriver) -> None:
+    """With history=month and nothing played this month, the Home tab said "no settled round on this workspace
+    yet", as if nothing had ever been played."""
+    driver.fake.add_user("U0BOSS", name="boss", is_admin=True)
+    assert (await driver.slash("U0BOSS", "config history=month")).text
+    shown = await _home(driver, BOB)
+    period = driver.bot.service.rt.period()
+    assert f"no settled round on this workspace in {period} yet" in shown, shown
+    assert "this month's figures only" in shown
