@@ -208,7 +208,12 @@ class Workspaces:
         if hit is not None and hit[0] > now:
             return hit[1]
         bot = await self.store.bot_of_server(server)
-        client = None if bot is None or not bot.bot_token else self._client_for(bot.bot_token)
+        if bot is None or not bot.bot_token:
+            # not kept: an install a moment later (here or in another process) is used at once, not after
+            # a silent minute (the new table's lobby and its serial DMs were dropped)
+            self._clients.pop(server, None)
+            return None
+        client = self._client_for(bot.bot_token)
         self._clients[server] = (now + TOKEN_SECONDS, client)
         return client
 

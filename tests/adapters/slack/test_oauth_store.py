@@ -8,8 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from slack_sdk.oauth.installation_store.models.installation import Installation
+from slack_sdk.web.async_client import AsyncWebClient
 
-from adapters.slack.oauth import InstallationStore, StateStore, Uninstalls
+from adapters.slack.oauth import InstallationStore, StateStore, Uninstalls, Workspaces
+from bot.model import TableKey
 from tests.adapters.store_support import StoreFactory
 
 
@@ -75,3 +77,15 @@ async def test_removing_one_workspace_of_an_organisation_keeps_the_organisations
     await uninstalls.on_revoked({"tokens": {"oauth": [], "bot": ["UB"]}}, {**body, "team_id": "T2"})
     assert closed == ["slack:E1"]  # the organisation's last workspace: its tables close
     assert await store.bot_of_server("E1") is None
+
+
+async def test_a_workspace_installed_again_is_used_at_once_not_a_minute_later(open_store: StoreFactory) -> None:
+    """The answer "not installed" was kept for a minute: a workspace that removed the app and added it back
+    had its new table's lobby, table message and serial DMs dropped in silence until then."""
+    store = InstallationStore(await open_store())
+    workspaces = Workspaces(AsyncWebClient(base_url="http://127.0.0.1:9/api/"), store, clock=lambda: 1000.0)
+    key = TableKey("slack", "T1", "C1")
+    assert await workspaces.client(key) is None  # not installed (yet, or any more)
+    await store.async_save(installation("T1", token="xoxb-t1-again"))
+    client = await workspaces.client(key)  # the same moment: no cached "not installed"
+    assert client is not None and client.token == "xoxb-t1-again"
