@@ -152,6 +152,18 @@ class Lobby:
         self.rt.post([M.lobby_message(table)])
         return reply
 
+    async def sit_out(self, table: TableState, player: str, turns: int) -> None:
+        """The timer played ``turns`` turns in a row for ``player``: they leave after this round, as if they
+        had typed ``leave`` (what leaving costs included), and the table is told (under the table's lock)."""
+        assert table.match is not None
+        cost = M.with_units(table.match.leave_cost(player, table.pending_leave),
+                            self.rt.cached_settings(table.key.server))
+        await self.rt.commit(table, [{"t": "leave", "player": player}])
+        told = [M.table_message(table, M.away(player, turns), MessageKind.INFO), M.lobby_message(table)]
+        if cost:  # in the second person, as `leave` answers it: to them alone
+            told.append(M.table_message(table, f"{M.AWAY_YOU} {cost}", MessageKind.PRIVATE, to=player))
+        self.rt.post(told)
+
     async def deal(self, cmd: Command) -> Reply:
         rt = self.rt
         async with rt.lock(cmd.key):

@@ -34,6 +34,7 @@ from .table import TableState, TableStatus
 
 __all__ = [
     "APP_REMOVED",
+    "AWAY_YOU",
     "CHANNEL_DELETED",
     "CHART_POSTED",
     "DEALT",
@@ -46,6 +47,7 @@ __all__ = [
     "ONLY_COMPUTERS_REMAIN",
     "TOO_FEW_REMAIN",
     "all_rounds_played",
+    "away",
     "balances_title",
     "closed_by",
     "closed_message",
@@ -265,6 +267,14 @@ def closed_by(name: str, *, void: bool) -> str:
 
 def all_rounds_played(rounds: int) -> str:
     return f"all {rounds} rounds are played."
+
+
+def away(player: str, turns: int) -> str:
+    """A player the timer played for ``turns`` turns in a row, who leaves after this round."""
+    return f"💤 {mention(player)} let {turns} turns in a row run out and leaves the table after this round."
+
+
+AWAY_YOU = "The timer played your last turns for you, so you leave the table after this round."
 
 
 def ran_out_of_time(player: str) -> str:

@@ -55,6 +55,8 @@ class TableState:
         self.match: Match | None = None
         self.matches: list[Match] = []
         self.pending_leave: set[str] = set()
+        self.away: dict[str, int] = {}  # player -> turns in a row the timer played for them (see AWAY_TURNS)
+        self._last_act: tuple[str, bool] | None = None  # who moved last, and whether the timer did
         self.last_declared = False
         self.opened_at = 0.0
         self.turn_started_at = 0.0
@@ -153,6 +155,7 @@ class TableState:
             step = self.match.apply(checked if checked is not None else
                                     {k: v for k, v in event.items() if k not in _ENVELOPE})
             self.turn_started_at = at
+            self._count_away(str(event.get("player", "")), bool(event.get("timeout")))
             self.rounds_settled += len(step.settled)
             return step
         elif kind == "seat":
@@ -169,6 +172,15 @@ class TableState:
         else:  # pragma: no cover - the service writes only the kinds above
             raise ValueError(f"unknown table event {kind!r}")
         return Step()
+
+    def _count_away(self, player: str, timed_out: bool) -> None:
+        """A turn the timer played counts once (the card game's take and declare are one turn); a move of
+        the player's own starts the count again."""
+        if not timed_out:
+            self.away.pop(player, None)
+        elif self._last_act != (player, True):
+            self.away[player] = self.away.get(player, 0) + 1
+        self._last_act = (player, timed_out)
 
     def _reseat(self, players: list[str]) -> Step:
         """Carry the game on at these seats (a seat change between rounds); what that settles, if the

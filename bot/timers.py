@@ -24,6 +24,9 @@ __all__ = ["Timers"]
 
 log = logging.getLogger(__name__)
 
+AWAY_TURNS = 3
+"""Turns in a row the timer plays for a person before they leave the table after that round."""
+
 SURVEY_EVERY = 5.0  # seconds between looks for tables other processes opened, moved on or closed
 
 
@@ -120,6 +123,9 @@ class Timers:
                     held = await self.play.apply(table, table.match.timeout_action(), timed_out=True, held=held)
                     if not table.live or table.to_act != player:
                         break
+                if table.away.get(player, 0) >= AWAY_TURNS and player not in table.pending_leave:
+                    # gone: a table of people who all walked away played on for ever, moving their money
+                    await self.play.lobby.sit_out(table, player, AWAY_TURNS)
         await self.play.after_change(key)
         return 1
 

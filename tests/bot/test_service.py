@@ -671,3 +671,33 @@ async def test_a_display_name_that_looks_like_a_mention_names_only_its_player(ha
     ledger = await h.do(ALICE, "ledger")
     names = await h.service.store.names(KEY.server)
     assert names["U7"] == "‹@U1›" and "‹@U1›" in ledger.text
+
+
+async def test_a_table_everyone_walked_away_from_stops_and_a_returning_player_stays(harness: Harness) -> None:
+    """Nobody typing: the timer played every turn for ever (480 rounds a day at turn_timeout=60), the
+    absent opener's sure bid collecting from the others each round. A person the timer played three turns
+    in a row for leaves after that round; one who moves again is counted afresh."""
+    h = harness
+    assert (await h.do(ADMIN, "config", "turn_timeout=60")).ok
+    await open_three(h)
+    back = BOB  # moves on his second turn, then goes quiet too
+    moved = False
+    for _ in range(400):
+        if h.service.table(KEY) is None:
+            break
+        table = h.table()
+        if table.live and table.to_act == back.user_id and not moved and table.away.get(back.user_id) == 1:
+            move = ("challenge",) if live_round(table).standing_bid else ("bid", "1", "1")
+            assert (await h.do(back, *move)).ok
+            moved = True
+            assert back.user_id not in table.away  # his own move: counted afresh
+            continue
+        h.clock.advance(61)
+        await h.service.tick()
+    assert moved and h.service.table(KEY) is None  # closed: too few (or no) people left
+    away = [m for m in h.notifier.messages if "turns in a row run out" in m.text]
+    assert len(away) >= 2 and all(m.to is None for m in away)
+    assert away[0].text.startswith("💤 <@") and away[0].text.endswith("leaves the table after this round.")
+    rows = await h.service.store.rounds(KEY.server)
+    assert 1 <= len(rows) <= 8, len(rows)  # a few rounds, not hundreds
+    assert sum((await h.service.store.balances(KEY.server)).values()) == 0
