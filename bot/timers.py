@@ -123,7 +123,8 @@ class Timers:
                     held = await self.play.apply(table, table.match.timeout_action(), timed_out=True, held=held)
                     if not table.live or table.to_act != player:
                         break
-                if table.away.get(player, 0) >= AWAY_TURNS and player not in table.pending_leave:
+                if (table.away.get(player, 0) >= AWAY_TURNS and player not in table.pending_leave
+                        and not table.match.over):
                     # gone: a table of people who all walked away played on for ever, moving their money
                     await self.play.lobby.sit_out(table, player, AWAY_TURNS)
         await self.play.after_change(key)
