@@ -28,6 +28,7 @@ AWAY_TURNS = 3
 """Turns in a row the timer plays for a person before they leave the table after that round."""
 
 SURVEY_EVERY = 5.0  # seconds between looks for tables other processes opened, moved on or closed
+RETRY_FIRST, RETRY_MOST = 0.5, 60.0  # a table still due after its timer acted waits this long, doubling, to that
 
 
 class Timers:
@@ -37,8 +38,14 @@ class Timers:
         self._warned: dict[TableKey, tuple[int, float]] = {}
         self._task: asyncio.Task[None] | None = None
         self._survey_at = float("-inf")
+        self._stuck: dict[TableKey, tuple[int, float]] = {}  # failures in a row, and when to try again
 
     def deadline(self, table: TableState) -> float | None:
+        due = self._due(table)
+        stuck = self._stuck.get(table.key)
+        return due if due is None or stuck is None else max(due, stuck[1])
+
+    def _due(self, table: TableState) -> float | None:
         rt = self.rt
         settings = rt.cached_settings(table.key.server)
         if table.status == TableStatus.LOBBY:
@@ -79,6 +86,13 @@ class Timers:
                 log.error("the timer of table %s failed: %s: %s", key, type(result).__name__, result)
             else:
                 total += result
+            table = self.rt.tables.get(key)
+            if table is not None and (d := self._due(table)) is not None and d <= now:
+                # nothing moved it (the store refused, the deal failed): back off, not 20 tries a second
+                failures = self._stuck.get(key, (0, 0.0))[0] + 1
+                self._stuck[key] = (failures, now + min(RETRY_MOST, RETRY_FIRST * 2 ** (failures - 1)))
+            else:
+                self._stuck.pop(key, None)
         return total
 
     async def _tick_table(self, key: TableKey) -> int:

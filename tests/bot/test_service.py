@@ -701,3 +701,32 @@ async def test_a_table_everyone_walked_away_from_stops_and_a_returning_player_st
     rows = await h.service.store.rounds(KEY.server)
     assert 1 <= len(rows) <= 8, len(rows)  # a few rounds, not hundreds
     assert sum((await h.service.store.balances(KEY.server)).values()) == 0
+
+
+async def test_a_table_whose_timer_keeps_failing_is_tried_less_and_less_often(harness: Harness) -> None:
+    """A deal the store refused was tried again some 20 times a second (each a write, a reload of the whole
+    table and a traceback in the log): the table waits half a second, then twice as long each time, to a
+    minute; once it moves again it is due at its usual times."""
+    h = harness
+    await open_three(h)
+    assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
+    assert (await h.do(actor(h.to_act()), "challenge")).ok
+    with sqlite3.connect(h.path) as db:  # the next deal's write fails (a real SQLite failure)
+        db.execute("""CREATE TRIGGER refuse_deal BEFORE INSERT ON table_events WHEN NEW.event LIKE '%"t":"deal"%'
+                      BEGIN SELECT RAISE(ABORT, 'disk says no'); END""")
+    assert (await h.do(actor(h.to_act()), "challenge")).ok  # counted; the deal after it fails
+    timers = h.service.timers
+    waits = []
+    for _ in range(9):
+        due = timers.deadline(h.table())  # (a failed write reloads the table as stored: a new object)
+        assert due is not None
+        waits.append(round(due - h.clock.now(), 3))
+        h.clock.advance(max(due - h.clock.now(), 0))
+        assert await h.service.tick() == 1  # tried (and failed: logged) when due, not before
+        assert h.serial().live_round is None
+    assert waits == [0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 60.0], waits
+    with sqlite3.connect(h.path) as db:
+        db.execute("DROP TRIGGER refuse_deal")
+    h.clock.advance(60)
+    assert await h.service.tick() == 1 and h.serial().live_round is not None
+    assert timers.deadline(h.table()) == h.table().turn_started_at + 30  # the turn's own warning time again
