@@ -266,7 +266,7 @@ def closed_by(name: str, *, void: bool) -> str:
 
 
 def all_rounds_played(rounds: int) -> str:
-    return f"all {rounds} rounds are played."
+    return "its one round is played." if rounds == 1 else f"all {rounds} rounds are played."
 
 
 def away(player: str, turns: int) -> str:

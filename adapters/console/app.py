@@ -9,6 +9,7 @@ import logging
 import random
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -19,6 +20,7 @@ from bot.bootstrap import terminal_table
 from bot.commands import resolve, table_commands
 from bot.model import Actor, Command, Message, Reply, TableKey, render_mentions
 from bot.service import Service
+from bot.table import TableState
 from core.commands import CommandSpec, Section
 from core.game import Game
 from core.registry import DEFAULT_GAME, get_game
@@ -193,6 +195,38 @@ async def play(
         await service.close()
 
 
+def _not_for_this_table(table: TableState, *, seats: int, preset: str | None, stake: int | None, rounds: int | None,
+                        ) -> str:
+    """The flags given to a resumed table that would have made another table ("" if none)."""
+    given = [flag for flag, differs in (
+        ("--seats", seats != table.seat_limit),
+        ("--preset", preset is not None and preset.lower() != table.rules.preset),
+        ("--stake", stake is not None and stake != table.rules.stake),
+        ("--rounds", rounds is not None and rounds != table.max_rounds),
+    ) if differs]
+    return ", ".join(given) + (" apply" if len(given) > 1 else " applies") if given else ""
+
+
+def _read_lines(readline: Callable[[], str]) -> asyncio.Queue[str]:
+    """What is typed, line by line ("" at the end), read by a daemon thread: Ctrl-C at the prompt ends the
+    program at once (a read in the loop's executor held it until Enter was pressed)."""
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[str] = asyncio.Queue()
+
+    def pump() -> None:
+        while True:
+            line = readline()
+            try:
+                loop.call_soon_threadsafe(queue.put_nowait, line)
+            except RuntimeError:  # the loop is closed: the program is ending
+                return
+            if not line:
+                return
+
+    threading.Thread(target=pump, name="liars-stdin", daemon=True).start()
+    return queue
+
+
 async def _run(
     service: Service, notifier: ConsoleNotifier, *, game: str, seats: int, preset: str | None, stake: int | None,
     humans: int,
@@ -220,16 +254,26 @@ async def _run(
         out.flush()
 
     table = service.table(KEY)
+    if table is not None and not humans and YOU in table.seats:
+        # the demo once closed it ("closed by the terminal", its round void) to run in its place
+        out.write("⚠️  A table you play is open in this database: `liars play` resumes it (type `end` there to "
+                  "close it). Run the demo on another database (--db FILE).\n")
+        out.flush()
+        return 2
     if table is not None and (humans and YOU in table.seats):
         if table.game.name != game:  # --game (or --seats, --preset) applies to a new table only
             out.write(f"Resuming the table left open in this database: it plays {table.game.title}, not "
                       f"{get_game(game).title}. Type `end` to close it; the next `liars play` opens a new one.\n\n")
+        elif ignored := _not_for_this_table(table, seats=seats, preset=preset, stake=stake, rounds=rounds):
+            out.write(f"Resuming the table left open in this database ({table.seat_limit} seats, preset "
+                      f"{table.rules.preset}, stake {table.rules.stake}): {ignored} to a new table only. Type `end` "
+                      "to close this one; the next `liars play` opens a new one.\n\n")
         else:
             out.write("Resuming the table left open in this database.\n\n")
         await service.resume(KEY)
         show(await send("status"))
-        if table.live:
-            show(await send("hand"))
+        if table.live and (held := await send("hand")).ok:  # under the gun in the card game one holds nothing
+            show(held)
     else:
         if table is not None:
             await service.handle(Command("end", KEY, Actor("cli", "the terminal", is_admin=True)))
@@ -260,12 +304,11 @@ async def _run(
 
     out.write(plain(how_to_play(current.game if (current := service.table(KEY)) else get_game(game))))
     out.flush()
-    loop = asyncio.get_running_loop()
-    readline: Callable[[], str] = stdin.readline
+    lines = _read_lines(stdin.readline)
     while service.table(KEY) is not None:
         out.write("> ")
         out.flush()
-        line = await loop.run_in_executor(None, readline)
+        line = await lines.get()
         if not line:
             break
         table = service.table(KEY)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import io
 import json
 import os
@@ -9,11 +11,12 @@ import re
 import sqlite3
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
-from adapters.console.app import play
+from adapters.console.app import _read_lines, play
 from bot.cli import main
 
 
@@ -177,3 +180,75 @@ def test_sheet_period_takes_a_month_only(tmp_path: Path, capsys: pytest.CaptureF
         assert code == 2 and "A period is written YYYY-MM" in capsys.readouterr().out
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT COUNT(*) FROM settlements").fetchone() == (0,)
+
+
+async def test_a_resumed_table_says_which_flags_it_ignores_and_the_demo_leaves_it_alone(tmp_path: Path) -> None:
+    """`liars play --stake 5 --seats 3` resumed a stake-1, 2-seat table saying only "Resuming…"; the demo
+    (`--humans 0`) on the same database closed the person's table, its round void."""
+    db = str(tmp_path / "local.sqlite3")
+    assert await play(seats=2, preset=None, stake=None, humans=1, rounds=None, seed=3, level="easy",
+                      db_path=db, stdin=io.StringIO("quit\n"), out=io.StringIO()) == 0
+    again = io.StringIO()
+    assert await play(seats=3, preset="classic", stake=5, humans=1, rounds=None, seed=3, level="easy",
+                      db_path=db, stdin=io.StringIO("quit\n"), out=again) == 0
+    assert again.getvalue().startswith("Resuming the table left open in this database (2 seats, preset classic, "
+                                       "stake 1): --seats, --stake apply to a new table only."), again.getvalue()
+    demo = io.StringIO()
+    assert await play(seats=4, preset=None, stake=None, humans=0, rounds=2, seed=3, level="easy",
+                      db_path=db, out=demo) == 2
+    assert "A table you play is open in this database" in demo.getvalue()
+    elsewhere = io.StringIO()  # the demo on a database of its own plays ("all 1 rounds are played" before)
+    assert await play(seats=3, preset=None, stake=None, humans=0, rounds=1, seed=3, level="easy",
+                      db_path=str(tmp_path / "demo.sqlite3"), out=elsewhere) == 0
+    assert "The table is closed: its one round is played." in elsewhere.getvalue(), elsewhere.getvalue()[-300:]
+    resumed = io.StringIO()
+    assert await play(seats=2, preset=None, stake=None, humans=1, rounds=None, seed=3, level="easy",
+                      db_path=db, stdin=io.StringIO("quit\n"), out=resumed) == 0
+    assert resumed.getvalue().startswith("Resuming the table left open in this database.\n")  # still there
+
+
+async def test_a_card_game_resumed_under_the_gun_greets_with_no_warning(tmp_path: Path) -> None:
+    """Resuming a card game printed "⚠️ You hold nothing to show right now." for a `hand` nobody typed."""
+    for seed in range(1, 30):  # a deal where the computer opens: the person is left under the gun
+        db = str(tmp_path / f"cards{seed}.sqlite3")
+        first = io.StringIO()
+        assert await play(seats=2, preset=None, stake=None, humans=1, rounds=None, seed=seed, level="easy",
+                          db_path=db, stdin=io.StringIO("quit\n"), out=first, game="cards") == 0
+        if "Your hand at this table" in first.getvalue():
+            continue  # the person opened
+        again = io.StringIO()
+        assert await play(seats=2, preset=None, stake=None, humans=1, rounds=None, seed=seed, level="easy",
+                          db_path=db, stdin=io.StringIO("quit\n"), out=again, game="cards") == 0
+        text = again.getvalue()
+        assert text.startswith("Resuming the table left open in this database.") and "under the gun" in text, text[:500]
+        assert "⚠️" not in text and "hold nothing" not in text, text[:800]
+        break
+    else:
+        raise AssertionError("the computer never opened")
+
+
+def test_ctrl_c_at_the_prompt_does_not_wait_for_enter() -> None:
+    """The prompt's read ran in the loop's executor, which asyncio.run waits for on the way out: Ctrl-C at
+    `> ` ended the program only once Enter was pressed.  The read is a daemon thread's now."""
+    typed = threading.Event()
+
+    def readline() -> str:  # a terminal where nobody presses Enter
+        typed.wait()
+        return ""
+
+    async def prompt() -> None:
+        lines = _read_lines(readline)
+        await asyncio.wait_for(lines.get(), 0.05)  # what Ctrl-C does: the waiting task is cancelled
+
+    ended = threading.Event()
+
+    def run() -> None:
+        with contextlib.suppress(TimeoutError):
+            asyncio.run(prompt())
+        ended.set()
+
+    threading.Thread(target=run, daemon=True).start()
+    try:
+        assert ended.wait(30), "asyncio.run waited for the read of a line nobody typed"
+    finally:
+        typed.set()
