@@ -50,15 +50,16 @@ class _NoRng:
 
 def rules_from_record(record: Mapping[str, Any]) -> Rules:
     spec = record.get("rules", "classic")
+    # the top's "format" and "stake" go in with the rules (stake 0 is for the elimination, which a top-level
+    # "format" may be what says)
+    top = {name: record[name] for name in ("format", "stake") if name in record}
     try:
         if isinstance(spec, str):
-            rules = make_rules(spec)
+            rules = make_rules(spec, **top)
         elif isinstance(spec, Mapping):
-            rules = Rules.from_dict(dict(spec))
+            rules = Rules.from_dict({**spec, **top})
         else:
             raise RecordError("'rules' must be a preset name or an object of options")
-        if "stake" in record:
-            rules = make_rules(rules, stake=record["stake"])
     except RulesError as exc:
         raise RecordError(str(exc)) from None
     return rules
@@ -135,7 +136,7 @@ def replay(record: Any, *, verify: bool = False) -> dict[str, Any]:
     if not isinstance(record, Mapping):
         raise RecordError("a game record is a JSON object")
     rules = rules_from_record(record)
-    if "format" in record or rules.elimination:  # the elimination (who pays for dinner) replays its own way
+    if rules.elimination:  # the elimination (who pays for dinner) replays its own way
         from .elimination.record import replay_elimination
 
         return replay_elimination(record, verify=verify)
@@ -170,6 +171,10 @@ def replay(record: Any, *, verify: bool = False) -> dict[str, Any]:
     if first_stake is not None:
         if not isinstance(first_stake, int) or isinstance(first_stake, bool) or first_stake <= 0:
             raise RecordError("'first_stake' must be a positive whole number of units")
+        # only a progressive stake carried over a seat change differs from the table's: a whole multiple of it
+        if not rules.progressive_stakes or first_stake % rules.stake:
+            raise RecordError(f"'first_stake' {first_stake} cannot begin a session at stake {rules.stake}"
+                              + ("" if rules.progressive_stakes else " without progressive stakes"))
         session.next_stake = first_stake
 
     results: list[dict[str, Any]] = []
@@ -191,6 +196,8 @@ def replay(record: Any, *, verify: bool = False) -> dict[str, Any]:
             # after a counted round the rules name the opener (the first round's may carry over from the
             # table's previous seats, so it is taken as recorded)
             raise IllegalRecordedAction(f"{session.next_opener!r} opens this round, not {opener!r}", r, None)
+        if not isinstance(spec.get("last_hand", False), bool):
+            raise RecordError(f"round {r}'s 'last_hand' is true or false")
         if spec.get("last_hand"):
             session.declare_last_hand()
         try:

@@ -13,6 +13,8 @@ Choices where RULES.md is silent (documented here, as RULES.md asks):
   Only bonuses that are switched on count towards ``m``.
 * The ``winner`` later-opener rule: if the final bid was made (or skunked), the bidder opens; if it
   failed, the first player to have challenged it opens.
+* SLIPS and a change of seats: the slips were dealt for the seats there, so a table whose seats change
+  between rounds begins a new session (new slips, ten rounds more, the tenth doubled).
 
 Reduced formats (issue #12; the published "3×3" and "5×5" research formats): ``digits`` (2–10) digit
 values and ``serial_length`` (1–8) digits per serial.  With ``digits`` < 10 the digits in play are

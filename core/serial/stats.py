@@ -25,6 +25,8 @@ def player_stats(player: str, records: Sequence[Mapping[str, Any]]) -> tuple[str
         if player not in out["net"] or "final_bid" not in out:  # an elimination's walk-out has no count
             continue
         stats["rounds"] += 1
+        if out["skunk"] and out.get("multiplier") == 0:
+            continue  # a push (the skunk at three players): nobody won or lost
         if out["final_bid"]["player"] == player:
             won = out["net"][player] >= 0 and (out["made"] or out["skunk"])
             stats["bids_made" if won else "bids_failed"] += 1

@@ -448,3 +448,59 @@ def test_a_later_round_opened_by_someone_the_rules_do_not_name_is_refused(
                                         {"player": "P3", "challenge": True}]})
     refused = illegal(*replay(wrong, tmp_path, capsys))
     assert refused == {"error": "'P3' opens this round, not 'P1'", "round": 1, "action": None}
+
+
+# -- hand-written records read as their words say (hunt, session 24) ------------------------------------------
+def dinner_record(**top: Any) -> dict[str, Any]:
+    """A two-player elimination, written the README's way: "format" at the top; one round decides the payer."""
+    return {"format": "elimination", "rules": "classic", "players": ["P1", "P2"], **top,
+            "rounds": [{"serials": {"P1": "11111111", "P2": "22222222"}, "opener": "P1",
+                        "actions": [{"player": "P1", "bid": [1, 1]}, {"player": "P2", "challenge": True}]}]}
+
+
+def test_an_elimination_record_with_its_format_at_the_top_takes_stake_0(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """"stake": 0 beside a top-level "format": "elimination" was refused ("stake=0 is for format=elimination")."""
+    for record in (dinner_record(stake=0), {**dinner_record(), "rules": {"preset": "classic", "stake": 0}}):
+        code, out, err = replay(record, tmp_path, capsys)
+        assert code == 0, err
+        result = json.loads(out)
+        assert result["payer"] == "P2" and result["transfers"] == [], result
+
+
+@pytest.mark.parametrize("option", [{"serial_source": "slips"}, {"last_hand_double": True}])
+def test_an_elimination_record_with_an_option_it_refuses_exits_2_on_one_line(
+        option: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Options the elimination refuses gave a 32-line traceback and exit 1."""
+    one_line_failure(*replay({**dinner_record(stake=1), "rules": {"preset": "classic", **option}}, tmp_path, capsys))
+
+
+def test_a_record_whose_top_says_format_rounds_is_the_usual_game(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """"format": "rounds" at the top was sent to the elimination's replay and refused."""
+    code, out, err = replay({**EXAMPLE_1, "format": "rounds"}, tmp_path, capsys)
+    assert code == 0, err
+    assert json.loads(out)["totals"] == json.loads(replay(EXAMPLE_1, tmp_path, capsys)[1])["totals"]
+
+
+@pytest.mark.parametrize(("rules", "first_stake"), [("classic", 1000), ("salomon", 3)])
+def test_a_first_stake_no_table_could_carry_is_refused(
+        rules: str, first_stake: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`first_stake` was taken whatever it said: round 1 of a classic record was paid at 1,000 and verified."""
+    stake = 2 if rules == "salomon" else 1
+    example = EXAMPLE_2 if rules == "salomon" else EXAMPLE_1
+    err = one_line_failure(*replay({**example, "stake": stake, "first_stake": first_stake}, tmp_path, capsys))
+    assert "'first_stake'" in err
+    code, out, err = replay({**EXAMPLE_2, "stake": 2, "first_stake": 8}, tmp_path, capsys)
+    assert code == 0 and json.loads(out)["rounds"][0]["stake"] == 8, err  # a carried progressive stake: taken
+
+
+@pytest.mark.parametrize("said", ["no", "false", 0, 1, None])
+def test_last_hand_and_push_are_true_or_false(said: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """"last_hand": "no" declared the last hand (round 1 re-scored at double stake)."""
+    record = {**EXAMPLE_1, "rules": {"preset": "classic", "last_hand_double": True}}
+    record["rounds"] = [{**record["rounds"][0], "last_hand": said}]
+    assert "'last_hand' is true or false" in one_line_failure(*replay(record, tmp_path, capsys))
+    dinner = dinner_record(stake=1)
+    dinner["rounds"] = [{**dinner["rounds"][0], "push": said}]
+    assert "'push' is true or false" in one_line_failure(*replay(dinner, tmp_path, capsys))

@@ -121,7 +121,9 @@ def replay_elimination(record: Mapping[str, Any], *, verify: bool = False) -> di
             continue
         leaves = leaver(outcome, still)
         # checked where the record states them ("leaves", "push"), each against the count
-        wrong_push = "push" in spec and bool(spec["push"]) != (leaves is None)
+        if not isinstance(spec.get("push", False), bool):
+            raise RecordError(f"round {r}'s 'push' is true or false")
+        wrong_push = "push" in spec and spec["push"] != (leaves is None)
         if ("leaves" in spec and spec["leaves"] != leaves) or wrong_push:
             stated = [f"{spec['leaves']} left" if "leaves" in spec else "", "a push" if spec.get("push") else ""]
             said = " and ".join(s for s in stated if s) or "no push"

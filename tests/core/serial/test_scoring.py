@@ -8,7 +8,9 @@ import pytest
 
 from core.serial import Bid, Outcome, RankOrder, Rules, make_rules, score
 from core.serial.plugin import SERIAL
+from core.serial.record import outcome_to_dict
 from core.serial.scoring import size_multiplier
+from core.serial.stats import player_stats
 
 from ._helpers import serials
 
@@ -168,6 +170,15 @@ def test_skunk_pays_2n_minus_6_whatever_the_bid(n: int, each: int) -> None:
 def test_skunk_at_three_players_is_a_push() -> None:
     result = outcome(ALL_BONUSES, {"a": "12456789", "b": "12456789", "c": "00000000"}, (6, 3))
     assert result.skunk and result.transfers == () and set(result.net.values()) == {0}
+    # and `stats` counts it as neither a made bid nor a lost challenge (it counted both)
+    record = {"actions": [{"player": result.bidder, "bid": [6, 3]},
+                          *({"player": p, "challenge": True} for p in "abc" if p != result.bidder)],
+              "outcome": outcome_to_dict(result)}
+    for player in "abc":
+        _, figures = player_stats(player, [record])
+        assert figures["rounds"] == 1, figures
+        assert (figures["bids_made"], figures["bids_failed"], figures["challenges_won"],
+                figures["challenges_lost"]) == (0, 0, 0, 0), (player, figures)
 
 
 def test_skunk_replaces_the_sixes_and_size_multipliers() -> None:
