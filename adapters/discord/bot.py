@@ -442,6 +442,9 @@ def _gateway_override(bot: discord.Client, url: str) -> None:
     bot.http.get_bot_gateway = get_bot_gateway  # type: ignore[method-assign]
 
 
+CLOSE_SECONDS = 5.0  # how long a stopping process waits for discord.py's client to end by itself
+
+
 async def run(config: DiscordConfig, *, sync_commands: bool = True, stop: asyncio.Event | None = None) -> int:
     """``liars discord``: connect and serve until SIGINT/SIGTERM (or ``stop`` is set)."""
     stop = stop or asyncio.Event()
@@ -473,7 +476,13 @@ async def _run(config: DiscordConfig, sync_commands: bool, stop: asyncio.Event) 
             if runner not in done:
                 log.info("stopping")
                 await bot.close()
-                with contextlib.suppress(asyncio.CancelledError):
+                # discord.py's shard launcher retries a gateway it cannot reach even after close(): bounded
+                finished, _ = await asyncio.wait({runner}, timeout=CLOSE_SECONDS)
+                if not finished:
+                    log.warning("the Discord client did not stop within %.0f s of closing; cancelling it",
+                                CLOSE_SECONDS)
+                    runner.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):  # stopping: its end is not news
                     await runner
                 return 0
             try:

@@ -8,6 +8,7 @@ import asyncio
 import os
 import re
 import signal
+import socket
 import sys
 from pathlib import Path
 
@@ -132,3 +133,25 @@ async def test_liars_discord_process_against_a_local_fake(tmp_path: Path) -> Non
         assert " ERROR " not in log and "Traceback" not in log, log
         assert "synced /liars to server" in log
         assert fake.identify_count == 1 and not fake.unknown_requests and not fake.internal_errors
+
+
+async def test_a_stop_while_the_gateway_cannot_be_reached_ends_the_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """SIGTERM while the gateway was down: the process logged "stopping" and went on retrying the gateway
+    (discord.py's shard launcher ignores close()), until SIGKILL.  It now ends, cancelling the client."""
+    from adapters.discord import bot
+
+    monkeypatch.setattr(bot, "CLOSE_SECONDS", 0.5)
+    with socket.socket() as closed:  # a port nothing listens on
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    async with FakeDiscord() as fake:
+        config = DiscordConfig(token=fake.token, api_base=fake.api_base, gateway_url=f"ws://127.0.0.1:{port}/",
+                               db_path=str(tmp_path / "liars.sqlite3"))
+        stop = asyncio.Event()
+        running = asyncio.create_task(bot.run(config, sync_commands=False, stop=stop))
+        await asyncio.sleep(1.0)  # it has tried the gateway (and failed) by now
+        assert not running.done()
+        stop.set()
+        assert await asyncio.wait_for(running, timeout=20) == 0  # (it once took 30 s and more)
+    assert "did not stop within 0 s of closing; cancelling it" in caplog.text
