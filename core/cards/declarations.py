@@ -257,6 +257,7 @@ _PHRASES: tuple[tuple[tuple[str, ...], HandType, tuple[int, ...]], ...] = (
     (("pair",), HandType.PAIR, ()),
     (("high", "card"), HandType.HIGH_CARD, ()),
 )
+_GROUPS = frozenset({HandType.PAIR, HandType.THREE_OF_A_KIND, HandType.FOUR_OF_A_KIND, HandType.FIVE_OF_A_KIND})
 _COLOURS = frozenset({"red", "black", "color"})
 # "a" is the article before these ("a pair of sixes", "a king high", "a red flush"), and before a rank in digits
 # where an article can stand: first, or after a word that takes one ("a 7 high", "I have a 3 of a kind");
@@ -287,14 +288,17 @@ def _parse(text: str) -> Declaration:
     if not tokens:
         raise DeclarationParseError(f"say what the hand is, {_EXAMPLES}")
     words = [w for w, _ in tokens]
-    kinds: set[HandType] = set()
+    said: list[tuple[int, HandType]] = []  # every phrase's kind and place ("a pair of aces and a pair of eights")
     preset: tuple[int, ...] = ()
     used = [False] * len(words)
     i = 0
     while i < len(words):
         for phrase, kind, ranks in _PHRASES:
             if tuple(words[i : i + len(phrase)]) == phrase:
-                kinds.add(kind)
+                if phrase == ("full", "of") and not any(w in _PLURAL or w in _SINGULAR for w in words[:i]):
+                    # "full of fours" names the pair alone, which no prefix can (the three come first)
+                    raise DeclarationParseError("name the three first: 'eights full of fours', or 'full house'")
+                said.append((i, kind))
                 preset = preset or ranks
                 for k in range(i, i + len(phrase)):
                     used[k] = True
@@ -303,13 +307,16 @@ def _parse(text: str) -> Declaration:
         i += 1
     colour = any(w in _COLOURS for w in words)
     implicit: HandType | None = None
+    counted: list[tuple[int, HandType]] = []  # "three kings and two fours": a group for each count of a rank
     found: list[int] = list(preset)
     for k, (word, grouped) in enumerate(tokens):
         if used[k] or word in _COLOURS:
             continue
         nxt = words[k + 1] if k + 1 < len(words) else ""
+        if word in _COUNTS and not grouped and nxt in ("pair", "pairs"):
+            raise DeclarationParseError(f"no hand has {word} pairs: say 'two pair' or 'a pair of {word}s'")
         if word in _COUNTS and not grouped and nxt in _PLURAL:
-            implicit = implicit or _COUNTS[word]
+            counted.append((k, _COUNTS[word]))
         elif word in _PLURAL:
             found.append(_PLURAL[word])
         elif word == "a" and (grouped or not (nxt in _ARTICLE_BEFORE or (
@@ -322,11 +329,29 @@ def _parse(text: str) -> Declaration:
                 implicit = implicit or HandType.TWO_PAIR
         else:
             raise DeclarationParseError(f"I don't know the word {quoted(word)} in a declaration: {_EXAMPLES}")
-    if len(kinds) > 1:
-        names = " and ".join(sorted(type_name(k) for k in kinds))
+    kinds = {k for _, k in said if k not in _GROUPS}  # these name the whole hand ("flush with two aces")
+    named = [k for _, k in said if k in _GROUPS]  # "pair", "trips", "four of a kind"…: one group of a rank each
+    if len(kinds) > 1 or (kinds and named):
+        names = " and ".join(sorted(type_name(k) for k in {*kinds, *named}))
         raise DeclarationParseError(f"a declaration names one kind of hand, not {names}")
+    # in the order they are said, each with the rank that follows it
+    groups = [k for _, k in sorted([*counted, *((i, k) for i, k in said if k in _GROUPS)])] if not kinds else []
+    if len(groups) > 1 and len(set(groups)) == 1 and len(set(found)) <= 1:
+        groups = groups[:1]  # the same group said twice: "three of a kind, three sevens"
     if kinds:
         kind = next(iter(kinds))
+    elif len(groups) == 1:
+        kind = groups[0]
+    elif sorted(groups) == [HandType.PAIR, HandType.THREE_OF_A_KIND]:  # "three kings and a pair of queens"
+        kind = HandType.FULL_HOUSE
+        if groups[0] is HandType.PAIR and len(found) >= 2:  # "two fours and three sevens": the three first
+            found[0], found[1] = found[1], found[0]
+    elif groups == [HandType.PAIR, HandType.PAIR]:  # "two kings and two queens", "a pair of aces and a pair…"
+        kind = HandType.TWO_PAIR
+        found[:2] = sorted(found[:2], reverse=True)
+    elif groups:
+        names = " and ".join(type_name(k) for k in groups)
+        raise DeclarationParseError(f"a declaration names one kind of hand, not {names}")
     elif implicit is not None:
         kind = implicit
     elif "high" in words and found:

@@ -103,6 +103,34 @@ def test_the_parser_reads_what_people_type(text: str, kind: HandType, ranks: tup
     assert Declaration.parse(text) == Declaration(kind, ranks)
 
 
+@pytest.mark.parametrize(
+    ("text", "kind", "ranks"),
+    [  # two groups said one by one: each was read as the first group with the second's rank a kicker
+        ("three kings and a pair of queens", T.FULL_HOUSE, (13, 12)),
+        ("a pair of queens and three kings", T.FULL_HOUSE, (13, 12)),
+        ("three sevens and two fours", T.FULL_HOUSE, (7, 4)),
+        ("two fours and three sevens", T.FULL_HOUSE, (7, 4)),
+        ("two kings and two queens", T.TWO_PAIR, (13, 12)),
+        ("two queens and two kings", T.TWO_PAIR, (13, 12)),
+        ("a pair of aces and a pair of eights", T.TWO_PAIR, (14, 8)),
+        ("full house, three kings and two queens", T.FULL_HOUSE, (13, 12)),
+        ("three of a kind, three sevens", T.THREE_OF_A_KIND, (7,)),  # one group said twice
+        ("four kings and an ace", T.FOUR_OF_A_KIND, (13, 14)),
+    ],
+)
+def test_two_groups_said_one_by_one_make_the_hand_they_make(text: str, kind: HandType,
+                                                            ranks: tuple[int, ...]) -> None:
+    assert Declaration.parse(text) == Declaration(kind, ranks)
+
+
+@pytest.mark.parametrize("text", ["three pair", "four pairs", "full of fours", "three kings and four queens",
+                                  "a pair of aces and three kings and two queens"])
+def test_a_count_that_makes_no_hand_is_refused(text: str) -> None:
+    """ "three pair" was a pair of threes, "full of fours" fours full."""
+    with pytest.raises(DeclarationParseError):
+        Declaration.parse(text)
+
+
 def test_the_structured_form() -> None:
     d = Declaration.from_json({"type": "two-pair", "ranks": ["7", "3", "J"]})
     assert d == Declaration(T.TWO_PAIR, (7, 3, 11))
