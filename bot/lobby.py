@@ -174,7 +174,8 @@ class Lobby:
                 raise UserError(R.PLAY_UNDER_WAY, "table-running")
             if len(table.seats) < table.game.min_players:
                 raise UserError(R.too_few_to_deal(table.game.min_players), "too-few")
-            reply = Reply(table.game.hand.dealt if table.game.hand is not None else M.DEALT)
+            hand = table.game.hand
+            reply = Reply(M.DEALT if hand is None else hand.dealt_here if cmd.secrets_here else hand.dealt)
             await self.deal_round(table, cmd, reply)
         await self.follow_up(cmd.key)
         return reply

@@ -91,6 +91,9 @@ class Command:
 
     ``table_id``: the table a button or form was drawn for (None: a typed command, which acts on whatever
     table is here); at any other table — the channel's next one — it is refused, not applied.
+
+    ``secrets_here``: where the command was sent, no DM can reach the players (a Discord group DM): what
+    is dealt in secret comes to each holder privately in the channel, and the answers say so.
     """
 
     name: str
@@ -100,6 +103,7 @@ class Command:
     options: Mapping[str, Option] = field(default_factory=dict)
     request_id: str | None = None
     table_id: int | None = None
+    secrets_here: bool = False
 
 
 @dataclass(frozen=True, slots=True)

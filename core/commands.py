@@ -91,11 +91,13 @@ class HandWords:
 
     ``what`` completes the table's ``hand`` line, "show me … again, privately" ("my serial"); ``label``
     is the words on the game's button for it ("My serial"), which a platform's notices name ("press
-    **My serial**").  ``dealt`` is the host's answer to ``deal`` (who gets what by DM)."""
+    **My serial**").  ``dealt`` is the host's answer to ``deal`` (who gets what by DM); ``dealt_here`` the
+    same where no DM can reach the players and each gets theirs privately in the channel."""
 
     what: str
     label: str
     dealt: str = "Dealt. Check your DMs for your secret."
+    dealt_here: str = "Dealt. Each player's secret comes to them alone, here."
 
 
 @dataclass(frozen=True, slots=True)

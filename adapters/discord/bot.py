@@ -214,6 +214,10 @@ class LiarsBot(discord.AutoShardedClient):
     def actor(interaction: discord.Interaction[Any]) -> Actor:
         user = interaction.user
         perms = interaction.permissions
+        if interaction.guild_id is None and _private(interaction):
+            # a group DM or a DM between friends keeps its own ledger, which nobody there could otherwise keep
+            # (no Manage Server): each member administers it (config, sheet settle, end, kick)
+            return Actor(str(user.id), user.display_name, is_admin=True)
         admin = interaction.guild_id is not None and (perms.manage_guild or perms.administrator)
         return Actor(str(user.id), user.display_name, is_admin=bool(admin))
 
@@ -233,13 +237,13 @@ class LiarsBot(discord.AutoShardedClient):
                     and not _private(interaction) and not (perms.view_channel and posts)):
                 await self.send_private(interaction, TEXT["cannot_post"])  # a table nobody could see
                 return
-            if spec is not None and spec.form and not args and not options and not _private(interaction):
+            if spec is not None and spec.form and not args and not options:
                 # a move with a form, sent bare (``/liars bid``): its form, as its button opens it
                 await self.forms.open(interaction, key or self.table_key(interaction), spec.name)
                 return
             cmd = Command(name, key or self.table_key(interaction), self.actor(interaction), args,
                           dict(options or {}), request_id=f"discord:{interaction.id}",
-                          table_id=drawn_for(interaction))
+                          table_id=drawn_for(interaction), secrets_here=_private(interaction))
             if _private(interaction):
                 await self._through_webhooks(interaction, cmd)
             else:

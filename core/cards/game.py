@@ -89,7 +89,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
 )
 """The card game's moves and private read, declared once (every surface is built from them)."""
 
-HAND = HandWords("my cards", HAND_BUTTON.label, "Dealt. The opener draws five cards, by DM; the hand then goes round.")
+HAND = HandWords("my cards", HAND_BUTTON.label, "Dealt. The opener draws five cards, by DM; the hand then goes round.",
+                 "Dealt. The opener draws five cards, shown to them alone here; the hand then goes round.")
 """What the card game deals, in its words (``Game.hand``)."""
 
 

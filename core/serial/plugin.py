@@ -33,7 +33,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
 )
 """The serial game's moves and private reads, declared once (every surface is built from them)."""
 
-HAND = HandWords("my serial", T.B_HAND.label, "Dealt. Check your DMs for your serial.")
+HAND = HandWords("my serial", T.B_HAND.label, "Dealt. Check your DMs for your serial.",
+                 "Dealt. Each player's serial comes to them alone, here (only they can see it).")
 """What the serial game deals, in its words (``Game.hand``)."""
 
 FORMATS: Mapping[str, FormatWords] = {

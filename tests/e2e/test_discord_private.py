@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 import pytest
 
+from adapters.discord.commands import top_level
 from adapters.discord.links import Links
 from adapters.discord.notifier import DiscordNotifier
 from bot.model import TableKey
@@ -271,3 +272,35 @@ async def test_a_click_answered_privately_never_draws_the_table_into_that_answer
     await fake.wait_for(lambda: "Standing bid: **3 zeros**" in table_text())
     for private in (refusal, form):  # each private answer is still only what it said
         assert "Standing bid" not in fake.get_message(private.id).text()
+
+
+async def test_a_group_dm_keeps_its_own_books_and_speaks_of_no_dms(world: Harness) -> None:
+    """In a group DM nobody could ever `config` or `sheet settle` (no Manage Server: every refusal sent them to
+    a "server admin"); `deal` answered "Check your DMs" where no DM is sent; a bare `/liars bid` was refused
+    instead of opening the Raise… form."""
+    h = world
+    fake = h.fake
+    gdm = fake.add_group_dm("dinner", [h.alice, h.bob, h.carol])
+    h.layout = "v2"
+    await h.start()
+
+    async def ask(user: FakeUser, sub: str, **options: object) -> RecordedMessage:
+        iid = await fake.send_slash(user.id, None, gdm.id, top_level(sub), sub, options)
+        return await h.response(iid)
+
+    saved = await ask(h.bob, "config", stake="5")
+    assert saved.ephemeral and saved.text().startswith("Settings saved."), saved.text()
+    assert "stake=5" in (await ask(h.carol, "config")).text()
+    settled = await ask(h.carol, "sheet", settle=True)
+    assert "settled ✅" in settled.text(), settled.text()
+    assert "You opened a table" in (await ask(h.alice, "start")).text()
+    assert "You are seated" in (await ask(h.bob, "join")).text()
+    dealt = await ask(h.alice, "deal")
+    assert dealt.text() == "Dealt. Each player's serial comes to them alone, here (only they can see it).", \
+        dealt.text()
+    await h.service.drain()
+    table = h.service.table(TableKey("discord", f"dm{gdm.id}", str(gdm.id)))
+    assert table is not None and table.live
+    to_act = next(u for u in (h.alice, h.bob) if str(u.id) == table.to_act)
+    form = await ask(to_act, "bid")  # bare: its form, as the Raise… button opens it
+    assert form.ephemeral and any(i.startswith("liars:pick-bid-1:") for i in form.custom_ids()), form.text()
