@@ -324,12 +324,14 @@ class Service:
         if table.match is None or table.status != TableStatus.PLAYING or not table.live:
             return Form(verb, verb.capitalize(), refusal=R.NO_ROUND)
         form = table.match.form(user_id, verb)
-        if form.refusal is not None:
-            text = form.refusal
+
+        def named(text: str) -> str:  # a form is shown as it is (no mentions drawn): players by their names
             for p in sorted(table.names, key=len, reverse=True):
                 text = text.replace(f"<@{p}>", table.name(p))
-            form = Form(form.verb, form.title, form.fields, text, form.intro)
-        return form
+            return text
+
+        refusal = None if form.refusal is None else sentence(named(form.refusal))
+        return replace(form, refusal=refusal, intro=named(form.intro))
 
     def panel(self, key: TableKey, panel: str) -> str | None:
         """The id of the message the channel's table's ``panel`` was posted as, if any."""

@@ -300,3 +300,25 @@ async def test_a_knockout_leaver_is_told_the_cost_and_counted_as_playing(harness
     lines = (await h.do(ALICE, "history")).text.splitlines()[1:]  # oldest first: each challenge's own round
     numbers = [int(n) for n in re.findall(r"round (\d+):", "\n".join(lines))]
     assert len(numbers) == len(lines) >= 2 and numbers == sorted(set(numbers)), lines  # "round 1" twice before
+
+
+async def test_a_form_names_a_computer_player_and_refuses_in_a_sentence(harness: Harness) -> None:
+    """The Declare… form opened with "<@cpu-gekko> declared …" (forms are shown as they are, mentions
+    undrawn); a form's refusal came in lower case without a full stop."""
+    h = harness
+    for _ in range(20):  # until the computer opens: Alice is then under the gun
+        assert (await h.do(ALICE, "start", "game=cards", "computers=1", "seats=2")).ok
+        assert (await h.do(ALICE, "deal")).ok
+        r = round_of(h)
+        if r.to_act == ALICE.user_id and r.standing is not None:
+            break
+        assert (await h.do(ALICE, "end")).ok
+    computer = r.active
+    assert computer is not None and computer.startswith("cpu-")
+    assert (await h.do(ALICE, "take")).ok
+    form = h.service.form(KEY, ALICE.user_id, "declare")
+    name = h.table().name(computer)
+    assert form.intro.startswith(f"{name} declared "), form.intro
+    assert "<@" not in form.intro and "<@" not in (form.refusal or "")
+    refused = h.service.form(KEY, BOB.user_id, "declare")  # not seated: refused, as a sentence
+    assert refused.refusal is not None and refused.refusal[0].isupper() and refused.refusal.endswith("."), refused
