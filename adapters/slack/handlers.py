@@ -44,6 +44,7 @@ from .render import (
     render_reply,
     server_id,
     table_from_value,
+    unsuit,
     usage,
 )
 from .responder import CannotPost, Responder
@@ -88,7 +89,7 @@ class Listeners(AckedRequests):
     # -- listeners ---------------------------------------------------------------------------------
     async def on_command(self, ack: AsyncAck, command: dict[str, Any], client: AsyncWebClient,
                          request: AsyncBoltRequest) -> BoltResponse | None:
-        words = _ESCAPED_MENTION.sub(r"<@\1>", str(command.get("text") or "")).split()
+        words = unsuit(_ESCAPED_MENTION.sub(r"<@\1>", str(command.get("text") or ""))).split()
         name = words[0].lower() if words else "help"
         channel, user = str(command["channel_id"]), str(command["user_id"])
         key = TableKey("slack", server_id(command), channel)

@@ -76,6 +76,15 @@ def suits(text: str) -> str:
     return text.translate(SUITS)
 
 
+_SUIT_CODES = re.compile(":(hearts|diamonds|spades|clubs):")
+_SUIT_OF_CODE = {"hearts": "♥", "diamonds": "♦", "spades": "♠", "clubs": "♣"}
+
+
+def unsuit(text: str) -> str:
+    """What Slack sends for a suit typed or pasted as an emoji (``6:diamonds:``), back to the symbol."""
+    return _SUIT_CODES.sub(lambda m: _SUIT_OF_CODE[m.group(1)], text)
+
+
 def plain(text: str) -> str:
     """Chat markup for a ``plain_text`` object (a button, a select option): no bold, suits as emoji."""
     return suits(_BOLD.sub(r"\1", text))

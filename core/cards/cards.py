@@ -77,8 +77,8 @@ class Card:
 
     @staticmethod
     def parse(text: str) -> Card:
-        """``7H``, ``TS``, ``10S``, ``qd``, ``JK`` (also ``7♥``)."""
-        key = str(text).strip().upper()
+        """``7H``, ``TS``, ``10S``, ``qd``, ``JK`` (also ``7♥``, and ``7♥️`` as emoji keyboards send it)."""
+        key = str(text).replace("\ufe0f", "").strip().upper()  # the emoji presentation mark: not part of a card
         card = _BY_NAME.get(key)
         if card is None:
             raise CardParseError(f"{quoted(text)} is not a card: write rank then suit, like 7H, TS, 10S, QD, or JK")

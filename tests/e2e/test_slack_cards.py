@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from adapters.slack.app import SlackBot, serve_http
+from adapters.slack.render import suits
 from core.cards.round import Round as CardsRound
 from tests.adapters.slack.harness import (
     ALICE,
@@ -237,3 +238,26 @@ async def test_three_players_play_the_card_game_to_a_winner(fake: FakeSlack, tmp
     # no hand in a log line at INFO or above
     assert not hands_in(caplog.text.replace("♥", ":hearts:").replace("♦", ":diamonds:")
                         .replace("♠", ":spades:").replace("♣", ":clubs:"))
+
+
+async def test_cards_typed_as_slack_sends_their_emoji_are_read(fake: FakeSlack, tmp_path: Path) -> None:
+    """Slack sends a suit typed or pasted as an emoji as ``:diamonds:`` — the way the bot itself shows the
+    hand — and ``/liars discard 6:diamonds:`` was refused ("is not a card")."""
+    async with contextlib.AsyncExitStack() as stack:
+        d = await Table(fake, tmp_path / "liars.sqlite3", stack).boot()
+        assert "You opened a table" in ((await d.slash(ALICE, "start game=cards")).text or "")
+        await d.slash(BOB, "join")
+        await d.slash(ALICE, "deal")
+        r = cards_round(d.bot.service.table(key_of(fake)))
+        opener = r.to_act
+        assert opener is not None
+        assert "declare" in ((await d.slash(opener, "declare seven-six high")).text or "declare").lower()
+        r = cards_round(d.bot.service.table(key_of(fake)))
+        taker = r.to_act
+        assert taker is not None and (await d.slash(taker, "take")).text is not None
+        hand = list(cards_round(d.bot.service.table(key_of(fake))).hand)
+        typed = suits(" ".join(c.pretty() for c in hand[:2] if not c.is_joker))  # as the bot shows them
+        answer = await d.slash(taker, f"discard {typed}")
+        assert "is not a card" not in (answer.text or ""), (typed, answer.text)
+        after = cards_round(d.bot.service.table(key_of(fake)))
+        assert not after.may_discard and list(after.hand) != hand, typed  # discarded and drew

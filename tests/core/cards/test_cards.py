@@ -21,6 +21,13 @@ def test_cards_parse_and_print_in_the_records_form(text: str, rank: int, suit: s
     assert (card.rank, card.suit, str(card)) == (rank, suit, name)
 
 
+@pytest.mark.parametrize("suit", ["♥", "♦", "♠", "♣"])
+def test_a_card_as_an_emoji_keyboard_or_discord_sends_it_is_read(suit: str) -> None:
+    """Discord shows a hand as ``6♦️`` (the symbol and U+FE0F, its emoji form); typed back, it was refused."""
+    assert Card.parse(f"6{suit}\ufe0f") == Card.parse(f"6{suit}") == Card.parse("6" + "HDSC"["♥♦♠♣".index(suit)])
+    assert parse_cards(f"10{suit}\ufe0f A{suit}\ufe0f") == parse_cards(f"10{suit} A{suit}")
+
+
 def test_the_joker() -> None:
     assert Card.parse("JK") is JOKER
     assert JOKER.is_joker and str(JOKER) == "JK"
