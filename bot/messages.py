@@ -219,7 +219,9 @@ def settings_text(settings: Mapping[str, Any], games: Iterable[str]) -> str:
         f"one unit = {units(1, settings)}; "
         f"turn timeout {settings['turn_timeout']} s; lobby timeout {settings['lobby_timeout']} s; "
         f"computer level {settings.get('computer_level', 'hard')}; history {settings.get('history', 'all')} "
-        f"({'players see this period only' if settings.get('history') == 'month' else 'everyone sees all periods'})."
+        f"({'players see this period only' if settings.get('history') == 'month' else 'everyone sees all periods'}); "
+        + (f"admins {', '.join(mention(a) for a in admins)} and the server's own."
+           if (admins := settings.get("admins")) else "admins: the server's own.")
     )
 
 

@@ -172,8 +172,9 @@ class Reports:
             elif name == "history":
                 settings[name] = history_setting(value)
             elif name == "admins":
-                admins = [user_ref(a) for a in value.split(",") if a.strip()]
-                if "" in admins:
+                written = [a.strip() for a in value.split(",") if a.strip()]
+                admins = [user_ref(a) for a in written]
+                if "" in admins or not all(a.startswith("<@") for a in written):  # "bob" matched nobody, silently
                     raise UserError(R.ADMINS_USAGE, "bad-option")
                 settings[name] = admins
             else:

@@ -337,6 +337,8 @@ async def test_a_bad_units_value_is_refused_to_its_sender_and_changes_nothing(ha
     ("currency=", "'currency' needs a value"),
     ("admins=<#C123|general>", "Admins are named by mention"),  # a channel is no admin
     ("admins=<@U9>,<@>", "Admins are named by mention"),
+    ("admins=bob", "Admins are named by mention"),  # saved as the id "bob", which matches nobody
+    ("admins=<@U9>,bob", "Admins are named by mention"),
 ])
 async def test_config_refuses_what_names_no_one_and_changes_nothing(harness: Harness, option: str,
                                                                    refusal: str) -> None:
@@ -730,3 +732,12 @@ async def test_a_table_whose_timer_keeps_failing_is_tried_less_and_less_often(ha
     h.clock.advance(60)
     assert await h.service.tick() == 1 and h.serial().live_round is not None
     assert timers.deadline(h.table()) == h.table().turn_started_at + 30  # the turn's own warning time again
+
+
+async def test_config_shows_who_the_admins_are(harness: Harness) -> None:
+    """Neither `config` nor its "Settings saved." named the admins: a wrong one could not be seen."""
+    h = harness
+    assert (await h.do(BOB, "config")).text.endswith("admins: the server's own.")
+    saved = await h.do(ADMIN, "config", f"admins=<@{BOB.user_id}>,<@{CAROL.user_id}>")
+    assert saved.ok and saved.text.endswith(f"admins <@{BOB.user_id}>, <@{CAROL.user_id}> and the server's own.")
+    assert (await h.do(BOB, "config", "currency=EUR")).ok  # a listed admin
