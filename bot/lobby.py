@@ -13,7 +13,7 @@ from core.registry import DEFAULT_GAME, GAMES, get_game
 
 from . import messages as M
 from . import refusals as R
-from .model import Command, MessageKind, Reply, TableKey
+from .model import Command, Message, MessageKind, Reply, TableKey
 from .parsing import UserError, positive_int, sentence, stake, user_ref
 from .runtime import Runtime
 from .settings import game_defaults
@@ -149,8 +149,14 @@ class Lobby:
         cost = M.with_units(cost, self.rt.cached_settings(table.key.server))
         reply = Reply(M.removed(table.name(player) if kicked else None, now=lobby) + (f" {cost}" if cost else ""))
         await self.rt.commit(table, [{"t": "leave", "player": player}], cmd, reply)
-        self.rt.post([M.lobby_message(table)])
+        self.rt.post([M.lobby_message(table), self._leaving_panel(table, player)])
         return reply
+
+    def _leaving_panel(self, table: TableState, player: str) -> Message | None:
+        """The table message marks the seat as leaving at once (it did so only after the next move)."""
+        if table.status != TableStatus.PLAYING or table.match is None or not table.live:
+            return None
+        return M.panel_message(table, self.rt.cached_settings(table.key.server), note=M.leaving_note(player))
 
     async def sit_out(self, table: TableState, player: str, turns: int) -> None:
         """The timer played ``turns`` turns in a row for ``player``: they leave after this round, as if they
@@ -159,7 +165,8 @@ class Lobby:
         cost = M.with_units(table.match.leave_cost(player, table.pending_leave),
                             self.rt.cached_settings(table.key.server))
         await self.rt.commit(table, [{"t": "leave", "player": player}])
-        told = [M.table_message(table, M.away(player, turns), MessageKind.INFO), M.lobby_message(table)]
+        told = [M.table_message(table, M.away(player, turns), MessageKind.INFO), M.lobby_message(table),
+                self._leaving_panel(table, player)]
         if cost:  # in the second person, as `leave` answers it: to them alone
             told.append(M.table_message(table, f"{M.AWAY_YOU} {cost}", MessageKind.PRIVATE, to=player))
         self.rt.post(told)

@@ -59,6 +59,7 @@ __all__ = [
     "leaderboard_title",
     "leaderboard_what",
     "leaderboard_when",
+    "leaving_note",
     "ledger_empty_in",
     "ledger_text",
     "lobby_message",
@@ -274,6 +275,10 @@ def all_rounds_played(rounds: int) -> str:
 def away(player: str, turns: int) -> str:
     """A player the timer played for ``turns`` turns in a row, who leaves after this round."""
     return f"💤 {mention(player)} let {turns} turns in a row run out and leaves the table after this round."
+
+
+def leaving_note(player: str) -> str:
+    return f"{mention(player)} leaves the table after this round."
 
 
 AWAY_YOU = "The timer played your last turns for you, so you leave the table after this round."

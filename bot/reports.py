@@ -239,9 +239,8 @@ class Reports:
             series = _balance_series(rows)  # dated when it spans days; else by settlement, easier to read
             picture = {"chart": "balances", "series": series, "title": M.balances_title(period),
                        "time_axis": bool(series) and series[-1][0] - series[0][0] >= 86_400}
-            chart = _chart_message(cmd, text, picture, names)
-            note = M.CHART_POSTED
-            reply = Reply(note if not settle else f"{text}\n{note}", private=not settle, data={**data, "chart": True})
+            chart = _chart_message(cmd, text, picture, names)  # the sheet goes with it, settled or not: once
+            reply = Reply(M.CHART_POSTED, private=True, data={**data, "chart": True})
         else:
             reply = Reply(text, private=not settle, data=data)
         if settle:

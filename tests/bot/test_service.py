@@ -741,3 +741,34 @@ async def test_config_shows_who_the_admins_are(harness: Harness) -> None:
     saved = await h.do(ADMIN, "config", f"admins=<@{BOB.user_id}>,<@{CAROL.user_id}>")
     assert saved.ok and saved.text.endswith(f"admins <@{BOB.user_id}>, <@{CAROL.user_id}> and the server's own.")
     assert (await h.do(BOB, "config", "currency=EUR")).ok  # a listed admin
+
+
+async def test_leaving_mid_round_marks_the_seat_on_the_table_message_at_once(harness: Harness) -> None:
+    """After `leave` (or `kick`) mid-round the table message listed the seat as staying until the next move."""
+    h = harness
+    await open_three(h)
+    before = len(h.notifier.messages)
+    assert (await h.do(CAROL, "leave")).ok
+    tables = [m for m in h.notifier.messages[before:] if m.kind == "table"]
+    assert tables and "leaving" in tables[-1].text and "leaves the table after this round" in tables[-1].text, \
+        [m.text for m in tables]
+    before = len(h.notifier.messages)
+    assert (await h.do(ALICE, "kick", f"<@{BOB.user_id}>")).ok
+    tables = [m for m in h.notifier.messages[before:] if m.kind == "table"]
+    assert tables and f"<@{BOB.user_id}> leaves the table after this round" in tables[-1].text
+
+
+async def test_settling_with_a_chart_posts_the_sheet_once(harness: Harness) -> None:
+    """`sheet settle chart` posted the sheet with its chart, then the same sheet again as the public answer."""
+    h = harness
+    await open_three(h)
+    assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
+    while h.serial().round_number == 1:
+        assert (await h.do(actor(h.to_act()), "challenge")).ok
+    before = len(h.notifier.messages)
+    settled = await h.do(ADMIN, "sheet", "settle", "chart")
+    assert settled.ok and settled.private and "Sheet for" not in settled.text, settled
+    await h.service.drain()
+    sheets = [m for m in h.notifier.messages[before:] if "Sheet for" in m.text and "settled ✅" in m.text]
+    assert len(sheets) == 1 and sheets[0].picture is not None and sheets[0].to is None, sheets
+    assert data(settled)["settled"] is True
