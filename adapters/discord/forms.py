@@ -12,7 +12,10 @@ fresh from the service (``Service.form``), so only what is legal for the clicker
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import asyncio
+import contextlib
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Protocol
 
 import discord
@@ -155,12 +158,38 @@ class Host(Protocol):
     def actor(interaction: discord.Interaction[Any]) -> Actor: ...
 
 
+SENT_KEPT = 1024  # form messages remembered as sent (a double click comes within a second)
+
+
 class FormFlows:
     """Opening a form, picking, toggling and sending — each a click on an ephemeral message."""
 
     def __init__(self, host: Host, render: Callable[[Reply], str]) -> None:
         self.host = host
         self.render = render
+        self._sent: OrderedDict[int, None] = OrderedDict()  # form messages whose move went through (the newest)
+        self._sending: dict[int, tuple[asyncio.Lock, int]] = {}  # a form's sends, one at a time: lock, users
+
+    @contextlib.asynccontextmanager
+    async def _one_send(self, message: int) -> AsyncIterator[bool]:
+        """One send of a form message at a time; yields whether an earlier send of it went through (a
+        double click: its second click was refused and wrote "not your turn" over "Bid placed.")."""
+        lock, users = self._sending.get(message, (asyncio.Lock(), 0))
+        self._sending[message] = (lock, users + 1)
+        try:
+            async with lock:
+                yield message in self._sent
+        finally:
+            lock, users = self._sending[message]
+            if users > 1:
+                self._sending[message] = (lock, users - 1)
+            else:
+                del self._sending[message]
+
+    def _went_through(self, message: int) -> None:
+        self._sent[message] = None
+        while len(self._sent) > SENT_KEPT:
+            self._sent.popitem(last=False)
 
     def _form(self, interaction: discord.Interaction[Any], key: TableKey, verb: str) -> Form | str:
         """The form for the clicker now, or why they cannot use it (a form drawn for a closed table
@@ -221,6 +250,14 @@ class FormFlows:
     async def send(self, interaction: discord.Interaction[Any], key: TableKey, verb: str, first: str,
                    second: str) -> None:
         async def work() -> None:
+            message = interaction.message.id if interaction.message is not None else interaction.id
+            async with self._one_send(message) as done:
+                if done:  # a second click on a form that has sent its move: the form keeps what it says
+                    await interaction.response.defer()
+                    return
+                await send(message)
+
+        async def send(message: int) -> None:
             own = self.host.own_key(interaction, key)
             await interaction.response.defer()  # acknowledges the click; the form is edited below
             form = self._form(interaction, own, verb)
@@ -237,6 +274,7 @@ class FormFlows:
             reply = await self.host.service.handle(cmd)
             text = self.render(reply)
             if reply.ok:
+                self._went_through(message)
                 await interaction.edit_original_response(content=text, view=None)
                 return
             again = self._form(interaction, own, verb)

@@ -227,3 +227,29 @@ async def test_a_move_and_its_turn_ping_cost_one_write_transaction(world: Harnes
         new_ping = await h.fake.wait_for(moved)
         assert f"<@{h.to_act().id}>" in new_ping.content and h.fake.get_message(ping.id).deleted
         assert store.transactions - before == 1
+
+
+async def test_a_double_click_on_a_forms_send_keeps_what_it_said(world: Harness) -> None:
+    """Two quick clicks on "Bid 2 sevens" placed the bid once, then the second click's refusal ("It is not your
+    turn") was written over "Bid placed." on the bidder's form."""
+    h = world
+    await h.start()
+    await h.ask(h.alice, "start")
+    await h.ask(h.bob, "join")
+    await h.ask(h.alice, "deal")
+    player = h.to_act()
+    form = await h.press(player, h.panel("table"), h.button("open-bid"))
+    g, c = h.guild.id, h.where
+    before = form.edit_count
+    await h.pick(player, form, f"liars:pick-bid-1:{g}:{c}", "2")
+    await h.fake.wait_for(lambda: form.edit_count > before)
+    await h.pick(player, form, f"liars:pick-bid-2:{g}:{c}", "7")
+    await h.fake.wait_for(lambda: form.edit_count > before + 1)
+    send = f"liars:go-bid:{g}:{c}:2:7"
+    first, second = await h.click(player, form, send), await h.click(player, form, send)
+    await h.fake.wait_for(lambda: h.fake.interactions[first].acknowledged and h.fake.interactions[second].acknowledged)
+    await h.service.drain()
+    table = h.service.table(h.key)
+    assert table is not None and str(live_round(table).standing_bid) == "2 sevens"
+    assert "not your turn" not in form.text().lower(), form.text()
+    assert form.text().startswith("Bid placed"), form.text()
