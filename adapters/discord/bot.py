@@ -77,6 +77,12 @@ class LiarsTree(app_commands.CommandTree["LiarsBot"]):
             log.warning("/liars option or check failed for user %s: %s", interaction.user.id, error)
             await self.client.send_private(interaction, TEXT["bad_input"])
             return
+        if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+            # the user's Discord still offers a command this version no longer declares (a sync takes time)
+            log.warning("/liars: a command this version does not declare, from user %s: %s", interaction.user.id,
+                        error)
+            await self.client.send_private(interaction, TEXT["stale_command"])
+            return
         self.client.log_failure(interaction, _command_name(interaction), error)
         await self.client.send_private(interaction, TEXT["apology"])
 

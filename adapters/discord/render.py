@@ -50,6 +50,8 @@ TEXT = {
     "cannot_post": "I cannot post in this channel (I need View Channel and Send Messages here), so nobody would see "
     "the table: ask an admin to let me post, or open it in another channel.",
     "bad_input": "I could not read that command's options. `/liars help` lists what each one takes.",
+    "stale_command": "That command is not one this bot has any more (Discord may still be updating its list): "
+    "`/liars help` lists them.",
     "dm_closed": "{players}: I could not send you a direct message (your DMs are closed), so what you were "
     "dealt was not sent. Press {hand} on the table message: it shows it to you alone.",
     "press_hand": "{players}: here I can only answer you, not write to you: press {hand} "

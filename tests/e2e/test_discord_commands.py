@@ -5,6 +5,7 @@ own) shows its brief, never a line cut with "…" — while ``help`` still lists
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 
 import pytest
@@ -61,3 +62,16 @@ async def test_every_slash_command_is_described_whole(world: Harness, peek: None
     listed = (await h.ask(h.alice, "help")).content
     for name in ("start", "config"):
         assert f"• `{name}` — {specs[name].help}" in listed
+
+
+async def test_a_subcommand_discord_still_offers_but_the_bot_dropped_gets_a_plain_answer(
+        world: Harness, caplog: pytest.LogCaptureFixture) -> None:
+    """A client with a stale command list sent a subcommand the bot no longer declares: "Sorry, something went
+    wrong on my side" and an ERROR with a traceback."""
+    h = world
+    await h.start()
+    iid = await h.fake.send_stale_slash(h.alice.id, h.guild.id, h.channel.id, "liars", "guess")
+    answer = await h.response(iid)
+    assert answer.ephemeral and answer.text().startswith("That command is not one this bot has any more"), \
+        answer.text()
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text

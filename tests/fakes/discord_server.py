@@ -1387,6 +1387,15 @@ class FakeDiscord(PrivateFake):
         payload["data"] = self._command_data(name, subcommand, options or {}, guild_id)
         return await self._inject(inter)
 
+    async def send_stale_slash(self, user_id: int, guild_id: int, channel_id: int, name: str, subcommand: str) -> int:
+        """A CHAT_INPUT command for a subcommand the app no longer registers, as a client whose command list
+        is out of date sends it (Discord takes a while to update clients after a sync)."""
+        inter, payload = self._base_interaction(2, user_id, guild_id, channel_id, None)
+        registered = self._find_command(name, guild_id)
+        payload["data"] = {"id": registered["id"], "name": name, "type": 1,
+                           "options": [{"name": subcommand, "type": 1, "options": []}]}
+        return await self._inject(inter)
+
     async def send_dm_slash(
         self, user_id: int, name: str, subcommand: str | None = None, options: Mapping[str, Any] | None = None
     ) -> int:
