@@ -186,6 +186,10 @@ async def serve_http(bot: SlackBot, host: str = "0.0.0.0", port: int | None = No
         await runner.cleanup()
 
 
+class AppTokenRefused(Exception):
+    """Slack refused SLACK_APP_TOKEN (Socket Mode)."""
+
+
 @contextlib.asynccontextmanager
 async def connect_socket(bot: SlackBot) -> AsyncIterator[GuardedSocketModeHandler]:
     """Connect by Socket Mode (``apps.connections.open`` through the app's client, so through
@@ -193,6 +197,10 @@ async def connect_socket(bot: SlackBot) -> AsyncIterator[GuardedSocketModeHandle
     malformed one is acknowledged and dropped by the door's check."""
     if not bot.config.app_token:
         raise ValueError("Socket Mode needs SLACK_APP_TOKEN")
+    try:  # slack_sdk's connect retries a refused token every 10 s for ever, a traceback each time: asked once
+        await bot.app.client.apps_connections_open(app_token=bot.config.app_token)
+    except SlackApiError as exc:
+        raise AppTokenRefused(api_error(exc)) from None
     handler = GuardedSocketModeHandler(bot.app, app_token=bot.config.app_token)
     await handler.connect_async()  # type: ignore[no-untyped-call]
     try:
@@ -224,9 +232,24 @@ async def run(config: SlackConfig, *, host: str = "0.0.0.0", stop: asyncio.Event
         bot.service.start_timers()
         pictures.start()  # the picture worker is ready before the first count
         if config.socket_mode:
-            async with connect_socket(bot):
-                log.info("connected by Socket Mode; waiting for /liars")
-                await stop.wait()
+            async with contextlib.AsyncExitStack() as stack:
+                # a stop while connecting (Slack unreachable: slack_sdk retries) ends it: not only once connected
+                connecting = asyncio.ensure_future(stack.enter_async_context(connect_socket(bot)))
+                stopping = asyncio.ensure_future(stop.wait())
+                await asyncio.wait({connecting, stopping}, return_when=asyncio.FIRST_COMPLETED)
+                stopping.cancel()
+                if not connecting.done():
+                    connecting.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await connecting
+                else:
+                    try:
+                        connecting.result()
+                    except AppTokenRefused as exc:
+                        log.error("SLACK_APP_TOKEN was refused by %s: %s", config.api_url, exc)
+                        return 1
+                    log.info("connected by Socket Mode; waiting for /liars")
+                    await stop.wait()
         else:
             async with serve_http(bot, host, config.port) as url:
                 log.info("serving Slack requests at %s", url)

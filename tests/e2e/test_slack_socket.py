@@ -15,6 +15,7 @@ import pytest
 import pytest_asyncio
 
 from adapters.slack.app import connect_socket
+from adapters.slack.config import SlackConfig
 from tests.adapters.slack.harness import (
     ACK_LIMIT,
     ALICE,
@@ -55,8 +56,8 @@ async def driver(fake: FakeSlack, db: Path) -> AsyncIterator[SocketDriver]:
 
 
 async def test_a_complete_three_player_round_over_socket_mode(driver: SocketDriver, fake: FakeSlack, db: Path) -> None:
-    connect = fake.calls("apps.connections.open")
-    assert len(connect) == 1 and connect[0].token == APP_TOKEN
+    connect = fake.calls("apps.connections.open")  # the token checked once (a refused one is said), then the link
+    assert len(connect) == 2 and all(c.token == APP_TOKEN for c in connect)
 
     result = await play_round(driver)
 
@@ -154,3 +155,40 @@ async def test_malformed_envelopes_are_acknowledged_and_dropped_with_one_line(
 
     assert (len(fake.calls()), len(fake.response_url_posts()), event_count(db)) == before
     assert (await driver.slash(BOB, "join")).text == "You are seated (2/12)."
+
+
+async def test_a_refused_app_token_is_said_once_and_ends_the_process(fake: FakeSlack, tmp_path: Path) -> None:
+    """A wrong SLACK_APP_TOKEN: slack_sdk retried every 10 s for ever, a traceback each time, and SIGTERM did
+    nothing (the stop was awaited only once connected)."""
+    env = {k: v for k, v in os.environ.items() if k not in PROXY_VARS and not k.startswith("SLACK_")}
+    env.update(SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_APP_TOKEN="xapp-wrong", SLACK_API_URL=fake.api_base,
+               LIARS_DB=str(tmp_path / "liars.sqlite3"))
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.cli", "slack", cwd=ROOT, env=env,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+    try:
+        async with asyncio.timeout(30):
+            _, stderr = await proc.communicate()
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    log = stderr.decode()
+    assert proc.returncode == 1, log
+    assert "SLACK_APP_TOKEN was refused" in log and "Traceback" not in log, log
+
+
+async def test_a_stop_while_socket_mode_is_still_connecting_ends_the_bot(fake: FakeSlack, tmp_path: Path) -> None:
+    """SIGTERM before Socket Mode connected (Slack unreachable, slack_sdk retrying) was never acted on."""
+    from adapters.slack.app import run
+
+    config = SlackConfig(bot_token=BOT_TOKEN, app_token=APP_TOKEN, api_url=fake.api_base,
+                         db_path=str(tmp_path / "liars.sqlite3"))
+    fake.hold_socket = True  # the websocket never answers: connecting goes on
+    stop = asyncio.Event()
+    running = asyncio.create_task(run(config, stop=stop))
+    await asyncio.sleep(1.0)
+    assert not running.done()
+    stop.set()
+    async with asyncio.timeout(20):
+        assert await running == 0

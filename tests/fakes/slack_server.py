@@ -397,6 +397,7 @@ class FakeSlack(OAuthFake):
 
     def __init__(self, *, bot_token: str | None = None, app_token: str | None = None) -> None:
         self.team_id = DEFAULT_TEAM_ID
+        self.hold_socket = False  # True: the Socket Mode websocket refuses every connection (Slack is down)
         self.team_name = "Fake Team"
         self.team_domain = DEFAULT_TEAM_DOMAIN
         self.bot_user_id = "U0BOT"
@@ -1084,7 +1085,9 @@ class FakeSlack(OAuthFake):
             await hold.wait()
         return web.Response(status=200, text="ok")
 
-    async def _handle_socket(self, request: web.Request) -> web.WebSocketResponse:
+    async def _handle_socket(self, request: web.Request) -> web.StreamResponse:
+        if self.hold_socket:  # Socket Mode's endpoint is down: every connection attempt fails
+            return web.Response(status=503, text="socket mode is unavailable")
         # autoping answers every PING with a PONG carrying the same data (slack_sdk reads
         # "sdk-ping-pong:<time>" back from it, and reconnects when pongs stop coming).
         ws = web.WebSocketResponse(autoping=True)
