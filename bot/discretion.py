@@ -43,10 +43,14 @@ class Discretion:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
 
-    async def period(self, cmd: Command, settings: Mapping[str, Any]) -> str | None:
+    async def period(self, cmd: Command, settings: Mapping[str, Any], *, public: bool = False) -> str | None:
         """The only period the sender may see (this one), or None when they see the full sheet;
-        ``settings``: the server's, as the report has read them (once per report)."""
-        if settings.get("history", "all") != "month" or await self.rt.is_admin(cmd, settings):
+        ``settings``: the server's, as the report has read them (once per report).  ``public``: what is
+        asked for is posted in the channel (a chart), where every player reads it: an admin's too is
+        this period's only (an admin's chart once posted earlier months' figures for all to see)."""
+        if settings.get("history", "all") != "month":
+            return None
+        if not public and await self.rt.is_admin(cmd, settings):
             return None
         return self.rt.period()
 

@@ -190,7 +190,7 @@ class Reports:
         rt, server = self.rt, cmd.key.server
         settings = await rt.settings(server)
         period = rt.period()
-        shown = await self.discretion.period(cmd, settings)
+        shown = await self.discretion.period(cmd, settings, public=_wants_chart(cmd))
         current = await rt.store.balances(server, period)
         total = current if shown else await rt.store.balances(server)
         names = await rt.store.names(server)
@@ -217,7 +217,7 @@ class Reports:
             cmd.options.get("period") or rt.period())
         if not is_period(period):
             raise UserError(R.bad_period(rt.period()), "bad-period")
-        self.discretion.refuse_earlier(period, await self.discretion.period(cmd, settings))
+        self.discretion.refuse_earlier(period, await self.discretion.period(cmd, settings, public=_wants_chart(cmd)))
         balances = await rt.store.balances(server, period)
         names = await rt.store.names(server)
         payments = fewest_payments(balances)
@@ -268,7 +268,8 @@ class Reports:
             if len(named) == 1:
                 target = named[0]
         settings = await rt.settings(server)
-        shown = await self.discretion.period(cmd, settings)  # the period's rounds, net and season rating only
+        # the period's rounds, net and season rating only (a chart: for everyone, posted where players read it)
+        shown = await self.discretion.period(cmd, settings, public=_wants_chart(cmd))
         rows: Sequence[Mapping[str, Any]] = only_period(list(reversed(await rt.store.rounds(server))), shown)
         net = (await rt.store.balances(server, shown)).get(target, 0)
         book = await self.ratings.get(server)

@@ -135,3 +135,25 @@ async def test_with_history_month_a_month_not_yet_played_says_this_month_not_nev
     assert history.text.startswith("Nothing has been settled at this table in 2026-02"), history.text
     admin = await h.do(BOSS, "ledger")  # an admin still sees the whole ledger
     assert "2026-01" not in admin.text and "[+" in admin.text, admin.text
+
+
+async def test_with_history_month_an_admins_chart_shows_players_only_this_period(harness: Harness) -> None:
+    """An admin's `ledger chart`, `sheet 2026-01 chart` and `stats @bob chart` posted January's figures in the
+    channel, where every player reads them: a chart is this period's for everyone, an earlier one refused."""
+    h = harness
+    await play(h, "777", 2)
+    assert (await h.do(ALICE, "end")).ok
+    h.clock.advance(40 * DAY)  # February
+    await play(h, "1", 2)
+    assert (await h.do(BOSS, "config", "history=month")).ok
+    before = len(h.notifier.messages)
+    for args in (("ledger", "chart"), ("stats", f"<@{BOB.user_id}>", "chart"), ("sheet", "chart")):
+        reply = await h.do(BOSS, *args)
+        assert reply.ok, (args, reply.text)
+    earlier = await h.do(BOSS, "sheet", "2026-01", "chart")
+    assert earlier.code == "history-month", earlier.text
+    posted = [m for m in h.notifier.messages[before:] if m.to is None]
+    assert len(posted) == 3 and all(m.picture is not None for m in posted)
+    for m in posted:  # the text and the picture's data, as players would read them
+        assert not JANUARY.search(m.text + json.dumps(m.picture)), m.text
+    assert "(all time in brackets)" in (await h.do(BOSS, "ledger")).text  # no chart: the admin's own view, all
