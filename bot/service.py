@@ -24,7 +24,7 @@ from core.game import Form, RandomSource, Step
 
 from . import messages as M
 from . import refusals as R
-from .commands import resolve, table_commands
+from .commands import game_of_command, resolve, table_commands
 from .metrics import NO_METER, Meter
 from .model import Command, Message, Reply, TableKey
 from .panels import Panels
@@ -321,6 +321,8 @@ class Service:
             return Form(verb, verb.capitalize(), refusal=R.EARLIER_TABLE)
         spec = resolve(verb)
         verb = spec.name if spec is not None else verb  # a button drawn under an older name (``raise``)
+        if game_of_command(table.game.name, verb) is None:  # a bare `discard` at a serial table opened Raise…
+            return Form(verb, verb.capitalize(), refusal=R.not_in_game(verb, table.game.title))
         if table.match is None or table.status != TableStatus.PLAYING or not table.live:
             return Form(verb, verb.capitalize(), refusal=R.NO_ROUND)
         form = table.match.form(user_id, verb)
