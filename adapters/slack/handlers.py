@@ -59,6 +59,13 @@ ERROR_TEXT = 500  # characters of a refusal shown in a modal (beside a field: ke
 _ESCAPED_MENTION = re.compile(r"<@([UW][A-Z0-9]+)\|[^>]*>")
 
 
+def typed(text: str) -> str:
+    """A slash command's text as the person typed it: Slack sends a mention with its name (``<@U1|ann>``), a
+    suit emoji as its code (``:hearts:``) and ``< > &`` as entities (they were quoted back as ``&lt;``)."""
+    text = unsuit(_ESCAPED_MENTION.sub(r"<@\1>", text))
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
 class Listeners(AckedRequests):
     """The slash command, the buttons, the games' forms and the Home tab, over one :class:`Service`."""
 
@@ -89,7 +96,7 @@ class Listeners(AckedRequests):
     # -- listeners ---------------------------------------------------------------------------------
     async def on_command(self, ack: AsyncAck, command: dict[str, Any], client: AsyncWebClient,
                          request: AsyncBoltRequest) -> BoltResponse | None:
-        words = unsuit(_ESCAPED_MENTION.sub(r"<@\1>", str(command.get("text") or ""))).split()
+        words = typed(str(command.get("text") or "")).split()
         name = words[0].lower() if words else "help"
         channel, user = str(command["channel_id"]), str(command["user_id"])
         key = TableKey("slack", server_id(command), channel)
@@ -102,13 +109,13 @@ class Listeners(AckedRequests):
             spec = resolve(name)
             if spec is None:
                 return [answer(Reply(usage(name), ok=False, code="usage"))]
+            in_dm = channel.startswith("D") or command.get("channel_name") == "directmessage"
+            if in_dm and not spec.in_dm:  # (a bare move too: it said "There is no table in this channel")
+                return [answer(Reply(TEXT["dm_only_hand"], ok=False, code="dm"))]
             if len(words) == 1 and spec.form:
                 # a form by command as well as by button: a bare move that has one opens it (or says why not)
                 return [lambda: self._open_form(client, str(command.get("trigger_id") or ""), key, user, spec.name,
                                                 answer)]
-            in_dm = channel.startswith("D") or command.get("channel_name") == "directmessage"
-            if in_dm and not spec.in_dm:
-                return [answer(Reply(TEXT["dm_only_hand"], ok=False, code="dm"))]
             actor = await self._actor(client, user, command.get("user_name"))
             if in_dm and spec.section is Section.READ:  # what this player holds in every round, on this server
                 hands = await self.service.hands_of("slack", user, key.server_id)

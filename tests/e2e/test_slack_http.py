@@ -373,3 +373,20 @@ async def test_a_rate_limited_delete_of_the_last_ping_pings_the_next_player_once
              if c.params["text"].startswith("🔔") and c.response is not None]
     live = [c for c, ts in pings if fake.message(CHANNEL, ts) is not None]  # the others deleted
     assert len(pings) == 2 and live == pinged  # the ping after the bid, then this one
+
+
+async def test_what_slack_sends_escaped_is_read_and_quoted_as_typed(driver: HttpDriver) -> None:
+    """Slack sends `< > &` as entities: `start R&D` was quoted back as 'R&amp;D' (escaped twice), `/liars <oops>`
+    as `&lt;oops&gt;`."""
+    refused = await driver.slash(ALICE, "start R&amp;D")
+    assert "'R&amp;D'" in (refused.text or "") and "&amp;amp;" not in (refused.text or ""), refused.text
+    unknown = await driver.slash(ALICE, "&lt;oops&gt;")
+    assert "&lt;oops&gt;" in (unknown.text or "") and "&amp;lt;" not in (unknown.text or ""), unknown.text
+
+
+async def test_a_bare_move_in_a_dm_says_tables_live_in_channels(driver: HttpDriver) -> None:
+    """A bare `/liars bid` in a DM said "There is no table in this channel. Open one with `start`."."""
+    for verb in ("bid", "declare", "discard"):
+        answer = await driver.slash(ALICE, verb, channel=f"D{ALICE}")
+        assert answer.response_type == "ephemeral" and "no table in this channel" not in (answer.text or "")
+        assert answer.text == (await driver.slash(ALICE, "start", channel=f"D{ALICE}")).text
