@@ -6,7 +6,7 @@ about play is asked of it through the game seam.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from core.registry import DEFAULT_GAME, GAMES, get_game
@@ -29,8 +29,9 @@ def _start_options(cmd: Command) -> tuple[dict[str, str], list[str]]:
     """Named options (from the platform's form, then ``name=value`` words) and positional words.  An option
     given no value (``seats=``, the terminal's ``--option rebid``) is refused, not taken as not given."""
     opts = {k: str(v) for k, v in cmd.options.items() if v is not None}
-    positional = [w for w in cmd.args if "=" not in w]
-    for w in cmd.args:
+    args = _joined(cmd.args)
+    positional = [w for w in args if "=" not in w]
+    for w in args:
         if "=" in w:
             name, _, value = w.partition("=")
             opts.setdefault(name.strip().lower().replace("-", "_"), value.strip())
@@ -38,6 +39,20 @@ def _start_options(cmd: Command) -> tuple[dict[str, str], list[str]]:
         if value.strip() == "":
             raise UserError(R.option_without_value(name), "bad-option")
     return opts, positional
+
+
+def _joined(words: Sequence[str]) -> list[str]:
+    """``stake = 2``, ``stake= 2`` and ``stake =2`` as ``stake=2`` (they were refused as an option with no name,
+    or read as a preset named "stake")."""
+    out: list[str] = []
+    for word in words:
+        if out and out[-1].endswith("=") and out[-1] != "=" and "=" not in word:
+            out[-1] += word  # "stake=" then "2"
+        elif word.startswith("=") and out and "=" not in out[-1]:
+            out[-1] += word  # "stake" then "=2" (or "=", joined to what follows next)
+        else:
+            out.append(word)
+    return out
 
 
 class Lobby:
@@ -58,9 +73,9 @@ class Lobby:
                 game = get_game(opts.pop("game", DEFAULT_GAME).lower())
             except KeyError:
                 raise UserError(R.unknown_game(GAMES), "bad-option") from None
-            if len(positional) > 4:
+            if len(positional) > 5:
                 raise UserError(R.START_USAGE)
-            for name, value in zip(("preset", "stake", "seats", "computers"), positional, strict=False):
+            for name, value in zip(("preset", "stake", "seats", "computers", "level"), positional, strict=False):
                 opts.setdefault(name, value)
             server_preset, server_options = game_defaults(settings, game.name)  # this server's, for this game
             preset = opts.pop("preset", None) or server_preset
@@ -135,6 +150,11 @@ class Lobby:
         async with self.rt.lock(cmd.key):
             table = self.rt.need_table(cmd.key)
             await self.rt.need_host_or_admin(table, cmd, "remove a player")
+            if target not in table.seats:  # a name as the table shows it ("bob", "Gekko (hard)"), as `stats` reads
+                typed = " ".join(cmd.args).strip().lstrip("@").lower() if cmd.args else ""
+                named = [p for p in table.seats
+                         if typed in (table.name(p).lower(), table.name(p).lower().split(" (")[0])]
+                target = named[0] if len(named) == 1 else target
             if target not in table.seats:
                 raise UserError(R.THAT_PLAYER_NOT_SEATED, "not-seated")
             return await self._remove(table, cmd, target, kicked=True)

@@ -101,7 +101,7 @@ def not_host_or_admin(what: str) -> str:
 
 # -- the lobby: start, join, leave, kick, deal, last ----------------------------------------------
 TABLE_OPEN = "A table is already open in this channel. Use `join`, or `end` it first."
-START_USAGE = "Usage: `start [game] [preset] [stake] [seats] [computers] [option=value ...]`."
+START_USAGE = "Usage: `start [game] [preset] [stake] [seats] [computers] [level] [option=value ...]`."
 ALREADY_SEATED = "You are already seated at this table."
 TABLE_RUNNING = "Play is under way at this table; join the next one."
 KICK_USAGE = "Usage: `kick @player`."

@@ -99,7 +99,11 @@ class Reports:
         settings = await self.rt.settings(cmd.key.server)
         if table is not None:  # the game's money tokens in the server's unit
             return Reply(M.with_units(table.game.describe(table.rules), settings))
-        game = get_game(DEFAULT_GAME)
+        # the game asked for (`rules cards`, `rules game=cards`; it described the serial game whatever was named)
+        asked = str(cmd.options.get("game") or next((w.partition("=")[2] or w for w in cmd.args), DEFAULT_GAME))
+        if asked.strip().lower() not in GAMES:
+            raise UserError(R.unknown_game(GAMES), "bad-option")
+        game = get_game(asked.strip().lower())
         rules = game.make_rules(*game_defaults(settings, game.name))
         return Reply(M.with_units(M.rules_without_table(game.describe(rules)), settings))
 

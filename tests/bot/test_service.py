@@ -772,3 +772,39 @@ async def test_settling_with_a_chart_posts_the_sheet_once(harness: Harness) -> N
     sheets = [m for m in h.notifier.messages[before:] if "Sheet for" in m.text and "settled ✅" in m.text]
     assert len(sheets) == 1 and sheets[0].picture is not None and sheets[0].to is None, sheets
     assert data(settled)["settled"] is True
+
+
+async def test_start_reads_a_level_in_its_place_and_options_spaced_around_their_sign(harness: Harness) -> None:
+    """`start classic 1 4 1 easy` was refused though help lists [level] there; `start stake = 2` answered
+    "'' needs a value", `start stake =2` "Unknown preset 'stake'"."""
+    h = harness
+    for words, seats, stake_ in ((("classic", "1", "4", "1", "easy"), 4, 1), (("stake", "=", "2"), None, 2),
+                                 (("stake=", "3"), None, 3), (("stake", "=4"), None, 4)):
+        opened = await h.do(ALICE, "start", *words)
+        assert opened.ok, (words, opened.text)
+        table = h.table()
+        assert table.rules.stake == stake_, words
+        if seats is not None:
+            assert table.seat_limit == seats and [table.computers[c] for c in table.computers] == ["easy"]
+        assert (await h.do(ALICE, "end")).ok
+    assert "[computers] [level] [option=value" in (await h.do(ALICE, "start", *"classic 1 4 1 easy x".split())).text
+
+
+async def test_kick_reads_a_seated_players_name(harness: Harness) -> None:
+    """`kick bob` told the host "That player is not seated at this table." while Bob sat there."""
+    h = harness
+    await open_three(h)
+    kicked = await h.do(ALICE, "kick", "bob")
+    assert kicked.ok and kicked.text.startswith("Bob will be removed after this round."), kicked.text
+    assert (await h.do(ALICE, "kick", "nobody")).code == "not-seated"
+
+
+async def test_rules_without_a_table_describe_the_game_named(harness: Harness) -> None:
+    """`rules cards` with no table open described the serial game."""
+    h = harness
+    assert (await h.do(ADMIN, "config", "game=cards", "preset=knockout")).ok
+    for args in (("cards",), ("game=cards",)):
+        said = (await h.do(BOB, "rules", *args)).text
+        assert said.startswith("No table here. A new table would play: Liar's Poker with cards, preset knockout"), said
+    assert "Preset classic" in (await h.do(BOB, "rules")).text
+    assert (await h.do(BOB, "rules", "chess")).code == "bad-option"
