@@ -18,10 +18,10 @@ from . import messages as M
 from . import refusals as R
 from .commands import game_of_command
 from .lobby import Lobby
-from .model import Command, Reply, TableKey
+from .model import Command, MessageKind, Reply, TableKey
 from .parsing import UserError
 from .runtime import Behind, Runtime
-from .table import TableState, TableStatus
+from .table import AWAY_TURNS, TableState, TableStatus
 
 __all__ = ["Play"]
 
@@ -112,6 +112,9 @@ class Play:
     async def next_round(self, table: TableState) -> None:
         assert table.match is not None
         remaining = table.players_for_next_deal()
+        # away, and the leave another process was writing did not land: they leave now all the same, and say so
+        unsaid = [p for p in table.seats if table.is_away(p) and p not in table.pending_leave]
+        self.rt.post([M.table_message(table, M.away(p, AWAY_TURNS), MessageKind.INFO) for p in unsaid])
         if table.max_rounds and table.rounds_settled >= table.max_rounds:
             await self.lobby.close(table, None, M.all_rounds_played(table.max_rounds))
         elif table.match.over:

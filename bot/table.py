@@ -39,6 +39,10 @@ class TableStatus(StrEnum):
 _ENVELOPE = ("t", "at", "timeout", "players", "seed")
 
 
+AWAY_TURNS = 3
+"""Turns in a row the timer plays for a person before they leave the table after that round."""
+
+
 class TableState:
     def __init__(self, table_id: int, key: TableKey, *, keep_history: bool = False) -> None:
         """``keep_history``: keep every match (for game records); a live table keeps only the one under way."""
@@ -104,7 +108,13 @@ class TableState:
         return self.names.get(player, player)
 
     def players_for_next_deal(self) -> list[str]:
-        return [p for p in self.seats if p not in self.pending_leave]
+        """The seats but those leaving, and those away (:data:`AWAY_TURNS`): a leave another process was
+        writing when this one dealt is not lost."""
+        return [p for p in self.seats if p not in self.pending_leave and not self.is_away(p)]
+
+    def is_away(self, player: str) -> bool:
+        """A person the timer has played :data:`AWAY_TURNS` turns in a row for: they leave after this round."""
+        return self.away.get(player, 0) >= AWAY_TURNS and not self.is_computer(player)
 
     def successor_host(self, players: list[str]) -> str:
         """The host, or if they have left, the first human still seated (else the first seat)."""
@@ -137,6 +147,7 @@ class TableState:
             self.opened_at = at
         elif kind == "join":
             self._roster = None
+            self.away.pop(event["player"], None)
             self.names[event["player"]] = event.get("name", event["player"])
             self.seats.append(event["player"])
         elif kind == "leave":
@@ -145,6 +156,7 @@ class TableState:
             else:
                 self.pending_leave.add(event["player"])
         elif kind == "deal":
+            self._last_act = None  # a timed-out turn in the last round and one in this are two turns
             self.computer_seed = str(event.get("seed", ""))  # "" in deals stored before it was drawn
             step = self._deal(event)
             self.status = TableStatus.PLAYING

@@ -18,14 +18,11 @@ from .background import cancel
 from .model import MessageKind, TableKey
 from .play import Play
 from .runtime import Behind, Runtime
-from .table import TableState, TableStatus
+from .table import AWAY_TURNS, TableState, TableStatus
 
 __all__ = ["Timers"]
 
 log = logging.getLogger(__name__)
-
-AWAY_TURNS = 3
-"""Turns in a row the timer plays for a person before they leave the table after that round."""
 
 SURVEY_EVERY = 5.0  # seconds between looks for tables other processes opened, moved on or closed
 RETRY_FIRST, RETRY_MOST = 0.5, 60.0  # a table still due after its timer acted waits this long, doubling, to that
@@ -137,8 +134,7 @@ class Timers:
                     held = await self.play.apply(table, table.match.timeout_action(), timed_out=True, held=held)
                     if not table.live or table.to_act != player:
                         break
-                if (table.away.get(player, 0) >= AWAY_TURNS and player not in table.pending_leave
-                        and not table.match.over):
+                if table.is_away(player) and player not in table.pending_leave and not table.match.over:
                     # gone: a table of people who all walked away played on for ever, moving their money
                     await self.play.lobby.sit_out(table, player, AWAY_TURNS)
         await self.play.after_change(key)

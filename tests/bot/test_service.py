@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot.model import Actor, Command, Reply, TableKey
+from bot.table import TableState
 from core.serial.rules import Rules
 from tests.typed import data, live_round, serial_match
 
@@ -808,3 +809,37 @@ async def test_rules_without_a_table_describe_the_game_named(harness: Harness) -
         assert said.startswith("No table here. A new table would play: Liar's Poker with cards, preset knockout"), said
     assert "Preset classic" in (await h.do(BOB, "rules")).text
     assert (await h.do(BOB, "rules", "chess")).code == "bad-option"
+
+
+async def test_an_away_count_starts_afresh_at_each_deal_and_needs_no_leave_written(harness: Harness) -> None:
+    """A timed-out move that ended a round and the same player's timed-out opening of the next were counted as
+    one turn (the card game's take-and-declare rule, never reset at a deal). And a person away three turns who
+    had no leave written (another process dealt before it landed) was dealt in again."""
+    h = harness
+    assert (await h.do(ADMIN, "config", "turn_timeout=60")).ok
+    assert (await h.do(ALICE, "start", "classic", "later_opener=winner")).ok
+    assert (await h.do(BOB, "join")).ok and (await h.do(ALICE, "deal")).ok
+    bidder = actor(h.to_act())
+    other = BOB if bidder is ALICE else ALICE
+    assert (await h.do(bidder, "bid", "16", "9")).ok  # by hand; it fails, so the challenger wins and opens next
+
+    async def time_out() -> None:
+        h.clock.advance(61)
+        for _ in range(2):  # the warning, then the timeout
+            await h.service.tick()
+
+    await time_out()  # the other's timed-out challenge ends round 1 ...
+    assert serial_match(h.table()).round_number == 2 and h.to_act() == other.user_id
+    assert h.table().away[other.user_id] == 1
+    await time_out()  # ... and their timed-out opening of round 2 is a second turn, not the same one
+    assert h.table().away[other.user_id] == 2
+    table_id = h.table().id
+    while (now := h.service.table(KEY)) is not None and now.away.get(other.user_id, 0) < 3:
+        await time_out()
+    events = await h.service.store.table_events(table_id)
+    left = next(i for i, e in enumerate(events) if e["t"] == "leave" and e.get("player") == other.user_id)
+    # the table as a process that dealt before that leave landed holds it: away, and dealt out all the same
+    replayed = TableState.replayed(table_id, KEY, events[:left])
+    assert replayed.is_away(other.user_id) and other.user_id not in replayed.pending_leave
+    assert other.user_id not in replayed.players_for_next_deal()
+    assert replayed.players_for_next_deal() == [p for p in replayed.seats if p != other.user_id]
