@@ -4,9 +4,10 @@ the database).  Each platform's own settings are in ``adapters/<platform>/config
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 
-__all__ = ["DEFAULT_COMPUTER_DELAY", "ConfigError", "Env"]
+__all__ = ["DEFAULT_COMPUTER_DELAY", "SECRET_LOGGERS", "ConfigError", "Env", "configure_logging"]
 
 DEFAULT_COMPUTER_DELAY = 1.5
 
@@ -53,3 +54,16 @@ class Env:
         """The database: ``db_path`` (``--db``), else ``LIARS_DATABASE_URL``, else ``LIARS_DB``; None
         leaves the choice to the store (``./liars.sqlite3``)."""
         return db_path or self.get("LIARS_DATABASE_URL") or self.get("LIARS_DB")
+
+
+# Libraries that log what the bot writes and sends at DEBUG: the store's statements with their values (a deal's
+# serials, salt and deck), Discord's and Slack's request bodies (the serial DMs).  Held at INFO whatever the level.
+SECRET_LOGGERS = ("aiosqlite", "asyncpg", "discord.http", "slack_sdk.web", "slack_bolt")
+
+
+def configure_logging(level: str | int) -> None:
+    """The process's log: ``level`` for everything but :data:`SECRET_LOGGERS`, which never go below INFO."""
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    asked = level if isinstance(level, int) else logging.getLevelName(str(level).upper())
+    for name in SECRET_LOGGERS:
+        logging.getLogger(name).setLevel(max(logging.INFO, asked if isinstance(asked, int) else logging.INFO))

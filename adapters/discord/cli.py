@@ -29,19 +29,18 @@ def register(sub: Any) -> None:
 
 
 def cmd_discord(args: argparse.Namespace) -> int:
-    import logging
     import os
 
+    from ..config import configure_logging
     from .config import ConfigError, DiscordConfig, load_dotenv
 
-    load_dotenv(args.env_file)
     try:
+        load_dotenv(args.env_file)
         config = DiscordConfig.from_env(os.environ, db_path=args.db)
     except ConfigError as exc:
         print(f"liars discord: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=args.log_level or config.log_level,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging(args.log_level or config.log_level)
     from bot.bootstrap import run_loop, tune_runtime
 
     from .bot import run

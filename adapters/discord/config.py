@@ -106,7 +106,7 @@ class DiscordConfig:
         if token.lower().startswith("bot "):
             token = token[4:].strip()  # people paste the Authorization header's value
         guild = get("DISCORD_GUILD_ID")
-        if guild is not None and not guild.isdigit():
+        if guild is not None and not _digits(guild):
             raise ConfigError(f"DISCORD_GUILD_ID must be a server id (digits; right-click the server → Copy Server "
                               f"ID with Developer Mode on), not {guild!r}.")
         api_base = get("DISCORD_API_BASE")
@@ -128,7 +128,7 @@ class DiscordConfig:
         level = settings.log_level()
         shard_count, shard_ids = _shards(get("DISCORD_SHARD_COUNT"), get("DISCORD_SHARD_IDS"))
         port = get("LIARS_METRICS_PORT")
-        if port is not None and not (port.isdigit() and int(port) <= 65535):
+        if port is not None and not (_digits(port) and int(port) <= 65535):
             raise ConfigError(f"LIARS_METRICS_PORT must be a port number (0 to 65535), not {port!r}.")
         layout = (get("DISCORD_LAYOUT") or "v2").lower()
         if layout not in ("v2", "classic"):
@@ -149,18 +149,23 @@ class DiscordConfig:
         )
 
 
+def _digits(text: str) -> bool:
+    """ASCII digits only: ``str.isdigit`` takes "²" and "٣", which ``int`` then refuses (a traceback)."""
+    return text.isascii() and text.isdigit()
+
+
 def _shards(count_text: str | None, ids_text: str | None) -> tuple[int | None, tuple[int, ...] | None]:
     if count_text is None:
         if ids_text is not None:
             raise ConfigError("DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT (the total number of shards).")
         return None, None
-    if not count_text.isdigit() or int(count_text) < 1:
+    if not _digits(count_text) or int(count_text) < 1:
         raise ConfigError(f"DISCORD_SHARD_COUNT must be a number of shards (1 or more), not {count_text!r}.")
     count = int(count_text)
     if ids_text is None:
         return count, None
     parts = [p.strip() for p in ids_text.split(",") if p.strip()]
-    if not parts or not all(p.isdigit() and int(p) < count for p in parts):
+    if not parts or not all(_digits(p) and int(p) < count for p in parts):
         raise ConfigError(f"DISCORD_SHARD_IDS must list shard ids from 0 to {count - 1}, like 0,1; not {ids_text!r}.")
     return count, tuple(sorted({int(p) for p in parts}))
 
@@ -197,9 +202,11 @@ def load_dotenv(path: str | os.PathLike[str] = ".env", environ: MutableMapping[s
     env = os.environ if environ is None else environ
     file = Path(path)
     try:
-        text = file.read_text(encoding="utf-8")
+        text = file.read_text(encoding="utf-8-sig")  # an editor's byte-order mark hid the first setting
     except FileNotFoundError:
         return False
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{file} cannot be read as a .env file (UTF-8 text): {exc}") from None
     for name, value in read_dotenv(text).items():
         if name not in env or not env[name].strip():
             env[name] = value

@@ -31,14 +31,13 @@ def register(sub: Any) -> None:
 
 
 def cmd_slack(args: argparse.Namespace) -> int:
-    import logging
     import os
     from pathlib import Path
 
     if args.manifest:
         sys.stdout.write((Path(__file__).parent / "manifest.yml").read_text(encoding="utf-8"))
         return 0
-    from ..config import Env
+    from ..config import Env, configure_logging
     from .config import ConfigError, SlackConfig
 
     try:
@@ -47,7 +46,7 @@ def cmd_slack(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"liars slack: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging(level)
     from bot.bootstrap import run_loop, tune_runtime
 
     from .app import run

@@ -5,6 +5,7 @@ DISCORD_GATEWAY_URL."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import re
 import signal
@@ -41,6 +42,11 @@ def test_config_from_env() -> None:
         ({"DISCORD_API_BASE": "discord.com/api"}, "DISCORD_API_BASE"),
         ({"DISCORD_GATEWAY_URL": "https://gateway.discord.gg"}, "DISCORD_GATEWAY_URL"),
         ({"LIARS_COMPUTER_DELAY": "soon"}, "LIARS_COMPUTER_DELAY"),
+        # digits str.isdigit takes and int() refuses: a traceback before
+        ({"DISCORD_GUILD_ID": "²"}, "DISCORD_GUILD_ID"),
+        ({"LIARS_METRICS_PORT": "⁸⁰"}, "LIARS_METRICS_PORT"),
+        ({"DISCORD_SHARD_COUNT": "²"}, "DISCORD_SHARD_COUNT"),
+        ({"DISCORD_SHARD_COUNT": "2", "DISCORD_SHARD_IDS": "¹"}, "DISCORD_SHARD_IDS"),
     ],
 )
 def test_config_errors_name_the_variable(env: dict[str, str], names: str) -> None:
@@ -155,3 +161,35 @@ async def test_a_stop_while_the_gateway_cannot_be_reached_ends_the_process(
         stop.set()
         assert await asyncio.wait_for(running, timeout=20) == 0  # (it once took 30 s and more)
     assert "did not stop within 0 s of closing; cancelling it" in caplog.text
+
+
+def test_a_dotenv_saved_with_a_byte_order_mark_keeps_its_first_setting(tmp_path: Path) -> None:
+    """A .env saved as "UTF-8 with BOM" lost its first line ("DISCORD_TOKEN is not set"); a directory or a
+    Latin-1 file was a traceback."""
+    env_file = tmp_path / ".env"
+    env_file.write_bytes("DISCORD_TOKEN=abc\nDISCORD_GUILD_ID=42\n".encode("utf-8-sig"))
+    env: dict[str, str] = {}
+    assert load_dotenv(env_file, env) and env == {"DISCORD_TOKEN": "abc", "DISCORD_GUILD_ID": "42"}
+    latin = tmp_path / "latin.env"
+    latin.write_bytes("DISCORD_TOKEN=caf\xe9\n".encode("latin-1"))
+    for bad in (latin, tmp_path):
+        with pytest.raises(ConfigError, match=r"cannot be read as a \.env file"):
+            load_dotenv(bad, {})
+
+
+def test_the_libraries_that_log_secrets_stay_at_info_under_debug() -> None:
+    """At DEBUG the log held every deal's serials, salt and deck (aiosqlite's statements) and the DMs'
+    bodies (discord.http)."""
+    from adapters.config import SECRET_LOGGERS, configure_logging
+
+    before = {name: logging.getLogger(name).level for name in ("", *SECRET_LOGGERS)}
+    try:
+        configure_logging("DEBUG")
+        for name in SECRET_LOGGERS:
+            assert not logging.getLogger(name).isEnabledFor(logging.DEBUG), name
+            assert logging.getLogger(name).level == logging.INFO, name
+        configure_logging("WARNING")
+        assert all(logging.getLogger(name).level == logging.WARNING for name in SECRET_LOGGERS)
+    finally:
+        for name, level in before.items():
+            logging.getLogger(name).setLevel(level)
