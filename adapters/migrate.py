@@ -22,7 +22,7 @@ import asyncpg
 from adapters.postgres.store import PostgresStore
 from adapters.sqlite.store import SqliteStore
 from adapters.storebase import DUMP_COLUMNS
-from adapters.stores import is_postgres_url, sqlite_path
+from adapters.stores import is_postgres_url, redacted, sqlite_path
 
 __all__ = ["MigrationError", "MigrationReport", "migrate"]
 
@@ -53,15 +53,6 @@ class MigrationReport:
             lines.append(f"MISMATCHES ({len(self.mismatches)}):")
             lines += [f"  {m}" for m in self.mismatches]
         return "\n".join(lines)
-
-
-def _redact(url: str) -> str:
-    """A URL without its password, for printing."""
-    if "@" in url and "://" in url:
-        scheme, rest = url.split("://", 1)
-        creds, host = rest.rsplit("@", 1)
-        return f"{scheme}://{creds.split(':', 1)[0]}@{host}"
-    return url
 
 
 async def _chunks(source: SqliteStore) -> AsyncIterator[tuple[str, list[tuple[Any, ...]]]]:
@@ -114,7 +105,7 @@ async def migrate(source_url: str, target_url: str) -> MigrationReport:
         try:
             await target.open()
         except (OSError, ValueError, asyncpg.PostgresError) as exc:
-            raise MigrationError(f"cannot open {_redact(target_url)}: {exc}") from None
+            raise MigrationError(f"cannot open {redacted(target_url)}: {exc}") from None
         try:
             try:
                 copied = await target.bulk_load(_chunks(source))
@@ -125,4 +116,4 @@ async def migrate(source_url: str, target_url: str) -> MigrationReport:
             await target.close()
     finally:
         await source.close()
-    return MigrationReport(path, _redact(target_url), copied, servers, mismatches)
+    return MigrationReport(path, redacted(target_url), copied, servers, mismatches)

@@ -19,7 +19,8 @@ from typing import Any, Protocol
 from adapters.installs import SlackInstalls
 from bot.ports import Store
 
-__all__ = ["Books", "Database", "is_postgres_url", "make_store", "open_store", "sqlite_path", "store_url_from_env"]
+__all__ = ["Books", "Database", "StoreUnavailable", "is_postgres_url", "make_store", "open_store", "redacted",
+           "sqlite_path", "store_url_from_env"]
 
 
 class Books(Store, Protocol):
@@ -39,6 +40,11 @@ class Database(Books, SlackInstalls, Protocol):
     adapter keeps (:class:`adapters.installs.SlackInstalls`) in the same database.  :func:`make_store`
     returns one, so mypy checks each store against both ports; the service sees only its ``Store``, and
     only the Slack process's builder hands the installations to the Slack adapter."""
+
+
+class StoreUnavailable(ValueError):
+    """The database cannot be opened (its URL or path, a server that does not answer, a schema it cannot
+    read); the message names it, without a password."""
 
 
 def store_url_from_env() -> str:
@@ -84,11 +90,26 @@ async def open_store(url: str | None = None, **options: Any) -> Database:
     """``make_store`` and open it (connect, migrate).  The URL defaults to ``store_url_from_env()``.
     A store that fails while opening is closed before the error goes on: a half-open SQLite connection's
     thread would keep the process alive after it."""
-    store = make_store(url, **options)
+    url = url or store_url_from_env()
+    try:
+        store = make_store(url, **options)
+    except ValueError as exc:
+        raise StoreUnavailable(f"cannot open {redacted(url)}: {exc}") from None
     try:
         await store.open()
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(Exception):
             await store.close()
+        if isinstance(exc, Exception):  # a folder that is not there, a server that does not answer: one line
+            raise StoreUnavailable(f"cannot open {redacted(url)}: {type(exc).__name__}: {exc}") from exc
         raise
     return store
+
+
+def redacted(url: str) -> str:
+    """A URL without its password, for printing."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        creds, host = rest.rsplit("@", 1)
+        return f"{scheme}://{creds.split(':', 1)[0]}@{host}"
+    return url

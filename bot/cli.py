@@ -177,8 +177,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not _EXTRA_COMMANDS:
         _register_extras()
     args = build_parser().parse_args(argv)
+    from adapters.stores import StoreUnavailable  # the composition root's: every command opens a store
+
     try:
         code: int = args.func(args)
+    except StoreUnavailable as exc:  # one line naming the database, not a traceback (`migrate` said it alone)
+        print(f"liars: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from adapters import pictures
-from adapters.stores import is_postgres_url, sqlite_path, store_url_from_env
+from adapters.stores import StoreUnavailable, is_postgres_url, redacted, sqlite_path, store_url_from_env
 from bot.bootstrap import terminal_table
 from bot.commands import resolve, table_commands
 from bot.model import Actor, Command, Message, Reply, TableKey, render_mentions
@@ -57,7 +57,10 @@ def _picture_place(db_path: str | None) -> tuple[Path, str]:
     url = db_path or store_url_from_env()
     if is_postgres_url(url):
         return Path(tempfile.gettempdir()) / "liars-pictures", "liars"
-    db_file = Path(sqlite_path(url)).resolve()
+    try:
+        db_file = Path(sqlite_path(url)).resolve()
+    except ValueError as exc:  # `--db mysql://…`: said as the store says it, not a traceback
+        raise StoreUnavailable(f"cannot open {redacted(url)}: {exc}") from None
     return db_file.parent, db_file.stem
 
 

@@ -63,3 +63,20 @@ def test_verify_checks_a_played_card_games_commitments(tmp_path: Path, capsys: p
     deck[0], deck[1] = deck[1], deck[0]
     code, out, err = run(record, tmp_path, capsys, "verify")
     assert code == 2 and "commitment" in (out + err)
+
+
+@pytest.mark.parametrize(("db", "said"), [
+    ("{tmp}/no/such/folder/liars.sqlite3", "OperationalError"),
+    ("mysql://ann:secret@127.0.0.1/liars", "unknown database URL scheme"),
+    ("postgresql://ann:secret@127.0.0.1:9/liars", "ConnectionRefusedError"),
+])
+@pytest.mark.parametrize("command", [["ledger"], ["forget", "--yes", "slack:T1"], ["play", "--humans", "0"]])
+def test_a_database_that_cannot_be_opened_is_one_line_naming_it(
+        db: str, said: str, command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every command but `migrate` ended in a traceback (sqlite3.OperationalError, ValueError,
+    ConnectionRefusedError) that named no setting."""
+    url = db.format(tmp=tmp_path)
+    assert main([*command, "--db", url]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("liars: cannot open ") and said in err and err.count("\n") == 1, err
+    assert "secret" not in err and "Traceback" not in err

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
 
+from adapters.stores import StoreUnavailable
 from tests.adapters.slack.harness import BOT_TOKEN, HttpDriver, serving
 from tests.fakes.slack_server import FakeSlack
 
@@ -21,7 +21,7 @@ async def fake() -> AsyncIterator[FakeSlack]:
 
 async def test_a_failed_restart_leaves_the_first_bot_closed_once(fake: FakeSlack, tmp_path: Path) -> None:
     driver: HttpDriver | None = None
-    with pytest.raises(sqlite3.OperationalError):
+    with pytest.raises(StoreUnavailable, match="OperationalError"):  # (the store's error, named once)
         async with serving(fake, tmp_path / "liars.sqlite3") as d:
             driver, first = d, d.bot
             await d.restart(tmp_path)  # a directory: the new bot cannot open its database
