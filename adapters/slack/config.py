@@ -106,12 +106,17 @@ class SlackConfig:
         if not 0 <= port <= 65535:
             raise ConfigError(f"PORT must be 0 to 65535, not {port}.")
         delay = settings.computer_delay()
+        redirect = get("SLACK_REDIRECT_URI")
+        where = urlsplit(redirect) if redirect is not None else None
+        if where is not None and (where.scheme not in ("http", "https") or not where.netloc):
+            raise ConfigError(f"SLACK_REDIRECT_URI must be an http(s) URL like https://liars.example/slack/"
+                              f"oauth_redirect, not {redirect!r}.")
         return cls(
             bot_token=bot_token,
             signing_secret=signing_secret,
             client_id=client_id,
             client_secret=client_secret,
-            redirect_uri=get("SLACK_REDIRECT_URI"),
+            redirect_uri=redirect,
             app_token=app_token,
             api_url=api_url,
             port=port,

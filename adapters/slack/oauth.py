@@ -44,6 +44,7 @@ import secrets
 import time
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from aiohttp import web
 from slack_bolt.adapter.aiohttp import to_aiohttp_response
@@ -177,9 +178,13 @@ def oauth_settings(*, client_id: str, client_secret: str, api_url: str, installs
                    redirect_uri: str | None = None) -> AsyncOAuthSettings:
     """bolt's OAuth flow settings: our stores, our scopes, Slack's pages beside ``api_url``."""
     store = InstallationStore(installs)
+    # the callback is served at the redirect URL's own path (bolt's default path only otherwise: an install
+    # sent back to another path ended on a bare 404)
+    path = urlsplit(redirect_uri).path if redirect_uri else ""
     settings = AsyncOAuthSettings(
         client_id=client_id, client_secret=client_secret, scopes=list(SCOPES), user_scopes=[],
-        redirect_uri=redirect_uri, authorization_url=authorize_url(api_url), installation_store=store,
+        redirect_uri=redirect_uri, redirect_uri_path=path or "/slack/oauth_redirect",
+        authorization_url=authorize_url(api_url), installation_store=store,
         installation_store_bot_only=True, state_store=StateStore(installs), state_expiration_seconds=STATE_SECONDS,
         logger=log)
     # the same authorize, with its auth.test answers remembered per token (a removed install has no token

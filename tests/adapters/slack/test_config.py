@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from adapters.slack.config import DEFAULT_API_URL, ConfigError, SlackConfig
-from adapters.slack.oauth import SCOPES, authorize_url
+from adapters.slack.oauth import SCOPES, authorize_url, oauth_settings
+from adapters.stores import make_store
 from bot import cli
 
 HTTP = {"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s3cret"}
@@ -58,6 +59,7 @@ def test_the_api_url_port_database_and_delay_come_from_the_environment() -> None
         ({**HTTP, "SLACK_API_URL": "slack.com/api"}, "SLACK_API_URL"),
         ({**HTTP, "PORT": "web"}, "PORT"),
         ({**HTTP, "PORT": "70000"}, "PORT"),
+        ({**HTTP, "SLACK_REDIRECT_URI": "liars.example/slack/oauth_redirect"}, "SLACK_REDIRECT_URI"),
         ({**HTTP, "LIARS_COMPUTER_DELAY": "-1"}, "LIARS_COMPUTER_DELAY"),
         ({**HTTP, "SLACK_CLIENT_ID": "1.2"}, "not both"),
         ({"SLACK_CLIENT_ID": "1.2", "SLACK_SIGNING_SECRET": "s"}, "SLACK_CLIENT_SECRET is not set"),
@@ -158,3 +160,15 @@ def test_the_manifest_creates_the_slash_command_interactivity_scopes_and_socket_
     assert manifest["features"]["app_home"]["home_tab_enabled"] is True
     assert manifest["settings"]["socket_mode_enabled"] is False
     assert manifest["display_information"]["name"]
+
+
+@pytest.mark.parametrize(("redirect", "path"), [("https://liars.example/slack/oauth/callback", "/slack/oauth/callback"),
+                                                 ("https://liars.example", "/slack/oauth_redirect"),
+                                                 (None, "/slack/oauth_redirect")])
+def test_the_install_callback_is_served_at_the_redirect_urls_own_path(redirect: str | None, path: str,
+                                                                    tmp_path: Path) -> None:
+    """A SLACK_REDIRECT_URI whose path was not bolt's default sent every install back to a bare 404."""
+    installs = make_store(str(tmp_path / "liars.sqlite3"))  # (not opened: the settings only keep it)
+    settings = oauth_settings(client_id="1.2", client_secret="c", api_url=DEFAULT_API_URL, installs=installs,
+                              redirect_uri=redirect)
+    assert settings.redirect_uri_path == path and settings.redirect_uri == redirect
