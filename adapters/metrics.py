@@ -40,11 +40,13 @@ from __future__ import annotations
 import threading
 import weakref
 from collections.abc import Iterator, Sized
+from socketserver import ThreadingMixIn
 from types import SimpleNamespace
 from typing import Any, Final
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 import aiohttp
-from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, Histogram, generate_latest, start_http_server
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
@@ -129,10 +131,37 @@ def exposition() -> bytes:
     return generate_latest(REGISTRY)
 
 
+class _Quiet(WSGIRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        """Not a line on stderr per scrape."""
+
+
+class _Server(ThreadingMixIn, WSGIServer):
+    daemon_threads = True
+
+
+def _routes(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+    """``GET /metrics`` and ``GET /healthz``, as the Slack process serves them; 404 elsewhere (prometheus_client's
+    own server answered every path with the metrics), 405 for another method."""
+    path, method = environ.get("PATH_INFO", ""), environ.get("REQUEST_METHOD", "GET")
+    if path not in ("/metrics", "/healthz"):
+        start_response("404 Not Found", [("Content-Type", "text/plain")])
+        return [b"not found: GET /metrics or /healthz"]
+    if method not in ("GET", "HEAD"):
+        start_response("405 Method Not Allowed", [("Content-Type", "text/plain"), ("Allow", "GET, HEAD")])
+        return [b"method not allowed"]
+    if path == "/healthz":
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b"ok"]
+    start_response("200 OK", [("Content-Type", CONTENT_TYPE)])
+    return [exposition()]
+
+
 def serve(port: int, host: str = "0.0.0.0") -> Any:
-    """Serve ``GET /metrics`` on ``port`` from a daemon thread (``liars discord``); returns the server
-    (``.shutdown()`` stops it; ``.server_port`` is the port bound, for ``port=0``)."""
-    server, _thread = start_http_server(port, addr=host)
+    """Serve ``GET /metrics`` (and ``/healthz``) on ``port`` from a daemon thread (``liars discord``); returns
+    the server (``.shutdown()`` stops it; ``.server_port`` is the port bound, for ``port=0``)."""
+    server = make_server(host, port, _routes, server_class=_Server, handler_class=_Quiet)
+    threading.Thread(target=server.serve_forever, name="liars-metrics", daemon=True).start()
     return server
 
 

@@ -101,3 +101,20 @@ async def test_the_discord_exporter_counts_a_round(world: Harness) -> None:
     assert moved(before, after, "liars_platform_calls_total", platform="discord", status="200") >= 7
     assert moved(before, after, "liars_pictures_total", kind="count", outcome="drawn") == 1
     assert value(after, "liars_open_tables") >= 1
+
+
+async def test_the_discord_exporter_answers_its_own_paths_only() -> None:
+    """prometheus_client's server answered every path (`/`, `/nonsense`, `/healthz`) with the metrics."""
+    exporter = metrics.serve(0, host="127.0.0.1")
+    base = f"http://127.0.0.1:{exporter.server_port}"
+    try:
+        async with aiohttp.ClientSession() as http:
+            for path, status, body in (("/metrics", 200, "liars_requests_total"), ("/healthz", 200, "ok"),
+                                       ("/", 404, "not found"), ("/nonsense", 404, "not found")):
+                async with http.get(base + path) as resp:
+                    assert resp.status == status and body in await resp.text(), path
+            async with http.post(base + "/metrics") as resp:
+                assert resp.status == 405
+    finally:
+        exporter.shutdown()
+        exporter.server_close()
