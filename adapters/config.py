@@ -44,11 +44,21 @@ class Env:
         return delay
 
     def log_level(self) -> str:
-        """``LIARS_LOG_LEVEL`` (every mode): DEBUG, INFO (unset), WARNING, ERROR or CRITICAL."""
+        """``LIARS_LOG_LEVEL`` (the platforms; ``liars play`` logs warnings only): DEBUG, INFO (unset), WARNING, ERROR
+        or CRITICAL."""
         level = (self.get("LIARS_LOG_LEVEL") or "INFO").upper()
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
-            raise ConfigError(f"LIARS_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
+            raise ConfigError(f"LIARS_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {level!r}.")
         return level
+
+    def picture_process(self) -> bool:
+        """``LIARS_PICTURE_PROCESS``: 1 (unset) draws pictures in a worker process, 0 on a thread; anything
+        else is refused (``off`` or ``false`` once meant a process, as anything but exactly ``0`` did)."""
+        value = self.get("LIARS_PICTURE_PROCESS") or "1"
+        if value not in ("0", "1"):
+            raise ConfigError(f"LIARS_PICTURE_PROCESS must be 1 (a worker process draws) or 0 (a thread), "
+                              f"not {value!r}.")
+        return value == "1"
 
     def database(self, db_path: str | None) -> str | None:
         """The database: ``db_path`` (``--db``), else ``LIARS_DATABASE_URL``, else ``LIARS_DB``; None

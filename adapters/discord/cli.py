@@ -21,7 +21,7 @@ def register(sub: Any) -> None:
     p.add_argument("--db", default=None, help="SQLite file or postgresql:// URL "
                    "(default: $LIARS_DATABASE_URL, else $LIARS_DB, else ./liars.sqlite3)")
     p.add_argument("--env-file", default=".env", help="development settings file (default ./.env; skipped if absent)")
-    p.add_argument("--log-level", default=None, choices=("DEBUG", "INFO", "WARNING", "ERROR"),
+    p.add_argument("--log-level", default=None, choices=("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"),
                    help="default: $LIARS_LOG_LEVEL or INFO")
     p.add_argument("--no-sync", action="store_true",
                    help="do not sync the /liars command to Discord at start-up (it is already registered)")

@@ -126,6 +126,7 @@ class DiscordConfig:
                 )
         delay = settings.computer_delay()
         level = settings.log_level()
+        settings.picture_process()  # checked here; the picture worker reads it
         shard_count, shard_ids = _shards(get("DISCORD_SHARD_COUNT"), get("DISCORD_SHARD_IDS"))
         port = get("LIARS_METRICS_PORT")
         if port is not None and not (_digits(port) and int(port) <= 65535):

@@ -79,7 +79,7 @@ def _warm_up(parent: int) -> None:
 
 def _executor() -> ProcessPoolExecutor | None:
     global _pool
-    if os.environ.get("LIARS_PICTURE_PROCESS", "1") == "0":
+    if os.environ.get("LIARS_PICTURE_PROCESS", "1").strip() == "0":  # (the platforms' configs refuse other values)
         return None
     with _guard:
         if _pool is None:

@@ -8,7 +8,7 @@ from typing import Any
 
 __all__ = ["register"]
 
-_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 def register(sub: Any) -> None:

@@ -106,6 +106,7 @@ class SlackConfig:
         if not 0 <= port <= 65535:
             raise ConfigError(f"PORT must be 0 to 65535, not {port}.")
         delay = settings.computer_delay()
+        settings.picture_process()  # checked here; the picture worker reads it
         redirect = get("SLACK_REDIRECT_URI")
         where = urlsplit(redirect) if redirect is not None else None
         if where is not None and (where.scheme not in ("http", "https") or not where.netloc):

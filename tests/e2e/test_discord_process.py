@@ -47,6 +47,9 @@ def test_config_from_env() -> None:
         ({"LIARS_METRICS_PORT": "⁸⁰"}, "LIARS_METRICS_PORT"),
         ({"DISCORD_SHARD_COUNT": "²"}, "DISCORD_SHARD_COUNT"),
         ({"DISCORD_SHARD_COUNT": "2", "DISCORD_SHARD_IDS": "¹"}, "DISCORD_SHARD_IDS"),
+        ({"LIARS_PICTURE_PROCESS": "off"}, "LIARS_PICTURE_PROCESS"),  # taken as "a process" before
+        ({"LIARS_PICTURE_PROCESS": "2"}, "LIARS_PICTURE_PROCESS"),
+        ({"LIARS_LOG_LEVEL": "bogus"}, "CRITICAL"),  # the refusal lists every level it takes
     ],
 )
 def test_config_errors_name_the_variable(env: dict[str, str], names: str) -> None:

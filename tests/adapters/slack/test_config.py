@@ -60,6 +60,7 @@ def test_the_api_url_port_database_and_delay_come_from_the_environment() -> None
         ({**HTTP, "PORT": "web"}, "PORT"),
         ({**HTTP, "PORT": "70000"}, "PORT"),
         ({**HTTP, "SLACK_REDIRECT_URI": "liars.example/slack/oauth_redirect"}, "SLACK_REDIRECT_URI"),
+        ({**HTTP, "LIARS_PICTURE_PROCESS": "false"}, "LIARS_PICTURE_PROCESS"),
         ({**HTTP, "LIARS_COMPUTER_DELAY": "-1"}, "LIARS_COMPUTER_DELAY"),
         ({**HTTP, "SLACK_CLIENT_ID": "1.2"}, "not both"),
         ({"SLACK_CLIENT_ID": "1.2", "SLACK_SIGNING_SECRET": "s"}, "SLACK_CLIENT_SECRET is not set"),
@@ -86,7 +87,7 @@ def test_liars_slack_reads_its_log_level_from_the_environment(monkeypatch: pytes
     """``.env.example`` lists LIARS_LOG_LEVEL for every mode: `liars slack` reads it (it read only --log-level)."""
     monkeypatch.setenv("LIARS_LOG_LEVEL", "loud")
     assert cli.main(["slack"]) == 2
-    assert "LIARS_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not 'LOUD'" in capsys.readouterr().err
+    assert "LIARS_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not 'LOUD'" in capsys.readouterr().err
     monkeypatch.setenv("LIARS_LOG_LEVEL", "warning")  # read, then the missing token is the reason
     for name in ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET"):
         monkeypatch.delenv(name, raising=False)
