@@ -29,7 +29,7 @@ __all__ = ["HELP_MAX", "SECTION_TITLES", "CommandSpec", "FormatWords", "HandWord
            "Suggest", "merged", "whole_number"]
 
 
-_WHOLE: Final = re.compile(r"[+-]?[0-9]{1,18}")
+_WHOLE: Final = re.compile(r"[+-]?[0-9]{1,100}")  # (a 20-digit stake is "too large", not "no number")
 
 
 def whole_number(text: str) -> int:

@@ -843,3 +843,17 @@ async def test_an_away_count_starts_afresh_at_each_deal_and_needs_no_leave_writt
     assert replayed.is_away(other.user_id) and other.user_id not in replayed.pending_leave
     assert other.user_id not in replayed.players_for_next_deal()
     assert replayed.players_for_next_deal() == [p for p in replayed.seats if p != other.user_id]
+
+
+async def test_a_twenty_digit_number_is_too_large_not_no_number(harness: Harness) -> None:
+    """`--stake 99999999999999999999` said "must be a whole number" (numbers were read to 18 digits): it is one,
+    too large; a bid of as many copies is refused as too many, and nothing changes."""
+    h = harness
+    big = "9" * 20
+    refused = await h.do(ALICE, "start", f"stake={big}")
+    assert refused.code == "bad-stake" and "at most 1,000,000" in refused.text, refused.text
+    await open_three(h)
+    before = event_count(h)
+    bid = await h.do(actor(h.to_act()), "bid", big, "7")
+    assert not bid.ok and "whole number" not in bid.text and big[:12] in bid.text, bid.text
+    assert event_count(h) == before
