@@ -177,6 +177,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not _EXTRA_COMMANDS:
         _register_extras()
     args = build_parser().parse_args(argv)
+    if isinstance(getattr(args, "db", None), str) and not args.db.strip():  # it was taken as not given: ./liars.sqlite3
+        print("liars: --db needs a SQLite file or a postgresql:// URL, not an empty value", file=sys.stderr)
+        return 2
     from adapters.stores import StoreUnavailable  # the composition root's: every command opens a store
 
     try:

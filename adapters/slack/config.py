@@ -101,10 +101,11 @@ class SlackConfig:
             raise ConfigError(f"SLACK_API_URL must be an http(s) URL like {DEFAULT_API_URL}, not {api_url!r}.")
         if not api_url.endswith("/"):
             api_url += "/"  # slack_sdk joins method names onto it
+        named = "PORT" if port is None else "--port"  # the refusal names what was typed
         if port is None:
             port = int(settings.number("PORT", int, DEFAULT_PORT))
         if not 0 <= port <= 65535:
-            raise ConfigError(f"PORT must be 0 to 65535, not {port}.")
+            raise ConfigError(f"{named} must be 0 to 65535, not {port}.")
         delay = settings.computer_delay()
         settings.picture_process()  # checked here; the picture worker reads it
         redirect = get("SLACK_REDIRECT_URI")

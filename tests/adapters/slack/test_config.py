@@ -173,3 +173,22 @@ def test_the_install_callback_is_served_at_the_redirect_urls_own_path(redirect: 
     settings = oauth_settings(client_id="1.2", client_secret="c", api_url=DEFAULT_API_URL, installs=installs,
                               redirect_uri=redirect)
     assert settings.redirect_uri_path == path and settings.redirect_uri == redirect
+
+
+def test_a_port_out_of_range_is_named_as_it_was_given() -> None:
+    """`liars slack --port 70000` was refused as "PORT must be …", a variable nobody set."""
+    with pytest.raises(ConfigError, match="^--port must be 0 to 65535, not 70000"):
+        SlackConfig.from_env(HTTP, port=70000)
+    with pytest.raises(ConfigError, match="^PORT must be 0 to 65535, not 70000"):
+        SlackConfig.from_env({**HTTP, "PORT": "70000"})
+
+
+@pytest.mark.parametrize("command", [["play", "--humans", "0"], ["ledger"], ["slack"]])
+def test_an_empty_db_is_refused_not_taken_as_the_default(command: list[str], tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """`--db ""` was taken as not given: the table (and its pictures) went into ./liars.sqlite3 unsaid."""
+    monkeypatch.chdir(tmp_path)
+    assert cli.main([*command, "--db", ""]) == 2
+    assert "--db needs a SQLite file or a postgresql:// URL" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
