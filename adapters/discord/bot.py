@@ -36,6 +36,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
+import aiohttp
 import discord
 import yarl
 from discord import app_commands
@@ -464,7 +465,12 @@ async def run(config: DiscordConfig, *, sync_commands: bool = True, stop: asynci
             loop.add_signal_handler(sig, stop.set)
     exporter = None
     if config.metrics_port is not None:
-        exporter = metrics.serve(config.metrics_port, config.metrics_host)
+        try:
+            exporter = metrics.serve(config.metrics_port, config.metrics_host)
+        except OSError as exc:  # the port is taken, the host is no address here: one line, not a traceback
+            log.error("cannot serve metrics on %s:%d (LIARS_METRICS_HOST, LIARS_METRICS_PORT): %s",
+                      config.metrics_host, config.metrics_port, exc)
+            return 1
         host = "127.0.0.1" if config.metrics_host in ("0.0.0.0", "") else config.metrics_host
         log.info("serving metrics at http://%s:%d/metrics", host, exporter.server_port)
     try:
@@ -499,6 +505,15 @@ async def _run(config: DiscordConfig, sync_commands: bool, stop: asyncio.Event) 
                 runner.result()
             except discord.LoginFailure:
                 log.error("DISCORD_TOKEN was refused: reset the token in the Developer Portal and set it again")
+                return 1
+            except discord.NotFound as exc:  # syncing /liars to a server the bot is not in
+                log.error("Discord answered %s %s%s", exc.status, exc.text or "not found",
+                          f": is DISCORD_GUILD_ID {config.guild_id} a server the bot was added to?"
+                          if config.guild_id is not None else "")
+                return 1
+            except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+                log.error("cannot reach Discord (DISCORD_API_BASE, DISCORD_GATEWAY_URL): %s: %s",
+                          type(exc).__name__, exc)
                 return 1
             except Exception:
                 log.exception("the Discord connection failed")

@@ -202,7 +202,12 @@ async def connect_socket(bot: SlackBot) -> AsyncIterator[GuardedSocketModeHandle
     except SlackApiError as exc:
         raise AppTokenRefused(api_error(exc)) from None
     handler = GuardedSocketModeHandler(bot.app, app_token=bot.config.app_token)
-    await handler.connect_async()  # type: ignore[no-untyped-call]
+    try:
+        await handler.connect_async()  # type: ignore[no-untyped-call]
+    except BaseException:  # stopped while connecting (or failed): its client session is closed, not leaked
+        with contextlib.suppress(Exception):
+            await handler.close_async()  # type: ignore[no-untyped-call]
+        raise
     try:
         yield handler
     finally:
@@ -225,6 +230,9 @@ async def run(config: SlackConfig, *, host: str = "0.0.0.0", stop: asyncio.Event
                 who = await bot.app.client.auth_test()
             except SlackApiError as exc:
                 log.error("SLACK_BOT_TOKEN was refused by %s: %s", config.api_url, api_error(exc))
+                return 1
+            except (aiohttp.ClientError, OSError, TimeoutError) as exc:  # one line, not a traceback
+                log.error("cannot reach Slack at SLACK_API_URL %s: %s: %s", config.api_url, type(exc).__name__, exc)
                 return 1
             log.info("signed in to Slack team %s as %s", who.get("team_id"), who.get("user"))
         # every open table's messages as committed: a move stored just before a crash is shown now
@@ -251,7 +259,12 @@ async def run(config: SlackConfig, *, host: str = "0.0.0.0", stop: asyncio.Event
                     log.info("connected by Socket Mode; waiting for /liars")
                     await stop.wait()
         else:
-            async with serve_http(bot, host, config.port) as url:
+            async with contextlib.AsyncExitStack() as stack:
+                try:
+                    url = await stack.enter_async_context(serve_http(bot, host, config.port))
+                except OSError as exc:  # the port is taken, the host is no address here: one line
+                    log.error("cannot listen on %s:%d (PORT, --host): %s", host, config.port, exc)
+                    return 1
                 log.info("serving Slack requests at %s", url)
                 await stop.wait()
         log.info("stopping: %s", bot.listeners.summary())

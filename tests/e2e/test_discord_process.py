@@ -196,3 +196,26 @@ def test_the_libraries_that_log_secrets_stay_at_info_under_debug() -> None:
     finally:
         for name, level in before.items():
             logging.getLogger(name).setLevel(level)
+
+
+@pytest.mark.parametrize("case", ["metrics port taken", "unknown guild"])
+async def test_a_start_up_failure_is_one_line_naming_the_setting(case: str, tmp_path: Path,
+                                                                caplog: pytest.LogCaptureFixture) -> None:
+    """A taken LIARS_METRICS_PORT, or a DISCORD_GUILD_ID the bot is not in, ended in a traceback."""
+    from adapters.discord.bot import run
+
+    async with FakeDiscord() as fake:
+        guild = fake.add_guild("G")
+        with socket.socket() as busy:
+            busy.bind(("127.0.0.1", 0))
+            busy.listen()
+            taken = case == "metrics port taken"
+            config = DiscordConfig(token=fake.token, api_base=fake.api_base, gateway_url=fake.gateway_url,
+                                   db_path=str(tmp_path / "liars.sqlite3"),
+                                   guild_id=guild.id if taken else 123456789012345678,
+                                   metrics_port=busy.getsockname()[1] if taken else None, metrics_host="127.0.0.1")
+            assert await asyncio.wait_for(run(config, stop=asyncio.Event()), timeout=30) == 1
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and errors[0].exc_info is None, caplog.text
+    said = errors[0].getMessage()
+    assert ("LIARS_METRICS_PORT" in said) if taken else ("DISCORD_GUILD_ID 123456789012345678" in said), said

@@ -7,6 +7,7 @@ import asyncio
 import logging
 import os
 import signal
+import socket
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -192,3 +193,25 @@ async def test_a_stop_while_socket_mode_is_still_connecting_ends_the_bot(fake: F
     stop.set()
     async with asyncio.timeout(20):
         assert await running == 0
+
+
+@pytest.mark.parametrize("case", ["port taken", "api unreachable"])
+async def test_a_start_up_failure_is_one_line_naming_the_setting(case: str, fake: FakeSlack, tmp_path: Path,
+                                                                caplog: pytest.LogCaptureFixture) -> None:
+    """A taken PORT, or a SLACK_API_URL nothing answers at, ended in a traceback."""
+    from adapters.slack.app import run
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        api = fake.api_base if case == "port taken" else f"http://127.0.0.1:{port}/api/"  # (listens, never answers)
+        if case == "api unreachable":
+            busy.close()  # nothing listens there now
+        config = SlackConfig(bot_token=BOT_TOKEN, signing_secret="s", api_url=api, port=port,
+                             db_path=str(tmp_path / "liars.sqlite3"))
+        assert await asyncio.wait_for(run(config, host="127.0.0.1", stop=asyncio.Event()), timeout=30) == 1
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and errors[0].exc_info is None, caplog.text
+    said = errors[0].getMessage()
+    assert ("PORT" in said) if case == "port taken" else ("SLACK_API_URL" in said), said

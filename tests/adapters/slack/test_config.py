@@ -177,9 +177,9 @@ def test_the_install_callback_is_served_at_the_redirect_urls_own_path(redirect: 
 
 def test_a_port_out_of_range_is_named_as_it_was_given() -> None:
     """`liars slack --port 70000` was refused as "PORT must be …", a variable nobody set."""
-    with pytest.raises(ConfigError, match="^--port must be 0 to 65535, not 70000"):
+    with pytest.raises(ConfigError, match=r"^--port must be 0 to 65535, not 70000"):
         SlackConfig.from_env(HTTP, port=70000)
-    with pytest.raises(ConfigError, match="^PORT must be 0 to 65535, not 70000"):
+    with pytest.raises(ConfigError, match=r"^PORT must be 0 to 65535, not 70000"):
         SlackConfig.from_env({**HTTP, "PORT": "70000"})
 
 
