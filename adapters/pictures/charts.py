@@ -23,6 +23,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from ._canvas import font, player_colour, render_png, safe_text
+from ._raster import pil_font
 
 __all__ = [
     "CHART_HEIGHT",
@@ -86,12 +87,20 @@ def _y_ticks(ax: Axes, lo: float, hi: float, *, integer: bool) -> None:
     lo, hi = lo - pad, hi + pad
     ticks = [t for t in MaxNLocator(nbins=6, integer=integer).tick_values(lo, hi) if lo <= t <= hi]
     ax.set_ylim(lo, hi)
-    ax.set_yticks(ticks, [_number(t) for t in ticks], fontproperties=font("sans", 9))
+    ax.set_yticks(ticks, [_tick(t) for t in ticks], fontproperties=font("sans", 9))
 
 
 def _number(v: float) -> str:
     text = f"{v:,.0f}" if float(v).is_integer() else f"{v:,.1f}"
     return text.replace("-", "−")
+
+
+def _tick(v: float) -> str:
+    """An axis label, short where it is large ("−2.2M", "250k"): "−2,000,000" ran past the picture's edge."""
+    for size, suffix in ((1_000_000, "M"), (10_000, "k")):
+        if abs(v) >= size:
+            return f"{v / size:,.2f}".rstrip("0").rstrip(".").replace("-", "−") + suffix
+    return _number(v)
 
 
 def _x_ticks(ax: Axes, xs: Sequence[float], *, time_axis: bool) -> None:
@@ -104,12 +113,14 @@ def _x_ticks(ax: Axes, xs: Sequence[float], *, time_axis: bool) -> None:
         step = next((s for s in _TIME_STEPS if (hi - lo) / s <= 7), _TIME_STEPS[-1])
         first = -(-lo // step) * step
         ticks = [first + i * step for i in range(int((hi - first) // step) + 1)]
-        fmt = "%H:%M" if step < 86400 else "%d %b" if step < 365 * 86400 else "%Y"
+        days = {datetime.fromtimestamp(t, UTC).date() for t in (lo, hi)}
+        # hours across two days said "12:00" twice: the day goes with them then
+        fmt = ("%H:%M" if len(days) == 1 else "%a %H:%M") if step < 86400 else "%d %b" if step < 365 * 86400 else "%Y"
         labels = [datetime.fromtimestamp(t, UTC).strftime(fmt) for t in ticks]
         ax.set_xticks(ticks, labels, fontproperties=font("sans", 9))
     else:
         ticks = [t for t in MaxNLocator(nbins=8, integer=True).tick_values(lo, hi) if lo <= t <= hi]
-        ax.set_xticks(ticks, [_number(t) for t in ticks], fontproperties=font("sans", 9))
+        ax.set_xticks(ticks, [_tick(t) for t in ticks], fontproperties=font("sans", 9))
 
 
 def _lines(fig: Figure, series: Mapping[str, Sequence[tuple[float, float]]], names: Mapping[str, str] | None,
@@ -169,8 +180,11 @@ def render_rating_chart(
         fig, history, names, title, "rated round", time_axis=False, integer=False, step=False))
 
 
+_BARS_AXES: Final = (0.2, 0.08, 0.74, 0.8)
+
+
 def _bars(fig: Figure, nets: Mapping[str, int], names: Mapping[str, str] | None, title: str) -> None:
-    ax = fig.add_axes((0.2, 0.08, 0.74, 0.8))
+    ax = fig.add_axes(_BARS_AXES)
     _style(ax, title, fig)
     ax.grid(axis="y", visible=False)
     ax.grid(axis="x", color="#dddddd", linewidth=0.8)
@@ -191,15 +205,20 @@ def _bars(fig: Figure, nets: Mapping[str, int], names: Mapping[str, str] | None,
     lo, hi = min([*values, 0.0]), max([*values, 0.0])
     if lo == hi:
         lo, hi = -1.0, 1.0
-    pad = (hi - lo) * 0.12
-    lo, hi = lo - (pad if lo < 0 else 0), hi + (pad if hi > 0 else 0)
+    texts = [f"{v:+,.0f}".replace("-", "−") if v else "0" for v in values]
+    # room beside the bars for their labels, as wide as the widest label each side (a label of −75,000,007
+    # was drawn over the names, one of +150,000,014 past the picture's edge)
+    face, span = pil_font("sans-bold", 9), _BARS_AXES[2] * CHART_WIDTH
+    right = max([face.getlength(t) + 8 for t, v in zip(texts, values, strict=True) if v >= 0] or [0.0]) / span
+    left = max([face.getlength(t) + 8 for t, v in zip(texts, values, strict=True) if v < 0] or [0.0]) / span
+    width = (hi - lo) / max(0.2, 1.0 - right - left)
+    lo, hi = lo - left * width, hi + right * width
     ax.set_ylim(-0.6, len(rows) - 0.4)
     ticks = [t for t in MaxNLocator(nbins=6, integer=True).tick_values(lo, hi) if lo <= t <= hi]
     ax.set_xlim(lo, hi)
-    ax.set_xticks(ticks, [_number(t) for t in ticks], fontproperties=font("sans", 9))
-    for y, v in zip(ys, values, strict=True):
-        text = f"{v:+,.0f}".replace("-", "−") if v else "0"
-        offset = (hi - lo) * 0.01
+    ax.set_xticks(ticks, [_tick(t) for t in ticks], fontproperties=font("sans", 9))
+    offset = (hi - lo) * 0.008
+    for y, v, text in zip(ys, values, texts, strict=True):
         ax.text(v + offset if v >= 0 else v - offset, y, text, ha="left" if v >= 0 else "right", va="center",
                 fontproperties=font("sans-bold", 9), color="#222222", parse_math=False)
 

@@ -170,6 +170,9 @@ def _draw(c: Raster, data: Mapping[str, Any], prep: dict[str, Any]) -> None:
     held_x = _BILL_X + _BILL_W + 16
     c.text(held_x, _HEADER - 8, _say(data, "held"), "sans", 9, _GREY, "ls")
     c.text(COUNT_WIDTH - 20, _HEADER - 8, _say(data, "net"), "sans", 9, _GREY, "rs")
+    # one size for the column, the largest at which every net fits past the count's digits
+    net_size = min(_fitting(_signed(int(net.get(p, 0))), "sans-bold", 15, COUNT_WIDTH - 20 - (held_x + 36))
+                   for p in prep["players"])
     for row, player in enumerate(prep["players"]):
         y = _HEADER + row * _ROW
         yc = y + _BILL_H / 2
@@ -183,8 +186,7 @@ def _draw(c: Raster, data: Mapping[str, Any], prep: dict[str, Any]) -> None:
         c.text(held_x, yc, f"{held}", "sans-bold", 15, "#222222", "lm")
         units = int(net.get(player, 0))
         colour = _GREEN if units > 0 else _RED if units < 0 else _GREY
-        c.text(COUNT_WIDTH - 20, yc, f"{units:+d}".replace("-", "−") if units else "0", "sans-bold", 15, colour,
-               "rm")
+        c.text(COUNT_WIDTH - 20, yc, _signed(units), "sans-bold", net_size, colour, "rm")
     y = _HEADER + len(prep["players"]) * _ROW + 18
     made = bool(outcome["made"])
     c.text(20, y + 12, fit_text(_say(data, "result"), "sans-bold", 16, COUNT_WIDTH - 40), "sans-bold", 16,
@@ -193,6 +195,18 @@ def _draw(c: Raster, data: Mapping[str, Any], prep: dict[str, Any]) -> None:
     y += 60
     for i, line in enumerate(prep["payments"]):
         c.text(20, y + 10 + i * _LINE, line, "sans", 12, "#222222")
+
+
+def _signed(units: int) -> str:
+    return f"{units:+,d}".replace("-", "−") if units else "0"
+
+
+def _fitting(text: str, kind: str, size: float, width: float) -> float:
+    """The largest size up to ``size`` at which ``text`` is at most ``width`` wide (a net of millions ran over
+    the count column): a sum is made smaller, never cut."""
+    while size > 8 and pil_font(kind, size).getlength(text) > width:
+        size -= 0.5
+    return size
 
 
 def render_count(data: Mapping[str, Any]) -> bytes:

@@ -362,3 +362,58 @@ def test_a_bot_process_loads_matplotlib_only_for_its_first_chart() -> None:
                          capture_output=True, text=True, check=True, cwd=root, timeout=120).stdout.splitlines()
     assert out[:2] == ["[]", "[]"], out
     assert out[2] != "[]", out  # the check sees matplotlib once a chart loads it
+
+
+def _drawn(draw: Any) -> tuple[Any, Any]:
+    """A chart drawn on a figure of the charts' size: the figure and a renderer to measure its texts with."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from adapters.pictures.charts import CHART_HEIGHT, CHART_WIDTH
+
+    fig = Figure(figsize=(CHART_WIDTH / 100, CHART_HEIGHT / 100), dpi=100)
+    canvas = FigureCanvasAgg(fig)
+    draw(fig)
+    canvas.draw()  # type: ignore[no-untyped-call]
+    return fig, canvas.get_renderer()  # type: ignore[no-untyped-call]
+
+
+def test_a_nets_chart_of_millions_keeps_its_labels_off_the_names_and_inside() -> None:
+    """A bar's label of −75,000,007 was drawn over the player's name, one of +150,000,014 past the edge."""
+    from adapters.pictures.charts import _bars
+
+    nets = {"U1": -75_000_007, "U2": 150_000_014, "U3": -75_000_007}
+    fig, renderer = _drawn(lambda f: _bars(f, nets, {"U1": "Alice", "U2": "Bob", "U3": "Carol"}, "Nets"))
+    [ax] = fig.axes
+    names = [t.get_window_extent(renderer) for t in ax.get_yticklabels()]
+    labels = [t.get_window_extent(renderer) for t in ax.texts]
+    assert len(labels) == 3 and {t.get_text() for t in ax.texts} == {"−75,000,007", "+150,000,014"}
+    for box in labels:
+        assert 0 <= box.x0 and box.x1 <= fig.bbox.width, box
+        assert not any(box.overlaps(name) for name in names), box
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["−80M", "0", "80M", "160M"]
+
+
+def test_a_balance_charts_axis_of_millions_is_short_and_keeps_its_sign() -> None:
+    """The axis said "2,000,000" with its minus sign cut off at the picture's edge."""
+    from adapters.pictures.charts import _lines
+
+    series = {"U1": [(0.0, 0.0), (1.0, -2_200_000.0)], "U2": [(0.0, 0.0), (1.0, 2_200_000.0)]}
+    fig, renderer = _drawn(lambda f: _lines(f, series, None, "Balances", "", time_axis=False, integer=True,
+                                            step=True))
+    [ax] = fig.axes
+    ticks = [t for t in ax.get_yticklabels() if t.get_text()]
+    assert "−2M" in [t.get_text() for t in ticks] and "2M" in [t.get_text() for t in ticks]
+    assert all(t.get_window_extent(renderer).x0 >= 0 for t in ticks)
+
+
+def test_a_count_of_millions_fits_its_net_column() -> None:
+    """A net of −11000000 was drawn over the count beside it (and without separators)."""
+    from adapters.pictures._raster import pil_font
+    from adapters.pictures.count import _fitting, _signed
+
+    text = _signed(-11_000_000)
+    assert text == "−11,000,000" and _signed(0) == "0" and _signed(7) == "+7"
+    size = _fitting(text, "sans-bold", 15, 98)
+    assert size < 15 and pil_font("sans-bold", size).getlength(text) <= 98
+    assert _fitting("+4", "sans-bold", 15, 98) == 15  # the usual nets keep their size
