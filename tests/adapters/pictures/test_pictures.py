@@ -417,3 +417,17 @@ def test_a_count_of_millions_fits_its_net_column() -> None:
     size = _fitting(text, "sans-bold", 15, 98)
     assert size < 15 and pil_font("sans-bold", size).getlength(text) <= 98
     assert _fitting("+4", "sans-bold", 15, 98) == 15  # the usual nets keep their size
+
+
+def test_hours_across_two_days_say_the_day() -> None:
+    """A balance chart over 40 hours labelled its axis 00:00 … 12:00, 00:00 … 12:00: which day was which?"""
+    from adapters.pictures.charts import _lines
+
+    start = 1_767_225_600.0 + 10 * 86_400  # a midnight, UTC
+    series = {"U1": [(start, 0.0), (start + 40 * 3600, 5.0)]}
+    fig, _ = _drawn(lambda f: _lines(f, series, None, "Balances", "", time_axis=True, integer=True, step=True))
+    labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    assert labels[0] == "Sun 00:00" and labels[-1].startswith("Mon "), labels
+    one_day = {"U1": [(start, 0.0), (start + 10 * 3600, 5.0)]}
+    fig, _ = _drawn(lambda f: _lines(f, one_day, None, "Balances", "", time_axis=True, integer=True, step=True))
+    assert all(":" in t.get_text() and " " not in t.get_text() for t in fig.axes[0].get_xticklabels())
