@@ -30,6 +30,9 @@ class Panels:
     def __init__(self, store: Store) -> None:
         self._store = store
         self._refs: dict[TableKey, tuple[int, dict[str, str]]] = {}  # per channel: (table id, panel -> id)
+        # per channel: (table id, the table message id known when another process dealt a round whose new
+        # message was not stored yet: the last round's, or None)
+        self._stale: dict[TableKey, tuple[int, str | None]] = {}
 
     def ref(self, key: TableKey, panel: str, table_id: int | None = None) -> str | None:
         """The id of the channel's latest table's ``panel`` message, if one was posted (None if it is
@@ -42,6 +45,8 @@ class Panels:
     async def posted(self, message: Message, ref: str) -> None:
         """``message`` (a panel of table ``message.table_id``) was posted as ``ref``."""
         assert message.panel is not None and message.table_id is not None
+        if message.panel == "table":
+            self._stale.pop(message.key, None)  # this process's own table message for the round
         refs = self._refs_of(message.key, message.table_id)
         if refs.get(message.panel) == ref:
             return
@@ -49,10 +54,29 @@ class Panels:
         if not message.replace:  # a turn ping is not stored (see the module's docstring)
             await self._store.set_panel(message.table_id, message.panel, ref)
 
-    def adopt(self, key: TableKey, table_id: int, stored: Mapping[str, str]) -> None:
+    def adopt(self, key: TableKey, table_id: int, stored: Mapping[str, str], *, dealt_elsewhere: bool = False) -> None:
         """Take the ids stored for the channel's table (another process may have posted new ones);
-        they win over the ones known here for the same table."""
-        self._refs_of(key, table_id).update(stored)
+        they win over the ones known here for the same table.  ``dealt_elsewhere``: among what was caught up
+        is a deal by another process, whose new table message is posted (and its id stored) only after the
+        deal's commit: if the stored id is still the one known, it is the last round's, not to be edited."""
+        refs = self._refs_of(key, table_id)
+        before = refs.get("table")
+        refs.update(stored)
+        if dealt_elsewhere and refs.get("table") == before:
+            self._stale[key] = (table_id, before)
+
+    async def current(self, key: TableKey, table_id: int) -> str | None:
+        """See :meth:`bot.ports.PanelRefs.current`."""
+        ref = self.ref(key, "table", table_id)
+        stale = self._stale.get(key)
+        if stale is None or stale[0] != table_id or ref != stale[1]:
+            return ref
+        self.adopt(key, table_id, await self._store.table_panels(table_id))
+        ref = self.ref(key, "table", table_id)
+        if ref == stale[1]:
+            return None  # not stored yet
+        self._stale.pop(key, None)
+        return ref
 
     def _refs_of(self, key: TableKey, table_id: int) -> dict[str, str]:
         known = self._refs.get(key)

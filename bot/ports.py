@@ -58,6 +58,12 @@ class PanelRefs(Protocol):
 
     async def posted(self, message: Message, ref: str) -> None: ...
 
+    async def current(self, key: TableKey, table_id: int) -> str | None:
+        """The id of the table message of table ``table_id``'s round under way, read again from the store
+        where another process dealt that round and its new message was not stored when this one caught
+        up; None while it still is not (that process posts it and draws it as the table stands after)."""
+        ...
+
 
 class NullNotifier:
     """Delivers nowhere: for a service run from the shell to read the ledger, where no table speaks."""

@@ -261,7 +261,8 @@ class TableRepository:
                     seen.append((event, step))
             if table.status != TableStatus.ENDED:
                 if missed:  # the other process may have posted new panel messages (a new round's table)
-                    self.panels.adopt(key, table.id, await self.store.table_panels(table.id))
+                    self.panels.adopt(key, table.id, await self.store.table_panels(table.id),
+                                      dealt_elsewhere=any(e.get("t") == "deal" for e in missed))
                 return table
             self.tables.pop(key, None)  # ended elsewhere: another may be open there now
         return await self.load(key)

@@ -250,6 +250,14 @@ class SlackNotifier:
         previous = None
         # the panel's message as known at send time: this process's posts at once, another's once caught up
         ref = None if fresh else self.panels.ref(key, name, message.table_id)
+        if name == "table" and not fresh and message.table_id is not None:
+            known = await self.panels.current(key, message.table_id)
+            if known != ref:  # another process dealt this round and is posting its message: not stored yet
+                if known is None:
+                    log.info("the table message in %s is being posted by another process; it draws the table "
+                             "as it stands once posted", key.channel_id)
+                    return
+                ref = known
         if message.replace:
             # a new message (mentions notify only in new messages), then the previous one goes
             previous, ref = ref, None

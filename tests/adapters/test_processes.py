@@ -401,3 +401,29 @@ async def test_a_table_message_drawn_from_an_older_state_is_drawn_again(cluster:
     # a table this process moved on itself is not drawn again: its own edit of the newer state follows
     assert (await one.handle(Command("challenge", key, BOB if opener == ALICE.user_id else ALICE, ()))).ok
     assert not await one.redraw_if_behind(again)
+
+
+async def test_a_round_dealt_elsewhere_is_not_drawn_into_the_last_rounds_message(cluster: Cluster) -> None:
+    """A dealt round 2 and was still posting its message when B caught up: B's next move edited round 1's
+    message (the id stored then) into round 2, and round 2's own message stayed at its opening. Until A's
+    new id is stored, B draws nothing (A draws the table as it stands once posted); then B edits A's."""
+    c = cluster
+    a, b = c.services
+    key = TableKey("slack", "T0", "C9")
+    await deal_two(key, a, a, a)
+    table = a.table(key)
+    assert table is not None and table.to_act is not None
+    first = Message(key, "round 1", MessageKind.TABLE, panel="table", table_id=table.id)
+    await a.rt.panels.posted(first, "round-1")  # as A's notifier does once it has posted the message
+    assert await view(b, key) is not None and b.panel(key, "table") == "round-1"
+    assert await b.rt.panels.current(key, table.id) == "round-1"  # nothing dealt elsewhere: as known
+    opener = ALICE if table.to_act == "UA" else BOB
+    other = BOB if opener is ALICE else ALICE
+    assert (await a.handle(Command("bid", key, opener, ("1", "9")))).ok
+    assert (await a.handle(Command("challenge", key, other, ()))).ok  # counted: A deals round 2 at once
+    c.clock.advance(6)
+    await b.tick()  # B's survey catches up with the count and A's deal; round 2's message is not stored yet
+    assert await b.rt.panels.current(key, table.id) is None
+    await a.rt.panels.posted(Message(key, "round 2", MessageKind.TABLE, panel="table", table_id=table.id),
+                             "round-2")
+    assert await b.rt.panels.current(key, table.id) == "round-2" and b.panel(key, "table") == "round-2"

@@ -214,3 +214,27 @@ async def test_a_move_and_its_turn_ping_cost_one_write_transaction(service: Serv
         if ping is not None:
             assert fake.message(CHANNEL, ping) is None  # the previous ping is gone
         assert store.transactions - before == 1
+
+
+async def test_a_table_message_another_process_is_still_posting_is_not_drawn_over_the_last(
+        service: Service, fake: FakeSlack) -> None:
+    """Another worker dealt the round and its new table message is not stored yet (its post is slow): this
+    worker's move edited the last round's message instead (and left the new one at its opening)."""
+    assert (await do(service, fake, ALICE, "start")).ok
+    assert (await do(service, fake, BOB, "join")).ok
+    assert (await do(service, fake, ALICE, "deal")).ok
+    table = service.table(key_of(fake))
+    assert table is not None
+    last = service.panel(key_of(fake), "table")
+    assert last is not None
+    before = (fake.message(CHANNEL, last) or {}).get("text")
+    posts = len(fake.calls("chat.postMessage"))
+    # as catching up with another worker's deal leaves it: the stored id is still this (the last) message's
+    service.rt.panels.adopt(key_of(fake), table.id, {"table": last}, dealt_elsewhere=True)
+    to_act = table.to_act
+    assert to_act is not None
+    assert (await do(service, fake, to_act, "bid", "1", "9")).ok
+    assert (fake.message(CHANNEL, last) or {}).get("text") == before  # the last round's message is left alone
+    new = [c for c in fake.calls("chat.postMessage")[posts:] if (c.params.get("blocks") or c.params.get("text"))
+           and "Round" in str(c.params.get("text"))]
+    assert new == []  # nor is a second message posted for the round the other worker is posting
