@@ -7,6 +7,7 @@ about play is asked of it through the game seam.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from core.registry import DEFAULT_GAME, GAMES, get_game
@@ -247,6 +248,10 @@ class Lobby:
     async def close(self, table: TableState, cmd: Command | None, reason: str, reply: Reply | None = None) -> None:
         rt = self.rt
         await rt.commit(table, [{"t": "end", "by": cmd.actor.user_id if cmd else "", "reason": reason}], cmd, reply)
-        rt.post([M.closed_message(table, reason), M.lobby_message(table)])
+        # the table message without its buttons, drawn by whichever process closes it (a Slack worker that had
+        # not drawn it left them on: they act on nothing now)
+        retired = None if table.match is None else replace(
+            M.panel_message(table, rt.cached_settings(table.key.server)), buttons=(), to_act=None)
+        rt.post([retired, M.closed_message(table, reason), M.lobby_message(table)])
         if rt.tables.get(table.key) is table:  # its panel refs stay in rt.panels for the closing edits
             del rt.tables[table.key]

@@ -80,8 +80,8 @@ async def test_a_finished_card_game_counts_in_stats_and_history(harness: Harness
         if h.service.table(KEY) is None:
             break
     assert h.service.table(KEY) is None  # two players: one challenge ends it
-    ended = [m.text for m in h.notifier.messages if "won the game" in m.text]
-    assert len(ended) == 1
+    ended = [m.text for m in h.notifier.messages if "won the game" in m.text]  # the table message, as drawn
+    assert ended and len({w for t in ended for w in re.findall(r"<@(\w+)> won the game", t)}) == 1  # one winner
     winner = ALICE if ALICE.user_id in ended[0] else BOB
     loser = BOB if winner is ALICE else ALICE
     won = await h.do(winner, "stats")

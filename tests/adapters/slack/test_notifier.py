@@ -238,3 +238,27 @@ async def test_a_table_message_another_process_is_still_posting_is_not_drawn_ove
     new = [c for c in fake.calls("chat.postMessage")[posts:] if (c.params.get("blocks") or c.params.get("text"))
            and "Round" in str(c.params.get("text"))]
     assert new == []  # nor is a second message posted for the round the other worker is posting
+
+
+async def test_a_table_closed_by_another_worker_loses_its_buttons(service: Service, fake: FakeSlack,
+                                                                  tmp_path: Path) -> None:
+    """Play through one worker, `end` through another: the table message kept Raise…, My serial and Odds
+    (only the worker that had drawn it took them off)."""
+    assert (await do(service, fake, ALICE, "start")).ok
+    assert (await do(service, fake, BOB, "join")).ok
+    assert (await do(service, fake, ALICE, "deal")).ok
+    ref = service.panel(key_of(fake), "table")
+    assert ref is not None and (fake.message(CHANNEL, ref) or {}).get("blocks")
+    store = await open_store(str(tmp_path / "liars.sqlite3"))  # the other worker: its own store, panels, notifier
+    panels = Panels(store)
+    notifier = SlackNotifier(AsyncWebClient(token=BOT_TOKEN, base_url=fake.api_base), panels)
+    other = Service(store, notifier, panels=panels, rng=random.Random(4), platform="slack")
+    await other.start()
+    try:
+        assert (await do(other, fake, ALICE, "end")).ok
+    finally:
+        await other.drain()
+        await notifier.close()
+        await other.close()
+    blocks = (fake.message(CHANNEL, ref) or {}).get("blocks") or []
+    assert blocks and not [b for b in blocks if b.get("type") == "actions"], blocks  # the text stays, no buttons
