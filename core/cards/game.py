@@ -287,9 +287,15 @@ class CardsMatch:
         return out
 
     def _final(self, paid: list[Transfer]) -> tuple[Settled, ...]:
-        if self.rules.payout != "winner":
-            return ()
         ranking = self.engine.ranking()
+        if self.rules.payout != "winner":
+            # a knockout game that ends at a seat change (its last rival left): no challenge ends it, so the
+            # end is a row of its own — the winner and the ranking, no money — or `stats` counted no game
+            moved = {p for s in self._summaries for p in (s.get("out"), s.get("winner"))}
+            end = {"game": "cards", "kind": "game", "payout": self.rules.payout, "stake": self.rules.stake,
+                   "winner": self.engine.winner, "ranking": [g[0] for g in ranking], "transfers": [],
+                   "challenges": []}  # (each challenge was a row of its own)
+            return (Settled(self.engine.record(), end, {g[0]: 0 for g in ranking if g[0] not in moved}, ranking),)
         net: dict[str, int] = {}
         for t in paid:
             net[t.payer] = net.get(t.payer, 0) - t.units

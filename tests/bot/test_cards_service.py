@@ -336,3 +336,26 @@ async def test_a_form_of_another_games_move_is_refused_not_opened(harness: Harne
     await open_cards(h)
     form = h.service.form(KEY, ALICE.user_id, "bid")
     assert form.refusal == "`bid` is not part of Liar's Poker with cards.", form
+
+
+async def test_a_knockout_game_that_ends_at_a_seat_change_counts_as_finished(harness: Harness) -> None:
+    """The last rival left a knockout game: it ended with a winner but wrote no end, so `stats` gave the winner
+    "Games won: 0 of 0 finished" and no rating, and the leaver "has not played"."""
+    h = harness
+    assert (await h.do(ALICE, "start", "game=cards", "knockout")).ok
+    assert (await h.do(BOB, "join")).ok and (await h.do(CAROL, "join")).ok
+    assert (await h.do(ALICE, "deal")).ok
+    r = round_of(h)
+    assert (await h.do(actor(r.to_act), "declare", *r.least_raise().name().split())).ok
+    r = round_of(h)
+    leaver = next(a for a in (ALICE, BOB, CAROL) if a.user_id not in (r.active, r.to_act))
+    assert (await h.do(leaver, "leave")).ok
+    assert (await h.do(actor(r.to_act), "challenge")).ok  # one of the two is out; the leaver goes at the deal
+    assert h.service.table(KEY) is None  # one player left: the game ended at the seat change
+    winner = next(a for a in (ALICE, BOB, CAROL) if a is not leaver and f"<@{a.user_id}> won the game" in
+                  "\n".join(m.text for m in h.notifier.messages))
+    won = await h.do(winner, "stats")
+    assert "Games won: 1 of 1 finished" in won.text and data(won)["cards"]["rating"] is not None, won.text
+    left = await h.do(leaver, "stats")
+    assert left.ok and "Games won: 0 of 1 finished" in left.text, left.text
+    assert sum((await h.service.store.balances(KEY.server)).values()) == 0
