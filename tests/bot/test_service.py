@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bot.ledger import next_period
 from bot.model import Actor, Command, Reply, TableKey
 from bot.table import TableState
 from core.serial.rules import Rules
@@ -857,3 +858,29 @@ async def test_a_twenty_digit_number_is_too_large_not_no_number(harness: Harness
     bid = await h.do(actor(h.to_act()), "bid", big, "7")
     assert not bid.ok and "whole number" not in bid.text and big[:12] in bid.text, bid.text
     assert event_count(h) == before
+
+
+async def test_a_month_settled_while_still_played_is_closed_and_later_rounds_go_on_the_next_sheet(
+        harness: Harness) -> None:
+    """Settling the month under way was allowed; the rounds played after it went into the settled month, whose
+    sheet then said "settled ✅" over figures nobody had settled."""
+    h = harness
+    await open_three(h)
+
+    async def one_round() -> None:
+        number = h.serial().round_number
+        assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
+        while h.serial().round_number == number:
+            assert (await h.do(actor(h.to_act()), "challenge")).ok
+
+    await one_round()
+    month = h.service.rt.period()
+    settled = await h.do(ADMIN, "sheet", "settle")
+    assert settled.ok and data(settled)["period"] == month
+    at_settlement = data(settled)["balances"]
+    await one_round()
+    sheet = await h.do(ADMIN, "sheet", month)
+    assert data(sheet)["settled"] is True and data(sheet)["balances"] == at_settlement  # what was paid, unchanged
+    after = await h.do(ADMIN, "sheet", next_period(month))
+    assert data(after)["settled"] is False and sum(abs(v) for v in data(after)["balances"].values()) > 0
+    assert sum((await h.service.store.balances(KEY.server)).values()) == 0
