@@ -166,7 +166,7 @@ class Reports:
             elif name == "unit_value":
                 settings[name] = money(value)
             elif name == "currency":
-                if not 1 <= len(value) <= 8 or any(c in value for c in "<>@#&"):  # no mention's marks
+                if not 1 <= len(value) <= 8 or any(c in value for c in "<>@#&*~`|[]"):  # no mention's, no markup
                     raise UserError(R.CURRENCY_LENGTH, "bad-option")
                 settings[name] = value
             elif name == "computer_level":

@@ -42,6 +42,9 @@ __all__ = ["Service", "UserError"]
 log = logging.getLogger(__name__)
 
 
+_LOOK_ALIKES = str.maketrans({"<": "‹", ">": "›", "*": "∗", "~": "∼", "`": "ˋ", "|": "ǀ", "[": "［", "]": "］"})
+
+
 class Service:
     def __init__(self, store: Store, notifier: Notifier, *, panels: Panels | None = None, clock: Clock | None = None,
                  rng: RandomSource | None = None, computer_delay: float = 0.0, platform: str | None = None,
@@ -193,10 +196,11 @@ class Service:
         """Apply a command; return the reply for the person who sent it.  Never raises for bad input."""
         started = time.perf_counter()
         outcome = "error"
-        if "<" in cmd.actor.name or ">" in cmd.actor.name:
-            # a display name is shown in texts where <@id> stands for a player: "<@1002>" as a name read as
-            # another player (the ledger's lines named him twice); its marks are shown as look-alikes
-            cmd = replace(cmd, actor=replace(cmd.actor, name=cmd.actor.name.replace("<", "‹").replace(">", "›")))
+        if cmd.actor.name.translate(_LOOK_ALIKES) != cmd.actor.name:
+            # a display name is shown in texts where <@id> stands for a player ("<@1002>" as a name read as
+            # another player) and in chat markup ("[FREE NITRO](https://…)" was a link the bot posted, "||x||"
+            # hid text): its marks are shown as look-alikes
+            cmd = replace(cmd, actor=replace(cmd.actor, name=cmd.actor.name.translate(_LOOK_ALIKES)))
         try:
             reply = await self._handle(cmd)
             outcome = "ok" if reply.ok else "refused"
