@@ -37,6 +37,7 @@ __all__ = [
     "AWAY_YOU",
     "CHANNEL_DELETED",
     "CHART_POSTED",
+    "CHART_TOO_SOON",
     "DEALT",
     "LAST_DECLARED",
     "LEDGER_EMPTY",
@@ -301,6 +302,7 @@ def time_warning(player: str, left: int) -> str:
 
 # -- reports: the server's ledger, its sheet, the table's history and rules -------------------------
 CHART_POSTED = "📈 The chart is posted in this channel."
+CHART_TOO_SOON = "\n(A chart was posted here a moment ago: this answer is yours alone, without its picture.)"
 LEDGER_EMPTY = "The ledger is empty: no round has been settled on this server yet."
 
 

@@ -47,11 +47,27 @@ def _balance_series(rows: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
     return series
 
 
+CHART_GAP = 10.0
+"""Seconds between two charts posted in one channel."""
+
 class Reports:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
         self.ratings = RatingBook(rt.store)
         self.discretion = Discretion(rt)
+        self._charted: dict[TableKey, float] = {}  # when each channel last had a chart posted (this process)
+
+    def _may_chart(self, cmd: Command) -> bool:
+        """Whether a chart asked for may be posted now: one a channel every :data:`CHART_GAP` seconds (a member
+        posted thirty in six seconds, and on Slack the table's own messages waited behind them).  Within the
+        gap the report is answered privately, without its picture."""
+        if not _wants_chart(cmd):
+            return False
+        now = self.rt.clock.now()
+        if now - self._charted.get(cmd.key, float("-inf")) < CHART_GAP:
+            return False
+        self._charted[cmd.key] = now
+        return True
 
     def _chart(self, cmd: Command, text: str, picture: dict[str, Any], names: Mapping[str, str]) -> str:
         """Post a chart (its data; the platform draws it) with its text in the channel; the asker's note."""
@@ -207,10 +223,10 @@ class Reports:
         data: dict[str, JsonValue] = {"period": period, "current": current, "all_time": total}
         if shown:
             data["history"] = "month"  # "all_time" is this period's: the server shows no more
-        if _wants_chart(cmd):
+        if self._may_chart(cmd):
             picture = {"chart": "nets", "nets": current, "title": M.nets_title(period)}
             return Reply(self._chart(cmd, text, picture, names), data={**data, "chart": True})
-        return Reply(text, data=data)
+        return Reply(text + (M.CHART_TOO_SOON if _wants_chart(cmd) else ""), data=data)
 
     async def sheet(self, cmd: Command) -> Reply:
         rt, server = self.rt, cmd.key.server
@@ -238,7 +254,7 @@ class Reports:
         data: dict[str, JsonValue] = {"period": period, "balances": balances, "payments": [list(p) for p in payments],
                 "settled": period in settled}
         chart: Message | None = None
-        if _wants_chart(cmd):
+        if (settle and _wants_chart(cmd)) or self._may_chart(cmd):  # (a settlement's chart is never held back)
             rows = [r for r in reversed(await rt.store.rounds(server)) if r.get("period") == period]
             series = _balance_series(rows)  # dated when it spans days; else by settlement, easier to read
             picture = {"chart": "balances", "series": series, "title": M.balances_title(period),
@@ -246,7 +262,7 @@ class Reports:
             chart = _chart_message(cmd, text, picture, names)  # the sheet goes with it, settled or not: once
             reply = Reply(M.CHART_POSTED, private=True, data={**data, "chart": True})
         else:
-            reply = Reply(text, private=not settle, data=data)
+            reply = Reply(text + (M.CHART_TOO_SOON if _wants_chart(cmd) else ""), private=not settle, data=data)
         if settle:
             stored = await rt.settle_period(cmd, period, reply)
             if stored is None:  # another admin settled it meanwhile
@@ -299,6 +315,8 @@ class Reports:
         if not parts:
             return Reply(M.no_settled_round(name, shown), data=data)
         text = M.stats_text(name, net, parts, settings)
+        if _wants_chart(cmd) and not self._may_chart(cmd):
+            return Reply(text + M.CHART_TOO_SOON, data=data)
         if _wants_chart(cmd):
             rated = [g for g in GAMES if target in book.of(g, shown).history]
             if not rated:

@@ -9,6 +9,7 @@ from typing import Any
 from adapters import pictures
 from bot.model import Actor, Message, MessageKind, TableKey
 from bot.ratings import RatingBook, ServerRatings, build
+from bot.reports import CHART_GAP
 from core.cards.text import PICTURE_WORDS
 from core.serial.stats import serial_stats
 from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, KEY, Harness, actor
@@ -150,7 +151,11 @@ async def test_charts_are_posted_with_their_data_and_draw(harness: Harness) -> N
     await play_rounds(h, 3)
     before = len(h.notifier.messages)
     sheet = await h.do(BOB, "sheet", "chart")
+    too_soon = await h.do(CAROL, "ledger", "chart")  # one chart a channel every ten seconds: the text, privately
+    assert too_soon.ok and "A chart was posted here a moment ago" in too_soon.text and "Ledger" in too_soon.text
+    h.clock.advance(CHART_GAP)
     ledger = await h.do(BOB, "ledger", chart="yes")
+    h.clock.advance(CHART_GAP)
     stats = await h.do(BOB, "stats", "chart")
     assert all(r.ok and "chart is posted" in r.text for r in (sheet, ledger, stats))
     charts = h.notifier.messages[before:]
