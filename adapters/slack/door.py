@@ -72,6 +72,8 @@ def inspect(body: Any) -> tuple[str, str | None]:
     for name in ("trigger_id", "response_url", "text"):
         if name in body and not isinstance(body[name], str):
             return "malformed", f"{name} is not a string"
+    if "response_url" in body and not str(body["response_url"]).startswith(("https://", "http://")):
+        return "malformed", "response_url is not a URL"  # (posting to it was an ERROR with a traceback)
     if "command" in body:
         missing = [name for name in ("command", "user_id", "channel_id") if not _text(body, name)]
         if missing:

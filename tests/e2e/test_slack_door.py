@@ -95,6 +95,7 @@ def _cases(fake: FakeSlack) -> dict[str, tuple[bytes, dict[str, str]]]:
         "a user that is a string": _signed(interactive_body({**click, "user": "U0BOB"})),
         "a view without callback_id": _signed(interactive_body(view)),
         "an enterprise that is a string": _signed(interactive_body({**click_ok(fake), "enterprise": "E123"})),
+        "a response_url that is no URL": _signed(interactive_body({**click_ok(fake), "response_url": "not a url"})),
     }
 
 
@@ -105,7 +106,8 @@ def click_ok(fake: FakeSlack) -> dict[str, Any]:
 @pytest.mark.parametrize("case", ["payload not JSON", "a form body sent as JSON", "an action without action_id",
                                   "a slash command without user_id", "a slash command without channel_id",
                                   "a payload that is a list", "a user that is a string",
-                                  "a view without callback_id", "an enterprise that is a string"])
+                                  "a view without callback_id", "an enterprise that is a string",
+                                  "a response_url that is no URL"])
 async def test_signed_but_malformed_requests_get_a_quick_400_and_one_warning(
     driver: HttpDriver, db: Path, caplog: pytest.LogCaptureFixture, case: str
 ) -> None:
