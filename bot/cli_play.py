@@ -16,7 +16,7 @@ from .model import Actor, Command, TableKey
 
 def register(sub: Any) -> None:
     p = sub.add_parser("play", help="play at a local table in the terminal against computer players")
-    p.add_argument("--seats", type=int, default=4, help="seats at the table, you included "
+    p.add_argument("--seats", type=int, default=None, help="seats at a new table, you included (default 4) "
                    f"({min(g.min_players for g in GAMES.values())}-{max(g.max_players for g in GAMES.values())})")
     p.add_argument("--game", default=DEFAULT_GAME, choices=tuple(GAMES),
                    help=either([f"{DEFAULT_GAME} (default)", *(name for name in GAMES if name != DEFAULT_GAME)]))
@@ -54,7 +54,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from adapters.console.app import play
 
     game = GAMES[args.game]
-    if not game.min_players <= args.seats <= game.max_players:
+    if args.seats is not None and not game.min_players <= args.seats <= game.max_players:
         return fail(f"--seats must be {game.min_players} to {game.max_players}")
     if args.format is not None:
         if args.format not in game.formats:

@@ -112,9 +112,6 @@ class Play:
     async def next_round(self, table: TableState) -> None:
         assert table.match is not None
         remaining = table.players_for_next_deal()
-        # away, and the leave another process was writing did not land: they leave now all the same, and say so
-        unsaid = [p for p in table.seats if table.is_away(p) and p not in table.pending_leave]
-        self.rt.post([M.table_message(table, M.away(p, AWAY_TURNS), MessageKind.INFO) for p in unsaid])
         if table.max_rounds and table.rounds_settled >= table.max_rounds:
             await self.lobby.close(table, None, M.all_rounds_played(table.max_rounds))
         elif table.match.over:
@@ -129,6 +126,9 @@ class Play:
         elif all(table.is_computer(p) for p in remaining) and table.humans:
             await self.lobby.close(table, None, M.ONLY_COMPUTERS_REMAIN)
         else:
+            # away, and the leave another process was writing did not land: they leave now all the same, said so
+            unsaid = [p for p in table.seats if table.is_away(p) and p not in table.pending_leave]
+            self.rt.post([M.table_message(table, M.away(p, AWAY_TURNS), MessageKind.INFO) for p in unsaid])
             await self.lobby.deal_round(table)
 
     async def computer_move(self, table: TableState, player: str) -> None:

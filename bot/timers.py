@@ -35,12 +35,16 @@ class Timers:
         self._warned: dict[TableKey, tuple[int, float]] = {}
         self._task: asyncio.Task[None] | None = None
         self._survey_at = float("-inf")
-        self._stuck: dict[TableKey, tuple[int, float]] = {}  # failures in a row, and when to try again
+        # failures in a row, when to try again, and the table and its events they were for (a move since, or
+        # another table in the channel, is due at its own time again)
+        self._stuck: dict[TableKey, tuple[int, float, int, int]] = {}
 
     def deadline(self, table: TableState) -> float | None:
         due = self._due(table)
         stuck = self._stuck.get(table.key)
-        return due if due is None or stuck is None else max(due, stuck[1])
+        if due is None or stuck is None or stuck[2:] != (table.id, table.events):
+            return due
+        return max(due, stuck[1])
 
     def _due(self, table: TableState) -> float | None:
         rt = self.rt
@@ -86,8 +90,10 @@ class Timers:
             table = self.rt.tables.get(key)
             if table is not None and (d := self._due(table)) is not None and d <= now:
                 # nothing moved it (the store refused, the deal failed): back off, not 20 tries a second
-                failures = self._stuck.get(key, (0, 0.0))[0] + 1
-                self._stuck[key] = (failures, now + min(RETRY_MOST, RETRY_FIRST * 2 ** (failures - 1)))
+                before = self._stuck.get(key)
+                failures = before[0] + 1 if before is not None and before[2:] == (table.id, table.events) else 1
+                wait = min(RETRY_MOST, RETRY_FIRST * 2 ** min(failures - 1, 16))  # (2 ** 1024 overflowed a float)
+                self._stuck[key] = (failures, now + wait, table.id, table.events)
             else:
                 self._stuck.pop(key, None)
         return total

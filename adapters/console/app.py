@@ -28,6 +28,8 @@ from core.registry import DEFAULT_GAME, get_game
 __all__ = ["ConsoleNotifier", "play"]
 
 log = logging.getLogger(__name__)
+
+DEFAULT_SEATS = 4  # `liars play` without --seats: a new table's seats, you included
 KEY = TableKey("local", "local", "terminal")
 YOU = "you"
 QUIT = frozenset({"quit", "exit", "q"})  # the terminal's own word: leave (the table stays open)
@@ -170,7 +172,7 @@ def how_to_play(game: Game) -> str:
 
 async def play(
     *,
-    seats: int,
+    seats: int | None,
     preset: str | None,
     stake: int | None,
     humans: int,
@@ -198,11 +200,11 @@ async def play(
         await service.close()
 
 
-def _not_for_this_table(table: TableState, *, seats: int, preset: str | None, stake: int | None, rounds: int | None,
-                        ) -> str:
+def _not_for_this_table(table: TableState, *, seats: int | None, preset: str | None, stake: int | None,
+                        rounds: int | None) -> str:
     """The flags given to a resumed table that would have made another table ("" if none)."""
     given = [flag for flag, differs in (
-        ("--seats", seats != table.seat_limit),
+        ("--seats", seats is not None and seats != table.seat_limit),  # (given: its default is a new table's)
         ("--preset", preset is not None and preset.lower() != table.rules.preset),
         ("--stake", stake is not None and stake != table.rules.stake),
         ("--rounds", rounds is not None and rounds != table.max_rounds),
@@ -218,7 +220,11 @@ def _read_lines(readline: Callable[[], str]) -> asyncio.Queue[str]:
 
     def pump() -> None:
         while True:
-            line = readline()
+            try:
+                line = readline()
+            except Exception:  # (undecodable input, a closed stream): the end of the input, not a hang
+                log.warning("standard input could not be read any further", exc_info=True)
+                line = ""
             try:
                 loop.call_soon_threadsafe(queue.put_nowait, line)
             except RuntimeError:  # the loop is closed: the program is ending
@@ -231,7 +237,7 @@ def _read_lines(readline: Callable[[], str]) -> asyncio.Queue[str]:
 
 
 async def _run(
-    service: Service, notifier: ConsoleNotifier, *, game: str, seats: int, preset: str | None, stake: int | None,
+    service: Service, notifier: ConsoleNotifier, *, game: str, seats: int | None, preset: str | None, stake: int | None,
     humans: int,
     rounds: int | None, level: str, stdin: TextIO, out: TextIO, options: Sequence[str],
 ) -> int:
@@ -281,7 +287,8 @@ async def _run(
         if table is not None:
             await service.handle(Command("end", KEY, Actor("cli", "the terminal", is_admin=True)))
             await service.drain()
-        start_opts = {"game": game, "seats": str(seats), "computers": str(seats - 1), "level": level}
+        count = DEFAULT_SEATS if seats is None else seats
+        start_opts = {"game": game, "seats": str(count), "computers": str(count - 1), "level": level}
         if preset:
             start_opts["preset"] = preset
         if stake is not None:

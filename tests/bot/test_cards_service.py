@@ -359,3 +359,28 @@ async def test_a_knockout_game_that_ends_at_a_seat_change_counts_as_finished(har
     left = await h.do(leaver, "stats")
     assert left.ok and "Games won: 0 of 1 finished" in left.text, left.text
     assert sum((await h.service.store.balances(KEY.server)).values()) == 0
+
+
+async def test_an_away_player_whose_timeout_ends_the_game_is_not_said_to_leave_after_it(harness: Harness) -> None:
+    """A card game ended by the away player's third timed-out move (a challenge of a royal flush) said
+    "… leaves the table after this round" as the table closed."""
+    h = harness
+    assert (await h.do(ADMIN, "config", "turn_timeout=60")).ok
+    await open_cards(h)
+    away = round_of(h).to_act
+    other = BOB if away == ALICE.user_id else ALICE
+
+    async def time_out() -> None:
+        h.clock.advance(61)
+        for _ in range(3):
+            await h.service.tick()
+
+    await time_out()  # 1: the opening declaration
+    assert (await h.do(other, "take")).ok and (await h.do(other, "declare", "pair of twos")).ok
+    await time_out()  # 2: take and declare
+    assert (await h.do(other, "take")).ok and (await h.do(other, "declare", "royal flush")).ok
+    before = len(h.notifier.messages)
+    await time_out()  # 3: nothing beats it: the timer challenges, and the game is over
+    assert h.service.table(KEY) is None
+    said = [m.text for m in h.notifier.messages[before:] if m.to is None]
+    assert any("The table is closed" in t for t in said) and not any("turns in a row" in t for t in said), said

@@ -909,3 +909,26 @@ async def test_a_display_name_carrying_chat_markup_is_shown_as_text(harness: Har
 async def test_a_currency_label_carrying_markup_is_refused(harness: Harness, label: str) -> None:
     reply = await harness.do(ADMIN, "config", f"currency={label}")
     assert reply.code == "bad-option" and reply.text.startswith("The currency label is 1 to 8 characters")
+
+
+async def test_a_backoff_ends_when_the_table_moves_and_never_overflows(harness: Harness) -> None:
+    """The backoff's 2 ** failures overflowed a float after 1,025 failures (about 17 hours), and a table a
+    command moved kept its old retry time: the next turn's warning came late, or not at all."""
+    h = harness
+    assert (await h.do(ADMIN, "config", "turn_timeout=60")).ok
+    await open_three(h)
+    timers = h.service.timers
+    table = h.table()
+    # as after many failed timeouts of this turn (a store that refused them): due a minute from now
+    timers._stuck[KEY] = (5000, h.clock.now() + 60, table.id, table.events)
+    assert timers.deadline(table) == h.clock.now() + 60
+    assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok  # the table moves by a command
+    table = h.table()
+    assert timers.deadline(table) == table.turn_started_at + 30  # the new turn's own warning time
+    with sqlite3.connect(h.path) as db:  # and a failure on the 5,001st try still backs off, a minute at most
+        db.execute("CREATE TRIGGER refuse BEFORE INSERT ON table_events BEGIN SELECT RAISE(ABORT, 'no'); END")
+    timers._stuck[KEY] = (5000, 0.0, table.id, table.events)
+    h.clock.advance(61)
+    await h.service.tick()
+    due = timers.deadline(h.table())
+    assert due is not None and 0 < due - h.clock.now() <= 60

@@ -201,8 +201,8 @@ async def test_a_resumed_table_says_which_flags_it_ignores_and_the_demo_leaves_i
     assert await play(seats=3, preset=None, stake=None, humans=0, rounds=1, seed=3, level="easy",
                       db_path=str(tmp_path / "demo.sqlite3"), out=elsewhere) == 0
     assert "The table is closed: its one round is played." in elsewhere.getvalue(), elsewhere.getvalue()[-300:]
-    resumed = io.StringIO()
-    assert await play(seats=2, preset=None, stake=None, humans=1, rounds=None, seed=3, level="easy",
+    resumed = io.StringIO()  # no --seats given (its default is a new table's): nothing to say of it
+    assert await play(seats=None, preset=None, stake=None, humans=1, rounds=None, seed=3, level="easy",
                       db_path=db, stdin=io.StringIO("quit\n"), out=resumed) == 0
     assert resumed.getvalue().startswith("Resuming the table left open in this database.\n")  # still there
 
@@ -252,3 +252,15 @@ def test_ctrl_c_at_the_prompt_does_not_wait_for_enter() -> None:
         assert ended.wait(30), "asyncio.run waited for the read of a line nobody typed"
     finally:
         typed.set()
+
+
+def test_input_that_cannot_be_read_ends_the_prompt_not_hangs_it() -> None:
+    """A read that raised (undecodable input) killed the reader thread, and the prompt waited for ever."""
+
+    def readline() -> str:
+        raise UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte")
+
+    async def prompt() -> str:
+        return await asyncio.wait_for(_read_lines(readline).get(), 5)
+
+    assert asyncio.run(prompt()) == ""  # the end of the input
