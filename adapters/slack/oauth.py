@@ -60,7 +60,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from adapters.installs import SlackInstalls
 from bot.model import TableKey
 
-__all__ = ["NOT_INSTALLED", "SCOPES", "InstallationStore", "StateStore", "Uninstalls", "Workspaces",
+__all__ = ["NOT_INSTALLED", "REVOKED", "SCOPES", "InstallationStore", "StateStore", "Uninstalls", "Workspaces",
            "authorize_url", "oauth_settings", "serve_oauth"]
 
 log = logging.getLogger(__name__)

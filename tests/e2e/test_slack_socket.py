@@ -215,3 +215,18 @@ async def test_a_start_up_failure_is_one_line_naming_the_setting(case: str, fake
     assert len(errors) == 1 and errors[0].exc_info is None, caplog.text
     said = errors[0].getMessage()
     assert ("PORT" in said) if case == "port taken" else ("SLACK_API_URL" in said), said
+
+
+async def test_a_passing_slack_error_at_start_is_no_refused_token(fake: FakeSlack, db: Path,
+                                                                  caplog: pytest.LogCaptureFixture) -> None:
+    """The start-up token check took any error for a refused token: a 503 from Slack, or a rate limit, ended
+    the bot with "SLACK_APP_TOKEN was refused"."""
+    fake.fail_method("apps.connections.open", "service_unavailable", times=1, status=503)
+    bot = await make_bot(fake, db, socket=True)
+    try:
+        async with connect_socket(bot):
+            await fake.wait_for_socket()
+    finally:
+        await bot.close()
+    assert "SLACK_APP_TOKEN was refused" not in caplog.text
+    assert "connecting all the same" in caplog.text
