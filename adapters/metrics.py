@@ -37,6 +37,7 @@ time from every service that registered (:func:`watch`), so nothing has to keep 
 
 from __future__ import annotations
 
+import socket
 import threading
 import weakref
 from collections.abc import Iterator, Sized
@@ -140,6 +141,12 @@ class _Server(ThreadingMixIn, WSGIServer):
     daemon_threads = True
 
 
+def _server_class(host: str) -> type[_Server]:
+    """The server for ``host``'s address family (wsgiref's own is IPv4 only: "::" failed)."""
+    family = socket.getaddrinfo(host or None, 0, type=socket.SOCK_STREAM)[0][0]
+    return type("_FamilyServer", (_Server,), {"address_family": family})
+
+
 def _routes(environ: dict[str, Any], start_response: Any) -> list[bytes]:
     """``GET /metrics`` and ``GET /healthz``, as the Slack process serves them; 404 elsewhere (prometheus_client's
     own server answered every path with the metrics), 405 for another method."""
@@ -160,7 +167,7 @@ def _routes(environ: dict[str, Any], start_response: Any) -> list[bytes]:
 def serve(port: int, host: str = "0.0.0.0") -> Any:
     """Serve ``GET /metrics`` (and ``/healthz``) on ``port`` from a daemon thread (``liars discord``); returns
     the server (``.shutdown()`` stops it; ``.server_port`` is the port bound, for ``port=0``)."""
-    server = make_server(host, port, _routes, server_class=_Server, handler_class=_Quiet)
+    server = make_server(host, port, _routes, server_class=_server_class(host), handler_class=_Quiet)
     threading.Thread(target=server.serve_forever, name="liars-metrics", daemon=True).start()
     return server
 

@@ -107,7 +107,8 @@ async def open_store(url: str | None = None, **options: Any) -> Database:
 
 
 def redacted(url: str) -> str:
-    """A URL without its password, for printing."""
+    """A URL without its password (nor its query, where one may be given too: ``?password=…``), for printing."""
+    url = url.split("?", 1)[0]
     if "@" in url and "://" in url:
         scheme, rest = url.split("://", 1)
         creds, host = rest.rsplit("@", 1)

@@ -69,6 +69,7 @@ def test_verify_checks_a_played_card_games_commitments(tmp_path: Path, capsys: p
     ("{tmp}/no/such/folder/liars.sqlite3", "OperationalError"),
     ("mysql://ann:secret@127.0.0.1/liars", "unknown database URL scheme"),
     ("postgresql://ann:secret@127.0.0.1:9/liars", "ConnectionRefusedError"),
+    ("postgresql://ann@127.0.0.1:9/liars?password=secret", "ConnectionRefusedError"),  # the query's was printed
 ])
 @pytest.mark.parametrize("command", [["ledger"], ["forget", "--yes", "slack:T1"], ["play", "--humans", "0"]])
 def test_a_database_that_cannot_be_opened_is_one_line_naming_it(

@@ -188,6 +188,7 @@ def test_the_libraries_that_log_secrets_stay_at_info_under_debug() -> None:
     before = {name: logging.getLogger(name).level for name in ("", *SECRET_LOGGERS)}
     try:
         configure_logging("DEBUG")
+        assert "discord.gateway" in SECRET_LOGGERS  # it logs every interaction's payload (a Discard's cards)
         for name in SECRET_LOGGERS:
             assert not logging.getLogger(name).isEnabledFor(logging.DEBUG), name
             assert logging.getLogger(name).level == logging.INFO, name

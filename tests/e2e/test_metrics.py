@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 
 import aiohttp
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from adapters import metrics
@@ -115,6 +117,22 @@ async def test_the_discord_exporter_answers_its_own_paths_only() -> None:
                     assert resp.status == status and body in await resp.text(), path
             async with http.post(base + "/metrics") as resp:
                 assert resp.status == 405
+    finally:
+        exporter.shutdown()
+        exporter.server_close()
+
+
+async def test_the_discord_exporter_listens_on_ipv6_too() -> None:
+    """The standard library's WSGI server is IPv4 only: LIARS_METRICS_HOST=:: (or ::1) failed at start-up."""
+    try:  # whether this machine has an IPv6 loopback at all (the bot's answer is not what decides it)
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
+            probe.bind(("::1", 0))
+    except OSError as exc:
+        pytest.skip(f"no IPv6 loopback here: {exc}")
+    exporter = metrics.serve(0, host="::1")
+    try:
+        async with aiohttp.ClientSession() as http, http.get(f"http://[::1]:{exporter.server_port}/healthz") as resp:
+            assert resp.status == 200 and await resp.text() == "ok"
     finally:
         exporter.shutdown()
         exporter.server_close()
