@@ -54,10 +54,16 @@ class Discretion:
             return None
         return self.rt.period()
 
-    def refuse_earlier(self, asked: str | None, shown: str | None) -> None:
-        """An explicit earlier (or later) period the sender may not see."""
+    def refuse_earlier(self, asked: str | None, shown: str | None, *, chart: bool = False) -> None:
+        """An explicit earlier (or later) period the sender may not see (``chart``: not in the channel, where
+        its chart would go, whoever asks)."""
         if shown is not None and asked is not None and asked != shown:
-            raise UserError(refused(shown), "history-month")
+            raise UserError(refused_chart(shown, asked) if chart else refused(shown), "history-month")
+
+
+def refused_chart(period: str, asked: str) -> str:
+    return (f"This server's sheet keeper shows players this period's figures only ({period}), and a chart is "
+            f"posted where they read it: ask for {asked} without `chart`.")
 
 
 def refused(period: str) -> str:

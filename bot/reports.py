@@ -237,7 +237,8 @@ class Reports:
             cmd.options.get("period") or rt.period())
         if not is_period(period):
             raise UserError(R.bad_period(rt.period()), "bad-period")
-        self.discretion.refuse_earlier(period, await self.discretion.period(cmd, settings, public=_wants_chart(cmd)))
+        self.discretion.refuse_earlier(period, await self.discretion.period(cmd, settings, public=_wants_chart(cmd)),
+                                       chart=_wants_chart(cmd))
         balances = await rt.store.balances(server, period)
         names = await rt.store.names(server)
         payments = fewest_payments(balances)
@@ -262,7 +263,11 @@ class Reports:
             chart = _chart_message(cmd, text, picture, names)  # the sheet goes with it, settled or not: once
             reply = Reply(M.CHART_POSTED, private=True, data={**data, "chart": True})
         else:
-            reply = Reply(text + (M.CHART_TOO_SOON if _wants_chart(cmd) else ""), private=not settle, data=data)
+            # a settlement is announced in the channel, but not an earlier month's figures where players see this
+            # month's only (an admin's `sheet 2026-01 settle` posted January's for all to read)
+            hidden = settings.get("history") == "month" and period != rt.period()
+            reply = Reply(text + (M.CHART_TOO_SOON if _wants_chart(cmd) else ""), private=not settle or hidden,
+                          data=data)
         if settle:
             stored = await rt.settle_period(cmd, period, reply)
             if stored is None:  # another admin settled it meanwhile

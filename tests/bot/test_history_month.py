@@ -159,3 +159,18 @@ async def test_with_history_month_an_admins_chart_shows_players_only_this_period
     for m in posted:  # the text and the picture's data, as players would read them
         assert not JANUARY.search(m.text + json.dumps(m.picture)), m.text
     assert "(all time in brackets)" in (await h.do(BOSS, "ledger")).text  # no chart: the admin's own view, all
+
+
+async def test_with_history_month_an_admin_settling_an_earlier_month_is_answered_privately(harness: Harness) -> None:
+    """An admin's `sheet 2026-01 settle` in February posted January's full sheet in the channel, and an
+    admin's refused earlier chart was told "an admin can see earlier periods"."""
+    h = harness
+    await play(h, "777", 2)
+    assert (await h.do(ALICE, "end")).ok
+    h.clock.advance(40 * DAY)  # February
+    assert (await h.do(BOSS, "config", "history=month")).ok
+    settled = await h.do(BOSS, "sheet", "2026-01", "settle")
+    assert settled.ok and settled.private and data(settled)["settled"] is True, settled
+    refused = await h.do(BOSS, "sheet", "2026-01", "chart")
+    assert refused.code == "history-month" and "ask for 2026-01 without `chart`" in refused.text, refused.text
+    assert "an admin can see" not in refused.text
