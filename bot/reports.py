@@ -5,7 +5,7 @@ and a player's private views.  None of them changes a table; the ledger commands
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from core.commands import SECTION_TITLES, CommandSpec, Section
@@ -28,6 +28,11 @@ __all__ = ["Reports"]
 
 def _game_of(row: Mapping[str, Any]) -> str:
     return str(row["outcome"].get("game", DEFAULT_GAME))
+
+
+def _players_of(rows: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Who took part in these stored rounds (each round's net names them, a 0 included)."""
+    return list(dict.fromkeys(p for row in rows for p in (row.get("outcome") or {}).get("net", {})))
 
 
 def _wants_chart(cmd: Command) -> bool:
@@ -214,6 +219,10 @@ class Reports:
         current = await rt.store.balances(server, period)
         total = current if shown else await rt.store.balances(server)
         names = await rt.store.names(server)
+        if not total:  # no money ever moved; rounds at stake 0 (nothing written but the result) show at 0
+            rows = await rt.store.rounds(server)
+            total = dict.fromkeys(_players_of(only_period(rows, shown)), 0)
+            current = dict.fromkeys(_players_of(only_period(rows, period)), 0)
         if not total:
             empty: dict[str, JsonValue] = {"period": period, "current": {}, "all_time": {}}
             if shown:
@@ -240,6 +249,8 @@ class Reports:
         self.discretion.refuse_earlier(period, await self.discretion.period(cmd, settings, public=_wants_chart(cmd)),
                                        chart=_wants_chart(cmd))
         balances = await rt.store.balances(server, period)
+        if not balances:  # rounds at stake 0 (nothing written but the result): who played them, at 0
+            balances = dict.fromkeys(_players_of(only_period(await rt.store.rounds(server), period)), 0)
         names = await rt.store.names(server)
         payments = fewest_payments(balances)
         settled = await rt.store.settled_periods(server)

@@ -178,9 +178,10 @@ class TableRepository:
                 for i, settled in enumerate(step.settled):
                     outcome = {**settled.outcome, "game": table.game.name, "net": dict(settled.net),
                                "ranking": [list(g) for g in settled.ranking]}
-                    # every player of the round, a 0 too (an elimination at stake 0): the ledger lists who played
+                    # money only: at stake 0 "nothing is written but the result" (RULES.md); reports find who
+                    # played such rounds in the rounds themselves
                     rounds.append(RoundRecord(number=first + i, record=dict(settled.record), outcome=outcome,
-                                              entries=[LedgerEntry(p, u) for p, u in settled.net.items()]))
+                                              entries=[LedgerEntry(p, u) for p, u in settled.net.items() if u]))
         except Exception as exc:
             kinds = [e.get("t") for e in events]
             if isinstance(exc, GameError):  # the game refused it as it applied (the elimination's `last`)

@@ -68,7 +68,7 @@ async def test_stake_zero_names_the_payer_and_moves_no_money(harness: Harness) -
     await decide_one(h)
     assert h.service.table(KEY) is None
     zeros = {p.user_id: 0 for p in (ALICE, BOB, CAROL)}  # everyone who played, at 0: not "nothing settled"
-    assert await h.service.store.balances(KEY.server) == zeros
+    assert await h.service.store.balances(KEY.server) == {}  # "nothing is written but the result" (RULES.md)
     ledger = await h.do(BOB, "ledger")
     assert data(ledger)["all_time"] == zeros and "Bob: 0 units ($0.00) [0 units ($0.00)]" in ledger.text, ledger.text
     sheet = await h.do(BOB, "sheet")

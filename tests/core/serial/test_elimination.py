@@ -164,7 +164,7 @@ def test_stake_zero_writes_nothing_but_the_result() -> None:
     deal(m, "a", a="11111111", b="22222222")
     [settled] = play(m, "a bid 1 1", "b challenge")
     assert settled.record["payer"] == "b" and settled.outcome["transfers"] == []
-    assert settled.net == {"b": 0, "a": 0}  # who took part: each gets a ledger entry of 0
+    assert settled.net == {"b": 0, "a": 0}  # who took part (stats, reports); no money is written
 
 
 def test_leaver_is_a_pure_decision() -> None:
