@@ -295,7 +295,7 @@ def _parse(text: str) -> Declaration:
     while i < len(words):
         for phrase, kind, ranks in _PHRASES:
             if tuple(words[i : i + len(phrase)]) == phrase:
-                if phrase == ("full", "of") and not any(w in _PLURAL or w in _SINGULAR for w in words[:i]):
+                if phrase == ("full", "of") and not any(w in _PLURAL or w in _SINGULAR or w == "a" for w in words[:i]):
                     # "full of fours" names the pair alone, which no prefix can (the three come first)
                     raise DeclarationParseError("name the three first: 'eights full of fours', or 'full house'")
                 said.append((i, kind))
@@ -319,8 +319,8 @@ def _parse(text: str) -> Declaration:
             counted.append((k, _COUNTS[word]))
         elif word in _PLURAL:
             found.append(_PLURAL[word])
-        elif word == "a" and (grouped or not (nxt in _ARTICLE_BEFORE or (
-                nxt in _DIGIT_RANKS and (words[k - 1] if k else "") in _TAKES_ARTICLE))):
+        elif word == "a" and (grouped or words[k + 1 : k + 3] == ["full", "of"] or not (nxt in _ARTICLE_BEFORE or (
+                nxt in _DIGIT_RANKS and (words[k - 1] if k else "") in _TAKES_ARTICLE))):  # ("A full of fours")
             found.append(14)
         elif word in _SINGULAR:
             found.append(_SINGULAR[word])
@@ -340,6 +340,11 @@ def _parse(text: str) -> Declaration:
         groups = groups[:1]  # the same group said twice: "three of a kind, three sevens"
     if kinds:
         kind = next(iter(kinds))
+        said_counts = [k for _, k in sorted(counted)]  # "full house, two queens and three kings": kings full
+        if kind is HandType.FULL_HOUSE and said_counts == [HandType.PAIR, HandType.THREE_OF_A_KIND] and len(found) >= 2:
+            found[0], found[1] = found[1], found[0]
+        elif kind is HandType.TWO_PAIR and said_counts == [HandType.PAIR, HandType.PAIR]:
+            found[:2] = sorted(found[:2], reverse=True)
     elif len(groups) == 1:
         kind = groups[0]
     elif sorted(groups) == [HandType.PAIR, HandType.THREE_OF_A_KIND]:  # "three kings and a pair of queens"

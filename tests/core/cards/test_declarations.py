@@ -116,6 +116,10 @@ def test_the_parser_reads_what_people_type(text: str, kind: HandType, ranks: tup
         ("full house, three kings and two queens", T.FULL_HOUSE, (13, 12)),
         ("three of a kind, three sevens", T.THREE_OF_A_KIND, (7,)),  # one group said twice
         ("four kings and an ace", T.FOUR_OF_A_KIND, (13, 14)),
+        ("full house, two queens and three kings", T.FULL_HOUSE, (13, 12)),  # the kind said too: the same hand
+        ("two pair, two queens and two kings", T.TWO_PAIR, (13, 12)),
+        ("A full of fours", T.FULL_HOUSE, (14, 4)),  # the ace, not the article
+        ("a full house", T.FULL_HOUSE, ()),
     ],
 )
 def test_two_groups_said_one_by_one_make_the_hand_they_make(text: str, kind: HandType,
