@@ -5,9 +5,11 @@
 * A many-choice form (the card game's Discard…) is one toggle button per card, marked in red when
   chosen, and a send button.
 
-Nothing is kept in memory: the chosen values (or the toggles' bit mask) ride in the ``custom_id``s, so
-a form works after a restart and two players' forms never mix.  The form's contents always come
-fresh from the service (``Service.form``), so only what is legal for the clicker now is offered.
+The chosen values (or the toggles' bit mask) ride in the ``custom_id``s, so a form works after a restart
+and two players' forms never mix.  The form's contents always come fresh from the service
+(``Service.form``), so only what is legal for the clicker now is offered.  The one thing kept in memory
+is which form messages have sent their move (the last 1,024), so a double click's second send changes
+nothing; a click is acknowledged at once, before it waits for the other's send to finish.
 """
 
 from __future__ import annotations
@@ -250,16 +252,15 @@ class FormFlows:
     async def send(self, interaction: discord.Interaction[Any], key: TableKey, verb: str, first: str,
                    second: str) -> None:
         async def work() -> None:
+            # acknowledged at once (Discord allows 3 s), before waiting for another click's send to finish
+            await interaction.response.defer()
             message = interaction.message.id if interaction.message is not None else interaction.id
             async with self._one_send(message) as done:
-                if done:  # a second click on a form that has sent its move: the form keeps what it says
-                    await interaction.response.defer()
-                    return
-                await send(message)
+                if not done:  # (a second click on a form that has sent its move: the form keeps what it says)
+                    await send(message)
 
         async def send(message: int) -> None:
             own = self.host.own_key(interaction, key)
-            await interaction.response.defer()  # acknowledges the click; the form is edited below
             form = self._form(interaction, own, verb)
             if isinstance(form, str):
                 await interaction.edit_original_response(content=form, view=None)

@@ -180,10 +180,10 @@ def oauth_settings(*, client_id: str, client_secret: str, api_url: str, installs
     store = InstallationStore(installs)
     # the callback is served at the redirect URL's own path (bolt's default path only otherwise: an install
     # sent back to another path ended on a bare 404)
-    path = urlsplit(redirect_uri).path if redirect_uri else ""
+    path = (urlsplit(redirect_uri).path or "/") if redirect_uri else "/slack/oauth_redirect"  # (no path: Slack's "/")
     settings = AsyncOAuthSettings(
         client_id=client_id, client_secret=client_secret, scopes=list(SCOPES), user_scopes=[],
-        redirect_uri=redirect_uri, redirect_uri_path=path or "/slack/oauth_redirect",
+        redirect_uri=redirect_uri, redirect_uri_path=path,
         authorization_url=authorize_url(api_url), installation_store=store,
         installation_store_bot_only=True, state_store=StateStore(installs), state_expiration_seconds=STATE_SECONDS,
         logger=log)

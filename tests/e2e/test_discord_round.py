@@ -246,8 +246,12 @@ async def test_a_double_click_on_a_forms_send_keeps_what_it_said(world: Harness)
     await h.pick(player, form, f"liars:pick-bid-2:{g}:{c}", "7")
     await h.fake.wait_for(lambda: form.edit_count > before + 1)
     send = f"liars:go-bid:{g}:{c}:2:7"
+    bot = h.bot
+    assert bot is not None
     first, second = await h.click(player, form, send), await h.click(player, form, send)
     await h.fake.wait_for(lambda: h.fake.interactions[first].acknowledged and h.fake.interactions[second].acknowledged)
+    await h.fake.wait_for(lambda: form.text().startswith("Bid placed"))
+    await h.fake.wait_for(lambda: not bot.forms._sending)  # both sends done (the second changed nothing)
     await h.service.drain()
     table = h.service.table(h.key)
     assert table is not None and str(live_round(table).standing_bid) == "2 sevens"

@@ -164,7 +164,7 @@ def test_the_manifest_creates_the_slash_command_interactivity_scopes_and_socket_
 
 
 @pytest.mark.parametrize(("redirect", "path"), [("https://liars.example/slack/oauth/callback", "/slack/oauth/callback"),
-                                                 ("https://liars.example", "/slack/oauth_redirect"),
+                                                 ("https://liars.example", "/"),
                                                  (None, "/slack/oauth_redirect")])
 def test_the_install_callback_is_served_at_the_redirect_urls_own_path(redirect: str | None, path: str,
                                                                     tmp_path: Path) -> None:
