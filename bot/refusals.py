@@ -39,6 +39,7 @@ __all__ = [
     "ONLY_HOST_DEALS",
     "PLAY_NOT_STARTED",
     "PLAY_UNDER_WAY",
+    "RECORD_HELD_BACK",
     "STAKE_NOT_POSITIVE",
     "START_USAGE",
     "STATS_USAGE",
@@ -148,6 +149,8 @@ ADMINS_USAGE = "Admins are named by mention, separated by commas: `admins=@ann,@
 ONLY_ADMIN_SETTLES = "Only a server admin can mark a period settled."
 NO_TABLE_PLAYED = "No table has been played in this channel."
 NO_COUNTED_ROUND = "Nothing has been settled at this table yet."
+RECORD_HELD_BACK = ("Rounds have been settled here, but this game's record is shown only once its session is over: "
+                    "it holds what is still to be dealt.")
 
 
 def not_in_game(command: str, title: str) -> str:

@@ -408,9 +408,10 @@ class Reports:
         shown = await self.discretion.period(cmd, await rt.settings(cmd.key.server))
         if shown and any(period_of(float(str(e.get("at", 0)))) != shown for e in events if e.get("t") == "deal"):
             raise UserError(refused(shown), "history-month")  # a record cut short would not replay
-        records = TableState.replayed(table_id, cmd.key, events, keep_history=True).records()
-        if not records:
-            raise UserError(R.NO_COUNTED_ROUND, "no-round")
+        replayed = TableState.replayed(table_id, cmd.key, events, keep_history=True)
+        records = replayed.records()
+        if not records:  # rounds settled, and still none to show: the game holds its record back (SLIPS)
+            raise UserError(R.RECORD_HELD_BACK if replayed.rounds_settled else R.NO_COUNTED_ROUND, "no-round")
         body = json.dumps(records[0] if len(records) == 1 else records, indent=1)
         return Reply(M.export_text(len(records)), data={"record": body})
 

@@ -523,6 +523,8 @@ async def test_a_slips_session_under_way_is_not_exported(harness: Harness) -> No
     reply = await h.do(BOB, "export")
     assert reply.code == "no-round"  # the slips hold this round's serials and the rounds to come
     assert all(d not in reply.text for d in live)
+    assert reply.text.startswith("Rounds have been settled here, but this game's record is shown only once"), \
+        reply.text  # not "Nothing has been settled at this table yet"
     assert (await h.do(ALICE, "end")).ok
     record = json.loads(data(await h.do(BOB, "export"))["record"])
     assert len(record["slips"]["U1"]) == 15 and len(record["rounds"]) == 1
