@@ -309,7 +309,7 @@ class Reports:
         rows: Sequence[Mapping[str, Any]] = only_period(list(reversed(await rt.store.rounds(server))), shown)
         net = (await rt.store.balances(server, shown)).get(target, 0)
         book = await self.ratings.get(server)
-        name = names.get(target, target)
+        name = names.get(target) or M.mention(target)  # one never seen here: as the platform names them
         data: dict[str, Any] = {"net": net, "rounds": 0}
         parts: list[tuple[str, int, str]] = []
         for game in GAMES.values():

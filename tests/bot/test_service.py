@@ -934,3 +934,9 @@ async def test_a_backoff_ends_when_the_table_moves_and_never_overflows(harness: 
     await h.service.tick()
     due = timers.deadline(h.table())
     assert due is not None and 0 < due - h.clock.now() <= 60
+
+
+async def test_stats_of_someone_never_seen_here_names_them_by_mention_not_id(harness: Harness) -> None:
+    """`stats @newcomer` answered "U77 has not played…", the raw id."""
+    reply = await harness.do(BOB, "stats", "<@U77>")
+    assert reply.text == "<@U77> has not played a settled round on this server.", reply.text
