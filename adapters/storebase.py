@@ -75,6 +75,7 @@ class Queries:
     LAST_TABLE = "SELECT MAX(id) FROM tables WHERE server = ? AND channel = ?"
     PANELS = "SELECT panels FROM tables WHERE id = ?"
     REQUEST = "SELECT reply FROM requests WHERE request_id = ?"
+    PRUNE_REQUESTS = "DELETE FROM requests WHERE at < ?"
     SETTINGS = "SELECT settings, version FROM servers WHERE server = ?"
     NAMES = "SELECT player, name FROM players WHERE server = ?"
     BALANCES = "SELECT player, SUM(units) FROM ledger WHERE server = ? GROUP BY player"
@@ -299,6 +300,11 @@ class StoreBase(Generic[U]):
         except PeriodSettled:
             return False
         return True
+
+    async def prune_requests(self, before: float) -> int:
+        """The answers kept for requests older than ``before`` go: a platform redelivers within minutes, and
+        every refused click once stayed for good."""
+        return await self._run(Queries.PRUNE_REQUESTS, (float(before),))
 
     async def settled_periods(self, server: str) -> dict[str, str]:
         return {p: b for p, b in await self._rows(Queries.SETTLED, (server,))}

@@ -281,6 +281,10 @@ class Store(Protocol):
 
     async def settled_periods(self, server: str) -> dict[str, str]: ...
 
+    async def prune_requests(self, before: float) -> int:
+        """Forget the answers stored for requests (delivery ids) older than ``before``; how many."""
+        ...
+
     async def names(self, server: str) -> dict[str, str]: ...
 
     async def rounds(self, server: str, *, table_id: int | None = None, limit: int | None = None) -> list[

@@ -25,6 +25,7 @@ __all__ = ["Timers"]
 log = logging.getLogger(__name__)
 
 SURVEY_EVERY = 5.0  # seconds between looks for tables other processes opened, moved on or closed
+PRUNE_EVERY, KEEP_REQUESTS = 86_400.0, 7 * 86_400.0  # once a day, the answers kept for requests over a week old go
 RETRY_FIRST, RETRY_MOST = 0.5, 60.0  # a table still due after its timer acted waits this long, doubling, to that
 
 
@@ -35,6 +36,7 @@ class Timers:
         self._warned: dict[TableKey, tuple[int, float]] = {}
         self._task: asyncio.Task[None] | None = None
         self._survey_at = float("-inf")
+        self._prune_at = float("-inf")
         # failures in a row, when to try again, and the table and its events they were for (a move since, or
         # another table in the channel, is due at its own time again)
         self._stuck: dict[TableKey, tuple[int, float, int, int]] = {}
@@ -79,6 +81,13 @@ class Timers:
                     log.info("caught up with %d tables other processes changed", changed)
             except Exception as exc:
                 log.warning("could not look for tables other processes changed: %s: %s", type(exc).__name__, exc)
+        if now >= self._prune_at:
+            self._prune_at = now + PRUNE_EVERY
+            try:
+                if pruned := await self.rt.store.prune_requests(now - KEEP_REQUESTS):
+                    log.info("forgot the answers of %d requests over a week old", pruned)
+            except Exception as exc:
+                log.warning("could not forget old requests' answers: %s: %s", type(exc).__name__, exc)
         due = [k for k, t in list(self.rt.tables.items()) if (d := self.deadline(t)) is not None and d <= now]
         done = await asyncio.gather(*(self._tick_table(k) for k in due), return_exceptions=True)
         total = 0

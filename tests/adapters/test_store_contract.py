@@ -204,6 +204,18 @@ async def test_a_request_is_stored_with_its_commit_and_answered_once(open_store:
     assert len(await store.table_events(table)) == 3
 
 
+async def test_answers_kept_for_old_requests_are_forgotten_and_recent_ones_kept(open_store: StoreFactory) -> None:
+    """Every refused click stored its answer for good (a platform redelivers within minutes)."""
+    store = await open_store()
+    table = await new_table(store)
+    await store.commit(table, "srv", [{"t": "bid"}], at=100.0, period=P, request=("old", {"text": "old"}))
+    await store.commit(table, "srv", [{"t": "bid"}], at=900.0, period=P, request=("new", {"text": "new"}))
+    assert await store.prune_requests(500.0) == 1
+    assert await store.get_request("old") is None and await store.get_request("new") == {"text": "new"}
+    assert await store.prune_requests(500.0) == 0
+    assert len(await store.table_events(table)) == 3  # the table's events stay (append-only)
+
+
 async def test_a_settings_change_and_a_settlement_store_their_request_in_the_same_transaction(
         open_store: StoreFactory) -> None:
     """A config or a settle is stored with its request's answer, all or nothing: a second delivery of the

@@ -940,3 +940,15 @@ async def test_stats_of_someone_never_seen_here_names_them_by_mention_not_id(har
     """`stats @newcomer` answered "U77 has not played…", the raw id."""
     reply = await harness.do(BOB, "stats", "<@U77>")
     assert reply.text == "<@U77> has not played a settled round on this server.", reply.text
+
+
+async def test_the_timer_forgets_requests_answers_after_a_week(harness: Harness) -> None:
+    """A refused click's answer (kept so a redelivery gets it again) stayed in the database for good."""
+    h = harness
+    refused = await h.service.handle(Command("join", KEY, BOB, (), request_id="click-1"))  # no table: refused
+    assert not refused.ok and await h.service.store.get_request("click-1") is not None
+    await h.service.tick()  # the day's prune: it is recent
+    assert await h.service.store.get_request("click-1") is not None
+    h.clock.advance(8 * 86_400)
+    await h.service.tick()
+    assert await h.service.store.get_request("click-1") is None
