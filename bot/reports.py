@@ -201,7 +201,7 @@ class Reports:
                 admins = [user_ref(a) for a in written]
                 if "" in admins or not all(a.startswith("<@") for a in written):  # "bob" matched nobody, silently
                     raise UserError(R.ADMINS_USAGE, "bad-option")
-                settings[name] = admins
+                settings[name] = list(dict.fromkeys(admins))  # each once (1,400 repeated mentions were kept)
             else:
                 options[name] = str(stake(value)) if name == "stake" else value
         try:

@@ -745,6 +745,9 @@ async def test_config_shows_who_the_admins_are(harness: Harness) -> None:
     saved = await h.do(ADMIN, "config", f"admins=<@{BOB.user_id}>,<@{CAROL.user_id}>")
     assert saved.ok and saved.text.endswith(f"admins <@{BOB.user_id}>, <@{CAROL.user_id}> and the server's own.")
     assert (await h.do(BOB, "config", "currency=EUR")).ok  # a listed admin
+    repeated = ",".join([f"<@{CAROL.user_id}>"] * 50)
+    assert (await h.do(ADMIN, "config", f"admins={repeated}")).ok
+    assert (await h.do(BOB, "config")).text.endswith(f"admins <@{CAROL.user_id}> and the server's own.")
 
 
 async def test_leaving_mid_round_marks_the_seat_on_the_table_message_at_once(harness: Harness) -> None:
