@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import UTC, datetime
 
-__all__ = ["fewest_payments", "next_period", "period_of"]
+__all__ = ["fewest_payments", "period_of"]
 
 EXACT_LIMIT = 16  # exact search over subsets up to this many non-zero balances
 
@@ -14,12 +14,6 @@ def period_of(timestamp: float) -> str:
     """The ledger period of a moment: its calendar month in UTC, ``YYYY-MM``."""
     moment = datetime.fromtimestamp(timestamp, UTC)
     return f"{moment.year:04d}-{moment.month:02d}"
-
-
-def next_period(period: str) -> str:
-    """The month after ``period`` (``YYYY-MM``)."""
-    year, month = (int(part) for part in period.split("-"))
-    return f"{year + month // 12:04d}-{month % 12 + 1:02d}"
 
 
 def _settle_group(balances: list[tuple[str, int]]) -> list[tuple[str, str, int]]:

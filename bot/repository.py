@@ -25,7 +25,7 @@ from core.errors import GameError
 from core.game import Checked, Step
 
 from . import refusals as R
-from .ledger import next_period, period_of
+from .ledger import period_of
 from .metrics import NO_METER, Meter
 from .model import Command, Reply, TableKey
 from .panels import Panels
@@ -194,12 +194,7 @@ class TableRepository:
         server = table.key.server
         cached = self._settings.get(server)
         try:
-            period = period_of(now)
-            if rounds:  # a month settled while still being played is closed: what follows is on the next sheet
-                closed = await self.store.settled_periods(server)
-                while period in closed:
-                    period = next_period(period)
-            await self.store.commit(table.id, server, events, at=now, period=period, rounds=rounds,
+            await self.store.commit(table.id, server, events, at=now, period=period_of(now), rounds=rounds,
                                     names=names or None, request=request, close=table.status == TableStatus.ENDED,
                                     expect_seq=seq, settings_version=None if cached is None else cached[1])
         except (StaleTable, DuplicateRequest, StaleSettings) as exc:

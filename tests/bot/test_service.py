@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from bot.ledger import next_period
 from bot.model import Actor, Command, Reply, TableKey
 from bot.table import TableState
 from core.serial.rules import Rules
@@ -863,57 +862,6 @@ async def test_a_twenty_digit_number_is_too_large_not_no_number(harness: Harness
     bid = await h.do(actor(h.to_act()), "bid", big, "7")
     assert not bid.ok and "whole number" not in bid.text and big[:12] in bid.text, bid.text
     assert event_count(h) == before
-
-
-async def test_a_month_settled_while_still_played_is_closed_and_later_rounds_go_on_the_next_sheet(
-        harness: Harness) -> None:
-    """Settling the month under way was allowed; the rounds played after it went into the settled month, whose
-    sheet then said "settled ✅" over figures nobody had settled."""
-    h = harness
-    await open_three(h)
-
-    async def one_round() -> None:
-        number = h.serial().round_number
-        assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
-        while h.serial().round_number == number:
-            assert (await h.do(actor(h.to_act()), "challenge")).ok
-
-    await one_round()
-    month = h.service.rt.period()
-    settled = await h.do(ADMIN, "sheet", "settle")
-    assert settled.ok and data(settled)["period"] == month
-    at_settlement = data(settled)["balances"]
-    await one_round()
-    sheet = await h.do(ADMIN, "sheet", month)
-    assert data(sheet)["settled"] is True and data(sheet)["balances"] == at_settlement  # what was paid, unchanged
-    after = await h.do(ADMIN, "sheet", next_period(month))
-    assert data(after)["settled"] is False and sum(abs(v) for v in data(after)["balances"].values()) > 0
-    assert sum((await h.service.store.balances(KEY.server)).values()) == 0
-
-
-@pytest.mark.parametrize(("name", "shown"), [
-    ("[FREE NITRO](https://evil.example)", "［FREE NITRO］(https://evil.example)"),  # a link the bot posted
-    ("||hidden||", "ǀǀhiddenǀǀ"), ("**bold** ~~gone~~", "∗∗bold∗∗ ∼∼gone∼∼"), ("`code`", "ˋcodeˋ"),
-    ("*~bob~*", "∗∼bob∼∗"), ("plain_name", "plain_name"),
-])
-async def test_a_display_name_carrying_chat_markup_is_shown_as_text(harness: Harness, name: str,
-                                                                    shown: str) -> None:
-    """A nickname "[FREE NITRO](https://evil.example)" was a link in the sheet the bot posted (and `stats
-    chart` posted it at will); "||x||" hid text, "*~bob~*" restyled it: its marks are shown as look-alikes."""
-    h = harness
-    player = Actor("U8", name)
-    assert (await h.do(ALICE, "start")).ok and (await h.do(player, "join")).ok
-    assert (await h.do(ALICE, "deal")).ok
-    assert (await h.service.store.names(KEY.server))["U8"] == shown
-    status = (await h.do(ALICE, "status")).text  # the table as drawn, players by name
-    assert shown in status and (shown == name or name not in status), status
-    assert {m.names.get("U8") for m in h.notifier.messages if "U8" in m.names} == {shown}
-
-
-@pytest.mark.parametrize("label", ["||$||", "~~$~~", "`$`", "**$**", "[$]"])
-async def test_a_currency_label_carrying_markup_is_refused(harness: Harness, label: str) -> None:
-    reply = await harness.do(ADMIN, "config", f"currency={label}")
-    assert reply.code == "bad-option" and reply.text.startswith("The currency label is 1 to 8 characters")
 
 
 async def test_a_backoff_ends_when_the_table_moves_and_never_overflows(harness: Harness) -> None:
