@@ -18,21 +18,27 @@ close a table still edit its panels after the table is gone from the service's c
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 
 from .model import Message, TableKey
 from .ports import Store
 
-__all__ = ["Panels"]
+__all__ = ["STALE_SECONDS", "Panels"]
+
+STALE_SECONDS = 15.0
+"""How long a table message another process is posting is waited for (its post is back within seconds, or
+never: then this process draws the table in the message it knows)."""
 
 
 class Panels:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, clock: Callable[[], float] = time.monotonic) -> None:
         self._store = store
+        self._clock = clock
         self._refs: dict[TableKey, tuple[int, dict[str, str]]] = {}  # per channel: (table id, panel -> id)
         # per channel: (table id, the table message id known when another process dealt a round whose new
-        # message was not stored yet: the last round's, or None)
-        self._stale: dict[TableKey, tuple[int, str | None]] = {}
+        # message was not stored yet — the last round's, or None — and when that was seen)
+        self._stale: dict[TableKey, tuple[int, str | None, float]] = {}
 
     def ref(self, key: TableKey, panel: str, table_id: int | None = None) -> str | None:
         """The id of the channel's latest table's ``panel`` message, if one was posted (None if it is
@@ -63,13 +69,16 @@ class Panels:
         before = refs.get("table")
         refs.update(stored)
         if dealt_elsewhere and refs.get("table") == before:
-            self._stale[key] = (table_id, before)
+            self._stale[key] = (table_id, before, self._clock())
 
     async def current(self, key: TableKey, table_id: int) -> str | None:
         """See :meth:`bot.ports.PanelRefs.current`."""
         ref = self.ref(key, "table", table_id)
         stale = self._stale.get(key)
         if stale is None or stale[0] != table_id or ref != stale[1]:
+            return ref
+        if self._clock() - stale[2] > STALE_SECONDS:  # its poster never stored it (stopped, refused): draw here
+            self._stale.pop(key, None)
             return ref
         self.adopt(key, table_id, await self._store.table_panels(table_id))
         ref = self.ref(key, "table", table_id)

@@ -222,14 +222,14 @@ class TableRepository:
 
     async def reload(self, table: TableState) -> None:
         """Replace the cached table with the channel's open table as stored (or drop it: none is open)."""
-        await self.load(table.key)
+        await self.load(table.key, known=(table.id, table.events))
 
-    async def load(self, key: TableKey) -> TableState | None:
+    async def load(self, key: TableKey, known: tuple[int, int] | None = None) -> TableState | None:
         """Cache the channel's open table as stored (None, and nothing cached, if none is open), and its
-        server's settings if none are cached."""
+        server's settings if none are cached.  ``known``: the table and events this process held."""
         if key.server not in self._settings:
             await self.stored_settings(key.server)
-        return self.adopt(key, await self.store.open_table_at(key.server, key.channel_id))
+        return self.adopt(key, await self.store.open_table_at(key.server, key.channel_id), known)
 
     async def load_if_missing(self, key: TableKey) -> None:
         if key not in self.tables:
@@ -237,15 +237,19 @@ class TableRepository:
                 if key not in self.tables:  # e.g. a table opened elsewhere in this channel
                     await self.load(key)
 
-    def adopt(self, key: TableKey, stored: StoredTable | None) -> TableState | None:
-        """Cache a table as stored, replacing the channel's cached one, and take its stored panel refs."""
+    def adopt(self, key: TableKey, stored: StoredTable | None, known: tuple[int, int] | None = None
+              ) -> TableState | None:
+        """Cache a table as stored, replacing the channel's cached one, and take its stored panel refs
+        (``known``: the table and events held before, to tell whether another process dealt since)."""
         self.tables.pop(key, None)
         if stored is None:
             return None
         fresh = TableState.replayed(stored.table_id, key, stored.events)
         if fresh.status == TableStatus.ENDED:  # pragma: no cover - the store lists open tables only
             return None
-        self.panels.adopt(key, stored.table_id, stored.panels)
+        missed = stored.events[known[1]:] if known is not None and known[0] == stored.table_id else []
+        dealt = any(e.get("t") == "deal" for e in missed)
+        self.panels.adopt(key, stored.table_id, stored.panels, dealt_elsewhere=dealt)
         self.tables[key] = fresh
         return fresh
 

@@ -427,3 +427,46 @@ async def test_a_round_dealt_elsewhere_is_not_drawn_into_the_last_rounds_message
     await a.rt.panels.posted(Message(key, "round 2", MessageKind.TABLE, panel="table", table_id=table.id),
                              "round-2")
     assert await b.rt.panels.current(key, table.id) == "round-2" and b.panel(key, "table") == "round-2"
+
+
+async def test_a_round_dealt_elsewhere_found_by_a_move_that_was_behind_is_not_drawn_into_the_last_one(
+        cluster: Cluster) -> None:
+    """B had not surveyed when it took a move for the round A had just dealt: its commit was behind, it
+    reloaded the table, and the move's drawing went into round 1's message (the stored id) after all."""
+    c = cluster
+    a, b = c.services
+    key = TableKey("slack", "T0", "C10")
+    await deal_two(key, a, a, a)
+    table = a.table(key)
+    assert table is not None and table.to_act is not None
+    await a.rt.panels.posted(Message(key, "round 1", MessageKind.TABLE, panel="table", table_id=table.id), "round-1")
+    assert await view(b, key) is not None  # B holds the table at round 1
+    opener = ALICE if table.to_act == "UA" else BOB
+    other = BOB if opener is ALICE else ALICE
+    assert (await a.handle(Command("bid", key, opener, ("1", "9")))).ok
+    assert (await a.handle(Command("challenge", key, other, ()))).ok  # A deals round 2; its message not stored yet
+    now = a.table(key)
+    assert now is not None and now.to_act is not None
+    mover = ALICE if now.to_act == "UA" else BOB
+    assert (await b.handle(Command("bid", key, mover, ("1", "9")))).ok  # behind: B reloads, then moves
+    assert await b.rt.panels.current(key, table.id) is None  # round 1's message is not round 2's
+
+
+async def test_a_table_message_never_stored_by_its_poster_is_drawn_here_after_a_while(cluster: Cluster) -> None:
+    """The mark could freeze the table message for the rest of the round (the dealing process stopped, or its
+    post was refused): after STALE_SECONDS this process draws the table in the message it knows."""
+    from bot.panels import STALE_SECONDS, Panels
+
+    c = cluster
+    a, _ = c.services
+    key = TableKey("slack", "T0", "C11")
+    await deal_two(key, a, a, a)
+    table = a.table(key)
+    assert table is not None
+    now = [100.0]
+    panels = Panels(a.rt.store, clock=lambda: now[0])
+    await panels.posted(Message(key, "round 1", MessageKind.TABLE, panel="table", table_id=table.id), "round-1")
+    panels.adopt(key, table.id, {"table": "round-1"}, dealt_elsewhere=True)
+    assert await panels.current(key, table.id) is None
+    now[0] += STALE_SECONDS + 1
+    assert await panels.current(key, table.id) == "round-1"

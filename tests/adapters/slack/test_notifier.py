@@ -262,3 +262,20 @@ async def test_a_table_closed_by_another_worker_loses_its_buttons(service: Servi
         await other.close()
     blocks = (fake.message(CHANNEL, ref) or {}).get("blocks") or []
     assert blocks and not [b for b in blocks if b.get("type") == "actions"], blocks  # the text stays, no buttons
+
+
+async def test_a_closing_table_message_is_drawn_even_while_another_worker_posts_the_round(
+        service: Service, fake: FakeSlack) -> None:
+    """The mark for a round another worker is still posting kept even the closed table's drawing back: the
+    message kept its buttons and its opening state through the close."""
+    assert (await do(service, fake, ALICE, "start")).ok
+    assert (await do(service, fake, BOB, "join")).ok
+    assert (await do(service, fake, ALICE, "deal")).ok
+    table = service.table(key_of(fake))
+    assert table is not None
+    last = service.panel(key_of(fake), "table")
+    assert last is not None
+    service.rt.panels.adopt(key_of(fake), table.id, {"table": last}, dealt_elsewhere=True)
+    assert (await do(service, fake, ALICE, "end")).ok
+    blocks = (fake.message(CHANNEL, last) or {}).get("blocks") or []
+    assert blocks and not [b for b in blocks if b.get("type") == "actions"], blocks
