@@ -219,10 +219,10 @@ class Reports:
         current = await rt.store.balances(server, period)
         total = current if shown else await rt.store.balances(server)
         names = await rt.store.names(server)
-        if not total:  # no money ever moved; rounds at stake 0 (nothing written but the result) show at 0
-            rows = await rt.store.rounds(server)
-            total = dict.fromkeys(_players_of(only_period(rows, shown)), 0)
-            current = dict.fromkeys(_players_of(only_period(rows, period)), 0)
+        # who played rounds that moved no money (at stake 0 "nothing is written but the result"): at 0
+        rows = await rt.store.rounds(server)
+        total = {**dict.fromkeys(_players_of(only_period(rows, shown)), 0), **total}
+        current = {**dict.fromkeys(_players_of(only_period(rows, period)), 0), **current}
         if not total:
             empty: dict[str, JsonValue] = {"period": period, "current": {}, "all_time": {}}
             if shown:
@@ -249,8 +249,8 @@ class Reports:
         self.discretion.refuse_earlier(period, await self.discretion.period(cmd, settings, public=_wants_chart(cmd)),
                                        chart=_wants_chart(cmd))
         balances = await rt.store.balances(server, period)
-        if not balances:  # rounds at stake 0 (nothing written but the result): who played them, at 0
-            balances = dict.fromkeys(_players_of(only_period(await rt.store.rounds(server), period)), 0)
+        # who played rounds that moved no money (at stake 0 "nothing is written but the result"): at 0
+        balances = {**dict.fromkeys(_players_of(only_period(await rt.store.rounds(server), period)), 0), **balances}
         names = await rt.store.names(server)
         payments = fewest_payments(balances)
         settled = await rt.store.settled_periods(server)
