@@ -68,7 +68,7 @@ class Env:
 
 # Libraries that log what the bot writes and sends at DEBUG: the store's statements with their values (a deal's
 # serials, salt and deck), Discord's and Slack's request bodies (the serial DMs).  Held at INFO whatever the level.
-SECRET_LOGGERS = ("aiosqlite", "asyncpg", "discord.http", "discord.gateway", "slack_sdk.web", "slack_bolt")
+SECRET_LOGGERS = ("aiosqlite", "asyncpg", "discord.http", "discord.gateway", "slack_sdk", "slack_bolt")
 
 
 def configure_logging(level: str | int) -> None:

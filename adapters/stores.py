@@ -101,16 +101,18 @@ async def open_store(url: str | None = None, **options: Any) -> Database:
         with contextlib.suppress(Exception):
             await store.close()
         if isinstance(exc, Exception):  # a folder that is not there, a server that does not answer: one line
-            raise StoreUnavailable(f"cannot open {redacted(url)}: {type(exc).__name__}: {exc}") from exc
+            # (a driver that cannot read the URL quotes pieces of it, the password's too: not repeated)
+            why = "the URL could not be read" if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
+            raise StoreUnavailable(f"cannot open {redacted(url)}: {why}") from exc
         raise
     return store
 
 
 def redacted(url: str) -> str:
     """A URL without its password (nor its query, where one may be given too: ``?password=…``), for printing."""
-    url = url.split("?", 1)[0]
-    if "@" in url and "://" in url:
-        scheme, rest = url.split("://", 1)
-        creds, host = rest.rsplit("@", 1)
-        return f"{scheme}://{creds.split(':', 1)[0]}@{host}"
-    return url
+    if "://" not in url:
+        return url.split("?", 1)[0]
+    scheme, rest = url.split("://", 1)
+    creds, at, host = rest.rpartition("@")  # (a password may hold "?" or "@": the host follows the last "@")
+    host = host.split("?", 1)[0]
+    return f"{scheme}://{creds.split(':', 1)[0]}@{host}" if at else f"{scheme}://{host}"

@@ -246,8 +246,9 @@ class Reports:
             cmd.options.get("period") or rt.period())
         if not is_period(period):
             raise UserError(R.bad_period(rt.period()), "bad-period")
+        # (only an admin, who may see that month without the chart, is told to ask without it)
         self.discretion.refuse_earlier(period, await self.discretion.period(cmd, settings, public=_wants_chart(cmd)),
-                                       chart=_wants_chart(cmd))
+                                       chart=_wants_chart(cmd) and await rt.is_admin(cmd, settings))
         balances = await rt.store.balances(server, period)
         # who played rounds that moved no money (at stake 0 "nothing is written but the result"): at 0
         balances = {**dict.fromkeys(_players_of(only_period(await rt.store.rounds(server), period)), 0), **balances}

@@ -45,7 +45,7 @@ from .config import SlackConfig
 from .door import MAX_BODY, Door, GuardedSocketModeHandler, store_ready
 from .handlers import Listeners
 from .notifier import SlackNotifier
-from .oauth import NOT_INSTALLED, REVOKED, InstallationStore, Uninstalls, Workspaces, oauth_settings, serve_oauth
+from .oauth import NOT_INSTALLED, InstallationStore, Uninstalls, Workspaces, oauth_settings, serve_oauth
 from .outbox import api_error
 
 __all__ = ["OAuth", "SlackBot", "bolt_app", "connect_socket", "run", "serve_http", "web_client", "workspaces"]
@@ -200,7 +200,8 @@ async def connect_socket(bot: SlackBot) -> AsyncIterator[GuardedSocketModeHandle
     try:  # slack_sdk's connect retries a refused token every 10 s for ever, a traceback each time: asked once
         await bot.app.client.apps_connections_open(app_token=bot.config.app_token)
     except SlackApiError as exc:
-        if api_error(exc) in REVOKED | {"not_allowed_token_type"}:
+        status = getattr(exc.response, "status_code", 200)
+        if status == 200 and api_error(exc) != "ratelimited":  # Slack's own no (invalid_auth, missing_scope…)
             raise AppTokenRefused(api_error(exc)) from None
         log.warning("Socket Mode: Slack answered %s; connecting all the same (retried until it answers)",
                     api_error(exc))  # a 503, a rate limit: not the token's fault

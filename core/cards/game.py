@@ -471,6 +471,8 @@ class CardsGame:
             winner = outcome.get("winner_of_game") if outcome.get("game_over") else None
             return line + (f"; the game won by {name(winner)}" if winner else "")
         winner = record.get("winner") or outcome.get("winner")
+        if outcome.get("payout") == "knockout":  # the end of a knockout game its last rival left (no challenge)
+            return f"Card game: the game won by {name(winner)}, its last rival having left"
         rounds = f"{n} round{'s' if n != 1 else ''}"
         return f"Card game {record.get('round', '?')}: {rounds}" + (f", won by {name(winner)}" if winner else "")
 

@@ -359,6 +359,8 @@ async def test_a_knockout_game_that_ends_at_a_seat_change_counts_as_finished(har
     left = await h.do(leaver, "stats")
     assert left.ok and "Games won: 0 of 1 finished" in left.text, left.text
     assert sum((await h.service.store.balances(KEY.server)).values()) == 0
+    history = (await h.do(ALICE, "history")).text  # it said "Card game 2: 0 rounds, won by …"
+    assert "0 rounds" not in history and f"the game won by {winner.name}, its last rival having left" in history
 
 
 async def test_an_away_player_whose_timeout_ends_the_game_is_not_said_to_leave_after_it(harness: Harness) -> None:

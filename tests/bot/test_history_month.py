@@ -174,3 +174,14 @@ async def test_with_history_month_an_admin_settling_an_earlier_month_is_answered
     refused = await h.do(BOSS, "sheet", "2026-01", "chart")
     assert refused.code == "history-month" and "ask for 2026-01 without `chart`" in refused.text, refused.text
     assert "an admin can see" not in refused.text
+
+
+async def test_with_history_month_a_player_refused_an_earlier_chart_is_not_told_to_ask_without_it(
+        harness: Harness) -> None:
+    """A player was told to "ask without `chart`", and then refused again: that is an admin's way only."""
+    h = harness
+    await play(h, "777", 1)
+    h.clock.advance(40 * DAY)
+    assert (await h.do(BOSS, "config", "history=month")).ok
+    refused = await h.do(BOB, "sheet", "2026-01", "chart")
+    assert refused.code == "history-month" and "without `chart`" not in refused.text, refused.text

@@ -230,3 +230,17 @@ async def test_a_passing_slack_error_at_start_is_no_refused_token(fake: FakeSlac
         await bot.close()
     assert "SLACK_APP_TOKEN was refused" not in caplog.text
     assert "connecting all the same" in caplog.text
+
+
+async def test_an_app_token_without_its_scope_is_refused_once(fake: FakeSlack, db: Path) -> None:
+    """`missing_scope` (an app token without connections:write) was connected through and retried for ever."""
+    from adapters.slack.app import AppTokenRefused
+
+    fake.fail_method("apps.connections.open", "missing_scope", times=1)
+    bot = await make_bot(fake, db, socket=True)
+    try:
+        with pytest.raises(AppTokenRefused, match="missing_scope"):
+            async with connect_socket(bot):
+                pass
+    finally:
+        await bot.close()
