@@ -13,7 +13,7 @@ from core.commands import whole_number
 from . import refusals as R
 from .settings import MAX_STAKE, MAX_UNIT_VALUE
 
-__all__ = ["UserError", "is_period", "money", "positive_int", "sentence", "stake", "user_ref"]
+__all__ = ["LOOK_ALIKES", "UserError", "is_period", "money", "positive_int", "sentence", "stake", "user_ref"]
 
 
 class UserError(Exception):
@@ -23,6 +23,10 @@ class UserError(Exception):
         super().__init__(text)
         self.text = text
         self.code = code
+
+
+LOOK_ALIKES = str.maketrans({"<": "‹", ">": "›", "*": "∗", "~": "∼", "`": "ˋ", "|": "ǀ", "[": "［", "]": "］"})
+"""A display name's marks of mentions and chat markup as look-alikes (see ``Service.handle``)."""
 
 
 def sentence(text: str) -> str:

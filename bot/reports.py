@@ -17,7 +17,7 @@ from .commands import game_of_command, table_commands
 from .discretion import NOTE_MONTH, Discretion, history_setting, only_period, refused
 from .ledger import fewest_payments, period_of
 from .model import Command, JsonValue, Message, MessageKind, Reply, TableKey, render_mentions
-from .parsing import UserError, is_period, money, positive_int, sentence, stake, user_ref
+from .parsing import LOOK_ALIKES, UserError, is_period, money, positive_int, sentence, stake, user_ref
 from .ratings import RatingBook, chart_history, leaderboard, trend
 from .runtime import Runtime
 from .settings import MAX_TIMEOUT, MIN_TIMEOUT, game_defaults, with_game_defaults
@@ -300,7 +300,7 @@ class Reports:
         if target not in names and words and not cmd.options.get("member") and not words[0].startswith("<"):
             # a name as the table shows it ("Gekko", "Gekko (hard)", "Alice Liddell"), where no mention can be
             # typed (the terminal, whose computer players have ids nobody sees): the one player it names
-            typed = " ".join(words).strip().lower()
+            typed = " ".join(words).strip().lower().translate(LOOK_ALIKES)  # as the name was stored ("a∗b")
             named = [p for p, n in names.items() if typed in (n.lower(), n.lower().split(" (")[0])]
             if len(named) == 1:
                 target = named[0]

@@ -28,7 +28,7 @@ from .commands import game_of_command, resolve, table_commands
 from .metrics import NO_METER, Meter
 from .model import Command, Message, Reply, TableKey
 from .panels import Panels
-from .parsing import UserError, sentence
+from .parsing import LOOK_ALIKES, UserError, sentence
 from .play import Play
 from .ports import Clock, Notifier, Store, SystemClock
 from .reports import Reports
@@ -42,7 +42,6 @@ __all__ = ["Service", "UserError"]
 log = logging.getLogger(__name__)
 
 
-_LOOK_ALIKES = str.maketrans({"<": "‹", ">": "›", "*": "∗", "~": "∼", "`": "ˋ", "|": "ǀ", "[": "［", "]": "］"})
 
 
 class Service:
@@ -196,11 +195,11 @@ class Service:
         """Apply a command; return the reply for the person who sent it.  Never raises for bad input."""
         started = time.perf_counter()
         outcome = "error"
-        if cmd.actor.name.translate(_LOOK_ALIKES) != cmd.actor.name:
+        if cmd.actor.name.translate(LOOK_ALIKES) != cmd.actor.name:
             # a display name is shown in texts where <@id> stands for a player ("<@1002>" as a name read as
             # another player) and in chat markup ("[FREE NITRO](https://…)" was a link the bot posted, "||x||"
             # hid text): its marks are shown as look-alikes
-            cmd = replace(cmd, actor=replace(cmd.actor, name=cmd.actor.name.translate(_LOOK_ALIKES)))
+            cmd = replace(cmd, actor=replace(cmd.actor, name=cmd.actor.name.translate(LOOK_ALIKES)))
         try:
             reply = await self._handle(cmd)
             outcome = "ok" if reply.ok else "refused"

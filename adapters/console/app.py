@@ -222,8 +222,8 @@ def _read_lines(readline: Callable[[], str]) -> asyncio.Queue[str]:
         while True:
             try:
                 line = readline()
-            except Exception:  # (undecodable input, a closed stream): the end of the input, not a hang
-                log.warning("standard input could not be read any further", exc_info=True)
+            except Exception as exc:  # (undecodable input, a closed stream): the end of the input, not a hang
+                log.warning("standard input could not be read any further (%s); ending", type(exc).__name__)
                 line = ""
             try:
                 loop.call_soon_threadsafe(queue.put_nowait, line)

@@ -472,6 +472,7 @@ async def run(config: DiscordConfig, *, sync_commands: bool = True, stop: asynci
                       config.metrics_host, config.metrics_port, exc)
             return 1
         host = "127.0.0.1" if config.metrics_host in ("0.0.0.0", "") else config.metrics_host
+        host = f"[{host}]" if ":" in host else host  # an IPv6 address, as a URL writes it
         log.info("serving metrics at http://%s:%d/metrics", host, exporter.server_port)
     try:
         return await _run(config, sync_commands, stop)

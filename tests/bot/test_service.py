@@ -903,3 +903,31 @@ async def test_the_timer_forgets_requests_answers_after_a_week(harness: Harness)
     h.clock.advance(8 * 86_400)
     await h.service.tick()
     assert await h.service.store.get_request("click-1") is None
+
+
+@pytest.mark.parametrize(("name", "shown"), [
+    ("[FREE NITRO](https://evil.example)", "［FREE NITRO］(https://evil.example)"),  # a link the bot posted
+    ("||hidden||", "ǀǀhiddenǀǀ"), ("**bold** ~~gone~~", "∗∗bold∗∗ ∼∼gone∼∼"), ("`code`", "ˋcodeˋ"),
+    ("*~bob~*", "∗∼bob∼∗"), ("plain_name", "plain_name"),
+])
+async def test_a_display_name_carrying_chat_markup_is_shown_as_text(harness: Harness, name: str,
+                                                                    shown: str) -> None:
+    """A nickname "[FREE NITRO](https://evil.example)" was a link in the sheet the bot posted (and `stats
+    chart` posted it at will); "||x||" hid text, "*~bob~*" restyled it: its marks are shown as look-alikes."""
+    h = harness
+    player = Actor("U8", name)
+    assert (await h.do(ALICE, "start")).ok and (await h.do(player, "join")).ok
+    assert (await h.do(ALICE, "deal")).ok
+    assert (await h.service.store.names(KEY.server))["U8"] == shown
+    if not name.startswith("|"):  # (typed "||x||" reads as a mention's "|name" part: `stats` refuses it)
+        found = await h.do(ALICE, "stats", *name.split())  # typed as seen: found, though stored with look-alikes
+        assert found.text == f"{shown} has not played a settled round on this server.", found.text
+    status = (await h.do(ALICE, "status")).text  # the table as drawn, players by name
+    assert shown in status and (shown == name or name not in status), status
+    assert {m.names.get("U8") for m in h.notifier.messages if "U8" in m.names} == {shown}
+
+
+@pytest.mark.parametrize("label", ["||$||", "~~$~~", "`$`", "**$**", "[$]"])
+async def test_a_currency_label_carrying_markup_is_refused(harness: Harness, label: str) -> None:
+    reply = await harness.do(ADMIN, "config", f"currency={label}")
+    assert reply.code == "bad-option" and reply.text.startswith("The currency label is 1 to 8 characters")
