@@ -24,6 +24,13 @@ async def open_three(h: Harness, *args: str) -> None:
     assert (await h.do(ALICE, "deal")).ok
 
 
+def refuse_deals(h: Harness) -> None:
+    """Make the database refuse every deal's write (a real SQLite trigger, not a mock)."""
+    with sqlite3.connect(h.path) as db:
+        db.execute("""CREATE TRIGGER refuse_deal BEFORE INSERT ON table_events WHEN NEW.event LIKE '%"t":"deal"%'
+                      BEGIN SELECT RAISE(ABORT, 'disk says no'); END""")
+
+
 def event_count(h: Harness) -> int:
     with sqlite3.connect(h.path) as db:
         return int(db.execute("SELECT COUNT(*) FROM table_events").fetchone()[0])
@@ -534,9 +541,7 @@ async def test_a_round_counted_but_never_followed_by_a_deal_is_dealt_by_the_time
     await open_three(h)
     assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
     assert (await h.do(actor(h.to_act()), "challenge")).ok
-    with sqlite3.connect(h.path) as db:  # the next deal's write fails (a real SQLite failure)
-        db.execute("""CREATE TRIGGER refuse_deal BEFORE INSERT ON table_events WHEN NEW.event LIKE '%"t":"deal"%'
-                      BEGIN SELECT RAISE(ABORT, 'disk says no'); END""")
+    refuse_deals(h)  # the next deal's write fails (a real SQLite failure)
     last = await h.do(actor(h.to_act()), "challenge")
     assert last.ok  # the challenge and the count are stored; the failed deal is not the sender's error
     table = h.table()
@@ -716,9 +721,7 @@ async def test_a_table_whose_timer_keeps_failing_is_tried_less_and_less_often(ha
     await open_three(h)
     assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
     assert (await h.do(actor(h.to_act()), "challenge")).ok
-    with sqlite3.connect(h.path) as db:  # the next deal's write fails (a real SQLite failure)
-        db.execute("""CREATE TRIGGER refuse_deal BEFORE INSERT ON table_events WHEN NEW.event LIKE '%"t":"deal"%'
-                      BEGIN SELECT RAISE(ABORT, 'disk says no'); END""")
+    refuse_deals(h)  # the next deal's write fails (a real SQLite failure)
     assert (await h.do(actor(h.to_act()), "challenge")).ok  # counted; the deal after it fails
     timers = h.service.timers
     waits = []

@@ -17,6 +17,7 @@ from adapters.stores import open_store
 from bot.model import Actor, Command, Reply
 from bot.panels import Panels
 from bot.service import Service
+from bot.table import TableState
 from tests.adapters.slack.harness import ALICE, BOB, BOT_TOKEN, CAROL, CHANNEL, event_count, key_of
 from tests.fakes.slack_server import ApiCall, FakeSlack, ResponseUrlPost
 from tests.typed import live_round, serial_match
@@ -220,17 +221,9 @@ async def test_a_table_message_another_process_is_still_posting_is_not_drawn_ove
         service: Service, fake: FakeSlack) -> None:
     """Another worker dealt the round and its new table message is not stored yet (its post is slow): this
     worker's move edited the last round's message instead (and left the new one at its opening)."""
-    assert (await do(service, fake, ALICE, "start")).ok
-    assert (await do(service, fake, BOB, "join")).ok
-    assert (await do(service, fake, ALICE, "deal")).ok
-    table = service.table(key_of(fake))
-    assert table is not None
-    last = service.panel(key_of(fake), "table")
-    assert last is not None
+    table, last = await dealt_marked_elsewhere(service, fake)
     before = (fake.message(CHANNEL, last) or {}).get("text")
     posts = len(fake.calls("chat.postMessage"))
-    # as catching up with another worker's deal leaves it: the stored id is still this (the last) message's
-    service.rt.panels.adopt(key_of(fake), table.id, {"table": last}, dealt_elsewhere=True)
     to_act = table.to_act
     assert to_act is not None
     assert (await do(service, fake, to_act, "bid", "1", "9")).ok
@@ -268,6 +261,15 @@ async def test_a_closing_table_message_is_drawn_even_while_another_worker_posts_
         service: Service, fake: FakeSlack) -> None:
     """The mark for a round another worker is still posting kept even the closed table's drawing back: the
     message kept its buttons and its opening state through the close."""
+    _, last = await dealt_marked_elsewhere(service, fake)
+    assert (await do(service, fake, ALICE, "end")).ok
+    blocks = (fake.message(CHANNEL, last) or {}).get("blocks") or []
+    assert blocks and not [b for b in blocks if b.get("type") == "actions"], blocks
+
+
+async def dealt_marked_elsewhere(service: Service, fake: FakeSlack) -> tuple[TableState, str]:
+    """A dealt table whose table message (its id returned) the panel book holds as the last round's, as catching up
+    with another worker's deal leaves it while that worker's new message is not stored yet."""
     assert (await do(service, fake, ALICE, "start")).ok
     assert (await do(service, fake, BOB, "join")).ok
     assert (await do(service, fake, ALICE, "deal")).ok
@@ -276,6 +278,4 @@ async def test_a_closing_table_message_is_drawn_even_while_another_worker_posts_
     last = service.panel(key_of(fake), "table")
     assert last is not None
     service.rt.panels.adopt(key_of(fake), table.id, {"table": last}, dealt_elsewhere=True)
-    assert (await do(service, fake, ALICE, "end")).ok
-    blocks = (fake.message(CHANNEL, last) or {}).get("blocks") or []
-    assert blocks and not [b for b in blocks if b.get("type") == "actions"], blocks
+    return table, last
