@@ -113,6 +113,6 @@ def redacted(url: str) -> str:
     if "://" not in url:
         return url.split("?", 1)[0]
     scheme, rest = url.split("://", 1)
-    creds, at, host = rest.rpartition("@")  # (a password may hold "?" or "@": the host follows the last "@")
-    host = host.split("?", 1)[0]
-    return f"{scheme}://{creds.split(':', 1)[0]}@{host}" if at else f"{scheme}://{host}"
+    if "@" in rest or "?" in rest:  # where credentials or options end cannot always be told ("?" or "@" in a
+        return f"{scheme}://… (its user, password and options not shown)"  # password): none of it is shown
+    return url

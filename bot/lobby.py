@@ -251,7 +251,7 @@ class Lobby:
         # the table message without its buttons, drawn by whichever process closes it (a Slack worker that had
         # not drawn it left them on: they act on nothing now)
         retired = None if table.match is None else replace(
-            M.panel_message(table, rt.cached_settings(table.key.server)), buttons=(), to_act=None)
+            M.panel_message(table, rt.cached_settings(table.key.server)), buttons=(), to_act=None, final=True)
         rt.post([retired, M.closed_message(table, reason), M.lobby_message(table)])
         if rt.tables.get(table.key) is table:  # its panel refs stay in rt.panels for the closing edits
             del rt.tables[table.key]

@@ -194,6 +194,7 @@ class Message:
     table_id: int | None = None  # the table that says it (a panel's message id is kept per table)
     hand_label: str = ""  # on a private message: its game's hand button (``Game.hand``'s label)
     seq: int | None = None  # the table's events when it was drawn (a panel drawn later shows a newer state)
+    final: bool = False  # the closed table's message, drawn once more without its buttons
 
     @property
     def private(self) -> bool:

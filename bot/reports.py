@@ -219,10 +219,10 @@ class Reports:
         current = await rt.store.balances(server, period)
         total = current if shown else await rt.store.balances(server)
         names = await rt.store.names(server)
-        # who played rounds that moved no money (at stake 0 "nothing is written but the result"): at 0
-        rows = await rt.store.rounds(server)
-        total = {**dict.fromkeys(_players_of(only_period(rows, shown)), 0), **total}
-        current = {**dict.fromkeys(_players_of(only_period(rows, period)), 0), **current}
+        if not total:  # no money ever moved; rounds at stake 0 (nothing written but the result) show at 0
+            rows = await rt.store.rounds(server)  # (every round: only where nothing else shows, it costs)
+            total = dict.fromkeys(_players_of(only_period(rows, shown)), 0)
+            current = dict.fromkeys(_players_of(only_period(rows, period)), 0)
         if not total:
             empty: dict[str, JsonValue] = {"period": period, "current": {}, "all_time": {}}
             if shown:
@@ -250,8 +250,8 @@ class Reports:
         self.discretion.refuse_earlier(period, await self.discretion.period(cmd, settings, public=_wants_chart(cmd)),
                                        chart=_wants_chart(cmd) and await rt.is_admin(cmd, settings))
         balances = await rt.store.balances(server, period)
-        # who played rounds that moved no money (at stake 0 "nothing is written but the result"): at 0
-        balances = {**dict.fromkeys(_players_of(only_period(await rt.store.rounds(server), period)), 0), **balances}
+        if not balances:  # rounds at stake 0 (nothing written but the result): who played them, at 0
+            balances = dict.fromkeys(_players_of(only_period(await rt.store.rounds(server), period)), 0)
         names = await rt.store.names(server)
         payments = fewest_payments(balances)
         settled = await rt.store.settled_periods(server)

@@ -188,7 +188,7 @@ class TableRepository:
                 log.info("table %s refused %s: %s; reloading it", table.id, kinds, exc)
             else:
                 log.exception("applying %s to table %s failed; reloading it", kinds, table.id)
-            await self.reload(table)
+            await self.reload(table, seq)
             raise
         request = (cmd.request_id, reply.to_dict()) if cmd is not None and cmd.request_id and reply else None
         server = table.key.server
@@ -202,27 +202,28 @@ class TableRepository:
             self.meter.conflict()
             if isinstance(exc, StaleSettings):
                 await self.stored_settings(server)
-            await self._reload_or_fail(table, exc)
+            await self._reload_or_fail(table, exc, seq)
             raise Behind(table.key) from exc
         except Exception as exc:
             log.warning("storing table %s failed (%s: %s); reloading it from the store", table.id,
                         type(exc).__name__, exc)
-            await self._reload_or_fail(table, exc)
+            await self._reload_or_fail(table, exc, seq)
             raise SaveFailed() from exc
         return steps
 
-    async def _reload_or_fail(self, table: TableState, cause: Exception) -> None:
+    async def _reload_or_fail(self, table: TableState, cause: Exception, seq: int | None = None) -> None:
         try:
-            await self.reload(table)
+            await self.reload(table, seq)
         except Exception as again:
             log.warning("reloading table %s failed too (%s); dropping it until the store answers",
                         table.id, type(again).__name__)
             self.tables.pop(table.key, None)
             raise SaveFailed() from cause
 
-    async def reload(self, table: TableState) -> None:
-        """Replace the cached table with the channel's open table as stored (or drop it: none is open)."""
-        await self.load(table.key, known=(table.id, table.events))
+    async def reload(self, table: TableState, seq: int | None = None) -> None:
+        """Replace the cached table with the channel's open table as stored (or drop it: none is open).
+        ``seq``: the events it held as stored (a failed commit had applied its own events on top)."""
+        await self.load(table.key, known=(table.id, table.events if seq is None else seq))
 
     async def load(self, key: TableKey, known: tuple[int, int] | None = None) -> TableState | None:
         """Cache the channel's open table as stored (None, and nothing cached, if none is open), and its

@@ -186,6 +186,10 @@ async def serve_http(bot: SlackBot, host: str = "0.0.0.0", port: int | None = No
         await runner.cleanup()
 
 
+TOKEN_REFUSED = frozenset({"invalid_auth", "not_authed", "missing_scope", "token_revoked", "account_inactive",
+                           "not_allowed_token_type", "team_not_found", "no_permission"})
+
+
 class AppTokenRefused(Exception):
     """Slack refused SLACK_APP_TOKEN (Socket Mode)."""
 
@@ -200,8 +204,7 @@ async def connect_socket(bot: SlackBot) -> AsyncIterator[GuardedSocketModeHandle
     try:  # slack_sdk's connect retries a refused token every 10 s for ever, a traceback each time: asked once
         await bot.app.client.apps_connections_open(app_token=bot.config.app_token)
     except SlackApiError as exc:
-        status = getattr(exc.response, "status_code", 200)
-        if status == 200 and api_error(exc) != "ratelimited":  # Slack's own no (invalid_auth, missing_scope…)
+        if api_error(exc) in TOKEN_REFUSED:  # the token's own fault; Slack's (internal_error, a 503…) is retried
             raise AppTokenRefused(api_error(exc)) from None
         log.warning("Socket Mode: Slack answered %s; connecting all the same (retried until it answers)",
                     api_error(exc))  # a 503, a rate limit: not the token's fault

@@ -250,7 +250,7 @@ class SlackNotifier:
         previous = None
         # the panel's message as known at send time: this process's posts at once, another's once caught up
         ref = None if fresh else self.panels.ref(key, name, message.table_id)
-        if name == "table" and not fresh and message.table_id is not None and message.buttons:  # (a closing one: drawn)
+        if name == "table" and not fresh and message.table_id is not None and not message.final:  # (closing: drawn)
             known = await self.panels.current(key, message.table_id)
             if known != ref:  # another process dealt this round and is posting its message: not stored yet
                 if known is None:

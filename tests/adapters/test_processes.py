@@ -470,3 +470,26 @@ async def test_a_table_message_never_stored_by_its_poster_is_drawn_here_after_a_
     assert await panels.current(key, table.id) is None
     now[0] += STALE_SECONDS + 1
     assert await panels.current(key, table.id) == "round-1"
+
+
+async def test_a_commit_refused_behind_a_deal_elsewhere_marks_it_though_it_had_applied_its_own_events(
+        cluster: Cluster) -> None:
+    """A failed commit has applied its own events to the cached table: the reload counted the missed events
+    from after them, skipped the other process's deal, and the last round's message was drawn into after all."""
+    c = cluster
+    a, b = c.services
+    key = TableKey("slack", "T0", "C12")
+    await deal_two(key, a, a, a)
+    table = a.table(key)
+    assert table is not None and table.to_act is not None
+    await a.rt.panels.posted(Message(key, "round 1", MessageKind.TABLE, panel="table", table_id=table.id), "round-1")
+    opener = ALICE if table.to_act == "UA" else BOB
+    other = BOB if opener is ALICE else ALICE
+    assert (await a.handle(Command("bid", key, opener, ("1", "9")))).ok
+    held = await view(b, key)  # B holds round 1 with the bid
+    assert held is not None
+    stored = held.events
+    assert (await a.handle(Command("challenge", key, other, ()))).ok  # A counts and deals round 2
+    held.apply({"t": "act", "player": other.user_id, "challenge": True})  # B applied its own challenge, then
+    await b.rt.reload(held, stored)  # its commit was refused: B reloads from what it held as stored
+    assert await b.rt.panels.current(key, table.id) is None  # A's deal is seen: round 1's message is not round 2's

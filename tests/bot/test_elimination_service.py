@@ -146,20 +146,3 @@ async def test_two_still_in_asking_to_leave_are_told_the_first_of_them_pays(harn
                            f"out on dinner with <@{CAROL.user_id}>: the first of you in seat order pays it, 3 units "
                            "($3.00) to each player who stays, and the others neither pay nor are paid.")
 
-
-async def test_a_stake_zero_player_stays_in_the_books_once_money_has_moved_too(harness: Harness) -> None:
-    """Carol played only a stake-0 dinner, Alice and Bob a money round as well: Carol vanished from the ledger
-    and the sheet (the zeros were read from the rounds only where no money had ever moved)."""
-    h = harness
-    await open_three(h, "stake=0")
-    await decide_one(h)
-    await decide_one(h)
-    assert h.service.table(KEY) is None
-    assert (await h.do(ALICE, "start", "classic")).ok and (await h.do(BOB, "join")).ok
-    assert (await h.do(ALICE, "deal")).ok
-    assert (await h.do(actor(h.to_act()), "bid", "1", "1")).ok
-    assert (await h.do(actor(h.to_act()), "challenge")).ok
-    assert await h.service.store.balances(KEY.server) != {}  # money has moved
-    ledger, sheet = await h.do(CAROL, "ledger"), await h.do(CAROL, "sheet")
-    assert data(ledger)["all_time"][CAROL.user_id] == 0 and data(sheet)["balances"][CAROL.user_id] == 0
-    assert sum(data(ledger)["all_time"].values()) == 0

@@ -279,3 +279,17 @@ async def dealt_marked_elsewhere(service: Service, fake: FakeSlack) -> tuple[Tab
     assert last is not None
     service.rt.panels.adopt(key_of(fake), table.id, {"table": last}, dealt_elsewhere=True)
     return table, last
+
+
+async def test_a_round_ending_message_is_not_drawn_into_the_last_rounds_either(service: Service,
+                                                                              fake: FakeSlack) -> None:
+    """Only a closing table's message passes the mark: a round's end ("Counted — see the result below", no
+    buttons) went into the last round's message too."""
+    table, last = await dealt_marked_elsewhere(service, fake)
+    before = (fake.message(CHANNEL, last) or {}).get("text")
+    assert table.to_act is not None
+    assert (await do(service, fake, table.to_act, "bid", "1", "9")).ok
+    now = service.table(key_of(fake))
+    assert now is not None and now.to_act is not None
+    assert (await do(service, fake, now.to_act, "challenge")).ok  # counted
+    assert (fake.message(CHANNEL, last) or {}).get("text") == before
