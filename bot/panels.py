@@ -7,7 +7,11 @@ a message it posted (:meth:`Panels.posted`); the notifier knows nothing of the s
 
 * A lobby or table message's id is stored with its table at once: another process (or this one after a
   restart) edits the same message; the table repository merges the ids other processes stored when it
-  catches up (:meth:`Panels.adopt`).
+  catches up (:meth:`Panels.adopt`).  A new round's table message is posted (and its id stored) only after
+  the deal's commit: a process that catches up with another's deal before that id is stored marks the id it
+  holds as the last round's, and :meth:`Panels.current` (which the Slack notifier asks before drawing a table)
+  reads the store again, answering None — draw nothing — until the new id is there, for
+  :data:`STALE_SECONDS` at most; the dealing process draws the table as it then stands once its post is back.
 * A turn ping's id is kept here only: a ping is never edited, only deleted by the next ping this
   process posts, so storing it would cost a second write transaction for every turn.  A ping posted by
   a process that then stops (or by another process) stays in the channel.
