@@ -313,6 +313,8 @@ def ledger_empty_in(period: str) -> str:
 
 def no_rounds_counted_in(period: str) -> str:
     return f"Nothing has been settled at this table in {period} (this server shows this period's rounds only)."
+
+
 NO_ROUNDS_PLAYED = "No rounds have been played in this channel."
 NO_ROUNDS_COUNTED = "Nothing has been settled at this table yet."  # a card game under the winner payout: at its end
 NO_RATING_HISTORY = "\nNo rating history to chart yet."

@@ -54,6 +54,8 @@ def _balance_series(rows: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
 
 CHART_GAP = 10.0
 """Seconds between two charts posted in one channel."""
+_NOT_IN_CURRENCY = frozenset("@#&") | {chr(mark) for mark in LOOK_ALIKES}  # a mention's marks, chat markup
+
 
 class Reports:
     def __init__(self, rt: Runtime) -> None:
@@ -187,7 +189,7 @@ class Reports:
             elif name == "unit_value":
                 settings[name] = money(value)
             elif name == "currency":
-                if not 1 <= len(value) <= 8 or any(c in value for c in "<>@#&*~`|[]"):  # no mention's, no markup
+                if not 1 <= len(value) <= 8 or _NOT_IN_CURRENCY & set(value):
                     raise UserError(R.CURRENCY_LENGTH, "bad-option")
                 settings[name] = value
             elif name == "computer_level":
@@ -277,7 +279,8 @@ class Reports:
         else:
             # a settlement is announced in the channel, but not an earlier month's figures where players see this
             # month's only (an admin's `sheet 2026-01 settle` posted January's for all to read)
-            hidden = settings.get("history") == "month" and period != rt.period()
+            public = await self.discretion.period(cmd, settings, public=True)  # what every player may see
+            hidden = public is not None and period != public
             reply = Reply(text + (M.CHART_TOO_SOON if _wants_chart(cmd) else ""), private=not settle or hidden,
                           data=data)
         if settle:
@@ -334,7 +337,7 @@ class Reports:
         text = M.stats_text(name, net, parts, settings)
         if _wants_chart(cmd) and not self._may_chart(cmd):
             return Reply(text + M.CHART_TOO_SOON, data=data)
-        if _wants_chart(cmd):
+        if _wants_chart(cmd):  # (and the gap allows it: just taken)
             rated = [g for g in GAMES if target in book.of(g, shown).history]
             if not rated:
                 return Reply(text + M.NO_RATING_HISTORY, data=data)

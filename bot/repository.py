@@ -181,7 +181,7 @@ class TableRepository:
                     # money only: at stake 0 "nothing is written but the result" (RULES.md); reports find who
                     # played such rounds in the rounds themselves
                     rounds.append(RoundRecord(number=first + i, record=dict(settled.record), outcome=outcome,
-                                              entries=[LedgerEntry(p, u) for p, u in settled.net.items() if u]))
+                                              entries=[LedgerEntry(p, u) for p, u in settled.net.items() if u != 0]))
         except Exception as exc:
             kinds = [e.get("t") for e in events]
             if isinstance(exc, GameError):  # the game refused it as it applied (the elimination's `last`)

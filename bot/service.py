@@ -42,8 +42,6 @@ __all__ = ["Service", "UserError"]
 log = logging.getLogger(__name__)
 
 
-
-
 class Service:
     def __init__(self, store: Store, notifier: Notifier, *, panels: Panels | None = None, clock: Clock | None = None,
                  rng: RandomSource | None = None, computer_delay: float = 0.0, platform: str | None = None,

@@ -123,6 +123,22 @@ async def deal_two(key: TableKey, starts: Service, joins: Service, deals: Servic
         assert (await service.handle(Command(name, key, actor, ()))).ok
 
 
+async def round_one_posted(c: Cluster, key: TableKey) -> tuple[TableState, Actor, Actor]:
+    """A two-player table A dealt, its round-1 message posted (as A's notifier tells the panel book once it has
+    posted it, as "round-1"); the table, the opener and the other player."""
+    a = c.services[0]
+    await deal_two(key, a, a, a)
+    table = a.table(key)
+    assert table is not None and table.to_act is not None
+    await a.rt.panels.posted(table_panel(key, table.id, "round 1"), "round-1")
+    opener = ALICE if table.to_act == "UA" else BOB
+    return table, opener, BOB if opener is ALICE else ALICE
+
+
+def table_panel(key: TableKey, table_id: int, text: str) -> Message:
+    return Message(key, text, MessageKind.TABLE, panel="table", table_id=table_id)
+
+
 async def test_two_processes_take_interleaved_commands_for_the_same_tables(
     cluster: Cluster, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -410,22 +426,15 @@ async def test_a_round_dealt_elsewhere_is_not_drawn_into_the_last_rounds_message
     c = cluster
     a, b = c.services
     key = TableKey("slack", "T0", "C9")
-    await deal_two(key, a, a, a)
-    table = a.table(key)
-    assert table is not None and table.to_act is not None
-    first = Message(key, "round 1", MessageKind.TABLE, panel="table", table_id=table.id)
-    await a.rt.panels.posted(first, "round-1")  # as A's notifier does once it has posted the message
+    table, opener, other = await round_one_posted(c, key)
     assert await view(b, key) is not None and b.panel(key, "table") == "round-1"
     assert await b.rt.panels.current(key, table.id) == "round-1"  # nothing dealt elsewhere: as known
-    opener = ALICE if table.to_act == "UA" else BOB
-    other = BOB if opener is ALICE else ALICE
     assert (await a.handle(Command("bid", key, opener, ("1", "9")))).ok
     assert (await a.handle(Command("challenge", key, other, ()))).ok  # counted: A deals round 2 at once
     c.clock.advance(6)
     await b.tick()  # B's survey catches up with the count and A's deal; round 2's message is not stored yet
     assert await b.rt.panels.current(key, table.id) is None
-    await a.rt.panels.posted(Message(key, "round 2", MessageKind.TABLE, panel="table", table_id=table.id),
-                             "round-2")
+    await a.rt.panels.posted(table_panel(key, table.id, "round 2"), "round-2")
     assert await b.rt.panels.current(key, table.id) == "round-2" and b.panel(key, "table") == "round-2"
 
 
@@ -436,13 +445,8 @@ async def test_a_round_dealt_elsewhere_found_by_a_move_that_was_behind_is_not_dr
     c = cluster
     a, b = c.services
     key = TableKey("slack", "T0", "C10")
-    await deal_two(key, a, a, a)
-    table = a.table(key)
-    assert table is not None and table.to_act is not None
-    await a.rt.panels.posted(Message(key, "round 1", MessageKind.TABLE, panel="table", table_id=table.id), "round-1")
+    table, opener, other = await round_one_posted(c, key)
     assert await view(b, key) is not None  # B holds the table at round 1
-    opener = ALICE if table.to_act == "UA" else BOB
-    other = BOB if opener is ALICE else ALICE
     assert (await a.handle(Command("bid", key, opener, ("1", "9")))).ok
     assert (await a.handle(Command("challenge", key, other, ()))).ok  # A deals round 2; its message not stored yet
     now = a.table(key)
@@ -465,7 +469,7 @@ async def test_a_table_message_never_stored_by_its_poster_is_drawn_here_after_a_
     assert table is not None
     now = [100.0]
     panels = Panels(a.rt.store, clock=lambda: now[0])
-    await panels.posted(Message(key, "round 1", MessageKind.TABLE, panel="table", table_id=table.id), "round-1")
+    await panels.posted(table_panel(key, table.id, "round 1"), "round-1")
     panels.adopt(key, table.id, {"table": "round-1"}, dealt_elsewhere=True)
     assert await panels.current(key, table.id) is None
     now[0] += STALE_SECONDS + 1
@@ -479,12 +483,7 @@ async def test_a_commit_refused_behind_a_deal_elsewhere_marks_it_though_it_had_a
     c = cluster
     a, b = c.services
     key = TableKey("slack", "T0", "C12")
-    await deal_two(key, a, a, a)
-    table = a.table(key)
-    assert table is not None and table.to_act is not None
-    await a.rt.panels.posted(Message(key, "round 1", MessageKind.TABLE, panel="table", table_id=table.id), "round-1")
-    opener = ALICE if table.to_act == "UA" else BOB
-    other = BOB if opener is ALICE else ALICE
+    table, opener, other = await round_one_posted(c, key)
     assert (await a.handle(Command("bid", key, opener, ("1", "9")))).ok
     held = await view(b, key)  # B holds round 1 with the bid
     assert held is not None
