@@ -187,12 +187,38 @@ def save_solver_state(path: str, shape: Mapping[str, int], regret: npt.NDArray[n
                       total: npt.NDArray[np.float64], iterations: int) -> None:
     """Save a CFR+ solve's state (what it solved: ``shape``; its regrets, averages' totals and iterations) to
     ``path`` as .npz, written whole or not at all (a temporary file renamed over it)."""
+    save_state(path, shape, {"regret": regret, "total": total}, iterations)
+
+
+def save_state(path: str, shape: Mapping[str, int], arrays: Mapping[str, npt.NDArray[np.float64]],
+               iterations: int) -> None:
+    """:func:`save_solver_state` for a solve of several arrays (named as ``arrays`` names them)."""
     tmp = f"{path}.tmp"
-    arrays: dict[str, Any] = {f"shape_{k}": np.int64(v) for k, v in shape.items()}
-    arrays.update(regret=regret, total=total, iterations=np.int64(iterations))
+    saved: dict[str, Any] = {f"shape_{k}": np.int64(v) for k, v in shape.items()}
+    saved.update(arrays, iterations=np.int64(iterations))
     with open(tmp, "wb") as f:
-        np.savez(f, **arrays)
+        np.savez(f, **saved)
     os.replace(tmp, path)
+
+
+def load_state(path: str, shape: Mapping[str, int], into: Mapping[str, npt.NDArray[np.float64]]) -> int:
+    """Copy what :func:`save_state` saved into the arrays ``into`` names, one at a time (a large solve holds no
+    second copy), and return its iterations.  Raises ValueError, copying nothing, when it holds no solve of
+    ``shape`` or not those arrays in their shapes (or is no saved state at all)."""
+    try:
+        data = np.load(path)
+    except (ValueError, EOFError) as exc:  # not an .npz: numpy takes it for a pickle and will not read it
+        raise ValueError(f"{path} is not a state saved by --checkpoint ({exc})") from exc
+    with data:
+        saved = {k.removeprefix("shape_"): int(data[k]) for k in data.files if k.startswith("shape_")}
+        if saved != dict(shape):
+            raise ValueError(f"{path} holds a solve of {saved}, not of {dict(shape)}")
+        for name, array in into.items():
+            if name not in data.files or data[name].shape != array.shape:
+                raise ValueError(f"{path} holds no {name} of shape {array.shape}")
+        for name, array in into.items():
+            array[...] = data[name]
+        return int(data["iterations"])
 
 
 def load_solver_state(

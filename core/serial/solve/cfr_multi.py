@@ -154,12 +154,13 @@ def _thread_id() -> int:
     return 0
 
 
-def _multi_node(i: int, seat: int, t: float, respond: bool, n: int, k: int, actor: IntArray, first: IntArray,
-                child: IntArray, term: IntArray, pay: FloatArray, sigma: FloatArray, regret: FloatArray,
-                total: FloatArray, reach: FloatArray, own: FloatArray, values: FloatArray, cv: FloatArray,
-                strat: FloatArray) -> None:
+def _multi_node(i: int, seat: int, t: float, respond: bool, floor: float, n: int, k: int, actor: IntArray,
+                first: IntArray, child: IntArray, term: IntArray, pay: FloatArray, sigma: FloatArray,
+                regret: FloatArray, total: FloatArray, reach: FloatArray, own: FloatArray, values: FloatArray,
+                cv: FloatArray, strat: FloatArray) -> None:
     """One node of :func:`_multi_pass`'s backward sweep: ``values[i]`` from its children's values, and at
-    the seat's own node with ``t`` > 0 its regrets and average too (``cv``, ``strat``: [action, hand])."""
+    the seat's own node with ``t`` > 0 its regrets (kept at ``floor`` or above: 0 for CFR+) and average too
+    (``cv``, ``strat``: [action, hand])."""
     big = values.shape[1]
     a = actor[i]
     lo, hi = first[i], first[i + 1]
@@ -194,7 +195,7 @@ def _multi_node(i: int, seat: int, t: float, respond: bool, n: int, k: int, acto
             for e in range(lo, hi):
                 s += sigma[e, h] * cv[e - lo, h]
             for e in range(lo, hi):
-                regret[e, h] = max(regret[e, h] + cv[e - lo, h] - s, 0.0)
+                regret[e, h] = max(regret[e, h] + cv[e - lo, h] - s, floor)
                 total[e, h] += t * own[i, h] * sigma[e, h]
         return
     for e in range(lo, hi):
@@ -240,7 +241,7 @@ def _multi_node(i: int, seat: int, t: float, respond: bool, n: int, k: int, acto
                         v[base + r] += p * mat[base + r]
 
 
-def _multi_pass(seat: int, t: float, respond: bool, n: int, k: int, actor: IntArray, first: IntArray,
+def _multi_pass(seat: int, t: float, respond: bool, floor: float, n: int, k: int, actor: IntArray, first: IntArray,
                 child: IntArray, term: IntArray, pay: FloatArray, w: FloatArray, sigma: FloatArray,
                 regret: FloatArray, total: FloatArray, reach: FloatArray, own: FloatArray, values: FloatArray,
                 cv: FloatArray, strat: FloatArray, level: IntArray, order: IntArray) -> float:
@@ -292,8 +293,8 @@ def _multi_pass(seat: int, t: float, respond: bool, n: int, k: int, actor: IntAr
     for j in range(level.shape[0] - 1):
         for at in prange(level[j], level[j + 1]):
             slot = _thread_id()
-            _multi_node(order[at], seat, t, respond, n, k, actor, first, child, term, pay, sigma, regret, total,
-                        reach, own, values, cv[slot], strat[slot])
+            _multi_node(order[at], seat, t, respond, floor, n, k, actor, first, child, term, pay, sigma, regret,
+                        total, reach, own, values, cv[slot], strat[slot])
     spost = k ** (n - 1 - seat)  # the seat's stride in the joint hand
     spre = big // (spost * k)
     out = 0.0
@@ -482,14 +483,15 @@ class MultiSolver:
 
     # -- one pass for one seat -------------------------------------------------------------------------
     def _pass(
-        self, seat: int, sigma: list[FloatArray], *, t: int = 0, respond: bool = False
+        self, seat: int, sigma: list[FloatArray], *, t: int = 0, respond: bool = False, floor: float = 0.0
     ) -> tuple[float, FloatArray]:
         """Forward reaches and backward values for ``seat``: its value per round (stake 1), and every
         node's value to it [node, hand, …, hand].
 
-        ``t`` > 0: update the seat's regrets, and its average with this iterate weighing ``t``.  ``respond``: the seat
-        plays the greedy best response within the abstraction instead of ``sigma``.  The numpy
-        reference; :meth:`_fast_pass` is the same in the compiled kernel."""
+        ``t`` > 0: update the seat's regrets (kept at ``floor`` or above: 0 is regret matching+; −∞ adds each
+        node's instantaneous regrets as they are), and its average with this iterate weighing ``t``.
+        ``respond``: the seat plays the greedy best response within the abstraction instead of ``sigma``.  The
+        numpy reference; :meth:`_fast_pass` is the same in the compiled kernel."""
         nodes, n, k = self.nodes, self.fmt.players, self.fmt.size
         w = self.fmt.base.weights
         others = [p for p in range(n) if p != seat]
@@ -531,14 +533,14 @@ class MultiSolver:
                     s = np.zeros_like(s)
                     s[np.arange(k), best] = 1.0
                 else:
-                    node.regret[...] = np.maximum(node.regret + cv - (s * cv).sum(axis=1, keepdims=True), 0.0)
+                    node.regret[...] = np.maximum(node.regret + cv - (s * cv).sum(axis=1, keepdims=True), floor)
                     node.total += t * own[i][:, None] * s
             values[i] = np.einsum(f"{letters[node.actor]}z,z{letters}->{letters}", s, mats)
         value = float(np.einsum(f"{letters},{theirs}->", values[0] * w.reshape(_axis(seat, n, k)), reach[0]))
         return value, values
 
     def _fast_pass(self, seat: int, sigma: FloatArray, values: FloatArray, *, t: int = 0,
-                   respond: bool = False) -> float:
+                   respond: bool = False, floor: float = 0.0) -> float:
         """:meth:`_pass` in the compiled kernel: ``sigma`` [edge, hand], every node's value to the seat
         written into ``values`` [node, joint hand]."""
         assert self.kernels is not None
@@ -551,7 +553,7 @@ class MultiSolver:
         if self.threads > 1:  # numba's count is the process's: another solver may have changed it since
             self.kernels["threads"](self.threads)  # (a thread's slot must stay below self.threads)
         value: float = self.kernels["pass_parallel" if self.threads > 1 else "pass_"](
-            seat, float(t), respond, n, k, self.actor, self.first, self.child, self.term,
+            seat, float(t), respond, floor, n, k, self.actor, self.first, self.child, self.term,
             self._kernel_pay, self.fmt.base.weights, sigma, self.regret, self.total,
             reach, own, values, scratch[0], scratch[1], self.level, self.order)
         return value

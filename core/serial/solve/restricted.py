@@ -76,8 +76,10 @@ class _CompiledExploiter:
     """:class:`_Exploiter` on the compiled passes of :class:`~.cfr_multi.MultiSolver` at 2 players: strategies as
     [edge, hand] arrays, the table's rows written over the frozen seat's edges before every pass."""
 
-    def __init__(self, fmt: Format, memory: int, table: SolvedTable, seat: int, threads: int, single: bool) -> None:
-        self.solver = solver = MultiSolver(MultiFormat(fmt.rules, 2), memory, threads=threads, single=single)
+    def __init__(self, fmt: Format, memory: int, table: SolvedTable, seat: int, threads: int, single: bool,
+                 named: int = 0) -> None:
+        self.solver = solver = MultiSolver(MultiFormat(fmt.rules, 2), memory, threads=threads, single=single,
+                                           named=named)
         if solver.kernels is None:
             raise ValueError("the compiled restricted best response needs numba")
         self.seat = seat
@@ -87,7 +89,7 @@ class _CompiledExploiter:
         for i, node in enumerate(solver.nodes):
             actor, standing, _, phase, is_rebid, prev = node.key
             if actor != seat:  # the table's key: (opener to act, standing, phase, rebid, its shorter memory)
-                kept = truncate_memory(prev, table.memory, nbids)
+                kept = truncate_memory(prev, table.memory, nbids)  # (named digits, packed above the bids, dropped)
                 entry = table.entries[(actor == 0, standing, phase, bool(is_rebid), kept)]
                 frozen.extend(range(int(solver.first[i]), int(solver.first[i + 1])))
                 rows.append(table_rows(entry, node.actions, k).T)
@@ -118,6 +120,7 @@ class RestrictedResult:
     seat_values: tuple[float, float]
     memory: int
     iterations: int
+    table_digits: bool = False
 
     @property
     def value(self) -> float:
@@ -126,20 +129,26 @@ class RestrictedResult:
 
 def restricted_best_response(fmt: Format, table: SolvedTable, memory: int, iterations: int, *,
                              compiled: bool = False, threads: int = 1, single: bool = False, every: int = 0,
+                             table_digits: bool = False,
                              report: Callable[[int, int, float], None] | None = None) -> RestrictedResult:
     """Learn an exploiter remembering ``memory`` bids against ``table`` in each seat; its exact earnings.
 
     Each seat's figure is the better of the exploiter's average and last strategies (both real strategies).
-    ``compiled``: on the compiled passes (``threads``; ``single``: node values in float32).  ``every`` > 0:
-    ``report(seat, iterations done, figure)`` every that many iterations before the last (two passes more each;
-    the learning is the same)."""
+    ``compiled``: on the compiled passes (``threads``; ``single``: node values in float32; ``table_digits``: the
+    exploiter also remembers the digits the table's seat has named before the standing bid — what a table
+    forgets of its own story — on the graph of :class:`~.cfr_multi.MultiSolver` with those named digits).
+    ``every`` > 0: ``report(seat, iterations done, figure)`` every that many iterations before the last (two
+    passes more each; the learning is the same)."""
     if not table.fits(fmt.rules, 2):
         raise ValueError(f"the table is for {table.digits}×{table.serial_length}, not {fmt.rules.format_name}")
     if memory < table.memory:
         raise ValueError(f"the exploiter must remember at least the table's {table.memory} bids")
+    if table_digits and not compiled:
+        raise ValueError("an exploiter remembering the table's digits runs on the compiled passes")
     values = []
     for seat in (0, 1):
-        exploiter = (_CompiledExploiter(fmt, memory, table, seat, threads, single) if compiled
+        named = 1 << (1 - seat) if table_digits else 0  # the table's seat, as bits
+        exploiter = (_CompiledExploiter(fmt, memory, table, seat, threads, single, named) if compiled
                      else _Exploiter(fmt, memory, table, seat))
         done = 0
         while every > 0 and report is not None and iterations - done > every:
@@ -149,4 +158,4 @@ def restricted_best_response(fmt: Format, table: SolvedTable, memory: int, itera
         exploiter.learn(iterations - done, done)
         values.append(max(exploiter.value(average=True), exploiter.value(average=False)))
         del exploiter  # freed before the next seat's is built (in 5×5 remembering two bids: about 14 GB each)
-    return RestrictedResult((values[0], values[1]), memory, iterations)
+    return RestrictedResult((values[0], values[1]), memory, iterations, table_digits)

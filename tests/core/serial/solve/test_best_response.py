@@ -338,3 +338,23 @@ def test_liars_exploit_solve_reports_every_n_iterations_and_at_the_end(
     assert reports() == [(2, True), (4, True), (5, True)]
     assert main([*args, "--every", "0"]) == 0
     assert reports() == [(i, False) for i in unmeasured]
+
+
+def test_an_exploiter_remembering_the_tables_digits_is_a_lower_bound_that_finds_more() -> None:
+    """Remembering also the digits the table's seat has named: a real strategy (never above the exact best response),
+    on a larger graph, finding more than the exploiter remembering the same bids without them."""
+    pytest.importorskip("numba")
+    from core.serial.solve.tree import table_exploitability
+
+    fmt = Format(make_rules("classic", rebid=True, digits=3, serial_length=2))
+    solver = Solver(fmt, memory=0)
+    solver.iterate(60)
+    table = solver.table()
+    exact = table_exploitability(fmt, table)
+    plain = restricted_best_response(fmt, table, 0, 60, compiled=True)
+    digits = restricted_best_response(fmt, table, 0, 60, compiled=True, table_digits=True)
+    assert digits.table_digits and not plain.table_digits
+    assert all(d <= e + 1e-9 for d, e in zip(digits.seat_values, exact, strict=True))
+    assert digits.value > plain.value + 0.005, (digits.value, plain.value, exact)
+    with pytest.raises(ValueError, match="compiled passes"):
+        restricted_best_response(fmt, table, 0, 5, table_digits=True)

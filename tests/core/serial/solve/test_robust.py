@@ -1,0 +1,129 @@
+"""A heads-up table solved against an exploiter remembering more (:mod:`core.serial.solve.robust`)."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+from core.serial import make_rules
+from core.serial.rules import Rules
+from core.serial.solve import Format
+from core.serial.solve.cfr_multi import MultiFormat, MultiSolver, heads_up_table
+from core.serial.solve.robust import RobustSolver, robust_table
+from core.serial.solve.tree import table_exploitability
+
+pytest.importorskip("numba")  # the robust solve runs on the compiled passes
+
+
+def rules_of(digits: int, length: int) -> Rules:
+    return make_rules("classic", rebid=True, digits=digits, serial_length=length)
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_against_its_own_memory_the_solve_is_self_play(seat: int) -> None:
+    """Every group a single node: the tied regrets and averages are the self-play solve's, to rounding."""
+    rules = rules_of(3, 2)
+    robust = RobustSolver(rules, 1, 1, seat)
+    plain = MultiSolver(MultiFormat(rules, 2), 1)
+    robust.iterate(25)
+    plain.iterate(25)
+    mine = [probs for node, probs in zip(plain.nodes, plain.average(), strict=True) if node.actor == seat]
+    assert [key for key, _ in robust.keys] == [node.key for node in plain.nodes if node.actor == seat]
+    theirs = robust.average()
+    assert len(theirs) == len(mine) > 100
+    for a, b in zip(theirs, mine, strict=True):
+        np.testing.assert_allclose(a, b, atol=1e-9)
+    np.testing.assert_allclose(robust.solver.regret, plain.regret, atol=1e-9)
+
+
+def test_the_table_forgets_what_its_memory_forgets_and_its_groups_share_their_regrets() -> None:
+    rules = rules_of(3, 2)
+    robust = RobustSolver(rules, 0, 2, 0)
+    robust.iterate(10)
+    self_play = heads_up_table(MultiSolver(MultiFormat(rules, 2), 0))
+    opener_keys = {key for key in self_play.entries if key[0]}
+    assert set(robust.entries()) == opener_keys  # the states of a table remembering no bid, as opener
+    assert len(robust.solver.nodes) > 10 * len(opener_keys)  # the exploiter's graph is far larger
+    regret = robust.solver.regret
+    by_group: dict[int, list[int]] = {}
+    for member, slot in zip(robust._members, robust._slot, strict=True):
+        by_group.setdefault(int(slot), []).append(int(member))
+    assert max(len(members) for members in by_group.values()) > 1
+    for members in by_group.values():  # a group's members hold its regrets, all alike
+        assert (regret[members] == regret[members[0]]).all()
+    assert (regret[robust._members] > 0).any()
+
+
+@pytest.mark.parametrize(("memory", "against"), [(0, 1), (0, 2), (1, 2)])
+def test_a_table_solved_against_more_memory_gives_up_less_to_the_exact_best_response(memory: int,
+                                                                                    against: int) -> None:
+    """3×2, 60 iterations, the uniform average: the exact best response (which remembers everything) takes less
+    from the table that learned against a longer memory than from the same abstraction solved in self-play."""
+    rules = rules_of(3, 2)
+    fmt = Format(rules)
+    first = RobustSolver(rules, memory, against, 0, uniform=True)
+    second = RobustSolver(rules, memory, against, 1, uniform=True, values=first.values)
+    plain = MultiSolver(MultiFormat(rules, 2), memory, uniform=True)
+    for solver in (first, second, plain):
+        solver.iterate(60)
+    robust = sum(table_exploitability(fmt, robust_table((first, second)))) / 2
+    self_play = sum(table_exploitability(fmt, heads_up_table(plain))) / 2
+    assert robust < self_play - 0.015, (robust, self_play)
+
+
+def test_robust_solves_refuse_what_they_cannot_do() -> None:
+    rules = rules_of(2, 2)
+    with pytest.raises(ValueError, match="at least the table's 1 bids"):
+        RobustSolver(rules, 1, 0, 0)
+    with pytest.raises(ValueError, match="seat 0 or 1"):
+        RobustSolver(rules, 0, 1, 2)
+    a, b = RobustSolver(rules, 0, 1, 0), RobustSolver(rules, 0, 1, 0)
+    with pytest.raises(ValueError, match="seat 0 and in seat 1"):
+        robust_table((a, b))
+
+
+def test_liars_exploit_solves_against_an_exploiter_checkpoints_and_writes(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from adapters.research.files import read_packed_module
+    from bot.cli import main
+
+    fmt_args = ["--digits", "3", "--serial-length", "2", "--memory", "0", "--against", "1", "--average", "uniform"]
+    base = ["exploit", "--solve", "--compiled", *fmt_args]
+    straight, resumed = str(tmp_path / "straight.py"), str(tmp_path / "resumed.py")
+    state = str(tmp_path / "state.npz")
+    assert main([*base, "--iterations", "20", "--every", "10", "--write", straight, "--pack"]) == 0
+    out = capsys.readouterr().out
+    assert "a table remembering 0 bids" in out and "against an exploiter remembering 1" in out
+    assert out.count("exploitability") == 2
+    assert main([*base, "--iterations", "10", "--every", "0", "--checkpoint", state]) == 0
+    assert main([*base, "--iterations", "10", "--every", "0", "--resume", state, "--write", resumed, "--pack"]) == 0
+    assert "resumed from" in capsys.readouterr().out
+    (one,), (two,) = read_packed_module(straight), read_packed_module(resumed)
+    assert one.memory == 0 and dict(one.entries) == dict(two.entries)  # resumed is straight, state for state
+    rules = rules_of(3, 2)
+    first = RobustSolver(rules, 0, 1, 0, uniform=True)
+    second = RobustSolver(rules, 0, 1, 1, uniform=True)
+    first.iterate(20)
+    second.iterate(20)
+    assert dict(one.entries) == dict(robust_table((first, second)).entries)
+    assert main(["exploit", "--restricted", "--digits", "3", "--serial-length", "2", "--iterations", "20",
+                 "--table", straight, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["memory"] == 1
+    refusals = [
+        (["exploit", "--solve", *fmt_args[:-2]], "--against goes with --solve --compiled at 2 players"),
+        ([*base[:-2], "--against", "0"], "--against is more bids than the table's --memory 0"),
+        ([*base, "--named", "0"], "--against goes with --solve --compiled at 2 players (no --full or --named)"),
+        ([*base, "--resume", straight], "straight.py"),
+    ]
+    plain_state = str(tmp_path / "plain.npz")
+    assert main(["exploit", "--solve", "--compiled", "--digits", "3", "--serial-length", "2", "--memory", "0",
+                 "--iterations", "2", "--every", "0", "--checkpoint", plain_state]) == 0
+    refusals.append(([*base, "--resume", plain_state], "holds a solve of"))
+    capsys.readouterr()
+    for args, message in refusals:
+        assert main(args) == 2, args
+        assert message in capsys.readouterr().err
