@@ -83,6 +83,8 @@ def test_robust_solves_refuse_what_they_cannot_do() -> None:
     a, b = RobustSolver(rules, 0, 1, 0), RobustSolver(rules, 0, 1, 0)
     with pytest.raises(ValueError, match="seat 0 and in seat 1"):
         robust_table((a, b))
+    with pytest.raises(ValueError, match="same graph and type"):  # a buffer of another graph would be overrun
+        RobustSolver(rules, 0, 2, 1, values=a.values)
 
 
 def test_liars_exploit_solves_against_an_exploiter_checkpoints_and_writes(
@@ -123,6 +125,10 @@ def test_liars_exploit_solves_against_an_exploiter_checkpoints_and_writes(
     assert main(["exploit", "--solve", "--compiled", "--digits", "3", "--serial-length", "2", "--memory", "0",
                  "--iterations", "2", "--every", "0", "--checkpoint", plain_state]) == 0
     refusals.append(([*base, "--resume", plain_state], "holds a solve of"))
+    plain = ["exploit", "--solve", "--compiled", "--digits", "3", "--serial-length", "2", "--memory", "0",
+             "--iterations", "2", "--every", "0"]
+    refusals.append(([*plain, "--resume", state], "holds a solve of"))  # the robust state, to a plain solve
+    refusals.append(([*plain, "--resume", straight], "is not a state saved by --checkpoint"))
     capsys.readouterr()
     for args, message in refusals:
         assert main(args) == 2, args
