@@ -92,6 +92,10 @@ class Command:
     ``table_id``: the table a button or form was drawn for (None: a typed command, which acts on whatever
     table is here); at any other table — the channel's next one — it is refused, not applied.
 
+    ``turn``: the move a form was drawn at (``TableState.turn``: the event that began it); once the table has
+    moved on — the timer played the turn, a new round was dealt, the player moved by another way — the form's
+    command is refused, not applied (None: a typed command or a table button, which act on the table as it is).
+
     ``secrets_here``: where the command was sent, no DM can reach the players (a Discord group DM): what
     is dealt in secret comes to each holder privately in the channel, and the answers say so.
     """
@@ -103,6 +107,7 @@ class Command:
     options: Mapping[str, Option] = field(default_factory=dict)
     request_id: str | None = None
     table_id: int | None = None
+    turn: int | None = None
     secrets_here: bool = False
 
 

@@ -21,6 +21,7 @@ __all__ = [
     "BUSY",
     "CURRENCY_LENGTH",
     "EARLIER_TABLE",
+    "EARLIER_TURN",
     "HOST_CANNOT_BE_KICKED",
     "HOST_CANNOT_LEAVE",
     "KICK_USAGE",
@@ -180,6 +181,8 @@ UNIT_WORTHLESS = "A unit must be worth something."
 
 EARLIER_TABLE = ("That is from an earlier table in this channel, which is closed: use this table's message "
                  "(`status` shows it).")
+EARLIER_TURN = ("That form was drawn before the table's last move, so it may show what no longer stands: nothing was "
+                "done. Open it again from the table's message.")
 NO_ROUND_LIMIT = ("rounds= stops a table whose every round settles on its own; this game plays on to its end "
                   "(the last player left pays, or wins), so it takes no round limit.")
 

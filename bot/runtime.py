@@ -152,11 +152,17 @@ class Runtime(TableRepository):
     # -- guards -----------------------------------------------------------------------------------
     def need_same_table(self, cmd: Command) -> None:
         """A button or form drawn for a table acts on that table only (a closed table's message, or a form
-        opened at it, must not move the channel's next table)."""
-        if cmd.table_id is not None:
-            table = self.tables.get(cmd.key)
-            if table is None or table.id != cmd.table_id:
-                raise UserError(R.EARLIER_TABLE, "earlier-table")
+        opened at it, must not move the channel's next table), and a form drawn at a move only at that move
+        (one drawn before the timer played the turn, say, must not place a move at the sender's next turn;
+        when it is not their turn, the game's own refusal says whose it is)."""
+        if cmd.table_id is None and cmd.turn is None:
+            return
+        table = self.tables.get(cmd.key)
+        if cmd.table_id is not None and (table is None or table.id != cmd.table_id):
+            raise UserError(R.EARLIER_TABLE, "earlier-table")
+        if cmd.turn is not None and table is not None and table.turn != cmd.turn \
+                and table.to_act == cmd.actor.user_id:
+            raise UserError(R.EARLIER_TURN, "earlier-turn")
 
     def need_table(self, key: TableKey) -> TableState:
         table = self.tables.get(key)

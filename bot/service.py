@@ -272,6 +272,11 @@ class Service:
         table = self.rt.tables.get(key)
         return table.id if table is not None else None
 
+    def turn(self, key: TableKey) -> int | None:
+        """The move under way at the table here now (what a form drawn now names: :attr:`Command.turn`), if any."""
+        table = self.rt.tables.get(key)
+        return table.turn if table is not None else None
+
     async def tables_of(self, platform: str, user_id: str, server_id: str | None = None) -> list[TableState]:
         """The tables where this user is in a round now, on one server or all of a platform's
         (for ``hand`` sent by DM, where there is no channel to name the table), as stored: another process
@@ -314,9 +319,12 @@ class Service:
         shown = await self.reports.discretion.period(cmd, await self.rt.settings(server))
         return periods if shown is None else [p for p in periods if p == shown]
 
-    def form(self, key: TableKey, user_id: str, verb: str, table_id: int | None = None) -> Form:
+    def form(self, key: TableKey, user_id: str, verb: str, table_id: int | None = None,
+             turn: int | None = None) -> Form:
         """The form a button opens (the serial game's Raise…, the card game's Declare…), for this player now.
-        ``table_id``: the table the button was drawn for (a closed table's button opens nothing)."""
+        ``table_id``: the table the button was drawn for (a closed table's button opens nothing); ``turn``:
+        the move a form being drawn again was first drawn at (:attr:`Command.turn`; it is not drawn again once
+        the table has moved on)."""
         table = self.rt.need_table(key)
         if table_id is not None and table.id != table_id:
             return Form(verb, verb.capitalize(), refusal=R.EARLIER_TABLE)
@@ -334,6 +342,8 @@ class Service:
             return text
 
         refusal = None if form.refusal is None else sentence(named(form.refusal))
+        if refusal is None and turn is not None and table.turn != turn:  # (not their turn: the game says whose)
+            refusal = R.EARLIER_TURN
         return replace(form, refusal=refusal, intro=named(form.intro))
 
     def panel(self, key: TableKey, panel: str) -> str | None:

@@ -66,6 +66,7 @@ class TableState:
         self.turn_started_at = 0.0
         self.rounds_settled = 0
         self.events = 0  # how many events the table has applied (its stream's sequence)
+        self.turn = 0  # the event the move under way began at (the last deal, move or seat change): see Command.turn
         self.keep_history = keep_history
         self.ended_reason = ""
         self.max_rounds = 0
@@ -161,17 +162,20 @@ class TableState:
             step = self._deal(event)
             self.status = TableStatus.PLAYING
             self.turn_started_at = at
+            self.turn = self.events
             return step
         elif kind == "act":
             assert self.match is not None
             step = self.match.apply(checked if checked is not None else
                                     {k: v for k, v in event.items() if k not in _ENVELOPE})
             self.turn_started_at = at
+            self.turn = self.events
             self._count_away(str(event.get("player", "")), bool(event.get("timeout")))
             self.rounds_settled += len(step.settled)
             return step
         elif kind == "seat":
             step = self._reseat(list(event["players"]))
+            self.turn = self.events
             self.rounds_settled += len(step.settled)  # a game that ends at a seat change settles there
             return step
         elif kind == "last":

@@ -18,7 +18,10 @@ bot therefore handles the buttons on messages an earlier process posted.
 between friends (where the app is installed to a user, not a server).  ``<channel>`` may be followed by
 ``.<table>``, the id of the table the component was drawn for (since 2 Dec 2026): the command it sends
 names that table (``Command.table_id``), so a closed table's button or form never moves the channel's next
-table.  A component drawn before carries none, and acts on the table that is there.
+table.  A component drawn before carries none, and acts on the table that is there.  A form's components
+(its selects, toggles and send button) also carry ``.<turn>`` after the table (since 2 Dec 2026), the move
+the form was drawn at (``Command.turn``): once the table has moved on, the form sends nothing.  An id that
+would pass Discord's 100 characters with it goes without it (a table of a trillion ids, say).
 
 One base class, :class:`Routed`, does what every component shares: its ``custom_id`` is the head,
 the table key and the values; ``from_custom_id`` rebuilds it from the id's named fields (converted
@@ -48,6 +51,7 @@ __all__ = [
     "TableButton",
     "ToggleButton",
     "custom_id",
+    "drawn_at",
     "drawn_for",
 ]
 
@@ -59,8 +63,10 @@ STYLES = {
     "danger": discord.ButtonStyle.danger,
 }
 # a guild's id (or dm<channel> in a private channel), the channel's, and the table's the item was drawn for
-_KEY = r"(?P<guild>(?:dm)?\d+):(?P<channel>\d+)(?:\.(?P<table>\d{1,12}))?"
+_KEY = r"(?P<guild>(?:dm)?\d+):(?P<channel>\d+)(?:\.(?P<table>\d{1,12})(?:\.(?P<turn>\d{1,12}))?)?"
 TABLE_EXTRA = "liars_table"  # ``Interaction.extras`` key: the table id the clicked component carries
+TURN_EXTRA = "liars_turn"  # and the move a form's component was drawn at
+ID_LIMIT = 100  # Discord's longest custom_id
 
 
 class ComponentHandler(Protocol):
@@ -87,10 +93,21 @@ def drawn_for(interaction: discord.Interaction[Any]) -> int | None:
     return table if isinstance(table, int) else None
 
 
-def custom_id(head: str, key: TableKey, *values: object, table: int | None = None) -> str:
-    """``liars:<head>:<server>:<channel>[.<table>][:<value>...]``."""
+def drawn_at(interaction: discord.Interaction[Any]) -> int | None:
+    """The move the clicked form component was drawn at (None: a table button, or an id drawn before)."""
+    turn = interaction.extras.get(TURN_EXTRA)
+    return turn if isinstance(turn, int) else None
+
+
+def custom_id(head: str, key: TableKey, *values: object, table: int | None = None, turn: int | None = None) -> str:
+    """``liars:<head>:<server>:<channel>[.<table>[.<turn>]][:<value>...]``; without the turn where it would make
+    the id longer than Discord takes."""
     channel = key.channel_id if table is None else f"{key.channel_id}.{table}"
-    return ":".join(("liars", head, key.server_id, channel, *map(str, values)))
+    made = ":".join(("liars", head, key.server_id, channel, *map(str, values)))
+    if table is None or turn is None:
+        return made
+    with_turn = ":".join(("liars", head, key.server_id, f"{channel}.{turn}", *map(str, values)))
+    return with_turn if len(with_turn) <= ID_LIMIT else made
 
 
 def _style(name: str) -> discord.ButtonStyle:
@@ -108,11 +125,13 @@ class Routed(discord.ui.DynamicItem[Any], template=r"liars:(?!)"):
     route: ClassVar[str]
     fields: ClassVar[tuple[tuple[str, Callable[[str], Any]], ...]]
 
-    def __init__(self, item: discord.ui.Item[Any], key: TableKey, *values: Any, table: int | None = None) -> None:
+    def __init__(self, item: discord.ui.Item[Any], key: TableKey, *values: Any, table: int | None = None,
+                 turn: int | None = None) -> None:
         super().__init__(item)
         self.key = key
         self.values = values
         self.table = table
+        self.turn = turn
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
@@ -120,11 +139,14 @@ class Routed(discord.ui.DynamicItem[Any], template=r"liars:(?!)"):
         key = TableKey(PLATFORM, match["guild"], match["channel"])
         build: Callable[..., Routed] = cls  # a subclass takes the key, then its values
         table = int(match["table"]) if match["table"] else None
-        return build(key, *(kind(match[name]) for name, kind in cls.fields), table=table)
+        drawn: dict[str, int] = {"turn": int(match["turn"])} if match["turn"] else {}
+        return build(key, *(kind(match[name]) for name, kind in cls.fields), table=table, **drawn)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         if self.table is not None:
             interaction.extras[TABLE_EXTRA] = self.table
+        if self.turn is not None:
+            interaction.extras[TURN_EXTRA] = self.turn
         handler = cast(ComponentHandler, interaction.client)
         await getattr(handler, self.route)(interaction, self.key, *self._routed_values(interaction))
 
@@ -138,10 +160,10 @@ class TableButton(Routed, template=rf"liars:(?P<action>[a-z]+):{_KEY}"):
     route, fields = "table_button", (("action", str),)
 
     def __init__(self, key: TableKey, action: str, label: str = "", style: str = "secondary", *,
-                 table: int | None = None) -> None:
+                 table: int | None = None, turn: int | None = None) -> None:
         button: discord.ui.Button[Any] = discord.ui.Button(label=label or action, style=_style(style),
                                                            custom_id=custom_id(action, key, table=table))
-        super().__init__(button, key, action, table=table)
+        super().__init__(button, key, action, table=table, turn=turn)  # (a table button is drawn with no turn)
 
 
 class FormButton(Routed, template=rf"liars:open-(?P<verb>[a-z]+):{_KEY}"):
@@ -150,10 +172,10 @@ class FormButton(Routed, template=rf"liars:open-(?P<verb>[a-z]+):{_KEY}"):
     route, fields = "open_form", (("verb", str),)
 
     def __init__(self, key: TableKey, verb: str, label: str = "", style: str = "secondary", *,
-                 table: int | None = None) -> None:
+                 table: int | None = None, turn: int | None = None) -> None:
         button: discord.ui.Button[Any] = discord.ui.Button(label=label or verb, style=_style(style),
                                                            custom_id=custom_id(f"open-{verb}", key, table=table))
-        super().__init__(button, key, verb, table=table)
+        super().__init__(button, key, verb, table=table, turn=turn)  # (drawn with no turn: it opens the form now)
 
 
 class FormSelect(Routed, template=rf"liars:pick-(?P<verb>[a-z]+)-(?P<part>[12]):{_KEY}"):
@@ -163,11 +185,11 @@ class FormSelect(Routed, template=rf"liars:pick-(?P<verb>[a-z]+)-(?P<part>[12]):
     route, fields = "form_pick", (("verb", str), ("part", int))
 
     def __init__(self, key: TableKey, verb: str, part: int, options: list[discord.SelectOption] | None = None,
-                 placeholder: str | None = None, *, table: int | None = None) -> None:
+                 placeholder: str | None = None, *, table: int | None = None, turn: int | None = None) -> None:
         select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=custom_id(f"pick-{verb}-{part}", key, table=table), placeholder=placeholder, min_values=1,
-            max_values=1, options=options or [discord.SelectOption(label="-", value="-")])
-        super().__init__(select, key, verb, part, table=table)
+            custom_id=custom_id(f"pick-{verb}-{part}", key, table=table, turn=turn), placeholder=placeholder,
+            min_values=1, max_values=1, options=options or [discord.SelectOption(label="-", value="-")])
+        super().__init__(select, key, verb, part, table=table, turn=turn)
 
     def _routed_values(self, interaction: discord.Interaction[Any]) -> tuple[Any, ...]:
         chosen = cast(discord.ui.Select[Any], self.item).values
@@ -180,11 +202,12 @@ class ToggleButton(Routed, template=rf"liars:tog-(?P<verb>[a-z]+):{_KEY}:(?P<mas
     route, fields = "form_toggle", (("verb", str), ("mask", int), ("i", int))
 
     def __init__(self, key: TableKey, verb: str, mask: int, index: int, label: str = "", *,
-                 table: int | None = None) -> None:
+                 table: int | None = None, turn: int | None = None) -> None:
         button: discord.ui.Button[Any] = discord.ui.Button(
-            label=label or str(index + 1), custom_id=custom_id(f"tog-{verb}", key, mask, index, table=table),
+            label=label or str(index + 1),
+            custom_id=custom_id(f"tog-{verb}", key, mask, index, table=table, turn=turn),
             style=discord.ButtonStyle.danger if mask >> index & 1 else discord.ButtonStyle.secondary)
-        super().__init__(button, key, verb, mask, index, table=table)
+        super().__init__(button, key, verb, mask, index, table=table, turn=turn)
 
 
 class SendButton(Routed, template=rf"liars:go-(?P<verb>[a-z]+):{_KEY}:(?P<a>[\w\-#]{{0,30}}):(?P<b>[\w\-#]{{0,30}})"):
@@ -193,11 +216,11 @@ class SendButton(Routed, template=rf"liars:go-(?P<verb>[a-z]+):{_KEY}:(?P<a>[\w\
     route, fields = "form_send", (("verb", str), ("a", str), ("b", str))
 
     def __init__(self, key: TableKey, verb: str, first: str, second: str, label: str = "Send", *,
-                 table: int | None = None) -> None:
+                 table: int | None = None, turn: int | None = None) -> None:
         button: discord.ui.Button[Any] = discord.ui.Button(
             label=label[:80], style=discord.ButtonStyle.primary,
-            custom_id=custom_id(f"go-{verb}", key, first, second, table=table))
-        super().__init__(button, key, verb, first, second, table=table)
+            custom_id=custom_id(f"go-{verb}", key, first, second, table=table, turn=turn))
+        super().__init__(button, key, verb, first, second, table=table, turn=turn)
 
 
 DYNAMIC_ITEMS: tuple[type[Routed], ...] = (TableButton, FormButton, FormSelect, ToggleButton, SendButton)

@@ -27,7 +27,7 @@ from bot.model import Actor, Command, Reply, TableKey
 from bot.service import Service, UserError
 from core.game import Form, FormField
 
-from .components import FormSelect, SendButton, ToggleButton, drawn_for
+from .components import FormSelect, SendButton, ToggleButton, drawn_at, drawn_for
 from .render import suits
 
 __all__ = ["FORM_TEXT", "FormFlows", "chosen_values", "form_view", "picker_view", "toggle_view"]
@@ -44,8 +44,8 @@ def _intro(form: Form) -> str:
     return form.intro or form.title
 
 
-def picker_view(key: TableKey, form: Form, first: str | None = None, second: str | None = None,
-                note: str = "", table: int | None = None) -> tuple[str, discord.ui.View | None]:
+def picker_view(key: TableKey, form: Form, first: str | None = None, second: str | None = None, note: str = "",
+                table: int | None = None, turn: int | None = None) -> tuple[str, discord.ui.View | None]:
     """Content and view of a two-step form, offering only the legal choices the game lists."""
     p: Picker = picker(form)
     intro = _intro(form)
@@ -64,23 +64,24 @@ def picker_view(key: TableKey, form: Form, first: str | None = None, second: str
                      for value, label in p.choices[:MAX_CHOICES]]
     second_options = [discord.SelectOption(label=label[:100], value=value, default=value == second)
                       for value, label in seconds]
-    view.add_item(FormSelect(key, form.verb, 1, first_options, p.first_label, table=table))
+    view.add_item(FormSelect(key, form.verb, 1, first_options, p.first_label, table=table, turn=turn))
     if not p.second:  # a one-choice form: the first choice is the whole move
-        view.add_item(SendButton(key, form.verb, first, "", form.submit_label({p.first: first}), table=table))
+        view.add_item(SendButton(key, form.verb, first, "", form.submit_label({p.first: first}), table=table,
+                                 turn=turn))
         return content, view
-    view.add_item(FormSelect(key, form.verb, 2, second_options, p.second_label, table=table))
+    view.add_item(FormSelect(key, form.verb, 2, second_options, p.second_label, table=table, turn=turn))
     if second is None:
         view.add_item(discord.ui.Button(label=FORM_TEXT["choose"], style=discord.ButtonStyle.primary,
                                         custom_id=f"liars:go-pending:{key.server_id}:{key.channel_id}",
                                         disabled=True))
     else:
         label = form.submit_label({p.first: first, p.second: second})
-        view.add_item(SendButton(key, form.verb, first, second, label, table=table))
+        view.add_item(SendButton(key, form.verb, first, second, label, table=table, turn=turn))
     return content, view
 
 
-def toggle_view(key: TableKey, form: Form, mask: int = 0, note: str = "",
-                table: int | None = None) -> tuple[str, discord.ui.View | None]:
+def toggle_view(key: TableKey, form: Form, mask: int = 0, note: str = "", table: int | None = None,
+                turn: int | None = None) -> tuple[str, discord.ui.View | None]:
     """Content and view of a many-choice form: one toggle per option, then the send button."""
     field = form.fields[0]
     options = field.options[:MAX_CHOICES - 1]
@@ -89,24 +90,26 @@ def toggle_view(key: TableKey, form: Form, mask: int = 0, note: str = "",
     content = suits(f"{note}\n{intro}" if note else intro)
     view = discord.ui.View(timeout=None)
     for i, (_, label) in enumerate(options):
-        view.add_item(ToggleButton(key, form.verb, mask, i, suits(label), table=table))
+        view.add_item(ToggleButton(key, form.verb, mask, i, suits(label), table=table, turn=turn))
     marked = bin(mask).count("1")
     # the send button names the marked options too (cards), so that pressed later — at another hand — it
     # throws away nothing it did not show (the mask alone would pick the same places in the new hand)
     codes = "-".join(value for i, (value, _) in enumerate(options) if mask >> i & 1)
-    send = SendButton(key, form.verb, str(mask), codes, form.submit_label({field.name: marked}), table=table)
+    send = SendButton(key, form.verb, str(mask), codes, form.submit_label({field.name: marked}), table=table,
+                      turn=turn)
     send.item.disabled = marked == 0  # discarding nothing is simply declaring
     view.add_item(send)
     return content, view
 
 
 def form_view(key: TableKey, form: Form, first: str | None = None, second: str | None = None,
-              note: str = "", table: int | None = None) -> tuple[str, discord.ui.View | None]:
-    """``table``: the table the form is for (its components carry it, and what it sends names it)."""
+              note: str = "", table: int | None = None, turn: int | None = None) -> tuple[str, discord.ui.View | None]:
+    """``table``: the table the form is for, ``turn`` the move it is drawn at (its components carry both, and
+    what it sends names them: ``Command.table_id``, ``Command.turn``)."""
     if form.fields and form.fields[0].multi:
         mask = int(first) if first and first.isascii() and first.isdigit() else 0
-        return toggle_view(key, form, mask, note, table)
-    return picker_view(key, form, first, second, note, table)
+        return toggle_view(key, form, mask, note, table, turn)
+    return picker_view(key, form, first, second, note, table, turn)
 
 
 def chosen_values(message: discord.Message | None) -> tuple[str | None, str | None]:
@@ -194,10 +197,11 @@ class FormFlows:
             self._sent.popitem(last=False)
 
     def _form(self, interaction: discord.Interaction[Any], key: TableKey, verb: str) -> Form | str:
-        """The form for the clicker now, or why they cannot use it (a form drawn for a closed table
-        included: the clicked component names its table)."""
+        """The form for the clicker now, or why they cannot use it (a form drawn for a closed table, or at an
+        earlier move, included: the clicked component names its table and move)."""
         try:
-            form = self.host.service.form(key, str(interaction.user.id), verb, drawn_for(interaction))
+            form = self.host.service.form(key, str(interaction.user.id), verb, drawn_for(interaction),
+                                          drawn_at(interaction))
         except UserError as exc:
             return exc.text
         return form.refusal if form.refusal is not None else form
@@ -207,6 +211,11 @@ class FormFlows:
         named = drawn_for(interaction)
         return named if named is not None else self.host.service.table_id(key)
 
+    def _turn(self, interaction: discord.Interaction[Any], key: TableKey) -> int | None:
+        """The move a form is drawn at: the one its component named, else the one under way (a form opened now)."""
+        named = drawn_at(interaction)
+        return named if named is not None else self.host.service.turn(key)
+
     async def open(self, interaction: discord.Interaction[Any], key: TableKey, verb: str) -> None:
         async def work() -> None:
             form = self._form(interaction, self.host.own_key(interaction, key), verb)
@@ -214,7 +223,8 @@ class FormFlows:
                 await self.host.send_private(interaction, form)
                 return
             own = self.host.own_key(interaction, key)
-            content, view = form_view(own, form, table=self._table(interaction, own))
+            content, view = form_view(own, form, table=self._table(interaction, own),
+                                      turn=self._turn(interaction, own))
             if view is None:
                 await interaction.response.send_message(content, ephemeral=True)
             else:
@@ -229,7 +239,8 @@ class FormFlows:
         if isinstance(form, str):
             await interaction.response.edit_message(content=form, view=None)
             return
-        content, view = form_view(own, form, first, second, table=self._table(interaction, own))
+        content, view = form_view(own, form, first, second, table=self._table(interaction, own),
+                                  turn=self._turn(interaction, own))
         await interaction.response.edit_message(content=content, view=view)
 
     async def pick(self, interaction: discord.Interaction[Any], key: TableKey, verb: str, part: int,
@@ -267,11 +278,13 @@ class FormFlows:
                 return
             options = _command_options(form, first, second)
             if options is None:
-                content, view = form_view(own, form, note=FORM_TEXT["choose"], table=self._table(interaction, own))
+                content, view = form_view(own, form, note=FORM_TEXT["choose"], table=self._table(interaction, own),
+                                          turn=self._turn(interaction, own))
                 await interaction.edit_original_response(content=content, view=view)
                 return
             cmd = Command(form.verb, own, self.host.actor(interaction), options=options,
-                          request_id=f"discord:{interaction.id}", table_id=drawn_for(interaction))
+                          request_id=f"discord:{interaction.id}", table_id=drawn_for(interaction),
+                          turn=drawn_at(interaction))
             reply = await self.host.service.handle(cmd)
             text = self.render(reply)
             if reply.ok:
@@ -282,7 +295,8 @@ class FormFlows:
             if isinstance(again, str):
                 await interaction.edit_original_response(content=f"{text}\n{again}", view=None)
                 return
-            content, view = form_view(own, again, first, second, note=text, table=self._table(interaction, own))
+            content, view = form_view(own, again, first, second, note=text, table=self._table(interaction, own),
+                                      turn=self._turn(interaction, own))
             await interaction.edit_original_response(content=content, view=view)
 
         await self.host._guard(interaction, verb, work)

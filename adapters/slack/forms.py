@@ -65,16 +65,20 @@ def fit(text: str, limit: int = TITLE) -> str:
 
 
 def form_modal(key: TableKey, form: Form, opener: str, choices: Mapping[str, str] | None = None,
-               table: int | None = None) -> dict[str, Any] | None:
+               table: int | None = None, turn: int | None = None) -> dict[str, Any] | None:
     """The modal for ``form`` (opened by the ``opener`` button) with these choices made (field name ->
     value; a many-choice field's values space-separated): a two-step form's first select shows its
     choice (default: its first option), the second its choice if it is still listed, the checkboxes
     theirs.  Once the form's command is complete, the submit button says it (``Bid 2 sevens``,
-    ``Discard 2 and draw``), as the Discord send button does.  None if the form offers nothing."""
+    ``Discard 2 and draw``), as the Discord send button does.  ``table``, ``turn``: the table and the move the
+    form is drawn at (what it sends names them: :func:`view_table`, :func:`view_turn`).  None if the form
+    offers nothing."""
     choices = choices or {}
     meta: dict[str, Any] = {"server": key.server_id, "channel": key.channel_id, "open": opener, "verb": form.verb}
     if table is not None:  # the table the form is for: what it sends names it (``view_table``)
         meta["table"] = table
+    if turn is not None:  # the move it is drawn at: once the table has moved on, it sends nothing
+        meta["turn"] = turn
     blocks: list[dict[str, Any]] = [{"type": "section", "text": {"type": "mrkdwn", "text": _intro(form)}}]
     label = form.pending_label
     if form.fields and form.fields[0].multi:
@@ -152,11 +156,20 @@ def view_key(view: Mapping[str, Any]) -> tuple[TableKey, str, str] | None:
 
 def view_table(view: Mapping[str, Any] | None) -> int | None:
     """The id of the table a modal was opened for (modals opened before 2 Dec 2026 name none)."""
+    return _meta_int(view, "table")
+
+
+def view_turn(view: Mapping[str, Any] | None) -> int | None:
+    """The move a modal was drawn at (``Command.turn``; modals opened before 2 Dec 2026 name none)."""
+    return _meta_int(view, "turn")
+
+
+def _meta_int(view: Mapping[str, Any] | None, name: str) -> int | None:
     try:
-        table = json.loads((view or {}).get("private_metadata") or "{}").get("table")
+        value = json.loads((view or {}).get("private_metadata") or "{}").get(name)
     except (AttributeError, TypeError, ValueError):
         return None
-    return table if isinstance(table, int) and not isinstance(table, bool) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def parse_form(view: Mapping[str, Any]) -> tuple[TableKey, str, dict[str, str]] | None:

@@ -30,7 +30,17 @@ from bot.service import Service, UserError
 from core.commands import Section
 
 from .ack import ACK_BUDGET, SEEN_LIMIT, AckBody, AckedRequests, After, nothing
-from .forms import FIELD_PREFIX, chosen, error_block, form_modal, notice_modal, parse_form, view_key, view_table
+from .forms import (
+    FIELD_PREFIX,
+    chosen,
+    error_block,
+    form_modal,
+    notice_modal,
+    parse_form,
+    view_key,
+    view_table,
+    view_turn,
+)
 from .home import home_view
 from .notifier import SlackNotifier
 from .outbox import api_error
@@ -180,16 +190,16 @@ class Listeners(AckedRequests):
             if view is None or where is None or self._newest_choice.get(view_id, when) > when:
                 return  # a newer choice in this modal draws it
             key, opener, _ = where
-            table = view_table(view)
+            table, turn = view_table(view), view_turn(view)
             modal: dict[str, Any] | None = None
             try:
-                form = self.service.form(key, user, opener, table)
+                form = self.service.form(key, user, opener, table, turn)
             except UserError as exc:
                 refusal: str | None = exc.text
             else:
                 refusal = form.refusal
                 if refusal is None:
-                    modal = form_modal(key, form, opener, chosen(view, action), table)
+                    modal = form_modal(key, form, opener, chosen(view, action), table, turn)
             if modal is None:
                 modal = notice_modal(view, refusal or TEXT["form_none"])
             try:
@@ -237,7 +247,7 @@ class Listeners(AckedRequests):
             key, _, options = parsed
             actor = await self._actor(client, user, body["user"].get("name") or body["user"].get("username"))
             cmd = Command(verb, key, actor, options=options, request_id=self._request_id(body, verb),
-                          table_id=view_table(view))
+                          table_id=view_table(view), turn=view_turn(view))
             reply = await self.service.handle(cmd)
             block = error_block(view)
             if not reply.ok and block is not None:
@@ -308,7 +318,8 @@ class Listeners(AckedRequests):
         if form.refusal is not None:
             await answer(Reply(form.refusal, ok=False, code="not-your-turn"))()
             return
-        modal = form_modal(key, form, opener, table=table if table is not None else self.service.table_id(key))
+        modal = form_modal(key, form, opener, table=table if table is not None else self.service.table_id(key),
+                           turn=self.service.turn(key))
         if modal is None:
             await answer(Reply(TEXT["form_none"], ok=False, code="no-choice"))()
             return

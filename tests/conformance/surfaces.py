@@ -254,6 +254,9 @@ class Discord(Surface):
             opener = f"liars:open-{spec.name}:{g}:{c}"
             form = await self.answered(await self.click(user, self.panel_with(opener), opener))
             values = [str(step.options[f]) for f in step.options]
+            drawn = self.service.table(self.key)
+            assert drawn is not None
+            c = f"{c}.{drawn.turn}"  # a form's components carry the move it was drawn at, too
             edits = form.edit_count
             for part, value in enumerate(values, 1):
                 await self.fake.select(int(self.users[user]), g, self.channel.id, form.id,

@@ -175,6 +175,14 @@ class Harness:
         table = self.service.table(self.key)
         return f"{self.channel.id}.{table.id}" if table is not None else str(self.channel.id)
 
+    @property
+    def form_where(self) -> str:
+        """A form component id's table part: the channel, the table, and the move under way (a form drawn now
+        carries the move it was drawn at)."""
+        table = self.service.table(self.key)
+        assert table is not None
+        return f"{self.where}.{table.turn}"
+
     def button(self, action: str) -> str:
         return f"liars:{action}:{self.guild.id}:{self.where}"
 
@@ -227,7 +235,7 @@ class Harness:
         if form is None:
             form = await self.press(user, self.panel("table"), self.button("open-bid"))
         assert form.ephemeral
-        g, c = self.guild.id, self.where
+        g, c = self.guild.id, self.form_where
         before = form.edit_count
         await self.pick(user, form, f"liars:pick-bid-1:{g}:{c}", str(quantity))
         await self.fake.wait_for(lambda: form.edit_count > before)

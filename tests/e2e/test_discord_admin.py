@@ -197,7 +197,7 @@ async def test_a_closed_tables_form_and_buttons_do_not_move_the_next_table(world
     await h.open_table()
     await h.wait_dms(1)
     opener = h.to_act()
-    g, c = h.guild.id, h.where  # the first table's
+    g, c = h.guild.id, h.form_where  # the first table's, at its opening move
     form = await h.press(opener, h.panel("table"), h.button("open-bid"))
     assert form.ephemeral and f"liars:go-pending:{g}:{h.channel.id}" in form.custom_ids()
     before = form.edit_count
@@ -207,11 +207,11 @@ async def test_a_closed_tables_form_and_buttons_do_not_move_the_next_table(world
     await h.fake.wait_for(lambda: form.edit_count > before + 1)
     status = await h.ask(h.bob, "status")
     assert status.ephemeral and status.custom_ids(), status.content
-    assert all(f":{g}:{c}" in i for i in status.custom_ids())  # drawn for this table
+    assert all(f":{g}:{h.where}" in i for i in status.custom_ids())  # drawn for this table
     assert (await h.ask(h.alice, "end")).content.startswith("The table is closed.")
     await h.open_table()  # the next table, dealt
     await h.wait_dms(1)
-    assert h.where != c
+    assert not c.startswith(f"{h.where}.")
     opener2 = h.to_act()
     edits = form.edit_count
     await h.click(opener, form, f"liars:go-bid:{g}:{c}:2:5")

@@ -40,7 +40,7 @@ def holder(h: Harness) -> FakeUser | None:
 async def declare_by_form(h: Harness, user: FakeUser) -> RecordedMessage:
     form = await h.press(user, h.panel("table"), h.button("open-declare"))
     assert form.ephemeral, form.content
-    g, c = h.guild.id, h.where
+    g, c = h.guild.id, h.form_where
     first = form.component(f"liars:pick-declare-1:{g}:{c}")
     kind = first["options"][0]["value"]
     before = form.edit_count
@@ -64,7 +64,7 @@ async def discard_two(h: Harness, user: FakeUser) -> None:
     """Mark the first two cards on the Discard… form's toggles, then send."""
     form = await h.press(user, h.panel("table"), h.button("open-discard"))
     assert form.ephemeral
-    g, c = h.guild.id, h.where
+    g, c = h.guild.id, h.form_where
     toggles = [i for i in form.custom_ids() if i.startswith(f"liars:tog-discard:{g}:{c}:0:")]
     assert len(toggles) == 5  # the hand, to its holder alone
     before = form.edit_count
@@ -179,7 +179,7 @@ async def test_a_bare_declare_or_discard_opens_its_form(world: Harness) -> None:
     player who holds the hand; to anyone else, a private refusal."""
     h = world
     await two_at_cards(h)
-    g, c = h.guild.id, h.where
+    g, c = h.guild.id, h.form_where
     user = holder(h)
     assert user is not None
     form = await h.ask(user, "declare")
@@ -192,7 +192,7 @@ async def test_a_bare_declare_or_discard_opens_its_form(world: Harness) -> None:
     assert (await h.ask(other, "take")).ephemeral
     await h.service.drain()
     discard = await h.ask(other, "discard")
-    toggles = [i for i in discard.custom_ids() if i.startswith(f"liars:tog-discard:{g}:{c}:0:")]
+    toggles = [i for i in discard.custom_ids() if i.startswith(f"liars:tog-discard:{g}:{h.form_where}:0:")]
     assert discard.ephemeral and len(toggles) == 5, discard.content  # the hand, to its holder alone
 
 
@@ -210,7 +210,7 @@ async def test_a_discard_form_from_an_earlier_hand_throws_away_nothing_it_did_no
     assert (await h.ask(x, "declare", hand=r().least_raise().name())).content == "Declared."
     await h.service.drain()
     await h.press(y, h.panel("table"), h.button("take"))
-    g, c = h.guild.id, h.where
+    g, c = h.guild.id, h.form_where
     form = await h.press(y, h.panel("table"), h.button("open-discard"))
     before = form.edit_count
     await h.click(y, form, f"liars:tog-discard:{g}:{c}:0:0")
@@ -230,4 +230,5 @@ async def test_a_discard_form_from_an_earlier_hand_throws_away_nothing_it_did_no
     await h.click(y, form, send)
     await h.fake.wait_for(lambda: form.edit_count > edits)
     await h.service.drain()
-    assert [str(card) for card in r().hand] == held  # nothing thrown away: the form is drawn for this hand instead
+    assert [str(card) for card in r().hand] == held  # nothing thrown away: the form was drawn at an earlier move
+    assert "before the table's last move" in form.content and form.custom_ids() == [], form.content

@@ -44,7 +44,7 @@ async def test_a_bare_bid_opens_the_raise_form(world: Harness) -> None:
     await h.open_table()
     form = await h.ask(h.to_act(), "bid")
     assert form.ephemeral and "No bid yet" in form.content
-    g, c = h.guild.id, h.where
+    g, c = h.guild.id, h.form_where
     assert f"liars:pick-bid-1:{g}:{c}" in form.custom_ids()
     refused = await h.ask(h.after(h.to_act()), "bid")
     assert refused.ephemeral and refused.content.startswith("It is not your turn"), refused.content

@@ -259,11 +259,12 @@ async def test_a_click_answered_privately_never_draws_the_table_into_that_answer
     def edited_since(edits: int) -> Callable[[], bool]:
         return lambda: fake.get_message(form.id).edit_count > edits
 
-    for custom_id, values in ((f"liars:pick-bid-1:{g}:{c}", ["2"]), (f"liars:pick-bid-2:{g}:{c}", ["0"])):
+    f = f"{c}.{table.turn}"  # a form's components carry the move it was drawn at, too
+    for custom_id, values in ((f"liars:pick-bid-1:{g}:{f}", ["2"]), (f"liars:pick-bid-2:{g}:{f}", ["0"])):
         edits = fake.get_message(form.id).edit_count
         await fake.select(first.id, None, gdm.id, form.id, custom_id, values)
         await fake.wait_for(edited_since(edits))
-    await fake.click_button(first.id, None, gdm.id, form.id, f"liars:go-bid:{g}:{c}:2:0")
+    await fake.click_button(first.id, None, gdm.id, form.id, f"liars:go-bid:{g}:{f}:2:0")
     await settle()
     await fake.wait_for(lambda: "Standing bid: **2 zeros**" in table_text())
     assert h.service.panel(key, "table") == str(message)  # the same table message, edited in place

@@ -6,6 +6,7 @@ from typing import Any
 
 import discord
 
+from adapters.discord.components import ID_LIMIT, SendButton, custom_id
 from adapters.discord.forms import form_view
 from adapters.discord.render import CONTENT_LIMIT, chunks, render
 from bot.model import Message, MessageKind, TableKey
@@ -71,3 +72,19 @@ async def test_raise_form_offers_only_bids_that_beat_the_standing_one() -> None:
     # Nothing beats the highest bid there is.
     content, view = form_view(KEY, options_for(16, 9, top=16))
     assert view is None and "challenge instead" in content
+
+
+async def test_a_forms_components_carry_its_table_and_move_within_discords_100_characters() -> None:
+    """Every component of a form names the table and the move it was drawn at (``.<table>.<turn>``), and reads
+    them back; where the move would make an id longer than Discord takes, the id goes without it."""
+    _, view = form_view(KEY, options_for(4, 7), "5", "2", table=7, turn=0)
+    assert [c["custom_id"] for c in parts(view)] == [
+        "liars:pick-bid-1:111:222.7.0", "liars:pick-bid-2:111:222.7.0", "liars:go-bid:111:222.7.0:5:2"]
+    found = SendButton.__discord_ui_compiled_template__.fullmatch(parts(view)[2]["custom_id"])
+    assert found is not None and (found["table"], found["turn"], found["a"], found["b"]) == ("7", "0", "5", "2")
+    wide = TableKey("discord", "dm" + "9" * 19, "9" * 19)  # the widest key a group DM has
+    ids = [custom_id("go-discard", wide, 31, "10S-10H-10D-10C-9S", table=table, turn=10 ** 12 - 1)
+           for table in (1, 10 ** 12 - 1)]
+    assert ids[0].endswith(f".1.{10 ** 12 - 1}:31:10S-10H-10D-10C-9S") and len(ids[0]) <= ID_LIMIT
+    assert ids[1] == custom_id("go-discard", wide, 31, "10S-10H-10D-10C-9S", table=10 ** 12 - 1)  # no room
+    assert len(ids[1]) <= ID_LIMIT

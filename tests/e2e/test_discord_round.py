@@ -172,14 +172,14 @@ async def test_raise_form_offers_only_legal_bids_and_digit_names(world: Harness)
 
     await h.raise_bid(opener, 2, 5)
     form = await h.press(other, h.panel("table"), h.button("open-bid"))
-    q_select = form.component(f"liars:pick-bid-1:{h.guild.id}:{h.where}")
-    d_select = form.component(f"liars:pick-bid-2:{h.guild.id}:{h.where}")
+    q_select = form.component(f"liars:pick-bid-1:{h.guild.id}:{h.form_where}")
+    d_select = form.component(f"liars:pick-bid-2:{h.guild.id}:{h.form_where}")
     assert q_select["options"][0]["value"] == "2"
     # At the standing quantity only higher digits are offered: 6 7 8 9 and 0 (high at salomon).
     assert [o["value"] for o in d_select["options"]] == ["0", "9", "8", "7", "6"]
-    await h.pick(other, form, f"liars:pick-bid-1:{h.guild.id}:{h.where}", "3")
+    await h.pick(other, form, f"liars:pick-bid-1:{h.guild.id}:{h.form_where}", "3")
     await h.fake.wait_for(lambda: form.edit_count >= 1)
-    d_select = form.component(f"liars:pick-bid-2:{h.guild.id}:{h.where}")
+    d_select = form.component(f"liars:pick-bid-2:{h.guild.id}:{h.form_where}")
     assert len(d_select["options"]) == 10
     await h.raise_bid(other, 3, 1, form=form)
     assert form.content == "Bid placed."
@@ -239,7 +239,7 @@ async def test_a_double_click_on_a_forms_send_keeps_what_it_said(world: Harness)
     await h.ask(h.alice, "deal")
     player = h.to_act()
     form = await h.press(player, h.panel("table"), h.button("open-bid"))
-    g, c = h.guild.id, h.where
+    g, c = h.guild.id, h.form_where
     before = form.edit_count
     await h.pick(player, form, f"liars:pick-bid-1:{g}:{c}", "2")
     await h.fake.wait_for(lambda: form.edit_count > before)
@@ -257,3 +257,35 @@ async def test_a_double_click_on_a_forms_send_keeps_what_it_said(world: Harness)
     assert table is not None and str(live_round(table).standing_bid) == "2 sevens"
     assert "not your turn" not in form.text().lower(), form.text()
     assert form.text().startswith("Bid placed"), form.text()
+
+
+async def test_a_form_drawn_before_the_tables_last_move_places_nothing(world: Harness) -> None:
+    """A Raise… form opened at one turn and sent at the player's next one — they had bid by typing meanwhile, or
+    the timer had bid for them — placed a bid chosen on a table it no longer showed.  It now says so, places
+    nothing, and a form opened again works."""
+    h = world
+    await h.start()
+    await h.open_table()
+    opener = h.to_act()
+    form = await h.press(opener, h.panel("table"), h.button("open-bid"))
+    g, c = h.guild.id, h.form_where
+    before = form.edit_count
+    await h.pick(opener, form, f"liars:pick-bid-1:{g}:{c}", "1")
+    await h.fake.wait_for(lambda: form.edit_count > before)
+    await h.pick(opener, form, f"liars:pick-bid-2:{g}:{c}", "9")
+    await h.fake.wait_for(lambda: form.edit_count > before + 1)
+    send = f"liars:go-bid:{g}:{c}:1:9"
+    assert send in form.custom_ids()
+    for user, digit in ((opener, 1), (h.after(opener), 2), (h.after(h.after(opener)), 3)):
+        assert (await h.ask(user, "bid", quantity=1, digit=digit)).content == "Bid placed."
+    assert h.to_act() is opener  # the opener's turn again, in the same round: 1 nine would be a legal raise
+    stored = await h.service.store.table_events(h.service.table(h.key).id)
+    edits = form.edit_count
+    await h.click(opener, form, send)
+    await h.fake.wait_for(lambda: form.edit_count > edits)
+    await h.service.drain()
+    assert "before the table's last move" in form.content and form.custom_ids() == [], form.content
+    assert await h.service.store.table_events(h.service.table(h.key).id) == stored  # nothing placed
+    bid = live_round(h.service.table(h.key)).standing_bid
+    assert bid is not None and (bid.quantity, bid.digit) == (1, 3)
+    assert (await h.raise_bid(opener, 1, 9)).content == "Bid placed."  # opened again: drawn at this move

@@ -243,3 +243,26 @@ async def test_a_form_opened_at_a_closed_table_does_not_move_the_next_one(driver
     refusal = await d.submit_refused(opener, view, {"quantity": "1", "digit": "9"})
     assert "earlier table" in refusal
     assert event_count(tmp_path / "liars.sqlite3") == events and _state(d) == before
+
+
+async def test_a_form_drawn_before_the_tables_last_move_places_nothing(driver: HttpDriver, tmp_path: Path) -> None:
+    """A Raise… modal opened at one turn and submitted at the player's next one — they had bid by typing
+    meanwhile, or the timer had bid for them — placed a bid chosen on a table it no longer showed."""
+    d = driver
+    opener, ts = await _dealt(d)
+    view = await d.open_raise(opener, ts)
+    assert isinstance(json.loads(view["private_metadata"])["turn"], int)
+    for digit in (1, 2, 3):  # round the table by typed bids, back to the opener
+        table = d.bot.service.table(key_of(d.fake))
+        assert table is not None
+        to_act = live_round(table).to_act
+        assert to_act is not None
+        assert (await d.slash(to_act, f"bid 1 {digit}")).text == "Bid placed."
+    events, before = event_count(tmp_path / "liars.sqlite3"), _state(d)
+    assert before[1] == opener, before  # the opener's turn again, in the same round: 1 nine would be a legal raise
+    refusal = await d.submit_refused(opener, view, {"quantity": "1", "digit": "9"})
+    assert "before the table's last move" in refusal, refusal
+    assert event_count(tmp_path / "liars.sqlite3") == events and _state(d) == before
+    notice = await d.choose(opener, view, "quantity", "2")  # a choice in it: drawn again as the notice
+    assert "before the table's last move" in json.dumps(notice["blocks"]) and "submit" not in notice
+    assert await d.submit_raise(opener, await d.open_raise(opener, ts), "1", "9") == "Bid placed."
