@@ -138,7 +138,8 @@ def restricted_best_response(fmt: Format, table: SolvedTable, memory: int, itera
     exploiter also remembers the digits the table's seat has named before the standing bid — what a table
     forgets of its own story — on the graph of :class:`~.cfr_multi.MultiSolver` with those named digits).
     ``every`` > 0: ``report(seat, iterations done, figure)`` every that many iterations before the last (two
-    passes more each; the learning is the same)."""
+    passes more each; the learning is the same); and with any ``every``, each seat's figure as that seat is done
+    (in 5×5 a seat takes half an hour: the opening seat's figure need not wait for the answering seat's)."""
     if not table.fits(fmt.rules, 2):
         raise ValueError(f"the table is for {table.digits}×{table.serial_length}, not {fmt.rules.format_name}")
     if memory < table.memory:
@@ -157,5 +158,7 @@ def restricted_best_response(fmt: Format, table: SolvedTable, memory: int, itera
             report(seat, done, max(exploiter.value(average=True), exploiter.value(average=False)))
         exploiter.learn(iterations - done, done)
         values.append(max(exploiter.value(average=True), exploiter.value(average=False)))
+        if report is not None:
+            report(seat, iterations, values[-1])
         del exploiter  # freed before the next seat's is built (in 5×5 remembering two bids: about 14 GB each)
     return RestrictedResult((values[0], values[1]), memory, iterations, table_digits)

@@ -296,10 +296,11 @@ def test_liars_exploit_restricted_measures_a_table_in_a_packed_file(
         assert main([*args, *extra]) == 0
         data = json.loads(capsys.readouterr().out)
         assert data["memory"] == 1 and data["seat_values"] == pytest.approx(expected, abs=1e-6)
-    assert main([*args[:-1], "--every", "8"]) == 0  # reports on the way; the learning is the same
+    assert main([*args[:-1], "--every", "8"]) == 0  # reports on the way, and each seat's end; the learning is the same
     lines = capsys.readouterr().out.splitlines()
     assert [" ".join(line.split(":")[0].split()) for line in lines[:-1]] == [
-        f"{seat}, iteration {done}" for seat in ("opening", "answering") for done in (8, 16)]
+        f"{seat}, iteration {done}" for seat in ("opening", "answering") for done in (8, 16, 20)]
+    assert [line.split(":")[1].split()[0] for line in lines[2:-1:3]] == [f"{v:+.4f}" for v in expected]
     assert f"opening {expected[0]:+.4f}, answering {expected[1]:+.4f}" in lines[-1]
     refusals = [
         (["--float32"], "--float32 goes with --restricted --compiled"),
