@@ -26,6 +26,7 @@ Pure: numpy arithmetic, no I/O, no randomness.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -117,19 +118,21 @@ class _CompiledExploiter:
 class RestrictedResult:
     """What the learned exploiter earns against the table in each seat (seat 0 opens)."""
 
-    seat_values: tuple[float, float]
+    seat_values: tuple[float, float]  # NaN in a seat not measured (``seats``)
     memory: int
     iterations: int
     table_digits: bool = False
+    seats: tuple[int, ...] = (0, 1)  # the exploiter's seats measured
 
     @property
     def value(self) -> float:
-        return sum(self.seat_values) / 2
+        """The mean over the seats measured (both: the table's exploitability by this exploiter)."""
+        return sum(self.seat_values[seat] for seat in self.seats) / len(self.seats)
 
 
 def restricted_best_response(fmt: Format, table: SolvedTable, memory: int, iterations: int, *,
                              compiled: bool = False, threads: int = 1, single: bool = False, every: int = 0,
-                             table_digits: bool = False,
+                             table_digits: bool = False, seats: tuple[int, ...] = (0, 1),
                              report: Callable[[int, int, float], None] | None = None) -> RestrictedResult:
     """Learn an exploiter remembering ``memory`` bids against ``table`` in each seat; its exact earnings.
 
@@ -139,15 +142,19 @@ def restricted_best_response(fmt: Format, table: SolvedTable, memory: int, itera
     forgets of its own story — on the graph of :class:`~.cfr_multi.MultiSolver` with those named digits).
     ``every`` > 0: ``report(seat, iterations done, figure)`` every that many iterations before the last (two
     passes more each; the learning is the same); and with any ``every``, each seat's figure as that seat is done
-    (in 5×5 a seat takes half an hour: the opening seat's figure need not wait for the answering seat's)."""
+    (in 5×5 a seat takes half an hour: the opening seat's figure need not wait for the answering seat's).
+    ``seats``: the exploiter's seats to learn (the exploiter in seat 1 meets only the table's opening states: a
+    table whose opening seat alone was solved anew is measured there alone); the others' figures are NaN."""
     if not table.fits(fmt.rules, 2):
         raise ValueError(f"the table is for {table.digits}×{table.serial_length}, not {fmt.rules.format_name}")
     if memory < table.memory:
         raise ValueError(f"the exploiter must remember at least the table's {table.memory} bids")
     if table_digits and not compiled:
         raise ValueError("an exploiter remembering the table's digits runs on the compiled passes")
-    values = []
-    for seat in (0, 1):
+    if not seats or any(seat not in (0, 1) for seat in seats) or len(set(seats)) != len(seats):
+        raise ValueError(f"the exploiter sits in seat 0 (opening) or 1, or both, not {seats}")
+    values = [math.nan, math.nan]
+    for seat in sorted(seats):
         named = 1 << (1 - seat) if table_digits else 0  # the table's seat, as bits
         exploiter = (_CompiledExploiter(fmt, memory, table, seat, threads, single, named) if compiled
                      else _Exploiter(fmt, memory, table, seat))
@@ -157,8 +164,8 @@ def restricted_best_response(fmt: Format, table: SolvedTable, memory: int, itera
             done += every
             report(seat, done, max(exploiter.value(average=True), exploiter.value(average=False)))
         exploiter.learn(iterations - done, done)
-        values.append(max(exploiter.value(average=True), exploiter.value(average=False)))
+        values[seat] = max(exploiter.value(average=True), exploiter.value(average=False))
         if report is not None:
-            report(seat, iterations, values[-1])
+            report(seat, iterations, values[seat])
         del exploiter  # freed before the next seat's is built (in 5×5 remembering two bids: about 14 GB each)
-    return RestrictedResult((values[0], values[1]), memory, iterations, table_digits)
+    return RestrictedResult((values[0], values[1]), memory, iterations, table_digits, tuple(sorted(seats)))

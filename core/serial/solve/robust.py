@@ -30,7 +30,7 @@ from .cfr import drop_under, normalise_rows, thousandths_rows
 from .cfr_multi import MultiFormat, MultiSolver
 from .format import FloatArray
 
-__all__ = ["RobustSolver", "robust_table"]
+__all__ = ["RobustSolver", "robust_seat_table", "robust_table"]
 
 
 class RobustSolver:
@@ -139,3 +139,20 @@ def robust_table(solvers: tuple[RobustSolver, RobustSolver], floor: float = 0.00
     rules = first.rules
     return SolvedTable(digits=rules.digits, serial_length=rules.serial_length, rebid=rules.rebid,
                        memory=first.memory, entries=entries)
+
+
+def robust_seat_table(solver: RobustSolver, base: SolvedTable, floor: float = 0.001) -> SolvedTable:
+    """``base`` with the states of ``solver``'s seat (the opener's for seat 0, the answerer's for seat 1) replaced
+    by the solve's: one seat solved on its own.  The two seats' solves of :func:`robust_table` share nothing but
+    scratch (each is the table in one seat against an exploiter in the other), so a seat solved alone is what it
+    is in the joint solve, and an exploiter in the other seat meets only its states — half the memory and time
+    of the joint solve, and half of its measure."""
+    rules = solver.rules
+    if not base.fits(rules, 2) or base.memory != solver.memory:
+        raise ValueError(f"the other seat's states come from a table for 2-player {rules.format_name} "
+                         f"{'with' if rules.rebid else 'without'} the rebid right remembering {solver.memory} bids")
+    opener = solver.seat == 0
+    entries = {key: rows for key, rows in base.entries.items() if key[0] != opener}
+    entries.update(solver.entries(floor))
+    return SolvedTable(digits=rules.digits, serial_length=rules.serial_length, rebid=rules.rebid,
+                       memory=solver.memory, entries=entries)

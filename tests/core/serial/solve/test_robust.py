@@ -159,3 +159,71 @@ def test_liars_exploit_solves_against_an_exploiter_checkpoints_and_writes(
     for args, message in refusals:
         assert main(args) == 2, args
         assert message in capsys.readouterr().err
+
+
+def test_a_seat_solved_alone_is_that_seat_of_the_joint_solve_beside_the_others_states(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--only-seat S``: seat S's solve alone (half the time and memory of the joint one) gives its states as the
+    joint solve does, the other seat's states taken from ``--table FILE``; an exploiter in the other seat meets
+    only the new states, so ``--restricted --seats`` of that seat measures them alone, as in the joint table."""
+    import math
+
+    from adapters.research.files import read_packed_module
+    from bot.cli import main
+    from core.serial.solve.restricted import restricted_best_response
+    from core.serial.solve.robust import robust_seat_table
+
+    rules = rules_of(3, 2)
+    fmt_args = ["--digits", "3", "--serial-length", "2", "--memory", "1"]
+    other = str(tmp_path / "self_play.py")  # the other seat's states: a table solved in self-play
+    assert main(["exploit", "--solve", "--compiled", *fmt_args, "--iterations", "7", "--every", "0", "--write", other,
+                 "--pack"]) == 0
+    (self_play,) = read_packed_module(other)
+    joint = (RobustSolver(rules, 1, 2, 0, uniform=True), RobustSolver(rules, 1, 2, 1, uniform=True))
+    for solver in joint:
+        solver.iterate(12)
+    both = robust_table(joint)
+    for seat in (0, 1):
+        alone = RobustSolver(rules, 1, 2, seat, uniform=True)
+        alone.iterate(12)
+        table = robust_seat_table(alone, self_play)
+        opener = seat == 0
+        assert {k: v for k, v in table.entries.items() if k[0] == opener} == \
+            {k: v for k, v in both.entries.items() if k[0] == opener}
+        assert {k: v for k, v in table.entries.items() if k[0] != opener} == \
+            {k: v for k, v in self_play.entries.items() if k[0] != opener}
+        written = str(tmp_path / f"seat{seat}.py")
+        assert main(["exploit", "--solve", "--compiled", *fmt_args, "--against", "2", "--average", "uniform",
+                     "--only-seat", str(seat), "--table", other, "--iterations", "12", "--every", "0",
+                     "--write", written, "--pack"]) == 0
+        assert "states from" in capsys.readouterr().out
+        (read,) = read_packed_module(written)
+        assert dict(read.entries) == dict(table.entries)
+        fmt = Format(rules)
+        exploiter = 1 - seat  # the exploiter that meets the new states
+        part = restricted_best_response(fmt, table, 2, 15, seats=(exploiter,))
+        whole = restricted_best_response(fmt, both, 2, 15)
+        assert part.seats == (exploiter,) and math.isnan(part.seat_values[seat])
+        assert part.value == part.seat_values[exploiter] == pytest.approx(whole.seat_values[exploiter], abs=1e-12)
+        assert main(["exploit", "--restricted", "--digits", "3", "--serial-length", "2", "--memory", "2",
+                     "--iterations", "15", "--seats", str(exploiter), "--table", written, "--json"]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["seat_values"][seat] is None and data["restricted"] == pytest.approx(part.value, abs=1e-12)
+    assert main(["exploit", "--restricted", "--digits", "3", "--serial-length", "2", "--iterations", "4",
+                 "--seats", "1", "--table", other]) == 0
+    assert "opening not measured, answering +" in capsys.readouterr().out
+    refusals = [
+        ([*fmt_args, "--only-seat", "0", "--table", other], "--only-seat goes with --solve --against"),
+        ([*fmt_args, "--against", "2", "--only-seat", "1"], "--only-seat takes the other seat's states from --table"),
+        (["--digits", "3", "--serial-length", "2", "--memory", "0", "--against", "2", "--only-seat", "1", "--table",
+          other], "remembers 1 bids, not --memory 0"),
+    ]
+    for args, message in refusals:
+        assert main(["exploit", "--solve", "--compiled", "--iterations", "2", "--every", "0", *args]) == 2, args
+        assert message in capsys.readouterr().err
+    with pytest.raises(ValueError, match="seat 0"):
+        restricted_best_response(Format(rules), self_play, 2, 2, seats=(2,))
+    assert main(["exploit", "--restricted", "--digits", "3", "--serial-length", "2", "--iterations", "2",
+                 "--seats", "2", "--table", other]) == 2
+    assert "--seats are 0 (opening) and 1" in capsys.readouterr().err
