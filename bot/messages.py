@@ -423,11 +423,12 @@ def no_settled_round(name: str, period: str | None = None) -> str:
     return f"{name} has not played a settled round on this server."
 
 
-def stats_text(name: str, net: int, parts: Sequence[tuple[str, int, str]], settings: Mapping[str, Any] | None) -> str:
-    """``parts``: (game title, rounds, that game's text) for each game the player has rounds in."""
+def stats_text(name: str, net: int, parts: Sequence[tuple[str, str, str]], settings: Mapping[str, Any] | None) -> str:
+    """``parts``: (game title, what was played in the game's words — "3 rounds", "2 games" —, that game's text) for
+    each game the player has rounds in."""
     if len(parts) == 1:
-        return f"📊 {name}: {_plural(parts[0][1], 'round')}, net {signed_units(net, settings)}. {parts[0][2]}"
-    detail = " ".join(f"{title}: {_plural(n, 'round')}. {text}" for title, n, text in parts)
+        return f"📊 {name}: {parts[0][1]}, net {signed_units(net, settings)}. {parts[0][2]}"
+    detail = " ".join(f"{title}: {played}. {text}" for title, played, text in parts)
     return f"📊 {name}: net {signed_units(net, settings)}. {detail}"
 
 

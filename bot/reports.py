@@ -315,7 +315,7 @@ class Reports:
         book = await self.ratings.get(server)
         name = names.get(target) or M.mention(target)  # one never seen here: as the platform names them
         data: dict[str, Any] = {"net": net, "rounds": 0}
-        parts: list[tuple[str, int, str]] = []
+        parts: list[tuple[str, str, str]] = []
         for game in GAMES.values():
             records = [{**r["record"], "outcome": r["outcome"]} for r in rows  # each record with its outcome
                        if _game_of(r) == game.name]
@@ -330,8 +330,8 @@ class Reports:
                 figures.update(rating=rating.display, trend=change, mu=rating.mu, sigma=rating.sigma)
                 text += " " + sentence(M.rating_text(rating, change))
             data[game.name] = figures
-            parts.append((game.title, played, text))
-        data["rounds"] = sum(n for _, n, _ in parts)
+            parts.append((game.title, game.played(target, records), text))
+            data["rounds"] += played
         if not parts:
             return Reply(M.no_settled_round(name, shown), data=data)
         text = M.stats_text(name, net, parts, settings)

@@ -430,6 +430,12 @@ class Game(Protocol):
         player's name, rounds and net, which the table adds; money as ``<$n>`` tokens) and its figures."""
         ...
 
+    def played(self, player: str, records: Sequence[Mapping[str, Any]]) -> str:
+        """What the player's stored records were, in the game's words, for the ``stats`` headline ("3 rounds"; a
+        record may be a whole game where the game settles once a game): ``records`` as for :meth:`stats`, those
+        whose outcome's ``net`` names the player counted."""
+        ...
+
     def history_line(self, record: Mapping[str, Any], names: Mapping[str, str]) -> str:
         """One line for the ``history`` command from a stored ``Settled.record``."""
         ...

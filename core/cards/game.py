@@ -50,7 +50,7 @@ from .players import LEVELS, decide, explain, view_of
 from .record import challenge_summary, commitment, replay
 from .round import Challenged, Declared, Discarded, Event, Passed, Phase, ThrownIn, Took
 from .rules import PRESETS, Rules, make_rules
-from .stats import player_stats
+from .stats import played_text, player_stats
 from .text import (
     PICTURE_WORDS,
     challenge_text,
@@ -456,6 +456,10 @@ class CardsGame:
     def stats(self, player: str, records: Sequence[Mapping[str, Any]]) -> tuple[str, Json]:
         """Games won, challenges made and right, declarations challenged and held."""
         return player_stats(player, records)
+
+    def played(self, player: str, records: Sequence[Mapping[str, Any]]) -> str:
+        """Games under the winner payout (one record a game), rounds under the knockout payout (one a challenge)."""
+        return played_text(player, records)
 
     def history_line(self, record: Mapping[str, Any], names: Mapping[str, str]) -> str:
         outcome = record.get("outcome") or {}

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-__all__ = ["CardsStats", "cards_stats", "player_stats"]
+__all__ = ["CardsStats", "cards_stats", "played_text", "player_stats"]
 
 
 # --- The card game ------------------------------------------------------------------------------------
@@ -67,3 +67,12 @@ def player_stats(player: str, records: Sequence[Mapping[str, Any]]) -> tuple[str
     if s.challenged:
         parts.append(f"challenged {s.challenged} time{'s' if s.challenged != 1 else ''}, held {s.held}")
     return "; ".join(parts) + ".", figures
+
+
+def played_text(player: str, records: Sequence[Mapping[str, Any]]) -> str:
+    """``2 games``, ``5 rounds`` or ``2 games and 5 rounds``: the player's records, a winner payout's one a whole
+    game, a knockout payout's one a challenge (the round it ends)."""
+    mine = [r.get("outcome") or {} for r in records if player in (r.get("outcome") or {}).get("net", {})]
+    games = sum(1 for outcome in mine if outcome.get("kind") == "game")
+    parts = [f"{n} {word}{'s' if n != 1 else ''}" for n, word in ((games, "game"), (len(mine) - games, "round")) if n]
+    return " and ".join(parts) or "0 rounds"

@@ -100,6 +100,10 @@ class SerialGame:
     def stats(self, player: str, records: Sequence[Mapping[str, Any]]) -> tuple[str, Json]:
         return player_stats(player, records)
 
+    def played(self, player: str, records: Sequence[Mapping[str, Any]]) -> str:
+        n = sum(1 for r in records if player in (r.get("outcome") or {}).get("net", {}))
+        return f"{n} round{'s' if n != 1 else ''}"
+
     def history_line(self, record: Mapping[str, Any], names: Mapping[str, str]) -> str:
         return history_line(record, names)
 

@@ -89,6 +89,8 @@ async def test_a_finished_card_game_counts_in_stats_and_history(harness: Harness
     assert won.ok and lost.ok
     assert "Games won: 1" in won.text and "net +1 unit" in won.text
     assert "Games won: 0" in lost.text and "net -1 unit" in lost.text
+    # the headline counts what was stored in the game's words: one whole game (it said "1 round")
+    assert won.text.startswith(f"📊 {winner.name}: 1 game, net +1 unit"), won.text
     history = await h.do(ALICE, "history")
     assert history.ok and f"won by {winner.name}" in history.text, history.text
 
@@ -297,6 +299,7 @@ async def test_a_knockout_leaver_is_told_the_cost_and_counted_as_playing(harness
     stats = await h.do(leaver, "stats")
     assert stats.ok and data(stats)["rounds"] == 1, stats.text
     assert "Games won: 0 of 1 finished" in stats.text, stats.text
+    assert stats.text.startswith(f"📊 {leaver.name}: 1 round, net"), stats.text  # a knockout: a record a challenge
     lines = (await h.do(ALICE, "history")).text.splitlines()[1:]  # oldest first: each challenge's own round
     numbers = [int(n) for n in re.findall(r"round (\d+):", "\n".join(lines))]
     assert len(numbers) == len(lines) >= 2 and numbers == sorted(set(numbers)), lines  # "round 1" twice before

@@ -235,6 +235,10 @@ class GuessGame:
         won = sum(1 for r in records if r.get("winner") == player)
         return f"Numbers guessed: {won}.", {"guessed": won}
 
+    def played(self, player: str, records: Sequence[Mapping[str, Any]]) -> str:
+        n = sum(1 for r in records if player in (r.get("outcome") or {}).get("net", {}))
+        return f"{n} round{'s' if n != 1 else ''}"
+
     def history_line(self, record: Mapping[str, Any], names: Mapping[str, str]) -> str:
         winner = str(record.get("winner"))
         return f"Round {record.get('round')}: {record.get('secret')}, guessed by {names.get(winner, winner)}"
