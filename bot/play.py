@@ -36,6 +36,7 @@ class Play:
         """Any game verb, from a command, a button or a form."""
         rt = self.rt
         async with rt.lock(cmd.key):
+            rt.need_same_table(cmd)  # again under the lock: a move queued before this one may have passed the turn
             table = rt.need_table(cmd.key)
             rt.need_seat(table, cmd.actor.user_id)
             rt.need_round(table)

@@ -66,7 +66,8 @@ class TableState:
         self.turn_started_at = 0.0
         self.rounds_settled = 0
         self.events = 0  # how many events the table has applied (its stream's sequence)
-        self.turn = 0  # the event the move under way began at (the last deal, move or seat change): see Command.turn
+        self.turn = 0  # the event the turn under way began at (the last deal, seat change, or move that passed the
+        # turn or settled): a form drawn now names it (Command.turn)
         self.keep_history = keep_history
         self.ended_reason = ""
         self.max_rounds = 0
@@ -166,10 +167,12 @@ class TableState:
             return step
         elif kind == "act":
             assert self.match is not None
+            before = self.match.to_act
             step = self.match.apply(checked if checked is not None else
                                     {k: v for k, v in event.items() if k not in _ENVELOPE})
             self.turn_started_at = at
-            self.turn = self.events
+            if self.match.to_act != before or step.settled:  # (the card game's take, discard and declare are
+                self.turn = self.events  # one turn: a Declare… form opened after the take still stands)
             self._count_away(str(event.get("player", "")), bool(event.get("timeout")))
             self.rounds_settled += len(step.settled)
             return step

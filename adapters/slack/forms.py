@@ -160,7 +160,7 @@ def view_table(view: Mapping[str, Any] | None) -> int | None:
 
 
 def view_turn(view: Mapping[str, Any] | None) -> int | None:
-    """The move a modal was drawn at (``Command.turn``; modals opened before 2 Dec 2026 name none)."""
+    """The move a modal was drawn at (``Command.turn``; modals opened before session 27 name none)."""
     return _meta_int(view, "turn")
 
 

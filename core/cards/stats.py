@@ -71,8 +71,10 @@ def player_stats(player: str, records: Sequence[Mapping[str, Any]]) -> tuple[str
 
 def played_text(player: str, records: Sequence[Mapping[str, Any]]) -> str:
     """``2 games``, ``5 rounds`` or ``2 games and 5 rounds``: the player's records, a winner payout's one a whole
-    game, a knockout payout's one a challenge (the round it ends)."""
+    game, a knockout payout's one a challenge (the round it ends); a knockout game's own end (a row of its own
+    only where a seat change ended it, no challenge) counts as neither."""
     mine = [r.get("outcome") or {} for r in records if player in (r.get("outcome") or {}).get("net", {})]
-    games = sum(1 for outcome in mine if outcome.get("kind") == "game")
-    parts = [f"{n} {word}{'s' if n != 1 else ''}" for n, word in ((games, "game"), (len(mine) - games, "round")) if n]
+    games = sum(1 for o in mine if o.get("kind") == "game" and o.get("payout", "winner") == "winner")
+    rounds = sum(1 for o in mine if o.get("kind") != "game")
+    parts = [f"{n} {word}{'s' if n != 1 else ''}" for n, word in ((games, "game"), (rounds, "round")) if n]
     return " and ".join(parts) or "0 rounds"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Awaitable, Callable
 
 from core.cards.round import Round as CardsRound
 from tests.e2e.discord_helpers import Harness, ledger_rows, no_errors, world
@@ -37,10 +38,14 @@ def holder(h: Harness) -> FakeUser | None:
     return h.user(who) if who is not None else None
 
 
-async def declare_by_form(h: Harness, user: FakeUser) -> RecordedMessage:
+async def declare_by_form(h: Harness, user: FakeUser,
+                          between: Callable[[], Awaitable[None]] | None = None) -> RecordedMessage:
+    """Declare the first kind and ranks the Declare… form offers; ``between``: done once the form is open."""
     form = await h.press(user, h.panel("table"), h.button("open-declare"))
     assert form.ephemeral, form.content
     g, c = h.guild.id, h.form_where
+    if between is not None:
+        await between()
     first = form.component(f"liars:pick-declare-1:{g}:{c}")
     kind = first["options"][0]["value"]
     before = form.edit_count
@@ -196,9 +201,16 @@ async def test_a_bare_declare_or_discard_opens_its_form(world: Harness) -> None:
     assert discard.ephemeral and len(toggles) == 5, discard.content  # the hand, to its holder alone
 
 
+async def edited_past(h: Harness, form: RecordedMessage, edits: int) -> None:
+    """Once ``form`` has been edited more than ``edits`` times."""
+    await h.fake.wait_for(lambda: form.edit_count > edits)
+
+
 async def test_a_discard_form_from_an_earlier_hand_throws_away_nothing_it_did_not_show(world: Harness) -> None:
     """Its send button carried only which places were marked: pressed at a later hand it threw away the cards in
-    those places of the new hand, cards the form never showed."""
+    those places of the new hand, cards the form never showed.  Since session 27 the form names the move it was
+    drawn at and sends nothing at a later one; a form whose ids carry no move (drawn by a version before, or too
+    long for one) still throws away nothing it did not show, as its send button names the cards marked."""
     h = world
     await two_at_cards(h)
 
@@ -211,14 +223,20 @@ async def test_a_discard_form_from_an_earlier_hand_throws_away_nothing_it_did_no
     await h.service.drain()
     await h.press(y, h.panel("table"), h.button("take"))
     g, c = h.guild.id, h.form_where
-    form = await h.press(y, h.panel("table"), h.button("open-discard"))
-    before = form.edit_count
-    await h.click(y, form, f"liars:tog-discard:{g}:{c}:0:0")
-    await h.fake.wait_for(lambda: form.edit_count > before)
-    await h.click(y, form, f"liars:tog-discard:{g}:{c}:1:1")
-    await h.fake.wait_for(lambda: form.edit_count > before + 1)
-    [send] = [i for i in form.custom_ids() if i.startswith(f"liars:go-discard:{g}:{c}:3:")]
-    assert (await h.ask(y, "declare", hand=r().least_raise().name())).content == "Declared."  # the form stays open
+    forms, sends = [], []
+    for _ in range(2):  # two Discard… forms, the first two cards marked on each
+        form = await h.press(y, h.panel("table"), h.button("open-discard"))
+        before = form.edit_count
+        await h.click(y, form, f"liars:tog-discard:{g}:{c}:0:0")
+        await edited_past(h, form, before)
+        await h.click(y, form, f"liars:tog-discard:{g}:{c}:1:1")
+        await edited_past(h, form, before + 1)
+        [send] = [i for i in form.custom_ids() if i.startswith(f"liars:go-discard:{g}:{c}:3:")]
+        forms.append(form)
+        sends.append(send)
+    older = sends[1].replace(f":{c}:", f":{c.rsplit('.', 1)[0]}:")  # the second as a version before drew it
+    forms[1].component(sends[1])["custom_id"] = older
+    assert (await h.ask(y, "declare", hand=r().least_raise().name())).content == "Declared."  # the forms stay open
     await h.service.drain()
     await h.press(x, h.panel("table"), h.button("take"))
     assert (await h.ask(x, "discard", cards=" ".join(str(card) for card in r().hand[:3]))).content == "Discarded."
@@ -226,9 +244,37 @@ async def test_a_discard_form_from_an_earlier_hand_throws_away_nothing_it_did_no
     await h.service.drain()
     await h.press(y, h.panel("table"), h.button("take"))
     held = [str(card) for card in r().hand]
-    edits = form.edit_count
-    await h.click(y, form, send)
-    await h.fake.wait_for(lambda: form.edit_count > edits)
+    for form, send in zip(forms, (sends[0], older), strict=True):
+        edits = form.edit_count
+        await h.click(y, form, send)
+        await edited_past(h, form, edits)
+        await h.service.drain()
+        assert [str(card) for card in r().hand] == held  # nothing thrown away
+    assert "before the table's last move" in forms[0].content and forms[0].custom_ids() == [], forms[0].content
+    # the one without a move: drawn again for this hand instead (the cards it named are not in it)
+    assert forms[1].custom_ids() and all(f":{c}:" not in i for i in forms[1].custom_ids()), forms[1].custom_ids()
+
+
+async def test_a_declare_form_opened_before_a_discard_still_declares(world: Harness) -> None:
+    """The take, a discard and the declaration are one turn: a Declare… form opened after the take and sent after
+    a discard (which changes nothing it shows) declares; it is not refused as drawn at an earlier move."""
+    h = world
+    await two_at_cards(h)
+
+    def r() -> CardsRound:
+        return cards_round(h.service.table(h.key))
+
+    x = h.user(r().to_act)
+    y = next(u for u in (h.alice, h.bob) if u is not x)
+    assert (await h.ask(x, "declare", hand=r().least_raise().name())).content == "Declared."
     await h.service.drain()
-    assert [str(card) for card in r().hand] == held  # nothing thrown away: the form was drawn at an earlier move
-    assert "before the table's last move" in form.content and form.custom_ids() == [], form.content
+    await h.press(y, h.panel("table"), h.button("take"))
+
+    async def discard() -> None:
+        cards = " ".join(str(card) for card in r().hand[:2])
+        assert (await h.ask(y, "discard", cards=cards)).content == "Discarded."
+        await h.service.drain()
+
+    form = await declare_by_form(h, y, between=discard)
+    assert form.content == "Declared.", form.content
+    assert r().to_act == str(x.id)  # the hand passed on

@@ -279,13 +279,15 @@ async def test_a_form_drawn_before_the_tables_last_move_places_nothing(world: Ha
     for user, digit in ((opener, 1), (h.after(opener), 2), (h.after(h.after(opener)), 3)):
         assert (await h.ask(user, "bid", quantity=1, digit=digit)).content == "Bid placed."
     assert h.to_act() is opener  # the opener's turn again, in the same round: 1 nine would be a legal raise
-    stored = await h.service.store.table_events(h.service.table(h.key).id)
+    table = h.service.table(h.key)
+    assert table is not None
+    stored = await h.service.store.table_events(table.id)
     edits = form.edit_count
     await h.click(opener, form, send)
     await h.fake.wait_for(lambda: form.edit_count > edits)
     await h.service.drain()
     assert "before the table's last move" in form.content and form.custom_ids() == [], form.content
-    assert await h.service.store.table_events(h.service.table(h.key).id) == stored  # nothing placed
+    assert await h.service.store.table_events(table.id) == stored  # nothing placed
     bid = live_round(h.service.table(h.key)).standing_bid
     assert bid is not None and (bid.quantity, bid.digit) == (1, 3)
     assert (await h.raise_bid(opener, 1, 9)).content == "Bid placed."  # opened again: drawn at this move

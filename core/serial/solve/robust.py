@@ -145,8 +145,8 @@ def robust_seat_table(solver: RobustSolver, base: SolvedTable, floor: float = 0.
     """``base`` with the states of ``solver``'s seat (the opener's for seat 0, the answerer's for seat 1) replaced
     by the solve's: one seat solved on its own.  The two seats' solves of :func:`robust_table` share nothing but
     scratch (each is the table in one seat against an exploiter in the other), so a seat solved alone is what it
-    is in the joint solve, and an exploiter in the other seat meets only its states — half the memory and time
-    of the joint solve, and half of its measure."""
+    is in the joint solve, and an exploiter in the other seat meets only its states — half the time of the joint
+    solve (not half its memory: the node values' buffer stays), and half of its measure."""
     rules = solver.rules
     if not base.fits(rules, 2) or base.memory != solver.memory:
         raise ValueError(f"the other seat's states come from a table for 2-player {rules.format_name} "

@@ -210,9 +210,10 @@ def test_a_seat_solved_alone_is_that_seat_of_the_joint_solve_beside_the_others_s
                      "--iterations", "15", "--seats", str(exploiter), "--table", written, "--json"]) == 0
         data = json.loads(capsys.readouterr().out)
         assert data["seat_values"][seat] is None and data["restricted"] == pytest.approx(part.value, abs=1e-12)
+        assert data["seats"] == [exploiter]
     assert main(["exploit", "--restricted", "--digits", "3", "--serial-length", "2", "--iterations", "4",
                  "--seats", "1", "--table", other]) == 0
-    assert "opening not measured, answering +" in capsys.readouterr().out
+    assert "units/round in the seat measured (opening not measured, answering +" in capsys.readouterr().out
     refusals = [
         ([*fmt_args, "--only-seat", "0", "--table", other], "--only-seat goes with --solve --against"),
         ([*fmt_args, "--against", "2", "--only-seat", "1"], "--only-seat takes the other seat's states from --table"),

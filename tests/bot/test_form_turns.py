@@ -1,0 +1,51 @@
+"""A form names the turn it was drawn at (``Command.turn``): sent once the table has moved on, it places nothing,
+however it is queued behind the move that passes the turn back."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.model import Command
+from tests.bot.conftest import ALICE, BOB, KEY, Harness, actor
+from tests.typed import live_round
+
+
+async def test_a_stale_form_queued_behind_the_move_that_returns_the_turn_places_nothing(harness: Harness) -> None:
+    """Checked before the table's lock only, a stale form waiting for the lock behind the move that handed the
+    turn back (a computer thinking, any command under the lock) found it was not its sender's turn, was let
+    through to the game's refusal, and then — the turn theirs again — placed its bid."""
+    h = harness
+    assert (await h.do(ALICE, "start")).ok
+    assert (await h.do(BOB, "join")).ok
+    assert (await h.do(ALICE, "deal")).ok
+    p = actor(h.to_act())
+    o = BOB if p is ALICE else ALICE
+    table = h.service.table(KEY)
+    assert table is not None
+    drawn = table.turn  # p's Raise… form, drawn now
+    assert (await h.do(p, "bid", "1", "1")).ok  # p bids by typing; the form stays open
+    lock = h.service.rt.lock(KEY)
+    await lock.acquire()  # the table busy
+
+    async def queued(n: int) -> None:
+        """Once n commands wait for the table's lock (asyncio's lock is first come, first served; its waiters are
+        private: read here, not changed)."""
+        for _ in range(10_000):
+            if len(lock._waiters or ()) >= n:
+                return
+            await asyncio.sleep(0.001)
+        raise AssertionError(f"{n} commands never waited for the table's lock")
+
+    try:
+        answer = asyncio.create_task(h.service.handle(Command("bid", KEY, o, ("1", "2"), request_id="o1")))
+        await queued(1)
+        stale = asyncio.create_task(h.service.handle(Command(
+            "bid", KEY, p, (), {"quantity": "1", "digit": "9"}, request_id="p-form", table_id=table.id, turn=drawn)))
+        await queued(2)
+    finally:
+        lock.release()
+    assert (await answer).ok
+    reply = await stale
+    assert not reply.ok and reply.code == "earlier-turn", reply
+    bid = live_round(h.service.table(KEY)).standing_bid
+    assert bid is not None and (bid.quantity, bid.digit) == (1, 2)
