@@ -229,9 +229,10 @@ class Harness:
 
         return await self.fake.wait_for(got)
 
-    async def raise_bid(self, user: FakeUser, quantity: int, digit: int,
-                        form: RecordedMessage | None = None) -> RecordedMessage:
-        """Bid through the table message's Raise… button and the ephemeral form it opens."""
+    async def pick_bid(self, user: FakeUser, quantity: int, digit: int,
+                       form: RecordedMessage | None = None) -> tuple[RecordedMessage, str]:
+        """Choose a bid on the Raise… form (opened by the table message's button unless given), not yet sent: the
+        form and its send button's id."""
         if form is None:
             form = await self.press(user, self.panel("table"), self.button("open-bid"))
         assert form.ephemeral
@@ -243,8 +244,15 @@ class Harness:
         await self.fake.wait_for(lambda: form.edit_count > before + 1)
         bid_id = f"liars:go-bid:{g}:{c}:{quantity}:{digit}"
         assert bid_id in form.custom_ids(), form.custom_ids()
+        return form, bid_id
+
+    async def raise_bid(self, user: FakeUser, quantity: int, digit: int,
+                        form: RecordedMessage | None = None) -> RecordedMessage:
+        """Bid through the table message's Raise… button and the ephemeral form it opens."""
+        form, bid_id = await self.pick_bid(user, quantity, digit, form)
+        before = form.edit_count
         await self.click(user, form, bid_id)
-        await self.fake.wait_for(lambda: form.edit_count > before + 2)
+        await self.fake.wait_for(lambda: form.edit_count > before)
         await self.service.drain()
         return form
 

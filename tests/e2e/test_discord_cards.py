@@ -201,6 +201,18 @@ async def test_a_bare_declare_or_discard_opens_its_form(world: Harness) -> None:
     assert discard.ephemeral and len(toggles) == 5, discard.content  # the hand, to its holder alone
 
 
+async def declared_and_taken(h: Harness) -> tuple[FakeUser, FakeUser]:
+    """Two at cards: the opener declares the least hand there is, the other takes the hand; (opener, taker)."""
+    await two_at_cards(h)
+    x = h.user(cards_round(h.service.table(h.key)).to_act)
+    y = next(u for u in (h.alice, h.bob) if u is not x)
+    least = cards_round(h.service.table(h.key)).least_raise().name()
+    assert (await h.ask(x, "declare", hand=least)).content == "Declared."
+    await h.service.drain()
+    await h.press(y, h.panel("table"), h.button("take"))
+    return x, y
+
+
 async def edited_past(h: Harness, form: RecordedMessage, edits: int) -> None:
     """Once ``form`` has been edited more than ``edits`` times."""
     await h.fake.wait_for(lambda: form.edit_count > edits)
@@ -212,16 +224,11 @@ async def test_a_discard_form_from_an_earlier_hand_throws_away_nothing_it_did_no
     drawn at and sends nothing at a later one; a form whose ids carry no move (drawn by a version before, or too
     long for one) still throws away nothing it did not show, as its send button names the cards marked."""
     h = world
-    await two_at_cards(h)
+    x, y = await declared_and_taken(h)
 
     def r() -> CardsRound:
         return cards_round(h.service.table(h.key))
 
-    x = h.user(r().to_act)
-    y = next(u for u in (h.alice, h.bob) if u is not x)
-    assert (await h.ask(x, "declare", hand=r().least_raise().name())).content == "Declared."
-    await h.service.drain()
-    await h.press(y, h.panel("table"), h.button("take"))
     g, c = h.guild.id, h.form_where
     forms, sends = [], []
     for _ in range(2):  # two Discard… forms, the first two cards marked on each
@@ -259,16 +266,11 @@ async def test_a_declare_form_opened_before_a_discard_still_declares(world: Harn
     """The take, a discard and the declaration are one turn: a Declare… form opened after the take and sent after
     a discard (which changes nothing it shows) declares; it is not refused as drawn at an earlier move."""
     h = world
-    await two_at_cards(h)
+    x, y = await declared_and_taken(h)
 
     def r() -> CardsRound:
         return cards_round(h.service.table(h.key))
 
-    x = h.user(r().to_act)
-    y = next(u for u in (h.alice, h.bob) if u is not x)
-    assert (await h.ask(x, "declare", hand=r().least_raise().name())).content == "Declared."
-    await h.service.drain()
-    await h.press(y, h.panel("table"), h.button("take"))
 
     async def discard() -> None:
         cards = " ".join(str(card) for card in r().hand[:2])

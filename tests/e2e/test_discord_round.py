@@ -238,14 +238,7 @@ async def test_a_double_click_on_a_forms_send_keeps_what_it_said(world: Harness)
     await h.ask(h.bob, "join")
     await h.ask(h.alice, "deal")
     player = h.to_act()
-    form = await h.press(player, h.panel("table"), h.button("open-bid"))
-    g, c = h.guild.id, h.form_where
-    before = form.edit_count
-    await h.pick(player, form, f"liars:pick-bid-1:{g}:{c}", "2")
-    await h.fake.wait_for(lambda: form.edit_count > before)
-    await h.pick(player, form, f"liars:pick-bid-2:{g}:{c}", "7")
-    await h.fake.wait_for(lambda: form.edit_count > before + 1)
-    send = f"liars:go-bid:{g}:{c}:2:7"
+    form, send = await h.pick_bid(player, 2, 7)
     bot = h.bot
     assert bot is not None
     first, second = await h.click(player, form, send), await h.click(player, form, send)
@@ -267,15 +260,7 @@ async def test_a_form_drawn_before_the_tables_last_move_places_nothing(world: Ha
     await h.start()
     await h.open_table()
     opener = h.to_act()
-    form = await h.press(opener, h.panel("table"), h.button("open-bid"))
-    g, c = h.guild.id, h.form_where
-    before = form.edit_count
-    await h.pick(opener, form, f"liars:pick-bid-1:{g}:{c}", "1")
-    await h.fake.wait_for(lambda: form.edit_count > before)
-    await h.pick(opener, form, f"liars:pick-bid-2:{g}:{c}", "9")
-    await h.fake.wait_for(lambda: form.edit_count > before + 1)
-    send = f"liars:go-bid:{g}:{c}:1:9"
-    assert send in form.custom_ids()
+    form, send = await h.pick_bid(opener, 1, 9)
     for user, digit in ((opener, 1), (h.after(opener), 2), (h.after(h.after(opener)), 3)):
         assert (await h.ask(user, "bid", quantity=1, digit=digit)).content == "Bid placed."
     assert h.to_act() is opener  # the opener's turn again, in the same round: 1 nine would be a legal raise
