@@ -92,9 +92,10 @@ class Command:
     ``table_id``: the table a button or form was drawn for (None: a typed command, which acts on whatever
     table is here); at any other table — the channel's next one — it is refused, not applied.
 
-    ``turn``: the move a form was drawn at (``TableState.turn``: the event that began it); once the table has
-    moved on — the timer played the turn, a new round was dealt, the player moved by another way — the form's
-    command is refused, not applied (None: a typed command or a table button, which act on the table as it is).
+    ``turn``: the turn a form was drawn at (``TableState.turn``: the stored event that began it); once the table
+    has moved on — the timer played the turn, a new round was dealt, the player moved by another way — the form's
+    command is refused when it is the sender's turn again, not applied (None: a typed command or a table button,
+    which act on the table as it is).
 
     ``secrets_here``: where the command was sent, no DM can reach the players (a Discord group DM): what
     is dealt in secret comes to each holder privately in the channel, and the answers say so.

@@ -152,7 +152,7 @@ class Runtime(TableRepository):
     # -- guards -----------------------------------------------------------------------------------
     def need_same_table(self, cmd: Command) -> None:
         """A button or form drawn for a table acts on that table only (a closed table's message, or a form
-        opened at it, must not move the channel's next table), and a form drawn at a move only at that move
+        opened at it, must not move the channel's next table), and a form drawn at a turn only at that turn
         (one drawn before the timer played the turn, say, must not place a move at the sender's next turn;
         when it is not their turn, the game's own refusal says whose it is)."""
         if cmd.table_id is None and cmd.turn is None:

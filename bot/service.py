@@ -273,7 +273,7 @@ class Service:
         return table.id if table is not None else None
 
     def turn(self, key: TableKey) -> int | None:
-        """The move under way at the table here now (what a form drawn now names: :attr:`Command.turn`), if any."""
+        """The turn under way at the table here now (what a form drawn now names: :attr:`Command.turn`), if any."""
         table = self.rt.tables.get(key)
         return table.turn if table is not None else None
 
@@ -323,7 +323,7 @@ class Service:
              turn: int | None = None) -> Form:
         """The form a button opens (the serial game's Raise…, the card game's Declare…), for this player now.
         ``table_id``: the table the button was drawn for (a closed table's button opens nothing); ``turn``:
-        the move a form being drawn again was first drawn at (:attr:`Command.turn`; it is not drawn again once
+        the turn a form being drawn again was first drawn at (:attr:`Command.turn`; it is not drawn again once
         the table has moved on)."""
         table = self.rt.need_table(key)
         if table_id is not None and table.id != table_id:
