@@ -160,9 +160,14 @@ class Runtime(TableRepository):
         table = self.tables.get(cmd.key)
         if cmd.table_id is not None and (table is None or table.id != cmd.table_id):
             raise UserError(R.EARLIER_TABLE, "earlier-table")
-        if cmd.turn is not None and table is not None and table.turn != cmd.turn \
-                and table.to_act == cmd.actor.user_id:
+        if table is not None and self.turn_moved_on(table, cmd.turn, cmd.actor.user_id):
             raise UserError(R.EARLIER_TURN, "earlier-turn")
+
+    @staticmethod
+    def turn_moved_on(table: TableState, turn: int | None, user_id: str) -> bool:
+        """A form drawn at ``turn`` is stale for its sender: the table has moved on and it is their turn again
+        (when it is not, the game's own refusal says whose it is)."""
+        return turn is not None and table.turn != turn and table.to_act == user_id
 
     def need_table(self, key: TableKey) -> TableState:
         table = self.tables.get(key)

@@ -342,7 +342,7 @@ class Service:
             return text
 
         refusal = None if form.refusal is None else sentence(named(form.refusal))
-        if refusal is None and turn is not None and table.turn != turn:  # (not their turn: the game says whose)
+        if refusal is None and self.rt.turn_moved_on(table, turn, user_id):
             refusal = R.EARLIER_TURN
         return replace(form, refusal=refusal, intro=named(form.intro))
 

@@ -227,4 +227,4 @@ def test_a_seat_solved_alone_is_that_seat_of_the_joint_solve_beside_the_others_s
         restricted_best_response(Format(rules), self_play, 2, 2, seats=(2,))
     assert main(["exploit", "--restricted", "--digits", "3", "--serial-length", "2", "--iterations", "2",
                  "--seats", "2", "--table", other]) == 2
-    assert "--seats are 0 (opening) and 1" in capsys.readouterr().err
+    assert "--seats are 0 to 1" in capsys.readouterr().err
