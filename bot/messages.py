@@ -136,7 +136,7 @@ def with_units(text: str, settings: Mapping[str, Any] | None) -> str:
 @lru_cache(maxsize=256)
 def button(control: Control) -> Button:
     """The message button of a game's control (both are values: one Button per distinct Control)."""
-    return Button(control.verb, control.label, control.style, control.form)
+    return Button(control.verb, control.label, control.style, control.form, control.at_turn)
 
 
 def table_message(table: TableState, text: str, kind: MessageKind, **kw: Any) -> Message:
@@ -144,7 +144,7 @@ def table_message(table: TableState, text: str, kind: MessageKind, **kw: Any) ->
         text = text.replace("<#table>", f"<#{table.key.channel_id}>")
     names, humans = table.roster()
     return Message(key=table.key, text=text, kind=kind, names=names, humans=humans, table_id=table.id,
-                   seq=table.events, **kw)
+                   seq=table.events, turn=table.turn, **kw)
 
 
 def seat_list(table: TableState) -> str:

@@ -92,10 +92,10 @@ class Command:
     ``table_id``: the table a button or form was drawn for (None: a typed command, which acts on whatever
     table is here); at any other table — the channel's next one — it is refused, not applied.
 
-    ``turn``: the turn a form was drawn at (``TableState.turn``: the stored event that began it); once the table
-    has moved on — the timer played the turn, a new round was dealt, the player moved by another way — the form's
-    command is refused when it is the sender's turn again, not applied (None: a typed command or a table button,
-    which act on the table as it is).
+    ``turn``: the turn a form, or a button that answers the table as drawn (``Button.at_turn``: a challenge), was
+    drawn at (``TableState.turn``: the stored event that began it); once the table has moved on — the timer played
+    the turn, a new round was dealt, the player moved by another way — its command is refused when it is the
+    sender's turn again, not applied (None: a typed command, or a button that acts on the table as it is).
 
     ``secrets_here``: where the command was sent, no DM can reach the players (a Discord group DM): what
     is dealt in secret comes to each holder privately in the channel, and the answers say so.
@@ -120,6 +120,7 @@ class Button:
     label: str
     style: str = "secondary"  # primary | secondary | success | danger
     form: bool = False  # the button opens the command's form (``Service.form``) instead of sending it
+    at_turn: bool = False  # a move on the table as drawn: the button carries the turn (``Command.turn``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +139,7 @@ class Reply:
             "text": self.text,
             "ok": self.ok,
             "private": self.private,
-            "buttons": [[b.action, b.label, b.style, b.form] for b in self.buttons],
+            "buttons": [[b.action, b.label, b.style, b.form, b.at_turn] for b in self.buttons],
             "data": dict(self.data) if self.data is not None else None,
             "code": self.code,
         }
@@ -157,13 +158,15 @@ class Reply:
 
 
 def _button(fields: JsonValue) -> Button:
-    """``[action, label, style, form]`` as :meth:`Reply.to_dict` writes it (older replies stored fewer)."""
-    if isinstance(fields, Sequence) and not isinstance(fields, str) and 2 <= len(fields) <= 4:
+    """``[action, label, style, form, at_turn]`` as :meth:`Reply.to_dict` writes it (older replies stored fewer)."""
+    if isinstance(fields, Sequence) and not isinstance(fields, str) and 2 <= len(fields) <= 5:
         action, label, *rest = fields
         style = rest[0] if rest else "secondary"
         form = rest[1] if len(rest) > 1 else False
-        if isinstance(action, str) and isinstance(label, str) and isinstance(style, str) and isinstance(form, bool):
-            return Button(action, label, style, form)
+        at_turn = rest[2] if len(rest) > 2 else False
+        if (isinstance(action, str) and isinstance(label, str) and isinstance(style, str) and isinstance(form, bool)
+                and isinstance(at_turn, bool)):
+            return Button(action, label, style, form, at_turn)
     raise TypeError(f"not a stored button: {fields!r}")
 
 
@@ -200,6 +203,7 @@ class Message:
     table_id: int | None = None  # the table that says it (a panel's message id is kept per table)
     hand_label: str = ""  # on a private message: its game's hand button (``Game.hand``'s label)
     seq: int | None = None  # the table's events when it was drawn (a panel drawn later shows a newer state)
+    turn: int | None = None  # the turn under way when it was drawn (``TableState.turn``: its at_turn buttons carry it)
     final: bool = False  # the closed table's message, drawn once more without its buttons
 
     @property

@@ -181,8 +181,8 @@ UNIT_WORTHLESS = "A unit must be worth something."
 
 EARLIER_TABLE = ("That is from an earlier table in this channel, which is closed: use this table's message "
                  "(`status` shows it).")
-EARLIER_TURN = ("That form was drawn before the table's last move, so it may show what no longer stands: nothing was "
-                "done. Open it again from the table's message.")
+EARLIER_TURN = ("That form or button was drawn before the table's last move, so it may show what no longer stands: "
+                "nothing was done. Use the table's message as it is now (a form: open it again from there).")
 NO_ROUND_LIMIT = ("rounds= stops a table whose every round settles on its own; this game plays on to its end "
                   "(the last player left pays, or wins), so it takes no round limit.")
 

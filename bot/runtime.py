@@ -152,9 +152,10 @@ class Runtime(TableRepository):
     # -- guards -----------------------------------------------------------------------------------
     def need_same_table(self, cmd: Command) -> None:
         """A button or form drawn for a table acts on that table only (a closed table's message, or a form
-        opened at it, must not move the channel's next table), and a form drawn at a turn only at that turn
-        (one drawn before the timer played the turn, say, must not place a move at the sender's next turn;
-        when it is not their turn, the game's own refusal says whose it is)."""
+        opened at it, must not move the channel's next table), and a form or a challenge's button drawn at a turn
+        only at that turn (one drawn before the timer played the turn, say, must not place a move at the sender's
+        next turn, nor a challenge meet a bid its message did not show; when it is not their turn, the game's own
+        refusal says whose it is)."""
         if cmd.table_id is None and cmd.turn is None:
             return
         table = self.tables.get(cmd.key)
@@ -165,8 +166,8 @@ class Runtime(TableRepository):
 
     @staticmethod
     def turn_moved_on(table: TableState, turn: int | None, user_id: str) -> bool:
-        """A form drawn at ``turn`` is stale for its sender: the table has moved on and it is their turn again
-        (when it is not, the game's own refusal says whose it is)."""
+        """A form (or a button) drawn at ``turn`` is stale for its sender: the table has moved on and it is their
+        turn again (when it is not, the game's own refusal says whose it is)."""
         return turn is not None and table.turn != turn and table.to_act == user_id
 
     def need_table(self, key: TableKey) -> TableState:

@@ -150,12 +150,15 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class Control:
-    """A button.  ``verb`` is the command it sends; ``form``: it opens the verb's :class:`Form` instead."""
+    """A button.  ``verb`` is the command it sends; ``form``: it opens the verb's :class:`Form` instead.
+    ``at_turn``: a move that answers the table as the button's message shows it (a challenge meets the standing
+    bid): it acts only at the turn the message was drawn at, and a click on an older message changes nothing."""
 
     verb: str
     label: str
     style: str = "secondary"  # primary | secondary | success | danger
     form: bool = False
+    at_turn: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,7 +50,7 @@ from bot.service import Service, UserError
 from core.commands import CommandSpec, Kind, Param, Section, Suggest
 
 from .commands import build_commands
-from .components import DYNAMIC_ITEMS, drawn_for
+from .components import DYNAMIC_ITEMS, drawn_at, drawn_for
 from .config import DiscordConfig
 from .forms import FormFlows
 from .links import Links, private_key
@@ -250,7 +250,8 @@ class LiarsBot(discord.AutoShardedClient):
                 return
             cmd = Command(name, key or self.table_key(interaction), self.actor(interaction), args,
                           dict(options or {}), request_id=f"discord:{interaction.id}",
-                          table_id=drawn_for(interaction), secrets_here=_private(interaction))
+                          table_id=drawn_for(interaction), turn=drawn_at(interaction),
+                          secrets_here=_private(interaction))
             if _private(interaction):
                 await self._through_webhooks(interaction, cmd)
             else:
@@ -319,7 +320,8 @@ class LiarsBot(discord.AutoShardedClient):
         ephemeral = not (reply.ok and not reply.private)
         parts = chunks(render(reply))
         file = record_file(reply, key)
-        view = buttons_view(reply.buttons, key, self.service.table_id(key)) if reply.ok else None
+        view = (buttons_view(reply.buttons, key, self.service.table_id(key), self.service.turn(key)) if reply.ok
+                else None)
         for i, part in enumerate(parts):
             kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": ALLOWED_MENTIONS}
             if i == len(parts) - 1:

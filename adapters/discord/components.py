@@ -20,7 +20,9 @@ between friends (where the app is installed to a user, not a server).  ``<channe
 names that table (``Command.table_id``), so a closed table's button or form never moves the channel's next
 table.  A component drawn before carries none, and acts on the table that is there.  A form's components
 (its selects, toggles and send button) also carry ``.<turn>`` after the table (since 2 Dec 2026), the move
-the form was drawn at (``Command.turn``): once the table has moved on, the form sends nothing.  An id that
+the form was drawn at (``Command.turn``): once the table has moved on, the form sends nothing.  So does a
+table button that answers the table as its message shows it (``Button.at_turn``: Challenge, Call the count,
+Take the hand, Pass; since 2 Dec 2026 too): a click on a message drawn before the last move changes nothing.  An id that
 would pass Discord's 100 characters with it goes without it (a table of a trillion ids, say).
 
 One base class, :class:`Routed`, does what every component shares: its ``custom_id`` is the head,
@@ -94,7 +96,8 @@ def drawn_for(interaction: discord.Interaction[Any]) -> int | None:
 
 
 def drawn_at(interaction: discord.Interaction[Any]) -> int | None:
-    """The move the clicked form component was drawn at (None: a table button, or an id drawn before)."""
+    """The move the clicked component was drawn at (None: a button that acts on the table as it is, or an id drawn
+    before)."""
     turn = interaction.extras.get(TURN_EXTRA)
     return turn if isinstance(turn, int) else None
 
@@ -162,8 +165,8 @@ class TableButton(Routed, template=rf"liars:(?P<action>[a-z]+):{_KEY}"):
     def __init__(self, key: TableKey, action: str, label: str = "", style: str = "secondary", *,
                  table: int | None = None, turn: int | None = None) -> None:
         button: discord.ui.Button[Any] = discord.ui.Button(label=label or action, style=_style(style),
-                                                           custom_id=custom_id(action, key, table=table))
-        super().__init__(button, key, action, table=table, turn=turn)  # (a table button is drawn with no turn)
+                                                           custom_id=custom_id(action, key, table=table, turn=turn))
+        super().__init__(button, key, action, table=table, turn=turn)  # (the turn: only a move on the table as drawn)
 
 
 class FormButton(Routed, template=rf"liars:open-(?P<verb>[a-z]+):{_KEY}"):

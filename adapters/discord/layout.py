@@ -59,7 +59,7 @@ def table_layout(panel: Message, *, moves: Sequence[str] = (), result: Message |
 
 def _rows(key: TableKey, panel: Message) -> list[discord.ui.ActionRow[discord.ui.LayoutView]]:
     """The panel's buttons, five to a row (the classic layout's own buttons, in the container)."""
-    classic = buttons_view(panel.buttons, key, panel.table_id)
+    classic = buttons_view(panel.buttons, key, panel.table_id, panel.turn)
     if classic is None:
         return []
     items = cast(list[discord.ui.Item[discord.ui.LayoutView]], list(classic.children))

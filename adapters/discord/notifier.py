@@ -206,8 +206,9 @@ class DiscordNotifier:
         surface = self._surface(message.key)
         parts = chunks(render(message))
         sent: str | None = None
+        last = len(parts) - 1
         for i, part in enumerate(parts):
-            view = buttons_view(message.buttons, message.key, message.table_id) if i == len(parts) - 1 else None
+            view = buttons_view(message.buttons, message.key, message.table_id, message.turn) if i == last else None
             sent = await surface.send(content=part, view=view, allowed_mentions=ALLOWED_MENTIONS)
         if message.picture is not None and sent is not None:  # drawn off the table's queue, then edited in
             self._later(self._attach_picture(message, surface, sent), message.key)
@@ -247,7 +248,7 @@ class DiscordNotifier:
             if view is not None:
                 return {"content": None, "view": view}
         return {"content": render(message)[:CONTENT_LIMIT],
-                "view": buttons_view(message.buttons, message.key, message.table_id)}
+                "view": buttons_view(message.buttons, message.key, message.table_id, message.turn)}
 
     async def _panel(self, message: Message) -> None:
         assert message.panel is not None

@@ -93,9 +93,10 @@ def chunks(text: str, limit: int = CONTENT_LIMIT) -> list[str]:
     return [piece or "\u200b" for piece in split_text(text, limit)]
 
 
-def buttons_view(buttons: Sequence[Button], key: TableKey, table: int | None = None) -> discord.ui.View | None:
+def buttons_view(buttons: Sequence[Button], key: TableKey, table: int | None = None,
+                 turn: int | None = None) -> discord.ui.View | None:
     """A view of table buttons (persistent: no timeout, ids carry the table, and ``table``: the one they
-    were drawn for); None if no buttons."""
+    were drawn for; a button that answers the table as drawn, ``turn`` too); None if no buttons."""
     if not buttons:
         return None
     view = discord.ui.View(timeout=None)
@@ -103,7 +104,8 @@ def buttons_view(buttons: Sequence[Button], key: TableKey, table: int | None = N
         if b.form:
             view.add_item(FormButton(key, b.action, b.label, b.style, table=table))
         else:
-            view.add_item(TableButton(key, b.action, b.label, b.style, table=table))
+            view.add_item(TableButton(key, b.action, b.label, b.style, table=table,
+                                      turn=turn if b.at_turn else None))
     return view
 
 

@@ -54,6 +54,7 @@ from .render import (
     render_reply,
     server_id,
     table_from_value,
+    turn_from_value,
     unsuit,
     usage,
 )
@@ -147,7 +148,7 @@ class Listeners(AckedRequests):
         channel = str((body.get("channel") or {}).get("id") or (body.get("container") or {}).get("channel_id", ""))
         key = TableKey("slack", server_id(body), channel)
         value = action.get("value") if isinstance(action.get("value"), str) else None
-        drawn, table = key_from_value(value), table_from_value(value)
+        drawn, table, turn = key_from_value(value), table_from_value(value), turn_from_value(value)
         if drawn is not None and drawn != key:
             if channel:
                 log.warning("a %s button drawn for %s was pressed in %s; acting on %s", name, drawn, key, key)
@@ -166,7 +167,7 @@ class Listeners(AckedRequests):
                                                 opener or name, answer, table)]
             if spec is not None:
                 actor = await self._actor(client, user, body["user"].get("name") or body["user"].get("username"))
-                reply = await self.service.handle(Command(spec.name, key, actor, table_id=table,
+                reply = await self.service.handle(Command(spec.name, key, actor, table_id=table, turn=turn,
                                                           request_id=self._service_request_id(body, spec.name)))
                 return [answer(reply)]
             log.warning("ignoring an unknown button %r", name[:40])
@@ -297,7 +298,7 @@ class Listeners(AckedRequests):
     async def _answer(self, client: AsyncWebClient, url: Any, channel: str, user: str, reply: Reply,
                       key: TableKey) -> None:
         """Ephemeral to the person who acted, unless the service made the reply public."""
-        text, blocks = render_reply(reply, key, self.service.table_id(key))
+        text, blocks = render_reply(reply, key, self.service.table_id(key), self.service.turn(key))
         public = reply.ok and not reply.private
         if isinstance(url, str) and url:
             await self.responder.post(url, text, blocks, public=public)

@@ -38,6 +38,7 @@ __all__ = [
     "server_id",
     "suits",
     "table_from_value",
+    "turn_from_value",
     "usage",
 ]
 
@@ -112,10 +113,13 @@ def _mention(uid: str) -> str:
 
 
 
-def button_value(key: TableKey, table: int | None = None) -> str:
+def button_value(key: TableKey, table: int | None = None, turn: int | None = None) -> str:
     """``<server>:<channel>``, and ``@<table>``: the table the button was drawn for (since 2 Dec 2026; its
-    command names that table, so a closed table's button never moves the channel's next one)."""
-    return key.to_custom_id() + (f"@{table}" if table is not None else "")
+    command names that table, so a closed table's button never moves the channel's next one), and ``.<turn>``
+    after it on a button that answers the table as drawn (``Button.at_turn``: its command names the turn)."""
+    if table is None:
+        return key.to_custom_id()
+    return f"{key.to_custom_id()}@{table}" + (f".{turn}" if turn is not None else "")
 
 
 def key_from_value(value: str | None) -> TableKey | None:
@@ -128,18 +132,33 @@ def key_from_value(value: str | None) -> TableKey | None:
 
 def table_from_value(value: str | None) -> int | None:
     """The id of the table a button was drawn for, from its ``value``; None if it names none."""
-    table = (value or "").partition("@")[2]
-    return int(table) if table.isascii() and table.isdigit() and len(table) <= 12 else None
+    return _drawn(value)[0]
 
 
-def _buttons_block(buttons: Sequence[Button], key: TableKey, table: int | None = None) -> dict[str, Any]:
+def turn_from_value(value: str | None) -> int | None:
+    """The turn a button that answers the table as drawn was drawn at, from its ``value``; None if it names none."""
+    return _drawn(value)[1]
+
+
+def _drawn(value: str | None) -> tuple[int | None, int | None]:
+    table, dot, turn = (value or "").partition("@")[2].partition(".")
+
+    def number(text: str) -> int | None:
+        return int(text) if text.isascii() and text.isdigit() and len(text) <= 12 else None
+
+    at_table = number(table)
+    return at_table, number(turn) if dot and at_table is not None else None
+
+
+def _buttons_block(buttons: Sequence[Button], key: TableKey, table: int | None = None,
+                   turn: int | None = None) -> dict[str, Any]:
     elements = []
     for b in buttons:
         element: dict[str, Any] = {
             "type": "button",
             "action_id": f"{ACTION_PREFIX}{OPEN_PREFIX if b.form else ''}{b.action}",
             "text": {"type": "plain_text", "text": b.label, "emoji": True},
-            "value": button_value(key, table),
+            "value": button_value(key, table, turn if b.at_turn else None),
         }
         style = _STYLES.get(b.style)
         if style:
@@ -148,24 +167,27 @@ def _buttons_block(buttons: Sequence[Button], key: TableKey, table: int | None =
     return {"type": "actions", "block_id": "liars-actions", "elements": elements}
 
 
-def _blocks(text: str, buttons: Sequence[Button], key: TableKey, table: int | None = None) -> list[dict[str, Any]]:
+def _blocks(text: str, buttons: Sequence[Button], key: TableKey, table: int | None = None,
+            turn: int | None = None) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = [
         {"type": "section", "text": {"type": "mrkdwn", "text": piece or " "}}
         for piece in split_text(text, SECTION_LIMIT)
     ]
     if buttons:
-        blocks.append(_buttons_block(buttons, key, table))
+        blocks.append(_buttons_block(buttons, key, table, turn))
     return blocks
 
 
 def render_message(message: Message) -> tuple[str, list[dict[str, Any]]]:
     """``(text, blocks)`` for ``chat.postMessage`` / ``chat.update`` / ``chat.postEphemeral``."""
     text = mrkdwn(render_mentions(message, _mention))[:MESSAGE_LIMIT]
-    return text, _blocks(text, message.buttons, message.key, message.table_id)
+    return text, _blocks(text, message.buttons, message.key, message.table_id, message.turn)
 
 
-def render_reply(reply: Reply, key: TableKey, table: int | None = None) -> tuple[str, list[dict[str, Any]]]:
-    """A reply to the person who acted (its buttons drawn for ``table``, the one here as it was answered).
+def render_reply(reply: Reply, key: TableKey, table: int | None = None,
+                 turn: int | None = None) -> tuple[str, list[dict[str, Any]]]:
+    """A reply to the person who acted (its buttons drawn for ``table``, the one here as it was answered, and
+    ``turn``, the turn under way then).
     An exported record is attached as a JSON code block."""
     text = mrkdwn(render_mentions(reply, _mention))
     record = (reply.data or {}).get("record") if reply.ok else None
@@ -174,7 +196,7 @@ def render_reply(reply: Reply, key: TableKey, table: int | None = None) -> tuple
             # Text only (no blocks: a section holds 3000 characters); a code block shows JSON verbatim.
             return f"{text}\n```{_escape(record)}```", []
         text = f"{text}\n{TEXT['record_too_long']}"
-    return text[:MESSAGE_LIMIT], _blocks(text, reply.buttons, key, table)
+    return text[:MESSAGE_LIMIT], _blocks(text, reply.buttons, key, table, turn)
 
 
 def usage(unknown: str | None = None) -> str:

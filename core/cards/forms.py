@@ -78,10 +78,10 @@ def panel(match: CardsEngine, stake_text: str, round_number: int) -> Panel:
     controls: list[Control] = []
     if round_.phase is Phase.GUN:
         if round_.can_raise:
-            controls.append(Control("take", "Take the hand", "primary"))
-        controls.append(Control("challenge", "Challenge", "danger"))
+            controls.append(Control("take", "Take the hand", "primary", at_turn=True))
+        controls.append(Control("challenge", "Challenge", "danger", at_turn=True))
         if round_.under_the_gun in round_.passes:
-            controls.append(Control("pass", "Pass"))
+            controls.append(Control("pass", "Pass", at_turn=True))
     else:
         controls.append(Control("declare", "Declare…", "primary", form=True))
         if round_.may_discard:

@@ -41,9 +41,9 @@ __all__ = [
 
 FINGERS = ("✊", "☝️", "✌️", "🤟", "🖖", "🖐️")
 
-B_CHALLENGE = Control("challenge", "Challenge", "danger")
+B_CHALLENGE = Control("challenge", "Challenge", "danger", at_turn=True)
 B_RAISE = Control("bid", "Raise…", "primary", form=True)  # opens the bid form
-B_COUNT = Control("count", "Call the count", "success")
+B_COUNT = Control("count", "Call the count", "success", at_turn=True)
 B_HAND = Control("hand", "My serial", "secondary")  # the label its ``hand`` declaration carries (plugin.py)
 B_ODDS = Control("odds", "Odds", "secondary")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.model import Command
+from bot.model import Actor, Button, Command, Reply
 from tests.bot.conftest import ALICE, BOB, KEY, Harness, actor
 from tests.typed import live_round
 
@@ -49,3 +49,43 @@ async def test_a_stale_form_queued_behind_the_move_that_returns_the_turn_places_
     assert not reply.ok and reply.code == "earlier-turn", reply
     bid = live_round(h.service.table(KEY)).standing_bid
     assert bid is not None and (bid.quantity, bid.digit) == (1, 2)
+
+
+async def test_a_challenge_button_drawn_before_the_last_move_challenges_nothing(harness: Harness) -> None:
+    """A ``status`` reply's Challenge button, pressed once the table had gone round to its holder again, challenged
+    the bid standing then — one the reply never showed.  A button that answers the table as drawn now carries
+    the turn (``Button.at_turn``; the adapters put ``Service.turn`` in its id), and the same rule as a form's holds."""
+    h = harness
+    assert (await h.do(ALICE, "start")).ok
+    assert (await h.do(BOB, "join")).ok
+    assert (await h.do(ALICE, "deal")).ok
+    p = actor(h.to_act())
+    o = BOB if p is ALICE else ALICE
+    assert (await h.do(p, "bid", "1", "1")).ok
+    shown = await h.do(o, "status")  # o's reply, drawn with the table's buttons at this turn
+    at_turn = {b.action: b.at_turn for b in shown.buttons}
+    assert at_turn == {"challenge": True, "bid": False, "hand": False, "odds": False}, shown.buttons
+    assert Reply.from_dict(shown.to_dict()).buttons == shown.buttons  # stored as drawn
+    assert Reply.from_dict({**shown.to_dict(), "buttons": [["challenge", "Challenge", "danger", False]]}).buttons == (
+        Button("challenge", "Challenge", "danger", False, False),)  # a reply stored before: no turn
+    table = h.service.table(KEY)
+    assert table is not None
+    drawn = h.service.turn(KEY)
+    assert drawn is not None and drawn == table.turn
+
+    def stale(who: Actor) -> Command:
+        return Command("challenge", KEY, who, table_id=table.id, turn=drawn)
+
+    assert (await h.do(o, "bid", "1", "2")).ok
+    refused = await h.service.handle(stale(o))  # not o's turn: the game's own refusal says why
+    assert not refused.ok and refused.code == "bidder-cannot-challenge", refused
+    assert (await h.do(p, "bid", "1", "3")).ok
+    assert h.to_act() == o.user_id  # o's turn again, in the same round: a challenge of 1 three would stand
+    stored = await h.service.store.table_events(table.id)
+    refused = await h.service.handle(stale(o))
+    assert not refused.ok and refused.code == "earlier-turn", refused
+    assert "before the table's last move" in refused.text and "nothing was done" in refused.text
+    assert await h.service.store.table_events(table.id) == stored  # nothing challenged
+    now = await h.service.handle(Command("challenge", KEY, o, table_id=table.id, turn=h.service.turn(KEY)))
+    assert now.ok, now  # the same button, drawn at this turn
+    assert len(await h.service.store.table_events(table.id)) > len(stored)

@@ -44,6 +44,9 @@ __all__ = ["Harness", "assert_no_serial_before_count", "ledger_rows", "no_errors
 SERIAL_IN_DM = re.compile(r"Your serial for round (\d+) at <#\d+>: \*\*([^*]+)\*\*")
 LEDGER_ROW = re.compile(r"• (\S+): ([+-]?\d+) units?")
 
+AT_TURN = frozenset({"challenge", "count", "take", "pass"})
+"""The table buttons whose ids carry the turn (``Control.at_turn``): the games' moves that answer the table as drawn."""
+
 
 class _Collect(logging.Handler):
     def __init__(self) -> None:
@@ -184,7 +187,8 @@ class Harness:
         return f"{self.where}.{table.turn}"
 
     def button(self, action: str) -> str:
-        return f"liars:{action}:{self.guild.id}:{self.where}"
+        """A table button's id as drawn now: a move on the table as its message shows it carries the turn too."""
+        return f"liars:{action}:{self.guild.id}:{self.form_where if action in AT_TURN else self.where}"
 
     def panel(self, name: str) -> RecordedMessage:
         ref = self.service.panel(self.key, name)

@@ -6,10 +6,10 @@ from typing import Any
 
 import discord
 
-from adapters.discord.components import ID_LIMIT, SendButton, custom_id
+from adapters.discord.components import ID_LIMIT, SendButton, TableButton, custom_id
 from adapters.discord.forms import form_view
-from adapters.discord.render import CONTENT_LIMIT, chunks, render
-from bot.model import Message, MessageKind, TableKey
+from adapters.discord.render import CONTENT_LIMIT, buttons_view, chunks, render
+from bot.model import Button, Message, MessageKind, TableKey
 from core.game import Form, FormField
 from core.serial import Bid
 
@@ -88,3 +88,19 @@ async def test_a_forms_components_carry_its_table_and_move_within_discords_100_c
     assert ids[0].endswith(f".1.{10 ** 12 - 1}:31:10S-10H-10D-10C-9S") and len(ids[0]) <= ID_LIMIT
     assert ids[1] == custom_id("go-discard", wide, 31, "10S-10H-10D-10C-9S", table=10 ** 12 - 1)  # no room
     assert len(ids[1]) <= ID_LIMIT
+
+
+def test_a_move_on_the_table_as_drawn_carries_the_turn_in_its_id() -> None:
+    """A table button that answers the table as its message shows it (``at_turn``: Challenge) names the table and
+    the turn it was drawn at (``.<table>.<turn>``) and reads them back; the others the table only."""
+    view = buttons_view((Button("challenge", "Challenge", "danger", at_turn=True),
+                         Button("bid", "Raise…", "primary", form=True), Button("hand", "My serial")), KEY, 7, 0)
+    assert view is not None
+    ids = [c["custom_id"] for c in parts(view)]
+    assert ids == ["liars:challenge:111:222.7.0", "liars:open-bid:111:222.7", "liars:hand:111:222.7"]
+    found = TableButton.__discord_ui_compiled_template__.fullmatch(ids[0])
+    assert found is not None and (found["action"], found["table"], found["turn"]) == ("challenge", "7", "0")
+    found = TableButton.__discord_ui_compiled_template__.fullmatch(ids[2])
+    assert found is not None and (found["table"], found["turn"]) == ("7", None)
+    drawn = buttons_view((Button("challenge", "Challenge", "danger", at_turn=True),), KEY, None, 3)
+    assert drawn is not None and [c["custom_id"] for c in parts(drawn)] == ["liars:challenge:111:222"]  # no table

@@ -276,3 +276,33 @@ async def test_a_form_drawn_before_the_tables_last_move_places_nothing(world: Ha
     bid = live_round(h.service.table(h.key)).standing_bid
     assert bid is not None and (bid.quantity, bid.digit) == (1, 3)
     assert (await h.raise_bid(opener, 1, 9)).content == "Bid placed."  # opened again: drawn at this move
+
+
+async def test_a_status_replys_challenge_pressed_after_the_tables_last_move_challenges_nothing(world: Harness) -> None:
+    """A ``status`` reply stays in its reader's view with the table's buttons; its Challenge, pressed once the table
+    had gone round to them again, challenged a bid the reply never showed.  Its id now carries the turn it was drawn
+    at (Raise… does not: its form is drawn when opened); pressed later, it says so and challenges nothing."""
+    h = world
+    await h.start()
+    await h.open_table()
+    opener = h.to_act()
+    assert (await h.ask(opener, "bid", quantity=1, digit=1)).content == "Bid placed."
+    reader = h.after(opener)
+    status = await h.ask(reader, "status")
+    challenge = h.button("challenge")
+    g = h.guild.id
+    assert status.ephemeral and challenge in status.custom_ids(), status.custom_ids()
+    assert challenge.endswith(f".{h.service.turn(h.key)}") and f"liars:open-bid:{g}:{h.where}" in status.custom_ids()
+    for user, digit in ((reader, 2), (h.after(reader), 3), (opener, 4)):
+        assert (await h.ask(user, "bid", quantity=1, digit=digit)).content == "Bid placed."
+    assert h.to_act() is reader  # their turn again, in the same round: a challenge of 1 four would stand
+    table = h.service.table(h.key)
+    assert table is not None
+    stored = await h.service.store.table_events(table.id)
+    refused = await h.press(reader, status, challenge)
+    assert refused.ephemeral and "before the table's last move" in refused.content, refused.content
+    assert await h.service.store.table_events(table.id) == stored  # nothing challenged
+    panel = h.panel("table")
+    assert h.button("challenge") in panel.custom_ids() and h.button("challenge") != challenge
+    assert (await h.press(reader, panel, h.button("challenge"))).content == "You challenged."  # as drawn now
+    assert len(await h.service.store.table_events(table.id)) > len(stored)

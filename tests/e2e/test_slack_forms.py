@@ -266,3 +266,44 @@ async def test_a_form_drawn_before_the_tables_last_move_places_nothing(driver: H
     notice = await d.choose(opener, view, "quantity", "2")  # a choice in it: drawn again as the notice
     assert "before the table's last move" in json.dumps(notice["blocks"]) and "submit" not in notice
     assert await d.submit_raise(opener, await d.open_raise(opener, ts), "1", "9") == "Bid placed."
+
+
+async def test_a_status_replys_challenge_pressed_after_the_tables_last_move_challenges_nothing(
+        driver: HttpDriver, tmp_path: Path) -> None:
+    """An ephemeral ``status`` reply keeps the table's buttons in its reader's channel; its Challenge, pressed once
+    the table had gone round to them again, challenged a bid the reply never showed.  Its value now carries the
+    turn it was drawn at (``@<table>.<turn>``; Raise… does not: its form is drawn when opened)."""
+    d, key = driver, key_of(driver.fake)
+    opener, _ = await _dealt(d)
+    assert (await d.slash(opener, "bid 1 1")).text == "Bid placed."
+    reader = _state(d)[1]
+    assert reader is not None and reader != opener
+    status = await d.slash(reader, "status")
+    buttons = {e["action_id"]: e["value"] for b in status.body.get("blocks") or [] if b.get("type") == "actions"
+               for e in b["elements"]}
+    table = d.bot.service.table(key)
+    assert table is not None
+    drawn = f"{key.server_id}:{key.channel_id}@{table.id}"
+    assert buttons["liars:challenge"] == f"{drawn}.{table.turn}" and buttons["liars:open-bid"] == drawn, buttons
+    for digit in (2, 3, 4):  # round the table by typed bids, back to the reader
+        to_act = _state(d)[1]
+        assert to_act is not None
+        assert (await d.slash(to_act, f"bid 1 {digit}")).text == "Bid placed."
+    events, before = event_count(tmp_path / "liars.sqlite3"), _state(d)
+    assert before[1] == reader, before  # their turn again, in the same round: a challenge of 1 four would stand
+
+    async def press(value: str) -> str:
+        payload = d.fake.block_actions("liars:challenge", value, message_ts="1700000000.000100", user_id=reader,
+                                       channel_id=key.channel_id, button_text="Challenge")
+        await d.send_interactive(payload)
+        return (await d.reply_to(payload["response_url"])).text or ""
+
+    refusal = await press(buttons["liars:challenge"])
+    assert "before the table's last move" in refusal, refusal
+    assert event_count(tmp_path / "liars.sqlite3") == events and _state(d) == before  # nothing challenged
+    ts = d.bot.service.panel(key, "table")
+    assert ts is not None
+    now = d.button(ts, "challenge")["value"]  # the button as the table message draws it now
+    assert now == f"{drawn}.{d.bot.service.turn(key)}" != buttons["liars:challenge"]
+    assert await press(now) == "You challenged."
+    assert event_count(tmp_path / "liars.sqlite3") > events

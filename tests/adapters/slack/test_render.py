@@ -17,6 +17,8 @@ from adapters.slack.render import (
     render_message,
     render_reply,
     server_id,
+    table_from_value,
+    turn_from_value,
     usage,
 )
 from bot.model import Button, Message, MessageKind, Reply, TableKey
@@ -51,6 +53,28 @@ def test_buttons_carry_the_command_and_the_table() -> None:
     assert {e["value"] for e in actions["elements"]} == {"T0FAKE:C0GAME"}
     assert key_from_value("T0FAKE:C0GAME") == KEY
     assert key_from_value("nonsense") is None and key_from_value(None) is None
+
+
+def test_a_move_on_the_table_as_drawn_carries_the_turn_in_its_value() -> None:
+    """A button that answers the table as its message shows it (``at_turn``: Challenge) carries the table and the
+    turn it was drawn at, and reads them back; the others the table only; a value of an older version, or a
+    malformed one, names no turn."""
+    buttons = (Button("challenge", "Challenge", "danger", at_turn=True), Button("bid", "Raise…", "primary", form=True),
+               Button("hand", "My serial"))
+    message = Message(KEY, "table", MessageKind.TABLE, panel="table", buttons=buttons, table_id=7, turn=0)
+    values = [e["value"] for e in render_message(message)[1][-1]["elements"]]
+    assert values == ["T0FAKE:C0GAME@7.0", "T0FAKE:C0GAME@7", "T0FAKE:C0GAME@7"]
+    assert render_reply(Reply("status", buttons=buttons), KEY, 7, 12)[1][-1]["elements"][0]["value"] == (
+        "T0FAKE:C0GAME@7.12")
+    assert render_reply(Reply("status", buttons=buttons), KEY)[1][-1]["elements"][0]["value"] == "T0FAKE:C0GAME"
+    read = {v: (key_from_value(v), table_from_value(v), turn_from_value(v)) for v in (
+        "T0FAKE:C0GAME@7.0", "T0FAKE:C0GAME@7", "T0FAKE:C0GAME", "T0FAKE:C0GAME@7.", "T0FAKE:C0GAME@7.x",
+        "T0FAKE:C0GAME@x.5", "T0FAKE:C0GAME@.5", f"T0FAKE:C0GAME@7.{10 ** 12}", "T0FAKE:C0GAME@7.٣")}
+    assert read == {
+        "T0FAKE:C0GAME@7.0": (KEY, 7, 0), "T0FAKE:C0GAME@7": (KEY, 7, None), "T0FAKE:C0GAME": (KEY, None, None),
+        "T0FAKE:C0GAME@7.": (KEY, 7, None), "T0FAKE:C0GAME@7.x": (KEY, 7, None), "T0FAKE:C0GAME@x.5": (KEY, None, None),
+        "T0FAKE:C0GAME@.5": (KEY, None, None), f"T0FAKE:C0GAME@7.{10 ** 12}": (KEY, 7, None),
+        "T0FAKE:C0GAME@7.٣": (KEY, 7, None)}
 
 
 def test_long_text_is_split_into_sections_at_line_ends() -> None:
