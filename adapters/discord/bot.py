@@ -48,6 +48,7 @@ from bot.model import Actor, Command, Reply, TableKey
 from bot.ports import Notifier, PanelRefs
 from bot.service import Service, UserError
 from core.commands import CommandSpec, Kind, Param, Section, Suggest
+from core.game import FormField
 
 from .commands import build_commands
 from .components import DYNAMIC_ITEMS, drawn_at, drawn_for
@@ -369,7 +370,8 @@ class LiarsBot(discord.AutoShardedClient):
     async def suggest(self, interaction: discord.Interaction[Any], spec: CommandSpec, param: Param,
                       current: str) -> list[app_commands.Choice[Any]]:
         """What a parameter's declaration says to offer: the values of the move's form field of the same
-        name (the legal quantities; the digits, named by the table's rank order), or the ledger periods."""
+        name (the legal quantities; the digits, named by the table's rank order, that beat the standing bid at
+        the quantity typed so far — every digit any quantity allows while none is), or the ledger periods."""
         try:
             if interaction.guild_id is None and not _private(interaction):
                 return []
@@ -379,8 +381,8 @@ class LiarsBot(discord.AutoShardedClient):
             field = next((f for f in form.fields if f.name == param.name), None)
             if field is None or form.refusal is not None:
                 return []
-            listed = dict(field.options) if field.depends_on is None else {
-                value: label for options in field.options_by.values() for value, label in options}
+            listed = dict(field.options) if field.depends_on is None else _options_for(
+                field, getattr(interaction.namespace, field.depends_on, None))
             typed = current.strip().lower()
             typed_value = int if param.kind is Kind.INT else str
             return [app_commands.Choice(name=label[:100], value=typed_value(value)) for value, label in listed.items()
@@ -403,6 +405,19 @@ class LiarsBot(discord.AutoShardedClient):
         except Exception as exc:
             self.log_failure(interaction, "sheet autocomplete", exc)
             return []
+
+
+def _options_for(field: FormField, chosen: object) -> dict[str, str]:
+    """A dependent field's options at the value typed so far in the field it depends on (an autocomplete's
+    namespace holds it as the client sent it: an int, or the text of one); every option of every value while
+    none is typed, or one the form does not list (a quantity past the form's 25: the game judges the move)."""
+    typed = "" if chosen is None else str(chosen).strip()
+    if typed.isascii() and typed.isdigit():
+        typed = str(int(typed))  # "03" is 3
+    listed = field.options_by.get(typed)
+    if listed is None:
+        return {value: label for options in field.options_by.values() for value, label in options}
+    return dict(listed)
 
 
 def _private(interaction: discord.Interaction[Any]) -> bool:

@@ -6,6 +6,7 @@ from typing import Any
 
 import discord
 
+from adapters.discord.bot import _options_for
 from adapters.discord.components import ID_LIMIT, SendButton, TableButton, custom_id
 from adapters.discord.forms import form_view
 from adapters.discord.render import CONTENT_LIMIT, buttons_view, chunks, render
@@ -104,3 +105,14 @@ def test_a_move_on_the_table_as_drawn_carries_the_turn_in_its_id() -> None:
     assert found is not None and (found["table"], found["turn"]) == ("7", None)
     drawn = buttons_view((Button("challenge", "Challenge", "danger", at_turn=True),), KEY, None, 3)
     assert drawn is not None and [c["custom_id"] for c in parts(drawn)] == ["liars:challenge:111:222"]  # no table
+
+
+def test_a_dependent_fields_autocomplete_reads_the_value_as_the_client_typed_it() -> None:
+    """An autocomplete's namespace is not validated: the quantity may come as an int or as its text."""
+    field = FormField("digit", "Of which digit", depends_on="quantity",
+                      options_by={"2": (("9", "nines (9)"),), "3": (("1", "ones (1)"), ("9", "nines (9)"))})
+    every = {"9": "nines (9)", "1": "ones (1)"}
+    assert _options_for(field, 2) == {"9": "nines (9)"} and _options_for(field, "02") == {"9": "nines (9)"}
+    assert _options_for(field, " 3 ") == every
+    for unlisted in (None, "", 0, 4, "x", "٣", -2):
+        assert _options_for(field, unlisted) == every, unlisted

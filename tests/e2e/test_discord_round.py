@@ -160,17 +160,33 @@ async def test_raise_form_offers_only_legal_bids_and_digit_names(world: Harness)
     opener = h.to_act()
     other = h.after(opener)
 
-    # Autocomplete names the digits by the table's rank order: zero is high ("tens") at salomon.
+    # Autocomplete names the digits by the table's rank order: zero is high ("ten") at salomon, as "1 ten" reads.
     iid = await h.fake.send_autocomplete(opener.id, h.guild.id, h.channel.id, "liars", "bid",
                                          {"quantity": 1, "digit": ""}, focused="digit")
     choices = (await h.fake.wait_for_callback(iid)).data["choices"]
-    assert choices[0] == {"name": "tens (0)", "value": 0} and choices[-1]["name"] == "ones (1)"
+    assert choices[0] == {"name": "ten (0)", "value": 0} and choices[-1]["name"] == "one (1)"
+    iid = await h.fake.send_autocomplete(opener.id, h.guild.id, h.channel.id, "liars", "bid",
+                                         {"quantity": 2, "digit": ""}, focused="digit")
+    assert (await h.fake.wait_for_callback(iid)).data["choices"][0] == {"name": "tens (0)", "value": 0}
 
     # Not your turn: the Raise… button answers privately and opens nothing.
     nope = await h.press(other, h.panel("table"), h.button("open-bid"))
     assert nope.ephemeral and nope.content.startswith("It is not your turn") and nope.custom_ids() == []
 
     await h.raise_bid(opener, 2, 5)
+
+    # The digit's autocomplete lists what beats 2 fives at the quantity typed so far (before: every digit of
+    # every quantity); with no quantity, or one the form does not list, every digit (the game judges the bid).
+    async def digits(quantity: int | None) -> list[object]:
+        typed = {"digit": ""} if quantity is None else {"quantity": quantity, "digit": ""}
+        iid = await h.fake.send_autocomplete(other.id, h.guild.id, h.channel.id, "liars", "bid", typed,
+                                             focused="digit")
+        return [c["value"] for c in (await h.fake.wait_for_callback(iid)).data["choices"]]
+
+    every = [0, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+    assert await digits(2) == [0, 9, 8, 7, 6]
+    assert await digits(3) == every and await digits(1) == every and await digits(0) == every
+    assert await digits(None) == every
     form = await h.press(other, h.panel("table"), h.button("open-bid"))
     q_select = form.component(f"liars:pick-bid-1:{h.guild.id}:{h.form_where}")
     d_select = form.component(f"liars:pick-bid-2:{h.guild.id}:{h.form_where}")
