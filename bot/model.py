@@ -94,8 +94,9 @@ class Command:
 
     ``turn``: the turn a form, or a button that answers the table as drawn (``Button.at_turn``: a challenge), was
     drawn at (``TableState.turn``: the stored event that began it); once the table has moved on — the timer played
-    the turn, a new round was dealt, the player moved by another way — its command is refused when it is the
-    sender's turn again, not applied (None: a typed command, or a button that acts on the table as it is).
+    the turn, a new round was dealt, the player moved by another way — its command is refused, not applied: a
+    form's when it is the sender's turn again (else the game says whose it is), a button's whoever sends it
+    (``Runtime.need_same_table``).  None: a typed command, or a button that acts on the table as it is.
 
     ``secrets_here``: where the command was sent, no DM can reach the players (a Discord group DM): what
     is dealt in secret comes to each holder privately in the channel, and the answers say so.
@@ -125,7 +126,9 @@ class Button:
 
 @dataclass(frozen=True, slots=True)
 class Reply:
-    """The answer to the person who acted.  ``private``: ephemeral (always, for errors)."""
+    """The answer to the person who acted.  ``private``: ephemeral (always, for errors).  ``turn``: the turn under
+    way when a reply with buttons was drawn (its ``at_turn`` buttons carry it; None: the adapter draws them with
+    the table's turn as it is then)."""
 
     text: str
     ok: bool = True
@@ -133,6 +136,7 @@ class Reply:
     buttons: tuple[Button, ...] = ()
     data: JsonObject | None = None
     code: str | None = None
+    turn: int | None = None
 
     def to_dict(self) -> dict[str, JsonValue]:
         return {
@@ -142,19 +146,20 @@ class Reply:
             "buttons": [[b.action, b.label, b.style, b.form, b.at_turn] for b in self.buttons],
             "data": dict(self.data) if self.data is not None else None,
             "code": self.code,
+            "turn": self.turn,
         }
 
     @classmethod
     def from_dict(cls, d: JsonObject) -> Reply:
         """The reply :meth:`to_dict` wrote (a stored request's answer)."""
         text, ok, private, data, code = d["text"], d["ok"], d["private"], d.get("data"), d.get("code")
-        buttons = d.get("buttons", [])
+        buttons, turn = d.get("buttons", []), d.get("turn")
         if not (isinstance(text, str) and isinstance(ok, bool) and isinstance(private, bool)
                 and (data is None or isinstance(data, Mapping)) and (code is None or isinstance(code, str))
-                and isinstance(buttons, Sequence)):
+                and isinstance(buttons, Sequence) and (turn is None or type(turn) is int)):
             raise TypeError(f"not a stored reply: {sorted(d)}")
         return cls(text=text, ok=ok, private=private, buttons=tuple(_button(b) for b in buttons), data=data,
-                   code=code)
+                   code=code, turn=turn)
 
 
 def _button(fields: JsonValue) -> Button:

@@ -115,7 +115,7 @@ class Reports:
         table = self.rt.need_table(cmd.key)
         settings = self.rt.cached_settings(cmd.key.server)
         msg = M.panel_message(table, settings) if table.live else M.lobby_message(table)
-        return Reply(render_mentions(msg), private=True, buttons=msg.buttons)
+        return Reply(render_mentions(msg), private=True, buttons=msg.buttons, turn=msg.turn)  # buttons as drawn
 
     async def rules(self, cmd: Command) -> Reply:
         table = self.rt.tables.get(cmd.key)

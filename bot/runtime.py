@@ -19,6 +19,7 @@ from core.errors import GameError
 from core.game import RandomSource
 
 from . import refusals as R
+from .commands import resolve
 from .ledger import period_of
 from .metrics import NO_METER, Meter
 from .model import Command, Message, Reply, TableKey
@@ -154,21 +155,25 @@ class Runtime(TableRepository):
         """A button or form drawn for a table acts on that table only (a closed table's message, or a form
         opened at it, must not move the channel's next table), and a form or a challenge's button drawn at a turn
         only at that turn (one drawn before the timer played the turn, say, must not place a move at the sender's
-        next turn, nor a challenge meet a bid its message did not show; when it is not their turn, the game's own
-        refusal says whose it is)."""
+        next turn, nor a challenge meet a bid its message did not show).  A form's move is the player to act's:
+        when it is not their turn, the game's own refusal says whose it is; a button's move may be anyone's (the
+        quick preset's first challenge), so it is refused whoever sends it."""
         if cmd.table_id is None and cmd.turn is None:
             return
         table = self.tables.get(cmd.key)
         if cmd.table_id is not None and (table is None or table.id != cmd.table_id):
             raise UserError(R.EARLIER_TABLE, "earlier-table")
-        if table is not None and self.turn_moved_on(table, cmd.turn, cmd.actor.user_id):
+        spec = resolve(cmd.name)
+        from_form = spec is not None and spec.form
+        if table is not None and self.turn_moved_on(table, cmd.turn, cmd.actor.user_id, anyone=not from_form):
             raise UserError(R.EARLIER_TURN, "earlier-turn")
 
     @staticmethod
-    def turn_moved_on(table: TableState, turn: int | None, user_id: str) -> bool:
-        """A form (or a button) drawn at ``turn`` is stale for its sender: the table has moved on and it is their
-        turn again (when it is not, the game's own refusal says whose it is)."""
-        return turn is not None and table.turn != turn and table.to_act == user_id
+    def turn_moved_on(table: TableState, turn: int | None, user_id: str, *, anyone: bool = False) -> bool:
+        """A form or a button drawn at ``turn`` is stale for its sender: the table has moved on and it is their turn
+        again (when it is not, the game's own refusal says whose it is), or — ``anyone``: a move its game may take
+        out of turn — whoever sends it."""
+        return turn is not None and table.turn != turn and (anyone or table.to_act == user_id)
 
     def need_table(self, key: TableKey) -> TableState:
         table = self.tables.get(key)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.model import Actor, Button, Command, Reply
-from tests.bot.conftest import ALICE, BOB, KEY, Harness, actor
+from tests.bot.conftest import ALICE, BOB, CAROL, KEY, Harness, actor
 from tests.typed import live_round
 
 
@@ -63,6 +63,7 @@ async def test_a_challenge_button_drawn_before_the_last_move_challenges_nothing(
     o = BOB if p is ALICE else ALICE
     assert (await h.do(p, "bid", "1", "1")).ok
     shown = await h.do(o, "status")  # o's reply, drawn with the table's buttons at this turn
+    assert shown.turn is not None and shown.turn == h.service.turn(KEY)
     at_turn = {b.action: b.at_turn for b in shown.buttons}
     assert at_turn == {"challenge": True, "bid": False, "hand": False, "odds": False}, shown.buttons
     assert Reply.from_dict(shown.to_dict()).buttons == shown.buttons  # stored as drawn
@@ -77,8 +78,8 @@ async def test_a_challenge_button_drawn_before_the_last_move_challenges_nothing(
         return Command("challenge", KEY, who, table_id=table.id, turn=drawn)
 
     assert (await h.do(o, "bid", "1", "2")).ok
-    refused = await h.service.handle(stale(o))  # not o's turn: the game's own refusal says why
-    assert not refused.ok and refused.code == "bidder-cannot-challenge", refused
+    refused = await h.service.handle(stale(o))  # not o's turn, and the table moved on: stale whoever presses it
+    assert not refused.ok and refused.code == "earlier-turn", refused
     assert (await h.do(p, "bid", "1", "3")).ok
     assert h.to_act() == o.user_id  # o's turn again, in the same round: a challenge of 1 three would stand
     stored = await h.service.store.table_events(table.id)
@@ -89,3 +90,30 @@ async def test_a_challenge_button_drawn_before_the_last_move_challenges_nothing(
     now = await h.service.handle(Command("challenge", KEY, o, table_id=table.id, turn=h.service.turn(KEY)))
     assert now.ok, now  # the same button, drawn at this turn
     assert len(await h.service.store.table_events(table.id)) > len(stored)
+
+
+async def test_an_out_of_turn_challenge_from_an_earlier_message_challenges_nothing(harness: Harness) -> None:
+    """At the quick preset anyone but the bidder may challenge, in turn or not: a Challenge pressed on a message
+    drawn before the last bid is refused whoever presses it (a form's move, the player to act's, yields to the
+    game's whose-turn refusal instead)."""
+    h = harness
+    assert (await h.do(ALICE, "start", "quick")).ok
+    assert (await h.do(BOB, "join")).ok
+    assert (await h.do(CAROL, "join")).ok
+    assert (await h.do(ALICE, "deal")).ok
+    p = actor(h.to_act())
+    assert (await h.do(p, "bid", "1", "1")).ok
+    q = actor(h.to_act())
+    shown = await h.do(p, "status")  # p's reply: 1 one standing, q to act
+    assert shown.turn is not None and shown.turn == h.service.turn(KEY)
+    assert Reply.from_dict(shown.to_dict()) == shown
+    assert (await h.do(q, "bid", "5", "9")).ok
+    assert h.to_act() not in (p.user_id, q.user_id)  # the third player's turn: p may still challenge, out of turn
+    table = h.service.table(KEY)
+    assert table is not None
+    stored = await h.service.store.table_events(table.id)
+    refused = await h.service.handle(Command("challenge", KEY, p, table_id=table.id, turn=shown.turn))
+    assert not refused.ok and refused.code == "earlier-turn", refused
+    assert await h.service.store.table_events(table.id) == stored  # 5 nines not challenged
+    fresh = await h.service.handle(Command("challenge", KEY, p, table_id=table.id, turn=h.service.turn(KEY)))
+    assert fresh.ok and len(await h.service.store.table_events(table.id)) > len(stored), fresh

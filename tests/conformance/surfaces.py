@@ -40,6 +40,7 @@ from core.commands import Kind
 from core.game import Option
 from core.registry import get_game
 from tests.adapters.slack.harness import HttpDriver, make_bot
+from tests.e2e.discord_helpers import AT_TURN
 from tests.fakes.discord_server import (
     FakeChannel,
     FakeDiscord,
@@ -228,19 +229,13 @@ class Discord(Surface):
             lambda: next((m for m in self.fake.interaction_responses(iid) if not m.loading), None))
 
     def panel_with(self, custom_id: str) -> RecordedMessage:
-        return self.panel_with_one(custom_id)[0]
-
-    def panel_with_one(self, *custom_ids: str) -> tuple[RecordedMessage, str]:
-        """The panel that has one of these ids, and the id (the first of them it has)."""
         for name in ("table", "lobby"):
             ref = self.service.panel(self.key, name)
             if ref is not None:
                 message = self.fake.get_message(int(ref))
-                drawn = {c.get("custom_id") for c in message.all_components()}
-                found = next((i for i in custom_ids if i in drawn), None)
-                if found is not None:
-                    return message, found
-        raise AssertionError(f"no panel has {' or '.join(custom_ids)}")
+                if any(c.get("custom_id") == custom_id for c in message.all_components()):
+                    return message
+        raise AssertionError(f"no panel has {custom_id}")
 
     async def click(self, user: int, message: RecordedMessage, custom_id: str) -> int:
         return await self.fake.click_button(int(self.users[user]), self.guild.id, self.channel.id, message.id,
@@ -253,9 +248,9 @@ class Discord(Surface):
         table = self.service.table(self.key)
         c = f"{self.channel.id}.{table.id}" if table is not None else str(self.channel.id)  # drawn for this table
         if step.via == "button":  # a move on the table as drawn (a challenge) carries the turn too
-            turn = f".{table.turn}" if table is not None else ""
-            panel, custom_id = self.panel_with_one(f"liars:{spec.name}:{g}:{c}{turn}", f"liars:{spec.name}:{g}:{c}")
-            await self.answered(await self.click(user, panel, custom_id))
+            turn = f".{table.turn}" if table is not None and spec.name in AT_TURN else ""
+            custom_id = f"liars:{spec.name}:{g}:{c}{turn}"
+            await self.answered(await self.click(user, self.panel_with(custom_id), custom_id))
             return
         if step.via == "form":
             opener = f"liars:open-{spec.name}:{g}:{c}"
