@@ -10,16 +10,21 @@ from tests.bot.conftest import ALICE, BOB, CAROL, KEY, Harness, actor
 from tests.typed import live_round
 
 
+async def _heads_up(h: Harness) -> tuple[Actor, Actor]:
+    """Alice and Bob dealt: (the player to act, the other)."""
+    assert (await h.do(ALICE, "start")).ok
+    assert (await h.do(BOB, "join")).ok
+    assert (await h.do(ALICE, "deal")).ok
+    p = actor(h.to_act())
+    return p, BOB if p is ALICE else ALICE
+
+
 async def test_a_stale_form_queued_behind_the_move_that_returns_the_turn_places_nothing(harness: Harness) -> None:
     """Checked before the table's lock only, a stale form waiting for the lock behind the move that handed the
     turn back (a computer thinking, any command under the lock) found it was not its sender's turn, was let
     through to the game's refusal, and then — the turn theirs again — placed its bid."""
     h = harness
-    assert (await h.do(ALICE, "start")).ok
-    assert (await h.do(BOB, "join")).ok
-    assert (await h.do(ALICE, "deal")).ok
-    p = actor(h.to_act())
-    o = BOB if p is ALICE else ALICE
+    p, o = await _heads_up(h)
     table = h.service.table(KEY)
     assert table is not None
     drawn = table.turn  # p's Raise… form, drawn now
@@ -56,11 +61,7 @@ async def test_a_challenge_button_drawn_before_the_last_move_challenges_nothing(
     the bid standing then — one the reply never showed.  A button that answers the table as drawn now carries
     the turn (``Button.at_turn``; the adapters put ``Service.turn`` in its id), and the same rule as a form's holds."""
     h = harness
-    assert (await h.do(ALICE, "start")).ok
-    assert (await h.do(BOB, "join")).ok
-    assert (await h.do(ALICE, "deal")).ok
-    p = actor(h.to_act())
-    o = BOB if p is ALICE else ALICE
+    p, o = await _heads_up(h)
     assert (await h.do(p, "bid", "1", "1")).ok
     shown = await h.do(o, "status")  # o's reply, drawn with the table's buttons at this turn
     assert shown.turn is not None and shown.turn == h.service.turn(KEY)
