@@ -412,8 +412,8 @@ def _options_for(field: FormField, chosen: object) -> dict[str, str]:
     namespace holds it as the client sent it: an int, or the text of one); every option of every value while
     none is typed, or one the form does not list (a quantity past the form's 25: the game judges the move)."""
     typed = "" if chosen is None else str(chosen).strip()
-    if typed.isascii() and typed.isdigit():
-        typed = str(int(typed))  # "03" is 3
+    if typed.isascii() and typed.isdigit() and len(typed) <= 12:
+        typed = str(int(typed))  # "03" is 3 (a longer number is no quantity: every option, below)
     listed = field.options_by.get(typed)
     if listed is None:
         return {value: label for options in field.options_by.values() for value, label in options}
