@@ -22,8 +22,8 @@ table.  A component drawn before carries none, and acts on the table that is the
 (its selects, toggles and send button) also carry ``.<turn>`` after the table (since 2 Dec 2026), the move
 the form was drawn at (``Command.turn``): once the table has moved on, the form sends nothing.  So does a
 table button that answers the table as its message shows it (``Button.at_turn``: Challenge, Call the count,
-Take the hand, Pass; since 2 Dec 2026 too): a click on a message drawn before the last move changes nothing.  An id that
-would pass Discord's 100 characters with it goes without it (a table of a trillion ids, say).
+Take the hand, Pass; since 2 Dec 2026 too): a click on a message drawn before the last move changes nothing.
+An id that would pass Discord's 100 characters with it goes without it (a table of a trillion ids, say).
 
 One base class, :class:`Routed`, does what every component shares: its ``custom_id`` is the head,
 the table key and the values; ``from_custom_id`` rebuilds it from the id's named fields (converted
