@@ -127,8 +127,8 @@ class Button:
 @dataclass(frozen=True, slots=True)
 class Reply:
     """The answer to the person who acted.  ``private``: ephemeral (always, for errors).  ``turn``: the turn under
-    way when a reply with buttons was drawn (its ``at_turn`` buttons carry it; None: the adapter draws them with
-    the table's turn as it is then)."""
+    way when a reply with buttons was drawn (its ``at_turn`` buttons carry it; None: they act on the table as it
+    is, as a typed command does)."""
 
     text: str
     ok: bool = True

@@ -321,8 +321,7 @@ class LiarsBot(discord.AutoShardedClient):
         ephemeral = not (reply.ok and not reply.private)
         parts = chunks(render(reply))
         file = record_file(reply, key)
-        turn = reply.turn if reply.turn is not None else self.service.turn(key)  # (the turn the reply shows)
-        view = buttons_view(reply.buttons, key, self.service.table_id(key), turn) if reply.ok else None
+        view = buttons_view(reply.buttons, key, self.service.table_id(key), reply.turn) if reply.ok else None
         for i, part in enumerate(parts):
             kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": ALLOWED_MENTIONS}
             if i == len(parts) - 1:

@@ -298,8 +298,7 @@ class Listeners(AckedRequests):
     async def _answer(self, client: AsyncWebClient, url: Any, channel: str, user: str, reply: Reply,
                       key: TableKey) -> None:
         """Ephemeral to the person who acted, unless the service made the reply public."""
-        turn = reply.turn if reply.turn is not None else self.service.turn(key)  # (the turn the reply shows)
-        text, blocks = render_reply(reply, key, self.service.table_id(key), turn)
+        text, blocks = render_reply(reply, key, self.service.table_id(key), reply.turn)
         public = reply.ok and not reply.private
         if isinstance(url, str) and url:
             await self.responder.post(url, text, blocks, public=public)

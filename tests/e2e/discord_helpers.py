@@ -180,8 +180,8 @@ class Harness:
 
     @property
     def form_where(self) -> str:
-        """A form component id's table part: the channel, the table, and the move under way (a form drawn now
-        carries the move it was drawn at)."""
+        """A form component's (or an ``AT_TURN`` table button's) id's table part: the channel, the table, and the
+        turn under way (what is drawn now carries the turn it was drawn at)."""
         table = self.service.table(self.key)
         assert table is not None
         return f"{self.where}.{table.turn}"
