@@ -10,7 +10,12 @@ sees its hand and the public history, nothing else), at the strategy's it sums o
 Two nodes with the same public state (standing bid, bidder, phase, challengers), the same
 strategy memory (:func:`~core.serial.players.base.memo_key_of`: nothing for the Markov players, the
 reading for ``reader``) and proportional opponent vectors have proportional values, so each is
-computed once (exact: the vectors are compared after normalising, to 12 decimals).
+computed once (exact: the vectors are compared after normalising, to 12 decimals).  The memo holds
+each key as a 128-bit BLAKE2b digest of its text and each value as float64 bytes, not the key's
+tuples of floats: where a strategy's memory tells almost every history apart (the trained reader's
+mixed dials) the memo holds a node for nearly every history, and the tuples took ~1.2 KB a node
+(3×3 ran out of memory); a digest collision, the one way the lean memo can err, has a chance of
+about n²/2¹²⁹ among n nodes.
 
 The figures: ``value(seat)`` is what the best response earns per round in that seat (seat 0 opens),
 and :func:`exploitability` averages the two seats.  Deviations: at the first few decisions the
@@ -21,6 +26,7 @@ report can say in words where the strategy leaks.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -70,7 +76,7 @@ class BestResponse:
     strategy: Strategy
     track_depth: int = 3
     nodes: int = 0
-    _memo: dict[tuple[object, ...], _Entry] = field(default_factory=dict)
+    _memo: dict[bytes, tuple[bytes, dict[tuple[str, str], float] | None]] = field(default_factory=dict)
 
     def value(self, br_seat: int) -> tuple[float, dict[tuple[str, str], float]]:
         """(units per round the best response earns in ``br_seat``, its deviation gains by situation)."""
@@ -131,11 +137,14 @@ class BestResponse:
             memory,
             tuple(np.round(norm, 12)),
         )
-        hit = self._memo.get(key)
-        if hit is None:
+        digest = hashlib.blake2b(repr(key).encode(), digest_size=16).digest()
+        stored = self._memo.get(digest)
+        if stored is None:
             hit = self._compute(rnd, norm, depth)
-            self._memo[key] = hit
-        return _Entry(hit.value * total, {s: g * total for s, g in hit.deviations.items()})
+            stored = (hit.value.astype(np.float64).tobytes(), hit.deviations or None)
+            self._memo[digest] = stored
+        value = np.frombuffer(stored[0], dtype=np.float64) * total
+        return _Entry(value, {s: g * total for s, g in (stored[1] or {}).items()})
 
     def _compute(self, rnd: Round, reach: FloatArray, depth: int) -> _Entry:
         legal = {action_key(a): a for a in rnd.legal_actions()}
