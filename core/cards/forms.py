@@ -59,12 +59,15 @@ def panel(match: CardsEngine, stake_text: str, round_number: int) -> Panel:
     rules = match.rules
     lines = [f"**Liar's Poker with cards** · {rules.describe()} · stake {stake_text}"]
     live = [mention(p) + (" (a pass left)" if p in match.passes else "") for p in match.live_players]  # unused passes
-    line = "Still in: " + ", ".join(live)
+    line = "Still in: " + (", ".join(live) if live and not match.abandoned else "nobody")
     if match.out:
         line += " · Out: " + ", ".join(mention(p) for p in match.out)
     lines.append(line)
     if match.winner is not None:
         lines.append(f"{mention(match.winner)} won the game.")
+        return Panel("\n".join(lines))
+    if match.abandoned:
+        lines.append("Everyone still in the game left: it ended with no winner.")
         return Panel("\n".join(lines))
     round_ = match.round
     if round_ is None or round_.is_over:

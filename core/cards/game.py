@@ -13,7 +13,10 @@ A seat change (``new_match(previous=...)``) carries the game on: a player who le
 nothing, there being no challenge winner to pay); who is out, who has passed, and who opens carry over
 (an opener who left hands the opening to the next player still in); a newcomer joins the game in play.
 The round under way, if any, is abandoned.  If only one player is left, the new match is over at once
-and its :attr:`CardsMatch.pending` step carries the winner's settlement.
+and its :attr:`CardsMatch.pending` step carries the winner's settlement.  If nobody is left in the game
+(every player still in left at once), the new match is over at once with no winner and nothing to
+settle (:attr:`CardsEngine.abandoned`): a newcomer seated then, or the players already out, would
+otherwise win or play on a game that has nobody left in it.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ from .rules import PRESETS, Rules, make_rules
 from .stats import played_text, player_stats
 from .text import (
     PICTURE_WORDS,
+    abandoned_text,
     challenge_text,
     deal_text,
     declared_text,
@@ -107,13 +111,16 @@ class CardsMatch:
         forfeits: Sequence[str] = (),
         opener: str | None = None,
         summaries: Sequence[Json] = (),
+        abandoned: bool = False,
     ) -> None:
         self.rules = rules
-        self.engine = CardsEngine(rules, players, out=out, passed=passed, forfeits=forfeits, opener=opener)
+        self.engine = CardsEngine(
+            rules, players, out=out, passed=passed, forfeits=forfeits, opener=opener, abandoned=abandoned
+        )
         self._summaries: list[Json] = list(summaries)
         self._rounds_before = len(self._summaries)  # the game's rounds at its seats before (each ended by a challenge)
         self.pending: Step | None = None
-        if self.engine.over:  # everyone else left: the game ends here
+        if self.engine.winner is not None:  # everyone else left: the game ends here
             self.pending = Step(self._end_says(self.engine.transfers), self._final(list(self.engine.transfers)))
 
     # -- state ------------------------------------------------------------------------------------------
@@ -140,6 +147,8 @@ class CardsMatch:
 
     @property
     def end_text(self) -> str:
+        if self.engine.abandoned:
+            return abandoned_text(self.rules.payout)
         if self.engine.winner is None:
             return ""
         return end_text(self.engine.winner, [])
@@ -147,7 +156,7 @@ class CardsMatch:
     # -- deals ------------------------------------------------------------------------------------------
     def deal(self, rng: RandomSource) -> Json:
         if self.over:
-            raise RoundOver("the game is over: one player is left")
+            raise RoundOver("the game is over: one player is left" if self.engine.winner else "the game is over")
         if self.live:
             raise GameError("a round is under way")
         deck = shuffled_deck(rng, self.rules.jokers)
@@ -446,7 +455,8 @@ class CardsGame:
         if opener is not None and opener not in players:
             opener = next((p for p in old._after(opener) if p in players and p not in out), None)
         return CardsMatch(
-            rules, players, out=out, passed=passed, forfeits=forfeits, opener=opener, summaries=previous._summaries
+            rules, players, out=out, passed=passed, forfeits=forfeits, opener=opener, summaries=previous._summaries,
+            abandoned=not any(p in players for p in old.live_players),  # nobody left who is still in it
         )
 
     def describe(self, rules: GameRules) -> str:

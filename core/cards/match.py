@@ -1,7 +1,10 @@
 """A game of cards across rounds: who is still in, the passes, who opens, the payments, the record.
 
 Each round is a :class:`~core.cards.round.Round` at the players still in.  A challenge knocks one
-player out; its winner opens the next round with a fresh deck.  The game ends when one player is left.
+player out; its winner opens the next round with a fresh deck.  The game ends when one player is left,
+or — :attr:`CardsEngine.abandoned` — when a seat change leaves nobody still in it (every player still in
+left at once): then it has no winner, and nobody is paid at its end (a newcomer seated at that change
+does not inherit it: they never played it).
 
 Payout (RULES.md §2 "Stakes"): ``winner`` — at the end every other player (and every ``forfeit``, a
 player who left the table during the game) pays the winner the stake; ``knockout`` — at each challenge
@@ -83,6 +86,7 @@ class CardsEngine:
         passed: Sequence[str] = (),
         forfeits: Sequence[str] = (),
         opener: str | None = None,
+        abandoned: bool = False,
     ) -> None:
         if not players or len(set(players)) != len(players) or len({*players, *out, *forfeits}) < 2:
             # a game carried on at one seat (everyone else left) counts those who left: it is over at once
@@ -102,6 +106,11 @@ class CardsEngine:
         self.rounds: list[dict[str, Any]] = []  # records of the rounds, the one under way last
         self.transfers: list[Transfer] = []
         self.winner: str | None = live[0] if len(live) == 1 else None
+        #: nobody still in who played it (everyone still in left at the seat change that made this engine, which
+        #: says so: a newcomer seated then is not one): over, no winner
+        self.abandoned = abandoned or not live
+        if self.abandoned:
+            self.winner = self.next_opener = None
         if self.winner is not None:
             self._settle_winner()
 
@@ -112,7 +121,7 @@ class CardsEngine:
 
     @property
     def over(self) -> bool:
-        return self.winner is not None
+        return self.winner is not None or self.abandoned
 
     @property
     def live(self) -> bool:
@@ -146,7 +155,7 @@ class CardsEngine:
         reshuffles: Sequence[Sequence[Card]] | None = None,
     ) -> Round:
         if self.over:
-            raise RoundOver("the game is over: one player is left")
+            raise RoundOver("the game is over: one player is left" if self.winner else "the game is over")
         if self.live:
             raise GameError("a round is under way")
         live = self.live_players

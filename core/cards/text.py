@@ -149,6 +149,12 @@ def transfers_text(transfers: Sequence[Transfer]) -> str:
     return " ".join(f"{mention(t.payer)} pays {mention(t.payee)} {units(t.units)}." for t in transfers)
 
 
+def abandoned_text(payout: str) -> str:
+    """The end of a game everyone still in it left at once: no winner."""
+    paid = "what each challenge paid stands" if payout == "knockout" else "nobody pays"
+    return f"Everyone still in the game has left the table: the game ends with no winner, and {paid}."
+
+
 def end_text(winner: str, transfers: Sequence[Transfer]) -> str:
     text = f"{mention(winner)} is the last player standing and wins the game!"
     if transfers:

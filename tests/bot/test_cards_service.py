@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from bot.model import Actor
 from core.cards.game import CARDS
 from core.cards.round import Phase, Round
@@ -213,6 +215,43 @@ async def test_when_two_of_three_leave_in_one_round_the_one_left_wins(harness: H
     verified = [CARDS.verify(record) for record in records]
     assert len(records) == 2 and verified[-1]["rounds"] == [] and verified[-1]["winner"] == opener
     assert verified[-1]["net"] == {opener: 2, under_gun: -1, third: -1}
+
+
+@pytest.mark.parametrize("payout", ["winner", "knockout"])
+async def test_when_everyone_still_in_leaves_the_game_ends_with_no_winner(harness: Harness, payout: str) -> None:
+    """Four players; one is knocked out, then both of the others still in leave while the third is knocked out.
+    The next deal seated only players already out: it raised (no opener) and the table's follow-up failed at
+    every tick.  Now the game ends there with no winner and the table closes, no money moving for its end."""
+    h = harness
+    assert (await h.do(ALICE, "start", "game=cards", f"payout={payout}")).ok
+    for guest in (BOB, CAROL, ADMIN):
+        assert (await h.do(guest, "join")).ok
+    assert (await h.do(ALICE, "deal")).ok
+    out: list[str] = []
+    for leaving in (False, True):
+        r = round_of(h)
+        opener = r.to_act
+        assert opener is not None
+        if leaving:  # the two still in besides the opener ask to leave; the round plays on
+            others = [p for p in r.players if p != opener]
+            assert len(others) == 2
+            for p in others:
+                assert (await h.do(actor(p), "leave")).ok
+        assert (await h.do(actor(opener), "declare", "royal", "flush")).ok
+        assert (await h.do(actor(round_of(h).to_act), "challenge")).ok  # not held: the declarer is out
+        out.append(opener)
+    assert h.service.table(KEY) is None  # closed at the next deal
+    said = "\n".join(m.text for m in h.notifier.messages)
+    paid = "what each challenge paid stands" if payout == "knockout" else "nobody pays"
+    assert f"the game ends with no winner, and {paid}." in said, said[-600:]
+    assert "wins the game" not in said
+    balances = await h.service.store.balances(KEY.server)
+    assert sum(balances.values()) == 0
+    if payout == "winner":
+        assert not any(balances.values()), balances
+    else:  # each knocked-out declarer paid their challenger (the second, the first's, was paid then), nothing more
+        assert balances[out[0]] == -1 and balances.get(out[1], 0) == 0, balances
+        assert sorted(v for v in balances.values() if v) == [-1, 1], balances
 
 
 async def test_the_deal_posts_the_whole_commitment_and_the_challenge_reveals_the_salt(harness: Harness) -> None:

@@ -13,7 +13,7 @@ from core.cards.game import CARDS, CardsMatch
 from core.cards.hands import HandType
 from core.cards.record import commitment, replay
 from core.cards.text import PICTURE_WORDS
-from core.errors import ActionParseError, GameError, NotYourTurn
+from core.errors import ActionParseError, GameError, NotYourTurn, RoundOver
 from core.game import SayKind, Settled
 
 SUITS = set("♣♦♥♠🃏")
@@ -269,6 +269,31 @@ def test_when_everyone_else_leaves_the_new_match_is_over_and_settles() -> None:
     assert isinstance(last, CardsMatch) and last.over and last.pending is not None
     (settled,) = last.pending.settled
     assert settled.net[survivor] == 2 and sum(settled.net.values()) == 0
+
+
+@pytest.mark.parametrize("payout", ["winner", "knockout"])
+def test_when_everyone_still_in_leaves_the_game_ends_with_no_winner(payout: str) -> None:
+    """b and c are still in, a and e are out; b and c leave at one seat change.  The game was left with nobody in
+    it: one made only of players already out could not be dealt (no opener: it raised at the deal), and a
+    newcomer seated at that change won at once, the leavers' forfeits and those already out paying them."""
+    rules = CARDS.make_rules("standard", {"payout": payout})
+    before = CardsMatch(rules, ("a", "b", "c", "e"), out=("a", "e"))
+    for seats in (["a", "e"], ["a"], ["a", "d"], ["d", "f"]):
+        m = CARDS.new_match(rules, seats, host=seats[0], previous=before)
+        assert isinstance(m, CardsMatch)
+        assert m.over and m.engine.winner is None and m.pending is None, seats  # nothing to settle, nobody wins
+        paid = "what each challenge paid stands" if payout == "knockout" else "nobody pays"
+        assert m.end_text == (
+            f"Everyone still in the game has left the table: the game ends with no winner, and {paid}."
+        )
+        with pytest.raises(RoundOver, match=r"^the game is over$"):
+            m.deal(random.Random(1))
+        text = m.panel("(seats)").text
+        assert "Still in: nobody" in text and "ended with no winner" in text and "won the game" not in text
+    carried = CARDS.new_match(rules, ["b", "d"], host="b", previous=before)  # one still in stays: played on
+    assert not carried.over and carried.engine.live_players == ["b", "d"]
+    won = CARDS.new_match(rules, ["b"], host="b", previous=before)  # the one still in is the one left: wins
+    assert won.over and isinstance(won, CardsMatch) and won.engine.winner == "b" and won.pending is not None
 
 
 @pytest.mark.parametrize("typed", ["٢", "1_0", "+", "", "1" * 5000, "２"])
