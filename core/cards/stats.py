@@ -72,9 +72,13 @@ def player_stats(player: str, records: Sequence[Mapping[str, Any]]) -> tuple[str
 def played_text(player: str, records: Sequence[Mapping[str, Any]]) -> str:
     """``2 games``, ``5 rounds`` or ``2 games and 5 rounds``: the player's records, a winner payout's one a whole
     game, a knockout payout's one a challenge (the round it ends); a knockout game's own end (a row of its own
-    only where a seat change ended it, no challenge) counts as neither."""
+    only where a seat change ended it, no challenge) counts as neither, its challenges being counted — unless the
+    player has no other record: then each such end is a game ("1 game", where it read "0 rounds" beside "Games
+    won: 1 of 1 finished")."""
     mine = [r.get("outcome") or {} for r in records if player in (r.get("outcome") or {}).get("net", {})]
     games = sum(1 for o in mine if o.get("kind") == "game" and o.get("payout", "winner") == "winner")
     rounds = sum(1 for o in mine if o.get("kind") != "game")
+    if not games and not rounds:
+        games = sum(1 for o in mine if o.get("kind") == "game")
     parts = [f"{n} {word}{'s' if n != 1 else ''}" for n, word in ((games, "game"), (rounds, "round")) if n]
     return " and ".join(parts) or "0 rounds"

@@ -400,6 +400,7 @@ async def test_a_knockout_game_that_ends_at_a_seat_change_counts_as_finished(har
     assert "Games won: 1 of 1 finished" in won.text and data(won)["cards"]["rating"] is not None, won.text
     left = await h.do(leaver, "stats")
     assert left.ok and "Games won: 0 of 1 finished" in left.text, left.text
+    assert left.text.startswith(f"📊 {leaver.name}: 1 game, net"), left.text  # it read "0 rounds": in no challenge
     assert sum((await h.service.store.balances(KEY.server)).values()) == 0
     history = (await h.do(ALICE, "history")).text  # it said "Card game 2: 0 rounds, won by …"
     assert "0 rounds" not in history and f"the game won by {winner.name}, its last rival having left" in history
