@@ -35,11 +35,19 @@ def _start_options(cmd: Command) -> tuple[dict[str, str], list[str]]:
     for w in args:
         if "=" in w:
             name, _, value = w.partition("=")
-            opts.setdefault(name.strip().lower().replace("-", "_"), value.strip())
+            _once(opts, name.strip().lower().replace("-", "_"), value.strip())
     for name, value in opts.items():
         if value.strip() == "":
             raise UserError(R.option_without_value(name), "bad-option")
     return opts, positional
+
+
+def _once(opts: dict[str, str], name: str, value: str) -> None:
+    """``opts[name] = value``, refused where ``name`` has another value already (``stake=2 stake=3``, a form's
+    stake and a typed one, ``start salomon preset=classic``: the first was kept, silently)."""
+    if name in opts and opts[name].strip().lower() != value.strip().lower():
+        raise UserError(R.given_twice(name), "bad-option")
+    opts[name] = opts.get(name, value)
 
 
 def _joined(words: Sequence[str]) -> list[str]:
@@ -77,7 +85,7 @@ class Lobby:
             if len(positional) > 5:
                 raise UserError(R.START_USAGE)
             for name, value in zip(("preset", "stake", "seats", "computers", "level"), positional, strict=False):
-                opts.setdefault(name, value)
+                _once(opts, name, value)
             server_preset, server_options = game_defaults(settings, game.name)  # this server's, for this game
             preset = opts.pop("preset", None) or server_preset
             if preset is not None and preset.lower() not in game.presets:

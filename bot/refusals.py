@@ -191,6 +191,14 @@ def future_period(period: str) -> str:
     return f"{period} has not begun: a month is settled once it has been played."
 
 
+def takes_nothing(name: str) -> str:
+    return f"`{name}` takes nothing after it: send `{name}` alone. Nothing was done."
+
+
+def given_twice(name: str) -> str:
+    return f"{quoted(name)} is given twice, with different values: give it once."
+
+
 def option_without_value(name: str) -> str:
     return f"{quoted(name)} needs a value, like `{name[:20]}=…`."
 

@@ -168,9 +168,16 @@ class Reports:
         if bad is not None:
             raise UserError(R.bad_setting_word(bad), "bad-option")
         pairs = [(n.strip().lower().replace("-", "_"), v.strip()) for n, _, v in (w.partition("=") for w in words)]
+        nameless = next((w for (n, _), w in zip(pairs, words, strict=True) if n == ""), None)
+        if nameless is not None:  # `=5`: no name (it read "Unknown option ''")
+            raise UserError(R.bad_setting_word(nameless), "bad-option")
         empty = next((n for n, v in pairs if v == "" and n != "admins"), None)  # admins= clears the admins
         if empty is not None:
             raise UserError(R.option_without_value(empty), "bad-option")
+        given: dict[str, str] = {}
+        for n, v in pairs:  # `stake=2 stake=3`: the last was kept, silently (a new table's `start` kept the first)
+            if given.setdefault(n, v).lower() != v.lower():
+                raise UserError(R.given_twice(n), "bad-option")
         named = next((v.lower() for n, v in pairs if n == "game"), DEFAULT_GAME)  # whose defaults change
         if named not in GAMES:
             raise UserError(R.unknown_game(GAMES), "bad-option")
@@ -244,8 +251,11 @@ class Reports:
         settings = await rt.settings(server)
         args = [a.lower() for a in cmd.args]
         settle = "settle" in args or bool(cmd.options.get("settle"))
-        period = next((a for a in args if a not in ("settle", "chart")), None) or str(
-            cmd.options.get("period") or rt.period())
+        named = [a for a in args if a not in ("settle", "chart")] + [str(v) for k, v in cmd.options.items()
+                                                                   if k == "period" and v]
+        if len(set(named)) > 1:  # `sheet 2025-12 2026-01` showed the first, silently
+            raise UserError(R.given_twice("period"), "bad-option")
+        period = named[0] if named else rt.period()
         if not is_period(period):
             raise UserError(R.bad_period(rt.period()), "bad-period")
         # (only an admin, who may see that month without the chart, is told to ask without it)
@@ -354,17 +364,22 @@ class Reports:
         by, game = "skill", DEFAULT_GAME
         words = [a.lower() for a in cmd.args] + [str(v).lower() for k, v in cmd.options.items()
                                                   if k in ("period", "by", "game")]
+        chosen: dict[str, str] = {}  # `leaderboard 2025-12 2026-01`, `money skill`: the last was kept, silently
         for word in words:
-            if word == "all":
-                period = None
-            elif is_period(word):
-                period = word
-            elif word in ("money", "skill"):
+            slot = ("period" if word == "all" or is_period(word) else "by" if word in ("money", "skill")
+                    else "game" if word in GAMES else None)
+            if slot is None:
+                if word != "by":
+                    raise UserError(R.bad_leaderboard_word(word, GAMES), "bad-option")
+                continue
+            if chosen.setdefault(slot, word) != word:
+                raise UserError(R.given_twice(slot), "bad-option")
+            if slot == "period":
+                period = None if word == "all" else word
+            elif slot == "by":
                 by = word
-            elif word in GAMES:
+            else:
                 game = word
-            elif word != "by":
-                raise UserError(R.bad_leaderboard_word(word, GAMES), "bad-option")
         settings = await rt.settings(server)
         shown = await self.discretion.period(cmd, settings)
         self.discretion.refuse_earlier(period, shown)

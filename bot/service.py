@@ -42,6 +42,11 @@ __all__ = ["Service", "UserError"]
 log = logging.getLogger(__name__)
 
 
+def _given(cmd: Command) -> bool:
+    """Whether the command carries any word or option (a platform's unset option, ``None``, is none)."""
+    return any(a.strip() for a in cmd.args) or any(v is not None for v in cmd.options.values())
+
+
 class Service:
     def __init__(self, store: Store, notifier: Notifier, *, panels: Panels | None = None, clock: Clock | None = None,
                  rng: RandomSource | None = None, computer_delay: float = 0.0, platform: str | None = None,
@@ -238,6 +243,10 @@ class Service:
             return Reply(R.unknown_command(cmd.name), ok=False, code="unknown-command")
         if spec.name != cmd.name:
             cmd = replace(cmd, name=spec.name)
+        if not spec.params and spec.changes and _given(cmd):
+            # `last 3`, `join stake=5`, `end --force`: words no parameter takes were dropped and the command ran
+            # as if sent alone (`last 3` declared this round the last); refused, nothing done
+            return Reply(R.takes_nothing(spec.name), ok=False, code="bad-option")
         try:
             # a read waits for a write under way (it never sees a change its commit may roll back); any
             # command whose table another process changed first runs again on the table as stored

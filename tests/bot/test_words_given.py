@@ -1,0 +1,119 @@
+"""Words a command does not take, and options given twice: one private refusal, nothing changed.
+
+Before: a command that takes nothing ran as if sent alone whatever followed it (`last 3` declared this round
+the last, `join stake=5` seated the player at the table's stake, `end --force` ended the table), and an option
+given twice was settled silently — `start` kept the first value, `config` the last, `sheet` the first period,
+`leaderboard` the last.  On Slack and in the terminal the words reach the service as typed; Discord's slash
+commands cannot carry words a command does not declare, but its options and typed words can still disagree.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bot.conftest import ADMIN, ALICE, BOB, KEY, Harness
+
+
+async def _dealt(h: Harness) -> None:
+    assert (await h.do(ALICE, "start")).ok and (await h.do(BOB, "join")).ok and (await h.do(ALICE, "deal")).ok
+
+
+@pytest.mark.parametrize("words", [("stake=5",), ("seats=2",), ("now",), ("0",), ("",)])
+async def test_join_with_words_is_refused_and_seats_nobody(harness: Harness, words: tuple[str, ...]) -> None:
+    h = harness
+    assert (await h.do(ALICE, "start")).ok
+    refused = await h.do(BOB, "join", *words)
+    if words == ("",):  # nothing typed after it: `join` alone
+        assert refused.ok and BOB.user_id in h.table().seats
+        return
+    assert not refused.ok and refused.code == "bad-option" and refused.private, refused
+    assert refused.text == "`join` takes nothing after it: send `join` alone. Nothing was done."
+    assert BOB.user_id not in h.table().seats
+
+
+async def test_last_with_a_number_is_refused_and_declares_nothing(harness: Harness) -> None:
+    h = harness
+    await _dealt(h)
+    events = h.table().events
+    refused = await h.do(ALICE, "last", "3")
+    assert not refused.ok and refused.code == "bad-option" and not h.table().last_declared
+    assert h.table().events == events  # nothing stored
+    assert (await h.do(ALICE, "last")).ok and h.table().last_declared
+
+
+@pytest.mark.parametrize(("name", "words"), [("end", ("--force",)), ("deal", ("now",)), ("leave", ("stake=9",))])
+async def test_table_commands_with_words_are_refused(harness: Harness, name: str, words: tuple[str, ...]) -> None:
+    h = harness
+    assert (await h.do(ALICE, "start")).ok and (await h.do(BOB, "join")).ok
+    events = h.table().events
+    refused = await h.do(ALICE, name, *words)
+    assert not refused.ok and refused.code == "bad-option" and f"`{name}` takes nothing after it" in refused.text
+    assert h.service.table(KEY) is not None and h.table().events == events and not h.table().live
+
+
+@pytest.mark.parametrize("words", [("now",), ("5", "sevens")])
+async def test_a_challenge_with_words_is_refused(harness: Harness, words: tuple[str, ...]) -> None:
+    h = harness
+    await _dealt(h)
+    opener = h.to_act()
+    bidder = ALICE if opener == ALICE.user_id else BOB
+    other = BOB if bidder is ALICE else ALICE
+    assert (await h.do(bidder, "bid", "1", "0")).ok
+    events = h.table().events
+    refused = await h.do(other, "challenge", *words)
+    assert not refused.ok and refused.code == "bad-option" and h.table().events == events
+    assert (await h.do(other, "challenge")).ok
+
+
+@pytest.mark.parametrize(
+    ("words", "options", "twice"),
+    [
+        (("stake=2", "stake=3"), {}, "stake"),
+        (("stake=3",), {"stake": 2}, "stake"),  # Discord: the slash option and the typed options disagree
+        (("salomon", "preset=classic"), {}, "preset"),
+        (("classic", "2", "stake=3"), {}, "stake"),
+    ],
+)
+async def test_start_with_an_option_given_twice_opens_nothing(
+    harness: Harness, words: tuple[str, ...], options: dict[str, int], twice: str
+) -> None:
+    h = harness
+    refused = await h.do(ALICE, "start", *words, **options)
+    assert not refused.ok and refused.code == "bad-option", refused
+    assert refused.text == f"'{twice}' is given twice, with different values: give it once."
+    assert h.service.table(KEY) is None
+
+
+async def test_start_with_the_same_value_twice_opens_the_table(harness: Harness) -> None:
+    h = harness
+    assert (await h.do(ALICE, "start", "stake=2", "stake=2", stake=2)).ok
+    assert h.table().rules.stake == 2
+
+
+async def test_config_with_a_setting_given_twice_or_nameless_saves_nothing(harness: Harness) -> None:
+    h = harness
+    before = (await h.do(ADMIN, "config")).text
+    twice = await h.do(ADMIN, "config", "turn_timeout=90", "turn_timeout=120")
+    assert not twice.ok and twice.code == "bad-option" and "'turn_timeout' is given twice" in twice.text
+    nameless = await h.do(ADMIN, "config", "=5")
+    assert not nameless.ok and nameless.text == "Write settings as name=value (e.g. `preset=salomon`), not '=5'."
+    assert (await h.do(ADMIN, "config")).text == before
+    assert (await h.do(ADMIN, "config", "turn_timeout=90", "TURN_TIMEOUT=90")).ok  # the same value: once
+
+
+@pytest.mark.parametrize(
+    ("name", "words", "twice"),
+    [
+        ("sheet", ("2025-12", "2026-01"), "period"),
+        ("leaderboard", ("2025-12", "2026-01"), "period"),
+        ("leaderboard", ("all", "2026-01"), "period"),
+        ("leaderboard", ("money", "skill"), "by"),
+        ("leaderboard", ("serial", "cards"), "game"),
+    ],
+)
+async def test_books_with_two_periods_or_orders_are_refused(
+    harness: Harness, name: str, words: tuple[str, ...], twice: str
+) -> None:
+    refused = await harness.do(ADMIN, name, *words)
+    assert not refused.ok and refused.code == "bad-option" and f"'{twice}' is given twice" in refused.text
+    assert (await harness.do(ADMIN, name, words[0])).ok  # one of them alone is answered
