@@ -41,6 +41,12 @@ __all__ = [
 RANK_CHARS = "23456789TJQKA"
 SUITS = "CDHS"
 _SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+# what people type for a suit, read as its letter: the symbols, black and white, and without the presentation
+# marks emoji keyboards add (U+FE0F, U+FE0E); Slack's shortcodes; the joker's
+_SYMBOL_LETTERS = str.maketrans({"♣": "C", "♧": "C", "♦": "D", "♢": "D", "♥": "H", "♡": "H", "♠": "S", "♤": "S",
+                                 "\ufe0f": None, "\ufe0e": None})
+_SHORTCODES = {":clubs:": "C", ":diamonds:": "D", ":hearts:": "H", ":heart:": "H", ":spades:": "S",
+               ":black_joker:": "JK"}
 _NAMES = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
 _PLURALS = tuple(n + ("es" if n == "six" else "s") for n in _NAMES)
 
@@ -77,8 +83,12 @@ class Card:
 
     @staticmethod
     def parse(text: str) -> Card:
-        """``7H``, ``TS``, ``10S``, ``qd``, ``JK`` (also ``7♥``, and ``7♥️`` as emoji keyboards send it)."""
-        key = str(text).replace("\ufe0f", "").strip().upper()  # the emoji presentation mark: not part of a card
+        """``7H``, ``TS``, ``10S``, ``qd``, ``JK`` (also ``7♥``, ``T♥``, ``7♡``, ``7♥️`` as emoji keyboards send it,
+        and ``7:hearts:`` as Slack sends an emoji typed in a command)."""
+        key = str(text).strip()
+        for name, letter in _SHORTCODES.items():
+            key = key.replace(name, letter)
+        key = key.translate(_SYMBOL_LETTERS).strip().upper()
         card = _BY_NAME.get(key)
         if card is None:
             raise CardParseError(f"{quoted(text)} is not a card: write rank then suit, like 7H, TS, 10S, QD, or JK")
@@ -98,7 +108,6 @@ _ALL: tuple[Card, ...] = tuple(Card(r, s, (r - 2) * 4 + i) for r in range(2, 15)
 _BY_NAME: dict[str, Card] = {"JK": JOKER, "🃏": JOKER, "JOKER": JOKER}
 for _c in _ALL:
     _BY_NAME[str(_c)] = _c
-    _BY_NAME[_c.pretty().upper()] = _c
     if _c.rank == 10:
         _BY_NAME["10" + _c.suit] = _c
 CARDS_BY_CODE: tuple[Card, ...] = (*_ALL, JOKER)

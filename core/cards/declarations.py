@@ -257,6 +257,17 @@ _PHRASES: tuple[tuple[tuple[str, ...], HandType, tuple[int, ...]], ...] = (
     (("pair",), HandType.PAIR, ()),
     (("high", "card"), HandType.HIGH_CARD, ()),
 )
+_FIGURE_COUNTS = {"2": HandType.PAIR, "3": HandType.THREE_OF_A_KIND, "4": HandType.FOUR_OF_A_KIND}
+_FIGURE_COUNTS["5"] = HandType.FIVE_OF_A_KIND  # "3 fours": a count only before a rank said in the plural
+_SIZES = {HandType.PAIR: 2, HandType.THREE_OF_A_KIND: 3, HandType.FOUR_OF_A_KIND: 4, HandType.FIVE_OF_A_KIND: 5}
+# how many ranks come before a kicker's, and a declaration that names them
+_MAIN_RANKS = {HandType.PAIR: 1, HandType.TWO_PAIR: 2, HandType.THREE_OF_A_KIND: 1, HandType.FOUR_OF_A_KIND: 1}
+_KICKER_EXAMPLES = {
+    HandType.PAIR: "pair of sevens with a king kicker",
+    HandType.TWO_PAIR: "two pair, sevens over threes with a king kicker",
+    HandType.THREE_OF_A_KIND: "three sevens with a king kicker",
+    HandType.FOUR_OF_A_KIND: "four sevens with a king kicker",
+}
 _GROUPS = frozenset({HandType.PAIR, HandType.THREE_OF_A_KIND, HandType.FOUR_OF_A_KIND, HandType.FIVE_OF_A_KIND})
 _COLOURS = frozenset({"red", "black", "color"})
 # "a" is the article before these ("a pair of sixes", "a king high", "a red flush"), and before a rank in digits
@@ -278,8 +289,8 @@ _EXAMPLES = "e.g. 'two pair, sevens over threes', 'king-ten high', 'eights full 
 
 def _parse(text: str) -> Declaration:
     raw = str(text)
-    s = raw.strip().lower().split("—")[0].split(" at least")[0]
-    s = s.replace("colour", "color").replace("’", "'")
+    s = raw.strip().lower().split(" at least")[0]  # (the floor as the table echoes it: "— at least 7-7-3-3-2")
+    s = s.replace("colour", "color").replace("’", "'").replace("–", "-").replace("—", "-")  # phones' dashes
     s = re.sub(r"[,.;:!()]", " ", s)
     tokens: list[tuple[str, bool]] = []
     for group in s.split():
@@ -309,15 +320,20 @@ def _parse(text: str) -> Declaration:
     implicit: HandType | None = None
     counted: list[tuple[int, HandType]] = []  # "three kings and two fours": a group for each count of a rank
     found: list[int] = list(preset)
+    found_at: list[int] = [-1] * len(preset)  # the token each rank was said at
+    kickers: set[int] = set()  # the places in ``found`` of ranks said as a kicker ("with a king", "king kicker")
     for k, (word, grouped) in enumerate(tokens):
         if used[k] or word in _COLOURS:
             continue
         nxt = words[k + 1] if k + 1 < len(words) else ""
-        if word in _COUNTS and not grouped and nxt in ("pair", "pairs"):
+        count = _COUNTS.get(word) or (_FIGURE_COUNTS.get(word) if nxt in _PLURAL else None)  # "3 fours"
+        if count is not None and not grouped and nxt in ("pair", "pairs"):
             raise DeclarationParseError(f"no hand has {word} pairs: say 'two pair' or 'a pair of {word}s'")
-        if word in _COUNTS and not grouped and nxt in _PLURAL:
-            counted.append((k, _COUNTS[word]))
-        elif word in _PLURAL:
+        if count is not None and not grouped and nxt in _PLURAL:
+            counted.append((k, count))
+            continue
+        before = len(found)
+        if word in _PLURAL:
             found.append(_PLURAL[word])
         elif word == "a" and (grouped or words[k + 1 : k + 3] == ["full", "of"] or not (nxt in _ARTICLE_BEFORE or (
                 nxt in _DIGIT_RANKS and (words[k - 1] if k else "") in _TAKES_ARTICLE))):  # ("A full of fours")
@@ -327,8 +343,15 @@ def _parse(text: str) -> Declaration:
         elif word in _FILLER:
             if word == "over":
                 implicit = implicit or HandType.TWO_PAIR
+            elif word == "up" and found:  # "queens up": two pair, the queens the higher
+                implicit = implicit or HandType.TWO_PAIR
         else:
             raise DeclarationParseError(f"I don't know the word {quoted(word)} in a declaration: {_EXAMPLES}")
+        if len(found) > before:
+            found_at.append(k)
+            back = [w for w in words[:k] if w not in ("a", "an")]
+            if (back and back[-1] == "with" and word not in _PLURAL) or nxt in ("kicker", "kickers"):  # not "with 7s"
+                kickers.add(len(found) - 1)
     kinds = {k for _, k in said if k not in _GROUPS}  # these name the whole hand ("flush with two aces")
     named = [k for _, k in said if k in _GROUPS]  # "pair", "trips", "four of a kind"…: one group of a rank each
     if len(kinds) > 1 or (kinds and named):
@@ -343,8 +366,11 @@ def _parse(text: str) -> Declaration:
         said_counts = [k for _, k in sorted(counted)]  # "full house, two queens and three kings": kings full
         if kind is HandType.FULL_HOUSE and said_counts == [HandType.PAIR, HandType.THREE_OF_A_KIND] and len(found) >= 2:
             found[0], found[1] = found[1], found[0]
-        elif kind is HandType.TWO_PAIR and said_counts == [HandType.PAIR, HandType.PAIR]:
-            found[:2] = sorted(found[:2], reverse=True)
+        elif kind is HandType.TWO_PAIR and (said_counts == [HandType.PAIR, HandType.PAIR] or "over" not in words):
+            found[:2] = sorted(found[:2], reverse=True)  # "two pair, 3s and 7s" (only "over" says which is higher)
+        elif kind is HandType.FLUSH and counted:  # "flush with two aces" (a joker's): A-A-…, not A high
+            times = {k + 1: _SIZES[c] for k, c in counted}
+            found = [r for r, at in zip(found, found_at, strict=True) for _ in range(times.get(at, 1))]
     elif len(groups) == 1:
         kind = groups[0]
     elif sorted(groups) == [HandType.PAIR, HandType.THREE_OF_A_KIND]:  # "three kings and a pair of queens"
@@ -363,6 +389,13 @@ def _parse(text: str) -> Declaration:
         kind = HandType.HIGH_CARD
     else:
         raise DeclarationParseError(f"what kind of hand is {quoted(raw.strip())}? {_EXAMPLES}")
+    mains = _MAIN_RANKS.get(kind, 0)
+    if any(place < mains for place in kickers):  # "pair with a king kicker" read as a pair of kings
+        rank = "ranks" if mains > 1 else "rank"
+        raise DeclarationParseError(
+            f"name the {type_name(kind)}'s {rank} before its kicker, like '{_KICKER_EXAMPLES[kind]}' (a declaration "
+            f"names its ranks in order, the kickers last)"
+        )
     if colour:
         if kind is HandType.FLUSH:
             kind = HandType.COLOUR_FLUSH

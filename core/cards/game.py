@@ -212,7 +212,8 @@ class CardsMatch:
             raw = options.get("cards")
             typed = str(raw) if raw is not None else " ".join(words)
             items = typed.replace(",", " ").split()  # "JD, 7H" typed as the option's "JD,7H" is
-            cards = parse_cards([item.split("#")[0] for item in items])
+            # (a form's value names the card's place, "JK#2"; "#1" alone is refused as typed, not as '')
+            cards = parse_cards([item.split("#")[0] or item for item in items])
             return {"player": player, "discard": [str(c) for c in cards]}
         raise ActionParseError(
             f"the card game's commands are declare, take, discard, challenge, pass — not {quoted(verb)}")

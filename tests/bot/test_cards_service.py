@@ -254,6 +254,20 @@ async def test_when_everyone_still_in_leaves_the_game_ends_with_no_winner(harnes
         assert sorted(v for v in balances.values() if v) == [-1, 1], balances
 
 
+async def test_a_discard_of_a_place_alone_is_refused_as_typed(harness: Harness) -> None:
+    """`discard #1` answered "'' is not a card" (the form's "#n" place was cut off first)."""
+    h = harness
+    await open_cards(h)
+    r = round_of(h)
+    assert (await h.do(actor(r.to_act), "declare", *r.least_raise().name().split())).ok
+    taker = actor(round_of(h).to_act)
+    assert (await h.do(taker, "take")).ok
+    hand = list(round_of(h).hand)
+    refused = await h.do(taker, "discard", "#1")
+    assert not refused.ok and refused.code == "bad-card" and refused.text.startswith("'#1' is not a card"), refused
+    assert list(round_of(h).hand) == hand
+
+
 async def test_the_deal_posts_the_whole_commitment_and_the_challenge_reveals_the_salt(harness: Harness) -> None:
     """The deal posted 16 hex digits of the SHA-256 (64 bits: two decks sharing them are found in about 2^32
     hashes) and no message ever showed the salt: the shuffle could not be checked from the channel."""

@@ -61,8 +61,13 @@ def declare_least(via: str) -> Item:
 
 
 def discard_two(service: Service, key: TableKey) -> Step:
+    """The first two cards as people type them: the rank's letter and the suit's symbol (``T♥``: it was refused),
+    then the suit as Slack sends an emoji typed in a command (``7:hearts:``)."""
     hand = _round(service, key).hand
-    return Step("turn", "discard", (str(hand[0]), str(hand[1])))
+    first, second = str(hand[0]), str(hand[1])
+    symbol = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[first[-1]]
+    shortcode = {"C": ":clubs:", "D": ":diamonds:", "H": ":hearts:", "S": ":spades:"}[second[-1]]
+    return Step("turn", "discard", (first[:-1] + symbol, second[:-1] + shortcode))
 
 
 def card_game() -> Script:

@@ -28,6 +28,17 @@ def test_a_card_as_an_emoji_keyboard_or_discord_sends_it_is_read(suit: str) -> N
     assert parse_cards(f"10{suit}\ufe0f A{suit}\ufe0f") == parse_cards(f"10{suit} A{suit}")
 
 
+@pytest.mark.parametrize(
+    ("typed", "name"),
+    [("T♥", "TH"), ("t♠", "TS"), ("7♡", "7H"), ("J♢", "JD"), ("Q♤", "QS"), ("2♧", "2C"), ("A♠\ufe0e", "AS"),
+     ("7:hearts:", "7H"), ("10:diamonds:", "TD"), ("K:spades:", "KS"), ("3:clubs:", "3C"), (":black_joker:", "JK")],
+)
+def test_every_way_a_suit_is_typed_is_read(typed: str, name: str) -> None:
+    """ "T♥" was refused though "TH" and "10♥" were read; white suits, the text-style mark U+FE0E, and Slack's
+    shortcodes (an emoji typed in a Slack command arrives as ``:hearts:``) were refused too."""
+    assert str(Card.parse(typed)) == name
+
+
 def test_the_joker() -> None:
     assert Card.parse("JK") is JOKER
     assert JOKER.is_joker and str(JOKER) == "JK"
@@ -37,7 +48,7 @@ def test_pretty_uses_suit_symbols_and_a_joker_face() -> None:
     assert pretty(parse_cards("7H QS JK TD")) == "7♥ Q♠ 🃏 10♦"
 
 
-@pytest.mark.parametrize("bad", ["7X", "1H", "11S", "", "JKK", "H7"])
+@pytest.mark.parametrize("bad", ["7X", "1H", "11S", "", "JKK", "H7", "♥7", "7♥♥", "1♥", ":hearts:"])
 def test_a_bad_card_name_is_a_parse_error(bad: str) -> None:
     with pytest.raises(CardParseError) as info:
         Card.parse(bad)

@@ -127,6 +127,39 @@ def test_two_groups_said_one_by_one_make_the_hand_they_make(text: str, kind: Han
     assert Declaration.parse(text) == Declaration(kind, ranks)
 
 
+@pytest.mark.parametrize(
+    ("text", "kind", "ranks"),
+    [  # each refused, or read as another claim, before (a review found them)
+        ("flush with two aces", T.FLUSH, (14, 14)),  # was "flush, ace high": A-6-4-3-2, not A-A-… (a joker's)
+        ("red flush with two kings", T.COLOUR_FLUSH, (13, 13)),
+        ("two pair 3s and 7s", T.TWO_PAIR, (7, 3)),  # in either order where no "over" says which is higher
+        ("3 fours", T.THREE_OF_A_KIND, (4,)),  # a count in figures, before a rank said in the plural
+        ("4 nines", T.FOUR_OF_A_KIND, (9,)),
+        ("2 aces", T.PAIR, (14,)),
+        ("3 kings and 2 queens", T.FULL_HOUSE, (13, 12)),
+        ("queens up", T.TWO_PAIR, (12,)),
+        ("seven–six high", T.HIGH_CARD, (7, 6)),  # an en dash
+        ("seven—six high", T.HIGH_CARD, (7, 6)),  # an em dash, as phones write "--": it was cut there
+        ("two pair, sevens over threes — at least 7-7-3-3-2", T.TWO_PAIR, (7, 3)),  # the table's echo, still
+        ("pair of sevens with a king kicker", T.PAIR, (7, 13)),
+        ("three of a kind with kings", T.THREE_OF_A_KIND, (13,)),  # "with kings": the three, not a kicker
+    ],
+)
+def test_what_people_type_is_read_as_they_mean_it(text: str, kind: HandType, ranks: tuple[int, ...]) -> None:
+    assert Declaration.parse(text) == Declaration(kind, ranks)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["pair with a king kicker", "pair, ace kicker", "two pair, jack kicker", "two pair with an ace",
+     "three of a kind with an ace kicker", "four of a kind with a king kicker"],
+)
+def test_a_kicker_said_without_the_groups_rank_is_refused(text: str) -> None:
+    """ "pair with a king kicker" was read as a pair of kings (floor K-K-4-3-2): a bigger claim than was made."""
+    with pytest.raises(DeclarationParseError, match="before its kicker"):
+        Declaration.parse(text)
+
+
 @pytest.mark.parametrize("text", ["three pair", "four pairs", "full of fours", "three kings and four queens",
                                   "a pair of aces and three kings and two queens"])
 def test_a_count_that_makes_no_hand_is_refused(text: str) -> None:
