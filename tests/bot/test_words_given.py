@@ -9,6 +9,8 @@ commands cannot carry words a command does not declare, but its options and type
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.bot.conftest import ADMIN, ALICE, BOB, KEY, Harness
@@ -75,7 +77,7 @@ async def test_a_challenge_with_words_is_refused(harness: Harness, words: tuple[
     ],
 )
 async def test_start_with_an_option_given_twice_opens_nothing(
-    harness: Harness, words: tuple[str, ...], options: dict[str, int], twice: str
+    harness: Harness, words: tuple[str, ...], options: dict[str, Any], twice: str
 ) -> None:
     h = harness
     refused = await h.do(ALICE, "start", *words, **options)
