@@ -409,7 +409,8 @@ class LiarsBot(discord.AutoShardedClient):
 def _options_for(field: FormField, chosen: object) -> dict[str, str]:
     """A dependent field's options at the value typed so far in the field it depends on (an autocomplete's
     namespace holds it as the client sent it: an int, or the text of one); every option of every value while
-    none is typed, or one the form does not list (a quantity past the form's 25: the game judges the move)."""
+    none is typed, or one the form does not list (a quantity no bid may have now: the game judges the move).  The form
+    lists every legal quantity; its select shows the first 25, and typing a higher one here offers its digits."""
     typed = "" if chosen is None else str(chosen).strip()
     if typed.isascii() and typed.isdigit() and len(typed) <= 12:
         typed = str(int(typed))  # "03" is 3 (a longer number is no quantity: every option, below)

@@ -212,6 +212,8 @@ class CardsMatch:
             raw = options.get("cards")
             typed = str(raw) if raw is not None else " ".join(words)
             items = typed.replace(",", " ").split()  # "JD, 7H" typed as the option's "JD,7H" is
+            if not items:  # `discard ,` was a discard of no card: it spent the player's one discard
+                raise CardParseError("name the cards to discard, like `discard JD 3H` (to keep all five, declare)")
             # (a form's value names the card's place, "JK#2"; "#1" alone is refused as typed, not as '')
             cards = parse_cards([item.split("#")[0] or item for item in items])
             return {"player": player, "discard": [str(c) for c in cards]}

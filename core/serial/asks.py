@@ -36,7 +36,6 @@ def advice(explained: str) -> str:
         explained = pattern.sub(repl, explained)
     return explained
 
-MAX_QUANTITIES = 25  # what a platform's choice menu holds
 
 
 def raise_form(round_: Round | None, player: str, players: Sequence[str], order: RankOrder) -> Form:
@@ -53,7 +52,7 @@ def raise_form(round_: Round | None, player: str, players: Sequence[str], order:
     by_quantity: dict[int, list[int]] = {}
     for bid in legal:  # low to high; the form lists digits highest first
         by_quantity.setdefault(bid.quantity, []).insert(0, bid.digit)
-    quantities = sorted(by_quantity)[:MAX_QUANTITIES]
+    quantities = sorted(by_quantity)  # every legal one: a platform shows what its menus hold (Discord 25, Slack 100)
     standing = round_.standing_bid
     intro = f"Standing bid: **{standing}**. Your bid must beat it." if standing is not None else \
         "No bid yet: make the opening bid."

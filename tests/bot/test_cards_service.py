@@ -254,8 +254,9 @@ async def test_when_everyone_still_in_leaves_the_game_ends_with_no_winner(harnes
         assert sorted(v for v in balances.values() if v) == [-1, 1], balances
 
 
-async def test_a_discard_of_a_place_alone_is_refused_as_typed(harness: Harness) -> None:
-    """`discard #1` answered "'' is not a card" (the form's "#n" place was cut off first)."""
+async def test_a_discard_of_a_place_alone_or_of_no_card_is_refused(harness: Harness) -> None:
+    """`discard #1` answered "'' is not a card" (the form's "#n" place was cut off first); `discard ,` was taken
+    as a discard of no card, spending the player's one discard and telling the channel "discarded 0"."""
     h = harness
     await open_cards(h)
     r = round_of(h)
@@ -266,6 +267,12 @@ async def test_a_discard_of_a_place_alone_is_refused_as_typed(harness: Harness) 
     refused = await h.do(taker, "discard", "#1")
     assert not refused.ok and refused.code == "bad-card" and refused.text.startswith("'#1' is not a card"), refused
     assert list(round_of(h).hand) == hand
+    events = h.table().events
+    for typed in (",", ",,", " , "):  # no card named: it was a discard of none, spending the one discard
+        refused = await h.do(taker, "discard", typed)
+        assert not refused.ok and refused.code == "bad-card" and refused.text.startswith("Name the cards"), refused
+    assert h.table().events == events and round_of(h).may_discard
+    assert (await h.do(taker, "discard", str(hand[0]))).ok
 
 
 async def test_the_deal_posts_the_whole_commitment_and_the_challenge_reveals_the_salt(harness: Harness) -> None:

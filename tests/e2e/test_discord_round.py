@@ -149,6 +149,27 @@ async def test_no_serial_is_public_before_the_count(world: Harness) -> None:
         raise AssertionError("the privacy check missed a leaked serial")
 
 
+async def test_quantities_past_a_selects_25_are_offered_by_autocomplete(world: Harness) -> None:
+    """At four seats there are 32 quantities: the form held the first 25 for every platform, so the quantity's
+    autocomplete offered nothing for 30 (and Slack's modal, which holds 100, listed 25)."""
+    h = world
+    await h.start()
+    dave = h.fake.add_user("dave")
+    h.fake.add_member(h.guild.id, dave.id)
+    everyone = [h.alice, h.bob, h.carol, dave]
+    assert "You opened a table" in (await h.ask(h.alice, "start")).content
+    for user in everyone[1:]:
+        assert "You are seated" in (await h.ask(user, "join")).content
+    assert "Dealt" in (await h.ask(h.alice, "deal")).content
+    opener = next(u for u in everyone if str(u.id) == live_round(h.service.table(h.key)).to_act)
+    iid = await h.fake.send_autocomplete(opener.id, h.guild.id, h.channel.id, "liars", "bid", {"quantity": "30"},
+                                         focused="quantity")
+    assert [c["value"] for c in (await h.fake.wait_for_callback(iid)).data["choices"]] == [30]
+    form = await h.press(opener, h.panel("table"), h.button("open-bid"))
+    q_select = form.component(f"liars:pick-bid-1:{h.guild.id}:{h.form_where}")
+    assert [o["value"] for o in q_select["options"]] == [str(q) for q in range(1, 26)]  # what a select holds
+
+
 async def test_raise_form_offers_only_legal_bids_and_digit_names(world: Harness) -> None:
     h = world
     await h.start()

@@ -103,6 +103,28 @@ async def test_each_choice_redraws_the_raise_modal_with_the_bid_on_its_button(dr
     assert event_count(tmp_path / "liars.sqlite3") > events
 
 
+async def test_the_raise_modal_lists_every_legal_quantity(driver: HttpDriver) -> None:
+    """At four seats there are 32 quantities, and a Slack modal's select holds 100: the form held the first 25 for
+    every platform (Discord's selects hold 25), so 26 to 32 could only be typed."""
+    d = driver
+    dave = "U0DAVE"
+    d.fake.add_user(dave, name="dave")
+    await d.slash(ALICE, "start")
+    for user in (BOB, CAROL, dave):
+        await d.slash(user, "join")
+    await d.slash(ALICE, "deal")
+    key = key_of(d.fake)
+    opener = live_round(d.bot.service.table(key)).to_act
+    ts = d.bot.service.panel(key, "table")
+    assert opener is not None and ts is not None
+    view = await d.open_raise(opener, ts)
+    listed = [o["value"] for o in view["blocks"][1]["element"]["options"]]
+    assert listed == [str(q) for q in range(1, 33)]
+    view = await d.choose(opener, view, "quantity", "32")
+    view = await d.choose(opener, view, "digit", "0")
+    assert view["submit"]["text"] == "Bid 32 zeros"
+
+
 async def test_a_refused_bid_keeps_the_modal_open_and_changes_nothing(driver: HttpDriver, tmp_path: Path) -> None:
     d, db = driver, tmp_path / "liars.sqlite3"
     opener, ts = await _dealt(d)

@@ -49,3 +49,16 @@ def test_an_action_changed_after_its_check_is_applied_as_it_now_is() -> None:
     action["bid"][1] = 6  # the same list, changed
     match.apply(action)
     assert match.live_round is not None and str(match.live_round.standing_bid) == "1 six"
+
+
+def test_the_form_lists_every_legal_quantity_at_twelve_seats() -> None:
+    """It held the first 25 for every platform (what Discord's select holds): Slack's modal, which holds 100, could
+    not offer 26 to 96, nor Discord's autocomplete a quantity typed past 25."""
+    seats = [f"p{i}" for i in range(12)]
+    round_ = Round(CLASSIC, seats, serials(**dict.fromkeys(seats, "06742088")), "p0")
+    form = raise_form(round_, "p0", seats, CLASSIC.rank_order)
+    assert [value for value, _ in form.fields[0].options] == [str(q) for q in range(1, 97)]
+    play(round_, [("p0", "5 nines")])
+    form = raise_form(round_, "p1", seats, CLASSIC.rank_order)
+    assert [value for value, _ in form.fields[0].options] == [str(q) for q in range(6, 97)]
+    assert [d for d, _ in form.fields[1].options_by["96"]] == [str(d) for d in range(9, -1, -1)]
