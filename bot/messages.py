@@ -156,7 +156,7 @@ def seat_list(table: TableState) -> str:
         if p in table.pending_leave:
             tag += " (leaving)"
         parts.append(f"{mention(p)}{tag}")
-    return ", ".join(parts)
+    return ", ".join(parts) or "nobody"  # (everyone left: the game settled as the table closed)
 
 
 def lobby_message(table: TableState, fresh: bool = False) -> Message:

@@ -120,7 +120,7 @@ class TableState:
 
     def successor_host(self, players: list[str]) -> str:
         """The host, or if they have left, the first human still seated (else the first seat)."""
-        if self.host in players:
+        if self.host in players or not players:  # (no seat left: the game may still settle at the seat change)
             return self.host
         return next((p for p in players if p not in self.computers), players[0])
 
@@ -224,8 +224,10 @@ class TableState:
         also when fewer than a game's least number of players remain: the game may settle there (the card
         game's last player left wins; a walk-out on dinner pays), or, refusing so few seats, it does not."""
         players = self.players_for_next_deal()
-        if self.match is None or list(self.match.players) == players or not players:
+        if self.match is None or list(self.match.players) == players:
             return False
+        # (every seat left — everyone typed `leave` in one round — is asked too: an elimination whose players still
+        # in all walked out is paid for by the first of them, as when some stay; it closed with nobody paid)
         try:
             return self._new_match(players).over
         except GameError:  # a game that seats no fewer (the serial game's rounds): closed for too few

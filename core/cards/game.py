@@ -447,6 +447,8 @@ class CardsGame:
     ) -> CardsMatch:
         if not isinstance(rules, Rules):
             rules = Rules.from_dict(rules.to_dict())
+        if not players:  # everyone left: nothing to carry on or settle (the table closes for too few)
+            raise GameError("a game of cards needs players")
         if not isinstance(previous, CardsMatch) or previous.over:
             return CardsMatch(rules, players)
         old = previous.engine

@@ -103,6 +103,26 @@ async def test_two_still_in_who_leave_in_one_round_leave_one_payer(harness: Harn
     assert balances == {ALICE.user_id: -2, **{p: 2 for p in safe if p != ALICE.user_id}}, (balances, safe)
 
 
+async def test_when_every_seat_leaves_in_one_round_the_walk_out_still_pays(harness: Harness) -> None:
+    """Three players; all three leave during a round.  The round makes one safe; the two still in walked out.  The
+    table closed "fewer than two players remain" with nobody paid (no seat was left to ask the game): the first
+    walker in seat order pays the one who left safe, as when anyone stays."""
+    h = harness
+    await open_three(h, "stake=2")
+    for person in (ALICE, BOB, CAROL):
+        assert (await h.do(person, "leave")).ok
+    await decide_one(h)
+    assert h.service.table(KEY) is None
+    said = "\n".join(m.text for m in h.notifier.messages)
+    assert "pays for dinner" in said and "fewer than two players remain" not in said, said[-600:]
+    rows: list[dict[str, Any]] = await h.service.store.rounds(KEY.server)
+    [safe] = [r["outcome"]["leaves"] for r in rows if r["outcome"].get("leaves") is not None]
+    [payer] = [p for p in (ALICE.user_id, BOB.user_id, CAROL.user_id) if p != safe][:1]
+    assert await h.service.store.balances(KEY.server) == {payer: -2, safe: 2}
+    exported = json.loads(data(await h.do(ALICE, "export"))["record"])
+    assert [replay(r, verify=True)["payer"] for r in exported][-1] == payer  # the seatless record verifies too
+
+
 async def test_the_lobby_says_who_pays_and_a_leaver_still_in_is_told_the_price(harness: Harness) -> None:
     """The lobby read "(classic, stake 3 units, …)" for an elimination as for a money table, and a player
     still in who asked to leave was told only "You will leave after this round" — then paid for dinner."""

@@ -55,7 +55,7 @@ class EliminationMatch:
         self.rules = rules
         self._round_rules = round_rules(rules)
         self._players = tuple(players)
-        self.host = host if host in players else players[0]
+        self.host = host if host in players or not players else players[0]  # (none: everyone left, it settles)
         self.safe: list[str] = []  # who left safe, in order (seated or not)
         self.walked: list[str] = []  # who left the table while still in
         self.payer: str | None = None

@@ -76,10 +76,11 @@ def replay_elimination(record: Mapping[str, Any], *, verify: bool = False) -> di
     plain = round_rules(rules)
     players = _names(record.get("players"), "players")
     walked = _names(record.get("walked_out", []), "walked_out")
-    if not (1 if walked else MIN_PLAYERS) <= len(players) <= MAX_PLAYERS:
+    # (a game carried on at fewer seats than it needs: who walked out, the last of them even with no seat left)
+    if not (0 if walked else MIN_PLAYERS) <= len(players) <= MAX_PLAYERS:
         raise RecordError(f"a table seats {MIN_PLAYERS} to {MAX_PLAYERS} players")
     host = record.get("host")
-    if host is not None and host not in players:
+    if host is not None and players and host not in players:
         raise RecordError(f"the host {host!r} is not among the players")
     safe = _names(record.get("safe", []), "safe")
     rounds = record.get("rounds")
