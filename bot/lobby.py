@@ -249,9 +249,23 @@ class Lobby:
         async with self.rt.lock(cmd.key):
             table = self.rt.need_table(cmd.key)
             await self.rt.need_host_or_admin(table, cmd, "end the table")
-            reply = Reply(M.table_closed(void=table.live))
-            await self.close(table, cmd, M.closed_by(cmd.actor.name, void=table.live), reply)
+            game_void = self._ends_a_game_at_stake(table)
+            if game_void and not await self.rt.is_admin(cmd):
+                # a host could end a game that settles at its end to escape losing it (an elimination they were
+                # about to pay for, a card game they were out of), voiding what the others had won so far
+                raise UserError(R.GAME_AT_STAKE, "game-at-stake")
+            void = table.live or game_void
+            reply = Reply(M.table_closed(void=void, game=game_void))
+            await self.close(table, cmd, M.closed_by(cmd.actor.name, void=void, game=game_void), reply)
         return reply
+
+    @staticmethod
+    def _ends_a_game_at_stake(table: TableState) -> bool:
+        """Whether ending the table now voids a game that settles only at its end (the elimination, the card
+        game) with money at stake and a round dealt: what its players have won so far, unpaid, goes with it."""
+        match = table.match
+        return (table.status == TableStatus.PLAYING and match is not None and not match.over
+                and not table.game.settles_each_round(table.rules) and table.rules.stake > 0)
 
     async def close(self, table: TableState, cmd: Command | None, reason: str, reply: Reply | None = None) -> None:
         rt = self.rt

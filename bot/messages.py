@@ -230,6 +230,7 @@ def settings_text(settings: Mapping[str, Any], games: Iterable[str]) -> str:
 # -- the table's replies and notes: what a move or a seat change says ------------------------------
 LAST_DECLARED = "The last round is declared."
 _VOID = " The round under way is void: no money moves."
+_GAME_VOID = " The game under way is void: what it had not paid yet is not paid."
 # why a table closed (after "The table is closed: ")
 LOBBY_TIMED_OUT = "nobody dealt before the lobby timed out."
 DEALT = "Dealt."  # a game that deals nobody a secret (one that does says what in its HandWords)
@@ -260,13 +261,13 @@ def removed(kicked: str | None, *, now: bool) -> str:
     return f"{kicked} will be removed after this round." if kicked is not None else "You will leave after this round."
 
 
-def table_closed(*, void: bool) -> str:
-    """The reply to ``end``; ``void``: a round was under way."""
-    return "The table is closed." + (_VOID if void else "")
+def table_closed(*, void: bool, game: bool = False) -> str:
+    """The reply to ``end``; ``void``: a round was under way; ``game``: a game that settles at its end, void whole."""
+    return "The table is closed." + (_GAME_VOID if game else _VOID if void else "")
 
 
-def closed_by(name: str, *, void: bool) -> str:
-    return f"closed by {name}.{_VOID if void else ''}"
+def closed_by(name: str, *, void: bool, game: bool = False) -> str:
+    return f"closed by {name}.{_GAME_VOID if game else _VOID if void else ''}"
 
 
 def all_rounds_played(rounds: int) -> str:

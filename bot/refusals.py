@@ -97,6 +97,11 @@ NO_ROUND = "No round is under way at this table."
 NOT_IN_ROUND = "You are not playing in this round (you are out, or joined after it was dealt)."
 
 
+GAME_AT_STAKE = ("This game settles at its end, and ending the table now would void it, with what its players have "
+                 "won so far. Nothing was done: `leave` it (you are told what leaving costs), or ask a server admin "
+                 "to end it.")
+
+
 def not_host_or_admin(what: str) -> str:
     return f"Only the host or a server admin can {what}."
 

@@ -166,3 +166,38 @@ async def test_two_still_in_asking_to_leave_are_told_the_first_of_them_pays(harn
                            f"out on dinner with <@{CAROL.user_id}>: the first of you in seat order pays it, 3 units "
                            "($3.00) to each player who stays, and the others neither pay nor are paid.")
 
+
+
+@pytest.mark.parametrize("game", [("format=elimination", "stake=5"), ("game=cards", "stake=3")])
+async def test_the_host_may_not_end_a_game_at_stake_under_way(harness: Harness, game: tuple[str, ...]) -> None:
+    """The host ended an elimination they were about to pay for (having asked to leave: "you walk out and pay 10
+    units"), or a card game they were knocked out of and owed the winner: the table closed "the round under way is
+    void", and what the others had won went with it.  The host is refused, nothing done; an admin may still end
+    it, told the game is void."""
+    h = harness
+    assert (await h.do(ALICE, "start", *game)).ok
+    assert (await h.do(BOB, "join")).ok and (await h.do(CAROL, "join")).ok
+    assert (await h.do(ALICE, "deal")).ok
+    events = h.table().events
+    refused = await h.do(ALICE, "end")
+    assert not refused.ok and refused.code == "game-at-stake"
+    assert refused.text.startswith("This game settles at its end")
+    assert h.service.table(KEY) is not None and h.table().events == events
+    ended = await h.do(ADMIN, "end")
+    assert ended.ok and ended.text == ("The table is closed. The game under way is void: what it had not paid yet is "
+                                       "not paid.")
+    assert h.service.table(KEY) is None and await h.service.store.balances(KEY.server) == {}
+
+
+async def test_the_host_may_end_a_game_in_its_lobby_or_at_stake_zero(harness: Harness) -> None:
+    h = harness
+    assert (await h.do(ALICE, "start", "format=elimination", "stake=5")).ok and (await h.do(BOB, "join")).ok
+    assert (await h.do(ALICE, "end")).ok  # nothing dealt: nothing at stake yet
+    assert (await h.do(ALICE, "start", "format=elimination", "stake=0")).ok and (await h.do(BOB, "join")).ok
+    assert (await h.do(ALICE, "deal")).ok
+    ended = await h.do(ALICE, "end")  # dinner at stake 0: no money to void
+    assert ended.ok and h.service.table(KEY) is None
+    assert (await h.do(ALICE, "start", "classic")).ok and (await h.do(BOB, "join")).ok
+    assert (await h.do(ALICE, "deal")).ok
+    ended = await h.do(ALICE, "end")  # rounds that each settle: only the round under way is void
+    assert ended.ok and ended.text == "The table is closed. The round under way is void: no money moves."
