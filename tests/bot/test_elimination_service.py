@@ -101,6 +101,10 @@ async def test_two_still_in_who_leave_in_one_round_leave_one_payer(harness: Harn
     rows: list[dict[str, Any]] = await h.service.store.rounds(KEY.server)  # JSON rows, read as such
     safe = [r["outcome"]["leaves"] for r in rows if r["outcome"].get("leaves") is not None]
     assert balances == {ALICE.user_id: -2, **{p: 2 for p in safe if p != ALICE.user_id}}, (balances, safe)
+    [walked] = [r["outcome"]["walked_out"] for r in rows if r["outcome"].get("walked_out")]
+    for other in (p for p in walked if p != ALICE.user_id):  # neither paying nor paid: still one who played it
+        stats = await h.do(actor(other), "stats")
+        assert stats.ok and data(stats)["rounds"] == 1, stats.text  # "has not played a settled round"
 
 
 async def test_when_every_seat_leaves_in_one_round_the_walk_out_still_pays(harness: Harness) -> None:

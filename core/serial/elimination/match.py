@@ -227,7 +227,8 @@ class EliminationMatch:
         assert self.payer is not None
         transfers = dinner(self.payer, self._payees(), self.rules.stake)
         walked = list(self.walked)
-        net = _net(self.payer, self._payees(), transfers)
+        # the other walkers, who neither pay nor are paid, named at 0: they played it (`stats` said they had not)
+        net = {**_net(self.payer, self._payees(), transfers), **{p: 0 for p in walked if p != self.payer}}
         out: Json = {"format": "elimination", "complete": True, "walked_out": walked, "payer": self.payer,
                      "stake": self.rules.stake, "transfers": _transfers_json(transfers), "net": net}
         record: Json = {"format": "elimination", "walked_out": walked, "payer": self.payer, "actions": [],

@@ -352,7 +352,8 @@ def test_players_walking_out_still_leave_exactly_one_payer(n: int, after: int, w
     settled.append(dinner)
     assert [s.record.get("payer") for s in settled if s.record.get("payer")] == [gone[0]]
     paid = [p for p in seats if p not in gone]
-    assert dinner.net == {gone[0]: -stake * len(paid), **{p: stake for p in paid}}  # at stake 0, each 0
+    # at stake 0, each 0; the other walkers named at 0 (they played it: `stats` reads who did from the net)
+    assert dinner.net == {gone[0]: -stake * len(paid), **{p: stake for p in paid}, **{p: 0 for p in gone[1:]}}
     record = json.loads(json.dumps(ended.record(closed=True)))
     assert record["walked_out"] == gone and record["payer"] == gone[0]
     assert SERIAL.verify(record)["payer"] == gone[0]
@@ -386,7 +387,7 @@ def test_the_walk_out_says_who_walked_out_and_one_payee_is_no_each() -> None:
     assert "(<@d> walked out too, and neither pays nor is paid)" in said[0]
     assert said[1].startswith("🍽️ <@c> walked out and **pays for dinner**")  # not "the last one left"
     [settled] = after.pending.settled
-    assert settled.outcome["net"] == settled.net == {"c": -6, "a": 2, "b": 2, "e": 2}
+    assert settled.outcome["net"] == settled.net == {"c": -6, "a": 2, "b": 2, "e": 2, "d": 0}  # d: walked, at 0
     two = elim(stake=2, players=["a", "b"])
     deal(two, "a", a="11111111", b="22222222")
     step = two.apply(two.parse("a", "bid", ["8", "1"], {}))
