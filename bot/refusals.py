@@ -113,6 +113,12 @@ ALREADY_SEATED = "You are already seated at this table."
 TABLE_RUNNING = "Play is under way at this table; join the next one."
 KICK_USAGE = "Usage: `kick @player`."
 STATS_USAGE = "Usage: `stats [@player]`: a mention names whose figures."
+
+
+def no_one_named(typed: str, count: int) -> str:
+    if count:
+        return f"{quoted(typed)} names {count} players here: mention the one you mean."
+    return f"No player here is named {quoted(typed)}: mention them, or type their name as the table shows it."
 THAT_PLAYER_NOT_SEATED = "That player is not seated at this table."
 ALREADY_LEAVING = "That seat is already leaving after this round."
 HOST_CANNOT_BE_KICKED = "The host cannot be removed from the lobby; `end` the table instead."

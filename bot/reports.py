@@ -315,8 +315,9 @@ class Reports:
             # typed (the terminal, whose computer players have ids nobody sees): the one player it names
             typed = " ".join(words).strip().lower().translate(LOOK_ALIKES)  # as the name was stored ("a∗b")
             named = [p for p, n in names.items() if typed in (n.lower(), n.lower().split(" (")[0])]
-            if len(named) == 1:
-                target = named[0]
+            if len(named) != 1:  # (`stats ,` answered ", has not played a settled round on this server")
+                raise UserError(R.no_one_named(" ".join(words), len(named)), "bad-option")
+            target = named[0]
         settings = await rt.settings(server)
         # the period's rounds, net and season rating only (a chart: for everyone, posted where players read it)
         shown = await self.discretion.period(cmd, settings, public=_wants_chart(cmd))

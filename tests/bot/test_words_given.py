@@ -119,3 +119,11 @@ async def test_books_with_two_periods_or_orders_are_refused(
     refused = await harness.do(ADMIN, name, *words)
     assert not refused.ok and refused.code == "bad-option" and f"'{twice}' is given twice" in refused.text
     assert (await harness.do(ADMIN, name, words[0])).ok  # one of them alone is answered
+
+
+@pytest.mark.parametrize("typed", [",", "Alicia", "?"])
+async def test_stats_of_a_name_no_player_has_says_so(harness: Harness, typed: str) -> None:
+    """`stats ,` answered ", has not played a settled round on this server"."""
+    refused = await harness.do(ALICE, "stats", typed)
+    assert not refused.ok and refused.code == "bad-option"
+    assert refused.text == f"No player here is named '{typed}': mention them, or type their name as the table shows it."

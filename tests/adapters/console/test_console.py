@@ -158,7 +158,7 @@ async def test_stats_finds_a_computer_player_by_the_name_the_table_shows(tmp_pat
                stdin=io.StringIO("stats Gekko\nstats gekko (hard)\nstats Nobody\nquit\n"), out=out)
     text = out.getvalue()
     assert text.count("📊 Gekko (hard): 3 rounds") == 2
-    assert "Nobody has not played" in text or "has not played a settled round" in text
+    assert "No player here is named 'Nobody'" in text  # (it said "Nobody has not played": a name no one has)
 
 
 async def test_export_at_the_terminal_prints_the_record(tmp_path: Path) -> None:
