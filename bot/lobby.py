@@ -166,6 +166,11 @@ class Lobby:
                 target = named[0] if len(named) == 1 else target
             if target not in table.seats:
                 raise UserError(R.THAT_PLAYER_NOT_SEATED, "not-seated")
+            if (self._ends_a_game_at_stake(table) and table.match is not None and table.match.leave_cost(target)
+                    and not await self.rt.is_admin(cmd)):
+                # a player still in a game that settles at its end: kicked, they walk out on dinner, or (every one
+                # still in kicked) the card game ends with no winner — a host out of it escaped paying its winner
+                raise UserError(R.KICK_AT_STAKE, "game-at-stake")
             return await self._remove(table, cmd, target, kicked=True)
 
     async def _remove(self, table: TableState, cmd: Command, player: str, kicked: bool) -> Reply:
@@ -264,8 +269,7 @@ class Lobby:
         """Whether ending the table now voids a game that settles only at its end (the elimination, the card
         game) with money at stake and a round dealt: what its players have won so far, unpaid, goes with it."""
         match = table.match
-        return (table.status == TableStatus.PLAYING and match is not None and not match.over
-                and not table.game.settles_each_round(table.rules) and table.rules.stake > 0)
+        return table.status == TableStatus.PLAYING and match is not None and not match.over and match.settles_at_end
 
     async def close(self, table: TableState, cmd: Command | None, reason: str, reply: Reply | None = None) -> None:
         rt = self.rt

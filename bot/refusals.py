@@ -102,6 +102,11 @@ GAME_AT_STAKE = ("This game settles at its end, and ending the table now would v
                  "to end it.")
 
 
+KICK_AT_STAKE = ("That player is still in a game that settles at its end: removing them now changes who pays. "
+                 "Nothing was done; a server admin may remove them (and a player the timer plays three turns in a row for "
+                 "leaves on their own).")
+
+
 def not_host_or_admin(what: str) -> str:
     return f"Only the host or a server admin can {what}."
 

@@ -253,6 +253,12 @@ class Match(Protocol):
     def players(self) -> tuple[str, ...]: ...
 
     @property
+    def settles_at_end(self) -> bool:
+        """Money its players win is paid only when the game ends (an elimination's dinner at a stake, the card
+        game's ``winner`` payout): ending the table before then voids it, and the host may not (bot/lobby.py)."""
+        ...
+
+    @property
     def over(self) -> bool:
         """No further round will be dealt (a winner, the last SLIPS round, the declared last hand)."""
         ...

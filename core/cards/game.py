@@ -133,6 +133,10 @@ class CardsMatch:
         return self.engine.over
 
     @property
+    def settles_at_end(self) -> bool:
+        return self.rules.payout == "winner" and self.rules.stake > 0  # (knockout pays at each challenge)
+
+    @property
     def round_number(self) -> int:
         """The game's round under way or last played, counted across seat changes (0 before the first deal)."""
         return self._rounds_before + len(self.engine.rounds)

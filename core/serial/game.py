@@ -132,6 +132,10 @@ class SerialMatch:
         return self.session is not None and self.session.over
 
     @property
+    def settles_at_end(self) -> bool:
+        return False  # every round settles on its own
+
+    @property
     def to_act(self) -> str | None:
         r = self.session.round if self.session is not None else None
         return r.to_act if r is not None else None  # None once the round is over

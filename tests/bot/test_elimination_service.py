@@ -205,3 +205,31 @@ async def test_the_host_may_end_a_game_in_its_lobby_or_at_stake_zero(harness: Ha
     assert (await h.do(ALICE, "deal")).ok
     ended = await h.do(ALICE, "end")  # rounds that each settle: only the round under way is void
     assert ended.ok and ended.text == "The table is closed. The round under way is void: no money moves."
+
+
+async def test_a_knockout_card_game_is_the_hosts_to_end(harness: Harness) -> None:
+    """Knockout pays at each challenge: ending it voids only the round under way (it was refused like a game
+    that settles at its end)."""
+    h = harness
+    assert (await h.do(ALICE, "start", "game=cards", "payout=knockout", "stake=2")).ok
+    assert (await h.do(BOB, "join")).ok and (await h.do(CAROL, "join")).ok
+    assert (await h.do(ALICE, "deal")).ok
+    ended = await h.do(ALICE, "end")
+    assert ended.ok and ended.text == "The table is closed. The round under way is void: no money moves."
+
+
+@pytest.mark.parametrize("game", [("format=elimination", "stake=5"), ("game=cards", "stake=3")])
+async def test_the_host_may_not_kick_a_player_still_in_a_game_at_stake(harness: Harness, game: tuple[str, ...]) -> None:
+    """A host out of a card game kicked every player still in: the game ended with no winner and the host never
+    paid its winner (and in an elimination a kick makes the one kicked pay for dinner).  The host is refused; an
+    admin may; in the lobby anyone seated may be removed."""
+    h = harness
+    assert (await h.do(ALICE, "start", *game)).ok
+    assert (await h.do(BOB, "join")).ok and (await h.do(CAROL, "join")).ok
+    assert (await h.do(ALICE, "kick", f"<@{CAROL.user_id}>")).ok  # the lobby: removed
+    assert (await h.do(CAROL, "join")).ok and (await h.do(ALICE, "deal")).ok
+    events = h.table().events
+    refused = await h.do(ALICE, "kick", f"<@{BOB.user_id}>")
+    assert not refused.ok and refused.code == "game-at-stake" and h.table().events == events, refused
+    assert BOB.user_id not in h.table().pending_leave
+    assert (await h.do(ADMIN, "kick", f"<@{BOB.user_id}>")).ok and BOB.user_id in h.table().pending_leave

@@ -97,6 +97,10 @@ class EliminationMatch:
         return self.payer is not None
 
     @property
+    def settles_at_end(self) -> bool:
+        return self.rules.stake > 0  # the dinner, paid by the last one left
+
+    @property
     def live(self) -> bool:
         return self.inner is not None and self.inner.live
 
