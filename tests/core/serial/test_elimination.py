@@ -445,3 +445,14 @@ def test_who_left_and_a_push_are_checked_where_the_record_states_them() -> None:
     del pushed["rounds"][0]["push"]
     assert SERIAL.replay(pushed)["rounds"][0]["push"] is True  # not stated: not checked, as "leaves"
 
+
+
+def test_everyone_gone_before_anyone_left_safe_is_no_dinner() -> None:
+    """Every seat left before anyone was safe (a pushed first round): the game said "<@a> walked out and pays for
+    dinner" with nobody to pay, and stored a dinner of 0 to each.  Now nobody pays and the game is not over (the
+    table closes for too few)."""
+    rules = make_rules("classic", format="elimination", stake=3)
+    before = SERIAL.new_match(rules, ["a", "b", "c"], host="a")
+    after = SERIAL.new_match(rules, [], host="a", previous=before)
+    assert isinstance(after, EliminationMatch)
+    assert not after.over and after.pending is None and after.walked == ["a", "b", "c"]
