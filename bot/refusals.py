@@ -103,8 +103,8 @@ GAME_AT_STAKE = ("This game settles at its end, and ending the table now would v
 
 
 KICK_AT_STAKE = ("That player is still in a game that settles at its end: removing them now changes who pays. "
-                 "Nothing was done; a server admin may remove them (and a player the timer plays three turns in a row for "
-                 "leaves on their own).")
+                 "Nothing was done; a server admin may remove them (and a player the timer plays three turns in a "
+                 "row for leaves on their own).")
 
 
 def not_host_or_admin(what: str) -> str:
