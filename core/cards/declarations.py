@@ -262,6 +262,10 @@ _FIGURE_COUNTS["5"] = HandType.FIVE_OF_A_KIND  # "3 fours": a count only before 
 _SIZES = {HandType.PAIR: 2, HandType.THREE_OF_A_KIND: 3, HandType.FOUR_OF_A_KIND: 4, HandType.FIVE_OF_A_KIND: 5}
 # how many ranks come before a kicker's, and a declaration that names them
 _MAIN_RANKS = {HandType.PAIR: 1, HandType.TWO_PAIR: 2, HandType.THREE_OF_A_KIND: 1, HandType.FOUR_OF_A_KIND: 1}
+# hands whose every card is in a group or a run: a kicker said is no part of them ("five of a kind with an ace
+# kicker" was five aces, "full house with a king kicker" kings full)
+_NO_KICKER = frozenset({HandType.FULL_HOUSE, HandType.FIVE_OF_A_KIND, HandType.STRAIGHT, HandType.STRAIGHT_FLUSH,
+                        HandType.COLOUR_STRAIGHT_FLUSH})
 _KICKER_EXAMPLES = {
     HandType.PAIR: "pair of sevens with a king kicker",
     HandType.TWO_PAIR: "two pair, sevens over threes with a king kicker",
@@ -278,6 +282,9 @@ _ARTICLE_BEFORE = frozenset(
     {w for w in _SINGULAR if len(w) > 1 and w.isalpha()} | set(_COUNTS) | _COLOURS
     | {"pair", "pairs", "flush", "straight", "full", "royal", "set", "kind", "quad", "quads", "trip", "trips"}
 )
+# after "with", "a" is the article before these: "with a K kicker" (a king kicker, not ace-king), "pair of kings
+# with a kicker" (no rank: it was an ace kicker); "with an A kicker" is the ace
+_ARTICLE_AFTER_WITH = frozenset({"k", "q", "j", "t", "kicker", "kickers"})
 _DIGIT_RANKS = frozenset({w for w in _SINGULAR if w.isdigit()} | {w for w in _PLURAL if w[0].isdigit()})
 _TAKES_ARTICLE = frozenset({"", "i", "have", "declare", "declares", "is", "it's", "its", "least", "hand", "with"})
 _FILLER = frozenset(
@@ -336,7 +343,8 @@ def _parse(text: str) -> Declaration:
         if word in _PLURAL:
             found.append(_PLURAL[word])
         elif word == "a" and (grouped or words[k + 1 : k + 3] == ["full", "of"] or not (nxt in _ARTICLE_BEFORE or (
-                nxt in _DIGIT_RANKS and (words[k - 1] if k else "") in _TAKES_ARTICLE))):  # ("A full of fours")
+                nxt in _DIGIT_RANKS and (words[k - 1] if k else "") in _TAKES_ARTICLE) or (
+                nxt in _ARTICLE_AFTER_WITH and (words[k - 1] if k else "") == "with"))):  # ("A full of fours"; "with a K")
             found.append(14)
         elif word in _SINGULAR:
             found.append(_SINGULAR[word])
@@ -389,6 +397,8 @@ def _parse(text: str) -> Declaration:
         kind = HandType.HIGH_CARD
     else:
         raise DeclarationParseError(f"what kind of hand is {quoted(raw.strip())}? {_EXAMPLES}")
+    if kickers and kind in _NO_KICKER:
+        raise DeclarationParseError(f"a {type_name(kind)} has no kicker: {_EXAMPLES}")
     mains = _MAIN_RANKS.get(kind, 0)
     if any(place < mains for place in kickers):  # "pair with a king kicker" read as a pair of kings
         rank = "ranks" if mains > 1 else "rank"

@@ -143,6 +143,9 @@ def test_two_groups_said_one_by_one_make_the_hand_they_make(text: str, kind: Han
         ("two pair, sevens over threes — at least 7-7-3-3-2", T.TWO_PAIR, (7, 3)),  # the table's echo, still
         ("pair of sevens with a king kicker", T.PAIR, (7, 13)),
         ("three of a kind with kings", T.THREE_OF_A_KIND, (13,)),  # "with kings": the three, not a kicker
+        ("pair of 7s with a K kicker", T.PAIR, (7, 13)),  # "a" before a rank's letter: the article (was A-K)
+        ("three 7s with a Q kicker", T.THREE_OF_A_KIND, (7, 12)),
+        ("pair of kings with a kicker", T.PAIR, (13,)),  # no rank said (it was an ace kicker)
     ],
 )
 def test_what_people_type_is_read_as_they_mean_it(text: str, kind: HandType, ranks: tuple[int, ...]) -> None:
@@ -157,6 +160,16 @@ def test_what_people_type_is_read_as_they_mean_it(text: str, kind: HandType, ran
 def test_a_kicker_said_without_the_groups_rank_is_refused(text: str) -> None:
     """ "pair with a king kicker" was read as a pair of kings (floor K-K-4-3-2): a bigger claim than was made."""
     with pytest.raises(DeclarationParseError, match="before its kicker"):
+        Declaration.parse(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["five of a kind with an ace kicker", "five of a kind, king kicker", "full house with a king kicker",
+             "straight with a king kicker", "straight flush, ace kicker"],
+)
+def test_a_kicker_of_a_hand_that_has_none_is_refused(text: str) -> None:
+    """ "five of a kind with an ace kicker" was five aces, "full house with a king kicker" kings full."""
+    with pytest.raises(DeclarationParseError, match="has no kicker"):
         Declaration.parse(text)
 
 
