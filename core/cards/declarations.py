@@ -344,7 +344,7 @@ def _parse(text: str) -> Declaration:
             found.append(_PLURAL[word])
         elif word == "a" and (grouped or words[k + 1 : k + 3] == ["full", "of"] or not (nxt in _ARTICLE_BEFORE or (
                 nxt in _DIGIT_RANKS and (words[k - 1] if k else "") in _TAKES_ARTICLE) or (
-                nxt in _ARTICLE_AFTER_WITH and (words[k - 1] if k else "") == "with"))):  # ("A full of fours"; "with a K")
+                nxt in _ARTICLE_AFTER_WITH and (words[k - 1] if k else "") == "with"))):  # ("A full of fours")
             found.append(14)
         elif word in _SINGULAR:
             found.append(_SINGULAR[word])
