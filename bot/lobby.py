@@ -45,9 +45,15 @@ def _start_options(cmd: Command) -> tuple[dict[str, str], list[str]]:
 def _once(opts: dict[str, str], name: str, value: str) -> None:
     """``opts[name] = value``, refused where ``name`` has another value already (``stake=2 stake=3``, a form's
     stake and a typed one, ``start salomon preset=classic``: the first was kept, silently)."""
-    if name in opts and opts[name].strip().lower() != value.strip().lower():
+    if name in opts and _same(opts[name]) != _same(value):
         raise UserError(R.given_twice(name), "bad-option")
     opts[name] = opts.get(name, value)
+
+
+def _same(value: str) -> str:
+    """An option's value as compared for "given twice": ``Salomon`` is ``salomon``, ``02`` is ``2``."""
+    text = value.strip().lower()
+    return str(int(text)) if text.isascii() and text.isdigit() and len(text) <= 12 else text
 
 
 def _joined(words: Sequence[str]) -> list[str]:

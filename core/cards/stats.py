@@ -74,7 +74,7 @@ def played_text(player: str, records: Sequence[Mapping[str, Any]]) -> str:
     game, a knockout payout's one a challenge (the round it ends); a knockout game's own end (a row of its own
     only where a seat change ended it, no challenge) counts as neither, its challenges being counted — unless the
     player has no other record: then each such end is a game ("1 game", where it read "0 rounds" beside "Games
-    won: 1 of 1 finished")."""
+    won: 0 of 1 finished")."""
     mine = [r.get("outcome") or {} for r in records if player in (r.get("outcome") or {}).get("net", {})]
     games = sum(1 for o in mine if o.get("kind") == "game" and o.get("payout", "winner") == "winner")
     rounds = sum(1 for o in mine if o.get("kind") != "game")

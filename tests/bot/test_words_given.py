@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from bot.model import Actor
 from tests.bot.conftest import ADMIN, ALICE, BOB, KEY, Harness
 
 
@@ -88,7 +89,7 @@ async def test_start_with_an_option_given_twice_opens_nothing(
 
 async def test_start_with_the_same_value_twice_opens_the_table(harness: Harness) -> None:
     h = harness
-    assert (await h.do(ALICE, "start", "stake=2", "stake=2", stake=2)).ok
+    assert (await h.do(ALICE, "start", "classic", "02", "stake=2", "PRESET=Classic", stake=2)).ok  # 02 is 2
     assert h.table().rules.stake == 2
 
 
@@ -127,3 +128,13 @@ async def test_stats_of_a_name_no_player_has_says_so(harness: Harness, typed: st
     refused = await harness.do(ALICE, "stats", typed)
     assert not refused.ok and refused.code == "bad-option"
     assert refused.text == f"No player here is named '{typed}': mention them, or type their name as the table shows it."
+
+
+async def test_stats_of_a_name_several_players_have_asks_for_a_mention(harness: Harness) -> None:
+    h = harness
+    twins = [Actor("U71", "Sam"), Actor("U72", "Sam")]
+    assert (await h.do(ALICE, "start")).ok
+    for sam in twins:
+        assert (await h.do(sam, "join")).ok  # their names stored as seated
+    refused = await h.do(ALICE, "stats", "Sam")
+    assert not refused.ok and refused.text == "'Sam' names 2 players here: mention the one you mean."
