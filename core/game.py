@@ -430,7 +430,11 @@ class Game(Protocol):
         self, rules: GameRules, players: Sequence[str], *, host: str, previous: Match | None = None
     ) -> Match:
         """A match at these seats.  ``previous``: the match the table played until its seats changed
-        (what carries over — a progressive stake, who opens, who is already out — is the game's call)."""
+        (what carries over — a progressive stake, who opens, who is already out — is the game's call).  Seats
+        fewer than the game plays at, none included (every seat left in one round), are asked too, with
+        ``previous``: the game returns a match that is over where the change settles it (an elimination's
+        walk-out, the card game's last player left), else raises :class:`~core.errors.GameError` (the table
+        then closes for too few)."""
         ...
 
     def stats(self, player: str, records: Sequence[Mapping[str, Any]]) -> tuple[str, Json]:
