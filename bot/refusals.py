@@ -22,8 +22,10 @@ __all__ = [
     "CURRENCY_LENGTH",
     "EARLIER_TABLE",
     "EARLIER_TURN",
+    "GAME_AT_STAKE",
     "HOST_CANNOT_BE_KICKED",
     "HOST_CANNOT_LEAVE",
+    "KICK_AT_STAKE",
     "KICK_USAGE",
     "LAST_ALREADY_DECLARED",
     "NOTHING_HELD",
@@ -56,6 +58,8 @@ __all__ = [
     "bad_unit_value",
     "computers_do_not_fit",
     "future_period",
+    "given_twice",
+    "no_one_named",
     "not_host_or_admin",
     "not_in_game",
     "not_your_turn",
@@ -64,6 +68,7 @@ __all__ = [
     "period_settled",
     "stake_too_high",
     "table_full",
+    "takes_nothing",
     "too_few_to_deal",
     "unit_too_valuable",
     "unknown_command",
@@ -124,6 +129,8 @@ def no_one_named(typed: str, count: int) -> str:
     if count:
         return f"{quoted(typed)} names {count} players here: mention the one you mean."
     return f"No player here is named {quoted(typed)}: mention them, or type their name as the table shows it."
+
+
 THAT_PLAYER_NOT_SEATED = "That player is not seated at this table."
 ALREADY_LEAVING = "That seat is already leaving after this round."
 HOST_CANNOT_BE_KICKED = "The host cannot be removed from the lobby; `end` the table instead."
