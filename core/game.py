@@ -255,7 +255,7 @@ class Match(Protocol):
     @property
     def settles_at_end(self) -> bool:
         """Money its players win is paid only when the game ends (an elimination's dinner at a stake, the card
-        game's ``winner`` payout): ending the table before then voids it, and the host may not (bot/lobby.py)."""
+        game's ``winner`` payout): ending the table before then voids it, so a table's host may not."""
         ...
 
     @property

@@ -16,6 +16,7 @@ from .round import Challenged, Declared, Discarded, Passed, ThrownIn
 
 __all__ = [
     "PICTURE_WORDS",
+    "abandoned_text",
     "challenge_text",
     "deal_text",
     "declared_text",
