@@ -5,6 +5,7 @@ and a player's private views.  None of them changes a table; the ledger commands
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -54,6 +55,7 @@ def _balance_series(rows: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
 
 CHART_GAP = 10.0
 """Seconds between two charts posted in one channel."""
+_EMOJI_CODE = re.compile(r":[a-z0-9_+'-]{1,40}:")  # an emoji as Slack writes it
 _NOT_IN_CURRENCY = frozenset("@#&") | {chr(mark) for mark in LOOK_ALIKES}  # a mention's marks, chat markup
 
 
@@ -196,7 +198,8 @@ class Reports:
             elif name == "unit_value":
                 settings[name] = money(value)
             elif name == "currency":
-                if not 1 <= len(value) <= 8 or _NOT_IN_CURRENCY & set(value):
+                # (an emoji typed in a Slack command arrives as its code, `:moneybag:`: Slack shows it as the emoji)
+                if not (1 <= len(value) <= 8 or _EMOJI_CODE.fullmatch(value)) or _NOT_IN_CURRENCY & set(value):
                     raise UserError(R.CURRENCY_LENGTH, "bad-option")
                 settings[name] = value
             elif name == "computer_level":

@@ -384,6 +384,17 @@ async def test_what_slack_sends_escaped_is_read_and_quoted_as_typed(driver: Http
     assert "&lt;oops&gt;" in (unknown.text or "") and "&amp;lt;" not in (unknown.text or ""), unknown.text
 
 
+async def test_an_emoji_currency_arrives_as_its_code_and_is_kept(driver: HttpDriver, fake: FakeSlack) -> None:
+    """`config currency=💰` on Slack arrives as `currency=:moneybag:` (an emoji typed in a command is sent as its
+    code): it was refused as longer than 8 characters, one having been typed.  Slack shows the code as the emoji."""
+    fake.add_user("U0BOSS", name="boss", is_admin=True)
+    saved = await driver.slash("U0BOSS", "config currency=:moneybag:")
+    assert saved.text is not None and saved.text.startswith("Settings saved"), saved.text
+    assert ":moneybag:" in ((await driver.slash("U0BOSS", "config")).text or "")
+    too_long = await driver.slash("U0BOSS", "config currency=moneybags")  # not a code: 9 characters, as before
+    assert too_long.text is not None and too_long.text.startswith("The currency label is 1 to 8 characters")
+
+
 async def test_a_bare_move_in_a_dm_says_tables_live_in_channels(driver: HttpDriver) -> None:
     """A bare `/liars bid` in a DM said "There is no table in this channel. Open one with `start`."."""
     for verb in ("bid", "declare", "discard"):
