@@ -37,7 +37,6 @@ def advice(explained: str) -> str:
     return explained
 
 
-
 def raise_form(round_: Round | None, player: str, players: Sequence[str], order: RankOrder) -> Form:
     """Quantities low to high, each with the digits (highest first) that beat the standing bid."""
     if round_ is None:
