@@ -15,7 +15,7 @@ from core.registry import DEFAULT_GAME, GAMES, get_game
 from . import messages as M
 from . import refusals as R
 from .model import Command, Message, MessageKind, Reply, TableKey
-from .parsing import UserError, positive_int, sentence, stake, user_ref
+from .parsing import UserError, positive_int, same_value, sentence, stake, user_ref
 from .runtime import Runtime
 from .settings import game_defaults
 from .table import TableState, TableStatus
@@ -45,15 +45,9 @@ def _start_options(cmd: Command) -> tuple[dict[str, str], list[str]]:
 def _once(opts: dict[str, str], name: str, value: str) -> None:
     """``opts[name] = value``, refused where ``name`` has another value already (``stake=2 stake=3``, a form's
     stake and a typed one, ``start salomon preset=classic``: the first was kept, silently)."""
-    if name in opts and _same(opts[name]) != _same(value):
+    if name in opts and same_value(opts[name]) != same_value(value):
         raise UserError(R.given_twice(name), "bad-option")
     opts[name] = opts.get(name, value)
-
-
-def _same(value: str) -> str:
-    """An option's value as compared for "given twice": ``Salomon`` is ``salomon``, ``02`` is ``2``."""
-    text = value.strip().lower()
-    return str(int(text)) if text.isascii() and text.isdigit() and len(text) <= 12 else text
 
 
 def _joined(words: Sequence[str]) -> list[str]:
@@ -172,8 +166,8 @@ class Lobby:
                 target = named[0] if len(named) == 1 else target
             if target not in table.seats:
                 raise UserError(R.THAT_PLAYER_NOT_SEATED, "not-seated")
-            if (self._ends_a_game_at_stake(table) and table.match is not None and table.match.leave_cost(target)
-                    and not await self.rt.is_admin(cmd)):
+            if (target not in table.pending_leave and self._ends_a_game_at_stake(table) and table.match is not None
+                    and table.match.leave_cost(target, table.pending_leave) and not await self.rt.is_admin(cmd)):
                 # a player still in a game that settles at its end: kicked, they walk out on dinner, or (every one
                 # still in kicked) the card game ends with no winner — a host out of it escaped paying its winner
                 raise UserError(R.KICK_AT_STAKE, "game-at-stake")

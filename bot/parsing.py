@@ -13,7 +13,8 @@ from core.commands import whole_number
 from . import refusals as R
 from .settings import MAX_STAKE, MAX_UNIT_VALUE
 
-__all__ = ["LOOK_ALIKES", "UserError", "is_period", "money", "positive_int", "sentence", "stake", "user_ref"]
+__all__ = ["LOOK_ALIKES", "UserError", "is_period", "money", "positive_int", "same_value", "sentence", "stake",
+           "user_ref"]
 
 
 class UserError(Exception):
@@ -32,6 +33,12 @@ LOOK_ALIKES = str.maketrans({"<": "‹", ">": "›", "*": "∗", "~": "∼", "`"
 def sentence(text: str) -> str:
     text = text.strip()
     return (text[:1].upper() + text[1:]).rstrip(".") + "."
+
+
+def same_value(value: str) -> str:
+    """A typed value as compared for "given twice": ``Salomon`` is ``salomon``, ``02`` is ``2``."""
+    text = value.strip().lower()
+    return str(int(text)) if text.isascii() and text.isdigit() and len(text) <= 12 else text
 
 
 def user_ref(text: str) -> str:

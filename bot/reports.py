@@ -18,7 +18,7 @@ from .commands import game_of_command, table_commands
 from .discretion import NOTE_MONTH, Discretion, history_setting, only_period, refused
 from .ledger import fewest_payments, period_of
 from .model import Command, JsonValue, Message, MessageKind, Reply, TableKey, render_mentions
-from .parsing import LOOK_ALIKES, UserError, is_period, money, positive_int, sentence, stake, user_ref
+from .parsing import LOOK_ALIKES, UserError, is_period, money, positive_int, same_value, sentence, stake, user_ref
 from .ratings import RatingBook, chart_history, leaderboard, trend
 from .runtime import Runtime
 from .settings import MAX_TIMEOUT, MIN_TIMEOUT, game_defaults, with_game_defaults
@@ -55,7 +55,7 @@ def _balance_series(rows: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
 
 CHART_GAP = 10.0
 """Seconds between two charts posted in one channel."""
-_EMOJI_CODE = re.compile(r":[a-z0-9_+'-]{1,40}:")  # an emoji as Slack writes it
+_EMOJI_CODE = re.compile(r"(?::[a-z0-9_+'-]{1,40}:){1,2}")  # an emoji as Slack writes it (`:+1::skin-tone-2:`)
 _NOT_IN_CURRENCY = frozenset("@#&") | {chr(mark) for mark in LOOK_ALIKES}  # a mention's marks, chat markup
 
 
@@ -178,7 +178,7 @@ class Reports:
             raise UserError(R.option_without_value(empty), "bad-option")
         given: dict[str, str] = {}
         for n, v in pairs:  # `stake=2 stake=3`: the last was kept, silently (a new table's `start` kept the first)
-            if given.setdefault(n, v).lower() != v.lower():
+            if same_value(given.setdefault(n, v)) != same_value(v):
                 raise UserError(R.given_twice(n), "bad-option")
         named = next((v.lower() for n, v in pairs if n == "game"), DEFAULT_GAME)  # whose defaults change
         if named not in GAMES:

@@ -282,9 +282,9 @@ _ARTICLE_BEFORE = frozenset(
     {w for w in _SINGULAR if len(w) > 1 and w.isalpha()} | set(_COUNTS) | _COLOURS
     | {"pair", "pairs", "flush", "straight", "full", "royal", "set", "kind", "quad", "quads", "trip", "trips"}
 )
-# after "with", "a" is the article before these: "with a K kicker" (a king kicker, not ace-king), "pair of kings
-# with a kicker" (no rank: it was an ace kicker); "with an A kicker" is the ace
-_ARTICLE_AFTER_WITH = frozenset({"k", "q", "j", "t", "kicker", "kickers"})
+# after "with" or "and", "a" is the article before a rank's letter: "with a K kicker", "and a Q kicker" (a king
+# kicker, not ace-king); "with an A kicker", "with A kicker" are the ace (the text is read lower-cased)
+_ARTICLE_AFTER_WITH = frozenset({"k", "q", "j", "t"})
 _DIGIT_RANKS = frozenset({w for w in _SINGULAR if w.isdigit()} | {w for w in _PLURAL if w[0].isdigit()})
 _TAKES_ARTICLE = frozenset({"", "i", "have", "declare", "declares", "is", "it's", "its", "least", "hand", "with"})
 _FILLER = frozenset(
@@ -344,7 +344,7 @@ def _parse(text: str) -> Declaration:
             found.append(_PLURAL[word])
         elif word == "a" and (grouped or words[k + 1 : k + 3] == ["full", "of"] or not (nxt in _ARTICLE_BEFORE or (
                 nxt in _DIGIT_RANKS and (words[k - 1] if k else "") in _TAKES_ARTICLE) or (
-                nxt in _ARTICLE_AFTER_WITH and (words[k - 1] if k else "") == "with"))):  # ("A full of fours")
+                nxt in _ARTICLE_AFTER_WITH and (words[k - 1] if k else "") in ("with", "and")))):  # ("A full of fours")
             found.append(14)
         elif word in _SINGULAR:
             found.append(_SINGULAR[word])

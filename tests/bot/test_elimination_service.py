@@ -233,3 +233,5 @@ async def test_the_host_may_not_kick_a_player_still_in_a_game_at_stake(harness: 
     assert not refused.ok and refused.code == "game-at-stake" and h.table().events == events, refused
     assert BOB.user_id not in h.table().pending_leave
     assert (await h.do(ADMIN, "kick", f"<@{BOB.user_id}>")).ok and BOB.user_id in h.table().pending_leave
+    again = await h.do(ALICE, "kick", f"<@{BOB.user_id}>")  # already leaving: said so (it read "game-at-stake")
+    assert not again.ok and again.text == "That seat is already leaving after this round.", again

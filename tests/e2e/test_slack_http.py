@@ -391,6 +391,8 @@ async def test_an_emoji_currency_arrives_as_its_code_and_is_kept(driver: HttpDri
     saved = await driver.slash("U0BOSS", "config currency=:moneybag:")
     assert saved.text is not None and saved.text.startswith("Settings saved"), saved.text
     assert ":moneybag:" in ((await driver.slash("U0BOSS", "config")).text or "")
+    toned = await driver.slash("U0BOSS", "config currency=:+1::skin-tone-2:")  # an emoji with a skin tone
+    assert toned.text is not None and toned.text.startswith("Settings saved"), toned.text
     too_long = await driver.slash("U0BOSS", "config currency=moneybags")  # not a code: 9 characters, as before
     assert too_long.text is not None and too_long.text.startswith("The currency label is 1 to 8 characters")
 

@@ -79,9 +79,10 @@ class EliminationMatch:
         gone = [p for p in previous.still_in if p not in self._players]
         if gone:  # walked out on dinner: the first pays, the game ends here
             self.walked += gone
-            if self.safe or self.still_in:  # (everyone gone before anyone left safe: nobody to pay, no dinner)
-                self.payer = gone[0]
-                self.pending = self._settle_walkout()
+            if not self.safe and not self.still_in:  # everyone gone before anyone left safe: no one to pay
+                raise GameError("nobody is left to pay for dinner, nor to be paid: the table closes")
+            self.payer = gone[0]
+            self.pending = self._settle_walkout()
 
     # -- state ------------------------------------------------------------------------------------
     @property

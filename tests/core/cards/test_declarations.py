@@ -145,7 +145,8 @@ def test_two_groups_said_one_by_one_make_the_hand_they_make(text: str, kind: Han
         ("three of a kind with kings", T.THREE_OF_A_KIND, (13,)),  # "with kings": the three, not a kicker
         ("pair of 7s with a K kicker", T.PAIR, (7, 13)),  # "a" before a rank's letter: the article (was A-K)
         ("three 7s with a Q kicker", T.THREE_OF_A_KIND, (7, 12)),
-        ("pair of kings with a kicker", T.PAIR, (13,)),  # no rank said (it was an ace kicker)
+        ("a pair of 7s and a K kicker", T.PAIR, (7, 13)),
+        ("pair of kings with A kicker", T.PAIR, (13, 14)),  # the ace, said by its letter
     ],
 )
 def test_what_people_type_is_read_as_they_mean_it(text: str, kind: HandType, ranks: tuple[int, ...]) -> None:

@@ -449,10 +449,9 @@ def test_who_left_and_a_push_are_checked_where_the_record_states_them() -> None:
 
 def test_everyone_gone_before_anyone_left_safe_is_no_dinner() -> None:
     """Every seat left before anyone was safe (a pushed first round): the game said "<@a> walked out and pays for
-    dinner" with nobody to pay, and stored a dinner of 0 to each.  Now nobody pays and the game is not over (the
-    table closes for too few)."""
+    dinner" with nobody to pay, and stored a dinner of 0 to each.  Now the game seats nobody (a GameError, as
+    Game.new_match says: the table closes for too few, nobody paid)."""
     rules = make_rules("classic", format="elimination", stake=3)
     before = SERIAL.new_match(rules, ["a", "b", "c"], host="a")
-    after = SERIAL.new_match(rules, [], host="a", previous=before)
-    assert isinstance(after, EliminationMatch)
-    assert not after.over and after.pending is None and after.walked == ["a", "b", "c"]
+    with pytest.raises(GameError, match="nobody is left to pay"):
+        SERIAL.new_match(rules, [], host="a", previous=before)
