@@ -14,10 +14,13 @@ another's transaction; on PostgreSQL each takes its own pooled connection.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Generic, TypeVar
 
 from bot.background import cancel, spawn
+
+log = logging.getLogger(__name__)
 
 __all__ = ["GroupWriter"]
 
@@ -80,13 +83,23 @@ class GroupWriter(Generic[U]):
                 try:
                     await self._write([unit])
                 except Exception as exc:
-                    _resolve(done, await self._translate(unit, exc))
+                    _resolve(done, await self._translated(unit, exc))
                 else:
                     self.transactions += 1
                     _resolve(done, None)
         finally:
             for _ in batch:
                 self._queue.task_done()
+
+    async def _translated(self, unit: U, exc: Exception) -> BaseException:
+        """The port's exception for a unit that failed alone; the raw one if reading the stored state to
+        translate it fails too (the writer must live on: every later commit waits on it)."""
+        try:
+            return await self._translate(unit, exc)
+        except Exception as failure:
+            log.warning("%s: could not translate a failed write (%s); passing on %s", self._name,
+                        type(failure).__name__, type(exc).__name__)
+            return exc
 
 
 def _resolve(done: asyncio.Future[Any], error: BaseException | None) -> None:

@@ -224,9 +224,10 @@ class PostgresStore(StoreBase[Unit]):
     async def _set_settings(conn: Any, server: str, document: str, expected: int) -> None:
         """Write a server's settings if they are at the expected version (an UPDATE that waits for a
         concurrent one and then finds the version moved changes nothing, as does a second first INSERT)."""
-        if expected == 0:
+        if expected == 0:  # no row yet, or a row at version 0 (written before versions, or copied by migrate)
             status = await conn.execute("INSERT INTO servers (server, settings, version) VALUES ($1, $2, 1)"
-                                        " ON CONFLICT (server) DO NOTHING", server, document)
+                                        " ON CONFLICT (server) DO UPDATE SET settings = EXCLUDED.settings, version = 1"
+                                        " WHERE servers.version = 0", server, document)
         else:
             status = await conn.execute("UPDATE servers SET settings = $2, version = version + 1"
                                         " WHERE server = $1 AND version = $3", server, document, expected)

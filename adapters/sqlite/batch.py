@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.ports import DuplicateRequest, PeriodSettled, StaleSettings, StaleTable
 
-__all__ = ["CHECKS", "ORDER", "Unit", "translate", "write_sync"]
+__all__ = ["CHECKS", "ORDER", "Unit", "next_id_sql", "translate", "write_sync"]
 
 # Every write is one of these statements.  A batch runs them in this order, each ONCE over all the
 # batch's rows — the rows travel as one JSON array read by ``json_each`` — so a transaction is a
@@ -69,6 +69,13 @@ class Unit:
     request_id: str | None = None
 
 
+def next_id_sql(table: str) -> str:
+    """The next id of an AUTOINCREMENT table: past every id it ever held (sqlite_sequence remembers the
+    rows an erase deleted), so an erased server's round or table id is never handed out again."""
+    return (f"SELECT MAX(COALESCE((SELECT MAX(id) FROM {table}), 0),"
+            f" COALESCE((SELECT seq FROM sqlite_sequence WHERE name = '{table}'), 0)) + 1")
+
+
 def write_sync(
     conn: sqlite3.Connection,
     merged: dict[str, list[tuple[Any, ...]]],
@@ -89,7 +96,7 @@ def write_sync(
                 raise StaleSettings(str(moved[0][0]), int(moved[0][1]))
         if rounds:
             # Round ids are taken inside the write transaction, which holds the database's write lock.
-            next_id = int(conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM rounds").fetchall()[0][0])
+            next_id = int(conn.execute(next_id_sql("rounds")).fetchall()[0][0])
             for round_row, ledger in rounds:
                 merged["round"].append((next_id, *round_row))
                 merged["ledger"].extend((*e[:4], next_id, e[4]) for e in ledger)

@@ -30,7 +30,7 @@ from adapters.storebase import DUMP_COLUMNS, Erase, StoreBase
 from bot.background import cancel
 from bot.ports import OpenTables, RoundRecord, StaleTable, StoredTable
 
-from .batch import CHECKS, ORDER, Unit, translate, write_sync
+from .batch import CHECKS, ORDER, Unit, next_id_sql, translate, write_sync
 from .schema import MIGRATIONS, immediate, migrate_sync, switch_to_wal
 
 __all__ = ["MIGRATIONS", "SqliteStore"]
@@ -145,7 +145,7 @@ class SqliteStore(StoreBase[Unit]):
 
     async def _skip_taken_ids(self) -> None:
         """Reserve past the table ids taken (by another process writing the same file, too)."""
-        row = await self._one("SELECT COALESCE(MAX(id), 0) + 1 FROM tables")
+        row = await self._one(next_id_sql("tables"))
         self._next_table_id = max(self._next_table_id, int(row[0]) if row else 1)
 
     async def load_open_tables(self) -> list[StoredTable]:

@@ -118,6 +118,19 @@ async def test_two_settings_writes_on_one_version_in_one_batch_store_one(open_st
     assert await store.get_settings("srv") == StoredSettings({"stake": 1}, 1)
 
 
+async def test_settings_stored_at_version_0_by_older_code_can_be_changed(
+        open_store: StoreFactory, database_url: str) -> None:
+    # a row from before the version column (a rolling deploy, or `liars migrate` from an old file) is at version 0
+    store = await open_store()
+    await raw_sql(database_url, "INSERT INTO servers (server, settings) VALUES ('srv', '{\"stake\": 2}')")
+    assert await store.get_settings("srv") == StoredSettings({"stake": 2}, 0)
+    assert await store.set_settings("srv", {"stake": 3}, expect_version=0) == 1
+    assert await store.get_settings("srv") == StoredSettings({"stake": 3}, 1)
+    with pytest.raises(StaleSettings):
+        await store.set_settings("srv", {"stake": 4}, expect_version=0)
+    assert await store.get_settings("srv") == StoredSettings({"stake": 3}, 1)
+
+
 async def test_settings_and_names_are_replaced(open_store: StoreFactory) -> None:
     store = await open_store()
     assert await store.get_settings("srv") == StoredSettings({}, 0)
