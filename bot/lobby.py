@@ -167,10 +167,10 @@ class Lobby:
             if target not in table.seats:
                 raise UserError(R.THAT_PLAYER_NOT_SEATED, "not-seated")
             if (target not in table.pending_leave and self._ends_a_game_at_stake(table) and table.match is not None
-                    and table.match.leave_cost(target, table.pending_leave) and not await self.rt.is_admin(cmd)):
+                    and table.match.leave_cost(target, table.pending_leave) and not await self._overrules(cmd)):
                 # a player still in a game that settles at its end: kicked, they walk out on dinner, or (every one
                 # still in kicked) the card game ends with no winner — a host out of it escaped paying its winner
-                raise UserError(R.KICK_AT_STAKE, "game-at-stake")
+                raise UserError(R.KICK_AT_STAKE_PEER if cmd.actor.peer else R.KICK_AT_STAKE, "game-at-stake")
             return await self._remove(table, cmd, target, kicked=True)
 
     async def _remove(self, table: TableState, cmd: Command, player: str, kicked: bool) -> Reply:
@@ -255,14 +255,18 @@ class Lobby:
             table = self.rt.need_table(cmd.key)
             await self.rt.need_host_or_admin(table, cmd, "end the table")
             game_void = self._ends_a_game_at_stake(table)
-            if game_void and not await self.rt.is_admin(cmd):
+            if game_void and not await self._overrules(cmd):
                 # a host could end a game that settles at its end to escape losing it (an elimination they were
                 # about to pay for, a card game they were out of), voiding what the others had won so far
-                raise UserError(R.GAME_AT_STAKE, "game-at-stake")
+                raise UserError(R.GAME_AT_STAKE_PEER if cmd.actor.peer else R.GAME_AT_STAKE, "game-at-stake")
             void = table.live or game_void
             reply = Reply(M.table_closed(void=void, game=game_void))
             await self.close(table, cmd, M.closed_by(cmd.actor.name, void=void, game=game_void), reply)
         return reply
+
+    async def _overrules(self, cmd: Command) -> bool:
+        """May the sender overrule a game at stake: an admin of the place, not one of peers who all are."""
+        return not cmd.actor.peer and await self.rt.is_admin(cmd)
 
     @staticmethod
     def _ends_a_game_at_stake(table: TableState) -> bool:

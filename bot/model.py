@@ -56,11 +56,15 @@ class TableKey:
 
 @dataclass(frozen=True, slots=True)
 class Actor:
-    """The person who sent a command.  ``is_admin``: the platform says they administer the server."""
+    """The person who sent a command.  ``is_admin``: the platform says they administer the server.
+    ``peer``: they administer it only as every member of a private group does (a Discord group DM keeps its
+    own books, and nobody there has Manage Server): trusted with the books and the tables, but a party to
+    every game there, so not to overrule one at stake (end it, or kick a rival still in it)."""
 
     user_id: str
     name: str
     is_admin: bool = False
+    peer: bool = False
 
 
 JsonValue: TypeAlias = "bool | int | float | str | Sequence[JsonValue] | Mapping[str, JsonValue] | None"

@@ -23,9 +23,11 @@ __all__ = [
     "EARLIER_TABLE",
     "EARLIER_TURN",
     "GAME_AT_STAKE",
+    "GAME_AT_STAKE_PEER",
     "HOST_CANNOT_BE_KICKED",
     "HOST_CANNOT_LEAVE",
     "KICK_AT_STAKE",
+    "KICK_AT_STAKE_PEER",
     "KICK_USAGE",
     "LAST_ALREADY_DECLARED",
     "NOTHING_HELD",
@@ -105,6 +107,17 @@ NOT_IN_ROUND = "You are not playing in this round (you are out, or joined after 
 GAME_AT_STAKE = ("This game settles at its end, and ending the table now would void it, with what its players have "
                  "won so far. Nothing was done: `leave` it (you are told what leaving costs), or ask a server admin "
                  "to end it.")
+
+
+GAME_AT_STAKE_PEER = ("This game settles at its end, and ending the table now would void it, with what its players "
+                      "have won so far. Here every member administers the table, so none may end a game at stake "
+                      "for the others. Nothing was done: `leave` it (you are told what leaving costs), or finish it.")
+
+
+KICK_AT_STAKE_PEER = ("That player is still in a game that settles at its end: removing them now changes who pays. "
+                      "Here every member administers the table, so none may remove a rival still in a game at "
+                      "stake. Nothing was done (a player the timer plays three turns in a row for leaves on their "
+                      "own).")
 
 
 KICK_AT_STAKE = ("That player is still in a game that settles at its end: removing them now changes who pays. "

@@ -224,8 +224,9 @@ class LiarsBot(discord.AutoShardedClient):
         perms = interaction.permissions
         if interaction.guild_id is None and _private(interaction):
             # a group DM or a DM between friends keeps its own ledger, which nobody there could otherwise keep
-            # (no Manage Server): each member administers it (config, sheet settle, end, kick)
-            return Actor(str(user.id), user.display_name, is_admin=True)
+            # (no Manage Server): each member administers it (config, sheet settle, end, kick), as a peer: not
+            # to end a game at stake or kick a rival still in one (any of them could make another pay so)
+            return Actor(str(user.id), user.display_name, is_admin=True, peer=True)
         admin = interaction.guild_id is not None and (perms.manage_guild or perms.administrator)
         return Actor(str(user.id), user.display_name, is_admin=bool(admin))
 

@@ -305,3 +305,39 @@ async def test_a_group_dm_keeps_its_own_books_and_speaks_of_no_dms(world: Harnes
     to_act = next(u for u in (h.alice, h.bob) if str(u.id) == table.to_act)
     form = await ask(to_act, "bid")  # bare: its form, as the Raise… button opens it
     assert form.ephemeral and any(i.startswith("liars:pick-bid-1:") for i in form.custom_ids()), form.text()
+
+
+async def test_in_a_group_dm_no_member_may_end_a_game_at_stake_or_kick_a_rival_still_in_it(world: Harness) -> None:
+    """Every member of a group DM administers it, as a peer: a player of an elimination could otherwise make a
+    rival still in it pay for dinner by a kick, or void the game they were losing by `end`."""
+    h = world
+    fake = h.fake
+    gdm = fake.add_group_dm("dinner", [h.alice, h.bob, h.carol])
+    key = TableKey("discord", f"dm{gdm.id}", str(gdm.id))
+    await h.start()
+
+    async def ask(user: FakeUser, sub: str, **options: object) -> RecordedMessage:
+        return await h.response(await fake.send_slash(user.id, None, gdm.id, top_level(sub), sub, options))
+
+    assert "You opened a table" in (await ask(h.alice, "start", format="elimination", stake=5)).text()
+    await ask(h.bob, "join")
+    await ask(h.carol, "join")
+    await ask(h.alice, "deal")
+    await h.service.drain()
+    table = h.service.table(key)
+    assert table is not None and table.live
+    seats = list(table.seats)
+    for who in (h.alice, h.bob):  # the host, and a member who is neither host nor (there is none) server admin
+        kicked = await ask(who, "kick", member=h.carol.id)
+        assert kicked.ephemeral and "none may remove a rival" in kicked.text(), kicked.text()
+        ended = await ask(who, "end")
+        assert ended.ephemeral and "none may end a game at stake" in ended.text(), ended.text()
+    table = h.service.table(key)
+    assert table is not None and table.live and list(table.seats) == seats
+    # a member still administers what is not at stake: a table of the classic game, ended by one not its host
+    other = fake.add_group_dm("lunch", [h.alice, h.bob])
+    opened = await h.response(await fake.send_slash(h.alice.id, None, other.id, "liars", "start", {}))
+    assert "You opened a table" in opened.text()
+    ended = await h.response(await fake.send_slash(h.bob.id, None, other.id, "liars", "end", {}))
+    assert "closed" in ended.text().lower(), ended.text()
+    assert h.service.table(TableKey("discord", f"dm{other.id}", str(other.id))) is None
