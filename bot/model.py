@@ -249,13 +249,16 @@ _MENTION = re.compile(r"<@([^>\s]+)>")
 
 
 def render_mentions(message: Message | Reply, mention: Callable[[str], str] | None = None) -> str:
-    """Replace ``<@id>`` by ``mention(id)`` for human players, else by the display name."""
+    """Replace ``<@id>`` by ``mention(id)`` for human players, else by the display name.  A reply names people
+    by ``<@id>`` for the platform to show (one who never played here, the admins a setting lists): where the
+    platform has mentions, they stay mentions (the adapters send replies pinging nobody)."""
     names: Mapping[str, str] = getattr(message, "names", {}) or {}
     humans: frozenset[str] = getattr(message, "humans", frozenset())
+    reply = isinstance(message, Reply)
 
     def sub(m: re.Match[str]) -> str:
         uid = m.group(1)
-        if mention is not None and uid in humans:
+        if mention is not None and (uid in humans or (reply and uid not in names)):
             return mention(uid)
         return names.get(uid, uid)
 

@@ -324,7 +324,8 @@ class LiarsBot(discord.AutoShardedClient):
         file = record_file(reply, key)
         view = buttons_view(reply.buttons, key, self.service.table_id(key), reply.turn) if reply.ok else None
         for i, part in enumerate(parts):
-            kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": ALLOWED_MENTIONS}
+            # a reply may name people by mention (stats of a member, the admins listed): it pings none of them
+            kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": discord.AllowedMentions.none()}
             if i == len(parts) - 1:
                 if view is not None:
                     kwargs["view"] = view

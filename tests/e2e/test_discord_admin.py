@@ -249,3 +249,15 @@ async def test_an_answer_discord_refuses_for_itself_is_still_an_error(world: Har
     await h.slash(h.to_act(), "bid", quantity=1, digit=0)
     await h.fake.wait_for(lambda: any("/liars bid failed" in r.getMessage() for r in no_errors))
     no_errors.clear()  # provoked on purpose
+
+
+async def test_a_reply_names_members_by_mention_and_pings_nobody(world: Harness) -> None:
+    """A member who never played (no stored name) and the admins a setting lists are named as Discord shows
+    people, `<@id>`: the reply used to show their raw snowflakes."""
+    h = world
+    await h.start()
+    stats = await h.ask(h.alice, "stats", member=h.carol.id)
+    assert stats.content.startswith(f"<@{h.carol.id}> has not played"), stats.content
+    saved = await h.ask(h.alice, "config", settings=f"admins=<@{h.bob.id}>")
+    assert f"admins <@{h.bob.id}>" in saved.content, saved.content
+    assert stats.pinged() == saved.pinged() == set()

@@ -189,7 +189,10 @@ async def test_usage_dm_admin_and_kick(driver: HttpDriver, fake: FakeSlack) -> N
     fake.add_user("U0BOSS", name="boss", is_admin=True)
     assert ((await driver.slash("U0BOSS", "config preset=salomon")).text or "").startswith("Settings saved")
     # A configured admin list, written with Slack mentions (escaped, and a name with a space):
-    assert ((await driver.slash("U0BOSS", "config admins=<@U0BOB|bob smith>")).text or "").startswith("Settings saved")
+    saved = (await driver.slash("U0BOSS", "config admins=<@U0BOB|bob smith>,<@U0CAROL|carol>")).text or ""
+    assert saved.startswith("Settings saved") and "admins <@U0BOB>, <@U0CAROL>" in saved, saved  # not raw ids
+    said = (await driver.slash(ALICE, "stats <@U0DAVE|dave>")).text or ""
+    assert said.startswith("<@U0DAVE> has not played"), said  # one never seen here: as Slack names people
     assert ((await driver.slash(BOB, "config preset=classic")).text or "").startswith("Settings saved")
 
     await driver.slash(ALICE, "start")

@@ -396,6 +396,7 @@ class RecordedMessage:
     edited_timestamp: str | None = None
     edit_count: int = 0
     deleted: bool = False
+    allowed_mentions: JSON | None = None  # as last sent (None: Discord's default, every mention pings)
 
     @property
     def is_dm(self) -> bool:
@@ -404,6 +405,14 @@ class RecordedMessage:
     @property
     def ephemeral(self) -> bool:
         return bool(self.flags & EPHEMERAL)
+
+    def pinged(self) -> set[int]:
+        """The users whose ``<@id>`` in the content notifies them, by the message's allowed mentions."""
+        mentioned = {int(i) for i in re.findall(r"<@!?(\d+)>", self.content)}
+        allowed = self.allowed_mentions
+        if allowed is None or "users" in (allowed.get("parse") or []):
+            return mentioned
+        return mentioned & {int(i) for i in allowed.get("users") or []}
 
     @property
     def loading(self) -> bool:
@@ -1754,6 +1763,7 @@ class FakeDiscord(PrivateFake):
             interaction_id=interaction.id if interaction else None,
             is_original_response=original,
             webhook_id=self.application_id if interaction else None,
+            allowed_mentions=body.get("allowed_mentions"),
         )
         self.messages[msg.id] = msg
         return msg
@@ -1762,6 +1772,8 @@ class FakeDiscord(PrivateFake):
         self._validate_message(body, has_files=bool(uploads), partial=True)
         if "content" in body:
             msg.content = str(body["content"] or "")
+        if "allowed_mentions" in body:
+            msg.allowed_mentions = body["allowed_mentions"]
         if "embeds" in body:
             msg.embeds = list(body["embeds"] or [])
         if "components" in body:
