@@ -328,12 +328,18 @@ class Service:
         shown = await self.reports.discretion.period(cmd, await self.rt.settings(server))
         return periods if shown is None else [p for p in periods if p == shown]
 
-    def form(self, key: TableKey, user_id: str, verb: str, table_id: int | None = None,
-             turn: int | None = None) -> Form:
-        """The form a button opens (the serial game's Raise…, the card game's Declare…), for this player now.
+    async def form(self, key: TableKey, user_id: str, verb: str, table_id: int | None = None,
+                   turn: int | None = None) -> Form:
+        """The form a button opens (the serial game's Raise…, the card game's Declare…), for this player now,
+        on the table as stored: another process (a worker, a shard) may have opened or moved it.
         ``table_id``: the table the button was drawn for (a closed table's button opens nothing); ``turn``:
         the turn a form being drawn again was first drawn at (:attr:`Command.turn`; it is not drawn again once
-        the table has moved on)."""
+        the table has moved on).  After it, :meth:`table_id` and :meth:`turn` read the table as caught up."""
+        async with self.rt.lock(key):
+            await self.rt.catch_up(key)
+            return self._form(key, user_id, verb, table_id, turn)
+
+    def _form(self, key: TableKey, user_id: str, verb: str, table_id: int | None, turn: int | None) -> Form:
         table = self.rt.need_table(key)
         if table_id is not None and table.id != table_id:
             return Form(verb, verb.capitalize(), refusal=R.EARLIER_TABLE)

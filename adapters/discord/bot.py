@@ -378,7 +378,7 @@ class LiarsBot(discord.AutoShardedClient):
                 return []
             if param.suggest is Suggest.PERIODS:
                 return await self.period_choices(interaction, current)
-            form = self.service.form(self.table_key(interaction), str(interaction.user.id), spec.name)
+            form = await self.service.form(self.table_key(interaction), str(interaction.user.id), spec.name)
             field = next((f for f in form.fields if f.name == param.name), None)
             if field is None or form.refusal is not None:
                 return []

@@ -196,11 +196,11 @@ class FormFlows:
         while len(self._sent) > SENT_KEPT:
             self._sent.popitem(last=False)
 
-    def _form(self, interaction: discord.Interaction[Any], key: TableKey, verb: str) -> Form | str:
+    async def _form(self, interaction: discord.Interaction[Any], key: TableKey, verb: str) -> Form | str:
         """The form for the clicker now, or why they cannot use it (a form drawn for a closed table, or at an
         earlier move, included: the clicked component names its table and move)."""
         try:
-            form = self.host.service.form(key, str(interaction.user.id), verb, drawn_for(interaction),
+            form = await self.host.service.form(key, str(interaction.user.id), verb, drawn_for(interaction),
                                           drawn_at(interaction))
         except UserError as exc:
             return exc.text
@@ -218,7 +218,7 @@ class FormFlows:
 
     async def open(self, interaction: discord.Interaction[Any], key: TableKey, verb: str) -> None:
         async def work() -> None:
-            form = self._form(interaction, self.host.own_key(interaction, key), verb)
+            form = await self._form(interaction, self.host.own_key(interaction, key), verb)
             if isinstance(form, str):
                 await self.host.send_private(interaction, form)
                 return
@@ -235,7 +235,7 @@ class FormFlows:
     async def _redraw(self, interaction: discord.Interaction[Any], key: TableKey, verb: str,
                       first: str | None, second: str | None) -> None:
         own = self.host.own_key(interaction, key)
-        form = self._form(interaction, own, verb)
+        form = await self._form(interaction, own, verb)
         if isinstance(form, str):
             await interaction.response.edit_message(content=form, view=None)
             return
@@ -272,7 +272,7 @@ class FormFlows:
 
         async def send(message: int) -> None:
             own = self.host.own_key(interaction, key)
-            form = self._form(interaction, own, verb)
+            form = await self._form(interaction, own, verb)
             if isinstance(form, str):
                 await interaction.edit_original_response(content=form, view=None)
                 return
@@ -291,7 +291,7 @@ class FormFlows:
                 self._went_through(message)
                 await interaction.edit_original_response(content=text, view=None)
                 return
-            again = self._form(interaction, own, verb)
+            again = await self._form(interaction, own, verb)
             if isinstance(again, str):
                 await interaction.edit_original_response(content=f"{text}\n{again}", view=None)
                 return

@@ -194,7 +194,7 @@ class Listeners(AckedRequests):
             table, turn = view_table(view), view_turn(view)
             modal: dict[str, Any] | None = None
             try:
-                form = self.service.form(key, user, opener, table, turn)
+                form = await self.service.form(key, user, opener, table, turn)
             except UserError as exc:
                 refusal: str | None = exc.text
             else:
@@ -312,7 +312,7 @@ class Listeners(AckedRequests):
         """Open the form behind the ``opener`` button (Raise…, Declare…, Discard…) for this player now;
         ``table``: the table the button was drawn for, if it names one (else the one here now)."""
         try:
-            form = self.service.form(key, user, opener, table)
+            form = await self.service.form(key, user, opener, table)
         except UserError as exc:
             await answer(Reply(exc.text, ok=False, code=exc.code))()
             return

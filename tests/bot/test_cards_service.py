@@ -379,11 +379,11 @@ async def test_a_form_names_a_computer_player_and_refuses_in_a_sentence(harness:
     computer = r.active
     assert computer is not None and computer.startswith("cpu-")
     assert (await h.do(ALICE, "take")).ok
-    form = h.service.form(KEY, ALICE.user_id, "declare")
+    form = await h.service.form(KEY, ALICE.user_id, "declare")
     name = h.table().name(computer)
     assert form.intro.startswith(f"{name} declared "), form.intro
     assert "<@" not in form.intro and "<@" not in (form.refusal or "")
-    refused = h.service.form(KEY, BOB.user_id, "declare")  # not seated: refused, as a sentence
+    refused = await h.service.form(KEY, BOB.user_id, "declare")  # not seated: refused, as a sentence
     assert refused.refusal is not None and refused.refusal[0].isupper() and refused.refusal.endswith("."), refused
 
 
@@ -393,11 +393,11 @@ async def test_a_form_of_another_games_move_is_refused_not_opened(harness: Harne
     h = harness
     assert (await h.do(ALICE, "start")).ok and (await h.do(BOB, "join")).ok and (await h.do(ALICE, "deal")).ok
     for verb in ("discard", "declare"):
-        form = h.service.form(KEY, ALICE.user_id, verb)
+        form = await h.service.form(KEY, ALICE.user_id, verb)
         assert form.refusal == f"`{verb}` is not part of Liar's Poker (serial numbers).", form
     assert (await h.do(ALICE, "end")).ok
     await open_cards(h)
-    form = h.service.form(KEY, ALICE.user_id, "bid")
+    form = await h.service.form(KEY, ALICE.user_id, "bid")
     assert form.refusal == "`bid` is not part of Liar's Poker with cards.", form
 
 

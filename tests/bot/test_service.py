@@ -582,14 +582,14 @@ async def test_raise_options_offer_exactly_the_legal_bids_and_say_why_not(harnes
     assert (await h.do(opener, "bid", "3", "7")).ok
     service = h.service
     nxt = h.to_act()
-    form = service.form(KEY, nxt, "bid")
+    form = await service.form(KEY, nxt, "bid")
     assert form.refusal is None and form.intro == "Standing bid: **3 sevens**. Your bid must beat it."
     quantity, digit = form.fields
     digits = {q: [int(d) for d, _ in options] for q, options in digit.options_by.items()}
     assert digits["3"] == [9, 8] and digits["4"] == list(range(9, -1, -1))
     assert quantity.options[0][0] == "3" and len(quantity.options) == 22  # 3 .. 24 at three players
-    assert (service.form(KEY, opener.user_id, "bid").refusal or "").startswith("It is not your turn")
-    assert service.form(KEY, ADMIN.user_id, "bid").refusal == "You are not seated at this table."
+    assert ((await service.form(KEY, opener.user_id, "bid")).refusal or "").startswith("It is not your turn")
+    assert (await service.form(KEY, ADMIN.user_id, "bid")).refusal == "You are not seated at this table."
 
 
 async def test_a_redelivered_config_or_settle_gets_its_first_answer_and_applies_nothing_again(

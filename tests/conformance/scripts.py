@@ -51,7 +51,9 @@ def declare_least(via: str) -> Item:
         if via == "form":
             holder = _round(service, key).to_act
             assert holder is not None
-            form = service.form(key, holder, "declare")
+            table = service.table(key)
+            assert table is not None and table.match is not None
+            form = table.match.form(holder, "declare")  # the form's choices, as the service draws them
             kind, _ = form.fields[0].options[0]
             ranks, _ = form.fields[1].options_by[kind][0]
             chosen = Declaration.from_json({"type": kind, "ranks": [] if ranks == "any" else ranks.split("-")})

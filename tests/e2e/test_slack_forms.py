@@ -329,3 +329,48 @@ async def test_a_status_replys_challenge_pressed_after_the_tables_last_move_chal
     assert now == f"{drawn}.{d.bot.service.turn(key)}" != buttons["liars:challenge"]
     assert await press(now) == "You challenged."
     assert event_count(tmp_path / "liars.sqlite3") > events
+
+
+async def test_a_form_opened_on_another_worker_is_drawn_from_the_table_as_stored(driver: HttpDriver, fake: FakeSlack,
+                                                                                 db: Path) -> None:
+    """Two workers on one database (README "Several processes"): the Raise… button and a bare `/liars raise`
+    reach the worker that did not move the table — one that never loaded it, then one whose copy is behind.
+    Each opens the form for the player whose turn it is (it said "no table" or "not your turn")."""
+    from adapters.slack.app import serve_http
+
+    a = driver
+    bot_b = await make_bot(fake, db)  # up before the table opens: it has never seen it
+    b = HttpDriver(fake, bot_b)
+
+    def modals(payload: dict[str, Any]) -> list[str]:
+        return [json.dumps(c.params["view"]) for c in fake.calls("views.open")
+                if c.params.get("trigger_id") == payload["trigger_id"]]
+
+    async def answered(payload: dict[str, Any]) -> str:
+        """The modal the action opened; fails with what was answered instead."""
+        await fake.wait_for(lambda: fake.response_url_posts(payload["response_url"]) or modals(payload),
+                            description="a modal or an answer")
+        posts = fake.response_url_posts(payload["response_url"])
+        assert not posts, posts[-1].body
+        return modals(payload)[-1]
+
+    try:
+        async with serve_http(bot_b, "127.0.0.1", 0) as url:
+            b.url = url
+            await a.slash(ALICE, "start classic")
+            await a.slash(BOB, "join")
+            await a.slash(ALICE, "deal")
+            table = a.bot.service.table(key_of(fake))
+            first = live_round(table).to_act
+            table_ts = a.bot.service.panel(key_of(fake), "table")
+            assert first is not None and table_ts is not None
+            click = b.click_payload(first, table_ts, "open-bid")
+            await b.send_interactive(click)
+            assert "Raise" in await answered(click)
+            await a.slash(first, "bid 1 5")  # the move goes to worker A: B's copy is now behind
+            second = BOB if first == ALICE else ALICE
+            typed = fake.slash_command("raise", user_id=second, user_name=second.lower())
+            await b.send_slash(typed)
+            assert "1 five" in await answered(typed)  # the standing bid it must beat
+    finally:
+        await bot_b.close()
