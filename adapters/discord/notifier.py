@@ -42,6 +42,7 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
@@ -101,6 +102,17 @@ def drop_moot_panels(messages: Sequence[Message]) -> list[Message]:
     return kept
 
 
+@dataclass(slots=True)
+class _Result:
+    """V2: a round's result drawn into its table message, with the panel and the moves it was drawn with,
+    and its picture once attached (what the message is drawn again with while it shows that result)."""
+
+    panel: Message
+    moves: list[str]
+    result: Message
+    picture: tuple[str, str] | None = None
+
+
 class DiscordNotifier:
     def __init__(self, client: discord.Client, panels: PanelRefs, *, layout: str = "v2",
                  links: Links | None = None) -> None:
@@ -112,6 +124,7 @@ class DiscordNotifier:
         self.coalesced = 0  # panel messages dropped as moot (for the load bench and tests)
         self._pictures: set[asyncio.Task[None]] = set()  # pictures being drawn, then edited in
         self._tables: dict[TableKey, Message] = {}  # the table message as last drawn (V2: redrawn with more)
+        self._results: dict[TableKey, _Result] = {}  # V2: the round's result drawn into the table message
         self._moves: dict[TableKey, deque[str]] = {}  # the round's earlier moves (V2's small print)
         self.unsent: set[TableKey] = set()  # private channels' tables with messages no interaction could carry
 
@@ -175,9 +188,9 @@ class DiscordNotifier:
 
     # -- the three kinds ---------------------------------------------------------------------------
     async def _attach_picture(self, message: Message, surface: Surface, message_id: str,
-                              redraw: tuple[Message, list[str]] | None = None) -> None:
+                              redraw: _Result | None = None) -> None:
         """Draw the message's picture and edit it into the message already sent (``redraw``: the V2 table
-        message it went into, with the round's moves as it was drawn)."""
+        message it went into, with the round's moves, as it is drawn now: the table may have closed since)."""
         assert message.picture is not None
         try:
             png = await pictures.draw(message.picture, message.names)
@@ -190,9 +203,10 @@ class DiscordNotifier:
         file, embed = picture_attachment(message, png)
         try:
             if redraw is not None:
-                drawn, moves = redraw
-                view = table_layout(drawn, moves=moves, result=message, picture=(file.filename, file.description or ""))
+                picture = (file.filename, file.description or "")
+                view = table_layout(redraw.panel, moves=redraw.moves, result=message, picture=picture)
                 await surface.edit(message_id, attachments=[file], view=view)
+                redraw.picture = picture
             else:
                 await surface.edit(message_id, attachments=[file], embed=embed)
         except (discord.HTTPException, NoLink) as exc:
@@ -226,8 +240,9 @@ class DiscordNotifier:
         surface = self._surface(key)
         if view is None or not await surface.edit(ref, content=None, view=view, allowed_mentions=ALLOWED_MENTIONS):
             return False
+        shown = self._results[key] = _Result(drawn, moves, message)
         if message.picture is not None:
-            self._later(self._attach_picture(message, surface, ref, redraw=(drawn, moves)), key)
+            self._later(self._attach_picture(message, surface, ref, redraw=shown), key)
         return True
 
     def _earlier(self, panel: Message) -> list[str]:
@@ -244,7 +259,13 @@ class DiscordNotifier:
             if message.note and (not moves or moves[-1] != message.note):
                 moves.append(message.note)
             self._tables[message.key] = message
-            view = table_layout(message, moves=earlier[-3:])
+            shown = self._results.get(message.key)
+            if message.fresh or shown is None:  # a new round's table message: the last one's result stays there
+                self._results.pop(message.key, None)
+                view = table_layout(message, moves=earlier[-3:])
+            else:  # the round's table message drawn again after its result ("Counted"): the result stays in it
+                shown.panel = message
+                view = table_layout(message, moves=shown.moves, result=shown.result, picture=shown.picture)
             if view is not None:
                 return {"content": None, "view": view}
         return {"content": render(message)[:CONTENT_LIMIT],
@@ -273,13 +294,21 @@ class DiscordNotifier:
             await surface.delete(previous)
 
     async def _retire(self, key: TableKey, name: str) -> None:
-        """A closed table's panel keeps its text but loses its buttons."""
+        """A closed table's panel keeps its text (V2: and the last round's result and picture drawn into it)
+        but loses its buttons."""
         ref = self.panels.ref(key, name)
         if ref is None:
             return
         drawn = self._tables.pop(key, None)
-        view = table_layout(Message(drawn.key, drawn.text, drawn.kind, names=drawn.names, humans=drawn.humans,
-                                    note=drawn.note)) if drawn is not None and self.v2 else None
+        shown = self._results.pop(key, None)
+        view = None
+        if drawn is not None and self.v2:
+            bare = Message(drawn.key, drawn.text, drawn.kind, names=drawn.names, humans=drawn.humans, note=drawn.note)
+            if shown is not None:
+                shown.panel = bare  # a picture still being drawn goes in without the buttons too
+                view = table_layout(bare, moves=shown.moves, result=shown.result, picture=shown.picture)
+            else:
+                view = table_layout(bare)
         await self._surface(key).edit(ref, view=view)
 
     async def _direct(self, message: Message) -> bool:

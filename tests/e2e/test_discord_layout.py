@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from adapters.discord.layout import TEXT_LIMIT, table_layout
+from adapters.pictures import worker
 from bot.model import Button, Message, MessageKind, TableKey
 from tests.e2e import discord_helpers
 from tests.e2e.discord_helpers import Harness, assert_no_serial_before_count
@@ -88,6 +91,41 @@ async def test_the_table_is_one_v2_message_with_the_count_and_its_picture_in_it(
     new = await h.fake.wait_for(lambda: (p := h.panel("table")).id != table.id and p)
     assert kinds(container(new))[0] == 10 and "Round 2" in new.text()
     assert_no_serial_before_count(h)
+
+
+@pytest.mark.parametrize("picture", ["drawn", "shed"])
+async def test_the_last_rounds_count_stays_in_the_closed_table_message(world: Harness, picture: str,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table of one round: its count goes into the table message, then the table closes and the message
+    loses its buttons — and keeps the count and its picture (the count went when no picture came to draw it
+    back: the "Counted" panel and the close redrew the message from the panel alone)."""
+    if picture == "shed":  # the picture worker refuses every picture at once: the text goes alone
+        monkeypatch.setattr(worker, "MAX_WAITING", 0)
+    h = world
+    h.layout = "v2"
+    await h.start()
+    await h.ask(h.alice, "start", options="rounds=1")
+    await h.ask(h.bob, "join")
+    await h.ask(h.carol, "join")
+    await h.press(h.alice, h.panel("lobby"), h.button("deal"))
+    await h.wait_dms(1)
+    table = h.panel("table")
+    opener = h.to_act()
+    await h.ask(opener, "bid", quantity=1, digit=5)
+    await h.ask(h.after(opener), "challenge")
+    await h.ask(h.after(h.after(opener)), "challenge")
+    await h.service.drain()
+    await h.notifier.idle()
+    assert h.service.table(h.key) is None  # closed
+    children = container(table)
+    assert any("**The count**" in c["content"] and "Payments:" in c["content"] for c in children if c["type"] == 10)
+    assert table.custom_ids() == []
+    galleries = [c for c in children if c["type"] == 12]
+    if picture == "drawn":
+        [attachment] = table.attachments
+        assert [g["items"][0]["media"]["url"] for g in galleries] == [f"attachment://{attachment['filename']}"]
+    else:
+        assert galleries == [] and table.attachments == []
 
 
 async def test_the_classic_layout_posts_the_count_apart_with_its_picture_in_an_embed(world: Harness) -> None:
