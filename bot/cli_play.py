@@ -29,7 +29,7 @@ def register(sub: Any) -> None:
     p.add_argument("--rounds", type=int, default=None, help="stop after this many rounds")
     p.add_argument("--seed", type=int, default=None, help="deal from a seeded source (demos and tests)")
     levels = list(dict.fromkeys(level for game in GAMES.values() for level in game.levels))
-    p.add_argument("--level", default="hard", help=f"computer players' level: {either(levels)}")
+    p.add_argument("--level", default=None, help=f"computer players' level: {either(levels)} (default hard)")
     p.add_argument("--db", default=None, help="SQLite file or postgresql:// URL "
                    "(default: $LIARS_DATABASE_URL, else $LIARS_DB, else ./liars.sqlite3)")
     p.add_argument("--option", action="append", default=[], help="a rule option of the game, once for each, e.g. "
@@ -50,12 +50,39 @@ def register(sub: Any) -> None:
         p.set_defaults(func=cmd_ledger, what=name)
 
 
+# what the table's `start` takes besides the game's rules, and the flag of `liars play` that says it
+_FLAGGED = {"game": "--game", "seats": "--seats", "computers": "--seats (every seat but yours is a computer's)",
+            "level": "--level", "preset": "--preset", "stake": "--stake", "rounds": "--rounds",
+            "host_computer": "--humans 0"}
+
+
+def _options(words: list[str], fmt: str | None) -> str | None:
+    """Why the ``--option`` words (and ``--format``) cannot be taken, or None: an option that has its own flag,
+    or one given twice with different values, is refused by name (the last one silently won)."""
+    given: dict[str, str] = {"format": fmt} if fmt is not None else {}
+    for word in words:
+        typed, _, value = word.partition("=")
+        name = typed.strip().lower().replace("-", "_")
+        if name in _FLAGGED:
+            return f"--option {typed.strip()}: give it as {_FLAGGED[name]}"
+        if name in given and given[name].strip().lower() != value.strip().lower():
+            was = "--format" if name == "format" and fmt is not None else f"--option {name}={given[name]}"
+            return f"--option {typed.strip()}={value} contradicts {was}: give each option once"
+        given[name] = value
+    return None
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from adapters.console.app import play
 
     game = GAMES[args.game]
     if args.seats is not None and not game.min_players <= args.seats <= game.max_players:
         return fail(f"--seats must be {game.min_players} to {game.max_players}")
+    if (refused := _options(args.option, args.format)) is not None:
+        return fail(refused)
+    # given to a table left open, these would have made another one (the resumed table says so)
+    new_only = [flag for flag, given in (("--format", args.format), ("--option", args.option),
+                                         ("--level", args.level)) if given]
     if args.format is not None:
         if args.format not in game.formats:
             return fail(f"--format {args.format} is not a format of the {args.game} game"
@@ -73,10 +100,11 @@ def cmd_play(args: argparse.Namespace) -> int:
             humans=args.humans,
             rounds=args.rounds,
             seed=args.seed,
-            level=args.level,
+            level=args.level or "hard",
             db_path=args.db,
             options=args.option,
             game=args.game,
+            new_only=new_only,
         )
     )
 

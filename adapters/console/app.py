@@ -184,7 +184,9 @@ async def play(
     out: TextIO | None = None,
     options: Sequence[str] = (),
     game: str = DEFAULT_GAME,
+    new_only: Sequence[str] = (),
 ) -> int:
+    """``new_only``: the flags given that only a new table takes (a table left open is resumed, saying so)."""
     stdin = stdin if stdin is not None else sys.stdin
     out = out if out is not None else sys.stdout
     rng = random.Random(seed) if seed is not None else None
@@ -194,21 +196,21 @@ async def play(
                                              picture_stem=stem, viewer_name=player_name())
     try:
         return await _run(service, notifier, game=game, seats=seats, preset=preset, stake=stake, humans=humans,
-                          rounds=rounds,
-                          level=level, stdin=stdin, out=out, options=options)
+                          rounds=rounds, level=level, stdin=stdin, out=out, options=options, new_only=new_only)
     finally:
         await service.close()
 
 
 def _not_for_this_table(table: TableState, *, seats: int | None, preset: str | None, stake: int | None,
-                        rounds: int | None) -> str:
-    """The flags given to a resumed table that would have made another table ("" if none)."""
+                        rounds: int | None, new_only: Sequence[str] = ()) -> str:
+    """The flags given to a resumed table that would have made another table ("" if none); ``new_only``:
+    flags given that only a new table takes (--format, --option, --level)."""
     given = [flag for flag, differs in (
         ("--seats", seats is not None and seats != table.seat_limit),  # (given: its default is a new table's)
         ("--preset", preset is not None and preset.lower() != table.rules.preset),
         ("--stake", stake is not None and stake != table.rules.stake),
         ("--rounds", rounds is not None and rounds != table.max_rounds),
-    ) if differs]
+    ) if differs] + list(new_only)
     return ", ".join(given) + (" apply" if len(given) > 1 else " applies") if given else ""
 
 
@@ -239,7 +241,7 @@ def _read_lines(readline: Callable[[], str]) -> asyncio.Queue[str]:
 async def _run(
     service: Service, notifier: ConsoleNotifier, *, game: str, seats: int | None, preset: str | None, stake: int | None,
     humans: int,
-    rounds: int | None, level: str, stdin: TextIO, out: TextIO, options: Sequence[str],
+    rounds: int | None, level: str, stdin: TextIO, out: TextIO, options: Sequence[str], new_only: Sequence[str] = (),
 ) -> int:
     if humans:
         actor = Actor(YOU, notifier.viewer_name, is_admin=True)
@@ -273,7 +275,8 @@ async def _run(
         if table.game.name != game:  # --game (or --seats, --preset) applies to a new table only
             out.write(f"Resuming the table left open in this database: it plays {table.game.title}, not "
                       f"{get_game(game).title}. Type `end` to close it; the next `liars play` opens a new one.\n\n")
-        elif ignored := _not_for_this_table(table, seats=seats, preset=preset, stake=stake, rounds=rounds):
+        elif ignored := _not_for_this_table(table, seats=seats, preset=preset, stake=stake, rounds=rounds,
+                                            new_only=new_only):
             out.write(f"Resuming the table left open in this database ({table.seat_limit} seats, preset "
                       f"{table.rules.preset}, stake {table.rules.stake}): {ignored} to a new table only. Type `end` "
                       "to close this one; the next `liars play` opens a new one.\n\n")
@@ -305,8 +308,9 @@ async def _run(
             show(reply)
             return 2
         reply = await send("deal")
-        if not reply.ok:
+        if not reply.ok:  # the table cannot be played: it is not left open for the next `liars play` to resume
             show(reply)
+            await send("end")
             return 2
     if not humans:
         show(await send("ledger"))

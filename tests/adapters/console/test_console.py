@@ -264,3 +264,60 @@ def test_input_that_cannot_be_read_ends_the_prompt_not_hangs_it() -> None:
         return await asyncio.wait_for(_read_lines(readline).get(), 5)
 
     assert asyncio.run(prompt()) == ""  # the end of the input
+
+
+@pytest.mark.parametrize(("options", "said"), [
+    (["--stake", "2", "--option", "stake=5"], "--option stake: give it as --stake"),
+    (["--option", "rebid=on", "--option", "rebid=off"], "--option rebid=off contradicts --option rebid=on"),
+    (["--format", "elimination", "--option", "format=rounds"], "--option format=rounds contradicts --format"),
+    (["--option", "host_computer=hard"], "--option host_computer: give it as --humans 0"),
+    (["--option", "computers=0"], "--option computers: give it as --seats"),
+    (["--option", "Seats=3"], "--option Seats: give it as --seats"),
+])
+def test_an_option_that_has_its_own_flag_or_contradicts_another_is_refused_by_name(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str], said: str) -> None:
+    """The last of two values silently won; `host_computer=hard` seated the person as a computer, which then
+    played their money without them; `computers=0` opened a table that could not deal and left it open."""
+    db = str(tmp_path / "local.sqlite3")
+    code = main(["play", "--db", db, "--seed", "1", *options])
+    captured = capsys.readouterr()
+    assert code == 2 and said in captured.out + captured.err, captured
+    assert not Path(db).exists() or sqlite3.connect(db).execute("SELECT COUNT(*) FROM tables").fetchone() == (0,)
+    assert main(["play", "--db", db, "--seed", "1", "--option", "rebid=on", "--option", "REBID=ON", "--humans", "0",
+                 "--rounds", "1"]) == 0  # the same value twice is one option
+
+
+async def test_a_table_that_cannot_be_dealt_is_not_left_open(tmp_path: Path) -> None:
+    db = str(tmp_path / "local.sqlite3")
+    out = io.StringIO()
+    assert await play(seats=3, preset=None, stake=None, humans=1, rounds=None, seed=1, level="easy", db_path=db,
+                      stdin=io.StringIO("quit\n"), out=out, options=["computers=0"]) == 2
+    again = io.StringIO()
+    assert await play(seats=3, preset=None, stake=None, humans=1, rounds=None, seed=1, level="easy", db_path=db,
+                      stdin=io.StringIO("quit\n"), out=again) == 0
+    assert "Resuming" not in again.getvalue() and "Your serial" in again.getvalue(), again.getvalue()[:400]
+
+
+def test_a_resumed_table_names_the_format_options_and_level_it_does_not_take(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "local.sqlite3")
+    assert main(["play", "--db", db, "--seed", "1"]) == 0  # (standard input is empty: it stays open)
+    capsys.readouterr()
+    assert main(["play", "--db", db, "--format", "elimination", "--option", "rebid=on", "--level", "easy"]) == 0
+    out = capsys.readouterr().out
+    assert "--format, --option, --level apply to a new table only" in out, out[:400]
+
+
+async def test_the_last_person_to_leave_a_card_game_pays_its_winner_as_promised(tmp_path: Path) -> None:
+    """Leaving told them "you pay the winner 3 units when the game ends"; with only computers left the table
+    closed at once and nobody paid.  The computers now play the game out at once."""
+    db = str(tmp_path / "local.sqlite3")
+    out = io.StringIO()
+    assert await play(seats=3, preset=None, stake=3, humans=1, rounds=None, seed=8, level="easy", db_path=db,
+                      stdin=io.StringIO("leave\nc\nquit\n"), out=out, game="cards") == 0
+    text = out.getvalue()
+    assert "you pay the winner 3 units ($3.00) when the game ends" in text
+    assert "is the last player standing and wins the game" in text and text.endswith("The table is closed.\n")
+    with sqlite3.connect(db) as conn:
+        balances = dict(conn.execute("SELECT player, SUM(units) FROM ledger GROUP BY player").fetchall())
+    assert balances["you"] == -3 and sum(balances.values()) == 0, balances
