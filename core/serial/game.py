@@ -269,8 +269,8 @@ class SerialMatch:
                 note = f"{T.mention(e.player)} {'rebid' if e.rebid else 'bid'} {e.bid}."
             elif isinstance(e, ChallengeMade):
                 note = f"{T.mention(e.player)} challenged {e.bid}."
-            elif isinstance(e, ChallengedAllAround) and e.may_rebid:
-                note = f"{e.bid} is challenged all around."
+            elif isinstance(e, ChallengedAllAround) and e.may_rebid:  # after the challenge that completed it
+                note = f"{note[:-1]} — challenged all around." if note else f"{e.bid} is challenged all around."
         counted = [e.outcome for e in events if isinstance(e, Counted)]
         if not counted:
             return Step(note=note)

@@ -208,3 +208,25 @@ def test_the_count_picture_names_the_rank_order_as_data(order: str) -> None:
     outcome = picture["record"]["outcome"]
     digit = outcome["final_bid"]["digit"]
     assert picture["words"]["held"] == digit_plural(digit, RankOrder(order))
+
+
+def test_the_challenge_that_completes_challenged_all_around_is_named_with_it() -> None:
+    """At a rebid table the last challenge's note said only "… is challenged all around": who made it was lost."""
+    from core.serial.plugin import SERIAL
+
+    rules = SERIAL.make_rules("salomon", {})
+    match = SERIAL.new_match(rules, ["a", "b", "c"], host="a")
+    match.apply_deal(match.deal(random.Random(4)))
+    opener = match.to_act
+    assert opener is not None
+    first = match.apply(match.check(match.parse(opener, "bid", ["1", "5"], {})))
+    assert first.note == f"<@{opener}> bid 1 five."
+    second = match.to_act
+    assert second is not None
+    step = match.apply(match.check(match.parse(second, "challenge", [], {})))
+    assert step.note == f"<@{second}> challenged 1 five."
+    third = match.to_act
+    assert third is not None and third not in (opener, second)
+    step = match.apply(match.check(match.parse(third, "challenge", [], {})))
+    assert step.note == f"<@{third}> challenged 1 five — challenged all around."
+    assert match.to_act == opener  # the bidder's call: the count, or a rebid
