@@ -109,6 +109,8 @@ def table_commands() -> tuple[CommandSpec, ...]:
     formats = _choices({f: f for f in _formats()})
     format_usage, format_help = _format_help()
     member = Param("member", Kind.USER, "Which player (default: you)")
+    # where a member option takes only the platform's users (Discord), a computer player is named in words
+    named = Param("name", Kind.TEXT, "Or a player by the name the table shows (a computer player)", words=True)
     chart = Param("chart", Kind.FLAG, "Post it as a chart in the channel")
     period = Param("period", Kind.TEXT, "The month, YYYY-MM (default: this month)", suggest=Suggest.PERIODS)
     table, books = Section.TABLE, Section.BOOKS
@@ -135,7 +137,7 @@ def table_commands() -> tuple[CommandSpec, ...]:
         CommandSpec("last", "declare the last round (host)", table),
         CommandSpec("end", "close the table (host or server admin)", table),
         CommandSpec("kick", "remove a player (host or server admin)", table, params=(
-            Param("member", Kind.USER, "The player to remove", required=True),)),
+            Param("member", Kind.USER, "The player to remove"), named)),
         CommandSpec("rules", "the rules at this table (or a new table's here)", table, changes=False),
         CommandSpec("config", "server settings (admin): [game] preset, option=value, unit value, currency, turn "
                     "timeout, history=month", table,
@@ -163,7 +165,7 @@ def table_commands() -> tuple[CommandSpec, ...]:
                     books, params=(period, Param("settle", Kind.FLAG, "Mark the period settled (admin); posts "
                                                  "the sheet in the channel"), chart), public=True),
         CommandSpec("stats", "a player's record, rating and its trend [player] [chart]", books,
-                    params=(member, chart), changes=False),
+                    params=(member, named, chart), changes=False),
         CommandSpec("leaderboard", "the top players [period|all] [by money|skill] [game]", books, params=(
             Param("period", Kind.TEXT, "YYYY-MM, or 'all' (default: this month)", suggest=Suggest.PERIODS),
             Param("by", Kind.CHOICE, "Rank by skill (default) or money", choices=(("skill", "skill"),

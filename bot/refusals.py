@@ -134,7 +134,7 @@ TABLE_OPEN = "A table is already open in this channel. Use `join`, or `end` it f
 START_USAGE = "Usage: `start [game] [preset] [stake] [seats] [computers] [level] [option=value ...]`."
 ALREADY_SEATED = "You are already seated at this table."
 TABLE_RUNNING = "Play is under way at this table; join the next one."
-KICK_USAGE = "Usage: `kick @player`."
+KICK_USAGE = "Usage: `kick @player`, or a player by the name the table shows: `kick Gekko`."
 STATS_USAGE = "Usage: `stats [@player]`: a mention names whose figures."
 
 

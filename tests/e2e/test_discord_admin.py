@@ -52,6 +52,23 @@ async def test_kick_is_for_the_host_or_an_admin(world: Harness) -> None:
     assert f"<@{h.alice.id}>" not in h.panel("lobby").content
 
 
+async def test_a_computer_player_is_kicked_and_its_stats_asked_by_name(world: Harness) -> None:
+    """/liars kick took only a Discord user, which no computer seat is: on Discord one could never be removed,
+    nor its stats asked (Slack and the terminal read the name the table shows)."""
+    h = world
+    await h.start()
+    await h.ask(h.bob, "start", computers=2)
+    table = h.service.table(h.key)
+    assert table is not None and "cpu-gekko" in table.seats
+    nobody = await h.ask(h.bob, "kick")
+    assert nobody.ephemeral and nobody.content.startswith("Usage: `kick @player`"), nobody.content
+    kicked = await h.ask(h.bob, "kick", name="Gekko")
+    assert kicked.ephemeral and kicked.content == "Gekko (hard) was removed from the table.", kicked.content
+    assert "cpu-gekko" not in table.seats
+    stats = await h.ask(h.bob, "stats", name="Sherman")
+    assert stats.content == "Sherman (hard) has not played a settled round on this server.", stats.content
+
+
 async def test_sheet_settle_is_public_and_admin_only(world: Harness) -> None:
     h = world
     await h.start()
