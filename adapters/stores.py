@@ -86,11 +86,19 @@ def make_store(url: str | None = None, **options: Any) -> Database:
     return SqliteStore(sqlite_path(url), **sqlite_options)
 
 
-async def open_store(url: str | None = None, **options: Any) -> Database:
+async def open_store(url: str | None = None, *, existing: bool = False, **options: Any) -> Database:
     """``make_store`` and open it (connect, migrate).  The URL defaults to ``store_url_from_env()``.
     A store that fails while opening is closed before the error goes on: a half-open SQLite connection's
-    thread would keep the process alive after it."""
+    thread would keep the process alive after it.  ``existing``: a SQLite file that is not there is not
+    created (a tool that only reads, given a mistyped path, made an empty database there)."""
     url = url or store_url_from_env()
+    if existing and not is_postgres_url(url):
+        try:
+            missing = not os.path.exists(sqlite_path(url))  # noqa: ASYNC240 - one stat, at start-up
+        except ValueError:
+            missing = False  # (make_store names what is wrong with the URL)
+        if missing:
+            raise StoreUnavailable(f"cannot open {redacted(url)}: there is no database there")
     try:
         store = make_store(url, **options)
     except ValueError as exc:

@@ -123,11 +123,13 @@ async def build_service(
     holds: Callable[[TableKey], bool] | None = None,
     synchronous: str = "FULL",
     pool_size: int = 4,
+    existing: bool = False,
 ) -> Service:
     """A service for a notifier that keeps no panel messages (the shell's ledger, the benches, tests):
-    open the store, reload the open tables."""
+    open the store, reload the open tables.  ``existing``: a SQLite file that is not there is refused, not
+    created (the tools that only read)."""
     async with _building() as stack:
-        store = await _store(stack, db_path, synchronous=synchronous, pool_size=pool_size)
+        store = await _store(stack, db_path, synchronous=synchronous, pool_size=pool_size, existing=existing)
         service = Service(store, notifier, clock=clock, rng=rng, computer_delay=computer_delay, platform=platform,
                           holds=holds)
         await service.start()

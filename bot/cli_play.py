@@ -114,7 +114,7 @@ def cmd_ledger(args: argparse.Namespace) -> int:
     from .ports import NullNotifier
 
     async def run() -> int:
-        service = await build_service(NullNotifier(), db_path=args.db, platform="none")
+        service = await build_service(NullNotifier(), db_path=args.db, platform="none", existing=True)
         try:
             key = TableKey.from_server(args.server, getattr(args, "channel", "cli"))
             period = getattr(args, "period", None)

@@ -98,6 +98,9 @@ def money(value: str) -> int:
 
 
 def is_period(text: str) -> bool:
+    """``YYYY-MM`` in ASCII digits (strptime alone took full-width and other Unicode digits: ``２０２６-１１``)."""
+    if not (len(text) == 7 and text[4] == "-" and (text[:4] + text[5:]).isascii() and (text[:4] + text[5:]).isdigit()):
+        return False
     try:
         datetime.strptime(text, "%Y-%m")
     except ValueError:

@@ -61,6 +61,7 @@ __all__ = [
     "computers_do_not_fit",
     "future_period",
     "given_twice",
+    "ledger_word",
     "no_one_named",
     "not_host_or_admin",
     "not_in_game",
@@ -230,6 +231,11 @@ def future_period(period: str) -> str:
 
 def takes_nothing(name: str) -> str:
     return f"`{name}` takes nothing after it: send `{name}` alone. Nothing was done."
+
+
+def ledger_word(word: str) -> str:
+    return (f"`ledger` takes only `chart` after it, not {quoted(word)}: a month's figures are `sheet YYYY-MM`, a "
+            "player's `stats`. Nothing was shown.")
 
 
 def given_twice(name: str) -> str:

@@ -225,6 +225,8 @@ class Reports:
 
     async def ledger(self, cmd: Command) -> Reply:
         rt, server = self.rt, cmd.key.server
+        if extra := [a for a in cmd.args if a.lower() != "chart"]:  # (`ledger 2026-11` showed this month's)
+            raise UserError(R.ledger_word(extra[0]), "bad-option")
         settings = await rt.settings(server)
         period = rt.period()
         shown = await self.discretion.period(cmd, settings, public=_wants_chart(cmd))

@@ -66,7 +66,7 @@ def test_verify_checks_a_played_card_games_commitments(tmp_path: Path, capsys: p
 
 
 @pytest.mark.parametrize(("db", "said"), [
-    ("{tmp}/no/such/folder/liars.sqlite3", "OperationalError"),
+    ("{tmp}/no/such/folder/liars.sqlite3", "no/such/folder/liars.sqlite3: "),  # (`play`: OperationalError)
     ("mysql://ann:secret@127.0.0.1/liars", "unknown database URL scheme"),
     ("postgresql://ann:secret@127.0.0.1:9/liars", "ConnectionRefusedError"),
     ("postgresql://ann@127.0.0.1:9/liars?password=secret", "ConnectionRefusedError"),  # the query's was printed
@@ -83,3 +83,12 @@ def test_a_database_that_cannot_be_opened_is_one_line_naming_it(
     err = capsys.readouterr().err
     assert err.startswith("liars: cannot open ") and said in err and err.count("\n") == 1, err
     assert "cret" not in err and "Traceback" not in err  # no piece of the password
+
+
+@pytest.mark.parametrize("command", [["ledger"], ["sheet"], ["export"]])
+def test_a_tool_that_only_reads_creates_no_database_at_a_mistyped_path(
+        command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    typo = tmp_path / "liras.sqlite3"
+    assert main([*command, "--db", str(typo)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"liars: cannot open {typo}: there is no database there\n" and not typo.exists()

@@ -391,6 +391,11 @@ async def test_sheet_lists_fewest_payments_and_admins_settle_it(harness: Harness
     assert settled.ok and data(settled)["settled"]
     assert (await h.do(ADMIN, "sheet", "settle")).code == "already"
     assert (await h.do(ADMIN, "sheet", "2026-13")).code == "bad-period"
+    for typed in ("２０２６-１１", "2026-1", "2026/11", "202６-11"):  # full-width digits read as a month before
+        assert (await h.do(ADMIN, "sheet", typed)).code == "bad-period", typed
+    refused = await h.do(BOB, "ledger", "2026-11")  # it showed this month's ledger, as if the word were not there
+    assert refused.code == "bad-option" and "`ledger` takes only `chart`" in refused.text
+    assert (await h.do(BOB, "ledger", "CHART")).ok
     future = await h.do(ADMIN, "sheet", "2099-01", "settle")  # it was accepted, "settled ✅" before it began
     assert future.code == "bad-period" and "has not begun" in future.text
     assert "2099-01" not in await h.service.store.settled_periods(KEY.server)

@@ -175,6 +175,8 @@ async def test_export_at_the_terminal_prints_the_record(tmp_path: Path) -> None:
 def test_sheet_period_takes_a_month_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`--period settle` marked this month settled from the shell, and `--period chart` printed no sheet."""
     db = str(tmp_path / "local.sqlite3")
+    assert main(["play", "--humans", "0", "--seats", "2", "--rounds", "1", "--db", db]) == 0
+    capsys.readouterr()
     for word in ("settle", "chart"):
         code = main(["sheet", "--db", db, "--period", word])
         assert code == 2 and "A period is written YYYY-MM" in capsys.readouterr().out
