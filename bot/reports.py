@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -57,6 +58,13 @@ CHART_GAP = 10.0
 """Seconds between two charts posted in one channel."""
 _EMOJI_CODE = re.compile(r"(?::[a-z0-9_+'-]{1,40}:){1,2}")  # an emoji as Slack writes it (`:+1::skin-tone-2:`)
 _NOT_IN_CURRENCY = frozenset("@#&") | {chr(mark) for mark in LOOK_ALIKES}  # a mention's marks, chat markup
+
+
+def _invisible(char: str) -> bool:
+    """A control or format character (a bidi override turned the text after the amount around, a zero-width
+    space hid one label inside another), but not those emoji are made of: the joiner, the tags of a flag."""
+    return (unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") and char != "\u200d"
+            and not 0xE0020 <= ord(char) <= 0xE007F)
 
 
 class Reports:
@@ -199,7 +207,8 @@ class Reports:
                 settings[name] = money(value)
             elif name == "currency":
                 # (an emoji typed in a Slack command arrives as its code, `:moneybag:`: Slack shows it as the emoji)
-                if not (1 <= len(value) <= 8 or _EMOJI_CODE.fullmatch(value)) or _NOT_IN_CURRENCY & set(value):
+                if (not (1 <= len(value) <= 8 or _EMOJI_CODE.fullmatch(value)) or _NOT_IN_CURRENCY & set(value)
+                        or any(_invisible(c) for c in value)):
                     raise UserError(R.CURRENCY_LENGTH, "bad-option")
                 settings[name] = value
             elif name == "computer_level":

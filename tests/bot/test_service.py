@@ -939,3 +939,21 @@ async def test_a_display_name_carrying_chat_markup_is_shown_as_text(harness: Har
 async def test_a_currency_label_carrying_markup_is_refused(harness: Harness, label: str) -> None:
     reply = await harness.do(ADMIN, "config", f"currency={label}")
     assert reply.code == "bad-option" and reply.text.startswith("The currency label is 1 to 8 characters")
+
+
+@pytest.mark.parametrize("label", ["$\u202e", "\u2067€", "E\u200bUR", "\u200e$", "\ufeff$", "$\x07"])
+async def test_a_currency_label_carrying_invisible_characters_is_refused(harness: Harness, label: str) -> None:
+    """A right-to-left override in the label turned the rest of every amount's line around in the channel."""
+    reply = await harness.do(ADMIN, "config", f"currency={label}")
+    assert reply.code == "bad-option" and "invisible characters" in reply.text, reply.text
+    assert (await harness.service.settings(KEY.server))["currency"] == "$"  # the default, unchanged
+
+
+SCOTLAND = "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"  # a flag: tag characters
+
+
+@pytest.mark.parametrize("label", ["👨\u200d👩\u200d👧", SCOTLAND, "👍🏽", "₿", "EUR"])
+async def test_an_emoji_made_with_a_joiner_or_tags_is_a_currency(harness: Harness, label: str) -> None:
+    reply = await harness.do(ADMIN, "config", f"currency={label}")
+    assert reply.ok, reply.text
+    assert (await harness.service.settings(KEY.server))["currency"] == label
