@@ -152,8 +152,9 @@ class LiarsBot(discord.AutoShardedClient):
             pictures.start()
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Every interaction in a private channel gives its table a live token (see the module's docstring)."""
-        if _private(interaction):
+        """Every interaction in a private channel gives its table a live token (see the module's docstring),
+        but an autocomplete's: answered with choices, it can carry no message."""
+        if _private(interaction) and interaction.type is not discord.InteractionType.autocomplete:
             self.links.note(self.table_key(interaction), interaction)
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:

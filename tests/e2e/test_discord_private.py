@@ -341,3 +341,31 @@ async def test_in_a_group_dm_no_member_may_end_a_game_at_stake_or_kick_a_rival_s
     ended = await h.response(await fake.send_slash(h.bob.id, None, other.id, "liars", "end", {}))
     assert "closed" in ended.text().lower(), ended.text()
     assert h.service.table(TableKey("discord", f"dm{other.id}", str(other.id))) is None
+
+
+async def test_an_autocomplete_is_no_live_link_for_the_tables_messages(world: Harness) -> None:
+    """Every interaction in a group DM was noted as the table's newest live link, autocompletes too: the next
+    table message went out as a follow-up of an autocomplete's token, which carries none (Discord refuses it),
+    and was lost."""
+    h = world
+    fake = h.fake
+    gdm = fake.add_group_dm("dinner", [h.alice, h.bob, h.carol])
+    clock = FakeClock()
+    await h.start(clock=clock, links=Links(clock=lambda: 0.0))
+
+    async def ask(user: FakeUser, sub: str, **options: object) -> RecordedMessage:
+        return await h.response(await fake.send_slash(user.id, None, gdm.id, "liars", sub, options))
+
+    await ask(h.alice, "start")
+    await ask(h.bob, "join")
+    await ask(h.alice, "deal")
+    await h.service.drain()
+    # a player starts typing /liars bid quantity:… (Discord asks for choices as they type)
+    auto = await fake.send_autocomplete(h.bob.id, None, gdm.id, "liars", "bid", {"quantity": "2"}, focused="quantity")
+    await fake.wait_for_callback(auto)
+    before = set(fake.messages)
+    clock.advance(31)  # the player to act runs low on time: the table warns them
+    assert await h.service.tick() == 1
+    await h.service.drain()
+    [warning] = [m for i, m in fake.messages.items() if i not in before]
+    assert "seconds left to act" in warning.text() and warning.interaction_id not in (None, auto)

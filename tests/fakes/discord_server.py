@@ -1932,7 +1932,7 @@ class FakeDiscord(PrivateFake):
 
     async def _h_webhook_execute(self, req: _Req) -> web.StreamResponse:
         inter = self._webhook_interaction(req)
-        if not inter.acknowledged:
+        if not inter.acknowledged or inter.type == 4:  # an autocomplete's answer is choices: it has no messages
             raise DiscordRequestError(404, 10015, "Unknown Webhook")
         self._validate_message(req.body, has_files=bool(req.uploads), partial=False)
         original = self.messages.get(inter.original_message_id) if inter.original_message_id else None
