@@ -47,6 +47,15 @@ def _given(cmd: Command) -> bool:
     return any(a.strip() for a in cmd.args) or any(v is not None for v in cmd.options.values())
 
 
+def _without_nul(cmd: Command) -> Command:
+    """The command with every NUL character taken out of what was typed (and of the sender's name)."""
+    def clean(text: str) -> str:
+        return text.replace("\x00", "")
+
+    return replace(cmd, actor=replace(cmd.actor, name=clean(cmd.actor.name)), args=tuple(clean(a) for a in cmd.args),
+                   options={k: clean(v) if isinstance(v, str) else v for k, v in cmd.options.items()})
+
+
 class Service:
     def __init__(self, store: Store, notifier: Notifier, *, panels: Panels | None = None, clock: Clock | None = None,
                  rng: RandomSource | None = None, computer_delay: float = 0.0, platform: str | None = None,
@@ -203,6 +212,9 @@ class Service:
             # another player) and in chat markup ("[FREE NITRO](https://…)" was a link the bot posted, "||x||"
             # hid text): its marks are shown as look-alikes
             cmd = replace(cmd, actor=replace(cmd.actor, name=cmd.actor.name.translate(LOOK_ALIKES)))
+        if "\x00" in cmd.actor.name or any("\x00" in a for a in cmd.args) or any(
+                isinstance(v, str) and "\x00" in v for v in cmd.options.values()):
+            cmd = _without_nul(cmd)  # PostgreSQL stores no NUL in text (its write failed: "something went wrong")
         try:
             reply = await self._handle(cmd)
             outcome = "ok" if reply.ok else "refused"

@@ -492,3 +492,18 @@ async def test_a_commit_refused_behind_a_deal_elsewhere_marks_it_though_it_had_a
     held.apply({"t": "act", "player": other.user_id, "challenge": True})  # B applied its own challenge, then
     await b.rt.reload(held, stored)  # its commit was refused: B reloads from what it held as stored
     assert await b.rt.panels.current(key, table.id) is None  # A's deal is seen: round 1's message is not round 2's
+
+
+async def test_a_nul_typed_or_in_a_name_is_taken_out_before_it_is_stored(cluster: Cluster) -> None:
+    """PostgreSQL stores no NUL in text: a display name or a word with one failed the write ("something went
+    wrong", the table busy), where SQLite stored it."""
+    one = cluster.services[0]
+    key = TableKey("slack", "T1", "C1")
+    ann, bob = Actor("U1", "An\x00n", is_admin=True), Actor("U2", "Bob")
+    for actor, name, args in ((ann, "start", ("classic\x00",)), (bob, "join", ()), (ann, "deal", ())):
+        reply = await one.handle(Command(name, key, actor, args, {}))
+        assert reply.ok, reply.text
+    opener = ann if one.table(key).to_act == "U1" else bob  # type: ignore[union-attr]
+    said = await one.handle(Command("bid", key, opener, ("1", "5"), {"say": "hel\x00lo"}))
+    assert said.ok, said.text
+    assert (await one.rt.store.names(key.server))["U1"] == "Ann"
