@@ -298,11 +298,12 @@ class Service:
         table = self.rt.tables.get(key)
         return table.turn if table is not None else None
 
-    async def tables_of(self, platform: str, user_id: str, server_id: str | None = None) -> list[TableState]:
-        """The tables where this user is in a round now, on one server or all of a platform's
-        (for ``hand`` sent by DM, where there is no channel to name the table), as stored: another process
-        (another shard's, another worker's) may serve the table, or have dealt since this one looked.  A
-        table this process does not hold is read, not cached."""
+    async def tables_of(self, platform: str, user_id: str, server_id: str | None = None, *,
+                        live_only: bool = True) -> list[TableState]:
+        """The tables where this user is in a round now (``live_only``; else every table they are seated at),
+        on one server or all of a platform's (for ``hand`` sent by DM, where there is no channel to name the
+        table; a Home tab), as stored: another process (another shard's, another worker's) may serve the
+        table, or have dealt since this one looked.  A table this process does not hold is read, not cached."""
         found = []
         for head in await self.rt.store.open_table_heads():
             key = TableKey.from_server(head.server, head.channel)
@@ -314,7 +315,7 @@ class Service:
                 if stored is None:
                     continue
                 table = TableState.replayed(stored.table_id, key, stored.events)
-            if user_id in table.seats and table.live:
+            if user_id in table.seats and (table.live or not live_only):
                 found.append(table)
         return found
 

@@ -15,7 +15,7 @@ from typing import Any
 from bot.messages import signed_units
 from bot.model import Actor, Command, TableKey
 from bot.service import Service
-from bot.table import TableStatus
+from bot.table import TableState, TableStatus
 from core.registry import GAMES
 
 from .render import SLASH, mrkdwn
@@ -54,17 +54,14 @@ async def _ask(service: Service, key: TableKey, actor: Actor, name: str, *args: 
     return reply.data or {} if reply.ok else {}
 
 
-def _table_line(service: Service, key: TableKey, user: str) -> str:
-    table = service.table(key)
-    if table is None:
-        return ""
+def _table_line(table: TableState, user: str) -> str:
     if table.status == TableStatus.LOBBY:
         state = f"in the lobby ({len(table.seats)} seated)"
     elif table.match is not None and table.match.to_act == user:
         state = "*your turn*"
     else:
         state = "a round under way" if table.live else "between rounds"
-    return HOME_TEXT["table"].format(channel=key.channel_id, game=table.game.title, state=state)
+    return HOME_TEXT["table"].format(channel=table.key.channel_id, game=table.game.title, state=state)
 
 
 async def home_view(service: Service, server: str, actor: Actor, channel: str = "") -> dict[str, Any]:
@@ -96,9 +93,9 @@ async def home_view(service: Service, server: str, actor: Actor, channel: str = 
         change = int(figures.get("trend") or 0)
         blocks.append(_section(HOME_TEXT["rating"].format(
             title=game.title, rating=figures["rating"], trend=f"{change:+d}" if change else "±0", rank=rank)))
-    lines = [line for k in sorted(service.tables, key=lambda k: k.channel_id)
-             if k.platform == "slack" and k.server_id == server and user in service.tables[k].seats
-             and (line := _table_line(service, k, user))]
+    # as stored: with several workers, another may hold a table, or have moved it since this one looked
+    seated = await service.tables_of("slack", user, server, live_only=False)
+    lines = [_table_line(t, user) for t in sorted(seated, key=lambda t: t.key.channel_id)]
     blocks.append(_section(HOME_TEXT["tables"] + "\n" + ("\n".join(lines) if lines else HOME_TEXT["no_tables"])))
     blocks.append({"type": "divider"})
     blocks.append(_section(HOME_TEXT["how"]))

@@ -124,3 +124,24 @@ async def test_the_home_tab_of_a_month_only_workspace_speaks_of_this_month(drive
     period = driver.bot.service.rt.period()
     assert f"no settled round on this workspace in {period} yet" in shown, shown
     assert "this month's figures only" in shown
+
+
+async def test_the_home_tab_lists_the_tables_another_worker_holds_as_they_stand(driver: HttpDriver, fake: FakeSlack,
+                                                                                db: Path) -> None:
+    """With two workers on one database, the Home tab listed only the tables the worker serving it had loaded,
+    as it last saw them: a table opened (then dealt) on the other worker was missing, or a lobby."""
+    from adapters.slack.app import serve_http
+
+    other_bot = await make_bot(fake, db)
+    other = HttpDriver(fake, other_bot)
+    try:
+        async with serve_http(other_bot, "127.0.0.1", 0) as url:
+            other.url = url
+            await other.slash(ALICE, "start")
+            await other.slash(BOB, "join")
+            assert "in the lobby (2 seated)" in await _home(driver, BOB)
+            await other.slash(ALICE, "deal")
+            shown = await _home(driver, BOB)
+            assert f"<#{CHANNEL}>" in shown and ("round under way" in shown or "your turn" in shown), shown
+    finally:
+        await other_bot.close()
