@@ -108,7 +108,7 @@ async def migrate(source_url: str, target_url: str) -> MigrationReport:
             raise MigrationError(f"cannot open {redacted(target_url)}: {exc}") from None
         try:
             try:
-                copied = await target.bulk_load(_chunks(source))
+                copied = await target.bulk_load(_chunks(source), await source.id_floors())
             except ValueError as exc:
                 raise MigrationError(str(exc)) from None
             servers, mismatches = await _compare(source, target)

@@ -106,9 +106,7 @@ class Play:
                     await self.next_round(table)
                     continue
                 player = table.to_act
-                if player is None or not table.is_computer(player):
-                    return
-                if rt.computer_delay > 0 and not self._played_out(table):
+                if rt.computer_delay > 0 or player is None or not table.is_computer(player):
                     return
                 await self.computer_move(table, player)
 
@@ -127,19 +125,14 @@ class Play:
         elif len(remaining) < table.game.min_players:
             await self.lobby.close(table, None, M.TOO_FEW_REMAIN)
         elif all(table.is_computer(p) for p in remaining) and table.humans and not table.match.settles_at_end:
+            # (a game at stake plays on, computers only, at their usual pace: what the people who left owe or are
+            # owed is paid at its end, to its winner or by its payer)
             await self.lobby.close(table, None, M.ONLY_COMPUTERS_REMAIN)
         else:
             # away, and the leave another process was writing did not land: they leave now all the same, said so
             unsaid = [p for p in table.seats if table.is_away(p) and p not in table.pending_leave]
             self.rt.post([M.table_message(table, M.away(p, AWAY_TURNS), MessageKind.INFO) for p in unsaid])
             await self.lobby.deal_round(table)
-
-    @staticmethod
-    def _played_out(table: TableState) -> bool:
-        """Only computers are left in a game at stake that people played (the last one left): they play it out
-        at once, since what those people owe or are owed is paid only at its end (its winner, its payer)."""
-        return (table.match is not None and table.match.settles_at_end and bool(table.humans)
-                and all(table.is_computer(p) for p in table.seats))
 
     async def computer_move(self, table: TableState, player: str) -> None:
         assert table.match is not None

@@ -203,10 +203,13 @@ class DiscordNotifier:
         file, embed = picture_attachment(message, png)
         try:
             if redraw is not None:
-                picture = (file.filename, file.description or "")
-                view = table_layout(redraw.panel, moves=redraw.moves, result=message, picture=picture)
-                await surface.edit(message_id, attachments=[file], view=view)
-                redraw.picture = picture
+                # under the table's delivery lock, drawn from the table message as it stands: a close (or the
+                # "Counted" panel) drawn while this edit was under way would otherwise land after it, without it
+                async with self._locks.setdefault(message.key, asyncio.Lock()):
+                    picture = (file.filename, file.description or "")
+                    view = table_layout(redraw.panel, moves=redraw.moves, result=message, picture=picture)
+                    await surface.edit(message_id, attachments=[file], view=view)
+                    redraw.picture = picture
             else:
                 await surface.edit(message_id, attachments=[file], embed=embed)
         except (discord.HTTPException, NoLink) as exc:

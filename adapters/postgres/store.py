@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 import asyncpg
@@ -262,10 +262,13 @@ class PostgresStore(StoreBase[Unit]):
         async with self.pool.acquire() as conn:
             return {kind: int(await conn.fetchval(f"SELECT COUNT(*) FROM {kind}")) for kind in DUMP_COLUMNS}
 
-    async def bulk_load(self, chunks: AsyncIterator[tuple[str, list[tuple[Any, ...]]]]) -> dict[str, int]:
+    async def bulk_load(self, chunks: AsyncIterator[tuple[str, list[tuple[Any, ...]]]],
+                        id_floors: Mapping[str, int] | None = None) -> dict[str, int]:
         """Copy rows in (COPY), ids and all, in ONE transaction, into an empty database; then move
-        the id sequences past the copied ids.  ``chunks`` yields (kind of ``DUMP_COLUMNS``, rows) in
-        foreign-key order.  Returns the rows copied per kind; raises ValueError if not empty."""
+        the id sequences past the copied ids, and past ``id_floors`` (per kind, the largest id the source
+        ever handed out: an erased server's ids are never handed out again).  ``chunks`` yields (kind of
+        ``DUMP_COLUMNS``, rows) in foreign-key order.  Returns the rows copied per kind; raises ValueError
+        if not empty."""
         copied = dict.fromkeys(DUMP_COLUMNS, 0)
         async with self.pool.acquire() as conn, conn.transaction():
             await conn.execute("LOCK TABLE tables, table_events, ledger IN EXCLUSIVE MODE")
@@ -277,7 +280,7 @@ class PostgresStore(StoreBase[Unit]):
                 copied[kind] += len(rows)
             for kind in ("tables", "rounds", "ledger"):
                 await conn.execute(
-                    f"SELECT setval(pg_get_serial_sequence('{kind}', 'id'), COALESCE(MAX(id), 0) + 1, false)"
-                    f" FROM {kind}"
+                    f"SELECT setval(pg_get_serial_sequence('{kind}', 'id'), GREATEST(COALESCE(MAX(id), 0), $1) + 1,"
+                    f" false) FROM {kind}", int((id_floors or {}).get(kind, 0))
                 )
         return copied

@@ -226,6 +226,12 @@ class SqliteStore(StoreBase[Unit]):
             while rows := list(await cur.fetchmany(chunk)):
                 yield [tuple(r) for r in rows]
 
+    async def id_floors(self) -> dict[str, int]:
+        """The largest id each AUTOINCREMENT kind ever held (``sqlite_sequence``: an erased server's rows
+        included), which a copy of this database must not hand out again."""
+        rows = await self._rows("SELECT name, seq FROM sqlite_sequence")
+        return {str(name): int(seq) for name, seq in rows}
+
     async def row_counts(self) -> dict[str, int]:
         counts = {}
         for kind in DUMP_COLUMNS:

@@ -109,3 +109,32 @@ def test_wrong_urls_are_told_plainly(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["migrate", "--from", "postgresql://x@/a", "--to", "postgresql://x@/b"]) == 2
     assert main(["migrate", "--from", str(tmp_path / "a.sqlite3"), "--to", "sqlite:///b"]) == 2
     assert "must be a PostgreSQL URL" in capsys.readouterr().err
+
+
+async def test_ids_of_a_server_erased_before_the_copy_are_not_handed_out_again(tmp_path: Path,
+                                                                             postgres_url: str) -> None:
+    """The copy's id sequences started past the copied rows only: the ids of a server erased (`liars forget`)
+    before `liars migrate`, which SQLite keeps taken, were handed out again (the rating book and old buttons
+    know rounds and tables by id)."""
+    from tests.adapters.test_erase import a_server_with_history
+    from tests.adapters.test_store_contract import P, round_
+
+    path = tmp_path / "liars.sqlite3"
+    lite = SqliteStore(str(path))
+    await lite.open()
+    await a_server_with_history(lite, "slack:KEEP")
+    erased_table = await a_server_with_history(lite, "slack:GONE")  # the newest table and rounds
+    erased_rounds = {int(str(r["id"])) for r in await lite.rounds("slack:GONE")}
+    assert await lite.erase_server("slack:GONE")
+    await lite.close()
+    await migrate(str(path), postgres_url)
+    pg = PostgresStore(postgres_url)
+    await pg.open()
+    try:
+        new = await pg.create_table("slack:NEW", "c9", 6.0)
+        await pg.commit(new, "slack:NEW", [{"t": "open"}], at=6.0, period=P, close=True,
+                        rounds=[round_(1, ("c", 1), ("d", -1))])
+        assert new > erased_table
+        assert min(int(str(r["id"])) for r in await pg.rounds("slack:NEW")) > max(erased_rounds)
+    finally:
+        await pg.close()

@@ -450,3 +450,30 @@ async def test_an_away_player_whose_timeout_ends_the_game_is_not_said_to_leave_a
     assert h.service.table(KEY) is None
     said = [m.text for m in h.notifier.messages[before:] if m.to is None]
     assert any("The table is closed" in t for t in said) and not any("turns in a row" in t for t in said), said
+
+
+async def test_computers_left_alone_in_a_game_at_stake_play_it_out_and_the_leaver_pays_its_winner(
+        harness: Harness) -> None:
+    """The last person leaving was told "you pay the winner 3 units when the game ends"; the table then closed
+    ("only computer players remain") and nobody paid.  Now the computers play on, at their usual pace."""
+    h = harness
+    await h.restart(computer_delay=1.5)
+    assert (await h.do(ALICE, "start", "game=cards", "stake=3", computers="3", level="easy")).ok
+    assert (await h.do(ALICE, "deal")).ok
+    left = await h.do(ALICE, "leave")
+    assert left.ok and "you pay the winner 3 units" in left.text, left.text
+    for _ in range(2_000):  # each computer move comes after its 1.5-second "thinking"
+        if h.service.table(KEY) is None:
+            break
+        round_ = round_or_none(h)
+        if round_ is not None and round_.active == ALICE.user_id:  # her turn in the round she is leaving
+            h.clock.advance(61)  # her turn runs out: the timer plays it
+        else:
+            h.clock.advance(1.5)
+        await h.service.tick()
+        await h.service.drain()
+    assert h.service.table(KEY) is None
+    balances = await h.service.store.balances(KEY.server)
+    assert balances[ALICE.user_id] == -3 and sum(balances.values()) == 0, balances
+    closing = [m.text for m in h.notifier.messages if "The table is closed" in m.text]
+    assert closing and "is the last player standing and wins the game" in closing[-1], closing
