@@ -349,7 +349,11 @@ class Service:
         the turn a form being drawn again was first drawn at (:attr:`Command.turn`; it is not drawn again once
         the table has moved on).  After it, :meth:`table_id` and :meth:`turn` read the table as caught up."""
         async with self.rt.lock(key):
-            await self.rt.catch_up(key)
+            try:
+                await self.rt.catch_up(key)
+            except Exception as exc:  # the database cannot be read now: this process's copy, as before
+                log.warning("could not catch up with table %s for a form (%s); drawing it from this process's "
+                            "copy", key, type(exc).__name__)
             return self._form(key, user_id, verb, table_id, turn)
 
     def _form(self, key: TableKey, user_id: str, verb: str, table_id: int | None, turn: int | None) -> Form:

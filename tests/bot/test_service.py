@@ -595,6 +595,10 @@ async def test_raise_options_offer_exactly_the_legal_bids_and_say_why_not(harnes
     assert quantity.options[0][0] == "3" and len(quantity.options) == 22  # 3 .. 24 at three players
     assert ((await service.form(KEY, opener.user_id, "bid")).refusal or "").startswith("It is not your turn")
     assert (await service.form(KEY, ADMIN.user_id, "bid")).refusal == "You are not seated at this table."
+    # a form reads the table as stored first; with the database unreadable it is drawn from this process's copy
+    await service.rt.store.close()
+    again = await service.form(KEY, nxt, "bid")
+    assert again.refusal is None and again.intro == form.intro
 
 
 async def test_a_redelivered_config_or_settle_gets_its_first_answer_and_applies_nothing_again(
