@@ -85,7 +85,7 @@ class Card:
     def parse(text: str) -> Card:
         """``7H``, ``TS``, ``10S``, ``qd``, ``JK`` (also ``7♥``, ``T♥``, ``7♡``, ``7♥️`` as emoji keyboards send it,
         and ``7:hearts:`` as Slack sends an emoji typed in a command)."""
-        key = str(text).strip()
+        key = str(text).strip().lower()  # (Slack's shortcodes in any case: 7:HEARTS:)
         for name, letter in _SHORTCODES.items():
             key = key.replace(name, letter)
         key = key.translate(_SYMBOL_LETTERS).strip().upper()

@@ -292,11 +292,15 @@ _FILLER = frozenset(
     | {"i", "have", "declare", "declares", "hand", "is", "it's", "its", "at", "least", "on", "top", "in"}
 )
 _EXAMPLES = "e.g. 'two pair, sevens over threes', 'king-ten high', 'eights full of fours', 'straight to the nine'"
+_ECHOED_FLOOR = re.compile(r"\s*[(—–-]?\s*at least\s+[0-9tjqka]{1,2}(?:-[0-9tjqka]{1,2}){4}\b.*$")
+# "a 8", "a 11" is no English ("an 8"): there "a" is the ace ("A 8 high", as "A T high")
+_AN_DIGITS = frozenset({"8", "11", "8s", "11s", "8's", "11's"})
 
 
 def _parse(text: str) -> Declaration:
     raw = str(text)
-    s = raw.strip().lower().split(" at least")[0]  # (the floor as the table echoes it: "— at least 7-7-3-3-2")
+    # the floor as the table echoes it ("— at least 7-7-3-3-2", "(at least K-K-9-2-2)"), not "I have at least a…"
+    s = _ECHOED_FLOOR.sub("", raw.strip().lower())
     s = s.replace("colour", "color").replace("’", "'").replace("–", "-").replace("—", "-")  # phones' dashes
     s = re.sub(r"[,.;:!()]", " ", s)
     tokens: list[tuple[str, bool]] = []
@@ -329,6 +333,7 @@ def _parse(text: str) -> Declaration:
     found: list[int] = list(preset)
     found_at: list[int] = [-1] * len(preset)  # the token each rank was said at
     kickers: set[int] = set()  # the places in ``found`` of ranks said as a kicker ("with a king", "king kicker")
+    plural: set[int] = set()  # the places in ``found`` of ranks said in the plural ("aces")
     for k, (word, grouped) in enumerate(tokens):
         if used[k] or word in _COLOURS:
             continue
@@ -343,8 +348,12 @@ def _parse(text: str) -> Declaration:
         if word in _PLURAL:
             found.append(_PLURAL[word])
         elif word == "a" and (grouped or words[k + 1 : k + 3] == ["full", "of"] or not (nxt in _ARTICLE_BEFORE or (
-                nxt in _DIGIT_RANKS and (words[k - 1] if k else "") in _TAKES_ARTICLE) or (
-                nxt in _ARTICLE_AFTER_WITH and (words[k - 1] if k else "") in ("with", "and")))):  # ("A full of fours")
+                nxt in _DIGIT_RANKS and nxt not in _AN_DIGITS and (words[k - 1] if k else "") in _TAKES_ARTICLE) or (
+                nxt in _ARTICLE_AFTER_WITH and (words[k - 1] if k else "") in ("with", "and")) or (
+                nxt in _SINGULAR and words[k + 2 : k + 3] == ["kicker"] and k and (
+                    words[k - 1] in _PLURAL or words[k - 1] in _SINGULAR)))):  # ("A full of fours")
+            # (one kicker named after a rank and "a" is that kicker: "pair of 7s, a 9 kicker" is a nine, not ace-nine;
+            # "pair of A, 7 kicker" is a pair of aces)
             found.append(14)
         elif word in _SINGULAR:
             found.append(_SINGULAR[word])
@@ -356,6 +365,8 @@ def _parse(text: str) -> Declaration:
         else:
             raise DeclarationParseError(f"I don't know the word {quoted(word)} in a declaration: {_EXAMPLES}")
         if len(found) > before:
+            if word in _PLURAL:
+                plural.add(len(found) - 1)
             found_at.append(k)
             back = [w for w in words[:k] if w not in ("a", "an")]
             if (back and back[-1] == "with" and word not in _PLURAL) or nxt in ("kicker", "kickers"):  # not "with 7s"
@@ -379,6 +390,9 @@ def _parse(text: str) -> Declaration:
         elif kind is HandType.FLUSH and counted:  # "flush with two aces" (a joker's): A-A-…, not A high
             times = {k + 1: _SIZES[c] for k, c in counted}
             found = [r for r, at in zip(found, found_at, strict=True) for _ in range(times.get(at, 1))]
+    elif groups == [HandType.PAIR] and len(found) >= 2 and {0, 1} <= plural and 1 not in kickers:
+        kind = HandType.TWO_PAIR  # "pair of aces and eights": a second pair, not an eight kicker
+        found[:2] = sorted(found[:2], reverse=True)
     elif len(groups) == 1:
         kind = groups[0]
     elif sorted(groups) == [HandType.PAIR, HandType.THREE_OF_A_KIND]:  # "three kings and a pair of queens"

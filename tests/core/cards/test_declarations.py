@@ -94,6 +94,21 @@ T = HandType
         ("two pair, A 8", T.TWO_PAIR, (14, 8)),
         ("full house A 3", T.FULL_HOUSE, (14, 3)),
         ("pair of A, 7 kicker", T.PAIR, (14, 7)),
+        # (session 31) one kicker after a rank and "a" is that kicker, not the ace and it ("ace-nine kickers")
+        ("pair of 7s, a 9 kicker", T.PAIR, (7, 9)),
+        ("pair of kings, a q kicker", T.PAIR, (13, 12)),
+        ("three kings, a j kicker", T.THREE_OF_A_KIND, (13, 11)),
+        ("pair of 7s a 10 kicker", T.PAIR, (7, 10)),
+        ("pair of 7s, A 9 kickers", T.PAIR, (7, 14, 9)),  # two kickers: the ace and the nine
+        # a second rank in the plural after a pair is a second pair, not a kicker
+        ("pair of aces and eights", T.TWO_PAIR, (14, 8)),
+        ("a pair of eights and aces", T.TWO_PAIR, (14, 8)),
+        ("pair of aces with eights", T.TWO_PAIR, (14, 8)),
+        ("pair of aces with an eight kicker", T.PAIR, (14, 8)),
+        # "at least" in the player's words is theirs; only the table's echoed floor is dropped
+        ("I have at least a pair of kings", T.PAIR, (13,)),
+        ("pair of kings — at least K-K-4-3-2", T.PAIR, (13,)),
+        ("A 8 high", T.HIGH_CARD, (14, 8)),  # "a 8" is no article ("an 8"): the ace, as in "A T high"
         ("flush, A 9 high", T.FLUSH, (14, 9)),
         ("high card A 10", T.HIGH_CARD, (14, 10)),
         ("pair of 10s, A 5 kickers", T.PAIR, (10, 14, 5)),
