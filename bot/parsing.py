@@ -5,6 +5,7 @@ Each parser raises :class:`UserError` with a sentence for the person who typed i
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 
@@ -97,12 +98,15 @@ def money(value: str) -> int:
     return cents
 
 
+_PERIOD = re.compile(r"[0-9]{4}-[0-9]{2}")
+
+
 def is_period(text: str) -> bool:
     """``YYYY-MM`` in ASCII digits (strptime alone took full-width and other Unicode digits: ``２０２６-１１``)."""
-    if not (len(text) == 7 and text[4] == "-" and (text[:4] + text[5:]).isascii() and (text[:4] + text[5:]).isdigit()):
+    if not _PERIOD.fullmatch(text):
         return False
     try:
         datetime.strptime(text, "%Y-%m")
     except ValueError:
         return False
-    return len(text) == 7
+    return True

@@ -48,7 +48,12 @@ def _given(cmd: Command) -> bool:
 
 
 def _without_nul(cmd: Command) -> Command:
-    """The command with every NUL character taken out of what was typed (and of the sender's name)."""
+    """The command with every NUL character taken out of what was typed and of the sender's name (itself if it
+    has none): PostgreSQL stores no NUL in text (the write failed, "something went wrong")."""
+    texts = [cmd.actor.name, *cmd.args, *(v for v in cmd.options.values() if isinstance(v, str))]
+    if not any("\x00" in text for text in texts):
+        return cmd
+
     def clean(text: str) -> str:
         return text.replace("\x00", "")
 
@@ -212,9 +217,7 @@ class Service:
             # another player) and in chat markup ("[FREE NITRO](https://…)" was a link the bot posted, "||x||"
             # hid text): its marks are shown as look-alikes
             cmd = replace(cmd, actor=replace(cmd.actor, name=cmd.actor.name.translate(LOOK_ALIKES)))
-        if "\x00" in cmd.actor.name or any("\x00" in a for a in cmd.args) or any(
-                isinstance(v, str) and "\x00" in v for v in cmd.options.values()):
-            cmd = _without_nul(cmd)  # PostgreSQL stores no NUL in text (its write failed: "something went wrong")
+        cmd = _without_nul(cmd)
         try:
             reply = await self._handle(cmd)
             outcome = "ok" if reply.ok else "refused"

@@ -112,6 +112,9 @@ class _Result:
     result: Message
     picture: tuple[str, str] | None = None
 
+    def layout(self) -> discord.ui.LayoutView | None:
+        return table_layout(self.panel, moves=self.moves, result=self.result, picture=self.picture)
+
 
 class DiscordNotifier:
     def __init__(self, client: discord.Client, panels: PanelRefs, *, layout: str = "v2",
@@ -268,7 +271,7 @@ class DiscordNotifier:
                 view = table_layout(message, moves=earlier[-3:])
             else:  # the round's table message drawn again after its result ("Counted"): the result stays in it
                 shown.panel = message
-                view = table_layout(message, moves=shown.moves, result=shown.result, picture=shown.picture)
+                view = shown.layout()
             if view is not None:
                 return {"content": None, "view": view}
         return {"content": render(message)[:CONTENT_LIMIT],
@@ -309,9 +312,7 @@ class DiscordNotifier:
             bare = Message(drawn.key, drawn.text, drawn.kind, names=drawn.names, humans=drawn.humans, note=drawn.note)
             if shown is not None:
                 shown.panel = bare  # a picture still being drawn goes in without the buttons too
-                view = table_layout(bare, moves=shown.moves, result=shown.result, picture=shown.picture)
-            else:
-                view = table_layout(bare)
+            view = shown.layout() if shown is not None else table_layout(bare)
         await self._surface(key).edit(ref, view=view)
 
     async def _direct(self, message: Message) -> bool:

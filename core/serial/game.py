@@ -263,14 +263,15 @@ class SerialMatch:
         events = self.session.apply(checked.move)
         log = self.logs[-1]
         log["actions"].append(dict(checked.action))
-        note = ""
+        note = challenged = ""
         for e in events:
             if isinstance(e, BidPlaced):
                 note = f"{T.mention(e.player)} {'rebid' if e.rebid else 'bid'} {e.bid}."
             elif isinstance(e, ChallengeMade):
-                note = f"{T.mention(e.player)} challenged {e.bid}."
-            elif isinstance(e, ChallengedAllAround) and e.may_rebid:  # after the challenge that completed it
-                note = f"{note[:-1]} — challenged all around." if note else f"{e.bid} is challenged all around."
+                challenged = f"{T.mention(e.player)} challenged {e.bid}"
+                note = f"{challenged}."
+            elif isinstance(e, ChallengedAllAround) and e.may_rebid:  # named with the challenge that completed it
+                note = f"{challenged} — challenged all around." if challenged else f"{e.bid} is challenged all around."
         counted = [e.outcome for e in events if isinstance(e, Counted)]
         if not counted:
             return Step(note=note)
