@@ -259,9 +259,21 @@ class Lobby:
                 # a host could end a game that settles at its end to escape losing it (an elimination they were
                 # about to pay for, a card game they were out of), voiding what the others had won so far
                 raise UserError(R.GAME_AT_STAKE_PEER if cmd.actor.peer else R.GAME_AT_STAKE, "game-at-stake")
+            if table.live and not game_void and table.rules.stake > 0 and not await self._overrules(cmd):
+                # a round that settles as it is counted: ending it now let a host whose bid was about to be
+                # challenged (or was, all around) void what they were losing; the table closes at its count instead
+                return await self._close_at_count(table, cmd)
             void = table.live or game_void
             reply = Reply(M.table_closed(void=void, game=game_void))
             await self.close(table, cmd, M.closed_by(cmd.actor.name, void=void, game=game_void), reply)
+        return reply
+
+    async def _close_at_count(self, table: TableState, cmd: Command) -> Reply:
+        reply = Reply(M.CLOSES_AT_COUNT_PEER if cmd.actor.peer else M.CLOSES_AT_COUNT)
+        if table.closing_by:  # asked already (by them or another host or peer): nothing new to store or say
+            return reply
+        await self.rt.commit(table, [{"t": "closing", "by": cmd.actor.user_id, "name": cmd.actor.name}], cmd, reply)
+        self.rt.post([M.table_message(table, M.closes_at_count(cmd.actor.name), MessageKind.INFO)])
         return reply
 
     async def _overrules(self, cmd: Command) -> bool:

@@ -40,6 +40,8 @@ __all__ = [
     "CHART_TOO_SOON",
     "DEALT",
     "LAST_DECLARED",
+    "CLOSES_AT_COUNT",
+    "CLOSES_AT_COUNT_PEER",
     "LEDGER_EMPTY",
     "LOBBY_TIMED_OUT",
     "NO_RATING_HISTORY",
@@ -229,6 +231,10 @@ def settings_text(settings: Mapping[str, Any], games: Iterable[str]) -> str:
 
 # -- the table's replies and notes: what a move or a seat change says ------------------------------
 LAST_DECLARED = "The last round is declared."
+CLOSES_AT_COUNT = ("The table closes when this round is counted: ending it now would void a round with money at "
+                   "stake. (A server admin may end it at once, the round void.)")
+CLOSES_AT_COUNT_PEER = ("The table closes when this round is counted: ending it now would void a round with money at "
+                        "stake, and here none may void a round for the others.")
 _VOID = " The round under way is void: no money moves."
 _GAME_VOID = " The game under way is void: what it had not paid yet is not paid."
 # why a table closed (after "The table is closed: ")
@@ -268,6 +274,10 @@ def table_closed(*, void: bool, game: bool = False) -> str:
 
 def closed_by(name: str, *, void: bool, game: bool = False) -> str:
     return f"closed by {name}.{_GAME_VOID if game else _VOID if void else ''}"
+
+
+def closes_at_count(name: str) -> str:
+    return f"{name} is closing the table: it closes when this round is counted."
 
 
 def all_rounds_played(rounds: int) -> str:

@@ -10,6 +10,7 @@ The table keeps seats, the lobby, names and timers' marks; everything about play
     {"t": "deal", "players", ...the game's deal payload..., "seed" (the computer seats' secret), "at"}
     {"t": "act", ...the game's action payload..., "timeout"?: true, "at"}
     {"t": "last", "at"}                             {"t": "end", "by", "reason", "at"}
+    {"t": "closing", "by", "name", "at"}   (a host's `end` mid-round at a stake: the table closes at the count)
 
 An ``open`` without ``game`` is the serial game's (tables opened before there were two games).
 """
@@ -62,6 +63,7 @@ class TableState:
         self.away: dict[str, int] = {}  # player -> turns in a row the timer played for them (see AWAY_TURNS)
         self._last_act: tuple[str, bool] | None = None  # who moved last, and whether the timer did
         self.last_declared = False
+        self.closing_by = ""  # the name of a host who asked to `end` mid-round at a stake: it closes at the count
         self.opened_at = 0.0
         self.turn_started_at = 0.0
         self.rounds_settled = 0
@@ -185,6 +187,8 @@ class TableState:
             self.last_declared = True
             if self.match is not None:
                 return Step((Say(self.match.declare_last(), SayKind.NOTE),))
+        elif kind == "closing":
+            self.closing_by = str(event.get("name", "")) or self.name(str(event.get("by", "")))
         elif kind == "end":
             self.status = TableStatus.ENDED
             self.ended_reason = event.get("reason", "")

@@ -381,9 +381,11 @@ class Round:
 def timeout_action(round_: Round) -> Action:
     """What a player who lets the clock run out is taken to do.
 
-    The opener is given the bid they are sure of: their most frequent digit (the highest-ranked
-    among ties) at the count they hold.  A bidder deciding on a rebid calls for the count.  Anyone
-    else challenges.
+    The opener is given the lowest opening bid (one of the lowest-ranked digit, or the format's least
+    bid): chosen from nothing but the table's rules, since the channel reads it while the serials are
+    still secret (the bid they were sure of, their most frequent digit at the count they hold, told the
+    channel that count and that no digit was held more often).  A bidder deciding on a rebid calls for the
+    count.  Anyone else challenges.
     """
     player = round_.to_act
     if player is None:
@@ -391,8 +393,5 @@ def timeout_action(round_: Round) -> Action:
     if round_.phase is Phase.REBID:
         return CallCount(player)
     if round_.standing_bid is None:
-        counts = round_.serials[player].counts
-        order = round_.rules.rank_order
-        best = max(round_.rules.digit_set, key=lambda d: (counts[d], order.rank(d)))
-        return MakeBid(player, Bid(counts[best], best, order))
+        return round_.legal_actions()[0]  # the least raise: the actions list the bids first, lowest first
     return Challenge(player)

@@ -115,6 +115,7 @@ async def drive(c: Cluster, i: int, rng: random.Random, tally: dict[str, int]) -
 
 
 ALICE, BOB = Actor("UA", "Alice"), Actor("UB", "Bob")
+ADMIN = Actor("UZ", "Admin", is_admin=True)  # ends a table mid-round at once (a host's `end` waits for the count)
 
 
 async def deal_two(key: TableKey, starts: Service, joins: Service, deals: Service) -> None:
@@ -248,7 +249,7 @@ async def test_a_table_whose_process_is_gone_is_timed_by_another(cluster: Cluste
     assert await b.tick() == 1
     assert await count_events(c.url, '"timeout":true') == 1
 
-    assert (await a.handle(Command("end", key, ALICE, ()))).ok  # closed in A (B's copy is now stale)
+    assert (await a.handle(Command("end", key, ADMIN, ()))).ok  # closed in A (B's copy is now stale)
     assert b.table(key) is not None
     c.clock.advance(5)
     await b.tick()
@@ -370,7 +371,7 @@ async def test_a_dm_hand_finds_the_round_another_process_dealt(cluster: Cluster)
     assert two.table(key) is None  # still not cached: the other process times it (a shard's, not this one's)
     assert await two.tables_of("discord", "U-nobody") == [] and await two.tables_of("slack", BOB.user_id) == []
     # a later deal made elsewhere is what is found (not a copy this process caught before)
-    await one.handle(Command("end", key, ALICE, ()))
+    await one.handle(Command("end", key, ADMIN, ()))
     key2 = TableKey("discord", "G1", "C2")
     await deal_two(key2, one, one, one)
     assert [t.key for t in await two.tables_of("discord", BOB.user_id)] == [key2]
@@ -384,7 +385,7 @@ async def test_a_table_closed_and_erased_elsewhere_leaves_no_ghost_in_another_pr
     key = TableKey("slack", "T9", "C9")
     await deal_two(key, one, one, one)
     assert await view(two, key) is not None  # the second process holds it too
-    assert (await one.handle(Command("end", key, ALICE, ()))).ok
+    assert (await one.handle(Command("end", key, ADMIN, ()))).ok
     erased = await one.rt.store.erase_server(key.server)
     assert erased["tables"] == 1
     assert (await one.handle(Command("start", key, ALICE, ()))).ok  # the channel's next table, from process one

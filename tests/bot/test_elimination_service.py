@@ -201,21 +201,45 @@ async def test_the_host_may_end_a_game_in_its_lobby_or_at_stake_zero(harness: Ha
     assert (await h.do(ALICE, "deal")).ok
     ended = await h.do(ALICE, "end")  # dinner at stake 0: no money to void
     assert ended.ok and h.service.table(KEY) is None
-    assert (await h.do(ALICE, "start", "classic")).ok and (await h.do(BOB, "join")).ok
-    assert (await h.do(ALICE, "deal")).ok
-    ended = await h.do(ALICE, "end")  # rounds that each settle: only the round under way is void
-    assert ended.ok and ended.text == "The table is closed. The round under way is void: no money moves."
 
 
-async def test_a_knockout_card_game_is_the_hosts_to_end(harness: Harness) -> None:
-    """Knockout pays at each challenge: ending it voids only the round under way (it was refused like a game
-    that settles at its end)."""
+async def test_a_host_ending_a_round_at_stake_closes_the_table_at_its_count(harness: Harness) -> None:
+    """Rounds that each settle: the host could `end` the table mid-round, voiding the round they were losing
+    (their bid challenged, all around).  Now the table closes when the round is counted, the round paid; an
+    admin may still end it at once, the round void."""
     h = harness
-    assert (await h.do(ALICE, "start", "game=cards", "payout=knockout", "stake=2")).ok
+    assert (await h.do(ALICE, "start", "classic", "stake=1")).ok
     assert (await h.do(BOB, "join")).ok and (await h.do(CAROL, "join")).ok
     assert (await h.do(ALICE, "deal")).ok
-    ended = await h.do(ALICE, "end")
+    assert (await h.do(actor(h.to_act()), "bid", "two", "sevens")).ok
+    closing = await h.do(ALICE, "end")
+    assert closing.ok and closing.text.startswith("The table closes when this round is counted")
+    assert h.table().live and h.table().closing_by == ALICE.name
+    events = h.table().events
+    again = await h.do(ALICE, "end")  # asked twice: told the same, nothing stored
+    assert again.ok and again.text == closing.text and h.table().events == events
+    assert (await h.do(actor(h.to_act()), "challenge")).ok
+    assert (await h.do(actor(h.to_act()), "challenge")).ok
+    assert h.service.table(KEY) is None  # closed at the count: no next round dealt
+    balances = await h.service.store.balances(KEY.server)
+    assert sorted(balances.values()) != [] and sum(balances.values()) == 0 and any(balances.values())
+    # a restart replays the closing: the table stays closed
+    service = await h.restart()
+    assert service.table(KEY) is None
+
+
+@pytest.mark.parametrize("game", [("classic", "stake=1"), ("game=cards", "payout=knockout", "stake=2")])
+async def test_an_admin_may_void_a_round_at_stake(harness: Harness, game: tuple[str, ...]) -> None:
+    """The serial game and the card game's knockout (paid at each challenge): the host's `end` waits for the
+    count (the round is not void), an admin's ends the table at once, the round void."""
+    h = harness
+    assert (await h.do(ALICE, "start", *game)).ok
+    assert (await h.do(BOB, "join")).ok and (await h.do(CAROL, "join")).ok
+    assert (await h.do(ALICE, "deal")).ok
+    assert (await h.do(ALICE, "end")).ok and h.table().live and h.table().closing_by == ALICE.name
+    ended = await h.do(ADMIN, "end")
     assert ended.ok and ended.text == "The table is closed. The round under way is void: no money moves."
+    assert h.service.table(KEY) is None and await h.service.store.balances(KEY.server) == {}
 
 
 @pytest.mark.parametrize("game", [("format=elimination", "stake=5"), ("game=cards", "stake=3")])

@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.model import Actor, Command, Reply
 from bot.reports import CHART_GAP
-from tests.bot.conftest import ALICE, BOB, CAROL, KEY, Harness, actor
+from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, KEY, Harness, actor
 from tests.typed import data
 
 DAY = 86_400.0
@@ -56,7 +56,7 @@ async def reports(h: Harness, who: Actor) -> dict[str, Reply]:
 async def test_with_history_month_players_see_this_period_only_and_admins_see_all(harness: Harness) -> None:
     h = harness
     await play(h, "777", 2)
-    assert (await h.do(ALICE, "end")).ok
+    assert (await h.do(ADMIN, "end")).ok
     h.clock.advance(40 * DAY)  # February
     await play(h, "1", 2)
     assert (await h.do(BOB, "config", "history=month")).code == "not-admin"
@@ -143,7 +143,7 @@ async def test_with_history_month_an_admins_chart_shows_players_only_this_period
     channel, where every player reads them: a chart is this period's for everyone, an earlier one refused."""
     h = harness
     await play(h, "777", 2)
-    assert (await h.do(ALICE, "end")).ok
+    assert (await h.do(ADMIN, "end")).ok
     h.clock.advance(40 * DAY)  # February
     await play(h, "1", 2)
     assert (await h.do(BOSS, "config", "history=month")).ok
@@ -166,7 +166,7 @@ async def test_with_history_month_an_admin_settling_an_earlier_month_is_answered
     admin's refused earlier chart was told "an admin can see earlier periods"."""
     h = harness
     await play(h, "777", 2)
-    assert (await h.do(ALICE, "end")).ok
+    assert (await h.do(ADMIN, "end")).ok
     h.clock.advance(40 * DAY)  # February
     assert (await h.do(BOSS, "config", "history=month")).ok
     settled = await h.do(BOSS, "sheet", "2026-01", "settle")

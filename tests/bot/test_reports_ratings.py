@@ -79,7 +79,7 @@ async def test_a_server_erased_while_the_bot_runs_leaves_no_rating_behind(harnes
 
     h = harness
     await play_rounds(h, 3)
-    assert (await h.do(ALICE, "end")).ok
+    assert (await h.do(ADMIN, "end")).ok
     assert data(await h.do(BOB, "leaderboard", "all"))["standings"]  # rated, and the book is in memory
     other = await open_store(str(h.path))
     try:

@@ -12,7 +12,7 @@ from contextlib import asynccontextmanager
 from adapters.sqlite.store import SqliteStore
 from adapters.storebase import Queries
 from bot.model import Actor
-from tests.bot.conftest import ALICE, BOB, KEY, Harness
+from tests.bot.conftest import ADMIN, ALICE, BOB, KEY, Harness
 from tests.bot.test_history_month import BOSS, DAY, play, reports
 
 LISTED_ADMIN = Actor("U7", "Listed")  # an admin by the server's ``admins`` setting, not by the platform
@@ -40,7 +40,7 @@ async def settings_reads(h: Harness) -> AsyncIterator[list[str]]:
 async def test_each_report_reads_the_servers_settings_once(harness: Harness) -> None:
     h = harness
     await play(h, "777", 1)
-    assert (await h.do(ALICE, "end")).ok
+    assert (await h.do(ADMIN, "end")).ok
     h.clock.advance(40 * DAY)
     await play(h, "1", 1)
     # the costliest case: a month-only server and a sender the settings name as an admin
@@ -75,7 +75,7 @@ async def test_settings_stored_in_the_older_layout_are_the_default_games_until_s
     assert opened.ok and h.service.table(KEY) is not None
     table = h.service.table(KEY)
     assert table is not None and table.rules.preset == "salomon" and table.rules.stake == 3
-    assert (await h.do(ALICE, "end")).ok
+    assert (await h.do(ADMIN, "end")).ok
     # another game's defaults saved: the serial game keeps the older ones, now stored in today's layout
     assert (await h.do(BOSS, "config", "game=cards", "preset=wild")).ok
     stored = (await h.service.store.get_settings(KEY.server)).values

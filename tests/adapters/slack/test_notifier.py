@@ -42,10 +42,11 @@ async def service(fake: FakeSlack, tmp_path: Path) -> AsyncIterator[Service]:
     await svc.close()
 
 
-async def do(service: Service, fake: FakeSlack, user: str, name: str, *args: str) -> Reply:
+async def do(service: Service, fake: FakeSlack, user: str, name: str, *args: str, admin: bool = False) -> Reply:
     """A command, then everything it queued sent: the service's outbox hands it to the notifier
-    (``deliver`` only queues), whose outboxes send it."""
-    reply = await service.handle(Command(name, key_of(fake), Actor(user, user.lower()), args))
+    (``deliver`` only queues), whose outboxes send it.  ``admin``: the sender is a workspace admin (who may
+    `end` a table mid-round at once; a host's `end` waits for the count)."""
+    reply = await service.handle(Command(name, key_of(fake), Actor(user, user.lower(), is_admin=admin), args))
     await service.drain()
     notifier = service.rt.notifier
     assert isinstance(notifier, SlackNotifier)
@@ -248,7 +249,7 @@ async def test_a_table_closed_by_another_worker_loses_its_buttons(service: Servi
     other = Service(store, notifier, panels=panels, rng=random.Random(4), platform="slack")
     await other.start()
     try:
-        assert (await do(other, fake, ALICE, "end")).ok
+        assert (await do(other, fake, ALICE, "end", admin=True)).ok
     finally:
         await other.drain()
         await notifier.close()
@@ -262,7 +263,7 @@ async def test_a_closing_table_message_is_drawn_even_while_another_worker_posts_
     """The mark for a round another worker is still posting kept even the closed table's drawing back: the
     message kept its buttons and its opening state through the close."""
     _, last = await dealt_marked_elsewhere(service, fake)
-    assert (await do(service, fake, ALICE, "end")).ok
+    assert (await do(service, fake, ALICE, "end", admin=True)).ok
     blocks = (fake.message(CHANNEL, last) or {}).get("blocks") or []
     assert blocks and not [b for b in blocks if b.get("type") == "actions"], blocks
 

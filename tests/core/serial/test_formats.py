@@ -84,10 +84,10 @@ def test_a_3x3_round_counts_with_the_engine_rules() -> None:
     assert r.outcome.net == {"ann": 1, "bob": -1}
 
 
-def test_timeout_opening_uses_a_digit_in_play() -> None:
-    r = _round(a="222")
-    action = timeout_action(r)
-    assert isinstance(action, MakeBid) and action.bid == Bid(3, 2)
+def test_timeout_opening_is_the_formats_least_bid_whatever_is_held() -> None:
+    for held in ("222", "111", "123", "333"):
+        action = timeout_action(_round(a=held))
+        assert isinstance(action, MakeBid) and action.bid == Bid(1, 1)  # "1 one": this format's digits are 1-3
 
 
 @pytest.mark.parametrize("name", STRATEGY_NAMES)

@@ -532,8 +532,13 @@ def test_a_round_needs_a_valid_table(players: list[str], table: dict[str, str], 
 
 def test_timeout_actions() -> None:
     round_ = new_round(SALOMON, {"a": "90901234", "b": "12345678", "c": "12345678"})
-    # the opener bids the count of their most frequent digit, the highest-ranked among ties (0 = ten)
-    assert timeout_action(round_) == MakeBid("a", Bid(2, 0, RankOrder.ZERO_HIGH))
+    # the opener bids the lowest opening bid: one of the lowest-ranked digit (1; 0 ranks as ten), whatever they hold
+    assert timeout_action(round_) == MakeBid("a", Bid(1, 1, RankOrder.ZERO_HIGH))
+    for serial in ("11111111", "00000000", "98765432", "00000001"):
+        other = new_round(SALOMON, {"a": serial, "b": "12345678", "c": "12345678"})
+        assert timeout_action(other) == timeout_action(round_)
+    classic = new_round(CLASSIC, {"a": "99999999", "b": "12345678"})
+    assert timeout_action(classic) == MakeBid("a", Bid(1, 0, RankOrder.ZERO_LOW))  # 0 ranks lowest in classic
     round_.apply(timeout_action(round_))
     assert timeout_action(round_) == Challenge("b")
     play(round_, [("b", "challenge"), ("c", "challenge")])
