@@ -117,6 +117,11 @@ class Service:
     def start_timers(self) -> None:
         self.timers.start()
 
+    async def stop_timers(self) -> None:
+        """Stop the timers (timeouts, computer moves, lobby expiry): nothing more is played or queued by them.
+        A stopping process calls this before its notifier's last sends (then :meth:`close`)."""
+        await self.timers.stop()
+
     async def close(self) -> None:
         await self.timers.stop()
         await self.rt.outbox.idle()

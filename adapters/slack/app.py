@@ -52,6 +52,10 @@ __all__ = ["OAuth", "SlackBot", "bolt_app", "connect_socket", "run", "serve_http
 
 log = logging.getLogger(__name__)
 
+#: How long a stopping process waits for the messages still queued (behind a ``Retry-After``) to go out:
+#: within the 30 s a platform (Heroku, Kubernetes' default) gives between SIGTERM and SIGKILL.
+SHUTDOWN_GRACE = 20.0
+
 
 @dataclass
 class SlackBot:
@@ -61,6 +65,7 @@ class SlackBot:
     notifier: SlackNotifier
     listeners: Listeners
     session: aiohttp.ClientSession
+    shutdown_grace: float = SHUTDOWN_GRACE
 
     @property
     def processed(self) -> deque[tuple[str, str]]:
@@ -73,8 +78,9 @@ class SlackBot:
 
     async def close(self) -> None:
         await self.listeners.drain()
+        await self.service.stop_timers()  # no timeout nor computer move queues a message the notifier then drops
         await self.service.drain()  # the service's per-table outbox hands the rest to the notifier
-        await self.notifier.close()
+        await self.notifier.close(self.shutdown_grace)  # (the count of a round behind a Retry-After goes out)
         await self.service.close()
         await self.session.close()
 

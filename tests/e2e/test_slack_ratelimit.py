@@ -70,3 +70,31 @@ async def test_a_fast_round_under_rate_limits_loses_nothing(fake: FakeSlack, db:
         final = fake.message(CHANNEL, posted.response["ts"])
         assert final is not None and "Counted" in final["text"]
     assert sum(u for _, _, u in ledger_rows(db)) == 0 and len(ledger_rows(db)) == 4
+
+
+async def test_a_count_queued_behind_a_retry_after_at_shutdown_still_goes_out(fake: FakeSlack, db: Path) -> None:
+    """SIGTERM (what ``run`` does on it: ``close``) while Slack rate-limits the channel: the round's count, settled
+    and in the ledger, waited behind a 5.5-second ``Retry-After``; the notifier gave its queues 5 s, then dropped it
+    ("stopping with N Slack messages unsent"), and a restart redraws the table message, not the count."""
+    bot = None
+    async with serving(fake, db) as d:
+        bot = d.bot
+        await d.slash(ALICE, "start classic 1 rounds=1")
+        await d.slash(BOB, "join")
+        await d.slash(ALICE, "deal")
+        await d.settled()
+        fake.rate_limit(5.5, methods=("chat.postMessage",))  # (edits of the table message go through)
+        key = key_of(fake)
+        for _ in range(10):
+            table = bot.service.table(key)
+            if table is None:
+                break
+            round_ = serial_match(table).live_round
+            assert round_ is not None
+            await d.slash(round_.to_act, "bid 1 9" if round_.standing_bid is None else "challenge", settle=False)
+        assert bot.service.table(key) is None and len(ledger_rows(db)) == 2  # settled, stored, closed
+        assert not [c for c in fake.messages_to(CHANNEL) if "The count" in c.params["text"] and c.status == 200]
+    # (serving closed the bot here, as on SIGTERM)
+    assert fake.rate_limited_calls(), "the rate limit was never hit: the test proves nothing"
+    counts = [c for c in fake.messages_to(CHANNEL) if "The count" in c.params["text"] and c.status == 200]
+    assert len(counts) == 1
