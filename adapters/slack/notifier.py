@@ -155,7 +155,7 @@ class SlackNotifier:
             return self.client
         return await self.workspaces.client(key)
 
-    async def _send(self, dest: Hashable, item: Item) -> None:
+    async def _send(self, dest: Hashable, item: Item, *, reread: bool = True) -> None:
         message = item.payload.message if isinstance(item.payload, _Picture) else item.payload[0]
         client = await self._client(message.key)
         if client is None:
@@ -186,6 +186,12 @@ class SlackNotifier:
             log.warning("slack refused a %s message for %s: %s", message.kind, message.key.channel_id, error)
             if error in REVOKED and self.workspaces is not None:
                 self.workspaces.forget(message.key.server_id)
+                fresh = await self._client(message.key) if reread else None
+                if fresh is not None and fresh.token != client.token:
+                    # the workspace installed the app again (another worker heard the uninstall, this one kept
+                    # the old token for up to a minute): sent once more with the new token, not dropped
+                    await self._send(dest, item, reread=False)
+                    return
             if message.to is None and error in _CHANNEL_ERRORS:
                 self._channel_errors[message.key.channel_id] = error
                 if self.on_channel_error is not None:

@@ -90,7 +90,7 @@ async def test_a_count_queued_behind_a_retry_after_at_shutdown_still_goes_out(fa
             if table is None:
                 break
             round_ = serial_match(table).live_round
-            assert round_ is not None
+            assert round_ is not None and round_.to_act is not None
             await d.slash(round_.to_act, "bid 1 9" if round_.standing_bid is None else "challenge", settle=False)
         assert bot.service.table(key) is None and len(ledger_rows(db)) == 2  # settled, stored, closed
         assert not [c for c in fake.messages_to(CHANNEL) if "The count" in c.params["text"] and c.status == 200]
