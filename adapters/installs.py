@@ -40,6 +40,10 @@ class SlackInstalls(Protocol):
         """The bot installed for a ledger server (an Enterprise Grid organisation or a workspace)."""
         ...
 
+    async def slack_bots_of_server(self, server: str) -> list[str]:
+        """Every bot installed for a ledger server: an organisation-wide one first, then the newest workspace's."""
+        ...
+
     async def find_slack_installation(self, enterprise: str, team: str, user: str | None = None) -> str | None:
         """The newest installation in the workspace, or the one ``user`` made."""
         ...

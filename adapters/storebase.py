@@ -127,6 +127,8 @@ class SlackQueries:
     # the server's bot: an organisation-wide install first (team ''), else the newest workspace install
     BOT_OF_SERVER = ("SELECT data FROM slack_bots WHERE server = ? ORDER BY team_id = '' DESC, installed_at DESC"
                      " LIMIT 1")
+    # every bot of the server, in the same order (an organisation's workspace installs: which one sees a channel)
+    BOTS_OF_SERVER = BOT_OF_SERVER.removesuffix(" LIMIT 1")
     FIND_INSTALLATION = ("SELECT data FROM slack_installations WHERE enterprise_id = ? AND team_id = ?"
                          " ORDER BY installed_at DESC LIMIT 1")
     FIND_USER_INSTALLATION = FIND_INSTALLATION.replace("team_id = ?", "team_id = ? AND user_id = ?")
@@ -338,6 +340,10 @@ class StoreBase(Generic[U]):
     async def slack_bot_of_server(self, server: str) -> str | None:
         """The bot installed for a ledger server (an Enterprise Grid organisation or a workspace)."""
         return await self._data(SlackQueries.BOT_OF_SERVER, server)
+
+    async def slack_bots_of_server(self, server: str) -> list[str]:
+        """Every bot installed for a ledger server: an organisation-wide one first, then the newest workspace's."""
+        return [str(row[0]) for row in await self._rows(SlackQueries.BOTS_OF_SERVER, (server,))]
 
     async def find_slack_installation(self, enterprise: str, team: str, user: str | None = None) -> str | None:
         """The newest installation in the workspace, or the one ``user`` made."""

@@ -22,13 +22,14 @@ import contextlib
 import logging
 import signal
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
 from aiohttp import web
 from slack_bolt.async_app import AsyncApp
+from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_async_handlers import (
     AsyncConnectionErrorRetryHandler,
@@ -152,6 +153,14 @@ def bolt_app(config: SlackConfig, client: AsyncWebClient, service: Service, oaut
                    user_facing_authorize_error_message=NOT_INSTALLED)
     logging.getLogger("slack_bolt.AsyncMultiTeamsAuthorization").addFilter(_NOT_INSTALLED_FILTER)  # once: a set
     Uninstalls(oauth.store, service.close_server, oauth.workspaces).register(app)
+
+    async def heard(context: AsyncBoltContext, next: Callable[[], Awaitable[None]]) -> None:  # (`next`: by name)
+        # which workspace of an Enterprise Grid organisation each channel is (its install's token posts there)
+        if context.enterprise_id and context.team_id and context.channel_id:
+            oauth.workspaces.heard(context.enterprise_id, context.team_id, context.channel_id)
+        await next()
+
+    app.use(heard)
     return app
 
 

@@ -192,12 +192,30 @@ class SlackNotifier:
                     # the old token for up to a minute): sent once more with the new token, not dropped
                     await self._send(dest, item, reread=False)
                     return
+            if reread and error in _CHANNEL_ERRORS and await self._found_workspace(client, message.key):
+                await self._send(dest, item, reread=False)  # with the token of the channel's own workspace
+                return
             if message.to is None and error in _CHANNEL_ERRORS:
                 self._channel_errors[message.key.channel_id] = error
                 if self.on_channel_error is not None:
                     await self.on_channel_error(message.key, error)
         if isinstance(extra, _Picture):
             extra.text_sent.set()  # sent or refused for good: its picture may follow
+
+    async def _found_workspace(self, client: AsyncWebClient, key: TableKey) -> bool:
+        """Slack refused the table's channel to ``client``: whether another workspace install of the same
+        Enterprise Grid organisation sees it (that workspace is then the channel's, for every later message)."""
+        if self.workspaces is None:
+            return False
+        for team, other in await self.workspaces.others(key, client.token):
+            try:
+                await other.conversations_info(channel=key.channel_id)
+            except SlackApiError:
+                continue
+            log.info("channel %s of %s is workspace %s's", key.channel_id, key.server_id, team)
+            self.workspaces.heard(key.server_id, team, key.channel_id)
+            return True
+        return False
 
     async def _picture(self, client: AsyncWebClient, picture: _Picture) -> None:
         """Once the text has gone, draw the message's picture off the event loop and upload it."""

@@ -42,7 +42,8 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -70,6 +71,7 @@ SCOPES = ("commands", "chat:write", "chat:write.public", "files:write", "im:writ
 NOT_INSTALLED = ("Liar's Poker is not installed in this workspace (or it was removed). An admin can add "
                  "it again from the app's Add to Slack page.")
 STATE_SECONDS = 600  # how long an install link's state stays usable
+CHANNELS_KEPT = 100_000  # Grid channels whose workspace a process remembers
 TOKEN_SECONDS = 60.0  # how long a process trusts a workspace's token it read (another may uninstall it)
 # Slack's answers that mean a workspace's token is gone
 REVOKED = frozenset({"token_revoked", "invalid_auth", "account_inactive", "not_authed", "team_not_found"})
@@ -119,6 +121,9 @@ class InstallationStore(AsyncInstallationStore):
     async def bot_of_server(self, server: str) -> Bot | None:
         data = await self.installs.slack_bot_of_server(server)
         return None if data is None else Bot(**json.loads(data))
+
+    async def bots_of_server(self, server: str) -> list[Bot]:
+        return [Bot(**json.loads(data)) for data in await self.installs.slack_bots_of_server(server)]
 
     async def async_find_installation(self, *, enterprise_id: str | None, team_id: str | None,
                                       user_id: str | None = None,
@@ -197,30 +202,63 @@ def oauth_settings(*, client_id: str, client_secret: str, api_url: str, installs
 
 class Workspaces:
     """The Web API client of each workspace (or Grid organisation), for what the bot posts outside a
-    request; None where the app is not installed."""
+    request; None where the app is not installed.
+
+    An Enterprise Grid organisation's ledger server is the organisation, but an app installed workspace by
+    workspace (the manifest's ``org_deploy_enabled: false``) has one token per workspace, each seeing only
+    its own workspace's channels.  The workspace of each channel is taken from the requests made there
+    (:meth:`heard`) and, for a channel no request has named since the process started, found when Slack
+    refuses the channel to the organisation's newest install (:meth:`others`, then :meth:`heard`)."""
 
     def __init__(self, base: AsyncWebClient, store: InstallationStore, *,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.base = base
         self.store = store
         self.clock = clock
-        self._clients: dict[str, tuple[float, AsyncWebClient | None]] = {}
+        # (server, workspace or "") -> (until, client)
+        self._clients: dict[tuple[str, str], tuple[float, AsyncWebClient | None]] = {}
+        self._teams: OrderedDict[tuple[str, str], str] = OrderedDict()  # (server, channel) -> its workspace
+
+    def heard(self, server: str, team: str, channel: str) -> None:
+        """A request from ``channel`` of workspace ``team`` in the organisation ``server`` (nothing is noted
+        for a workspace that is its own ledger server)."""
+        if not (server and team and channel) or server == team:
+            return
+        slot = (server, channel)
+        if self._teams.get(slot) != team:
+            self._teams[slot] = team
+            while len(self._teams) > CHANNELS_KEPT:
+                self._teams.popitem(last=False)
 
     async def client(self, key: TableKey) -> AsyncWebClient | None:
         server = key.server_id
+        team = self._teams.get((server, key.channel_id), "")
         now = self.clock()
-        hit = self._clients.get(server)
+        hit = self._clients.get((server, team))
         if hit is not None and hit[0] > now:
             return hit[1]
-        bot = await self.store.bot_of_server(server)
+        bot = await self.store.async_find_bot(enterprise_id=server, team_id=team) if team else None
+        if bot is None or not bot.bot_token:  # (an organisation-wide install, or the channel's not known yet)
+            bot = await self.store.bot_of_server(server)
         if bot is None or not bot.bot_token:
             # not kept: an install a moment later (here or in another process) is used at once, not after
             # a silent minute (the new table's lobby and its serial DMs were dropped)
-            self._clients.pop(server, None)
+            self._clients.pop((server, team), None)
             return None
         client = self._client_for(bot.bot_token)
-        self._clients[server] = (now + TOKEN_SECONDS, client)
+        self._clients[(server, team)] = (now + TOKEN_SECONDS, client)
         return client
+
+    def channels_of(self, server: str, team: str) -> list[str]:
+        """The channels heard (or found) to be workspace ``team``'s, of the organisation ``server``."""
+        return [channel for (at, channel), heard_team in self._teams.items() if at == server and heard_team == team]
+
+    async def others(self, key: TableKey, token: str | None) -> list[tuple[str, AsyncWebClient]]:
+        """The organisation's other workspace installs (workspace, client), newest first, for a channel Slack
+        refused to ``token``'s: empty for a workspace that is its own ledger server."""
+        return [(str(bot.team_id), self._client_for(bot.bot_token))
+                for bot in await self.store.bots_of_server(key.server_id)
+                if bot.bot_token and bot.bot_token != token and bot.team_id and bot.team_id != key.server_id]
 
     def _client_for(self, token: str) -> AsyncWebClient:
         base = self.base
@@ -228,14 +266,15 @@ class Workspaces:
                               retry_handlers=list(base.retry_handlers), logger=base.logger)
 
     def forget(self, server: str) -> None:
-        """Read the server's install again next time (Slack refused its token, or it was removed)."""
-        self._clients.pop(server, None)
+        """Read the server's installs again next time (Slack refused a token, or one was removed)."""
+        for slot in [slot for slot in self._clients if slot[0] == server]:
+            del self._clients[slot]
 
 
 class Uninstalls:
     """``app_uninstalled`` and ``tokens_revoked``: the installation goes, the workspace's tables close."""
 
-    def __init__(self, store: InstallationStore, close_server: Callable[[str], Any],
+    def __init__(self, store: InstallationStore, close_server: Callable[..., Awaitable[int]],
                  workspaces: Workspaces | None = None) -> None:
         self.store = store
         self.close_server = close_server  # Service.close_server bound to the ledger server's key
@@ -265,9 +304,15 @@ class Uninstalls:
         if self.workspaces is not None:
             self.workspaces.forget(server)
         if await self.store.bot_of_server(server) is not None:
-            # one workspace of an Enterprise Grid organisation: the organisation's ledger and its tables are
-            # shared by its other workspaces, which still have the app
-            log.info("removed from workspace %s of %s; the organisation's other workspaces keep it", team, server)
+            # one workspace of an Enterprise Grid organisation: the organisation's ledger is shared by its other
+            # workspaces, which still have the app; the tables of the channels known to be this workspace's
+            # close (no token can reach them now)
+            channels = self.workspaces.channels_of(server, str(team)) if self.workspaces is not None else []
+            closed = 0
+            for channel in channels:
+                closed += await self.close_server(f"slack:{server}", channel=channel)
+            log.info("removed from workspace %s of %s (%d open tables closed); the organisation's other workspaces "
+                     "keep it", team, server, closed)
             return
         closed = await self.close_server(f"slack:{server}")
         log.info("removed from %s: installation deleted, %d open tables closed, ledger kept", server, closed)

@@ -70,13 +70,22 @@ class OAuthFake:
 
     # ---------------------------------------------------------------- configuration
 
-    def add_team(self, team_id: str, name: str | None = None) -> FakeTeam:
-        team = FakeTeam(team_id, name or f"Team {team_id}", bot_user_id=f"U0BOT{team_id}", bot_id=f"B0BOT{team_id}")
+    def add_team(self, team_id: str, name: str | None = None, *, enterprise: str | None = None) -> FakeTeam:
+        """A workspace (of the Enterprise Grid organisation ``enterprise``, if given)."""
+        team = FakeTeam(team_id, name or f"Team {team_id}", bot_user_id=f"U0BOT{team_id}", bot_id=f"B0BOT{team_id}",
+                        enterprise_id=enterprise)
         self.teams[team_id] = team
         return team
 
     def add_channel(self, channel_id: str, team_id: str) -> None:
         self.channel_teams[channel_id] = team_id
+
+    def _conversations_info(self, params: dict[str, Any]) -> dict[str, Any]:
+        """A channel the token's workspace sees (another workspace's: ``channel_not_found``, checked before)."""
+        channel = str(params.get("channel") or "")
+        if not channel:
+            return {"ok": False, "error": "channel_not_found"}
+        return {"ok": True, "channel": {"id": channel, "context_team_id": self.channel_teams.get(channel, self.team_id)}}
 
     def approve_as(self, team_id: str, user_id: str) -> None:
         """The next authorize request is approved by ``user_id`` installing into ``team_id``."""
@@ -89,7 +98,7 @@ class OAuthFake:
 
     def _event_body(self, team_id: str, event: dict[str, Any]) -> dict[str, Any]:
         return {
-            "token": "fake-verification-token", "team_id": team_id, "enterprise_id": None,
+            "token": "fake-verification-token", "team_id": team_id, "enterprise_id": self.teams[team_id].enterprise_id,
             "api_app_id": self.app_id, "type": "event_callback", "event_id": f"Ev{next(self._token_counter):08d}",
             "event_time": int(time.time()), "event": event, "is_enterprise_install": False,
             "authorizations": [{"team_id": team_id, "user_id": self.teams[team_id].bot_user_id, "is_bot": True}],

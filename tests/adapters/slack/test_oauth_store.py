@@ -89,3 +89,28 @@ async def test_a_workspace_installed_again_is_used_at_once_not_a_minute_later(op
     await store.async_save(installation("T1", token="xoxb-t1-again"))
     client = await workspaces.client(key)  # the same moment: no cached "not installed"
     assert client is not None and client.token == "xoxb-t1-again"
+
+
+async def test_a_grid_channels_workspace_token_is_the_one_used_for_it(open_store: StoreFactory) -> None:
+    """An organisation's workspaces installed one by one: each channel's messages go with its own workspace's
+    token once a request from it was heard (before: the organisation's newest install, for every channel)."""
+    store = InstallationStore(await open_store())
+    await store.async_save(installation("T1", "E1", token="xoxb-1", at=1.0))
+    await store.async_save(installation("T2", "E1", token="xoxb-2", user="U2", at=2.0))
+    await store.async_save(installation("T3", token="xoxb-3", at=3.0))  # a workspace of no organisation
+    assert [b.bot_token for b in await store.bots_of_server("E1")] == ["xoxb-2", "xoxb-1"]  # newest first
+    assert [b.bot_token for b in await store.bots_of_server("T3")] == ["xoxb-3"]
+    assert await store.bots_of_server("E9") == []
+    workspaces = Workspaces(AsyncWebClient(base_url="http://127.0.0.1:9/api/"), store, clock=lambda: 1000.0)
+    c1, c2 = TableKey("slack", "E1", "C1"), TableKey("slack", "E1", "C2")
+    unheard = await workspaces.client(c1)
+    assert unheard is not None and unheard.token == "xoxb-2"  # nothing known of C1 yet: the newest install
+    assert [(team, c.token) for team, c in await workspaces.others(c1, "xoxb-2")] == [("T1", "xoxb-1")]
+    workspaces.heard("E1", "T1", "C1")
+    workspaces.heard("T3", "T3", "C3")  # a workspace that is its own ledger server: nothing to note
+    heard = await workspaces.client(c1)
+    assert heard is not None and heard.token == "xoxb-1"
+    other = await workspaces.client(c2)
+    assert other is not None and other.token == "xoxb-2"
+    assert workspaces.channels_of("E1", "T1") == ["C1"] and workspaces.channels_of("T3", "T3") == []
+    assert await workspaces.others(TableKey("slack", "T3", "C3"), "xoxb-3") == []
