@@ -16,6 +16,9 @@ from core.serial.solve.format import Format
 from core.serial.solve.tree import table_exploitability
 from tests.core.serial.solve.test_cfr_multi import within_a_thousandth
 
+# the numba kernels compile once per process: these files share one xdist worker (``--dist loadgroup``)
+pytestmark = pytest.mark.xdist_group("numba")
+
 SOLVE = ("exploit", "--solve", "--players", "3", "--digits", "2", "--serial-length", "1")
 
 

@@ -23,6 +23,9 @@ from core.serial.solve import Format, exploitability
 from core.serial.solve.cfr import Solver
 from core.serial.solve.restricted import restricted_best_response
 
+# the numba kernels compile once per process: these files share one xdist worker (``--dist loadgroup``)
+pytestmark = pytest.mark.xdist_group("numba")
+
 SEATS = ("p1", "p2")
 
 

@@ -15,6 +15,9 @@ from core.serial.solve import Format, exploitability
 from core.serial.solve.cfr_full import FullSolver
 from core.serial.solve.history_table import table_exploitability, table_from
 
+# the numba kernels compile once per process: these files share one xdist worker (``--dist loadgroup``)
+pytestmark = pytest.mark.xdist_group("numba")
+
 SEATS = ("p1", "p2")
 
 

@@ -37,6 +37,9 @@ from core.serial.solve.cfr_multi import ANSWER, MultiFormat, MultiSolver, table_
 from core.serial.solve.format import Format
 from core.serial.view import seat_view
 
+# the numba kernels compile once per process: these files share one xdist worker (``--dist loadgroup``)
+pytestmark = pytest.mark.xdist_group("numba")
+
 NAMES = ("p0", "p1", "p2")
 
 

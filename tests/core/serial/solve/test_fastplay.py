@@ -11,6 +11,9 @@ from core.serial.rules import make_rules
 from core.serial.serials import Serial
 from core.serial.solve.fastplay import CALL, CHALLENGE, playouts
 
+# the numba kernels compile once per process: these files share one xdist worker (``--dist loadgroup``)
+pytestmark = pytest.mark.xdist_group("numba")
+
 
 @pytest.mark.parametrize(
     ("n", "length", "compiled", "rebid"),

@@ -15,6 +15,9 @@ from core.serial.solve.cfr_multi import MultiFormat, MultiSolver, heads_up_table
 from core.serial.solve.robust import RobustSolver, robust_table
 from core.serial.solve.tree import table_exploitability
 
+# the numba kernels compile once per process: these files share one xdist worker (``--dist loadgroup``)
+pytestmark = pytest.mark.xdist_group("numba")
+
 pytest.importorskip("numba")  # the robust solve runs on the compiled passes
 
 
