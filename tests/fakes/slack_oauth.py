@@ -85,7 +85,8 @@ class OAuthFake:
         channel = str(params.get("channel") or "")
         if not channel:
             return {"ok": False, "error": "channel_not_found"}
-        return {"ok": True, "channel": {"id": channel, "context_team_id": self.channel_teams.get(channel, self.team_id)}}
+        team = self.channel_teams.get(channel, self.team_id)
+        return {"ok": True, "channel": {"id": channel, "context_team_id": team}}
 
     def approve_as(self, team_id: str, user_id: str) -> None:
         """The next authorize request is approved by ``user_id`` installing into ``team_id``."""
