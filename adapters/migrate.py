@@ -12,7 +12,9 @@ Opening the SQLite file applies its pending migrations, as starting the bot on i
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +22,7 @@ from typing import Any
 import asyncpg
 
 from adapters.postgres.store import PostgresStore
+from adapters.sqlite.schema import schema_version
 from adapters.sqlite.store import SqliteStore
 from adapters.storebase import DUMP_COLUMNS
 from adapters.stores import is_postgres_url, redacted, sqlite_path
@@ -92,6 +95,12 @@ def _source_path(source_url: str, target_url: str) -> str:
         raise MigrationError(str(exc)) from None
     if not os.path.isfile(path):
         raise MigrationError(f"no SQLite database at {path}")
+    try:
+        version = schema_version(path)
+    except sqlite3.Error as exc:
+        raise MigrationError(f"cannot open {path}: {exc}") from None
+    if version == 0:
+        raise MigrationError(f"{path} is not a liars database")
     return path
 
 
@@ -100,12 +109,17 @@ async def migrate(source_url: str, target_url: str) -> MigrationReport:
     PostgreSQL database at ``target_url``, then compare them."""
     path = _source_path(source_url, target_url)
     source, target = SqliteStore(path), PostgresStore(target_url)
-    await source.open()
+    try:  # the target first: a migration that cannot start leaves the source as it was (not migrated forward)
+        await target.open()
+    except (OSError, ValueError, asyncpg.PostgresError) as exc:
+        with contextlib.suppress(Exception):
+            await target.close()
+        raise MigrationError(f"cannot open {redacted(target_url)}: {exc}") from None
     try:
         try:
-            await target.open()
-        except (OSError, ValueError, asyncpg.PostgresError) as exc:
-            raise MigrationError(f"cannot open {redacted(target_url)}: {exc}") from None
+            await source.open()  # (closed by itself when it fails)
+        except (OSError, sqlite3.Error) as exc:
+            raise MigrationError(f"cannot open {path}: {exc}") from None
         try:
             try:
                 copied = await target.bulk_load(_chunks(source), await source.id_floors())
@@ -113,7 +127,7 @@ async def migrate(source_url: str, target_url: str) -> MigrationReport:
                 raise MigrationError(str(exc)) from None
             servers, mismatches = await _compare(source, target)
         finally:
-            await target.close()
+            await source.close()
     finally:
-        await source.close()
+        await target.close()
     return MigrationReport(path, redacted(target_url), copied, servers, mismatches)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
 from typing import Any, Protocol
 
 from adapters.installs import SlackInstalls
@@ -99,6 +100,7 @@ async def open_store(url: str | None = None, *, existing: bool = False, **option
             missing = False  # (make_store names what is wrong with the URL)
         if missing:
             raise StoreUnavailable(f"cannot open {redacted(url)}: there is no database there")
+        _refuse_foreign(url)
     try:
         store = make_store(url, **options)
     except ValueError as exc:
@@ -114,6 +116,23 @@ async def open_store(url: str | None = None, *, existing: bool = False, **option
             raise StoreUnavailable(f"cannot open {redacted(url)}: {why}") from exc
         raise
     return store
+
+
+def _refuse_foreign(url: str) -> None:
+    """A tool that only reads, given another application's SQLite file (or an empty one), would write the bot's
+    schema into it and switch it to WAL: refused, the file unchanged."""
+    from adapters.sqlite.schema import schema_version
+
+    try:
+        path = sqlite_path(url)
+    except ValueError:
+        return  # (make_store names what is wrong with the URL)
+    try:
+        version = schema_version(path)
+    except sqlite3.Error as exc:
+        raise StoreUnavailable(f"cannot open {redacted(url)}: {exc}") from None
+    if version == 0:
+        raise StoreUnavailable(f"cannot open {redacted(url)}: it is not a liars database")
 
 
 def redacted(url: str) -> str:

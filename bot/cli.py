@@ -61,16 +61,23 @@ def cmd_replay(args: argparse.Namespace, verify: bool = False) -> int:
         return game.verify(record) if verify else game.replay(record)
 
     record = _read_json(args.file)
+    if record == []:
+        return fail("the file holds an empty list: no record to " + ("verify" if verify else "replay"))
+    session: int | None = None  # which record of a list (an exported table whose seats changed: one per session)
     try:
-        # An exported table whose seats changed is a list of records, one per session.
         if isinstance(record, list):
-            result: Any = [one(r) for r in record]
+            result: Any = []
+            for index, each in enumerate(record):
+                session = index  # (named in the error, below)
+                result.append(one(each))
         else:
             result = one(record)
     except RecordError as exc:
-        return fail(_plain_names(str(exc)))
+        where = "" if session is None else f"session {session}: "
+        return fail(where + _plain_names(str(exc)))
     except IllegalRecordedAction as exc:  # a game's words name players as chat mentions: here, by their names
-        print(json.dumps({**exc.to_dict(), "error": _plain_names(exc.error)}))
+        named = {} if session is None else {"session": session}
+        print(json.dumps({**named, **exc.to_dict(), "error": _plain_names(exc.error)}))
         return 2
     if verify:
         result = {"verified": True, "sessions": result} if isinstance(result, list) else {"verified": True, **result}

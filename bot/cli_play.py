@@ -119,7 +119,7 @@ def cmd_ledger(args: argparse.Namespace) -> int:
             key = TableKey.from_server(args.server, getattr(args, "channel", "cli"))
             period = getattr(args, "period", None)
             # as the named option, not a word: `sheet` reads the words "settle" and "chart" as what to do
-            options = {"period": period} if period else {}
+            options = {"period": period} if period is not None else {}  # ("": refused, not this month)
             # the shell's user holds the database: they see the full sheet (history=month binds players only)
             reply = await service.handle(Command(args.what, key, Actor("cli", "cli", is_admin=True), (), options))
         finally:

@@ -266,7 +266,7 @@ class Reports:
         args = [a.lower() for a in cmd.args]
         settle = "settle" in args or bool(cmd.options.get("settle"))
         named = [a for a in args if a not in ("settle", "chart")] + [str(v) for k, v in cmd.options.items()
-                                                                   if k == "period" and v]
+                                                                   if k == "period" and v is not None]
         if len(set(named)) > 1:  # `sheet 2025-12 2026-01` showed the first, silently
             raise UserError(R.given_twice("period"), "bad-option")
         period = named[0] if named else rt.period()

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import sqlite3
+import urllib.parse
 from collections.abc import Iterator
 
 import aiosqlite
 
-__all__ = ["MIGRATIONS", "immediate", "migrate_sync", "switch_to_wal"]
+__all__ = ["MIGRATIONS", "immediate", "migrate_sync", "schema_version", "switch_to_wal"]
 
 MIGRATIONS: list[str] = [
     # 1: the first schema
@@ -184,6 +186,18 @@ def immediate(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+
+
+def schema_version(path: str) -> int:
+    """The liars schema's version of the SQLite file at ``path``, read without changing it (0: a database with
+    none of ours, another application's or an empty file).  Raises :class:`sqlite3.Error` for a file that is
+    no database."""
+    uri = "file:" + urllib.parse.quote(os.path.abspath(path)) + "?mode=ro"
+    conn = sqlite3.connect(uri, uri=True)
+    try:
+        return int(conn.execute("PRAGMA user_version").fetchall()[0][0])
+    finally:
+        conn.close()
 
 
 def migrate_sync(conn: sqlite3.Connection) -> list[int]:

@@ -16,6 +16,7 @@ commit reports as ``StaleTable`` (the caller opens it again under the next free 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -74,6 +75,16 @@ class SqliteStore(StoreBase[Unit]):
 
     # -- life cycle -------------------------------------------------------------------------------
     async def open(self) -> None:
+        """Connect, switch to WAL, migrate.  One that fails partway is closed before the error goes on: its
+        connection's thread would keep the process alive (``liars migrate --from notes.txt`` never exited)."""
+        try:
+            await self._open()
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await self.close()
+            raise
+
+    async def _open(self) -> None:
         self._db = await _connect(self.path)
         db = self._db
         await db.execute("PRAGMA busy_timeout=5000")  # first: another process may be switching the file to WAL

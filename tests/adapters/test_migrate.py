@@ -4,6 +4,9 @@ both stores, and the copy goes on as a live database."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +14,7 @@ import pytest
 
 from adapters.migrate import MigrationError, migrate
 from adapters.postgres.store import PostgresStore
+from adapters.sqlite.schema import MIGRATIONS, _statements
 from adapters.sqlite.store import SqliteStore
 from bot.cli import main
 from bot.ports import LedgerEntry, RoundRecord, Store
@@ -138,3 +142,35 @@ async def test_ids_of_a_server_erased_before_the_copy_are_not_handed_out_again(t
         assert min(int(str(r["id"])) for r in await pg.rounds("slack:NEW")) > max(erased_rounds)
     finally:
         await pg.close()
+
+
+def test_a_source_that_is_no_liars_database_is_refused_and_the_process_ends(tmp_path: Path) -> None:
+    """`--from notes.txt` printed a sqlite3.DatabaseError traceback and never exited (the half-open connection's
+    thread stayed alive); another application's SQLite file was migrated (the bot's tables written into it)
+    before the unreachable target was tried."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("hello\n")
+    other = tmp_path / "other.sqlite3"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE notes (x)")
+    before = other.read_bytes()
+    for source, said in ((notes, f"cannot open {notes}: file is not a database"),
+                         (other, f"{other} is not a liars database")):
+        done = subprocess.run([sys.executable, "-m", "bot.cli", "migrate", "--from", str(source), "--to",
+                               "postgresql://u:p@127.0.0.1:9/db"], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2 and done.stderr == f"liars: {said}\n", done.stderr
+    assert other.read_bytes() == before
+
+
+def test_an_unreachable_target_leaves_the_source_as_it_was(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The source was opened first, so a liars file of an older schema was migrated forward (and switched to
+    WAL) by a migration that could not start."""
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as db:  # a liars database at the first schema version
+        for statement in _statements(MIGRATIONS[0]):
+            db.execute(statement)
+        db.execute("PRAGMA user_version = 1")
+    before = path.read_bytes()
+    assert main(["migrate", "--from", str(path), "--to", "postgresql://u:p@127.0.0.1:9/db"]) == 2
+    assert capsys.readouterr().err.startswith("liars: cannot open postgresql://")
+    assert path.read_bytes() == before and not (tmp_path / "old.sqlite3-wal").exists()

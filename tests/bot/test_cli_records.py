@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -92,3 +93,29 @@ def test_a_tool_that_only_reads_creates_no_database_at_a_mistyped_path(
     assert main([*command, "--db", str(typo)]) == 2
     err = capsys.readouterr().err
     assert err == f"liars: cannot open {typo}: there is no database there\n" and not typo.exists()
+
+
+@pytest.mark.parametrize("command", [["ledger"], ["sheet"], ["export"]])
+@pytest.mark.parametrize("content", ["another app", "empty"])
+def test_a_tool_that_only_reads_leaves_another_apps_sqlite_file_alone(
+        command: list[str], content: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Pointed at another application's SQLite file (or an empty one), `ledger` wrote the bot's tables into it,
+    switched it to WAL, and answered "The ledger is empty" with exit 0."""
+    other = tmp_path / "other.sqlite3"
+    with sqlite3.connect(other) as db:
+        if content == "another app":
+            db.execute("CREATE TABLE notes (x)")
+    before = other.read_bytes()
+    assert main([*command, "--db", str(other)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"liars: cannot open {other}: it is not a liars database\n"
+    assert other.read_bytes() == before and not (tmp_path / "other.sqlite3-wal").exists()
+
+
+def test_an_empty_period_is_refused_not_read_as_this_month(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "l.sqlite3")
+    assert main(["play", "--humans", "0", "--rounds", "1", "--seed", "1", "--db", db, "--level", "easy"]) == 0
+    capsys.readouterr()
+    assert main(["sheet", "--db", db, "--period", ""]) == 2
+    assert "YYYY-MM" in capsys.readouterr().out
+    assert main(["sheet", "--db", db]) == 0  # (no period: this month's)

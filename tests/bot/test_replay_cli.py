@@ -504,3 +504,59 @@ def test_last_hand_and_push_are_true_or_false(said: Any, tmp_path: Path, capsys:
     dinner = dinner_record(stake=1)
     dinner["rounds"] = [{**dinner["rounds"][0], "push": said}]
     assert "'push' is true or false" in one_line_failure(*replay(dinner, tmp_path, capsys))
+
+
+def _write(tmp_path: Path, record: object) -> str:
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    return str(path)
+
+
+def test_verify_of_a_list_names_the_session_that_failed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A table whose seats changed exports a list, one record per session: a tampered second session was
+    reported exactly as a tampered first one (round 0, no session named)."""
+    serials = {"a": "11111111", "b": "22222222"}
+    good = {"rules": "classic", "players": ["a", "b"], "rounds": [
+        {"serials": serials, "opener": "a", "salt": "s",
+         "commitment": commitment(["a", "b"], {p: Serial.parse(s) for p, s in serials.items()}, "s"),
+         "actions": [{"player": "a", "bid": [1, 1]}, {"player": "b", "challenge": True}]}]}
+    bad = {**good, "rounds": [{**good["rounds"][0], "salt": "t"}]}  # type: ignore[dict-item]
+    assert main(["verify", _write(tmp_path, [good, good])]) == 0
+    assert json.loads(capsys.readouterr().out)["verified"] is True
+    for sessions, failed in (([good, bad], 1), ([bad, good], 0)):
+        assert main(["verify", _write(tmp_path, sessions)]) == 2
+        said = json.loads(capsys.readouterr().out)
+        assert said["session"] == failed and said["round"] == 0 and "commitment" in said["error"]
+    assert main(["replay", _write(tmp_path, [good, {"rules": "classic", "players": ["a"], "rounds": []}])]) == 2
+    assert capsys.readouterr().err.startswith("liars: session 1: ")
+    assert main(["verify", _write(tmp_path, bad)]) == 2
+    assert "session" not in json.loads(capsys.readouterr().out)  # one record: no session to name
+
+
+@pytest.mark.parametrize("command", ["replay", "verify"])
+def test_an_empty_list_is_no_record(command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`[]` was {"verified": true, "sessions": []}, exit 0."""
+    assert main([command, _write(tmp_path, [])]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"liars: the file holds an empty list: no record to {command}\n"
+
+
+@pytest.mark.parametrize("command", ["replay", "verify"])
+def test_an_elimination_round_after_the_game_was_over_is_one_line(
+        command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """'safe' left one player still in, and a round followed: a ValueError traceback (exit 1)."""
+    record = {"format": "elimination", "rules": "classic", "stake": 1, "players": ["a", "b"], "safe": ["b"],
+              "rounds": [{"serials": {"a": "11111111"}, "opener": "a", "salt": "", "commitment": "", "actions": []}]}
+    assert main([command, _write(tmp_path, record)]) == 2
+    said = json.loads(capsys.readouterr().out)
+    assert said["round"] == 0 and said["error"] == "1 still in: no round can be dealt"
+
+
+def test_verify_of_an_elimination_round_without_commitment_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It said the (absent) commitment "does not match the serials and salt", as if they were tampered with."""
+    record = {"format": "elimination", "rules": "classic", "stake": 1, "players": ["a", "b"],
+              "rounds": [{"serials": {"a": "11111111", "b": "22222222"}, "opener": "a", "actions": []}]}
+    assert main(["verify", _write(tmp_path, record)]) == 2
+    assert json.loads(capsys.readouterr().out)["error"] == "the round carries no commitment to verify"
+    assert main(["replay", _write(tmp_path, record)]) == 0  # (replay does not ask for it)

@@ -96,6 +96,8 @@ def replay_elimination(record: Mapping[str, Any], *, verify: bool = False) -> di
             raise RecordError(f"round {r} must be an object")
         if payer is not None or (results and not results[-1]["complete"]):
             raise IllegalRecordedAction("a round follows the end of the game or an uncounted round", r, None)
+        if len(still) < 2:  # ('safe' left one or nobody in: the game was over before it)
+            raise IllegalRecordedAction(f"{len(still)} still in: no round can be dealt", r, None)
         if "players" in spec and spec["players"] != still:
             raise IllegalRecordedAction(f"the round's players are not the {len(still)} still in", r, None)
         serials = _serials(spec.get("serials"), still, rules.digits, rules.serial_length, r)
@@ -106,6 +108,8 @@ def replay_elimination(record: Mapping[str, Any], *, verify: bool = False) -> di
         if opener not in still:
             raise IllegalRecordedAction(f"the opener {opener!r} is not still in", r, None)
         round_ = Round(plain, still, serials, opener, 1)
+        if verify and not ("commitment" in spec or "salt" in spec):
+            raise IllegalRecordedAction("the round carries no commitment to verify", r, None)
         if verify and not verify_commitment(still, serials, str(spec.get("salt", "")), str(spec.get("commitment", ""))):
             raise IllegalRecordedAction("the commitment does not match the serials and salt", r, None)
         actions = spec.get("actions", [])
