@@ -73,6 +73,7 @@ __all__ = [
     "table_full",
     "takes_nothing",
     "too_few_to_deal",
+    "too_long",
     "unit_too_valuable",
     "unknown_command",
     "unknown_game",
@@ -87,6 +88,10 @@ def _choices(names: Iterable[str], sep: str = ", ") -> str:
 
 # -- the service ----------------------------------------------------------------------------------
 BUSY = "The table is busy; please try again."
+
+
+def too_long(length: int, most: int) -> str:
+    return f"That is too long to read ({length:,} characters; a command takes at most {most:,}). Nothing was done."
 NOT_SAVED = "The table could not be saved, so nothing changed; please try again."
 
 

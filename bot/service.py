@@ -47,6 +47,11 @@ def _given(cmd: Command) -> bool:
     return any(a.strip() for a in cmd.args) or any(v is not None for v in cmd.options.values())
 
 
+#: The most characters a command's words (and its options' text) may hold: the longest command people send
+#: (`admins` naming a few dozen members by mention) is under it; a paste of a page is refused at the door.
+MOST_TYPED = 2_000
+
+
 def _without_nul(cmd: Command) -> Command:
     """The command with every NUL character taken out of what was typed and of the sender's name (itself if it
     has none): PostgreSQL stores no NUL in text (the write failed, "something went wrong")."""
@@ -224,6 +229,10 @@ class Service:
             cmd = replace(cmd, actor=replace(cmd.actor, name=cmd.actor.name.translate(LOOK_ALIKES)))
         cmd = _without_nul(cmd)
         try:
+            typed = sum(map(len, cmd.args)) + sum(len(v) for v in cmd.options.values() if isinstance(v, str))
+            if typed > MOST_TYPED:  # (a 100 KB declaration took seconds of the event loop to parse)
+                outcome = "refused"
+                return Reply(R.too_long(typed, MOST_TYPED), ok=False, code="too-long")
             reply = await self._handle(cmd)
             outcome = "ok" if reply.ok else "refused"
             return reply

@@ -294,6 +294,8 @@ _FILLER = frozenset(
 _EXAMPLES = "e.g. 'two pair, sevens over threes', 'king-ten high', 'eights full of fours', 'straight to the nine'"
 _ECHOED_FLOOR = re.compile(r"\s*[(—–-]?\s*at least\s+[0-9tjqka]{1,2}(?:-[0-9tjqka]{1,2}){4}\b.*$")
 # "a 8", "a 11" is no English ("an 8"): there "a" is the ace ("A 8 high", as "A T high")
+# "a kicker" in lower case: an article and no rank ("pair of kings with a kicker" is no ace kicker)
+_SOME_KICKER = re.compile(r"\b(?:a|an)\s+(?i:kickers?)\b")
 _AN_DIGITS = frozenset({"8", "11", "8s", "11s", "8's", "11's"})
 
 
@@ -310,6 +312,7 @@ def _parse(text: str) -> Declaration:
     if not tokens:
         raise DeclarationParseError(f"say what the hand is, {_EXAMPLES}")
     words = [w for w, _ in tokens]
+    some_kicker = _SOME_KICKER.search(raw) is not None  # (read before the text was lower-cased)
     said: list[tuple[int, HandType]] = []  # every phrase's kind and place ("a pair of aces and a pair of eights")
     preset: tuple[int, ...] = ()
     used = [False] * len(words)
@@ -345,6 +348,8 @@ def _parse(text: str) -> Declaration:
             counted.append((k, count))
             continue
         before = len(found)
+        if word in ("a", "an") and nxt in ("kicker", "kickers") and some_kicker:
+            continue  # "with a kicker": some kicker, no rank ("with A kicker", in capitals, is the ace)
         if word in _PLURAL:
             found.append(_PLURAL[word])
         elif word == "a" and (grouped or words[k + 1 : k + 3] == ["full", "of"] or not (nxt in _ARTICLE_BEFORE or (

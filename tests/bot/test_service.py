@@ -961,3 +961,24 @@ async def test_an_emoji_made_with_a_joiner_or_tags_is_a_currency(harness: Harnes
     reply = await harness.do(ADMIN, "config", f"currency={label}")
     assert reply.ok, reply.text
     assert (await harness.service.settings(KEY.server))["currency"] == label
+
+
+async def test_a_command_too_long_to_read_is_refused_at_the_door(harness: Harness) -> None:
+    """A pasted page as a declaration or a bid took seconds of the event loop to parse (every table of the
+    process waited): more than MOST_TYPED characters is one clear refusal, and nothing changes."""
+    from bot.service import MOST_TYPED
+
+    h = harness
+    await open_three(h)
+    events = h.table().events
+    first = h.to_act()
+    long_words = ("two",) + ("very",) * (MOST_TYPED // 4) + ("sevens",)
+    refused = await h.do(actor(first), "bid", *long_words)
+    typed = sum(map(len, long_words))
+    assert typed > MOST_TYPED and not refused.ok and refused.code == "too-long" and refused.private
+    assert refused.text == (f"That is too long to read ({typed:,} characters; a command takes at most 2,000). "
+                            "Nothing was done.")
+    assert h.table().events == events
+    at_most = await h.do(actor(first), "bid", "x" * MOST_TYPED)  # at the limit: read (and refused as a bid)
+    assert not at_most.ok and at_most.code != "too-long"
+    assert (await h.do(actor(first), "bid", "two", "sevens")).ok

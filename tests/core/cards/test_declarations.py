@@ -112,6 +112,13 @@ T = HandType
         ("flush, A 9 high", T.FLUSH, (14, 9)),
         ("high card A 10", T.HIGH_CARD, (14, 10)),
         ("pair of 10s, A 5 kickers", T.PAIR, (10, 14, 5)),
+        # (session 32) "a kicker" in lower case names no rank: it was read as an ace kicker (a bigger claim)
+        ("pair of kings with a kicker", T.PAIR, (13,)),
+        ("pair of kings, a kicker", T.PAIR, (13,)),
+        ("Pair of Kings with a Kicker", T.PAIR, (13,)),
+        ("three aces with a kicker", T.THREE_OF_A_KIND, (14,)),
+        ("pair of kings with A kicker", T.PAIR, (13, 14)),  # the capital: the ace
+        ("pair of kings with an A kicker", T.PAIR, (13, 14)),
     ],
 )
 def test_the_parser_reads_what_people_type(text: str, kind: HandType, ranks: tuple[int, ...]) -> None:
