@@ -67,7 +67,8 @@ log = logging.getLogger(__name__)
 
 PLATFORM = "discord"
 # A command commits first and answers as the interaction's response; only if it runs past DEFER_AFTER
-# is it deferred (ephemerally) — but never one whose answer may be public (its declaration says so).
+# is it deferred: ephemerally, or in the channel for one whose answer may be public (its declaration says
+# so: an admin's `sheet settle`), whose "thinking…" then gives way to a private answer if the reply is one.
 DEFER_AFTER = 2.0  # seconds: a command still running then is deferred (Discord allows 3 to respond)
 
 
@@ -267,11 +268,19 @@ class LiarsBot(discord.AutoShardedClient):
         still running near Discord's 3-second limit is deferred (and answered by follow-up)."""
         handling = asyncio.ensure_future(self.service.handle(cmd))
         spec = resolve(cmd.name)
-        public = spec is not None and spec.public  # an answer that may go to the channel is never deferred
-        done, _ = await asyncio.wait({handling}, timeout=None if public else DEFER_AFTER)
+        public = spec is not None and spec.public  # an answer that may go to the channel (a slow one was never
+        # deferred: past Discord's 3 seconds the settlement was stored and its answer lost)
+        done, _ = await asyncio.wait({handling}, timeout=DEFER_AFTER)
+        deferred_in_channel = False
         if not done and not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            deferred_in_channel = public
+            await interaction.response.defer(ephemeral=not public, thinking=True)
         reply = await handling
+        if deferred_in_channel and not (reply.ok and not reply.private):
+            # a private answer (a refusal, an earlier month's sheet) after a "thinking…" in the channel: that goes,
+            # and the answer follows to the sender alone
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
         try:
             await self.answer(interaction, reply, cmd.key)
         except discord.HTTPException as exc:  # 10062 Unknown interaction, 50027 Invalid Webhook Token: too late

@@ -278,3 +278,26 @@ async def test_a_reply_names_members_by_mention_and_pings_nobody(world: Harness)
     saved = await h.ask(h.alice, "config", settings=f"admins=<@{h.bob.id}>")
     assert f"admins <@{h.bob.id}>" in saved.content, saved.content
     assert stats.pinged() == saved.pinged() == set()
+
+
+async def test_a_slow_sheet_settle_is_deferred_in_the_channel(world: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command whose answer may be public was never deferred: an admin's `sheet settle` slower than Discord's
+    3 seconds was stored and its answer lost.  Now it is deferred in the channel ("thinking…"); an answer that
+    turns out private (a refusal) takes the place of that, to the sender alone."""
+    from adapters.discord import bot as discord_bot
+
+    monkeypatch.setattr(discord_bot, "DEFER_AFTER", 0.0)  # every command past its deadline at once
+    h = world
+    await h.start()
+    refused_id = await h.slash(h.bob, "sheet", settle=True)
+    refused = await h.response(refused_id)
+    assert refused.ephemeral and refused.content == "Only a server admin can mark a period settled."
+    callbacks = h.fake.callbacks_for(refused_id)
+    assert [c.type for c in callbacks] == [5]  # deferred, in the channel (the answer may be public)
+    thinking = h.fake.interaction_responses(refused_id, include_deleted=True)[0]
+    assert thinking.deleted and not thinking.ephemeral  # the channel's "thinking…" went
+    settled = await h.ask(h.alice, "sheet", settle=True)
+    assert not settled.ephemeral and "settled ✅" in settled.content
+    private_id = await h.slash(h.bob, "sheet")  # a sheet alone is private (the channel's "thinking…" goes again)
+    sheet = await h.response(private_id)
+    assert sheet.ephemeral and "Sheet for" in sheet.content, sheet.content

@@ -1936,8 +1936,9 @@ class FakeDiscord(PrivateFake):
             raise DiscordRequestError(404, 10015, "Unknown Webhook")
         self._validate_message(req.body, has_files=bool(req.uploads), partial=False)
         original = self.messages.get(inter.original_message_id) if inter.original_message_id else None
-        if inter.callback_type == 5 and original is not None and original.loading:
-            # The first followup after a deferred response replaces the "thinking" message.
+        if inter.callback_type == 5 and original is not None and original.loading and not original.deleted:
+            # The first followup after a deferred response replaces the "thinking" message (once that is deleted,
+            # a followup is a message of its own, with its own flags).
             original.flags &= ~LOADING
             self._apply_edit(original, req.body, req.uploads)
             msg = original
