@@ -169,15 +169,7 @@ class SlackNotifier:
             return
         message, extra = item.payload
         try:
-            if message.to is not None:
-                await self._direct(client, message)
-            elif message.panel is not None:
-                await self._panel(client, message, item.fresh)
-            else:
-                text, blocks = render_message(message)
-                await client.chat_postMessage(channel=message.key.channel_id, text=text, blocks=blocks)
-                if message.kind == "end":
-                    await self._retire(client, message.key)
+            await self._deliver(client, message, item.fresh)
         except SlackApiError as exc:
             status = getattr(exc.response, "status_code", 200)
             if retry_after(exc) is not None or (isinstance(status, int) and status >= 500):
@@ -192,8 +184,9 @@ class SlackNotifier:
                     # the old token for up to a minute): sent once more with the new token, not dropped
                     await self._send(dest, item, reread=False)
                     return
-            if reread and error in _CHANNEL_ERRORS and await self._found_workspace(client, message.key):
-                await self._send(dest, item, reread=False)  # with the token of the channel's own workspace
+            if reread and error in _CHANNEL_ERRORS and await self._other_workspace(client, message, item.fresh):
+                if isinstance(extra, _Picture):
+                    extra.text_sent.set()
                 return
             if message.to is None and error in _CHANNEL_ERRORS:
                 self._channel_errors[message.key.channel_id] = error
@@ -202,19 +195,36 @@ class SlackNotifier:
         if isinstance(extra, _Picture):
             extra.text_sent.set()  # sent or refused for good: its picture may follow
 
-    async def _found_workspace(self, client: AsyncWebClient, key: TableKey) -> bool:
-        """Slack refused the table's channel to ``client``: whether another workspace install of the same
-        Enterprise Grid organisation sees it (that workspace is then the channel's, for every later message)."""
-        if self.workspaces is None:
+    async def _deliver(self, client: AsyncWebClient, message: Message, fresh: bool) -> None:
+        """Send one message with ``client`` (raises Slack's refusal)."""
+        if message.to is not None:
+            await self._direct(client, message)
+        elif message.panel is not None:
+            await self._panel(client, message, fresh)
+        else:
+            text, blocks = render_message(message)
+            await client.chat_postMessage(channel=message.key.channel_id, text=text, blocks=blocks)
+            if message.kind == "end":
+                await self._retire(client, message.key)
+
+    async def _other_workspace(self, client: AsyncWebClient, message: Message, fresh: bool) -> bool:
+        """Slack refused the table's channel to ``client``'s workspace: the message is sent with each other
+        workspace install of the same Enterprise Grid organisation in turn (no scope the app holds lets it ask
+        which workspace a channel is), and the one that takes it is the channel's from then on.  A channel no
+        install takes is not searched again for a while (:meth:`Workspaces.searched`).  Whether one took it."""
+        if self.workspaces is None or not self.workspaces.may_search(message.key):
             return False
-        for team, other in await self.workspaces.others(key, client.token):
+        for team, other in await self.workspaces.others(message.key, client.token):
             try:
-                await other.conversations_info(channel=key.channel_id)
-            except SlackApiError:
+                await self._deliver(other, message, fresh)
+            except SlackApiError as exc:
+                if retry_after(exc) is not None:
+                    raise  # (seen by that workspace, rate-limited: the outbox sends it again)
                 continue
-            log.info("channel %s of %s is workspace %s's", key.channel_id, key.server_id, team)
-            self.workspaces.heard(key.server_id, team, key.channel_id)
+            log.info("channel %s of %s is workspace %s's", message.key.channel_id, message.key.server_id, team)
+            self.workspaces.heard(message.key.server_id, team, message.key.channel_id)
             return True
+        self.workspaces.searched(message.key)
         return False
 
     async def _picture(self, client: AsyncWebClient, picture: _Picture) -> None:

@@ -72,6 +72,7 @@ NOT_INSTALLED = ("Liar's Poker is not installed in this workspace (or it was rem
                  "it again from the app's Add to Slack page.")
 STATE_SECONDS = 600  # how long an install link's state stays usable
 CHANNELS_KEPT = 100_000  # Grid channels whose workspace a process remembers
+SEARCH_AGAIN = 600.0  # seconds before a Grid channel no install could post in is tried with each of them again
 TOKEN_SECONDS = 60.0  # how long a process trusts a workspace's token it read (another may uninstall it)
 # Slack's answers that mean a workspace's token is gone
 REVOKED = frozenset({"token_revoked", "invalid_auth", "account_inactive", "not_authed", "team_not_found"})
@@ -208,7 +209,8 @@ class Workspaces:
     workspace (the manifest's ``org_deploy_enabled: false``) has one token per workspace, each seeing only
     its own workspace's channels.  The workspace of each channel is taken from the requests made there
     (:meth:`heard`) and, for a channel no request has named since the process started, found when Slack
-    refuses the channel to the organisation's newest install (:meth:`others`, then :meth:`heard`)."""
+    refuses the channel to the organisation's newest install: the message is tried with the others
+    (:meth:`others`), and the one that takes it is the channel's (:meth:`heard`)."""
 
     def __init__(self, base: AsyncWebClient, store: InstallationStore, *,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -218,6 +220,7 @@ class Workspaces:
         # (server, workspace or "") -> (until, client)
         self._clients: dict[tuple[str, str], tuple[float, AsyncWebClient | None]] = {}
         self._teams: OrderedDict[tuple[str, str], str] = OrderedDict()  # (server, channel) -> its workspace
+        self._searched: OrderedDict[tuple[str, str], float] = OrderedDict()  # (server, channel) -> searched until
 
     def heard(self, server: str, team: str, channel: str) -> None:
         """A request from ``channel`` of workspace ``team`` in the organisation ``server`` (nothing is noted
@@ -225,10 +228,24 @@ class Workspaces:
         if not (server and team and channel) or server == team:
             return
         slot = (server, channel)
+        self._searched.pop(slot, None)
         if self._teams.get(slot) != team:
             self._teams[slot] = team
             while len(self._teams) > CHANNELS_KEPT:
                 self._teams.popitem(last=False)
+
+    def may_search(self, key: TableKey) -> bool:
+        """Whether a channel Slack refused may be tried with the organisation's other installs: not again for
+        :data:`SEARCH_AGAIN` seconds after no install took it (each try is a call per install), unless a
+        request from it is heard meanwhile."""
+        until = self._searched.get((key.server_id, key.channel_id))
+        return until is None or until <= self.clock()
+
+    def searched(self, key: TableKey) -> None:
+        """No install of the organisation took a message for this channel."""
+        self._searched[(key.server_id, key.channel_id)] = self.clock() + SEARCH_AGAIN
+        while len(self._searched) > CHANNELS_KEPT:
+            self._searched.popitem(last=False)
 
     async def client(self, key: TableKey) -> AsyncWebClient | None:
         server = key.server_id

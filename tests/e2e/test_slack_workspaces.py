@@ -131,6 +131,17 @@ async def test_grid_workspaces_each_post_with_their_own_token(tmp_path: Path) ->
         redrawn = [c for c in fake.calls("chat.update") if c.params.get("channel") == "CA1"]
         assert redrawn and redrawn[-1].token == token_a and redrawn[-1].response and redrawn[-1].response["ok"]
 
+        # a channel no install can post in any more (moved out of both workspaces): searched once, not for every
+        # message (each search is a call per install)
+        fake.add_channel("CA1", "TZ")
+        for _ in range(3):
+            await y.service.redraw([key])
+            await y.service.drain()
+            await y.notifier.idle()
+        tried_b = [c for c in fake.calls() if c.params.get("channel") == "CA1" and c.token == token_b]
+        assert len(tried_b) == 1 + 1  # the first search above, and one more now
+        fake.add_channel("CA1", "TA")
+
         # TA removes the app; TB keeps it: the organisation's ledger stays, CA1's table (no token reaches it) closes
         await post(http, x_url, json.dumps(fake.app_uninstalled("TA")).encode(), "application/json")
         assert x.service.table(key) is None and await x.service.store.balances("slack:E1") == {}

@@ -80,14 +80,6 @@ class OAuthFake:
     def add_channel(self, channel_id: str, team_id: str) -> None:
         self.channel_teams[channel_id] = team_id
 
-    def _conversations_info(self, params: dict[str, Any]) -> dict[str, Any]:
-        """A channel the token's workspace sees (another workspace's: ``channel_not_found``, checked before)."""
-        channel = str(params.get("channel") or "")
-        if not channel:
-            return {"ok": False, "error": "channel_not_found"}
-        team = self.channel_teams.get(channel, self.team_id)
-        return {"ok": True, "channel": {"id": channel, "context_team_id": team}}
-
     def approve_as(self, team_id: str, user_id: str) -> None:
         """The next authorize request is approved by ``user_id`` installing into ``team_id``."""
         self._approver = (team_id, user_id)

@@ -447,7 +447,6 @@ class FakeSlack(OAuthFake):
             "chat.postEphemeral": self._chat_post_ephemeral,
             "chat.delete": self._chat_delete,
             "conversations.open": self._conversations_open,
-            "conversations.info": self._conversations_info,
             "views.open": self._views_open,
             "views.update": self._views_update,
             "views.publish": self._views_publish,

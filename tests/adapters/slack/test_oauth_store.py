@@ -10,7 +10,7 @@ from typing import Any
 from slack_sdk.oauth.installation_store.models.installation import Installation
 from slack_sdk.web.async_client import AsyncWebClient
 
-from adapters.slack.oauth import InstallationStore, StateStore, Uninstalls, Workspaces
+from adapters.slack.oauth import SEARCH_AGAIN, InstallationStore, StateStore, Uninstalls, Workspaces
 from bot.model import TableKey
 from tests.adapters.store_support import StoreFactory
 
@@ -114,3 +114,14 @@ async def test_a_grid_channels_workspace_token_is_the_one_used_for_it(open_store
     assert other is not None and other.token == "xoxb-2"
     assert workspaces.channels_of("E1", "T1") == ["C1"] and workspaces.channels_of("T3", "T3") == []
     assert await workspaces.others(TableKey("slack", "T3", "C3"), "xoxb-3") == []
+    # a channel no install took is not searched again for SEARCH_AGAIN seconds, unless a request is heard from it
+    now = [1000.0]
+    workspaces.clock = lambda: now[0]
+    assert workspaces.may_search(c2)
+    workspaces.searched(c2)
+    assert not workspaces.may_search(c2) and workspaces.may_search(c1)
+    now[0] += SEARCH_AGAIN
+    assert workspaces.may_search(c2)
+    workspaces.searched(c2)
+    workspaces.heard("E1", "T2", "C2")
+    assert workspaces.may_search(c2)
