@@ -124,7 +124,8 @@ class LiarsBot(discord.AutoShardedClient):
         self.forms = FormFlows(self, render)
 
     async def close(self) -> None:
-        """Send what the tables still have queued, then disconnect."""
+        """Stop the timers, send what the tables still have queued, then disconnect."""
+        await self.service.stop_timers()  # (a timeout or a computer's move played now would go unsent)
         try:
             await asyncio.wait_for(self.service.drain(), timeout=10)
             await asyncio.wait_for(self.notifier.idle(), timeout=10)  # and the pictures being drawn
