@@ -22,7 +22,7 @@ from typing import Any
 import asyncpg
 
 from adapters.postgres.store import PostgresStore
-from adapters.sqlite.schema import schema_version
+from adapters.sqlite.schema import not_ours
 from adapters.sqlite.store import SqliteStore
 from adapters.storebase import DUMP_COLUMNS
 from adapters.stores import is_postgres_url, redacted, sqlite_path
@@ -95,12 +95,9 @@ def _source_path(source_url: str, target_url: str) -> str:
         raise MigrationError(str(exc)) from None
     if not os.path.isfile(path):
         raise MigrationError(f"no SQLite database at {path}")
-    try:
-        version = schema_version(path)
-    except sqlite3.Error as exc:
-        raise MigrationError(f"cannot open {path}: {exc}") from None
-    if version == 0:
-        raise MigrationError(f"{path} is not a liars database")
+    why = not_ours(path)
+    if why is not None:
+        raise MigrationError(f"cannot open {path}: {why}")
     return path
 
 

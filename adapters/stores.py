@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sqlite3
 from typing import Any, Protocol
 
 from adapters.installs import SlackInstalls
@@ -121,18 +120,15 @@ async def open_store(url: str | None = None, *, existing: bool = False, **option
 def _refuse_foreign(url: str) -> None:
     """A tool that only reads, given another application's SQLite file (or an empty one), would write the bot's
     schema into it and switch it to WAL: refused, the file unchanged."""
-    from adapters.sqlite.schema import schema_version
+    from adapters.sqlite.schema import not_ours
 
     try:
         path = sqlite_path(url)
     except ValueError:
         return  # (make_store names what is wrong with the URL)
-    try:
-        version = schema_version(path)
-    except sqlite3.Error as exc:
-        raise StoreUnavailable(f"cannot open {redacted(url)}: {exc}") from None
-    if version == 0:
-        raise StoreUnavailable(f"cannot open {redacted(url)}: it is not a liars database")
+    why = not_ours(path)
+    if why is not None:
+        raise StoreUnavailable(f"cannot open {redacted(url)}: {why}")
 
 
 def redacted(url: str) -> str:

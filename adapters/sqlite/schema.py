@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import aiosqlite
 
-__all__ = ["MIGRATIONS", "immediate", "migrate_sync", "schema_version", "switch_to_wal"]
+__all__ = ["MIGRATIONS", "immediate", "migrate_sync", "not_ours", "switch_to_wal"]
 
 MIGRATIONS: list[str] = [
     # 1: the first schema
@@ -188,16 +188,19 @@ def immediate(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         raise
 
 
-def schema_version(path: str) -> int:
-    """The liars schema's version of the SQLite file at ``path``, read without changing it (0: a database with
-    none of ours, another application's or an empty file).  Raises :class:`sqlite3.Error` for a file that is
-    no database."""
+def not_ours(path: str) -> str | None:
+    """Why the SQLite file at ``path`` is no liars database (another application's, an empty file, no database
+    at all), read without changing it; None when it is one.  A tool given it would write our schema into it."""
     uri = "file:" + urllib.parse.quote(os.path.abspath(path)) + "?mode=ro"
-    conn = sqlite3.connect(uri, uri=True)
     try:
-        return int(conn.execute("PRAGMA user_version").fetchall()[0][0])
-    finally:
-        conn.close()
+        conn = sqlite3.connect(uri, uri=True)
+        try:
+            version = int(conn.execute("PRAGMA user_version").fetchall()[0][0])
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        return str(exc)
+    return "it is not a liars database" if version == 0 else None
 
 
 def migrate_sync(conn: sqlite3.Connection) -> list[int]:

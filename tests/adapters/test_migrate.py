@@ -155,7 +155,7 @@ def test_a_source_that_is_no_liars_database_is_refused_and_the_process_ends(tmp_
         db.execute("CREATE TABLE notes (x)")
     before = other.read_bytes()
     for source, said in ((notes, f"cannot open {notes}: file is not a database"),
-                         (other, f"{other} is not a liars database")):
+                         (other, f"cannot open {other}: it is not a liars database")):
         done = subprocess.run([sys.executable, "-m", "bot.cli", "migrate", "--from", str(source), "--to",
                                "postgresql://u:p@127.0.0.1:9/db"], capture_output=True, text=True, timeout=120)
         assert done.returncode == 2 and done.stderr == f"liars: {said}\n", done.stderr
