@@ -138,7 +138,9 @@ def table_commands() -> tuple[CommandSpec, ...]:
         CommandSpec("end", "close the table (host or server admin)", table),
         CommandSpec("kick", "remove a player (host or server admin)", table, params=(
             Param("member", Kind.USER, "The player to remove"), named)),
-        CommandSpec("rules", "the rules at this table (or a new table's here)", table, changes=False),
+        CommandSpec("rules", "the rules at this table (or a new table's here) [game]", table, changes=False, params=(
+            Param("game", Kind.CHOICE, "Which game's rules, where no table is open (default: "
+                  f"{first})", choices=games),)),
         CommandSpec("config", "server settings (admin): [game] preset, option=value, unit value, currency, turn "
                     "timeout, history=month", table,
                     brief="server settings (admin): default rules and stake, unit value, currency, timeouts, history",

@@ -6,7 +6,7 @@ about play is asked of it through the game seam.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
@@ -15,7 +15,7 @@ from core.registry import DEFAULT_GAME, GAMES, get_game
 from . import messages as M
 from . import refusals as R
 from .model import Command, Message, MessageKind, Reply, TableKey
-from .parsing import UserError, positive_int, same_value, sentence, stake, user_ref
+from .parsing import UserError, joined_options, positive_int, same_value, sentence, stake, user_ref
 from .runtime import Runtime
 from .settings import game_defaults
 from .table import TableState, TableStatus
@@ -30,7 +30,7 @@ def _start_options(cmd: Command) -> tuple[dict[str, str], list[str]]:
     """Named options (from the platform's form, then ``name=value`` words) and positional words.  An option
     given no value (``seats=``, the terminal's ``--option rebid``) is refused, not taken as not given."""
     opts = {k: str(v) for k, v in cmd.options.items() if v is not None}
-    args = _joined(cmd.args)
+    args = joined_options(cmd.args)
     positional = [w for w in args if "=" not in w]
     for w in args:
         if "=" in w:
@@ -48,20 +48,6 @@ def _once(opts: dict[str, str], name: str, value: str) -> None:
     if name in opts and same_value(opts[name]) != same_value(value):
         raise UserError(R.given_twice(name), "bad-option")
     opts[name] = opts.get(name, value)
-
-
-def _joined(words: Sequence[str]) -> list[str]:
-    """``stake = 2``, ``stake= 2`` and ``stake =2`` as ``stake=2`` (they were refused as an option with no name,
-    or read as a preset named "stake")."""
-    out: list[str] = []
-    for word in words:
-        if out and out[-1].endswith("=") and out[-1] != "=" and "=" not in word:
-            out[-1] += word  # "stake=" then "2"
-        elif word.startswith("=") and out and "=" not in out[-1]:
-            out[-1] += word  # "stake" then "=2" (or "=", joined to what follows next)
-        else:
-            out.append(word)
-    return out
 
 
 class Lobby:

@@ -6,6 +6,7 @@ Each parser raises :class:`UserError` with a sentence for the person who typed i
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -14,8 +15,8 @@ from core.commands import whole_number
 from . import refusals as R
 from .settings import MAX_STAKE, MAX_UNIT_VALUE
 
-__all__ = ["LOOK_ALIKES", "UserError", "is_period", "money", "positive_int", "same_value", "sentence", "stake",
-           "user_ref"]
+__all__ = ["LOOK_ALIKES", "UserError", "is_period", "joined_options", "money", "positive_int", "same_value", "sentence",
+           "stake", "user_ref"]
 
 
 class UserError(Exception):
@@ -110,3 +111,17 @@ def is_period(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def joined_options(words: Sequence[str]) -> list[str]:
+    """``stake = 2``, ``stake= 2`` and ``stake =2`` as ``stake=2``, in ``start``'s options and ``config``'s settings
+    (they were refused as an option with no name, or read as a preset named "stake")."""
+    out: list[str] = []
+    for word in words:
+        if out and out[-1].endswith("=") and out[-1] != "=" and "=" not in word:
+            out[-1] += word  # "stake=" then "2"
+        elif word.startswith("=") and out and "=" not in out[-1]:
+            out[-1] += word  # "stake" then "=2" (or "=", joined to what follows next)
+        else:
+            out.append(word)
+    return out

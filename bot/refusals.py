@@ -188,7 +188,8 @@ def too_few_to_deal(min_players: int) -> str:
 NOTHING_HELD = "You hold nothing to show right now."
 ONLY_ADMIN_CONFIG = "Only a server admin can change the configuration."
 CURRENCY_LENGTH = ("The currency label is 1 to 8 characters, like $ or EUR, or an emoji (on Slack `:moneybag:`), "
-                   "without < > @ # & * ~ ` | [ ] or invisible characters (direction marks, zero-width spaces).")
+                   "without spaces, < > @ # & * ~ ` | [ ] or invisible characters (direction marks, zero-width "
+                   "spaces).")
 ADMINS_USAGE = "Admins are named by mention, separated by commas: `admins=@ann,@bob`."
 ONLY_ADMIN_SETTLES = "Only a server admin can mark a period settled."
 NO_TABLE_PLAYED = "No table has been played in this channel."

@@ -19,7 +19,18 @@ from .commands import game_of_command, table_commands
 from .discretion import NOTE_MONTH, Discretion, history_setting, only_period, refused
 from .ledger import fewest_payments, period_of
 from .model import Command, JsonValue, Message, MessageKind, Reply, TableKey, render_mentions
-from .parsing import LOOK_ALIKES, UserError, is_period, money, positive_int, same_value, sentence, stake, user_ref
+from .parsing import (
+    LOOK_ALIKES,
+    UserError,
+    is_period,
+    joined_options,
+    money,
+    positive_int,
+    same_value,
+    sentence,
+    stake,
+    user_ref,
+)
 from .ratings import RatingBook, chart_history, leaderboard, trend
 from .runtime import Runtime
 from .settings import MAX_TIMEOUT, MIN_TIMEOUT, game_defaults, with_game_defaults
@@ -169,7 +180,7 @@ class Reports:
         server = cmd.key.server
         stored, version = await rt.stored_settings(server)
         settings = dict(stored)
-        words = list(cmd.args) + [f"{k}={v}" for k, v in cmd.options.items()]
+        words = joined_options(cmd.args) + [f"{k}={v}" for k, v in cmd.options.items()]  # (`turn_timeout = 90` too)
         if not words:
             return Reply(M.settings_text(settings, GAMES))
         if not await rt.is_admin(cmd, settings):
@@ -208,7 +219,7 @@ class Reports:
             elif name == "currency":
                 # (an emoji typed in a Slack command arrives as its code, `:moneybag:`: Slack shows it as the emoji)
                 if (not (1 <= len(value) <= 8 or _EMOJI_CODE.fullmatch(value)) or _NOT_IN_CURRENCY & set(value)
-                        or any(_invisible(c) for c in value)):
+                        or any(_invisible(c) or c.isspace() for c in value)):  # (no space: a word when typed)
                     raise UserError(R.CURRENCY_LENGTH, "bad-option")
                 settings[name] = value
             elif name == "computer_level":

@@ -43,8 +43,8 @@ SUITS = "CDHS"
 _SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 # what people type for a suit, read as its letter: the symbols, black and white, and without the presentation
 # marks emoji keyboards add (U+FE0F, U+FE0E); Slack's shortcodes; the joker's
-_SYMBOL_LETTERS = str.maketrans({"♣": "C", "♧": "C", "♦": "D", "♢": "D", "♥": "H", "♡": "H", "♠": "S", "♤": "S",
-                                 "\ufe0f": None, "\ufe0e": None})
+_SYMBOL_LETTERS = str.maketrans({"♣": "C", "♧": "C", "♦": "D", "♢": "D", "♥": "H", "♡": "H", "❤": "H",  # (❤️ red heart)
+                                 "♠": "S", "♤": "S", "\ufe0f": None, "\ufe0e": None})
 _SHORTCODES = {":clubs:": "C", ":diamonds:": "D", ":hearts:": "H", ":heart:": "H", ":spades:": "S",
                ":black_joker:": "JK"}
 _NAMES = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")

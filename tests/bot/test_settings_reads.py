@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 
 from adapters.sqlite.store import SqliteStore
 from adapters.storebase import Queries
-from bot.model import Actor
+from bot.model import Actor, Command
 from tests.bot.conftest import ADMIN, ALICE, BOB, KEY, Harness
 from tests.bot.test_history_month import BOSS, DAY, play, reports
 
@@ -82,3 +82,17 @@ async def test_settings_stored_in_the_older_layout_are_the_default_games_until_s
     assert "preset" not in stored and "options" not in stored and stored["currency"] == "EUR"
     assert stored["games"] == {"serial": {"preset": "salomon", "options": {"stake": "3"}},
                                "cards": {"preset": "wild", "options": {}}}
+
+
+async def test_config_reads_spaced_settings_and_refuses_a_currency_with_a_space(harness: Harness) -> None:
+    """`start stake = 2` was read as stake=2 but `config turn_timeout = 90` refused ("not 'turn_timeout'"); Discord's
+    `currency:US $` was stored though the same typed on Slack or in the terminal could never be (split in words)."""
+    h = harness
+    for seconds, words in ((90, ("turn_timeout", "=", "90")), (91, ("turn_timeout=", "91")),
+                           (92, ("turn_timeout", "=92"))):
+        saved = await h.do(ADMIN, "config", *words)
+        assert saved.ok and f"turn timeout {seconds} s" in (await h.do(BOB, "config")).text, (words, saved.text)
+    for typed in ({"currency": "US $"}, {"currency": "US\u00a0$"}):
+        refused = await h.service.handle(Command("config", KEY, ADMIN, (), typed))
+        assert not refused.ok and refused.code == "bad-option" and "without spaces" in refused.text
+    assert (await h.do(ADMIN, "config", "currency=US$")).ok

@@ -301,3 +301,14 @@ async def test_a_slow_sheet_settle_is_deferred_in_the_channel(world: Harness, mo
     private_id = await h.slash(h.bob, "sheet")  # a sheet alone is private (the channel's "thinking…" goes again)
     sheet = await h.response(private_id)
     assert sheet.ephemeral and "Sheet for" in sheet.content, sheet.content
+
+
+async def test_rules_names_the_game_on_discord_as_in_words(world: Harness) -> None:
+    """`rules cards` worked on Slack and in the terminal; `/liars rules` had no option, so away from a table
+    Discord could show only the serial game's rules."""
+    h = world
+    await h.start()
+    cards = await h.ask(h.bob, "rules", game="cards")
+    assert cards.ephemeral and "Liar's Poker with cards" in cards.content, cards.content
+    serial = await h.ask(h.bob, "rules")
+    assert "Liar's Poker with cards" not in serial.content and "0 is the lowest digit" in serial.content

@@ -32,7 +32,9 @@ def test_a_card_as_an_emoji_keyboard_or_discord_sends_it_is_read(suit: str) -> N
     ("typed", "name"),
     [("T♥", "TH"), ("t♠", "TS"), ("7♡", "7H"), ("J♢", "JD"), ("Q♤", "QS"), ("2♧", "2C"), ("A♠\ufe0e", "AS"),
      ("7:hearts:", "7H"), ("7:HEARTS:", "7H"), ("t:Spades:", "TS"), ("10:diamonds:", "TD"), ("K:spades:", "KS"),
-     ("3:clubs:", "3C"), (":black_joker:", "JK")],
+     ("3:clubs:", "3C"), (":black_joker:", "JK"),
+     # the red heart emoji as Discord and the terminal send it (Slack sends it as :heart:)
+     ("7❤️", "7H"), ("7❤", "7H"), ("7:heart:", "7H"), ("10♠️", "TS"), ("🃏", "JK")],
 )
 def test_every_way_a_suit_is_typed_is_read(typed: str, name: str) -> None:
     """ "T♥" was refused though "TH" and "10♥" were read; white suits, the text-style mark U+FE0E, and Slack's
