@@ -50,3 +50,21 @@ async def test_a_bare_bid_opens_the_raise_form(world: Harness) -> None:
     assert refused.ephemeral and refused.content.startswith("It is not your turn"), refused.content
     placed = await h.raise_bid(h.to_act(), 2, 0, form=form)
     assert placed.content == "Bid placed."
+
+
+@pytest.mark.parametrize(("sub", "options", "said"), [
+    ("bid", {"quantity": 0, "digit": 7}, "under its min_value"),
+    ("bid", {"quantity": 2, "digit": 10}, "over its max_value"),
+    ("bid", {"quantity": 2, "digit": -1}, "under its min_value"),
+    ("start", {"stake": -1}, "under its min_value"),
+    ("start", {"game": "chess"}, "none of its choices"),
+    ("config", {"currency": ""}, "no empty text"),
+])
+async def test_the_fake_sends_only_what_discords_client_can(world: Harness, sub: str, options: dict[str, object],
+                                                            said: str) -> None:
+    """The fake Discord holds a test to the command tree's bounds and choices, as Discord's client holds a person:
+    a tree whose bounds shut out a legal value (a `digit` from 1, when 0 is a digit) fails its tests there."""
+    h = world
+    await h.start()
+    with pytest.raises(ValueError, match=said):
+        await h.slash(h.alice, sub, **options)

@@ -1297,6 +1297,30 @@ class FakeDiscord(PrivateFake):
             return str(user_id)
         raise NotImplementedError(f"option type {opt_type} is not supported by FakeDiscord")
 
+    @staticmethod
+    def _check_value(opt: JSON, value: Any) -> None:
+        """What Discord's client lets a person send for this option: within its ``min_value``/``max_value`` and
+        ``min_length``/``max_length``, one of its ``choices`` (unless it autocompletes, where anything typed
+        goes), and never an empty string.  A test sending what no client can send is told so (a command tree
+        whose bounds shut out a legal value — ``digit`` from 1, when 0 is a digit — fails its tests here)."""
+        name, kind = opt["name"], opt["type"]
+        if kind == 3 and str(value) == "":
+            raise ValueError(f"option {name!r}: Discord's client sends no empty text")
+        if kind in (4, 10):
+            number = int(value) if kind == 4 else float(value)
+            if "min_value" in opt and number < opt["min_value"]:
+                raise ValueError(f"option {name!r}: {value!r} is under its min_value {opt['min_value']}")
+            if "max_value" in opt and number > opt["max_value"]:
+                raise ValueError(f"option {name!r}: {value!r} is over its max_value {opt['max_value']}")
+        if kind == 3:
+            if "min_length" in opt and len(str(value)) < opt["min_length"]:
+                raise ValueError(f"option {name!r}: {value!r} is shorter than its min_length {opt['min_length']}")
+            if "max_length" in opt and len(str(value)) > opt["max_length"]:
+                raise ValueError(f"option {name!r}: {len(str(value))} characters, over its max_length")
+        choices = opt.get("choices") or []
+        if choices and not opt.get("autocomplete") and value not in [c["value"] for c in choices]:
+            raise ValueError(f"option {name!r}: {value!r} is none of its choices {[c['value'] for c in choices]}")
+
     def _build_options(
         self,
         schema: Sequence[JSON],
@@ -1314,6 +1338,8 @@ class FakeDiscord(PrivateFake):
             if focused == name:
                 out.append({"name": name, "type": opt["type"], "value": str(value), "focused": True})
             else:
+                if focused is None:  # (an autocomplete sends the other options as typed so far, unchecked)
+                    self._check_value(opt, value)
                 out.append(
                     {
                         "name": name,
