@@ -3,6 +3,8 @@ bot and the fake Discord, 0 included (Discord sends the option as the integer 0)
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from core.serial.rules import RankOrder
@@ -60,7 +62,7 @@ async def test_a_bare_bid_opens_the_raise_form(world: Harness) -> None:
     ("start", {"game": "chess"}, "none of its choices"),
     ("config", {"currency": ""}, "no empty text"),
 ])
-async def test_the_fake_sends_only_what_discords_client_can(world: Harness, sub: str, options: dict[str, object],
+async def test_the_fake_sends_only_what_discords_client_can(world: Harness, sub: str, options: dict[str, Any],
                                                             said: str) -> None:
     """The fake Discord holds a test to the command tree's bounds and choices, as Discord's client holds a person:
     a tree whose bounds shut out a legal value (a `digit` from 1, when 0 is a digit) fails its tests there."""
