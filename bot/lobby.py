@@ -259,7 +259,8 @@ class Lobby:
         if table.closing_by:  # asked already (by them or another host or peer): nothing new to store or say
             return reply
         await self.rt.commit(table, [{"t": "closing", "by": cmd.actor.user_id, "name": cmd.actor.name}], cmd, reply)
-        self.rt.post([M.table_message(table, M.closes_at_count(cmd.actor.name), MessageKind.INFO)])
+        self.rt.post([M.table_message(table, M.closes_at_count(cmd.actor.name), MessageKind.INFO),
+                      M.panel_message(table, self.rt.cached_settings(table.key.server))])  # (it says so too)
         return reply
 
     async def _overrules(self, cmd: Command) -> bool:

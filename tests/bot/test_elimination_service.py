@@ -215,6 +215,10 @@ async def test_a_host_ending_a_round_at_stake_closes_the_table_at_its_count(harn
     closing = await h.do(ALICE, "end")
     assert closing.ok and closing.text.startswith("The table closes when this round is counted")
     assert h.table().live and h.table().closing_by == ALICE.name
+    panels = [m for m in h.notifier.messages if m.panel == "table"]
+    assert panels[-1].text.endswith(f"\n🔚 {ALICE.name} is closing the table: it closes when this round is counted.")
+    assert any(m.text == f"{ALICE.name} is closing the table: it closes when this round is counted."
+               for m in h.notifier.messages if m.to is None)
     events = h.table().events
     again = await h.do(ALICE, "end")  # asked twice: told the same, nothing stored
     assert again.ok and again.text == closing.text and h.table().events == events
