@@ -64,6 +64,8 @@ __all__ = ["ACK_BUDGET", "Listeners", "Responder"]
 
 log = logging.getLogger(__name__)
 
+RESPONSE_URL_USES = 5  # answers a slash command's response_url takes (Slack: "up to 5 times within 30 minutes")
+
 USER_LOOKUP_WAIT = 1.0  # seconds an acting user's name and admin flag are waited for (rate limits: see _actor)
 ERROR_TEXT = 500  # characters of a refusal shown in a modal (beside a field: keep it short)
 # With should_escape on, Slack sends "@bob" as <@U123|bob> (the name may hold spaces): keep <@U123>.
@@ -132,6 +134,8 @@ class Listeners(AckedRequests):
                 hands = await self.service.hands_of("slack", user, key.server_id)
                 if not hands:
                     return [answer(Reply(TEXT["no_hand"], ok=False, code="no-round"))]
+                if len(hands) > RESPONSE_URL_USES:  # (the sixth table's hand and on were lost): one answer
+                    return [answer(Reply("\n\n".join(reply.text for _, reply in hands)))]
                 return [answer(reply, at) for at, reply in hands]
             cmd = Command(spec.name, key, actor, tuple(words[1:]),
                           request_id=self._service_request_id(command, spec.name))

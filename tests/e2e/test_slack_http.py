@@ -406,3 +406,20 @@ async def test_a_bare_move_in_a_dm_says_tables_live_in_channels(driver: HttpDriv
         answer = await driver.slash(ALICE, verb, channel=f"D{ALICE}")
         assert answer.response_type == "ephemeral" and "no table in this channel" not in (answer.text or "")
         assert answer.text == (await driver.slash(ALICE, "start", channel=f"D{ALICE}")).text
+
+
+async def test_hand_by_dm_answers_for_six_tables_in_one_message(driver: HttpDriver) -> None:
+    """A response_url takes five answers: a player at six tables who asked `/liars hand` in the app's DM had the
+    sixth table's serial lost.  Beyond five, one answer holds them all."""
+    channels = [f"C0T{i}" for i in range(6)]
+    for channel in channels:
+        await driver.slash(ALICE, "start", channel=channel)
+        await driver.slash(CAROL, "join", channel=channel)
+        await driver.slash(ALICE, "deal", channel=channel)
+    serials = []
+    for channel in channels:
+        table = driver.bot.service.table(key_of(driver.fake, channel))
+        assert table is not None
+        serials.append(live_round(table).serials[CAROL].digits)
+    reply = await driver.slash(CAROL, "hand", channel=f"D{CAROL}", channel_name="directmessage")
+    assert all(serial in (reply.text or "") for serial in serials), reply.text

@@ -88,6 +88,7 @@ from .slack_oauth import OAuthFake
 # How long a wait_for* waits by default: a bound on liveness, not a timing assertion (a wait returns as
 # soon as what it waits for happens), so generous: a starved machine must not fail a passing test.
 WAIT = 30.0
+RESPONSE_URL_USES = 5  # a response_url takes answers "up to 5 times within 30 minutes" (Slack)
 
 T = TypeVar("T")
 
@@ -1069,6 +1070,8 @@ class FakeSlack(OAuthFake):
             body = parsed if isinstance(parsed, dict) else {"_raw": parsed}
         except json.JSONDecodeError:
             return web.Response(status=400, text="invalid_payload")
+        if sum(p.token == token for p in self._response_posts) >= RESPONSE_URL_USES:
+            return web.Response(status=404, text="used_url")  # Slack takes a response_url's answers 5 times
         post = ResponseUrlPost(
             token=token,
             url=f"{self.base_url}/response/{token}",
