@@ -183,7 +183,8 @@ def panel_message(table: TableState, settings: Mapping[str, Any] | None, *, note
     """The table message, edited in place as the round goes."""
     assert table.match is not None
     panel: Panel = table.match.panel(seat_list(table), note)
-    text = panel.text + (f"\n🔚 {closes_at_count(table.closing_by)}" if table.closing_by and table.live else "")
+    text = panel.text + (f"\n🔚 {closes_at_count(table.closing_by)}" if table.closing_by is not None and table.live
+                         else "")
     return table_message(table, with_units(text, settings), MessageKind.TABLE, panel="table", fresh=fresh,
                          buttons=tuple(button(c) for c in panel.controls), to_act=table.to_act, note=note)
 

@@ -117,7 +117,7 @@ class Play:
             await self.lobby.close(table, None, M.all_rounds_played(table.max_rounds))
         elif table.match.over:
             await self.lobby.close(table, None, table.match.end_text)
-        elif table.closing_by:
+        elif table.closing_by is not None:
             await self.lobby.close(table, None, M.closed_by(table.closing_by, void=False))
         elif table.seat_change_ends_game():  # e.g. the card game's last rival left: the game settles
             [step] = await self.rt.commit(table, [{"t": "seat", "players": remaining}])

@@ -63,7 +63,8 @@ class TableState:
         self.away: dict[str, int] = {}  # player -> turns in a row the timer played for them (see AWAY_TURNS)
         self._last_act: tuple[str, bool] | None = None  # who moved last, and whether the timer did
         self.last_declared = False
-        self.closing_by = ""  # the name of a host who asked to `end` mid-round at a stake: it closes at the count
+        # who asked to `end` mid-round at a stake (their name; None: nobody): the table closes at the round's count
+        self.closing_by: str | None = None
         self.opened_at = 0.0
         self.turn_started_at = 0.0
         self.rounds_settled = 0
@@ -188,7 +189,7 @@ class TableState:
             if self.match is not None:
                 return Step((Say(self.match.declare_last(), SayKind.NOTE),))
         elif kind == "closing":
-            self.closing_by = str(event.get("name", "")) or self.name(str(event.get("by", "")))
+            self.closing_by = str(event.get("name") or self.name(str(event.get("by", ""))))
         elif kind == "end":
             self.status = TableStatus.ENDED
             self.ended_reason = event.get("reason", "")

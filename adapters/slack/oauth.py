@@ -324,7 +324,7 @@ class Uninstalls:
             # one workspace of an Enterprise Grid organisation: the organisation's ledger is shared by its other
             # workspaces, which still have the app; the tables of the channels known to be this workspace's
             # close (no token can reach them now)
-            channels = self.workspaces.channels_of(server, str(team)) if self.workspaces is not None else []
+            channels = self.workspaces.channels_of(server, str(team or "")) if self.workspaces is not None else []
             closed = 0
             for channel in channels:
                 closed += await self.close_server(f"slack:{server}", channel=channel)
