@@ -13,6 +13,7 @@ from bot.service import Service
 from core.cards.declarations import Declaration
 from core.cards.round import Round as CardsRound
 from core.serial.bids import digit_plural
+from core.serial.elimination import EliminationMatch
 from core.serial.rules import RankOrder
 from tests.conformance.guess import GuessMatch
 from tests.conformance.surfaces import Item, Script, Step
@@ -184,3 +185,107 @@ def guess_game() -> Script:
         Step(0, "history"), Step(0, "end"),
     ]
     return Script("guess", seed=13, items=tuple(steps))
+
+
+def serial_by_form_and_options() -> Script:
+    """The serial game by its Raise… form (Discord's selects, Slack's modal) and by options, at both ends of
+    the bids: the least (one zero, the form's first choice), one more than every serial holds (3 × 8 + 1:
+    refused), the largest (24 nines); `start` and `config` with their options typed (Discord's integers)."""
+    steps: list[Item] = [
+        Step(0, "start", ("classic", "stake=2", "seats=3"), {"preset": "classic", "stake": 2, "seats": 3},
+             via="options"),
+        Step(1, "join"), Step(2, "join", via="button"), Step(0, "deal", via="button"),
+        Step("turn", "bid", ("1", "0"), {"quantity": 1, "digit": 0}, via="form"),
+        Step("turn", "bid", ("1", "9"), {"quantity": 1, "digit": 9}, via="options"),
+        Step("turn", "bid", ("25", "0")),  # 25 zeros: three serials hold 24 digits
+        Step("turn", "bid", ("24", "9"), {"quantity": 24, "digit": 9}, via="form"),
+        Step("turn", "bid", ("24", "9")),  # nothing is higher
+        Step("turn", "challenge", via="button"), Step("turn", "challenge"),
+        Step(1, "config", ("turn_timeout=90",), {"turn_timeout": 90}, via="options"),  # not an admin
+        Step(0, "config", ("preset=salomon", "stake=3", "unit_value=0.25", "currency=EUR", "turn_timeout=90"),
+             {"preset": "salomon", "stake": 3, "unit_value": "0.25", "currency": "EUR", "turn_timeout": 90},
+             via="options"),
+        Step(0, "config"), Step(0, "status"), Step(0, "end"),
+    ]
+    return Script("serial-forms", seed=17, items=tuple(steps))
+
+
+def _seat_of(service: Service, key: TableKey, player: str) -> int:
+    table = service.table(key)
+    assert table is not None
+    return list(table.seats).index(player)  # seats in the order they were taken: the surface's people
+
+
+def elimination() -> Script:
+    """Who pays for dinner, start to payer: `last` refused, a round decides who leaves safe, the safe player's
+    bid refused, the two left play it out; the books after."""
+    def safe_player_bids(service: Service, key: TableKey) -> Step:
+        table = service.table(key)
+        assert table is not None and isinstance(table.match, EliminationMatch)
+        return Step(_seat_of(service, key, table.match.safe[0]), "bid", ("9", "9"))
+
+    steps: list[Item] = [
+        Step(0, "start", ("format=elimination", "stake=2"), {"format": "elimination", "stake": 2}, via="options"),
+        Step(1, "join"), Step(2, "join", via="button"), Step(0, "deal", via="button"),
+        Step(0, "last"),  # an elimination has no last round: it ends at its payer
+        bid(1, 0, "options"), Step("turn", "challenge", via="button"), Step("turn", "challenge"),
+        safe_player_bids,
+        bid(1, 0, "text"), Step("turn", "challenge", via="button"),
+        Step(0, "ledger"), Step(1, "history"), Step(2, "stats"),
+    ]
+    return Script("elimination", seed=19, items=tuple(steps))
+
+
+def discard_by_form(service: Service, key: TableKey) -> Step:
+    """Discard… by its form (Discord's toggles, Slack's checkboxes): the last card, and every joker — two alike,
+    which the form tells apart as ``JK`` and ``JK#2`` and the terminal takes as typed, ``JK JK``."""
+    hand = [str(card) for card in _round(service, key).hand]
+    chosen = [i for i, card in enumerate(hand) if card == "JK"]
+    assert len(chosen) == 2, hand  # the script's seed deals both jokers to this hand
+    chosen.append(len(hand) - 1)
+    values = [f"{hand[i]}#{hand[:i].count(hand[i]) + 1}" if hand[:i].count(hand[i]) else hand[i] for i in chosen]
+    return Step("turn", "discard", tuple(hand[i] for i in chosen), {"cards": " ".join(values)}, via="form")
+
+
+def cards_wild_and_thrown_in() -> Script:
+    """The card game's wild preset (two jokers, one pass each) with `start`'s options typed: a hand every other
+    player passes is thrown in (its declarer draws five new cards and declares again); a pass is refused to one
+    who has passed; Discard… by form; every card of a wild hand typed back (jokers included) is refused once
+    the discard is used."""
+    def every_card(service: Service, key: TableKey) -> Step:
+        return Step("turn", "discard", tuple(str(c) for c in _round(service, key).hand))
+
+    steps: list[Item] = [
+        Step(0, "start", ("cards", "wild", "stake=2"), {"game": "cards", "preset": "wild", "stake": 2},
+             via="options"),
+        Step(1, "join"), Step(2, "join", via="button"), Step(0, "deal", via="button"),
+        Step("turn", "declare", ("T", "high")),
+        Step("turn", "pass", via="button"), Step("turn", "pass"),  # thrown in
+        Step("turn", "declare", ("J", "high")),
+        Step("turn", "pass"),  # this player has passed once this game
+        Step("turn", "take", via="button"),
+        discard_by_form,
+        every_card,  # the discard is used
+        declare_least("text"),
+        Step("turn", "challenge"),
+    ]
+    return Script("cards-wild", seed=4, items=tuple(steps))
+
+
+def twelve_seats() -> Script:
+    """A full table: twelve people, each bidding once (quantities up to 12; the Raise… form's first 25 of 96
+    quantities on Discord), then the largest bid (96 nines: every digit of twelve serials), and eleven
+    challenges bring the count."""
+    steps: list[Item] = [
+        Step(0, "start", ("seats=12",), {"seats": 12}, via="options"),
+        *(Step(i, "join", via="button" if i % 2 else "text") for i in range(1, 12)),
+        Step(11, "join"),  # already seated
+        Step(0, "deal", via="button"),
+    ]
+    for q in range(1, 12):
+        via = ("form", "options", "text")[q % 3]
+        steps.append(Step("turn", "bid", (str(q), "0"), {"quantity": q, "digit": 0}, via=via))
+    steps += [Step("turn", "bid", ("97", "0")), Step("turn", "bid", ("96", "9"))]
+    steps += [Step("turn", "challenge", via="button" if i % 2 else "text") for i in range(11)]
+    steps += [Step(0, "history"), Step(0, "end")]
+    return Script("twelve-seats", seed=29, items=tuple(steps))

@@ -54,6 +54,13 @@ from tests.fakes.discord_server import (
 )
 from tests.fakes.slack_server import FakeSlack
 
+NAMES = ("ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal", "ivy", "jo", "kim", "lou")
+"""The people a surface has, in the order they take their seats (the most a table seats: 12)."""
+
+
+def slack_id(name: str) -> str:
+    return f"U0{name.upper()}"
+
 
 @dataclass(frozen=True)
 class Step:
@@ -172,11 +179,11 @@ class Surface:
 class Console(Surface):
     name = "terminal"
 
-    def __init__(self, service: Service) -> None:
+    def __init__(self, service: Service, players: int) -> None:
         super().__init__()
         self.service = service
-        self.users = ["u0", "u1", "u2"]
-        self.names = ["ann", "bob", "cy"]
+        self.users = [f"u{i:02d}" for i in range(players)]
+        self.names = list(NAMES[:players])
         self.spy()
 
     async def next_channel(self) -> None:
@@ -196,11 +203,11 @@ class Console(Surface):
 
 
 @asynccontextmanager
-async def console_surface(tmp: Path) -> AsyncIterator[Console]:
+async def console_surface(tmp: Path, players: int) -> AsyncIterator[Console]:
     service = await build_service(ConsoleNotifier(io.StringIO(), None, None), db_path=str(tmp / "console.sqlite3"),
                                   platform="local")
     try:
-        yield Console(service)
+        yield Console(service, players)
     finally:
         await service.close()
 
@@ -241,6 +248,25 @@ class Discord(Surface):
         return await self.fake.click_button(int(self.users[user]), self.guild.id, self.channel.id, message.id,
                                             custom_id)
 
+    async def toggle(self, user: int, form: RecordedMessage, verb: str, chosen: Sequence[str]) -> None:
+        """A many-choice form (Discard…): mark each chosen option's toggle, in the order the form lists them, then
+        send.  Which toggle is which: the form as the service draws it for this player (its options' order)."""
+        drawn = await self.service.form(self.key, self.users[user], verb)
+        order = [value for value, _ in drawn.fields[0].options]
+        for index in sorted(order.index(value) for value in chosen):
+            toggle = next(i for i in form.custom_ids()
+                          if i.startswith(f"liars:tog-{verb}:") and i.endswith(f":{index}"))
+            await self.click_and_wait(user, form, toggle)
+        send = next(i for i in form.custom_ids() if i.startswith(f"liars:go-{verb}:"))
+        assert send.endswith(":" + "-".join(v for v in order if v in chosen)), send  # it names what it throws away
+        await self.click_and_wait(user, form, send)
+
+    async def click_and_wait(self, user: int, form: RecordedMessage, custom_id: str) -> None:
+        """Click a form's component and wait for the form to be drawn again."""
+        edits = form.edit_count
+        await self.click(user, form, custom_id)
+        await self.fake.wait_for(lambda: form.edit_count > edits or None)
+
     async def do(self, user: int, step: Step) -> None:
         spec = resolve(step.name)
         assert spec is not None
@@ -259,6 +285,9 @@ class Discord(Surface):
             drawn = self.service.table(self.key)
             assert drawn is not None
             c = f"{c}.{drawn.turn}"  # a form's components carry the move it was drawn at, too
+            if any(i.startswith(f"liars:tog-{spec.name}:") for i in form.custom_ids()):
+                await self.toggle(user, form, spec.name, values[0].split())
+                return
             edits = form.edit_count
             for part, value in enumerate(values, 1):
                 await self.fake.select(int(self.users[user]), g, self.channel.id, form.id,
@@ -268,9 +297,7 @@ class Discord(Surface):
 
                 await self.fake.wait_for(edited)
             send = f"liars:go-{spec.name}:{g}:{c}:{values[0]}:{values[1] if len(values) > 1 else ''}"
-            edits = form.edit_count
-            await self.click(user, form, send)
-            await self.fake.wait_for(lambda: form.edit_count > edits or None)
+            await self.click_and_wait(user, form, send)
             return
         options: dict[str, Any] = {}
         if step.via == "options":
@@ -296,11 +323,11 @@ class Discord(Surface):
 
 
 @asynccontextmanager
-async def discord_surface(tmp: Path, channels: int) -> AsyncIterator[Discord]:
+async def discord_surface(tmp: Path, channels: int, players: int) -> AsyncIterator[Discord]:
     fake = FakeDiscord()
     guild = fake.add_guild("Conformance")
     mods = fake.add_role(guild.id, "Mods", Perm.MANAGE_GUILD)
-    users = [fake.add_user(n) for n in ("ann", "bob", "cy")]
+    users = [fake.add_user(n) for n in NAMES[:players]]
     for i, u in enumerate(users):
         fake.add_member(guild.id, u.id, roles=[mods.id] if i == 0 else [])
     made = [fake.add_text_channel(guild.id, f"t{n}") for n in range(channels)]
@@ -323,12 +350,12 @@ async def discord_surface(tmp: Path, channels: int) -> AsyncIterator[Discord]:
 class Slack(Surface):
     name = "slack"
 
-    def __init__(self, driver: HttpDriver) -> None:
+    def __init__(self, driver: HttpDriver, players: int) -> None:
         super().__init__()
         self.d = driver
         self.service = driver.bot.service
-        self.users = ["U0ANN", "U0BOB", "U0CY"]
-        self.names = ["ann", "bob", "cy"]
+        self.users = [slack_id(n) for n in NAMES[:players]]
+        self.names = list(NAMES[:players])
         self.spy()
 
     async def next_channel(self) -> None:
@@ -371,8 +398,10 @@ class Slack(Surface):
             if view is None:
                 await self.d.settled()
                 return
-            chosen = {k: str(v) for k, v in step.options.items()}
+            chosen: dict[str, str | list[str]] = {k: str(v) for k, v in step.options.items()}
             first = next(iter(chosen))
+            if _multi(view, first):  # checkboxes (Discard…): every value marked
+                chosen[first] = str(chosen[first]).split()
             view = await self.d.choose(uid, view, first, chosen[first])
             await self.d.send_form(uid, view, chosen)
             await self.d.settled()
@@ -381,23 +410,33 @@ class Slack(Surface):
         await self.d.slash(uid, text, channel=self.channel)
 
 
+def _multi(view: Mapping[str, Any], field: str) -> bool:
+    """Whether the modal's ``field`` takes several values (checkboxes)."""
+    for block in view.get("blocks") or []:
+        element = block.get("element") or {}
+        if element.get("action_id") == f"liars:field:{field}":
+            return str(element.get("type")) in ("checkboxes", "multi_static_select")
+    raise AssertionError(f"the modal has no {field}")
+
+
 @asynccontextmanager
-async def slack_surface(tmp: Path) -> AsyncIterator[Slack]:
+async def slack_surface(tmp: Path, players: int) -> AsyncIterator[Slack]:
     async with AsyncExitStack() as stack:
         fake = await stack.enter_async_context(FakeSlack(bot_token="xoxb-liars-test"))
-        for i, (uid, name) in enumerate(zip(["U0ANN", "U0BOB", "U0CY"], ["ann", "bob", "cy"], strict=True)):
-            fake.add_user(uid, name=name, is_admin=i == 0)
+        for i, name in enumerate(NAMES[:players]):
+            fake.add_user(slack_id(name), name=name, is_admin=i == 0)
         bot = await make_bot(fake, tmp / "slack.sqlite3")
         stack.push_async_callback(bot.close)
         driver = HttpDriver(fake, bot)
         driver.url = await stack.enter_async_context(serve_http(bot, "127.0.0.1", 0))
-        yield Slack(driver)
+        yield Slack(driver, players)
 
 
 @asynccontextmanager
-async def three_surfaces(tmp: Path, channels: int) -> AsyncIterator[list[Surface]]:
-    async with console_surface(tmp) as console, discord_surface(tmp, channels) as discord, \
-            slack_surface(tmp) as slack:
+async def three_surfaces(tmp: Path, channels: int, players: int = 3) -> AsyncIterator[list[Surface]]:
+    """The three surfaces, each with ``players`` people (seat 0 an admin), ``channels`` channels on Discord."""
+    async with console_surface(tmp, players) as console, discord_surface(tmp, channels, players) as discord, \
+            slack_surface(tmp, players) as slack:
         yield [console, discord, slack]
 
 

@@ -9,6 +9,7 @@ surface builds its commands: it is offered on all three with no change to ``adap
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -108,3 +109,45 @@ async def test_a_made_up_third_game_plays_on_every_surface(tmp_path: Path) -> No
     assert [code for _, ok, code in answers if not ok] == ["not-your-turn", "unknown-command"]
     rules = next(r for c, r in surfaces[0].replies if c.name == "rules")
     assert "1 unit" in rules.text and "<$" not in rules.text  # the game's money token, written out
+
+
+
+def refusals(answers: list[tuple[str, bool, str | None]]) -> list[tuple[str, str | None]]:
+    return [(step.split(" [")[0].strip(), code) for step, ok, code in answers if not ok]
+
+
+async def test_the_serial_game_by_form_and_options_at_the_least_and_largest_bids(tmp_path: Path) -> None:
+    [answers] = await check(tmp_path, [S.serial_by_form_and_options()])
+    assert refusals(answers) == [("bid 25 0", "quantity-out-of-range"), ("bid 24 9", "bid-too-low"),
+                                 ("config turn_timeout=90", "not-admin")], answers
+    assert [step for step, ok, _ in answers if ok and step.startswith("bid")] == [
+        "bid 1 0 [form]", "bid 1 9 [options]", "bid 24 9 [form]"]
+
+
+async def test_who_pays_for_dinner(tmp_path: Path) -> None:
+    async with three_surfaces(tmp_path, 1) as surfaces:
+        played = await play_everywhere(surfaces, S.elimination())
+        same_everywhere(surfaces, played, S.elimination())
+        assert refusals(played[0].answers) == [("last", "no-last-hand"), ("bid 9 9", "left-safe")]
+        for surface in surfaces:
+            assert surface.service.table(surface.key) is None  # the game ended at its payer, and the table with it
+    end = played[0].events[-1]
+    assert end["t"] == "end" and re.fullmatch(r"the elimination is over: <@P[0-2]> pays for dinner\.", end["reason"])
+
+
+async def test_the_wild_card_game_thrown_in_and_discarded_by_form(tmp_path: Path) -> None:
+    [answers] = await check(tmp_path, [S.cards_wild_and_thrown_in()])
+    assert refusals(answers) == [("pass", "no-pass-left"), ("discard 9C KC 3S 9S QH", "wrong-phase")], answers
+    assert "discard JK JK KD [form]" in [step for step, ok, _ in answers if ok]
+
+
+async def test_twelve_seats(tmp_path: Path) -> None:
+    async with three_surfaces(tmp_path, 1, players=12) as surfaces:
+        played = await play_everywhere(surfaces, S.twelve_seats())
+        same_everywhere(surfaces, played, S.twelve_seats())
+    answers = played[0].answers
+    assert refusals(answers) == [("join", "already-seated"), ("bid 97 0", "quantity-out-of-range")], answers
+    assert len([step for step, ok, _ in answers if ok and step.startswith("bid")]) == 12
+    assert len([step for step, ok, _ in answers if ok and step.startswith("challenge")]) == 11
+    dealt = [e for e in played[0].events if "serials" in e]
+    assert len(dealt) == 2 and len(dealt[1]["serials"]) == 12  # counted, and the next round dealt to all twelve
