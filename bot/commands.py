@@ -55,12 +55,17 @@ def _formats() -> dict[str, FormatWords]:
     return {name: words for game in GAMES.values() for name, words in game.formats.items()}
 
 
+def usual_formats() -> list[str]:
+    """The names of the games' usual formats (``rounds``): what a table plays unless told, whatever its game."""
+    return list(dict.fromkeys(next(iter(game.formats)) for game in GAMES.values() if game.formats))
+
+
 def _format_help() -> tuple[str, str]:
     """``start``'s usage words for the formats other than the games' usual ones (``[format=elimination]``)
     and its ``format`` option's help, from the games' declared formats.  A table plays its game's usual
     format unless told: with one game that has formats, that one is named the default; with several,
     each game's usual one is (``rounds or usual (each game's usual: the default)``)."""
-    usuals = list(dict.fromkeys(next(iter(game.formats)) for game in GAMES.values() if game.formats))
+    usuals = usual_formats()
     others = {name: words for game in GAMES.values() for name, words in list(game.formats.items())[1:]
               if name not in usuals}
     if not others:
@@ -169,7 +174,7 @@ def table_commands() -> tuple[CommandSpec, ...]:
         CommandSpec("stats", "a player's record, rating and its trend [player] [chart]", books,
                     params=(member, named, chart), changes=False),
         CommandSpec("leaderboard", "the top players [period|all] [by money|skill] [game]", books, params=(
-            Param("period", Kind.TEXT, "YYYY-MM, or 'all' (default: this month)", suggest=Suggest.PERIODS),
+            Param("period", Kind.TEXT, "YYYY-MM, or 'all' (default: this month)", suggest=Suggest.PERIODS_OR_ALL),
             Param("by", Kind.CHOICE, "Rank by skill (default) or money", choices=(("skill", "skill"),
                                                                                   ("money", "money"))),
             Param("game", Kind.CHOICE, f"Which game's ratings (default: {first})", choices=games),

@@ -14,6 +14,7 @@ from core.registry import DEFAULT_GAME, GAMES, get_game
 
 from . import messages as M
 from . import refusals as R
+from .commands import usual_formats
 from .model import Command, Message, MessageKind, Reply, TableKey
 from .parsing import UserError, joined_options, positive_int, same_value, sentence, stake, user_ref
 from .runtime import Runtime
@@ -64,6 +65,11 @@ class Lobby:
             opts, positional = _start_options(cmd)
             if positional and positional[0].lower() in GAMES and "game" not in opts:
                 opts["game"] = positional.pop(0).lower()
+            if "game" not in opts:  # a preset only one game has names its game: `start wild`
+                named = opts.get("preset") or (positional[0] if positional else "")
+                owners = [g.name for g in GAMES.values() if named.lower() in g.presets]
+                if len(owners) == 1:
+                    opts["game"] = owners[0]
             try:
                 game = get_game(opts.pop("game", DEFAULT_GAME).lower())
             except KeyError:
@@ -89,6 +95,10 @@ class Lobby:
                 raise UserError(R.unknown_level(level, game.levels), "bad-option")
             if computers + 1 > seats:
                 raise UserError(R.computers_do_not_fit(computers, seats), "bad-option")
+            if "format" in opts and not game.formats:  # a game of one way to play: its usual way, or no format
+                if opts["format"].lower() not in usual_formats():
+                    raise UserError(R.no_format(game.title, opts["format"], usual_formats()), "bad-option")
+                del opts["format"]
             overrides: dict[str, Any] = {**server_options, **opts}
             if "stake" in overrides:
                 overrides["stake"] = stake(overrides["stake"], low=0)

@@ -15,8 +15,8 @@ from core.commands import whole_number
 from . import refusals as R
 from .settings import MAX_STAKE, MAX_UNIT_VALUE
 
-__all__ = ["LOOK_ALIKES", "UserError", "is_period", "joined_options", "money", "positive_int", "same_value", "sentence",
-           "stake", "user_ref"]
+__all__ = ["LOOK_ALIKES", "UserError", "is_period", "joined_options", "money", "named_word", "positive_int",
+           "same_value", "sentence", "stake", "user_ref"]
 
 
 class UserError(Exception):
@@ -113,15 +113,29 @@ def is_period(text: str) -> bool:
     return True
 
 
+def named_word(word: str, names: Sequence[str]) -> tuple[str | None, str]:
+    """``period=2026-11`` as the name it was given (one of ``names``) and its value; any other word as
+    ``(None, word)``.  A report tells its words apart by their values; this lets them be named too, as ``start``
+    and ``config`` take theirs (`leaderboard game=cards` was refused)."""
+    name, eq, value = word.partition("=")
+    name = name.strip().lower()
+    if eq and name in names and value.strip():
+        return name, value.strip()
+    return None, word
+
+
 def joined_options(words: Sequence[str]) -> list[str]:
     """``stake = 2``, ``stake= 2`` and ``stake =2`` as ``stake=2``, in ``start``'s options and ``config``'s settings
-    (they were refused as an option with no name, or read as a preset named "stake")."""
+    (they were refused as an option with no name, or read as a preset named "stake"); and a list's values after a
+    comma and a space as one word: ``admins=@bob, @cy`` (the second was refused as a word without a name)."""
     out: list[str] = []
     for word in words:
         if out and out[-1].endswith("=") and out[-1] != "=" and "=" not in word:
             out[-1] += word  # "stake=" then "2"
         elif word.startswith("=") and out and "=" not in out[-1]:
             out[-1] += word  # "stake" then "=2" (or "=", joined to what follows next)
+        elif out and "=" in out[-1] and (out[-1].endswith(",") or word.startswith(",")) and "=" not in word:
+            out[-1] += word  # a list goes on: "admins=@bob," then "@cy" (Slack leaves a space after a picked mention)
         else:
             out.append(word)
     return out

@@ -62,6 +62,7 @@ __all__ = [
     "future_period",
     "given_twice",
     "ledger_word",
+    "no_format",
     "no_one_named",
     "not_host_or_admin",
     "not_in_game",
@@ -172,6 +173,11 @@ def unknown_level(level: str, levels: Iterable[str]) -> str:
     return f"Unknown level {quoted(level)}: choose {_choices(levels)}."
 
 
+def no_format(title: str, asked: str, usual: Iterable[str]) -> str:
+    return (f"{title} has one way to play, not {quoted(asked)}: leave format out (or say "
+            f"{_choices(usual)}).")
+
+
 def computers_do_not_fit(computers: int, seats: int) -> str:
     return f"{computers} computer players and you do not fit in {seats} seats."
 
@@ -187,7 +193,8 @@ def too_few_to_deal(min_players: int) -> str:
 # -- reading commands: hands, reads, settings, the ledger, records --------------------------------
 NOTHING_HELD = "You hold nothing to show right now."
 ONLY_ADMIN_CONFIG = "Only a server admin can change the configuration."
-CURRENCY_LENGTH = ("The currency label is 1 to 8 characters, like $ or EUR, or an emoji (on Slack `:moneybag:`), "
+CURRENCY_LENGTH = ("The currency label is 1 to 8 characters, like $ or EUR, or an emoji (💰; on Slack `:moneybag:`; "
+                   "not a Discord server's own emoji), "
                    "without spaces, < > @ # & * ~ ` | [ ] or invisible characters (direction marks, zero-width "
                    "spaces).")
 ADMINS_USAGE = "Admins are named by mention, separated by commas: `admins=@ann,@bob`."

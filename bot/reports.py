@@ -25,6 +25,7 @@ from .parsing import (
     is_period,
     joined_options,
     money,
+    named_word,
     positive_int,
     same_value,
     sentence,
@@ -276,8 +277,8 @@ class Reports:
         settings = await rt.settings(server)
         args = [a.lower() for a in cmd.args]
         settle = "settle" in args or bool(cmd.options.get("settle"))
-        named = [a for a in args if a not in ("settle", "chart")] + [str(v) for k, v in cmd.options.items()
-                                                                   if k == "period" and v is not None]
+        named = [named_word(a, ("period",))[1] for a in args if a not in ("settle", "chart")] + [
+            str(v) for k, v in cmd.options.items() if k == "period" and v is not None]  # `period=2026-11` too
         if len(set(named)) > 1:  # `sheet 2025-12 2026-01` showed the first, silently
             raise UserError(R.given_twice("period"), "bad-option")
         period = named[0] if named else rt.period()
@@ -391,12 +392,13 @@ class Reports:
         words = [a.lower() for a in cmd.args] + [str(v).lower() for k, v in cmd.options.items()
                                                   if k in ("period", "by", "game")]
         chosen: dict[str, str] = {}  # `leaderboard 2025-12 2026-01`, `money skill`: the last was kept, silently
-        for word in words:
+        for typed in words:
+            named, word = named_word(typed, ("period", "by", "game"))  # `game=cards`, as `start` takes its options
             slot = ("period" if word == "all" or is_period(word) else "by" if word in ("money", "skill")
                     else "game" if word in GAMES else None)
-            if slot is None:
-                if word != "by":
-                    raise UserError(R.bad_leaderboard_word(word, GAMES), "bad-option")
+            if slot is None or named not in (None, slot):
+                if word != "by" or named is not None:
+                    raise UserError(R.bad_leaderboard_word(typed, GAMES), "bad-option")
                 continue
             if chosen.setdefault(slot, word) != word:
                 raise UserError(R.given_twice(slot), "bad-option")

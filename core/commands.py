@@ -60,6 +60,7 @@ class Suggest(StrEnum):
     NONE = ""
     FORM = "form"  # the move's form, the field of the same name (the legal bids' quantities, digits)
     PERIODS = "periods"  # the ledger periods the server has rounds in
+    PERIODS_OR_ALL = "periods-or-all"  # those, and "all" (every period at once)
 
 
 class Section(StrEnum):

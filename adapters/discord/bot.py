@@ -33,7 +33,7 @@ import contextlib
 import logging
 import signal
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import Any
 
 import aiohttp
@@ -387,8 +387,9 @@ class LiarsBot(discord.AutoShardedClient):
         try:
             if interaction.guild_id is None and not _private(interaction):
                 return []
-            if param.suggest is Suggest.PERIODS:
-                return await self.period_choices(interaction, current)
+            if param.suggest in (Suggest.PERIODS, Suggest.PERIODS_OR_ALL):
+                every = ["all"] if param.suggest is Suggest.PERIODS_OR_ALL else []
+                return await self.period_choices(interaction, current, every)
             form = await self.service.form(self.table_key(interaction), str(interaction.user.id), spec.name)
             field = next((f for f in form.fields if f.name == param.name), None)
             if field is None or form.refusal is not None:
@@ -405,15 +406,17 @@ class LiarsBot(discord.AutoShardedClient):
             self.log_failure(interaction, f"{spec.name} autocomplete ({param.name})", exc)
             return []
 
-    async def period_choices(self, interaction: discord.Interaction[Any],
-                             current: str) -> list[app_commands.Choice[str]]:
+    async def period_choices(self, interaction: discord.Interaction[Any], current: str,
+                             every: Sequence[str] = ()) -> list[app_commands.Choice[str]]:
+        """The server's periods, newest first, that begin with what is typed; ``every``'s words (``all``) first."""
         try:
             if interaction.guild_id is None and not _private(interaction):
                 return []
             key = self.table_key(interaction)
             periods = await self.service.periods(key.server, Command("sheet", key, self.actor(interaction)))
-            return [app_commands.Choice(name=p, value=p) for p in sorted(periods, reverse=True)
-                    if p.startswith(current.strip())][:25]
+            typed = current.strip().lower()
+            return [app_commands.Choice(name=p, value=p) for p in [*every, *sorted(periods, reverse=True)]
+                    if p.startswith(typed)][:25]
         except Exception as exc:
             self.log_failure(interaction, "sheet autocomplete", exc)
             return []

@@ -286,33 +286,51 @@ _ARTICLE_BEFORE = frozenset(
 # kicker, not ace-king); "with an A kicker", "with A kicker" are the ace (the text is read lower-cased)
 _ARTICLE_AFTER_WITH = frozenset({"k", "q", "j", "t"})
 _DIGIT_RANKS = frozenset({w for w in _SINGULAR if w.isdigit()} | {w for w in _PLURAL if w[0].isdigit()})
-_TAKES_ARTICLE = frozenset({"", "i", "have", "declare", "declares", "is", "it's", "its", "least", "hand", "with"})
+_TAKES_ARTICLE = frozenset({"", "i", "have", "declare", "declares", "is", "it's", "its", "least", "hand", "with",
+                            "and"})  # "three 7s and a 9 kicker": a nine, not ace-nine
 _FILLER = frozenset(
     {"a", "an", "the", "of", "to", "with", "and", "kicker", "kickers", "high", "over", "up", "card", "cards"}
     | {"i", "have", "declare", "declares", "hand", "is", "it's", "its", "at", "least", "on", "top", "in"}
 )
 _EXAMPLES = "e.g. 'two pair, sevens over threes', 'king-ten high', 'eights full of fours', 'straight to the nine'"
 _ECHOED_FLOOR = re.compile(r"\s*[(—–-]?\s*at least\s+[0-9tjqka]{1,2}(?:-[0-9tjqka]{1,2}){4}\b.*$")
+_ECHOED_FLOOR_TYPED = re.compile(_ECHOED_FLOOR.pattern, re.IGNORECASE)
 # "a 8", "a 11" is no English ("an 8"): there "a" is the ace ("A 8 high", as "A T high")
 # "a kicker" in lower case: an article and no rank ("pair of kings with a kicker" is no ace kicker)
 _SOME_KICKER = re.compile(r"\b(?:a|an)\s+(?i:kickers?)\b")
 _AN_DIGITS = frozenset({"8", "11", "8s", "11s", "8's", "11's"})
 
 
-def _parse(text: str) -> Declaration:
-    raw = str(text)
-    # the floor as the table echoes it ("— at least 7-7-3-3-2", "(at least K-K-9-2-2)"), not "I have at least a…"
-    s = _ECHOED_FLOOR.sub("", raw.strip().lower())
-    s = s.replace("colour", "color").replace("’", "'").replace("–", "-").replace("—", "-")  # phones' dashes
+def _words(text: str) -> list[tuple[str, bool]]:
+    """The words of a declaration as typed (its case kept), and whether each was one of a dashed group."""
+    s = text.replace("colour", "color").replace("’", "'").replace("–", "-").replace("—", "-")  # phones' dashes
     s = re.sub(r"[,.;:!()]", " ", s)
     tokens: list[tuple[str, bool]] = []
     for group in s.split():
         parts = [p for p in group.split("-") if p]
         tokens.extend((p, len(parts) > 1) for p in parts)
+    return tokens
+
+
+def _capital_a(raw: str, n: int) -> list[bool]:
+    """For each of the ``n`` words, whether it was typed as a capital "A" in text that is not all capitals."""
+    if not any(c.islower() for c in raw):  # SHOUTED: no word's case tells anything
+        return [False] * n
+    typed = [w for w, _ in _words(_ECHOED_FLOOR_TYPED.sub("", raw.strip()))]
+    if len(typed) != n:  # (lower-casing changed the words: read none as a capital)
+        return [False] * n
+    return [w == "A" for w in typed]
+
+
+def _parse(text: str) -> Declaration:
+    raw = str(text)
+    # the floor as the table echoes it ("— at least 7-7-3-3-2", "(at least K-K-9-2-2)"), not "I have at least a…"
+    tokens = _words(_ECHOED_FLOOR.sub("", raw.strip().lower()))
     if not tokens:
         raise DeclarationParseError(f"say what the hand is, {_EXAMPLES}")
     words = [w for w, _ in tokens]
     some_kicker = _SOME_KICKER.search(raw) is not None  # (read before the text was lower-cased)
+    capital_a = _capital_a(raw, len(words))
     said: list[tuple[int, HandType]] = []  # every phrase's kind and place ("a pair of aces and a pair of eights")
     preset: tuple[int, ...] = ()
     used = [False] * len(words)
@@ -352,6 +370,9 @@ def _parse(text: str) -> Declaration:
             continue  # "with a kicker": some kicker, no rank ("with A kicker", in capitals, is the ace)
         if word in _PLURAL:
             found.append(_PLURAL[word])
+        elif word == "a" and capital_a[k] and (nxt in _ARTICLE_AFTER_WITH or nxt in _DIGIT_RANKS) and k and (
+                words[k - 1] in ("with", "and")):
+            found.append(14)  # "with A K J", "and A 10": a list of kickers whose first is the ace
         elif word == "a" and (grouped or words[k + 1 : k + 3] == ["full", "of"] or not (nxt in _ARTICLE_BEFORE or (
                 nxt in _DIGIT_RANKS and nxt not in _AN_DIGITS and (words[k - 1] if k else "") in _TAKES_ARTICLE) or (
                 nxt in _ARTICLE_AFTER_WITH and (words[k - 1] if k else "") in ("with", "and")) or (

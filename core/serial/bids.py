@@ -76,6 +76,8 @@ def _digit_words() -> dict[str, int]:
 _DIGIT_WORDS: Final = _digit_words()
 _GLUED = re.compile(r"^(\d+)\s*[x×*]\s*(\d+(?:'?s)?)$")
 _FILLER = frozenset({"x", "×", "*", "of", "times"})
+# what phones type for an apostrophe ("7’s") and a hyphen ("twenty–five"), as the keyboard's own
+_PHONE_PUNCTUATION: Final = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "–": "-", "—": "-", "‑": "-", "‐": "-"})
 
 
 def _parse_quantity(text: str) -> int | None:
@@ -127,10 +129,12 @@ class Bid:
         Raises :class:`~core.errors.BidParseError` (a ``ValueError``) for anything else.
         """
         raw = text
-        text = text.strip().lower().rstrip(".!")
+        text = text.strip().lower().translate(_PHONE_PUNCTUATION).rstrip(".!?")
         parts = [p for p in text.replace(",", " ").split() if p not in _FILLER]
         if len(parts) == 1 and (glued := _GLUED.match(parts[0])):
             parts = [glued.group(1), glued.group(2)]
+        if len(parts) == 3 and parts[0] in _TENS and _NUMBER_WORDS.get(parts[1], 0) in range(1, 10):
+            parts = [f"{parts[0]}-{parts[1]}", parts[2]]  # "twenty five sevens", as "twenty-five sevens"
         if len(parts) != 2:
             # "5x7" / "5×7" without spaces splits fine; "57" does not: say what we expect.
             raise BidParseError(

@@ -15,6 +15,9 @@ Choices where RULES.md is silent (documented here, as RULES.md asks):
   failed, the first player to have challenged it opens.
 * SLIPS and a change of seats: the slips were dealt for the seats there, so a table whose seats change
   between rounds begins a new session (new slips, ten rounds more, the tenth doubled).
+* SLIPS with ``last_hand_double``: no declared last hand comes after the tenth (``last`` during the tenth's
+  bidding names the tenth); the tenth declared the last hand is doubled twice — the seed doubles "the stakes it
+  otherwise would have been played for".
 
 Reduced formats (issue #12; the published "3×3" and "5×5" research formats): ``digits`` (2–10) digit
 values and ``serial_length`` (1–8) digits per serial.  With ``digits`` < 10 the digits in play are

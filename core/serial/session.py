@@ -82,7 +82,10 @@ class Session:
 
         Declared between rounds, or before the first bid of a round, it is that round; declared
         once bidding has begun, it is the next round.  With ``last_hand_double`` it plays at double
-        stake.  Declaring again changes nothing.
+        stake.  Declaring again changes nothing.  With SLIPS no hand comes after the tenth: declared
+        once the tenth's bidding has begun, the last hand is the tenth (not an eleventh, never dealt).
+        The tenth declared the last hand with ``last_hand_double`` is doubled twice, as the seed has it:
+        "the tenth number played is for double the stakes it otherwise would have been played for".
         """
         if self._last_hand_round is not None:
             return self._last_hand_round
@@ -92,6 +95,8 @@ class Session:
             number += 1
         elif current is not None and self.rules.last_hand_double:
             current.stake *= 2
+        if self.slips is not None:
+            number = min(number, SLIP_ROUNDS)
         self._last_hand_round = number
         return number
 

@@ -124,6 +124,10 @@ async def test_leaderboard_by_skill_and_by_money_this_season_and_all_time(harnes
     january = await h.do(BOB, "leaderboard", "2026-01", period="2026-01", by="skill")
     assert data(january)["period"] == "2026-01"
     assert (await h.do(BOB, "leaderboard", "sideways")).code == "bad-option"
+    named = await h.do(BOB, "leaderboard", "period=all", "by=money")  # named, as `start` takes its options
+    assert named.ok and data(named)["standings"] == data(everyone)["standings"] and "all time, by money" in named.text
+    for wrong in ("by=cards", "game=money", "period=money", "by="):  # a value under another's name is refused
+        assert (await h.do(BOB, "leaderboard", wrong)).code == "bad-option", wrong
     empty = await h.do(BOB, "leaderboard", "cards")
     assert empty.ok and "Nobody is on the board" in empty.text
 

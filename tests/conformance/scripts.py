@@ -197,7 +197,8 @@ def serial_by_form_and_options() -> Script:
         Step(1, "join"), Step(2, "join", via="button"), Step(0, "deal", via="button"),
         Step("turn", "bid", ("1", "0"), {"quantity": 1, "digit": 0}, via="form"),
         Step("turn", "bid", ("1", "9"), {"quantity": 1, "digit": 9}, via="options"),
-        Step("turn", "bid", ("25", "0")),  # 25 zeros: three serials hold 24 digits
+        Step("turn", "bid", ("2", "7’s")),  # a phone's apostrophe
+        Step("turn", "bid", ("twenty", "five", "zeros")),  # three serials hold 24 digits
         Step("turn", "bid", ("24", "9"), {"quantity": 24, "digit": 9}, via="form"),
         Step("turn", "bid", ("24", "9")),  # nothing is higher
         Step("turn", "challenge", via="button"), Step("turn", "challenge"),
@@ -289,3 +290,23 @@ def twelve_seats() -> Script:
     steps += [Step("turn", "challenge", via="button" if i % 2 else "text") for i in range(11)]
     steps += [Step(0, "history"), Step(0, "end")]
     return Script("twelve-seats", seed=29, items=tuple(steps))
+
+
+def words_people_send() -> Script:
+    """Options as people send them where a surface offers them or the other commands take them: the format every
+    game plays (`rounds`) for the card game, which has no other; a preset only one game has (`wild`) naming its
+    game; a list of admins with a space after its comma (Slack's mention picker leaves one); a report's words
+    named, as `start` and `config` take theirs."""
+    steps: list[Item] = [
+        Step(0, "start", ("game=cards", "format=elimination"), {"game": "cards", "format": "elimination"},
+             via="options"),  # the card game has no elimination
+        Step(0, "start", ("game=cards", "format=rounds"), {"game": "cards", "format": "rounds"}, via="options"),
+        Step(0, "end"),
+        Step(0, "start", ("wild",), {"preset": "wild"}, via="options"),
+        Step(0, "status"), Step(0, "end"),
+        Step(1, "config", ("turn_timeout=120",)),  # not an admin yet
+        Step(0, "config", ("admins=@1,", "@2")),
+        Step(1, "config", ("turn_timeout=120",)), Step(2, "config", ("lobby_timeout=120",)),
+        Step(0, "leaderboard", ("game=cards",)), Step(0, "leaderboard", ("by=money", "period=all")),
+    ]
+    return Script("words-people-send", seed=31, items=tuple(steps))

@@ -129,7 +129,10 @@ class Surface:
         return f"<@{self.users[user]}>"
 
     def words(self, step: Step) -> list[str]:
-        return [self.mention(int(w[1:])) if re.fullmatch(r"@\d", w) else w for w in step.words]
+        """The step's words, each ``@1`` (or ``@1,``, or ``admins=@1,``) with seat 1's mention as the platform
+        writes it."""
+        return [re.sub(r"@(\d+)", lambda m: self.mention(int(m.group(1))), w) if re.search(r"(^|=)@\d+,?$", w)
+                else w for w in step.words]
 
     async def play(self, script: Script) -> Played:
         await self.next_channel()
@@ -308,7 +311,13 @@ class Discord(Surface):
             if free is not None:
                 options[free.name] = " ".join(words)
             else:
-                for param, word in zip([p for p in spec.params if not p.words], words, strict=False):
+                named = {p.name: p for p in spec.params if not p.words}
+                for word in [w for w in words if w.partition("=")[0] in named]:  # `by=money`: the option named so
+                    name, _, value = word.partition("=")
+                    options[name] = int(value) if named[name].kind is Kind.INT and value.isdigit() else value
+                    words.remove(word)
+                for param, word in zip([p for p in spec.params if not p.words and p.name not in options], words,
+                                       strict=False):
                     if param.kind is Kind.USER:
                         options[param.name] = int(word.strip("<@>"))
                     elif param.kind is Kind.INT and word.isdigit():

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from adapters.discord.commands import top_level
 from core.registry import register, unregister
 from core.serial.rules import RankOrder
 from tests.conformance import scripts as S
@@ -118,10 +119,10 @@ def refusals(answers: list[tuple[str, bool, str | None]]) -> list[tuple[str, str
 
 async def test_the_serial_game_by_form_and_options_at_the_least_and_largest_bids(tmp_path: Path) -> None:
     [answers] = await check(tmp_path, [S.serial_by_form_and_options()])
-    assert refusals(answers) == [("bid 25 0", "quantity-out-of-range"), ("bid 24 9", "bid-too-low"),
+    assert refusals(answers) == [("bid twenty five zeros", "quantity-out-of-range"), ("bid 24 9", "bid-too-low"),
                                  ("config turn_timeout=90", "not-admin")], answers
     assert [step for step, ok, _ in answers if ok and step.startswith("bid")] == [
-        "bid 1 0 [form]", "bid 1 9 [options]", "bid 24 9 [form]"]
+        "bid 1 0 [form]", "bid 1 9 [options]", "bid 2 7’s [text]", "bid 24 9 [form]"]
 
 
 async def test_who_pays_for_dinner(tmp_path: Path) -> None:
@@ -151,3 +152,21 @@ async def test_twelve_seats(tmp_path: Path) -> None:
     assert len([step for step, ok, _ in answers if ok and step.startswith("challenge")]) == 11
     dealt = [e for e in played[0].events if "serials" in e]
     assert len(dealt) == 2 and len(dealt[1]["serials"]) == 12  # counted, and the next round dealt to all twelve
+
+
+async def test_words_people_send(tmp_path: Path) -> None:
+    async with three_surfaces(tmp_path, 1) as surfaces:
+        played = await play_everywhere(surfaces, S.words_people_send())
+        same_everywhere(surfaces, played, S.words_people_send())
+        assert refusals(played[0].answers) == [
+            ("start game=cards format=elimination", "bad-option"), ("config turn_timeout=120", "not-admin")
+        ], played[0].answers
+        for surface in surfaces:
+            wild = next(r for c, r in surface.replies if c.name == "status" and r.ok)
+            assert "Liar's Poker with cards" in wild.text and "(wild," in wild.text, wild.text  # `wild` named the game
+        discord = next(s for s in surfaces if isinstance(s, Discord))
+        g, channel = discord.guild.id, discord.channel.id
+        iid = await discord.fake.send_autocomplete(int(discord.users[0]), g, channel, top_level("leaderboard"),
+                                                   "leaderboard", {"period": "a"}, focused="period")
+        offered = [c["value"] for c in (await discord.fake.wait_for_callback(iid)).data["choices"]]
+        assert offered == ["all"], offered  # the option's help says "YYYY-MM, or 'all'"

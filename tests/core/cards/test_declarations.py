@@ -169,6 +169,16 @@ def test_two_groups_said_one_by_one_make_the_hand_they_make(text: str, kind: Han
         ("three 7s with a Q kicker", T.THREE_OF_A_KIND, (7, 12)),
         ("a pair of 7s and a K kicker", T.PAIR, (7, 13)),
         ("pair of kings with A kicker", T.PAIR, (13, 14)),  # the ace, said by its letter
+        # after "and", "a" before a figure is the article, as after "with" (it was the ace: a bigger claim)
+        ("three 7s and a 9 kicker", T.THREE_OF_A_KIND, (7, 9)),
+        ("pair of jacks and a 10", T.PAIR, (11, 10)),
+        ("pair of jacks with a 9 and a 7", T.PAIR, (11, 9, 7)),  # (refused: "nine-ace-seven kickers")
+        # a capital A opening a list of kickers is the ace, as "with A-Q-J" is (it was dropped: a smaller claim)
+        ("pair of tens with A K J", T.PAIR, (10, 14, 13, 11)),
+        ("three kings with A Q kickers", T.THREE_OF_A_KIND, (13, 14, 12)),
+        ("pair of 9s with A 10 8", T.PAIR, (9, 14, 10, 8)),
+        ("pair of kings and A Q J", T.PAIR, (13, 14, 12, 11)),
+        ("PAIR OF KINGS WITH A Q KICKER", T.PAIR, (13, 12)),  # shouted: no word's case tells anything
     ],
 )
 def test_what_people_type_is_read_as_they_mean_it(text: str, kind: HandType, ranks: tuple[int, ...]) -> None:

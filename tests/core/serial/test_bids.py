@@ -38,6 +38,15 @@ ZL, ZH, AH = RankOrder.ZERO_LOW, RankOrder.ZERO_HIGH, RankOrder.ACES_HIGH
         ("ten tens", 10, 0),
         ("twenty-one threes", 21, 3),
         ("12 of 4s", 12, 4),
+        # as phones type them: a curly apostrophe, dashes for hyphens, a question mark; two words for a number
+        ("2 7’s", 2, 7),
+        ("2 7‘s", 2, 7),
+        ("5x7’s", 5, 7),
+        ("twenty–five sevens", 25, 7),
+        ("twenty—five sevens", 25, 7),
+        ("twenty‑five sevens", 25, 7),
+        ("twenty five sevens", 25, 7),
+        ("5 nines?", 5, 9),
     ],
 )
 def test_parse_reads_what_people_type(text: str, quantity: int, digit: int) -> None:
@@ -78,6 +87,10 @@ def test_parse_keeps_the_tables_rank_order(order: RankOrder) -> None:
         "challenge",
         "5x",
         "x7",
+        "twenty zero sevens",  # no number: "twenty" and "zero" are two
+        "twenty ten sevens",
+        "five twenty sevens",
+        "5 7’’s",
     ],
 )
 def test_parse_rejects_anything_else_with_bid_parse_error(text: str) -> None:
