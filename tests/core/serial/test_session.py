@@ -329,33 +329,34 @@ def test_a_session_seats_two_to_twelve() -> None:
 
 
 
+
+def slips_played_to(rules: Rules, rounds: int) -> Session:
+    """A SLIPS session with ``rounds`` rounds played (every bid made) and the next one dealt."""
+    session = slips_session(rules)
+    for _ in range(rounds):
+        session.deal()
+        finish(session, "1 0")
+    session.deal()
+    return session
+
+
 def test_slips_tenth_round_declared_the_last_hand_doubles_twice_and_no_eleventh_is_named() -> None:
     """SLIPS' tenth round is at double "the stakes it otherwise would have been played for" (the seed): declared
     the last hand with last_hand_double (before its first bid, or during the ninth's bidding) that is twice
     double.  Declared during the tenth's bidding, the last hand is the tenth: SLIPS never deals an eleventh."""
     rules = make_rules("classic", serial_source="slips", first_opener="host", stake=3, last_hand_double=True)
-    before_the_bid = slips_session(rules)
-    for _ in range(9):
-        before_the_bid.deal()
-        finish(before_the_bid, "1 0")
-    tenth = before_the_bid.deal()
-    assert tenth.stake == 6
+    before_the_bid = slips_played_to(rules, 9)
+    tenth = before_the_bid.round
+    assert tenth is not None and tenth.stake == 6
     assert before_the_bid.declare_last_hand() == 10 and tenth.stake == 12
-    during_the_ninth = slips_session(rules)
-    for _ in range(8):
-        during_the_ninth.deal()
-        finish(during_the_ninth, "1 0")
-    ninth = during_the_ninth.deal()
-    during_the_ninth.apply(action(ninth, "a", "1 0"))
-    assert during_the_ninth.declare_last_hand() == 10
-    finish_round(during_the_ninth)
-    assert during_the_ninth.deal().stake == 12
-    during_the_tenth = slips_session(rules)
-    for _ in range(9):
-        during_the_tenth.deal()
-        finish(during_the_tenth, "1 0")
-    bidding = during_the_tenth.deal()
-    during_the_tenth.apply(action(bidding, "a", "1 0"))
-    assert during_the_tenth.declare_last_hand() == 10  # (it named an eleventh, which SLIPS never deals)
-    finish_round(during_the_tenth)
-    assert during_the_tenth.over and bidding.stake == 6
+    for played, last_stake in ((8, 12), (9, 6)):  # declared during the ninth's bidding, and during the tenth's
+        bidding = slips_played_to(rules, played)
+        under_way = bidding.round
+        assert under_way is not None
+        bidding.apply(action(under_way, "a", "1 0"))
+        assert bidding.declare_last_hand() == 10  # (during the tenth's it named an eleventh, never dealt)
+        finish_round(bidding)
+        if played == 8:
+            assert bidding.deal().stake == last_stake
+        else:
+            assert bidding.over and under_way.stake == last_stake
