@@ -113,8 +113,16 @@ class Service:
         """Reload every open table from its event log."""
         for stored in await self.rt.store.load_open_tables():
             key = TableKey.from_server(stored.server, stored.channel)
-            if self.rt.serves(key):
+            if not self.rt.serves(key):
+                continue
+            try:
                 self.rt.adopt(key, stored)
+            except Exception as exc:  # one table's log this code cannot replay: every other table still starts
+                # (it stays stored as it is; a command there meets the same failure.  The error's text may quote
+                # the event, a serial in it: at DEBUG only)
+                log.error("table %d in %s could not be rebuilt from its %d stored events (%s): not loaded",
+                          stored.table_id, key, len(stored.events), type(exc).__name__)
+                log.debug("table %d: %s", stored.table_id, exc, exc_info=exc)
         for server in {key.server for key in self.rt.tables}:
             await self.rt.stored_settings(server)
         log.info("loaded %d open tables", len(self.rt.tables))

@@ -84,6 +84,31 @@ async def test_a_restart_mid_bidding_continues_the_same_round(harness: Harness) 
     assert ledger_sum(h)[1] == 0
 
 
+async def test_a_table_whose_log_cannot_be_replayed_does_not_stop_the_others_from_starting(
+        harness: Harness, caplog: pytest.LogCaptureFixture) -> None:
+    """A stored log this code cannot replay (written by another version, say) was an exception out of
+    ``Service.start``: the bot did not start at all, for any server.  Now that table alone is left out, said at
+    ERROR without the event's text (a serial may be in it)."""
+    h = harness
+    other = TableKey(KEY.platform, KEY.server_id, "other-channel")
+    await open_three(h)
+    assert (await h.do(ALICE, "start", key=other)).ok and (await h.do(BOB, "join", key=other)).ok
+    broken = h.table().id
+    serials = [str(s) for s in live_round(h.table()).serials.values()]
+    with sqlite3.connect(h.path) as db:  # a move by nobody seated: no version of the game can replay it
+        seq = db.execute("SELECT MAX(seq) FROM table_events WHERE table_id = ?", (broken,)).fetchone()[0]
+        db.execute("INSERT INTO table_events (table_id, seq, at, event) VALUES (?, ?, 0, ?)",
+                   (broken, seq + 1, '{"t": "act", "player": "nobody", "bid": [1, 0]}'))
+    caplog.set_level("INFO")
+    service = await h.restart()
+    assert service.table(KEY) is None and service.table(other) is not None  # the other table started
+    assert (await h.do(BOB, "status", key=other)).ok
+    [error] = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert f"table {broken} in" in error.getMessage() and "could not be rebuilt" in error.getMessage()
+    logged = "\n".join(r.getMessage() for r in caplog.records if r.levelno >= 20)
+    assert not any(serial in logged or serial.split()[1] in logged for serial in serials)
+
+
 async def test_bad_input_gets_one_private_reply_and_changes_nothing(harness: Harness) -> None:
     h = harness
     assert (await h.do(ALICE, "bid", "5", "7")).code == "no-table"
