@@ -6,14 +6,31 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from urllib.parse import SplitResult, urlsplit
 
-__all__ = ["DEFAULT_COMPUTER_DELAY", "SECRET_LOGGERS", "ConfigError", "Env", "configure_logging"]
+__all__ = ["DEFAULT_COMPUTER_DELAY", "SECRET_LOGGERS", "ConfigError", "Env", "checked_url", "configure_logging"]
 
 DEFAULT_COMPUTER_DELAY = 1.5
 
 
 class ConfigError(ValueError):
     """A missing or malformed setting; the message names the variable and what it should hold."""
+
+
+def checked_url(name: str, value: str, schemes: tuple[str, ...], example: str) -> SplitResult:
+    """``value`` read as a URL of one of ``schemes`` with a host and, if it names one, a port 0-65535; else the
+    :class:`ConfigError` that names ``name`` (urlsplit reads a port only when asked: `:99999`, `:abc` passed the
+    check and failed later, after the database was opened, or as a traceback)."""
+    parts = urlsplit(value)
+    try:
+        _ = parts.port  # read, so checked
+        good = parts.scheme in schemes and bool(parts.hostname)
+    except ValueError:  # the port is no number, or out of range
+        good = False
+    if not good:
+        kind = f"{schemes[0]}(s)" if schemes == (schemes[0], schemes[0] + "s") else "/".join(schemes)
+        raise ConfigError(f"{name} must be a {kind} URL like {example}, not {value!r}.")
+    return parts
 
 
 class Env:
@@ -68,7 +85,10 @@ class Env:
 
 # Libraries that log what the bot writes and sends at DEBUG: the store's statements with their values (a deal's
 # serials, salt and deck), Discord's and Slack's request bodies (the serial DMs).  Held at INFO whatever the level.
-SECRET_LOGGERS = ("aiosqlite", "asyncpg", "discord.http", "discord.gateway", "slack_sdk", "slack_bolt")
+# discord.webhook logs each interaction's callback and follow-up URLs, its token in them (15 minutes to read the
+# answer — a "My serial" among them — or to post as the bot).
+SECRET_LOGGERS = ("aiosqlite", "asyncpg", "discord.http", "discord.gateway", "discord.webhook", "slack_sdk",
+                  "slack_bolt")
 
 
 def configure_logging(level: str | int) -> None:

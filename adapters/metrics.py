@@ -37,7 +37,9 @@ time from every service that registered (:func:`watch`), so nothing has to keep 
 
 from __future__ import annotations
 
+import logging
 import socket
+import sys
 import threading
 import weakref
 from collections.abc import Iterator, Sized
@@ -63,6 +65,8 @@ __all__ = [
     "serve",
     "watch",
 ]
+
+log = logging.getLogger(__name__)
 
 CONTENT_TYPE: Final = CONTENT_TYPE_LATEST
 _FAST: Final = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
@@ -133,12 +137,39 @@ def exposition() -> bytes:
 
 
 class _Quiet(WSGIRequestHandler):
+    timeout = 5  # seconds a client may take to send its request: one that sends nothing held a thread for good
+
     def log_message(self, format: str, *args: Any) -> None:
         """Not a line on stderr per scrape."""
 
 
+MOST_CLIENTS: Final = 16
+"""Scrapes served at once; a connection beyond them is closed at once (200 idle ones held 200 threads and
+file descriptors, and the bot's own files failed to open)."""
+
+
 class _Server(ThreadingMixIn, WSGIServer):
     daemon_threads = True
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._slots = threading.BoundedSemaphore(MOST_CLIENTS)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self._slots.acquire(blocking=False):  # full: this one is dropped, not queued
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that went away or timed out: a line at DEBUG, not a traceback on stderr per connection."""
+        log.debug("metrics client %s: %s", client_address, sys.exc_info()[1])
 
 
 def _server_class(host: str) -> type[_Server]:

@@ -16,6 +16,7 @@ import contextlib
 import os
 from typing import Any, Protocol
 
+from adapters.config import Env
 from adapters.installs import SlackInstalls
 from bot.ports import Store
 
@@ -48,7 +49,9 @@ class StoreUnavailable(ValueError):
 
 
 def store_url_from_env() -> str:
-    return os.environ.get("LIARS_DATABASE_URL") or os.environ.get("LIARS_DB") or "./liars.sqlite3"
+    """``LIARS_DATABASE_URL``, else ``LIARS_DB``, else ``./liars.sqlite3``; a blank setting is unset (one of
+    spaces made a SQLite file named "   ")."""
+    return Env(os.environ).database(None) or "./liars.sqlite3"
 
 
 def is_postgres_url(url: str) -> bool:
@@ -94,11 +97,13 @@ async def open_store(url: str | None = None, *, existing: bool = False, **option
     url = url or store_url_from_env()
     if existing and not is_postgres_url(url):
         try:
-            missing = not os.path.exists(sqlite_path(url))  # noqa: ASYNC240 - one stat, at start-up
+            path = sqlite_path(url)
         except ValueError:
-            missing = False  # (make_store names what is wrong with the URL)
-        if missing:
+            path = None  # (make_store names what is wrong with the URL)
+        if path is not None and not os.path.exists(path):  # noqa: ASYNC240 - one stat, at start-up
             raise StoreUnavailable(f"cannot open {redacted(url)}: there is no database there")
+        if path is not None and os.path.isdir(path):  # noqa: ASYNC240 - (it said "disk I/O error")
+            raise StoreUnavailable(f"cannot open {redacted(url)}: that is a folder, not a database")
         _refuse_foreign(url)
     try:
         store = make_store(url, **options)

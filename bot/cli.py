@@ -112,7 +112,7 @@ def cmd_forget(args: argparse.Namespace) -> int:
         return fail(f"this erases {args.server}'s ledger, rounds, tables and settings for good: add --yes")
 
     async def run() -> dict[str, int]:
-        store = await open_store(args.db)
+        store = await open_store(args.db, existing=True)  # a mistyped --db: refused, not made and "erased"
         try:
             return await store.erase_server(args.server)
         finally:

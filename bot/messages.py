@@ -349,8 +349,10 @@ def help_text(sections: Sequence[tuple[str, Sequence[CommandSpec]]], game_title:
     return "\n".join(lines)
 
 
-def rules_without_table(description: str) -> str:
-    return "No table here. A new table would play: " + description
+def rules_without_table(description: str, table_here: bool = False) -> str:
+    """A new table's rules: where none is open, or (``table_here``) where one of another game is."""
+    return ("A new table of that game would play: " if table_here else "No table here. A new table would play: "
+            ) + description
 
 
 def settings_saved(settings: Mapping[str, Any], games: Iterable[str]) -> str:

@@ -142,15 +142,16 @@ class Reports:
     async def rules(self, cmd: Command) -> Reply:
         table = self.rt.tables.get(cmd.key)
         settings = await self.rt.settings(cmd.key.server)
-        if table is not None:  # the game's money tokens in the server's unit
-            return Reply(M.with_units(table.game.describe(table.rules), settings))
         # the game asked for (`rules cards`, `rules game=cards`; it described the serial game whatever was named)
-        asked = str(cmd.options.get("game") or next((w.partition("=")[2] or w for w in cmd.args), DEFAULT_GAME))
-        if asked.strip().lower() not in GAMES:
+        named = cmd.options.get("game") or next((w.partition("=")[2] or w for w in cmd.args), None)
+        asked = str(named).strip().lower() if named is not None else None
+        if asked is not None and asked not in GAMES:  # (at a table `rules chess` showed the table's rules)
             raise UserError(R.unknown_game(GAMES), "bad-option")
-        game = get_game(asked.strip().lower())
+        if table is not None and asked in (None, table.game.name):  # the game's money tokens in the server's unit
+            return Reply(M.with_units(table.game.describe(table.rules), settings))
+        game = get_game(asked or DEFAULT_GAME)  # another game's, at a table of one game: a new table's rules
         rules = game.make_rules(*game_defaults(settings, game.name))
-        return Reply(M.with_units(M.rules_without_table(game.describe(rules)), settings))
+        return Reply(M.with_units(M.rules_without_table(game.describe(rules), table is not None), settings))
 
     async def help(self, cmd: Command) -> Reply:
         """The table's game's moves and reads (every game's, where no table is open), then the table's

@@ -192,13 +192,28 @@ async def play(
     rng = random.Random(seed) if seed is not None else None
     viewer = YOU if humans else None
     picture_dir, stem = _picture_place(db_path)
+    made = _new_file(db_path)
     service, notifier = await terminal_table(out, viewer, db_path=db_path, rng=rng, picture_dir=picture_dir,
                                              picture_stem=stem, viewer_name=player_name())
+    code = 2
     try:
-        return await _run(service, notifier, game=game, seats=seats, preset=preset, stake=stake, humans=humans,
+        code = await _run(service, notifier, game=game, seats=seats, preset=preset, stake=stake, humans=humans,
                           rounds=rounds, level=level, stdin=stdin, out=out, options=options, new_only=new_only)
+        return code
     finally:
         await service.close()
+        if made is not None and code == 2:  # a refused table on a database this run made: none is left behind
+            for leftover in (made, made.with_name(made.name + "-wal"), made.with_name(made.name + "-shm")):
+                leftover.unlink(missing_ok=True)
+
+
+def _new_file(db_path: str | None) -> Path | None:
+    """The SQLite file ``liars play`` is about to make (None if it is there already, or the store is PostgreSQL)."""
+    url = db_path or store_url_from_env()
+    if is_postgres_url(url):
+        return None
+    path = Path(sqlite_path(url))  # (_picture_place has read the URL already)
+    return None if path.exists() else path
 
 
 def _not_for_this_table(table: TableState, *, seats: int | None, preset: str | None, stake: int | None,

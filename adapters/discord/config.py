@@ -38,9 +38,8 @@ import os
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
 
-from adapters.config import DEFAULT_COMPUTER_DELAY, ConfigError, Env
+from adapters.config import DEFAULT_COMPUTER_DELAY, ConfigError, Env, checked_url
 
 __all__ = [
     "DEFAULT_API_BASE",
@@ -111,19 +110,13 @@ class DiscordConfig:
                               f"ID with Developer Mode on), not {guild!r}.")
         api_base = get("DISCORD_API_BASE")
         if api_base is not None:
-            parts = urlsplit(api_base)
-            if parts.scheme not in ("http", "https") or not parts.netloc:
-                raise ConfigError(f"DISCORD_API_BASE must be an http(s) URL like {DEFAULT_API_BASE}, not {api_base!r}.")
+            parts = checked_url("DISCORD_API_BASE", api_base, ("http", "https"), DEFAULT_API_BASE)
             api_base = api_base.rstrip("/")
             if parts.path in ("", "/"):
                 api_base += "/api/v10"  # a bare host: discord.py wants the versioned base
         gateway = get("DISCORD_GATEWAY_URL")
         if gateway is not None:
-            parts = urlsplit(gateway)
-            if parts.scheme not in ("ws", "wss") or not parts.netloc:
-                raise ConfigError(
-                    f"DISCORD_GATEWAY_URL must be a ws(s) URL like wss://gateway.discord.gg, not {gateway!r}."
-                )
+            checked_url("DISCORD_GATEWAY_URL", gateway, ("ws", "wss"), "wss://gateway.discord.gg")
         delay = settings.computer_delay()
         level = settings.log_level()
         settings.picture_process()  # checked here; the picture worker reads it

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .shell import fail
@@ -28,8 +29,9 @@ def register(sub: Any) -> None:
     p.add_argument("--players", type=int, default=None, help="table size (default: one seat per strategy named)")
     p.add_argument(
         "--strategies",
-        default="reader,binomial,binomial",
-        help="comma-separated strategy per seat; a short list is padded with its last name (default: %(default)s)",
+        default=None,
+        help="comma-separated strategy per seat; a short list is padded with its last name (default: "
+             f"{SERIAL_LINEUP}; with --game cards, {CARD_LINEUP})",
     )
     p.add_argument("--rounds", type=int, default=2000,
                    help="rounds to play; with --game cards, whole games (default: %(default)s)")
@@ -50,6 +52,30 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_arena)
 
 
+SERIAL_LINEUP = "reader,binomial,binomial"
+CARD_LINEUP = "hard,normal,normal"
+
+
+def _lineup(args: argparse.Namespace, known: Sequence[str], most: int, suffix: str = "\0") -> list[str] | str:
+    """The strategy of each seat (``--strategies`` padded to ``--players``), or what is wrong: the names first,
+    then the count (an unknown name was reported as "--players must be 2 to 12")."""
+    default = CARD_LINEUP if args.game == "cards" else SERIAL_LINEUP
+    names = [s.strip().lower().replace("_", "-") for s in str(args.strategies or default).split(",") if s.strip()]
+    if not names:
+        return "--strategies names no strategy"
+    unknown = [n for n in names if n.removesuffix(suffix) not in known]
+    if unknown:
+        return f"unknown strategy {unknown[0]!r}; strategies are: {', '.join(known)}"
+    players = args.players if args.players is not None else len(names)
+    if not 2 <= players <= most:
+        if args.players is None:
+            return f"--strategies names {len(names)}: name 2 to {most} (one a seat), or give --players"
+        return f"--players must be 2 to {most}"
+    if len(names) > players:
+        return f"--strategies names {len(names)} strategies for {players} seats"
+    return names + [names[-1]] * (players - len(names))
+
+
 def _overrides(items: list[str]) -> dict[str, str] | str:
     """The ``--option NAME=VALUE`` words as rule overrides, or what is wrong with one of them."""
     overrides: dict[str, str] = {}
@@ -64,30 +90,25 @@ def _overrides(items: list[str]) -> dict[str, str] | str:
 def cmd_arena(args: argparse.Namespace) -> int:
     if args.game == "cards":
         return cmd_card_arena(args)
-    from core.serial.bids import MAX_PLAYERS, MIN_PLAYERS
+    from core.serial.bids import MAX_PLAYERS
     from core.serial.players import STRATEGY_NAMES
     from core.serial.rules import RulesError, make_rules
     from core.serial.solve.arena import ArenaError, run_arena
 
-    names = [s.strip() for s in str(args.strategies).split(",") if s.strip()]
-    if not names:
-        return fail("--strategies names no strategy")
-    players = args.players if args.players is not None else len(names)
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        return fail(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}")
-    if len(names) > players:
-        return fail(f"--strategies names {len(names)} strategies for {players} seats")
-    names += [names[-1]] * (players - len(names))
-    suffix = "+elim" if args.format == "elimination" else "\0"
-    unknown = [n for n in names if n.lower().replace("_", "-").removesuffix(suffix) not in STRATEGY_NAMES]
-    if unknown:
-        return fail(f"unknown strategy {unknown[0]!r}; strategies are: {', '.join(STRATEGY_NAMES)}")
-    names = [n.lower().replace("_", "-") for n in names]
-    if args.rounds < 1:
-        return fail("--rounds must be at least 1")
     overrides = _overrides(args.option)
     if isinstance(overrides, str):
         return fail(overrides)
+    named = overrides.pop("format", None)  # `--option format=elimination` is the format, as --format is
+    if named is not None and args.format != "rounds" and named != args.format:
+        return fail(f"--format {args.format} and --option format={named} disagree: give one")
+    args.format = named or args.format
+    if args.format not in ("rounds", "elimination"):
+        return fail(f"--format takes rounds or elimination, not {args.format!r}")
+    names = _lineup(args, STRATEGY_NAMES, MAX_PLAYERS, "+elim" if args.format == "elimination" else "\0")
+    if isinstance(names, str):
+        return fail(names)
+    if args.rounds < 1:
+        return fail("--rounds must be at least 1")
     try:
         rules = make_rules(args.preset or "classic", **overrides)
     except RulesError as exc:
@@ -155,22 +176,20 @@ def format_result(result: ArenaResult) -> str:
 
 
 def cmd_card_arena(args: argparse.Namespace) -> int:
-    from core.cards.arena import CardArenaError, run_card_arena
+    from core.cards.arena import CARD_PLAYERS, CardArenaError, run_card_arena
     from core.cards.rules import RulesError, make_rules
     from core.figures import bracket, decision_ms
 
-    names = [s.strip().lower() for s in str(args.strategies).split(",") if s.strip()]
-    if not names:
-        return fail("--strategies names no player")
-    players = args.players if args.players is not None else len(names)
-    if not 2 <= players <= 12:
-        return fail("--players must be 2 to 12")
-    if len(names) > players:
-        return fail(f"--strategies names {len(names)} players for {players} seats")
-    names += [names[-1]] * (players - len(names))
     overrides = _overrides(args.option)
     if isinstance(overrides, str):
         return fail(overrides)
+    if args.format != "rounds" or overrides.get("format", "rounds") != "rounds":
+        return fail("the card game has one format: leave --format out")
+    overrides.pop("format", None)
+    names = _lineup(args, CARD_PLAYERS, 12)
+    if isinstance(names, str):
+        return fail(names)
+    players = len(names)
     try:
         rules = make_rules(args.preset or "standard", overrides)
         result = run_card_arena(names, args.rounds, rules, args.seed, clock=time.perf_counter)

@@ -13,7 +13,7 @@ import dataclasses
 import time
 from typing import Any
 
-from .shell import fail
+from .shell import fail, unwritable
 
 __all__ = ["cmd_train", "register"]
 
@@ -61,10 +61,23 @@ def cmd_train(args: argparse.Namespace) -> int:
     from .files import write_trained_module
 
     try:
-        tables = [(make_rules(p.strip()), int(n)) for n in args.players.split(",") for p in args.presets.split(",")]
+        sizes = [int(n) for n in args.players.split(",")]
+    except ValueError:
+        return fail(f"--players takes table sizes 2 to 12, comma-separated, not {args.players!r}")
+    if not all(2 <= n <= 12 for n in sizes):
+        return fail(f"--players takes table sizes 2 to 12, comma-separated, not {args.players!r}")
+    try:
         rounds = {int(k): int(v) for k, v in (item.split(":") for item in args.rounds.split(","))}
-    except (RulesError, ValueError) as exc:
+    except ValueError:
+        return fail(f"--rounds takes size:rounds pairs like 2:600,3:300, not {args.rounds!r}")
+    if not all(v >= 1 for v in rounds.values()):
+        return fail(f"--rounds: each table plays at least one round a pairing, not {args.rounds!r}")
+    try:
+        tables = [(make_rules(p.strip()), n) for n in sizes for p in args.presets.split(",")]
+    except RulesError as exc:
         return fail(str(exc))
+    if args.write is not None and (why := unwritable(args.write)) is not None:
+        return fail(why)
     if args.exploit_weight < 0 or args.exploit_rounds < 1 or args.exploit_particles < 1 or not 0 < args.sigma <= 1:
         return fail("--exploit-weight must be at least 0, --exploit-rounds and --exploit-particles at least 1, "
                     "--sigma above 0 and at most 1")
@@ -75,7 +88,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         return fail(str(exc))
     if args.generations < 0 or args.size < 1:
         return fail("--generations must be at least 0 and --size at least 1")
-    trained: dict[str, dict[str, Any]] = dict(load()) if args.write else {}
+    trained: dict[str, dict[str, Any]] = dict(load()) if args.write is not None else {}
     for rules, n in tables:
         start = time.process_time()
         r = rounds.get(n, min(rounds.values()))
@@ -107,7 +120,7 @@ def cmd_train(args: argparse.Namespace) -> int:
             entry["exploit"] = round(result.final_exploit, 4)
             entry["exploit_weight"] = args.exploit_weight
         trained[key_of(rules, n)] = entry
-        if args.write:
+        if args.write is not None:
             write_trained_module(args.write, trained)
             print(f"wrote {args.write}", flush=True)
     return 0

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from adapters.config import DEFAULT_COMPUTER_DELAY, ConfigError, Env
+from adapters.config import DEFAULT_COMPUTER_DELAY, ConfigError, Env, checked_url
 
 __all__ = ["DEFAULT_API_URL", "ConfigError", "SlackConfig"]
 
@@ -96,9 +96,7 @@ class SlackConfig:
             raise ConfigError("SLACK_SIGNING_SECRET is not set: HTTP mode needs it to verify Slack's requests "
                               "(Basic Information → Signing Secret). Set SLACK_APP_TOKEN instead for Socket Mode.")
         api_url = get("SLACK_API_URL") or DEFAULT_API_URL
-        parts = urlsplit(api_url)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise ConfigError(f"SLACK_API_URL must be an http(s) URL like {DEFAULT_API_URL}, not {api_url!r}.")
+        checked_url("SLACK_API_URL", api_url, ("http", "https"), DEFAULT_API_URL)
         if not api_url.endswith("/"):
             api_url += "/"  # slack_sdk joins method names onto it
         named = "PORT" if port is None else "--port"  # the refusal names what was typed
@@ -109,10 +107,8 @@ class SlackConfig:
         delay = settings.computer_delay()
         settings.picture_process()  # checked here; the picture worker reads it
         redirect = get("SLACK_REDIRECT_URI")
-        where = urlsplit(redirect) if redirect is not None else None
-        if where is not None and (where.scheme not in ("http", "https") or not where.netloc):
-            raise ConfigError(f"SLACK_REDIRECT_URI must be an http(s) URL like https://liars.example/slack/"
-                              f"oauth_redirect, not {redirect!r}.")
+        if redirect is not None:
+            checked_url("SLACK_REDIRECT_URI", redirect, ("http", "https"), "https://liars.example/slack/oauth_redirect")
         return cls(
             bot_token=bot_token,
             signing_secret=signing_secret,

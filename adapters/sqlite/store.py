@@ -65,7 +65,7 @@ async def _connect(path: str) -> aiosqlite.Connection:
 class SqliteStore(StoreBase[Unit]):
     def __init__(self, path: str | None = None, *, synchronous: str = "FULL", checkpoint_interval: float = 1.0) -> None:
         super().__init__("liars-sqlite-writer")
-        self.path = path or os.environ.get("LIARS_DB", "./liars.sqlite3")
+        self.path = path or os.environ.get("LIARS_DB", "").strip() or "./liars.sqlite3"  # (blank: unset)
         self.synchronous = synchronous
         self._db: aiosqlite.Connection | None = None
         self.checkpoint_interval = checkpoint_interval

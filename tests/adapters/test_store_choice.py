@@ -52,6 +52,21 @@ def test_the_platform_configs_prefer_the_url_and_an_explicit_db_to_both() -> Non
     assert SlackConfig.from_env({**slack, **env}, db_path="y.sqlite3").db_path == "y.sqlite3"
 
 
+def test_a_database_setting_of_spaces_is_unset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A blank setting is unset (adapters/config.py), but `LIARS_DB="   "` reached the store raw: `liars discord`
+    and `liars slack` made a SQLite file named by the spaces."""
+    from adapters.stores import make_store, store_url_from_env
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("LIARS_DB", "   ")
+    monkeypatch.setenv("LIARS_DATABASE_URL", " ")
+    assert DiscordConfig.from_env({"DISCORD_TOKEN": "t", "LIARS_DB": "   "}).db_path is None
+    assert store_url_from_env() == "./liars.sqlite3"
+    store = make_store(None)
+    assert isinstance(store, SqliteStore) and store.path == "./liars.sqlite3"
+    assert SqliteStore().path == "./liars.sqlite3"
+
+
 def test_liars_play_stores_on_postgres(postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                        capsys: pytest.CaptureFixture[str]) -> None:
     # With no SQLite file to sit beside, the terminal's pictures go to the temporary folder's liars-pictures.

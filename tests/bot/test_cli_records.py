@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import sqlite3
 from pathlib import Path
@@ -86,13 +87,30 @@ def test_a_database_that_cannot_be_opened_is_one_line_naming_it(
     assert "cret" not in err and "Traceback" not in err  # no piece of the password
 
 
-@pytest.mark.parametrize("command", [["ledger"], ["sheet"], ["export"]])
+@pytest.mark.parametrize("command", [["ledger"], ["sheet"], ["export"], ["forget", "--yes", "local"]])
 def test_a_tool_that_only_reads_creates_no_database_at_a_mistyped_path(
         command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """(`forget` made one there and said it had erased the server's 0 rounds.)"""
     typo = tmp_path / "liras.sqlite3"
     assert main([*command, "--db", str(typo)]) == 2
     err = capsys.readouterr().err
     assert err == f"liars: cannot open {typo}: there is no database there\n" and not typo.exists()
+    assert main([*command, "--db", str(tmp_path)]) == 2  # a folder: it said "disk I/O error"
+    assert capsys.readouterr().err == f"liars: cannot open {tmp_path}: that is a folder, not a database\n"
+
+
+@pytest.mark.parametrize("flags", [("--stake", "0"), ("--level", "bogus"), ("--preset", "bogus"), ("--rounds", "0"),
+                                   ("--option", "rebid=maybe"), ("--game", "cards", "--option", "jokers=9")])
+def test_a_refused_play_leaves_no_database_it_made(
+        flags: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A `liars play` the table refuses left a new, empty database of the bot's schema behind (120 KB)."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    new = tmp_path / "new.sqlite3"
+    assert main(["play", "--db", str(new), *flags]) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    kept = tmp_path / "kept.sqlite3"  # one that was there is kept, refused or not
+    assert main(["play", "--db", str(kept), "--humans", "0", "--rounds", "1", "--seed", "1"]) == 0
+    assert main(["play", "--db", str(kept), *flags]) in (0, 2) and kept.exists()
 
 
 @pytest.mark.parametrize("command", [["ledger"], ["sheet"], ["export"]])

@@ -851,6 +851,13 @@ async def test_rules_without_a_table_describe_the_game_named(harness: Harness) -
         assert said.startswith("No table here. A new table would play: Liar's Poker with cards, preset knockout"), said
     assert "Preset classic" in (await h.do(BOB, "rules")).text
     assert (await h.do(BOB, "rules", "chess")).code == "bad-option"
+    # at a table: its own rules, or another game's as a new table's; an unknown game refused (it showed the table's)
+    assert (await h.do(ALICE, "start", "salomon")).ok
+    assert "Preset salomon" in (await h.do(BOB, "rules")).text and "Preset salomon" in (
+        await h.do(BOB, "rules", "serial")).text
+    other = (await h.do(BOB, "rules", "cards")).text
+    assert other.startswith("A new table of that game would play: Liar's Poker with cards, preset knockout"), other
+    assert (await h.do(BOB, "rules", "chess")).code == "bad-option"
 
 
 async def test_an_away_count_starts_afresh_at_each_deal_and_needs_no_leave_written(harness: Harness) -> None:

@@ -41,6 +41,11 @@ def test_config_from_env() -> None:
         ({"DISCORD_GUILD_ID": "my server"}, "DISCORD_GUILD_ID"),
         ({"DISCORD_API_BASE": "discord.com/api"}, "DISCORD_API_BASE"),
         ({"DISCORD_GATEWAY_URL": "https://gateway.discord.gg"}, "DISCORD_GATEWAY_URL"),
+        # a port that is no port: read only when used (a traceback, or "cannot reach Discord" after the database)
+        ({"DISCORD_GATEWAY_URL": "ws://127.0.0.1:99999/"}, "DISCORD_GATEWAY_URL"),
+        ({"DISCORD_GATEWAY_URL": "ws://127.0.0.1:abc/"}, "DISCORD_GATEWAY_URL"),
+        ({"DISCORD_API_BASE": "http://127.0.0.1:99999/api/v10"}, "DISCORD_API_BASE"),
+        ({"DISCORD_API_BASE": "http://:80/api/v10"}, "DISCORD_API_BASE"),
         ({"LIARS_COMPUTER_DELAY": "soon"}, "LIARS_COMPUTER_DELAY"),
         # digits str.isdigit takes and int() refuses: a traceback before
         ({"DISCORD_GUILD_ID": "²"}, "DISCORD_GUILD_ID"),
@@ -189,6 +194,7 @@ def test_the_libraries_that_log_secrets_stay_at_info_under_debug() -> None:
     try:
         configure_logging("DEBUG")
         assert "discord.gateway" in SECRET_LOGGERS  # it logs every interaction's payload (a Discard's cards)
+        assert "discord.webhook" in SECRET_LOGGERS  # and each interaction's token, in its callback's URL
         for name in SECRET_LOGGERS:
             assert not logging.getLogger(name).isEnabledFor(logging.DEBUG), name
             assert logging.getLogger(name).level == logging.INFO, name

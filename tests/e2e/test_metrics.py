@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import time
 
 import aiohttp
 import pytest
@@ -136,3 +137,49 @@ async def test_the_discord_exporter_listens_on_ipv6_too() -> None:
     finally:
         exporter.shutdown()
         exporter.server_close()
+
+
+
+def test_idle_or_broken_clients_of_the_discord_exporter_are_let_go_and_print_nothing(
+        monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]) -> None:
+    """A client that sent nothing (or half a request) held a thread and a file descriptor for good (200 of them
+    and the bot's own files failed to open), and one that reset printed a traceback on stderr: now no more than
+    ``MOST_CLIENTS`` are served at once — one more is closed unanswered —, a client gets ``_Quiet.timeout``
+    seconds to send its request, and what goes wrong with a client is a line at DEBUG."""
+    import struct
+    import urllib.request
+
+    def get(port: int) -> bytes:
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
+            client.sendall(b"GET /healthz HTTP/1.0\r\n\r\n")
+            return client.recv(12)
+
+    monkeypatch.setattr(metrics._Quiet, "timeout", 30)
+    exporter = metrics.serve(0, host="127.0.0.1")
+    port = exporter.server_port
+    try:
+        idle = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(metrics.MOST_CLIENTS)]
+        idle[0].sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")  # half a request: the blank line never comes
+        assert get(port) == b""  # one more than it serves: closed unanswered, not queued behind the idle ones
+        for client in idle:
+            client.close()
+        for _ in range(600):  # their slots come back as their threads see them closed
+            if get(port).startswith(b"HTTP/1.0 200"):
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError("the slots never came back")
+        monkeypatch.setattr(metrics._Quiet, "timeout", 0.1)
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as silent:
+            assert silent.recv(1) == b""  # let go once its time to send a request is up (it waited for good)
+        for _ in range(3):  # reset mid-request
+            reset = socket.create_connection(("127.0.0.1", port), timeout=30)
+            reset.sendall(b"GET /metrics HTTP/1.1\r\nHost: x")
+            reset.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            reset.close()
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=30) as answer:
+            assert answer.status == 200  # the slots came back
+    finally:
+        exporter.shutdown()
+        exporter.server_close()
+    assert "Traceback" not in capfd.readouterr().err

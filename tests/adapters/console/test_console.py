@@ -140,7 +140,8 @@ def test_zero_rounds_is_refused_and_a_refused_read_says_why_in_json(
     db = str(tmp_path / "local.sqlite3")
     code, out = run_cli(["play", "--humans", "0", "--seats", "3", "--rounds", "0", "--db", db], capsys)
     assert code == 2 and "rounds must be from 1 to 10000, not 0." in out
-    assert "The count" not in out
+    assert "The count" not in out and not Path(db).exists()  # (a refused table leaves no database it made)
+    assert run_cli(["play", "--humans", "0", "--seats", "3", "--rounds", "1", "--db", db], capsys)[0] == 0
     code, out = run_cli(["sheet", "--db", db, "--period", "2026-13", "--json"], capsys)
     refusal = json.loads(out)
     assert code == 2 and refusal["code"] == "bad-period" and refusal["error"].startswith("A period is written YYYY-MM")

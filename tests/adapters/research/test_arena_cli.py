@@ -137,3 +137,23 @@ def test_the_arena_refuses_a_bad_lineup() -> None:
         run_arena(["reader"], 10, make_rules("classic"), clock=_ticks())
     with pytest.raises(ArenaError):
         run_arena(["reader", "nobody"], 10, make_rules("classic"), clock=_ticks())
+
+
+def test_the_arena_takes_its_format_from_an_option_too_and_the_card_arena_its_own_players(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`--option format=elimination` played the rounds format and reported units per round; the card arena
+    refused its own defaults (the serial game's players); an unknown name was reported as "--players must be…"."""
+    data = arena_json(capsys, "--option", "format=elimination", "--games", "3")
+    assert data["format"] == "elimination" and "units_per_round" not in json.dumps(data)
+    assert main(["arena", "--format", "elimination", "--option", "format=rounds"]) == 2
+    assert "disagree" in capsys.readouterr().err
+    cards = arena_json(capsys, "--game", "cards", "--rounds", "2")
+    assert cards["lineup"] == ["hard", "normal", "normal"]
+    assert main(["arena", "--game", "cards", "--rounds", "2", "--format", "elimination"]) == 2
+    assert capsys.readouterr().err == "liars: the card game has one format: leave --format out\n"
+    for game, known in (("serial", "reader"), ("cards", "hard")):
+        assert main(["arena", "--game", game, "--strategies", "bogus", "--rounds", "2"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("liars: unknown strategy 'bogus'; strategies are: ") and known in err, err
+    assert main(["arena", "--strategies", ",".join(["reader"] * 13), "--rounds", "2"]) == 2
+    assert "--strategies names 13: name 2 to 12 (one a seat), or give --players" in capsys.readouterr().err

@@ -57,6 +57,8 @@ def test_the_api_url_port_database_and_delay_come_from_the_environment() -> None
         ({"SLACK_BOT_TOKEN": "xapp-1"}, "SLACK_APP_TOKEN"),
         ({**HTTP, "SLACK_APP_TOKEN": "xoxb-2"}, "SLACK_APP_TOKEN"),
         ({**HTTP, "SLACK_API_URL": "slack.com/api"}, "SLACK_API_URL"),
+        ({**HTTP, "SLACK_API_URL": "http://127.0.0.1:abc/api/"}, "SLACK_API_URL"),  # read when used: too late
+        ({**HTTP, "SLACK_REDIRECT_URI": "https://liars.example:70000/slack/oauth_redirect"}, "SLACK_REDIRECT_URI"),
         ({**HTTP, "PORT": "web"}, "PORT"),
         ({**HTTP, "PORT": "70000"}, "PORT"),
         ({**HTTP, "SLACK_REDIRECT_URI": "liars.example/slack/oauth_redirect"}, "SLACK_REDIRECT_URI"),
