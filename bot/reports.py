@@ -79,6 +79,28 @@ def _invisible(char: str) -> bool:
             and not 0xE0020 <= ord(char) <= 0xE007F)
 
 
+def _bare_named(words: Sequence[str]) -> list[str]:
+    """``config``'s words, a bare game or preset named as its help writes them (``config cards wild``, ``config
+    salomon``: "[game] preset"; they were refused as words without a name); a preset only one game has names its
+    game too, as at ``start``.  (``turn_timeout = 90`` is joined before.)"""
+    out = list(words)
+    given = any(w.lower().startswith("game=") for w in out)
+    for i, word in enumerate(out):
+        low = word.lower()
+        if "=" in word:
+            continue
+        if low in GAMES:
+            out[i], given = f"game={low}", True
+            continue
+        owners = [g.name for g in GAMES.values() if low in g.presets]
+        if owners:
+            out[i] = f"preset={low}"
+            if not given and len(owners) == 1 and owners[0] != DEFAULT_GAME:
+                out.append(f"game={owners[0]}")
+                given = True
+    return out
+
+
 class Reports:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
@@ -182,7 +204,7 @@ class Reports:
         server = cmd.key.server
         stored, version = await rt.stored_settings(server)
         settings = dict(stored)
-        words = joined_options(cmd.args) + [f"{k}={v}" for k, v in cmd.options.items()]  # (`turn_timeout = 90` too)
+        words = _bare_named(joined_options(cmd.args)) + [f"{k}={v}" for k, v in cmd.options.items()]
         if not words:
             return Reply(M.settings_text(settings, GAMES))
         if not await rt.is_admin(cmd, settings):

@@ -179,6 +179,14 @@ async def test_config_sets_each_games_defaults_and_rules_explain_the_card_game(h
     assert (await h.do(ALICE, "start")).ok
     assert "quick" in (await h.do(BOB, "rules")).text.lower()
     assert "last" in data(await h.do(BOB, "help"))["commands"]  # the serial game's rounds have a last one
+    # as the help writes it, "[game] preset": bare words (refused as "Write settings as name=value")
+    assert (await h.do(ADMIN, "config", "cards", "wild")).ok and (await h.do(ADMIN, "config", "salomon")).ok
+    shown = (await h.do(ALICE, "config")).text
+    assert "cards: preset wild, pass=on" in shown and "serial: preset salomon" in shown, shown
+    assert (await h.do(ADMIN, "config", "standard")).ok  # a preset only the card game has names it
+    assert "cards: preset standard" in (await h.do(ALICE, "config")).text
+    assert (await h.do(ADMIN, "config", "cards", "salomon")).code == "bad-option"  # not the card game's
+    assert (await h.do(ADMIN, "config", "chess")).code == "bad-option"
 
 
 async def test_each_move_is_answered_in_the_games_own_words(harness: Harness) -> None:
