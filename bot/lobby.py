@@ -151,6 +151,8 @@ class Lobby:
     async def kick(self, cmd: Command) -> Reply:
         if not cmd.args and "member" not in cmd.options:
             raise UserError(R.KICK_USAGE)
+        if cmd.args and cmd.options.get("member"):  # Discord's member and name both: the name was dropped, silently
+            raise UserError(R.PLAYER_TWICE, "bad-option")
         target = user_ref(str(cmd.options.get("member") or cmd.args[0]))
         async with self.rt.lock(cmd.key):
             table = self.rt.need_table(cmd.key)

@@ -42,6 +42,7 @@ __all__ = [
     "ONLY_ADMIN_CONFIG",
     "ONLY_ADMIN_SETTLES",
     "ONLY_HOST_DEALS",
+    "PLAYER_TWICE",
     "PLAY_NOT_STARTED",
     "PLAY_UNDER_WAY",
     "RECORD_HELD_BACK",
@@ -198,6 +199,7 @@ CURRENCY_LENGTH = ("The currency label is 1 to 8 characters, like $ or EUR, or a
                    "not a Discord server's own emoji), "
                    "without spaces, < > @ # & * ~ ` | [ ] or invisible characters (direction marks, zero-width "
                    "spaces).")
+PLAYER_TWICE = "Name the player once: a member or a name, not both."
 UNREADABLE_TABLE = ("this version of the bot cannot read the table's record to go on with it. The rounds it "
                     "counted stand in the ledger; the one under way is void. Start a new table to play on.")
 ADMINS_USAGE = "Admins are named by mention, separated by commas: `admins=@ann,@bob`."

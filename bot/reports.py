@@ -355,6 +355,8 @@ class Reports:
     async def stats(self, cmd: Command) -> Reply:
         rt, server = self.rt, cmd.key.server
         words = [a for a in cmd.args if a.lower() != "chart"]
+        if words and cmd.options.get("member"):  # Discord's member and name both: the name was dropped, silently
+            raise UserError(R.PLAYER_TWICE, "bad-option")
         target = user_ref(str(cmd.options.get("member") or (words[0] if words else cmd.actor.user_id)))
         if target == "":  # "<@>": a mention of nobody
             raise UserError(R.STATS_USAGE, "bad-option")

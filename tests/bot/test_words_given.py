@@ -138,3 +138,14 @@ async def test_stats_of_a_name_several_players_have_asks_for_a_mention(harness: 
         assert (await h.do(sam, "join")).ok  # their names stored as seated
     refused = await h.do(ALICE, "stats", "Sam")
     assert not refused.ok and refused.text == "'Sam' names 2 players here: mention the one you mean."
+
+
+async def test_a_player_named_both_by_member_and_by_name_is_refused(harness: Harness) -> None:
+    """Discord's `kick`/`stats` take a member or a name: given both, the name was dropped, silently."""
+    h = harness
+    await _dealt(h)
+    for command in ("kick", "stats"):
+        refused = await h.do(ALICE, command, "alice", member=f"<@{BOB.user_id}>")
+        assert refused.code == "bad-option" and "a member or a name, not both" in refused.text, command
+    assert BOB.user_id in h.table().seats
+    assert (await h.do(ALICE, "stats", member=f"<@{BOB.user_id}>")).ok
