@@ -259,11 +259,15 @@ async def run(config: SlackConfig, *, host: str = "0.0.0.0", stop: asyncio.Event
                 log.error("cannot reach Slack at SLACK_API_URL %s: %s: %s", config.api_url, type(exc).__name__, exc)
                 return 1
             log.info("signed in to Slack team %s as %s", who.get("team_id"), who.get("user"))
-        # every open table's messages as committed: a move stored just before a crash is shown now
-        log.info("redrawing %d open tables", await bot.service.redraw())
-        bot.service.start_timers()
-        pictures.start()  # the picture worker is ready before the first count
+
+        async def begin() -> None:
+            # every open table's messages as committed: a move stored just before a crash is shown now
+            log.info("redrawing %d open tables", await bot.service.redraw())
+            bot.service.start_timers()
+            pictures.start()  # the picture worker is ready before the first count
+
         if config.socket_mode:
+            await begin()
             async with contextlib.AsyncExitStack() as stack:
                 # a stop while connecting (Slack unreachable: slack_sdk retries) ends it: not only once connected
                 connecting = asyncio.ensure_future(stack.enter_async_context(connect_socket(bot)))
@@ -288,7 +292,8 @@ async def run(config: SlackConfig, *, host: str = "0.0.0.0", stop: asyncio.Event
                     url = await stack.enter_async_context(serve_http(bot, host, config.port))
                 except OSError as exc:  # the port is taken, the host is no address here: one line
                     log.error("cannot listen on %s:%d (PORT, --host): %s", host, config.port, exc)
-                    return 1
+                    return 1  # before any table was redrawn or timed (a second process on a taken port played)
+                await begin()
                 log.info("serving Slack requests at %s", url)
                 await stop.wait()
         log.info("stopping: %s", bot.listeners.summary())

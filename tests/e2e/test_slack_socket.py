@@ -201,6 +201,7 @@ async def test_a_start_up_failure_is_one_line_naming_the_setting(case: str, fake
     """A taken PORT, or a SLACK_API_URL nothing answers at, ended in a traceback."""
     from adapters.slack.app import run
 
+    caplog.set_level(logging.INFO)
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
@@ -215,6 +216,8 @@ async def test_a_start_up_failure_is_one_line_naming_the_setting(case: str, fake
     assert len(errors) == 1 and errors[0].exc_info is None, caplog.text
     said = errors[0].getMessage()
     assert ("PORT" in said) if case == "port taken" else ("SLACK_API_URL" in said), said
+    # a process that cannot listen touched no table: it redrew every open one and started the timers first
+    assert not any("redrawing" in r.getMessage() for r in caplog.records), caplog.text
 
 
 async def test_a_passing_slack_error_at_start_is_no_refused_token(fake: FakeSlack, db: Path,
