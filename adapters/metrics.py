@@ -159,7 +159,11 @@ class _Server(ThreadingMixIn, WSGIServer):
         if not self._slots.acquire(blocking=False):  # full: this one is dropped, not queued
             self.shutdown_request(request)
             return
-        super().process_request(request, client_address)
+        try:
+            super().process_request(request, client_address)
+        except BaseException:  # no thread to give the slot back (it could not start): given back here
+            self._slots.release()
+            raise
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:

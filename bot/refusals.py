@@ -53,7 +53,6 @@ __all__ = [
     "TABLE_RUNNING",
     "THAT_PLAYER_NOT_SEATED",
     "UNIT_WORTHLESS",
-    "UNREADABLE_TABLE",
     "bad_leaderboard_word",
     "bad_number",
     "bad_period",
@@ -200,8 +199,6 @@ CURRENCY_LENGTH = ("The currency label is 1 to 8 characters, like $ or EUR, or a
                    "without spaces, < > @ # & * ~ ` | [ ] or invisible characters (direction marks, zero-width "
                    "spaces).")
 PLAYER_TWICE = "Name the player once: a member or a name, not both."
-UNREADABLE_TABLE = ("this version of the bot cannot read the table's record to go on with it. The rounds it "
-                    "counted stand in the ledger; the one under way is void. Start a new table to play on.")
 ADMINS_USAGE = "Admins are named by mention, separated by commas: `admins=@ann,@bob`."
 ONLY_ADMIN_SETTLES = "Only a server admin can mark a period settled."
 NO_TABLE_PLAYED = "No table has been played in this channel."

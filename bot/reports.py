@@ -84,20 +84,22 @@ def _bare_named(words: Sequence[str]) -> list[str]:
     salomon``: "[game] preset"; they were refused as words without a name); a preset only one game has names its
     game too, as at ``start``.  (``turn_timeout = 90`` is joined before.)"""
     out = list(words)
-    given = any(w.lower().startswith("game=") for w in out)
+    given = any(w.lower().replace(" ", "").startswith("game=") for w in out)
     for i, word in enumerate(out):
         low = word.lower()
-        if "=" in word:
-            continue
-        if low in GAMES:
+        if "=" not in word and low in GAMES:
             out[i], given = f"game={low}", True
+    for i, word in enumerate(out):
+        name, eq, value = word.lower().partition("=")
+        preset = value.strip() if eq and name.strip() == "preset" else "" if eq else name
+        owners = [g.name for g in GAMES.values() if preset in g.presets]
+        if not owners:
             continue
-        owners = [g.name for g in GAMES.values() if low in g.presets]
-        if owners:
-            out[i] = f"preset={low}"
-            if not given and len(owners) == 1 and owners[0] != DEFAULT_GAME:
-                out.append(f"game={owners[0]}")
-                given = True
+        if not eq:
+            out[i] = f"preset={preset}"
+        if not given and len(owners) == 1 and owners[0] != DEFAULT_GAME:  # (Discord's `preset:wild` too)
+            out.append(f"game={owners[0]}")
+            given = True
     return out
 
 
@@ -204,7 +206,7 @@ class Reports:
         server = cmd.key.server
         stored, version = await rt.stored_settings(server)
         settings = dict(stored)
-        words = _bare_named(joined_options(cmd.args)) + [f"{k}={v}" for k, v in cmd.options.items()]
+        words = _bare_named(joined_options(cmd.args) + [f"{k}={v}" for k, v in cmd.options.items()])
         if not words:
             return Reply(M.settings_text(settings, GAMES))
         if not await rt.is_admin(cmd, settings):

@@ -25,9 +25,8 @@ from core.game import Form, RandomSource, Step
 from . import messages as M
 from . import refusals as R
 from .commands import game_of_command, resolve, table_commands
-from .ledger import period_of
 from .metrics import NO_METER, Meter
-from .model import Command, JsonValue, Message, MessageKind, Reply, TableKey
+from .model import Command, Message, Reply, TableKey
 from .panels import Panels
 from .parsing import LOOK_ALIKES, UserError, sentence
 from .play import Play
@@ -120,28 +119,14 @@ class Service:
                 self.rt.adopt(key, stored)
             except Exception as exc:  # one table's log this code cannot replay: every other table still starts
                 # (the error's text may quote the event, a serial in it: at DEBUG only)
-                log.error("table %d in %s could not be rebuilt from its %d stored events (%s): closing it",
+                # It is left as stored, not closed: a process of an older version (a rollback, a fleet mid-deploy)
+                # would otherwise end the live tables a newer one wrote.
+                log.error("table %d in %s could not be rebuilt from its %d stored events (%s): not loaded",
                           stored.table_id, key, len(stored.events), type(exc).__name__)
                 log.debug("table %d: %s", stored.table_id, exc, exc_info=exc)
-                await self._close_unreadable(key, stored.table_id, len(stored.events))
         for server in {key.server for key in self.rt.tables}:
             await self.rt.stored_settings(server)
         log.info("loaded %d open tables", len(self.rt.tables))
-
-    async def _close_unreadable(self, key: TableKey, table_id: int, events: int) -> None:
-        """Close a stored table this code cannot replay, with an ``end`` event saying why, and tell its channel:
-        left open, every command there met the same failure and no new table could be started there.  The rounds
-        it counted are in the ledger already; the one under way is void."""
-        now = self.rt.clock.now()
-        event: dict[str, JsonValue] = {"t": "end", "by": "", "reason": R.UNREADABLE_TABLE}
-        try:
-            await self.rt.store.commit(table_id, key.server, [event], at=now, period=period_of(now), close=True,
-                                       expect_seq=events)
-        except Exception as exc:  # another process closed or moved it, or the database refuses: left as it is
-            log.warning("table %d in %s could not be closed (%s)", table_id, key, type(exc).__name__)
-            return
-        self.rt.post([Message(key, f"🃏 The table is closed: {R.UNREADABLE_TABLE}", MessageKind.END,
-                              table_id=table_id, seq=events + 1, final=True)])
 
     def start_timers(self) -> None:
         self.timers.start()

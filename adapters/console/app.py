@@ -195,14 +195,14 @@ async def play(
     made = _new_file(db_path)
     service, notifier = await terminal_table(out, viewer, db_path=db_path, rng=rng, picture_dir=picture_dir,
                                              picture_stem=stem, viewer_name=player_name())
-    code = 2
+    code: int | None = None  # (an interruption or a failure leaves it None: the database stays, whatever it holds)
     try:
         code = await _run(service, notifier, game=game, seats=seats, preset=preset, stake=stake, humans=humans,
                           rounds=rounds, level=level, stdin=stdin, out=out, options=options, new_only=new_only)
         return code
     finally:
         await service.close()
-        if made is not None and code == 2:  # a refused table on a database this run made: none is left behind
+        if made is not None and code == 2:  # a table refused before play, on a database this run made: not left
             for leftover in (made, made.with_name(made.name + "-wal"), made.with_name(made.name + "-shm")):
                 leftover.unlink(missing_ok=True)
 

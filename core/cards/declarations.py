@@ -195,7 +195,13 @@ class Declaration:
 
     @staticmethod
     def parse(text: str) -> Declaration:
-        return _parse(text)
+        try:
+            return _parse(text)
+        except (DeclarationParseError, ImpossibleDeclaration):
+            if not any(_capital_a(str(text), len(_words(_ECHOED_FLOOR.sub("", str(text).strip().lower()))))):
+                raise
+        # a capital A read as the ace made no hand ("three sevens with A K J": three kickers): read as the article
+        return _parse(text, capitals=False)
 
 
 _TOP_TYPES = (HandType.STRAIGHT, HandType.COLOUR_STRAIGHT_FLUSH, HandType.STRAIGHT_FLUSH)
@@ -313,8 +319,10 @@ def _words(text: str) -> list[tuple[str, bool]]:
 
 
 def _capital_a(raw: str, n: int) -> list[bool]:
-    """For each of the ``n`` words, whether it was typed as a capital "A" in text that is not all capitals."""
-    if not any(c.islower() for c in raw):  # SHOUTED: no word's case tells anything
+    """For each of the ``n`` words, whether it was typed as a capital "A" in text whose case tells something: not
+    all capitals, nor every word capitalised ("Three Sevens With A 9 Kicker")."""
+    letters = re.findall(r"[^\W\d_]+", raw)
+    if not any(c.islower() for c in raw) or (len(letters) > 1 and all(w[0].isupper() for w in letters)):
         return [False] * n
     typed = [w for w, _ in _words(_ECHOED_FLOOR_TYPED.sub("", raw.strip()))]
     if len(typed) != n:  # (lower-casing changed the words: read none as a capital)
@@ -322,7 +330,7 @@ def _capital_a(raw: str, n: int) -> list[bool]:
     return [w == "A" for w in typed]
 
 
-def _parse(text: str) -> Declaration:
+def _parse(text: str, capitals: bool = True) -> Declaration:
     raw = str(text)
     # the floor as the table echoes it ("— at least 7-7-3-3-2", "(at least K-K-9-2-2)"), not "I have at least a…"
     tokens = _words(_ECHOED_FLOOR.sub("", raw.strip().lower()))
@@ -330,7 +338,7 @@ def _parse(text: str) -> Declaration:
         raise DeclarationParseError(f"say what the hand is, {_EXAMPLES}")
     words = [w for w, _ in tokens]
     some_kicker = _SOME_KICKER.search(raw) is not None  # (read before the text was lower-cased)
-    capital_a = _capital_a(raw, len(words))
+    capital_a = _capital_a(raw, len(words)) if capitals else [False] * len(words)
     said: list[tuple[int, HandType]] = []  # every phrase's kind and place ("a pair of aces and a pair of eights")
     preset: tuple[int, ...] = ()
     used = [False] * len(words)
@@ -371,8 +379,9 @@ def _parse(text: str) -> Declaration:
         if word in _PLURAL:
             found.append(_PLURAL[word])
         elif word == "a" and capital_a[k] and (nxt in _ARTICLE_AFTER_WITH or nxt in _DIGIT_RANKS) and k and (
-                words[k - 1] in ("with", "and")):
-            found.append(14)  # "with A K J", "and A 10": a list of kickers whose first is the ace
+                words[k - 1] in ("with", "and")) and words[k + 2 : k + 3] != ["kicker"]:
+            # "with A K J", "and A 10": a list of kickers whose first is the ace ("with A 9 kicker": one kicker)
+            found.append(14)
         elif word == "a" and (grouped or words[k + 1 : k + 3] == ["full", "of"] or not (nxt in _ARTICLE_BEFORE or (
                 nxt in _DIGIT_RANKS and nxt not in _AN_DIGITS and (words[k - 1] if k else "") in _TAKES_ARTICLE) or (
                 nxt in _ARTICLE_AFTER_WITH and (words[k - 1] if k else "") in ("with", "and")) or (

@@ -76,6 +76,7 @@ def _digit_words() -> dict[str, int]:
 _DIGIT_WORDS: Final = _digit_words()
 _GLUED = re.compile(r"^(\d+)\s*[x×*]\s*(\d+(?:'?s)?)$")
 _FILLER = frozenset({"x", "×", "*", "of", "times"})
+_UNITS = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight", "nine"})  # "twenty five"
 # what phones type for an apostrophe ("7’s") and a hyphen ("twenty–five"), as the keyboard's own
 _PHONE_PUNCTUATION: Final = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "–": "-", "—": "-", "‑": "-", "‐": "-"})
 
@@ -133,7 +134,7 @@ class Bid:
         parts = [p for p in text.replace(",", " ").split() if p not in _FILLER]
         if len(parts) == 1 and (glued := _GLUED.match(parts[0])):
             parts = [glued.group(1), glued.group(2)]
-        if len(parts) == 3 and parts[0] in _TENS and _NUMBER_WORDS.get(parts[1], 0) in range(1, 10):
+        if len(parts) == 3 and parts[0] in _TENS and parts[1] in _UNITS:
             parts = [f"{parts[0]}-{parts[1]}", parts[2]]  # "twenty five sevens", as "twenty-five sevens"
         if len(parts) != 2:
             # "5x7" / "5×7" without spaces splits fine; "57" does not: say what we expect.

@@ -185,6 +185,8 @@ async def test_config_sets_each_games_defaults_and_rules_explain_the_card_game(h
     assert "cards: preset wild, pass=on" in shown and "serial: preset salomon" in shown, shown
     assert (await h.do(ADMIN, "config", "standard")).ok  # a preset only the card game has names it
     assert "cards: preset standard" in (await h.do(ALICE, "config")).text
+    assert (await h.do(ADMIN, "config", preset="knockout")).ok  # named so too (Discord's `preset:` option)
+    assert "cards: preset knockout" in (await h.do(ALICE, "config")).text
     assert (await h.do(ADMIN, "config", "cards", "salomon")).code == "bad-option"  # not the card game's
     assert (await h.do(ADMIN, "config", "chess")).code == "bad-option"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import sqlite3
@@ -110,7 +111,7 @@ def test_a_refused_play_leaves_no_database_it_made(
     assert sorted(p.name for p in tmp_path.iterdir()) == []
     kept = tmp_path / "kept.sqlite3"  # one that was there is kept, refused or not
     assert main(["play", "--db", str(kept), "--humans", "0", "--rounds", "1", "--seed", "1"]) == 0
-    assert main(["play", "--db", str(kept), *flags]) in (0, 2) and kept.exists()
+    assert main(["play", "--db", str(kept), *flags]) == 2 and kept.exists()
 
 
 @pytest.mark.parametrize("command", [["ledger"], ["sheet"], ["export"]])
@@ -137,3 +138,34 @@ def test_an_empty_period_is_refused_not_read_as_this_month(tmp_path: Path, capsy
     assert main(["sheet", "--db", db, "--period", ""]) == 2
     assert "YYYY-MM" in capsys.readouterr().out
     assert main(["sheet", "--db", db]) == 0  # (no period: this month's)
+
+
+def test_an_interrupted_play_keeps_the_database_it_made(tmp_path: Path) -> None:
+    """A refused table leaves no database it made, but the clean-up ran on any way out: Ctrl-C in a first game
+    deleted the file, the table and its rounds with it."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    db = tmp_path / "new.sqlite3"
+    proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "play", "--db", str(db), "--seed", "1"],
+                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(600):  # until its table is dealt (a ceiling, not a timing)
+            with contextlib.suppress(sqlite3.Error):
+                if db.exists():
+                    with contextlib.closing(sqlite3.connect(db)) as peek:
+                        if peek.execute("SELECT COUNT(*) FROM table_events").fetchone()[0] >= 2:
+                            break
+            time.sleep(0.1)
+        else:
+            raise AssertionError("no table was dealt")
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert db.exists() and proc.returncode != 0
+    with sqlite3.connect(db) as kept:
+        assert kept.execute("SELECT COUNT(*) FROM table_events").fetchone()[0] >= 2

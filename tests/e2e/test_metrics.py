@@ -183,3 +183,34 @@ def test_idle_or_broken_clients_of_the_discord_exporter_are_let_go_and_print_not
         exporter.shutdown()
         exporter.server_close()
     assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_request_thread_that_cannot_start_gives_its_slot_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Out of threads for a moment (RuntimeError "can't start new thread"), each connection kept its slot: after
+    ``MOST_CLIENTS`` of them no scrape was served again."""
+    import threading
+
+    exporter = metrics.serve(0, host="127.0.0.1")
+    port = exporter.server_port
+    real_start = threading.Thread.start
+    failures = [metrics.MOST_CLIENTS]
+
+    def start(self: threading.Thread) -> None:
+        if getattr(getattr(self, "_target", None), "__name__", "") == "process_request_thread" and failures[0]:
+            failures[0] -= 1
+            raise RuntimeError("can't start new thread")
+        real_start(self)
+
+    monkeypatch.setattr(threading.Thread, "start", start)
+    try:
+        for _ in range(metrics.MOST_CLIENTS):
+            with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
+                client.sendall(b"GET /healthz HTTP/1.0\r\n\r\n")
+                assert client.recv(12) == b""
+        assert failures == [0]
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
+            client.sendall(b"GET /healthz HTTP/1.0\r\n\r\n")
+            assert client.recv(12).startswith(b"HTTP/1.0 200")
+    finally:
+        exporter.shutdown()
+        exporter.server_close()

@@ -179,6 +179,11 @@ def test_two_groups_said_one_by_one_make_the_hand_they_make(text: str, kind: Han
         ("pair of 9s with A 10 8", T.PAIR, (9, 14, 10, 8)),
         ("pair of kings and A Q J", T.PAIR, (13, 14, 12, 11)),
         ("PAIR OF KINGS WITH A Q KICKER", T.PAIR, (13, 12)),  # shouted: no word's case tells anything
+        ("Three Sevens With A 9 Kicker", T.THREE_OF_A_KIND, (7, 9)),  # nor every word capitalised
+        ("Pair Of Queens With A J Kicker", T.PAIR, (12, 11)),
+        ("pair of kings with A 9 kicker", T.PAIR, (13, 9)),  # one kicker: "A" is its article
+        ("three sevens with A K J", T.THREE_OF_A_KIND, (7, 13, 11)),  # three kickers make no hand: the article
+        ("pair of jacks with A Q kickers", T.PAIR, (11, 14, 12)),
     ],
 )
 def test_what_people_type_is_read_as_they_mean_it(text: str, kind: HandType, ranks: tuple[int, ...]) -> None:

@@ -91,6 +91,8 @@ def test_parse_keeps_the_tables_rank_order(order: RankOrder) -> None:
         "twenty ten sevens",
         "five twenty sevens",
         "5 7’’s",
+        "twenty a sevens",  # "a" is one, but not a number's second word
+        "twenty single sevens",
     ],
 )
 def test_parse_rejects_anything_else_with_bid_parse_error(text: str) -> None:
