@@ -181,8 +181,8 @@ async def test_config_sets_each_games_defaults_and_rules_explain_the_card_game(h
     assert "last" in data(await h.do(BOB, "help"))["commands"]  # the serial game's rounds have a last one
     # as the help writes it, "[game] preset": bare words (refused as "Write settings as name=value")
     assert (await h.do(ADMIN, "config", "cards", "wild")).ok and (await h.do(ADMIN, "config", "salomon")).ok
-    shown = (await h.do(ALICE, "config")).text
-    assert "cards: preset wild, pass=on" in shown and "serial: preset salomon" in shown, shown
+    said = (await h.do(ALICE, "config")).text
+    assert "cards: preset wild, pass=on" in said and "serial: preset salomon" in said, said
     assert (await h.do(ADMIN, "config", "standard")).ok  # a preset only the card game has names it
     assert "cards: preset standard" in (await h.do(ALICE, "config")).text
     assert (await h.do(ADMIN, "config", preset="knockout")).ok  # named so too (Discord's `preset:` option)
