@@ -210,8 +210,8 @@ def resolve(name: str) -> CommandSpec | None:
     specs, aliases = _built()
     key = name.strip().lower()
     found = specs.get(aliases.get(key, key))
-    if found is None and key.rstrip(".,;:!") not in ("", key):  # "join." and "bid," as people type them
-        return resolve(key.rstrip(".,;:!"))
+    if found is None and key.rstrip(".,;:!?") not in ("", key):  # "join.", "bid," and "hand?" as people type them
+        return resolve(key.rstrip(".,;:!?"))
     return found
 
 

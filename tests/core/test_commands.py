@@ -61,6 +61,10 @@ def test_every_game_move_is_a_command_and_every_alias_finds_its_command() -> Non
     raised = resolve("RAISE")  # the serial button's old name
     assert raised is not None and raised.name == "bid"
     assert resolve("flibber") is None
+    for typed, name in (("join.", "join"), ("bid,", "bid"), ("Hand?", "hand"), ("status?!", "status"), ("?", "help")):
+        found = resolve(typed)  # as people type them ("hand?" was no command)
+        assert found is not None and found.name == name, typed
+    assert resolve("??") is None and resolve("flibber?") is None
     assert game_of_command("cards", "bid") is None and game_of_command("serial", "declare") is None
 
 
