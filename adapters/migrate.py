@@ -94,7 +94,7 @@ def _source_path(source_url: str, target_url: str) -> str:
     except ValueError as exc:
         raise MigrationError(str(exc)) from None
     if not os.path.isfile(path):
-        raise MigrationError(f"no SQLite database at {path}")
+        raise MigrationError(f"no SQLite database at {path}" if path else "--from needs a SQLite file")
     why = not_ours(path)
     if why is not None:
         raise MigrationError(f"cannot open {path}: {why}")

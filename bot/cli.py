@@ -24,6 +24,9 @@ def _plain_names(text: str) -> str:
 
 
 def _read_json(path: str) -> Any:
+    where = "standard input" if path == "-" else path
+    if path == "":
+        raise SystemExit(fail("name a record file (or - for standard input)"))
     try:
         if path == "-":
             text = sys.stdin.read()
@@ -33,14 +36,16 @@ def _read_json(path: str) -> Any:
     except OSError as exc:
         raise SystemExit(fail(f"cannot read {path}: {exc.strerror}")) from None
     except UnicodeDecodeError:
-        raise SystemExit(fail(f"{path} is not UTF-8 text")) from None
+        raise SystemExit(fail(f"{where} is not UTF-8 text")) from None
+    if text.strip() == "":
+        raise SystemExit(fail(f"{where} is empty: a record is one JSON object, or a list of them"))
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        message = f"malformed JSON in {path}: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        message = f"malformed JSON in {where}: {exc.msg} at line {exc.lineno} column {exc.colno}"
         raise SystemExit(fail(message)) from None
     except RecursionError:
-        raise SystemExit(fail(f"malformed JSON in {path}: nested too deeply")) from None
+        raise SystemExit(fail(f"malformed JSON in {where}: nested too deeply")) from None
 
 
 def fail(message: str) -> int:
