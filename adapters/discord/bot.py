@@ -122,6 +122,7 @@ class LiarsBot(discord.AutoShardedClient):
             self.tree.add_command(group)
         self.synced: list[app_commands.AppCommand] = []
         self.forms = FormFlows(self, render)
+        self.connected = asyncio.Event()  # set at the gateway's first READY (``_run`` waits for it, bounded)
 
     async def close(self) -> None:
         """Stop the timers, send what the tables still have queued, then disconnect."""
@@ -177,6 +178,9 @@ class LiarsBot(discord.AutoShardedClient):
         closed = await self.service.close_channel(TableKey(PLATFORM, str(event.guild_id), str(event.thread_id)))
         if closed:
             log.info("thread %s of guild %s deleted: its table closed", event.thread_id, event.guild_id)
+
+    async def on_connect(self) -> None:
+        self.connected.set()
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers (%s shards)", self.user, len(self.guilds), self.shard_count)
@@ -487,6 +491,8 @@ def _gateway_override(bot: discord.Client, url: str) -> None:
 
 
 CLOSE_SECONDS = 5.0  # how long a stopping process waits for discord.py's client to end by itself
+FIRST_CONNECT_SECONDS = 120.0
+"""How long a starting process waits for its first READY from the gateway before it gives up, saying so."""
 
 
 async def run(config: DiscordConfig, *, sync_commands: bool = True, stop: asyncio.Event | None = None) -> int:
@@ -514,26 +520,40 @@ async def run(config: DiscordConfig, *, sync_commands: bool = True, stop: asynci
             exporter.shutdown()
 
 
+async def _close(bot: LiarsBot, runner: asyncio.Task[None]) -> None:
+    """Close the client and wait for it to end (cancelled past ``CLOSE_SECONDS``)."""
+    await bot.close()
+    # discord.py's shard launcher retries a gateway it cannot reach even after close(): bounded
+    finished, _ = await asyncio.wait({runner}, timeout=CLOSE_SECONDS)
+    if not finished:
+        log.warning("the Discord client did not stop within %.0f s of closing; cancelling it", CLOSE_SECONDS)
+        runner.cancel()
+    with contextlib.suppress(asyncio.CancelledError, Exception):  # stopping: its end is not news
+        await runner
+
+
 async def _run(config: DiscordConfig, sync_commands: bool, stop: asyncio.Event) -> int:
     with endpoints(config):
         bot = await discord_bot(config, sync_commands=sync_commands, run_timers=True)
         if config.gateway_url:
             _gateway_override(bot, config.gateway_url)
+        first = asyncio.create_task(bot.connected.wait(), name="first-connect")  # the gateway's first READY
         runner = asyncio.create_task(bot.start(config.token), name="discord-client")
         stopper = asyncio.create_task(stop.wait(), name="stop-signal")
         try:
-            done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            # a gateway that never answers (a mistyped DISCORD_GATEWAY_URL) was retried for good, an ERROR a time
+            done, _ = await asyncio.wait({runner, stopper, first}, timeout=FIRST_CONNECT_SECONDS,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            if not done:
+                log.error("no answer from Discord's gateway within %.0f s of starting (DISCORD_GATEWAY_URL %s): "
+                          "stopping", FIRST_CONNECT_SECONDS, config.gateway_url or "as Discord names it")
+                await _close(bot, runner)
+                return 1
+            if first in done and runner not in done and stopper not in done:
+                done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
             if runner not in done:
                 log.info("stopping")
-                await bot.close()
-                # discord.py's shard launcher retries a gateway it cannot reach even after close(): bounded
-                finished, _ = await asyncio.wait({runner}, timeout=CLOSE_SECONDS)
-                if not finished:
-                    log.warning("the Discord client did not stop within %.0f s of closing; cancelling it",
-                                CLOSE_SECONDS)
-                    runner.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):  # stopping: its end is not news
-                    await runner
+                await _close(bot, runner)
                 return 0
             try:
                 runner.result()
@@ -555,6 +575,7 @@ async def _run(config: DiscordConfig, sync_commands: bool, stop: asyncio.Event) 
             return 0
         finally:
             stopper.cancel()
+            first.cancel()
             if not bot.is_closed():
                 await bot.close()
             await bot.service.close()

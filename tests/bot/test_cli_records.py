@@ -150,7 +150,9 @@ def test_an_interrupted_play_keeps_the_database_it_made(tmp_path: Path) -> None:
 
     db = tmp_path / "new.sqlite3"
     proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "play", "--db", str(db), "--seed", "1"],
-                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            # (a test worker may ignore SIGINT, and an ignored signal stays ignored in its children)
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         for _ in range(600):  # until its table is dealt (a ceiling, not a timing)
             with contextlib.suppress(sqlite3.Error):

@@ -171,6 +171,28 @@ async def test_a_stop_while_the_gateway_cannot_be_reached_ends_the_process(
     assert "did not stop within 0 s of closing; cancelling it" in caplog.text
 
 
+async def test_a_gateway_that_never_answers_ends_the_start_with_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A mistyped DISCORD_GATEWAY_URL (nothing answers there) was retried for good, an ERROR and a traceback every
+    few seconds, the process up.  With no first READY within ``FIRST_CONNECT_SECONDS`` it now stops, exit 1,
+    naming the setting."""
+    from adapters.discord import bot
+
+    monkeypatch.setattr(bot, "FIRST_CONNECT_SECONDS", 1.0)
+    monkeypatch.setattr(bot, "CLOSE_SECONDS", 0.5)
+    with socket.socket() as closed:  # a port nothing listens on
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    async with FakeDiscord() as fake:
+        config = DiscordConfig(token=fake.token, api_base=fake.api_base, gateway_url=f"ws://127.0.0.1:{port}/",
+                               db_path=str(tmp_path / "liars.sqlite3"))
+        code = await asyncio.wait_for(bot.run(config, sync_commands=False, stop=asyncio.Event()), timeout=30)
+    assert code == 1
+    said = [r.getMessage() for r in caplog.records if r.name == "adapters.discord.bot" and r.levelno >= logging.ERROR]
+    assert said == [f"no answer from Discord's gateway within 1 s of starting (DISCORD_GATEWAY_URL "
+                    f"ws://127.0.0.1:{port}/): stopping"], caplog.text
+
+
 def test_a_dotenv_saved_with_a_byte_order_mark_keeps_its_first_setting(tmp_path: Path) -> None:
     """A .env saved as "UTF-8 with BOM" lost its first line ("DISCORD_TOKEN is not set"); a directory or a
     Latin-1 file was a traceback."""
