@@ -64,8 +64,16 @@ def balance_series(
     return series
 
 
-def _name(names: Mapping[str, str] | None, player: str, limit: int = 16) -> str:
-    return safe_text(str((names or {}).get(player, player)), limit=limit)
+def _name(names: Mapping[str, str] | None, player: str, limit: int = 16, px: float | None = None) -> str:
+    """A player's name as drawn: at most ``limit`` characters, and (``px``) no wider than that many pixels in the
+    labels' face (16 wide letters ran past the picture's edge)."""
+    text = safe_text(str((names or {}).get(player, player)), limit=limit)
+    if px is None:
+        return text
+    face = pil_font("sans", 10)
+    while len(text) > 1 and face.getlength(text) > px:
+        text = text.rstrip("…")[:-1].rstrip() + "…"
+    return text
 
 
 def _style(ax: Axes, title: str, fig: Figure) -> None:
@@ -123,9 +131,13 @@ def _x_ticks(ax: Axes, xs: Sequence[float], *, time_axis: bool) -> None:
         ax.set_xticks(ticks, [_tick(t) for t in ticks], fontproperties=font("sans", 9))
 
 
+_LINES_AXES: Final = (0.09, 0.12, 0.66, 0.76)
+_LEGEND_ROOM: Final = CHART_WIDTH * (1 - _LINES_AXES[0] - _LINES_AXES[2] * 1.02) - 44  # beside its line's sample
+
+
 def _lines(fig: Figure, series: Mapping[str, Sequence[tuple[float, float]]], names: Mapping[str, str] | None,
            title: str, xlabel: str, *, time_axis: bool, integer: bool, step: bool) -> None:
-    ax = fig.add_axes((0.09, 0.12, 0.66, 0.76))
+    ax = fig.add_axes(_LINES_AXES)
     _style(ax, title, fig)
     players = sorted(series)[:_MAX_LINES]
     xs = [x for p in players for x, _ in series[p]]
@@ -139,7 +151,7 @@ def _lines(fig: Figure, series: Mapping[str, Sequence[tuple[float, float]]], nam
     for i, p in enumerate(players):
         px = [x for x, _ in series[p]]
         py = [y for _, y in series[p]]
-        ax.plot(px, py, color=player_colour(i), linewidth=2, label=_name(names, p),
+        ax.plot(px, py, color=player_colour(i), linewidth=2, label=_name(names, p, px=_LEGEND_ROOM),
                 drawstyle="steps-post" if step else "default", marker="o" if len(px) <= 30 else None,
                 markersize=3.5)
     if integer:
@@ -184,11 +196,16 @@ _BARS_AXES: Final = (0.2, 0.08, 0.74, 0.8)
 
 
 def _bars(fig: Figure, nets: Mapping[str, int], names: Mapping[str, str] | None, title: str) -> None:
-    ax = fig.add_axes(_BARS_AXES)
+    rows = sorted(nets.items(), key=lambda kv: (-kv[1], kv[0]))[:20]
+    labels = [_name(names, p, 22, px=0.4 * CHART_WIDTH) for p, _ in rows]
+    # the names' column as wide as the widest name (a name of 22 characters lost its start past the left edge)
+    widest = max((pil_font("sans", 10).getlength(label) for label in labels), default=0.0)
+    left = max(_BARS_AXES[0], (widest + 16) / CHART_WIDTH)
+    axes = (left, _BARS_AXES[1], _BARS_AXES[0] + _BARS_AXES[2] - left, _BARS_AXES[3])
+    ax = fig.add_axes(axes)
     _style(ax, title, fig)
     ax.grid(axis="y", visible=False)
     ax.grid(axis="x", color="#dddddd", linewidth=0.8)
-    rows = sorted(nets.items(), key=lambda kv: (-kv[1], kv[0]))[:20]
     if not rows:
         ax.text(0.5, 0.5, "nothing to show yet", transform=ax.transAxes, ha="center", va="center",
                 fontproperties=font("sans", 12), color="#777777", parse_math=False)
@@ -199,7 +216,7 @@ def _bars(fig: Figure, nets: Mapping[str, int], names: Mapping[str, str] | None,
     values = [float(v) for _, v in rows]
     ax.barh(ys, values, color=[_GREEN if v > 0 else _RED if v < 0 else "#999999" for v in values], height=0.6)
     ax.axvline(0, color="#555555", linewidth=1)
-    ax.set_yticks(ys, [_name(names, p, 22) for p, _ in rows], fontproperties=font("sans", 10))
+    ax.set_yticks(ys, labels, fontproperties=font("sans", 10))
     for label in ax.get_yticklabels():
         label.set_parse_math(False)
     lo, hi = min([*values, 0.0]), max([*values, 0.0])
@@ -208,7 +225,7 @@ def _bars(fig: Figure, nets: Mapping[str, int], names: Mapping[str, str] | None,
     texts = [f"{v:+,.0f}".replace("-", "−") if v else "0" for v in values]
     # room beside the bars for their labels, as wide as the widest label each side (a label of −75,000,007
     # was drawn over the names, one of +150,000,014 past the picture's edge)
-    face, span = pil_font("sans-bold", 9), _BARS_AXES[2] * CHART_WIDTH
+    face, span = pil_font("sans-bold", 9), axes[2] * CHART_WIDTH
     right = max([face.getlength(t) + 8 for t, v in zip(texts, values, strict=True) if v >= 0] or [0.0]) / span
     left = max([face.getlength(t) + 8 for t, v in zip(texts, values, strict=True) if v < 0] or [0.0]) / span
     width = (hi - lo) / max(0.2, 1.0 - right - left)

@@ -120,6 +120,8 @@ def _challenges(record: Mapping[str, Any], player: str) -> tuple[int, int]:
     """(challenges by ``player``, of which right). A challenge of the counted bid is right when the
     challenger won (not made, no skunk); of a bid later raised over, when the serials fall short of it."""
     outcome = record["outcome"]
+    if outcome.get("skunk") and outcome.get("multiplier") == 0:
+        return 0, 0  # a push (the skunk at three players): no challenge won or lost, none right or wrong either
     serials: Mapping[str, str] = record.get("serials") or outcome.get("serials") or {}
     final = outcome["final_bid"]
     standing: tuple[int, int] | None = None

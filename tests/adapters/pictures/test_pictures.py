@@ -431,3 +431,26 @@ def test_hours_across_two_days_say_the_day() -> None:
     one_day = {"U1": [(start, 0.0), (start + 10 * 3600, 5.0)]}
     fig, _ = _drawn(lambda f: _lines(f, one_day, None, "Balances", "", time_axis=True, integer=True, step=True))
     assert all(":" in t.get_text() and " " not in t.get_text() for t in fig.axes[0].get_xticklabels())
+
+
+def test_long_or_wide_names_stay_inside_the_charts() -> None:
+    """A name of 22 characters lost its start past the nets chart's left edge ("ximilian Alexander-…"), and one of
+    16 wide letters its end past the balances chart's right edge (its legend)."""
+    from adapters.pictures.charts import _bars, _lines
+
+    names = {"a": "Maximilian Alexander-Wolfgang", "b": "Bob", "w": "WWWWWWWWWWWWWWWWWWWW"}
+    fig, renderer = _drawn(lambda f: _bars(f, {"a": 5, "b": -5, "w": 1}, names, "Nets"))
+    [ax] = fig.axes
+    for label in ax.get_yticklabels():
+        box = label.get_window_extent(renderer)
+        assert 0 <= box.x0 and box.x1 <= fig.bbox.width, (label.get_text(), box)
+    assert {t.get_text() for t in ax.get_yticklabels()} >= {"Bob"}
+    series = {"a": [(0.0, 0.0), (1.0, 5.0)], "w": [(0.0, 0.0), (1.0, -5.0)]}
+    fig, renderer = _drawn(lambda f: _lines(f, series, names, "Balances", "settlement", time_axis=False,
+                                            integer=True, step=True))
+    [ax] = fig.axes
+    legend = ax.get_legend()
+    for text in legend.get_texts():
+        box = text.get_window_extent(renderer)
+        assert 0 <= box.x0 and box.x1 <= fig.bbox.width, (text.get_text(), box)
+        assert text.get_text().endswith("…")  # cut to fit, and said to be

@@ -12,7 +12,7 @@ from core.serial.record import outcome_to_dict
 from core.serial.scoring import size_multiplier
 from core.serial.stats import player_stats
 
-from ._helpers import serials
+from ._helpers import serials, settle
 
 PLAIN = make_rules("classic")
 ALL_BONUSES = make_rules("classic", size=True, sixes=True, hero=True, skunk=True)
@@ -305,3 +305,18 @@ def test_stats_name_the_best_made_bid_once() -> None:
     text, figures = SERIAL.stats("a", rows)
     assert figures["best_made_bid"] is not None, text
     assert text.count(str(figures["best_made_bid"])) == 1 and "Best hand" not in text
+
+
+def test_a_push_is_neither_a_right_nor_a_wrong_challenge_in_stats() -> None:
+    """At a push (the skunk at three players) the challenges were skipped in "won/lost" but counted as wrong in
+    the challenge accuracy: "won 0, lost 0 … challenge accuracy 0% (0 of 1)"."""
+    round_ = settle(make_rules("classic", skunk=True), {"a": "11111111", "b": "22222222", "c": "33333333"}, "a",
+                    "3 zeros")
+    assert round_.outcome is not None
+    outcome = outcome_to_dict(round_.outcome)
+    assert outcome["skunk"] and outcome["multiplier"] == 0 and set(outcome["net"].values()) == {0}
+    record = {"serials": {p: f"AB {d} C" for p, d in (("a", "11111111"), ("b", "22222222"), ("c", "33333333"))},
+              "actions": [{"player": "a", "bid": [3, 0]}, {"player": "b", "challenge": True},
+                          {"player": "c", "challenge": True}], "outcome": outcome}
+    _, figures = player_stats("b", [record])
+    assert (figures["challenges_won"], figures["challenges_lost"], figures["challenges"]) == (0, 0, 0)
