@@ -30,6 +30,7 @@ __all__ = [
     "KICK_AT_STAKE_PEER",
     "KICK_USAGE",
     "LAST_ALREADY_DECLARED",
+    "MONEY_ACROSS_GAMES",
     "NOTHING_HELD",
     "NOT_IN_ROUND",
     "NOT_SAVED",
@@ -198,6 +199,8 @@ CURRENCY_LENGTH = ("The currency label is 1 to 8 characters, like $ or EUR, or a
                    "not a Discord server's own emoji), "
                    "without spaces, < > @ # & * ~ ` | [ ] or invisible characters (direction marks, zero-width "
                    "spaces).")
+MONEY_ACROSS_GAMES = ("Money is kept across games (one ledger a server): `leaderboard money` without a game; a "
+                      "game's board is by skill.")
 PLAYER_TWICE = "Name the player once: a member or a name, not both."
 ADMINS_USAGE = "Admins are named by mention, separated by commas: `admins=@ann,@bob`."
 ONLY_ADMIN_SETTLES = "Only a server admin can mark a period settled."

@@ -435,6 +435,8 @@ class Reports:
                 by = word
             else:
                 game = word
+        if by == "money" and "game" in chosen:  # the ledger is the server's, across games: no game's own money
+            raise UserError(R.MONEY_ACROSS_GAMES, "bad-option")
         settings = await rt.settings(server)
         shown = await self.discretion.period(cmd, settings)
         self.discretion.refuse_earlier(period, shown)

@@ -128,6 +128,8 @@ async def test_leaderboard_by_skill_and_by_money_this_season_and_all_time(harnes
     assert named.ok and data(named)["standings"] == data(everyone)["standings"] and "all time, by money" in named.text
     for wrong in ("by=cards", "game=money", "period=money", "by="):  # a value under another's name is refused
         assert (await h.do(BOB, "leaderboard", wrong)).code == "bad-option", wrong
+    mixed = await h.do(BOB, "leaderboard", "money", "cards")  # the server's ledger under the card game's name
+    assert mixed.code == "bad-option" and "Money is kept across games" in mixed.text
     empty = await h.do(BOB, "leaderboard", "cards")
     assert empty.ok and "Nobody is on the board" in empty.text
 
