@@ -149,6 +149,19 @@ async def test_liars_discord_process_against_a_local_fake(tmp_path: Path) -> Non
         assert fake.identify_count == 1 and not fake.unknown_requests and not fake.internal_errors
 
 
+def _closed_port() -> int:
+    """A port nothing listens on."""
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        return int(closed.getsockname()[1])
+
+
+def _unreachable_gateway(fake: FakeDiscord, port: int, tmp_path: Path) -> DiscordConfig:
+    """The fake's API, and a gateway at ``port``, where nothing answers."""
+    return DiscordConfig(token=fake.token, api_base=fake.api_base, gateway_url=f"ws://127.0.0.1:{port}/",
+                         db_path=str(tmp_path / "liars.sqlite3"))
+
+
 async def test_a_stop_while_the_gateway_cannot_be_reached_ends_the_process(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     """SIGTERM while the gateway was down: the process logged "stopping" and went on retrying the gateway
@@ -156,12 +169,9 @@ async def test_a_stop_while_the_gateway_cannot_be_reached_ends_the_process(
     from adapters.discord import bot
 
     monkeypatch.setattr(bot, "CLOSE_SECONDS", 0.5)
-    with socket.socket() as closed:  # a port nothing listens on
-        closed.bind(("127.0.0.1", 0))
-        port = closed.getsockname()[1]
+    port = _closed_port()
     async with FakeDiscord() as fake:
-        config = DiscordConfig(token=fake.token, api_base=fake.api_base, gateway_url=f"ws://127.0.0.1:{port}/",
-                               db_path=str(tmp_path / "liars.sqlite3"))
+        config = _unreachable_gateway(fake, port, tmp_path)
         stop = asyncio.Event()
         running = asyncio.create_task(bot.run(config, sync_commands=False, stop=stop))
         await asyncio.sleep(1.0)  # it has tried the gateway (and failed) by now
@@ -180,12 +190,9 @@ async def test_a_gateway_that_never_answers_ends_the_start_with_one_line(
 
     monkeypatch.setattr(bot, "FIRST_CONNECT_SECONDS", 1.0)
     monkeypatch.setattr(bot, "CLOSE_SECONDS", 0.5)
-    with socket.socket() as closed:  # a port nothing listens on
-        closed.bind(("127.0.0.1", 0))
-        port = closed.getsockname()[1]
+    port = _closed_port()
     async with FakeDiscord() as fake:
-        config = DiscordConfig(token=fake.token, api_base=fake.api_base, gateway_url=f"ws://127.0.0.1:{port}/",
-                               db_path=str(tmp_path / "liars.sqlite3"))
+        config = _unreachable_gateway(fake, port, tmp_path)
         code = await asyncio.wait_for(bot.run(config, sync_commands=False, stop=asyncio.Event()), timeout=30)
     assert code == 1
     said = [r.getMessage() for r in caplog.records if r.name == "adapters.discord.bot" and r.levelno >= logging.ERROR]
