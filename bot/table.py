@@ -117,6 +117,13 @@ class TableState:
         writing when this one dealt is not lost."""
         return [p for p in self.seats if p not in self.pending_leave and not self.is_away(p)]
 
+    def closes_at_next_deal(self) -> bool:
+        """Whether the table closes instead of dealing again: its game is over, its rounds are all played, or
+        its closing was asked for (``Play.next_round`` closes it then)."""
+        assert self.match is not None
+        return (bool(self.max_rounds) and self.rounds_settled >= self.max_rounds) or self.match.over \
+            or self.closing_by is not None
+
     def is_away(self, player: str) -> bool:
         """A person the timer has played :data:`AWAY_TURNS` turns in a row for: they leave after this round."""
         return self.away.get(player, 0) >= AWAY_TURNS and not self.is_computer(player)

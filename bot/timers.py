@@ -145,11 +145,12 @@ class Timers:
                 return 1
             else:
                 held = False
+                gone = table.is_away(player) or player in table.pending_leave  # leaving: the move that ends it
                 for _ in range(3):  # one turn may be several moves: the card game's take, then declare
-                    held = await self.play.apply(table, table.match.timeout_action(), timed_out=True, held=held)
+                    held = await self.play.apply(table, table.match.timeout_action(gone), timed_out=True, held=held)
                     if not table.live or table.to_act != player:
                         break
-                if table.is_away(player) and player not in table.pending_leave and not table.match.over:
+                if table.is_away(player) and player not in table.pending_leave and not table.closes_at_next_deal():
                     # gone: a table of people who all walked away played on for ever, moving their money
                     await self.play.lobby.sit_out(table, player, AWAY_TURNS)
         await self.play.after_change(key)

@@ -296,8 +296,10 @@ class Match(Protocol):
         """Apply a :class:`Checked` action, or a stored payload (checked here first)."""
         ...
 
-    def timeout_action(self) -> Json:
-        """What the player to act does when their time runs out."""
+    def timeout_action(self, gone: bool = False) -> Json:
+        """What the player to act does when their time runs out.  ``gone``: the timer has played their turns
+        before (they are leaving): where the game has a move that ends the round, that one (a card table of
+        players who had all walked away climbed the declarations a floor a turn, some eight days a round)."""
         ...
 
     def computer_decision(self, player: str, level: str) -> Decision:

@@ -329,16 +329,18 @@ class CardsMatch:
         return (Settled(self.engine.record(), outcome, net, ranking),)
 
     # -- the table's other questions --------------------------------------------------------------------
-    def timeout_action(self) -> Json:
-        """Under the gun: take the hand (challenge when nothing can beat it).  Holding it: declare the least
-        legal raise (no discard)."""
+    def timeout_action(self, gone: bool = False) -> Json:
+        """Under the gun: take the hand (challenge when nothing can beat it, or when the player is ``gone``: a
+        round of players who had all walked away climbed the declarations a floor a turn, 23,000 turns).
+        Holding it: declare the least legal raise (no discard)."""
         round_ = self.engine.round
         if round_ is None or round_.is_over:
             raise RoundOver("no round is under way")
         who = round_.to_act
         assert who is not None
         if round_.phase is Phase.GUN:
-            return {"player": who, "take": True} if round_.can_raise else {"player": who, "challenge": True}
+            take = round_.can_raise and not gone
+            return {"player": who, "take": True} if take else {"player": who, "challenge": True}
         return {"player": who, "declare": round_.least_raise().to_dict()}
 
     def timeout_actions(self) -> list[Json]:

@@ -292,7 +292,8 @@ class SerialMatch:
         settled = Settled(record=record, outcome=out, net=dict(outcome.net), ranking=ranking)
         return Step((Say(text, SayKind.RESULT, picture=picture),), (settled,), note)
 
-    def timeout_action(self) -> Json:
+    def timeout_action(self, gone: bool = False) -> Json:
+        """(A timed-out player challenges, or opens with the least bid: ``gone`` changes nothing.)"""
         round_ = self.live_round
         if round_ is None:
             raise RoundOver("no round is under way")

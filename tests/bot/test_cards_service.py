@@ -462,6 +462,34 @@ async def test_an_away_player_whose_timeout_ends_the_game_is_not_said_to_leave_a
     assert any("The table is closed" in t for t in said) and not any("turns in a row" in t for t in said), said
 
 
+async def _time_out(h: Harness) -> None:
+    h.clock.advance(61)
+    for _ in range(3):  # the warning, then the timeout
+        await h.service.tick()
+    await h.service.drain()
+
+
+@pytest.mark.parametrize("walked", ["away", "typed leave"])
+async def test_a_card_table_everyone_still_in_walked_away_from_closes(harness: Harness, walked: str) -> None:
+    """A round of the card game ends only at a challenge, and a timed-out player under the gun took the hand and
+    declared the least raise: players who had all walked away (or all typed `leave`) climbed every declaration a
+    floor a turn — some 23,000 turns, eight days at 60 s, the hand DMed at each — before the next deal could let
+    them go.  A player the timer plays for who is leaving (away three turns, or asked to) now challenges."""
+    h = harness
+    assert (await h.do(ADMIN, "config", "turn_timeout=60")).ok
+    preset = ("pass=on", "jokers=2", "stake=2") if walked == "away" else ("knockout",)
+    assert (await h.do(ALICE, "start", "game=cards", *preset)).ok
+    assert (await h.do(BOB, "join")).ok and (await h.do(ALICE, "deal")).ok
+    if walked == "typed leave":
+        assert (await h.do(ALICE, "leave")).ok and (await h.do(BOB, "leave")).ok
+    for _ in range(40):  # 40 minutes
+        if h.service.table(KEY) is None:
+            break
+        await _time_out(h)
+    assert h.service.table(KEY) is None
+    assert sum((await h.service.store.balances(KEY.server)).values()) == 0
+
+
 async def test_computers_left_alone_in_a_game_at_stake_play_it_out_and_the_leaver_pays_its_winner(
         harness: Harness) -> None:
     """The last person leaving was told "you pay the winner 3 units when the game ends"; the table then closed

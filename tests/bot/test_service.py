@@ -114,6 +114,32 @@ async def test_a_table_whose_log_cannot_be_replayed_does_not_stop_the_others_fro
     assert status == "open" and count == seq + 1
 
 
+async def test_an_away_player_whose_timeout_ends_the_last_round_is_not_said_to_leave_after_it(
+        harness: Harness) -> None:
+    """At a `rounds=3` table the away player's third timed-out turn counted the last round, and the table said
+    "💤 … leaves the table after this round" (and wrote their leave) as it closed, all rounds played."""
+    h = harness
+    assert (await h.do(ADMIN, "config", "turn_timeout=60")).ok
+    assert (await h.do(ALICE, "start", "classic", "rounds=3")).ok
+    assert (await h.do(BOB, "join")).ok and (await h.do(ALICE, "deal")).ok
+
+    async def time_out() -> None:
+        h.clock.advance(61)
+        for _ in range(3):  # the warning, then the timeout
+            await h.service.tick()
+        await h.service.drain()
+
+    for _ in range(5):  # rounds 1 and 2 (an opening and a challenge each), and round 3's opening
+        await time_out()
+    assert h.service.table(KEY) is not None
+    before = len(h.notifier.messages)
+    await time_out()  # round 3's challenge: a third timed-out turn, and the last round counted
+    assert h.service.table(KEY) is None
+    said = [m.text for m in h.notifier.messages[before:]]
+    assert any("The table is closed" in t for t in said), said
+    assert not [t for t in said if "turns in a row run out" in t or "timer played your last turns" in t], said
+
+
 async def test_bad_input_gets_one_private_reply_and_changes_nothing(harness: Harness) -> None:
     h = harness
     assert (await h.do(ALICE, "bid", "5", "7")).code == "no-table"

@@ -153,7 +153,7 @@ class GuessMatch:
                           ranking=((player,), tuple(p for p in self._players if p != player)))
         return Step((Say(f"<@{player}> guessed it: {number}!", SayKind.RESULT),), (settled,))
 
-    def timeout_action(self) -> Json:
+    def timeout_action(self, gone: bool = False) -> Json:
         return {"player": self.to_act, "guess": 1}
 
     def computer_decision(self, player: str, level: str) -> Decision:

@@ -243,8 +243,8 @@ class EliminationMatch:
                 Say(E.dinner_text(self.payer, transfers, self.rules.stake, walked_out=True), SayKind.END))
         return Step(says, (Settled(record=record, outcome=out, net=net),))
 
-    def timeout_action(self) -> Json:
-        return self._live().timeout_action()
+    def timeout_action(self, gone: bool = False) -> Json:
+        return self._live().timeout_action(gone)
 
     def computer_decision(self, player: str, level: str) -> Decision:
         round_ = self._live().live_round
