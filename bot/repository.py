@@ -185,7 +185,9 @@ class TableRepository:
         except Exception as exc:
             kinds = [e.get("t") for e in events]
             if isinstance(exc, GameError):  # the game refused it as it applied (the elimination's `last`)
-                log.info("table %s refused %s: %s; reloading it", table.id, kinds, exc)
+                # (its code, not its text at INFO: a refusal may quote a move, a card of a hand among them)
+                log.info("table %s refused %s (%s); reloading it", table.id, kinds, exc.code)
+                log.debug("table %s refused %s: %s", table.id, kinds, exc)
             else:
                 log.exception("applying %s to table %s failed; reloading it", kinds, table.id)
             await self.reload(table, seq)

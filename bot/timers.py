@@ -93,7 +93,9 @@ class Timers:
         total = 0
         for key, result in zip(due, done, strict=True):
             if isinstance(result, BaseException):
-                log.error("the timer of table %s failed: %s: %s", key, type(result).__name__, result)
+                # (the type at ERROR, its text at DEBUG: an error may quote a move, a card of a hand among them)
+                log.error("the timer of table %s failed: %s", key, type(result).__name__)
+                log.debug("the timer of table %s failed: %s", key, result, exc_info=result)
             else:
                 total += result
             table = self.rt.tables.get(key)
