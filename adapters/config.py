@@ -49,6 +49,8 @@ class Env:
         if text is None:
             return default
         try:
+            if "_" in text:  # Python's own grouping (`1_0` is ten to int and float): no setting is written so
+                raise ValueError(text)
             return kind(text)
         except ValueError:
             raise ConfigError(f"{name} must be a number, not {text!r}.") from None

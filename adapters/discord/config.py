@@ -105,7 +105,7 @@ class DiscordConfig:
         if token.lower().startswith("bot "):
             token = token[4:].strip()  # people paste the Authorization header's value
         guild = get("DISCORD_GUILD_ID")
-        if guild is not None and not _digits(guild):
+        if guild is not None and (not _digits(guild) or int(guild) == 0):  # (0 is no server's id)
             raise ConfigError(f"DISCORD_GUILD_ID must be a server id (digits; right-click the server → Copy Server "
                               f"ID with Developer Mode on), not {guild!r}.")
         api_base = get("DISCORD_API_BASE")

@@ -49,6 +49,8 @@ def test_config_from_env() -> None:
         ({"LIARS_COMPUTER_DELAY": "soon"}, "LIARS_COMPUTER_DELAY"),
         # digits str.isdigit takes and int() refuses: a traceback before
         ({"DISCORD_GUILD_ID": "²"}, "DISCORD_GUILD_ID"),
+        ({"DISCORD_GUILD_ID": "0"}, "DISCORD_GUILD_ID"),  # no server's id
+        ({"LIARS_COMPUTER_DELAY": "1_0"}, "LIARS_COMPUTER_DELAY"),  # Python's grouping: read as ten
         ({"LIARS_METRICS_PORT": "⁸⁰"}, "LIARS_METRICS_PORT"),
         ({"DISCORD_SHARD_COUNT": "²"}, "DISCORD_SHARD_COUNT"),
         ({"DISCORD_SHARD_COUNT": "2", "DISCORD_SHARD_IDS": "¹"}, "DISCORD_SHARD_IDS"),
