@@ -76,6 +76,9 @@ def main() -> None:
     parser.add_argument("--hidden", default=",".join(map(str, TrainConfig.hidden)))
     parser.add_argument("--window", type=int, default=TrainConfig.window,
                         help="how many recent bids the features read, the standing one included (default: %(default)s)")
+    parser.add_argument("--summary", action="store_true",
+                        help="the features also read a summary of the whole history (who named which digit, how "
+                             "high and how often; whether I opened; the bids made)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tabular", action="store_true",
                         help="run the same MMD steps on a table instead of the network (the reference; rule mmd)")
@@ -92,9 +95,10 @@ def main() -> None:
                          rule=args.rule, eta=args.eta, fit_steps=args.fit_steps,
                          beta1=args.beta1, reset_adam=args.reset_adam, magnet_tau=args.magnet_tau,
                          belief_floor=args.belief_floor, magnet_from=args.magnet_from,
-                         hidden=tuple(int(h) for h in args.hidden.split(",")), seed=args.seed, window=args.window)
+                         hidden=tuple(int(h) for h in args.hidden.split(",")), seed=args.seed, window=args.window,
+                         summary=args.summary)
     start = time.process_time()
-    tree = Tree.build(fmt, config.window)
+    tree = Tree.build(fmt, config.window, config.summary)
     built = time.process_time() - start
     def say(text: str) -> None:
         if not args.json:

@@ -73,7 +73,10 @@ class _Level:
 
 @dataclass
 class Tree:
-    """The whole public tree of a 2-player format, with the feature rows of every decision and hand."""
+    """The whole public tree of a 2-player format, with the feature rows of every decision and hand.
+
+    Rows are shared by the histories that agree on what the features read (:func:`window_key`); with the
+    history's summary, which tells most histories apart, by the feature vectors' values instead."""
 
     fmt: Format
     actor: IntArray  # [node]: the seat to act, −1 at a terminal
@@ -89,7 +92,7 @@ class Tree:
     levels: list[_Level]
 
     @classmethod
-    def build(cls, fmt: Format, window: int = WINDOW) -> Tree:
+    def build(cls, fmt: Format, window: int = WINDOW, summary: bool = False) -> Tree:
         k = fmt.size
         root = Round(fmt.rules, SEATS, dict.fromkeys(SEATS, fmt.serials[0]), SEATS[0], 1)
         actor: list[int] = []
@@ -100,7 +103,8 @@ class Tree:
         terminals: list[int] = []
         pay: list[FloatArray] = []
         x: list[list[float]] = []
-        blocks: dict[tuple[object, ...], int] = {}
+        blocks: dict[tuple[object, ...], list[int]] = {}
+        seen: dict[tuple[float, ...], int] = {}  # with ``summary``: a row per distinct feature vector
         queue: deque[tuple[Round, int]] = deque([(root, 0)])
         actor.append(0)
         depth.append(0)
@@ -117,17 +121,24 @@ class Tree:
             actor[node] = seat
             view = seat_view(rnd, SEATS[seat])
             key = (rnd.standing_bid.id if rnd.standing_bid is not None else -1, view.legal.challenge,
-                   view.legal.call_count, window_key(view, window))
-            starts: list[int] = []
+                   view.legal.call_count, window_key(view, window, summary))
+            ids: list[list[int]] = []
             actions = list(view.legal)  # feature_rows' order
             for h in range(k):
                 block = (h, *key)
-                start = blocks.get(block)
-                if start is None:
-                    _, feats = feature_rows(dataclasses.replace(view, serial=fmt.serials[h]), window)
-                    start = blocks[block] = len(x)
-                    x.extend(feats)
-                starts.append(start)
+                got = blocks.get(block)
+                if got is None:
+                    _, feats = feature_rows(dataclasses.replace(view, serial=fmt.serials[h]), window, summary)
+                    if summary:  # the summary tells most histories apart: share rows by value instead
+                        got = [seen.setdefault(tuple(f), len(seen)) for f in feats]
+                        for f, i in zip(feats, got, strict=True):
+                            if i == len(x):  # new rows are numbered in order of first appearance
+                                x.append(f)
+                    else:
+                        got = list(range(len(x), len(x) + len(feats)))
+                        x.extend(feats)
+                    blocks[block] = got
+                ids.append(got)
             for j, action in enumerate(actions):
                 nxt = rnd.copy()
                 nxt.apply(action)
@@ -136,7 +147,7 @@ class Tree:
                 depth.append(depth[node] + 1)
                 parent.append(node)
                 child.append(child_id)
-                rows.append([s + j for s in starts])
+                rows.append([got[j] for got in ids])
                 queue.append((nxt, child_id))
         return cls._arrays(fmt, actor, depth, parent, child, rows, terminals, pay, x)
 
@@ -237,6 +248,7 @@ class TrainConfig:
     magnet_from: str = "net"  # MMD: reset the magnet to the network ("net") or to the last step's target ("target")
     hidden: tuple[int, ...] = (64, 64)
     window: int = WINDOW
+    summary: bool = False  # the features also read the history's summary (:mod:`.neural_net`'s note)
     seed: int = 1
     every: int = 25  # measure the exact exploitability every so many steps
 
@@ -303,7 +315,7 @@ class Learner:
         return self.tree.log_policy((net or self.net).logits(self.tree.x))
 
     def strategy(self, name: str = "neural", net: Net | None = None) -> NeuralStrategy:
-        return NeuralStrategy((net or self.net).copy(), self.config.window, name)
+        return NeuralStrategy((net or self.net).copy(), self.config.window, name, self.config.summary)
 
     def exploitability(self) -> float:
         seats = exploitability(self.tree, np.exp(self.log_policy()))
@@ -481,7 +493,7 @@ def train(fmt: Format, config: TrainConfig, report: Callable[[int, float], None]
     ``learner.best`` is then the network at the lowest measured point (step, value, network): a selection by
     the exact best response, which only the small formats have."""
     if learner is None:
-        learner = Learner.create(tree or Tree.build(fmt, config.window), config)
+        learner = Learner.create(tree or Tree.build(fmt, config.window, config.summary), config)
     curve: list[tuple[int, float]] = []
 
     def measure() -> None:

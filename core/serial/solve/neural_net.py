@@ -19,8 +19,13 @@ The features of one (view, action) pair (:data:`FEATURES` names them):
   the window, and the table's size/sixes multiplier; for every action the chance it wins from one's
   own serial (a raise: the bid is true; a challenge: the standing bid is false; the count: it is true).
 
-What the features depend on is the public state plus the last ``window`` bids
-(:meth:`NeuralStrategy.memo_key`), so a best-response search may merge histories that agree there.
+With ``summary`` (off by default: the input is then as before) the features also read a summary of the
+whole history: whether I opened the round, how many bids were made, each earlier bid's digit rank in the
+window, and for the standing bid's digit and for a raise's digit: the highest quantity of it each side
+(I / the others) has named so far, how many times each side named it, and whether I named it.
+
+What the features depend on is the public state plus the last ``window`` bids, and with ``summary`` that
+summary (:meth:`NeuralStrategy.memo_key`), so a best-response search may merge histories that agree there.
 """
 
 from __future__ import annotations
@@ -48,12 +53,17 @@ _STATE = ["opening", "rebid_phase", "standing_is_rebid", "standing_q", "standing
 _PAST = ["exists", "mine", "q", "same_digit", "held"]
 _ACTION = ["raise", "challenge", "count", "q", "rank", "held", "p_win", "same_as_standing", "jump",
            "same_as_window", "multiplier"]
+_DIGIT = ["my_max", "my_times", "their_max", "their_times", "i_named"]  # a digit's summary (``summary``)
 WINDOW = 3
 
 
-def feature_names(window: int = WINDOW) -> tuple[str, ...]:
+def feature_names(window: int = WINDOW, summary: bool = False) -> tuple[str, ...]:
     past = [f"bid-{k}_{n}" for k in range(1, window) for n in _PAST]
-    return tuple(_STATE + past + [f"action_{n}" for n in _ACTION])
+    names = _STATE + past + [f"action_{n}" for n in _ACTION]
+    if summary:
+        names += ["opener", "bids_made", *(f"bid-{k}_rank" for k in range(1, window))]
+        names += [f"standing_{n}" for n in _DIGIT] + [f"action_{n}" for n in _DIGIT]
+    return tuple(names)
 
 
 FEATURES = feature_names()
@@ -70,12 +80,48 @@ def _recent_bids(view: SeatView, window: int) -> list[tuple[Bid, bool]]:
     return out
 
 
-def window_key(view: SeatView, window: int = WINDOW) -> tuple[object, ...]:
+@dataclass(frozen=True)
+class _Named:
+    """The history's summary (``summary``): whether I opened, the bids made, and per digit, for me and for the
+    others, (the highest quantity named, how many times named)."""
+
+    opener: bool
+    bids: int
+    mine: dict[int, tuple[int, int]]
+    theirs: dict[int, tuple[int, int]]
+
+    @classmethod
+    def of(cls, view: SeatView) -> _Named:
+        mine: dict[int, tuple[int, int]] = {}
+        theirs: dict[int, tuple[int, int]] = {}
+        bids = 0
+        for action in view.history:
+            if isinstance(action, MakeBid):
+                bids += 1
+                side = mine if action.player == view.me else theirs
+                q, times = side.get(action.bid.digit, (0, 0))
+                side[action.bid.digit] = (max(q, action.bid.quantity), times + 1)
+        opener = (view.history[0].player if view.history else view.me) == view.me
+        return cls(opener, bids, mine, theirs)
+
+    def key(self) -> tuple[object, ...]:
+        return (self.opener, self.bids, tuple(sorted(self.mine.items())), tuple(sorted(self.theirs.items())))
+
+    def digit(self, d: int, total: int) -> list[float]:
+        """The summary features of digit ``d`` (:data:`_DIGIT`)."""
+        my_q, my_times = self.mine.get(d, (0, 0))
+        their_q, their_times = self.theirs.get(d, (0, 0))
+        return [my_q / total, my_times / total, their_q / total, their_times / total, float(my_times > 0)]
+
+
+def window_key(view: SeatView, window: int = WINDOW, summary: bool = False) -> tuple[object, ...]:
     """Everything besides the public state and the serial the features read (see the module's note)."""
-    return (view.phase, view.standing_is_rebid, tuple((b.id, mine) for b, mine in _recent_bids(view, window)))
+    key = (view.phase, view.standing_is_rebid, tuple((b.id, mine) for b, mine in _recent_bids(view, window)))
+    return (*key, *_Named.of(view).key()) if summary else key
 
 
-def feature_rows(view: SeatView, window: int = WINDOW) -> tuple[list[Action], list[list[float]]]:
+def feature_rows(view: SeatView, window: int = WINDOW, summary: bool = False,
+                 ) -> tuple[list[Action], list[list[float]]]:
     """The legal actions of ``view`` (in ``view.legal``'s order) and one feature row for each."""
     rules = view.rules
     digits = rules.digit_set
@@ -111,6 +157,13 @@ def feature_rows(view: SeatView, window: int = WINDOW) -> tuple[list[Action], li
             state += [1.0, float(mine), bid.quantity / total, float(same), counts[bid.digit] / length]
         else:
             state += [0.0] * len(_PAST)
+    named = _Named.of(view) if summary else None
+    extra: list[float] = []  # the summary's features of the state, after the action's own
+    if named is not None:
+        extra = [float(named.opener), named.bids / total]
+        extra += [rank[recent[k][0].digit] if k < len(recent) else 0.0 for k in range(1, window)]
+        extra += [0.0] * len(_DIGIT) if standing is None else named.digit(standing.digit, total)
+    no_digit = [0.0] * len(_DIGIT) if summary else []
     actions: list[Action] = []
     rows: list[list[float]] = []
     legal = view.legal
@@ -121,15 +174,15 @@ def feature_rows(view: SeatView, window: int = WINDOW) -> tuple[list[Action], li
         rows.append([
             *state, 1.0, 0.0, 0.0, q / total, rank[d], counts[d] / length, p_true(q, d),
             float(standing is not None and d == standing.digit), j / values, float(d in past_digits),
-            math.log2(mult) / 3,
+            math.log2(mult) / 3, *extra, *(named.digit(d, total) if named is not None else []),
         ])
     # the answers: no bid's features, only the chance the answer wins
     if legal.challenge:
         actions.append(Challenge(view.me))
-        rows.append([*state, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0 - p_standing, 0.0, 0.0, 0.0, 0.0])
+        rows.append([*state, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0 - p_standing, 0.0, 0.0, 0.0, 0.0, *extra, *no_digit])
     if legal.call_count:
         actions.append(CallCount(view.me))
-        rows.append([*state, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, p_standing, 0.0, 0.0, 0.0, 0.0])
+        rows.append([*state, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, p_standing, 0.0, 0.0, 0.0, 0.0, *extra, *no_digit])
     return actions, rows
 
 
@@ -194,10 +247,11 @@ class NeuralStrategy:
     net: Net
     window: int = WINDOW
     name: str = "neural"
+    summary: bool = False  # the features also read the history's summary (see the module's note)
     _cache: dict[tuple[object, ...], list[float]] = field(default_factory=dict, repr=False)
 
     def policy(self, view: SeatView) -> list[tuple[Action, float]]:
-        actions, rows = feature_rows(view, self.window)
+        actions, rows = feature_rows(view, self.window, self.summary)
         key = (view.rules, view.n, view.serial.counts, view.standing_bid.id if view.standing_bid else -1, len(actions),
                view.legal.challenge, view.legal.call_count, self.memo_key(view))
         probs = self._cache.get(key)
@@ -207,7 +261,7 @@ class NeuralStrategy:
         return list(zip(actions, probs, strict=True))
 
     def memo_key(self, view: SeatView) -> tuple[object, ...]:
-        return window_key(view, self.window)
+        return window_key(view, self.window, self.summary)
 
     def decide(self, view: SeatView, rng: random.Random) -> Action:
         pairs = self.policy(view)

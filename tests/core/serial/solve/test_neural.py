@@ -15,7 +15,7 @@ from core.serial.solve import Format, exploitability
 from core.serial.solve import neural as neural_mod
 from core.serial.solve.format import FloatArray
 from core.serial.solve.neural import Learner, TrainConfig, Tree, tabular_mmd, train
-from core.serial.solve.neural_net import FEATURES, Net, NeuralStrategy, feature_rows
+from core.serial.solve.neural_net import FEATURES, Net, NeuralStrategy, feature_names, feature_rows
 
 PLAYERS = ("a", "b", "c", "d", "e")
 
@@ -131,6 +131,31 @@ def test_the_arrays_best_response_equals_the_engine_walk() -> None:
     engine = exploitability(fmt, learner.strategy())  # merges histories by the strategy's memo_key
     assert ours == pytest.approx(engine.seat_values, abs=1e-9)
     assert 0.1 < engine.value < 1.5
+
+
+def test_the_history_summary_widens_the_features_and_its_memo_key_keeps_the_best_response_exact() -> None:
+    fmt = Format(make_rules("classic", digits=2, serial_length=2, rebid=True))
+    config = TrainConfig(hidden=(8,), seed=4, summary=True)
+    tree = Tree.build(fmt, config.window, summary=True)
+    assert tree.x.shape[1] == len(feature_names(config.window, summary=True)) == len(FEATURES) + 14
+    assert len(np.unique(tree.x, axis=0)) == len(tree.x)  # a row per distinct feature vector
+    learner = Learner.create(tree, config)
+    for p in learner.net.params:
+        p += np.random.default_rng(6).normal(0.0, 0.6, p.shape)
+    ours = neural_mod.exploitability(tree, np.exp(learner.log_policy()))
+    engine = exploitability(fmt, learner.strategy())  # merges histories by the summary's memo_key
+    assert ours == pytest.approx(engine.seat_values, abs=1e-9)
+    rnd = Round(fmt.rules, ("a", "b"), {"a": fmt.serials[0], "b": fmt.serials[1]}, "a")
+    one, two = fmt.digits
+    for q, d in ((1, one), (1, two), (2, one)):  # a names ones, b twos, a ones again: b is to act
+        view = seat_view(rnd, rnd.to_act or "")
+        rnd.apply(next(a for a in view.legal if isinstance(a, MakeBid) and (a.bid.quantity, a.bid.digit) == (q, d)))
+    view = seat_view(rnd, "b")
+    names = feature_names(config.window, summary=True)
+    _, rows = feature_rows(view, config.window, summary=True)
+    row = dict(zip(names, rows[0], strict=True))
+    assert (row["opener"], row["bids_made"]) == (0.0, 3 / 4)
+    assert (row["standing_their_max"], row["standing_their_times"], row["standing_i_named"]) == (2 / 4, 2 / 4, 0.0)
 
 
 @pytest.mark.parametrize(
