@@ -55,6 +55,11 @@ def _formats() -> dict[str, FormatWords]:
     return {name: words for game in GAMES.values() for name, words in game.formats.items()}
 
 
+def games_with_preset(preset: str) -> list[str]:
+    """The games that have a preset of this name (``wild``: the card game alone), as registered."""
+    return [game.name for game in GAMES.values() if preset.strip().lower() in game.presets]
+
+
 def usual_formats() -> list[str]:
     """The names of the games' usual formats (``rounds``): what a table plays unless told, whatever its game."""
     return list(dict.fromkeys(next(iter(game.formats)) for game in GAMES.values() if game.formats))

@@ -14,7 +14,7 @@ from core.registry import DEFAULT_GAME, GAMES, get_game
 
 from . import messages as M
 from . import refusals as R
-from .commands import usual_formats
+from .commands import games_with_preset, usual_formats
 from .model import Command, Message, MessageKind, Reply, TableKey
 from .parsing import UserError, joined_options, positive_int, same_value, sentence, stake, user_ref
 from .runtime import Runtime
@@ -67,7 +67,7 @@ class Lobby:
                 opts["game"] = positional.pop(0).lower()
             if "game" not in opts:  # a preset only one game has names its game: `start wild`
                 named = opts.get("preset") or (positional[0] if positional else "")
-                owners = [g.name for g in GAMES.values() if named.lower() in g.presets]
+                owners = games_with_preset(named)
                 if len(owners) == 1:
                     opts["game"] = owners[0]
             try:

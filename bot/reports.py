@@ -15,7 +15,7 @@ from core.registry import DEFAULT_GAME, GAMES, get_game
 
 from . import messages as M
 from . import refusals as R
-from .commands import game_of_command, table_commands
+from .commands import game_of_command, games_with_preset, table_commands
 from .discretion import NOTE_MONTH, Discretion, history_setting, only_period, refused
 from .ledger import fewest_payments, period_of
 from .model import Command, JsonValue, Message, MessageKind, Reply, TableKey, render_mentions
@@ -92,7 +92,7 @@ def _bare_named(words: Sequence[str]) -> list[str]:
     for i, word in enumerate(out):
         name, eq, value = word.lower().partition("=")
         preset = value.strip() if eq and name.strip() == "preset" else "" if eq else name
-        owners = [g.name for g in GAMES.values() if preset in g.presets]
+        owners = games_with_preset(preset)
         if not owners:
             continue
         if not eq:

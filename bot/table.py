@@ -115,7 +115,7 @@ class TableState:
     def players_for_next_deal(self) -> list[str]:
         """The seats but those leaving, and those away (:data:`AWAY_TURNS`): a leave another process was
         writing when this one dealt is not lost."""
-        return [p for p in self.seats if p not in self.pending_leave and not self.is_away(p)]
+        return [p for p in self.seats if not self.leaving(p)]
 
     def closes_at_next_deal(self) -> bool:
         """Whether the table closes instead of dealing again: its game is over, its rounds are all played, or
@@ -123,6 +123,10 @@ class TableState:
         assert self.match is not None
         return (bool(self.max_rounds) and self.rounds_settled >= self.max_rounds) or self.match.over \
             or self.closing_by is not None
+
+    def leaving(self, player: str) -> bool:
+        """Whether the player leaves after this round: they asked to, or the timer has played their turns."""
+        return player in self.pending_leave or self.is_away(player)
 
     def is_away(self, player: str) -> bool:
         """A person the timer has played :data:`AWAY_TURNS` turns in a row for: they leave after this round."""

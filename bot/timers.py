@@ -147,7 +147,7 @@ class Timers:
                 return 1
             else:
                 held = False
-                gone = table.is_away(player) or player in table.pending_leave  # leaving: the move that ends it
+                gone = table.leaving(player)  # the move that ends the round, where the game has one
                 for _ in range(3):  # one turn may be several moves: the card game's take, then declare
                     held = await self.play.apply(table, table.match.timeout_action(gone), timed_out=True, held=held)
                     if not table.live or table.to_act != player:

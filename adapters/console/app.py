@@ -56,14 +56,22 @@ def _picture_place(db_path: str | None) -> tuple[Path, str]:
     """Pictures go next to a SQLite database, named after it: ``/data/liars.sqlite3`` →
     ``/data/liars-count-1.png``; with a PostgreSQL database (no file to sit beside), into
     ``liars-pictures`` in the system's temporary folder.  The path is printed with each picture."""
+    db_file = _sqlite_file(db_path)
+    if db_file is None:
+        return Path(tempfile.gettempdir()) / "liars-pictures", "liars"
+    db_file = db_file.resolve()
+    return db_file.parent, db_file.stem
+
+
+def _sqlite_file(db_path: str | None) -> Path | None:
+    """The SQLite file ``--db`` (else the environment) names; None for a PostgreSQL database."""
     url = db_path or store_url_from_env()
     if is_postgres_url(url):
-        return Path(tempfile.gettempdir()) / "liars-pictures", "liars"
+        return None
     try:
-        db_file = Path(sqlite_path(url)).resolve()
+        return Path(sqlite_path(url))
     except ValueError as exc:  # `--db mysql://…`: said as the store says it, not a traceback
         raise StoreUnavailable(f"cannot open {redacted(url)}: {exc}") from None
-    return db_file.parent, db_file.stem
 
 
 class ConsoleNotifier:
@@ -192,7 +200,7 @@ async def play(
     rng = random.Random(seed) if seed is not None else None
     viewer = YOU if humans else None
     picture_dir, stem = _picture_place(db_path)
-    made = _new_file(db_path)
+    made = None if (db_file := _sqlite_file(db_path)) is None or db_file.exists() else db_file  # a file it makes
     service, notifier = await terminal_table(out, viewer, db_path=db_path, rng=rng, picture_dir=picture_dir,
                                              picture_stem=stem, viewer_name=player_name())
     code: int | None = None  # (an interruption or a failure leaves it None: the database stays, whatever it holds)
@@ -206,14 +214,6 @@ async def play(
             for leftover in (made, made.with_name(made.name + "-wal"), made.with_name(made.name + "-shm")):
                 leftover.unlink(missing_ok=True)
 
-
-def _new_file(db_path: str | None) -> Path | None:
-    """The SQLite file ``liars play`` is about to make (None if it is there already, or the store is PostgreSQL)."""
-    url = db_path or store_url_from_env()
-    if is_postgres_url(url):
-        return None
-    path = Path(sqlite_path(url))  # (_picture_place has read the URL already)
-    return None if path.exists() else path
 
 
 def _not_for_this_table(table: TableState, *, seats: int | None, preset: str | None, stake: int | None,
