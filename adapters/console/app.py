@@ -193,10 +193,14 @@ async def play(
     options: Sequence[str] = (),
     game: str = DEFAULT_GAME,
     new_only: Sequence[str] = (),
+    err: TextIO | None = None,
 ) -> int:
-    """``new_only``: the flags given that only a new table takes (a table left open is resumed, saying so)."""
+    """``new_only``: the flags given that only a new table takes (a table left open is resumed, saying so).
+    ``err``: where a table refused before play is said, as ``liars: …`` (exit code 2), like the other commands'
+    refusals (standard error)."""
     stdin = stdin if stdin is not None else sys.stdin
     out = out if out is not None else sys.stdout
+    err = err if err is not None else sys.stderr
     rng = random.Random(seed) if seed is not None else None
     viewer = YOU if humans else None
     picture_dir, stem = _picture_place(db_path)
@@ -206,7 +210,8 @@ async def play(
     code: int | None = None  # (an interruption or a failure leaves it None: the database stays, whatever it holds)
     try:
         code = await _run(service, notifier, game=game, seats=seats, preset=preset, stake=stake, humans=humans,
-                          rounds=rounds, level=level, stdin=stdin, out=out, options=options, new_only=new_only)
+                          rounds=rounds, level=level, stdin=stdin, out=out, err=err, options=options,
+                          new_only=new_only)
         return code
     finally:
         await service.close()
@@ -256,7 +261,8 @@ def _read_lines(readline: Callable[[], str]) -> asyncio.Queue[str]:
 async def _run(
     service: Service, notifier: ConsoleNotifier, *, game: str, seats: int | None, preset: str | None, stake: int | None,
     humans: int,
-    rounds: int | None, level: str, stdin: TextIO, out: TextIO, options: Sequence[str], new_only: Sequence[str] = (),
+    rounds: int | None, level: str, stdin: TextIO, out: TextIO, err: TextIO, options: Sequence[str],
+    new_only: Sequence[str] = (),
 ) -> int:
     if humans:
         actor = Actor(YOU, notifier.viewer_name, is_admin=True)
@@ -279,13 +285,17 @@ async def _run(
             out.write(record + "\n\n")
         out.flush()
 
+    def refused(text: str) -> int:
+        """The table cannot be played as asked: said on standard error, as every command's refusal is."""
+        err.write("liars: " + plain(text) + "\n")
+        err.flush()
+        return 2
+
     table = service.table(KEY)
     if table is not None and not humans and YOU in table.seats:
         # the demo once closed it ("closed by the terminal", its round void) to run in its place
-        out.write("⚠️  A table you play is open in this database: `liars play` resumes it (type `end` there to "
-                  "close it). Run the demo on another database (--db FILE).\n")
-        out.flush()
-        return 2
+        return refused("A table you play is open in this database: `liars play` resumes it (type `end` there to "
+                       "close it). Run the demo on another database (--db FILE).")
     if table is not None and (humans and YOU in table.seats):
         if table.game.name != game:  # --game (or --seats, --preset) applies to a new table only
             out.write(f"Resuming the table left open in this database: it plays {table.game.title}, not "
@@ -320,13 +330,11 @@ async def _run(
             start_opts[k] = v  # "rebid" (no "=") is "" and refused by the table, as "rebid=" is in chat
         reply = await send("start", opts=start_opts)
         if not reply.ok:
-            show(reply)
-            return 2
+            return refused(reply.text)
         reply = await send("deal")
         if not reply.ok:  # the table cannot be played: it is not left open for the next `liars play` to resume
-            show(reply)
             await send("end")
-            return 2
+            return refused(reply.text)
     if not humans:
         show(await send("ledger"))
         return 0

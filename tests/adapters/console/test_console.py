@@ -138,9 +138,13 @@ def test_zero_rounds_is_refused_and_a_refused_read_says_why_in_json(
     """`--rounds 0` was dropped as if not given: an all-computer table then never stopped.  And a refused
     `sheet --json` printed `null`."""
     db = str(tmp_path / "local.sqlite3")
-    code, out = run_cli(["play", "--humans", "0", "--seats", "3", "--rounds", "0", "--db", db], capsys)
-    assert code == 2 and "rounds must be from 1 to 10000, not 0." in out
-    assert "The count" not in out and not Path(db).exists()  # (a refused table leaves no database it made)
+    code = main(["play", "--humans", "0", "--seats", "3", "--rounds", "0", "--db", db])
+    said = capsys.readouterr()  # (refused before play: on standard error, as every command's refusal is)
+    assert code == 2 and said.err == "liars: rounds must be from 1 to 10000, not 0.\n" and said.out == "", said
+    assert not Path(db).exists()  # (a refused table leaves no database it made)
+    assert main(["play", "--humans", "0", "--stake", "0", "--db", db]) == 2
+    said = capsys.readouterr()
+    assert said.err.startswith("liars: Stake must be a positive whole number of units, not 0") and said.out == ""
     assert run_cli(["play", "--humans", "0", "--seats", "3", "--rounds", "1", "--db", db], capsys)[0] == 0
     code, out = run_cli(["sheet", "--db", db, "--period", "2026-13", "--json"], capsys)
     refusal = json.loads(out)
@@ -196,10 +200,10 @@ async def test_a_resumed_table_says_which_flags_it_ignores_and_the_demo_leaves_i
                       db_path=db, stdin=io.StringIO("quit\n"), out=again) == 0
     assert again.getvalue().startswith("Resuming the table left open in this database (2 seats, preset classic, "
                                        "stake 1): --seats, --stake apply to a new table only."), again.getvalue()
-    demo = io.StringIO()
+    demo, refusal = io.StringIO(), io.StringIO()
     assert await play(seats=4, preset=None, stake=None, humans=0, rounds=2, seed=3, level="easy",
-                      db_path=db, out=demo) == 2
-    assert "A table you play is open in this database" in demo.getvalue()
+                      db_path=db, out=demo, err=refusal) == 2
+    assert refusal.getvalue().startswith("liars: A table you play is open in this database") and not demo.getvalue()
     elsewhere = io.StringIO()  # the demo on a database of its own plays ("all 1 rounds are played" before)
     assert await play(seats=3, preset=None, stake=None, humans=0, rounds=1, seed=3, level="easy",
                       db_path=str(tmp_path / "demo.sqlite3"), out=elsewhere) == 0
