@@ -79,6 +79,14 @@ class Env:
                               f"not {value!r}.")
         return value == "1"
 
+    def metrics(self) -> tuple[int | None, str]:
+        """``LIARS_METRICS_PORT`` (unset: no exporter of its own; ``0``: any free port) and ``LIARS_METRICS_HOST``
+        (default ``0.0.0.0``): where ``liars discord``, and ``liars slack`` under Socket Mode, serve ``/metrics``."""
+        port = self.get("LIARS_METRICS_PORT")
+        if port is not None and not (port.isascii() and port.isdigit() and int(port) <= 65535):
+            raise ConfigError(f"LIARS_METRICS_PORT must be a port number (0 to 65535), not {port!r}.")
+        return (int(port) if port is not None else None), self.get("LIARS_METRICS_HOST") or "0.0.0.0"
+
     def database(self, db_path: str | None) -> str | None:
         """The database: ``db_path`` (``--db``), else ``LIARS_DATABASE_URL``, else ``LIARS_DB``; None
         leaves the choice to the store (``./liars.sqlite3``)."""

@@ -207,6 +207,20 @@ def serve(port: int, host: str = "0.0.0.0") -> Any:
     return server
 
 
+def start(port: int, host: str) -> Any | None:
+    """:func:`serve`, saying where (INFO) — or, when it cannot listen there (the port taken, the host no address
+    here), one ERROR line naming the settings and None (the caller ends with exit code 1)."""
+    try:
+        server = serve(port, host)
+    except OSError as exc:
+        log.error("cannot serve metrics on %s:%d (LIARS_METRICS_HOST, LIARS_METRICS_PORT): %s", host, port, exc)
+        return None
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
+    shown = f"[{shown}]" if ":" in shown else shown  # an IPv6 address, as a URL writes it
+    log.info("serving metrics at http://%s:%d/metrics", shown, server.server_port)
+    return server
+
+
 def http_trace(platform: str) -> aiohttp.TraceConfig:
     """An aiohttp trace that counts every API call a client session makes, by HTTP status (the Slack
     Web API client's session; discord.py's ``http_trace``)."""

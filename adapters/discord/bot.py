@@ -504,15 +504,9 @@ async def run(config: DiscordConfig, *, sync_commands: bool = True, stop: asynci
             loop.add_signal_handler(sig, stop.set)
     exporter = None
     if config.metrics_port is not None:
-        try:
-            exporter = metrics.serve(config.metrics_port, config.metrics_host)
-        except OSError as exc:  # the port is taken, the host is no address here: one line, not a traceback
-            log.error("cannot serve metrics on %s:%d (LIARS_METRICS_HOST, LIARS_METRICS_PORT): %s",
-                      config.metrics_host, config.metrics_port, exc)
+        exporter = metrics.start(config.metrics_port, config.metrics_host)
+        if exporter is None:  # one line said why, not a traceback
             return 1
-        host = "127.0.0.1" if config.metrics_host in ("0.0.0.0", "") else config.metrics_host
-        host = f"[{host}]" if ":" in host else host  # an IPv6 address, as a URL writes it
-        log.info("serving metrics at http://%s:%d/metrics", host, exporter.server_port)
     try:
         return await _run(config, sync_commands, stop)
     finally:

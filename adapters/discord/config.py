@@ -121,9 +121,7 @@ class DiscordConfig:
         level = settings.log_level()
         settings.picture_process()  # checked here; the picture worker reads it
         shard_count, shard_ids = _shards(get("DISCORD_SHARD_COUNT"), get("DISCORD_SHARD_IDS"))
-        port = get("LIARS_METRICS_PORT")
-        if port is not None and not (_digits(port) and int(port) <= 65535):
-            raise ConfigError(f"LIARS_METRICS_PORT must be a port number (0 to 65535), not {port!r}.")
+        metrics_port, metrics_host = settings.metrics()
         layout = (get("DISCORD_LAYOUT") or "v2").lower()
         if layout not in ("v2", "classic"):
             raise ConfigError(f"DISCORD_LAYOUT must be v2 or classic, not {layout!r}.")
@@ -137,8 +135,8 @@ class DiscordConfig:
             log_level=level,
             shard_count=shard_count,
             shard_ids=shard_ids,
-            metrics_port=int(port) if port is not None else None,
-            metrics_host=get("LIARS_METRICS_HOST") or "0.0.0.0",
+            metrics_port=metrics_port,
+            metrics_host=metrics_host,
             layout=layout,
         )
 

@@ -246,6 +246,7 @@ async def run(config: SlackConfig, *, host: str = "0.0.0.0", stop: asyncio.Event
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
+    exporter = None
     try:
         if config.distributed:
             log.info("serving every workspace that installs the app (OAuth): install at /slack/install")
@@ -259,6 +260,10 @@ async def run(config: SlackConfig, *, host: str = "0.0.0.0", stop: asyncio.Event
                 log.error("cannot reach Slack at SLACK_API_URL %s: %s: %s", config.api_url, type(exc).__name__, exc)
                 return 1
             log.info("signed in to Slack team %s as %s", who.get("team_id"), who.get("user"))
+        if config.metrics_port is not None:  # (Socket Mode serves no HTTP: this is its only /metrics)
+            exporter = metrics.start(config.metrics_port, config.metrics_host)
+            if exporter is None:  # one line said why; before any table was redrawn or timed
+                return 1
 
         async def begin() -> None:
             # every open table's messages as committed: a move stored just before a crash is shown now
@@ -299,4 +304,6 @@ async def run(config: SlackConfig, *, host: str = "0.0.0.0", stop: asyncio.Event
         log.info("stopping: %s", bot.listeners.summary())
         return 0
     finally:
+        if exporter is not None:
+            exporter.shutdown()
         await bot.close()

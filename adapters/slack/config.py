@@ -17,6 +17,11 @@
                            between several processes (unset: SQLite)
 ``LIARS_DB``               the SQLite file (default ``./liars.sqlite3``)
 ``LIARS_COMPUTER_DELAY``   seconds a computer player waits before it acts (default 1.5)
+``LIARS_METRICS_PORT``     optional: serve Prometheus metrics (``GET /metrics``, ``/healthz``) on a
+                           port of their own, as ``liars discord`` does (``0``: any free port,
+                           logged) — for Socket Mode, which serves no HTTP; over HTTP they are on
+                           ``PORT`` as well
+``LIARS_METRICS_HOST``     optional: the address those listen on (default ``0.0.0.0``)
 =========================  ===================================================================
 """
 
@@ -47,6 +52,8 @@ class SlackConfig:
     path: str = DEFAULT_PATH
     db_path: str | None = None
     computer_delay: float = DEFAULT_COMPUTER_DELAY
+    metrics_port: int | None = None
+    metrics_host: str = "0.0.0.0"
 
     @property
     def distributed(self) -> bool:
@@ -106,6 +113,7 @@ class SlackConfig:
             raise ConfigError(f"{named} must be 0 to 65535, not {port}.")
         delay = settings.computer_delay()
         settings.picture_process()  # checked here; the picture worker reads it
+        metrics_port, metrics_host = settings.metrics()
         redirect = get("SLACK_REDIRECT_URI")
         if redirect is not None:
             checked_url("SLACK_REDIRECT_URI", redirect, ("http", "https"), "https://liars.example/slack/oauth_redirect")
@@ -120,5 +128,7 @@ class SlackConfig:
             port=port,
             db_path=settings.database(db_path),
             computer_delay=delay,
+            metrics_port=metrics_port,
+            metrics_host=metrics_host,
         )
 

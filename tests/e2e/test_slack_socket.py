@@ -247,3 +247,67 @@ async def test_an_app_token_without_its_scope_is_refused_once(fake: FakeSlack, d
                 pass
     finally:
         await bot.close()
+
+
+async def test_socket_mode_serves_its_metrics_on_a_port_of_their_own(fake: FakeSlack, tmp_path: Path,
+                                                                     caplog: pytest.LogCaptureFixture) -> None:
+    """Socket Mode serves no HTTP, so it had no /metrics at all: `LIARS_METRICS_PORT` now serves them as
+    `liars discord` does, and the commands that arrive over the socket are counted there."""
+    import re
+
+    import aiohttp
+
+    from adapters.slack.app import run
+
+    caplog.set_level(logging.INFO)
+    config = SlackConfig.from_env({"SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_APP_TOKEN": APP_TOKEN,
+                                   "SLACK_API_URL": fake.api_base, "LIARS_METRICS_PORT": "0",
+                                   "LIARS_METRICS_HOST": "127.0.0.1"}, db_path=str(tmp_path / "liars.sqlite3"))
+    stop = asyncio.Event()
+    running = asyncio.create_task(run(config, stop=stop))
+    try:
+        await fake.wait_for_socket()
+        served = re.search(r"serving metrics at (http://127\.0\.0\.1:\d+)/metrics", caplog.text)
+        assert served is not None, caplog.text
+        async with aiohttp.ClientSession() as http:
+
+            async def requests() -> float:
+                async with http.get(served.group(1) + "/metrics") as resp:
+                    assert resp.status == 200
+                    text = await resp.text()
+                found = re.search(r'^liars_requests_total\{outcome="ok",platform="slack"\} (\S+)$', text, re.M)
+                return float(found.group(1)) if found else 0.0
+
+            before = await requests()
+            envelope = await fake.push_slash_command("help", user_id=ALICE)
+            await fake.wait_for_ack(envelope.envelope_id)
+            for _ in range(100):  # (counted as the command ends, just after its ack)
+                if await requests() > before:
+                    break
+                await asyncio.sleep(0.05)
+            assert await requests() == before + 1
+            async with http.get(served.group(1) + "/healthz") as resp:
+                assert resp.status == 200 and await resp.text() == "ok"
+    finally:
+        stop.set()
+        async with asyncio.timeout(20):
+            assert await running == 0
+    with socket.socket() as probe:  # the exporter stopped with the bot
+        assert probe.connect_ex(("127.0.0.1", int(served.group(1).rsplit(":", 1)[1]))) != 0
+
+
+async def test_a_taken_metrics_port_ends_socket_mode_before_any_table_is_touched(
+        fake: FakeSlack, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    from adapters.slack.app import run
+
+    caplog.set_level(logging.INFO)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        config = SlackConfig(bot_token=BOT_TOKEN, app_token=APP_TOKEN, api_url=fake.api_base,
+                             db_path=str(tmp_path / "liars.sqlite3"), metrics_port=busy.getsockname()[1],
+                             metrics_host="127.0.0.1")
+        assert await asyncio.wait_for(run(config, stop=asyncio.Event()), timeout=30) == 1
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and errors[0].exc_info is None and "LIARS_METRICS_PORT" in errors[0].getMessage()
+    assert not any("redrawing" in r.getMessage() for r in caplog.records) and not fake.calls("apps.connections.open")

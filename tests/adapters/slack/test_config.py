@@ -64,6 +64,8 @@ def test_the_api_url_port_database_and_delay_come_from_the_environment() -> None
         ({**HTTP, "SLACK_REDIRECT_URI": "liars.example/slack/oauth_redirect"}, "SLACK_REDIRECT_URI"),
         ({**HTTP, "LIARS_PICTURE_PROCESS": "false"}, "LIARS_PICTURE_PROCESS"),
         ({**HTTP, "LIARS_COMPUTER_DELAY": "-1"}, "LIARS_COMPUTER_DELAY"),
+        ({**HTTP, "LIARS_METRICS_PORT": "70000"}, "LIARS_METRICS_PORT"),
+        ({**HTTP, "LIARS_METRICS_PORT": "９０"}, "LIARS_METRICS_PORT"),  # (full-width digits: int() reads them)
         ({**HTTP, "SLACK_CLIENT_ID": "1.2"}, "not both"),
         ({"SLACK_CLIENT_ID": "1.2", "SLACK_SIGNING_SECRET": "s"}, "SLACK_CLIENT_SECRET is not set"),
         ({"SLACK_CLIENT_SECRET": "c", "SLACK_SIGNING_SECRET": "s"}, "SLACK_CLIENT_ID is not set"),
