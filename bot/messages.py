@@ -54,6 +54,7 @@ __all__ = [
     "balances_title",
     "closed_by",
     "closed_message",
+    "closed_unreadable",
     "closes_at_count",
     "done",
     "export_text",
@@ -273,6 +274,12 @@ def removed(kicked: str | None, *, now: bool) -> str:
 def table_closed(*, void: bool, game: bool = False) -> str:
     """The reply to ``end``; ``void``: a round was under way; ``game``: a game that settles at its end, void whole."""
     return "The table is closed." + (_GAME_VOID if game else _VOID if void else "")
+
+
+def closed_unreadable(table_id: int, name: str) -> str:
+    """The reply to a server admin's ``end`` of a table this version cannot read (nothing else of it can be drawn)."""
+    return (f"🛑 Table no. {table_id}, which this version of the bot could not read, was closed by {name}. A round "
+            "under way there is void: nothing is paid for it. `start` opens a new table.")
 
 
 def closed_by(name: str, *, void: bool, game: bool = False) -> str:

@@ -82,6 +82,8 @@ __all__ = [
     "unknown_game",
     "unknown_level",
     "unknown_preset",
+    "unreadable_record",
+    "unreadable_table",
 ]
 
 
@@ -96,6 +98,17 @@ BUSY = "The table is busy; please try again."
 def too_long(length: int, most: int) -> str:
     return f"That is too long to read ({length:,} characters; a command takes at most {most:,}). Nothing was done."
 NOT_SAVED = "The table could not be saved, so nothing changed; please try again."
+
+
+def unreadable_table(table_id: int) -> str:
+    return (f"This channel's table (no. {table_id}) was stored by another version of the bot, which this one cannot "
+            "read, so nothing can be played here for now. A server admin can close it with `end` (a round under way "
+            "is void: nothing is paid for it); whoever runs the bot will find it named in the log.")
+
+
+def unreadable_record(table_id: int) -> str:
+    return (f"This channel's last table (no. {table_id}) was stored by another version of the bot, which this one "
+            "cannot read, so it cannot write its record.")
 
 
 def unknown_command(name: str) -> str:

@@ -5,6 +5,7 @@ and a player's private views.  None of them changes a table; the ledger commands
 from __future__ import annotations
 
 import json
+import logging
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -38,6 +39,8 @@ from .settings import MAX_TIMEOUT, MIN_TIMEOUT, game_defaults, with_game_default
 from .table import TableState
 
 __all__ = ["Reports"]
+
+log = logging.getLogger(__name__)
 
 
 def _game_of(row: Mapping[str, Any]) -> str:
@@ -484,7 +487,11 @@ class Reports:
         shown = await self.discretion.period(cmd, await rt.settings(cmd.key.server))
         if shown and any(period_of(float(str(e.get("at", 0)))) != shown for e in events if e.get("t") == "deal"):
             raise UserError(refused(shown), "history-month")  # a record cut short would not replay
-        replayed = TableState.replayed(table_id, cmd.key, events, keep_history=True)
+        try:
+            replayed = TableState.replayed(table_id, cmd.key, events, keep_history=True)
+        except Exception as exc:  # (its text may quote an event, a serial in it: never to the channel)
+            log.debug("table %d: %s", table_id, exc, exc_info=exc)
+            raise UserError(R.unreadable_record(table_id), "unreadable-table") from exc
         records = replayed.records()
         if not records:  # rounds settled, and still none to show: the game holds its record back (SLIPS)
             raise UserError(R.RECORD_HELD_BACK if replayed.rounds_settled else R.NO_COUNTED_ROUND, "no-round")

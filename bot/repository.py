@@ -27,7 +27,7 @@ from core.game import Checked, Step
 from . import refusals as R
 from .ledger import period_of
 from .metrics import NO_METER, Meter
-from .model import Command, Reply, TableKey
+from .model import Command, JsonValue, Reply, TableKey
 from .panels import Panels
 from .parsing import UserError
 from .ports import (
@@ -66,6 +66,19 @@ class SaveFailed(UserError):
         super().__init__(R.NOT_SAVED, "not-saved")
 
 
+class UnreadableTable(UserError):
+    """The channel's open table, as stored, is a log this version cannot replay (written by another version that
+    read the rules otherwise, say): nothing can be played there.  Said to whoever sends a command there; a server
+    admin's ``end`` closes it as stored (:meth:`~bot.runtime.Runtime.run`).  ``seq``: the events stored, ``cause``:
+    the replay's exception type (its text may quote an event, a serial in it: never shown)."""
+
+    def __init__(self, table_id: int, seq: int, cause: BaseException) -> None:
+        super().__init__(R.unreadable_table(table_id), "unreadable-table")
+        self.table_id = table_id
+        self.seq = seq
+        self.cause = type(cause).__name__
+
+
 SURVEY_CONCURRENCY = 8  # tables a survey catches up at once (each a lock and one read)
 
 
@@ -81,6 +94,7 @@ class TableRepository:
         self._locks: dict[TableKey, asyncio.Lock] = {}
         self._settings: dict[str, tuple[Settings, int]] = {}  # per server: the values and their version
         self.meter = meter  # what the service counts (the composition root passes an exporting one)
+        self._unreadable: dict[TableKey, tuple[int, int]] = {}  # tables said unreadable (id, events), said once
 
     def serves(self, key: TableKey) -> bool:
         """Whether this process loads and times the table: its platform's, and (Discord shards split
@@ -247,7 +261,11 @@ class TableRepository:
         self.tables.pop(key, None)
         if stored is None:
             return None
-        fresh = TableState.replayed(stored.table_id, key, stored.events)
+        try:
+            fresh = TableState.replayed(stored.table_id, key, stored.events)
+        except Exception as exc:
+            log.debug("table %d: %s", stored.table_id, exc, exc_info=exc)  # (may quote an event: DEBUG only)
+            raise UnreadableTable(stored.table_id, len(stored.events), exc) from exc
         if fresh.status == TableStatus.ENDED:  # pragma: no cover - the store lists open tables only
             return None
         missed = stored.events[known[1]:] if known is not None and known[0] == stored.table_id else []
@@ -262,9 +280,15 @@ class TableRepository:
         or load the channel's open table if none is cached.  ``seen``: each missed event and its step."""
         table = self.tables.get(key)
         if table is not None:
-            missed = await self.store.events_since(table.id, table.events)
+            seq = table.events
+            missed = await self.store.events_since(table.id, seq)
             for event in missed:
-                step = table.apply(event)
+                try:
+                    step = table.apply(event)
+                except Exception as exc:  # another process stored what this version cannot apply: not half-applied
+                    del self.tables[key]
+                    log.debug("table %d: %s", table.id, exc, exc_info=exc)
+                    raise UnreadableTable(table.id, seq + len(missed), exc) from exc
                 if seen is not None:
                     seen.append((event, step))
             if table.status != TableStatus.ENDED:
@@ -311,7 +335,34 @@ class TableRepository:
                         return before != (None if table is None else (table.id, table.events))
                 return await self.moved(key)
 
-        return sum(await asyncio.gather(*(catch_up(k) for k in stale)))
+        async def tolerant(key: TableKey) -> bool:
+            try:
+                return await catch_up(key)
+            except UnreadableTable as exc:  # that table alone: every other one is still caught up with
+                if self._unreadable.get(key) != (exc.table_id, exc.seq):  # said once, not every survey
+                    self._unreadable[key] = (exc.table_id, exc.seq)
+                    log.error("table %d in %s cannot be read by this version (%s): not loaded", exc.table_id, key,
+                              exc.cause)
+                return False
+
+        return sum(await asyncio.gather(*(tolerant(k) for k in stale)))
+
+    async def close_unreadable(self, cmd: Command, table: UnreadableTable, reply: Reply) -> bool:
+        """Close, as stored, a table this version cannot read (a server admin's ``end``): its last event is the
+        end, written as any ``end`` is, and nothing else (a round under way is void, as ``end`` makes it: settled
+        rounds were paid as they settled).  False if another process stored events there first."""
+        now = self.clock.now()
+        end: dict[str, JsonValue] = {"t": "end", "by": cmd.actor.user_id, "reason": "unreadable", "at": now}
+        request = (cmd.request_id, reply.to_dict()) if cmd.request_id else None
+        try:
+            await self.store.commit(table.table_id, cmd.key.server, [end], at=now, period=period_of(now),
+                                    close=True, expect_seq=table.seq, request=request)
+        except (StaleTable, DuplicateRequest):
+            return False
+        log.warning("table %d in %s, which this version cannot read, closed by %s", table.table_id, cmd.key,
+                    cmd.actor.user_id)
+        self._unreadable.pop(cmd.key, None)
+        return True
 
     async def remember_refusal(self, cmd: Command, request_id: str, reply: Reply) -> bool:
         """Store a refusal as the request's answer, expecting the table as it was refused (no table:

@@ -18,6 +18,7 @@ from typing import Any
 from core.errors import GameError
 from core.game import RandomSource
 
+from . import messages as M
 from . import refusals as R
 from .commands import resolve
 from .ledger import period_of
@@ -26,7 +27,7 @@ from .model import Command, Message, Reply, TableKey
 from .panels import Panels
 from .parsing import UserError
 from .ports import Clock, Notifier, Store
-from .repository import Behind, SaveFailed, TableRepository
+from .repository import Behind, SaveFailed, TableRepository, UnreadableTable
 from .table import TableState
 
 __all__ = ["ATTEMPTS", "Behind", "Busy", "Outbox", "Runtime", "SaveFailed"]
@@ -131,12 +132,21 @@ class Runtime(TableRepository):
                         await self.stored_settings(cmd.key.server)  # a read shows what the settings are now
                         self.need_same_table(cmd)
                         return await handler(cmd)
-                if attempt == 0:
+                if attempt == 0 or cmd.key not in self.tables:
                     await self.load_if_missing(cmd.key)
                 self.need_same_table(cmd)
                 return await handler(cmd)
             except SaveFailed:
                 raise
+            except UnreadableTable as exc:  # said to the sender (no event's text: a serial may be in it)
+                if cmd.name != "end" or read or not await self.is_admin(cmd):
+                    log.warning("table %d in %s cannot be read by this version (%s): %s refused", exc.table_id,
+                                cmd.key, exc.cause, cmd.name)
+                    raise
+                reply = Reply(M.closed_unreadable(exc.table_id, cmd.actor.name), private=False)
+                if await self.close_unreadable(cmd, exc, reply):
+                    return reply
+                continue  # another process moved it first: read it again
             except (UserError, GameError) as exc:
                 if cmd.request_id is None or read:  # nothing to answer alike: ask again only if the table moved
                     if attempt + 1 == ATTEMPTS or read or not await self.moved(cmd.key):

@@ -32,6 +32,7 @@ from .parsing import LOOK_ALIKES, UserError, sentence
 from .play import Play
 from .ports import Clock, Notifier, Store, SystemClock
 from .reports import Reports
+from .repository import UnreadableTable
 from .runtime import Behind, Handler, Runtime
 from .settings import Settings
 from .table import TableState, TableStatus
@@ -117,13 +118,13 @@ class Service:
                 continue
             try:
                 self.rt.adopt(key, stored)
-            except Exception as exc:  # one table's log this code cannot replay: every other table still starts
-                # (the error's text may quote the event, a serial in it: at DEBUG only)
+            except UnreadableTable as exc:  # one table's log this code cannot replay: every other table still starts
+                # (the error's text may quote the event, a serial in it: at DEBUG only, by adopt)
                 # It is left as stored, not closed: a process of an older version (a rollback, a fleet mid-deploy)
-                # would otherwise end the live tables a newer one wrote.
+                # would otherwise end the live tables a newer one wrote.  A command there is told so; a server
+                # admin's `end` closes it (Runtime.run).
                 log.error("table %d in %s could not be rebuilt from its %d stored events (%s): not loaded",
-                          stored.table_id, key, len(stored.events), type(exc).__name__)
-                log.debug("table %d: %s", stored.table_id, exc, exc_info=exc)
+                          stored.table_id, key, len(stored.events), exc.cause)
         for server in {key.server for key in self.rt.tables}:
             await self.rt.stored_settings(server)
         log.info("loaded %d open tables", len(self.rt.tables))
@@ -340,7 +341,11 @@ class Service:
                 stored = await self.rt.store.open_table_at(head.server, head.channel)
                 if stored is None:
                     continue
-                table = TableState.replayed(stored.table_id, key, stored.events)
+                try:
+                    table = TableState.replayed(stored.table_id, key, stored.events)
+                except Exception as exc:  # a table this version cannot read: every other one is still listed
+                    log.debug("table %d: %s", stored.table_id, exc, exc_info=exc)
+                    continue
             if user_id in table.seats and (table.live or not live_only):
                 found.append(table)
         return found

@@ -1,0 +1,102 @@
+"""A table whose stored log this version cannot replay (written by another version of the bot, say): every
+command there is told so (it was answered with the replay's own refusal, "<@nobody> is not playing in this
+round.", whatever was asked — a refusal that may quote a recorded move), and a server admin's `end` closes it."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+
+import pytest
+
+from bot.model import TableKey
+from tests.typed import live_round
+
+from .conftest import ADMIN, ALICE, BOB, CAROL, KEY, Harness
+from .test_service import open_three
+
+UNREADABLE = '{"t": "act", "player": "nobody", "bid": [1, 0]}'  # a move by nobody seated: no version replays it
+
+
+def _append(h: Harness, table_id: int, event: str) -> int:
+    with sqlite3.connect(h.path) as db:
+        seq = db.execute("SELECT MAX(seq) FROM table_events WHERE table_id = ?", (table_id,)).fetchone()[0] + 1
+        db.execute("INSERT INTO table_events (table_id, seq, at, event) VALUES (?, ?, 0, ?)", (table_id, seq, event))
+    return int(seq)
+
+
+def _stored(h: Harness, table_id: int) -> tuple[str, int, str]:
+    with sqlite3.connect(h.path) as db:
+        status, count = db.execute("SELECT status, (SELECT COUNT(*) FROM table_events WHERE table_id = ?) FROM tables "
+                                   "WHERE id = ?", (table_id, table_id)).fetchone()
+        last = db.execute("SELECT event FROM table_events WHERE table_id = ? ORDER BY seq DESC LIMIT 1",
+                          (table_id,)).fetchone()[0]
+    return str(status), int(count), str(last)
+
+
+async def test_every_command_there_is_told_the_table_cannot_be_read_and_an_admins_end_closes_it(
+        harness: Harness, caplog: pytest.LogCaptureFixture) -> None:
+    h = harness
+    await open_three(h)
+    broken = h.table().id
+    serials = [str(s) for s in live_round(h.table()).serials.values()]
+    seq = _append(h, broken, UNREADABLE)
+    caplog.set_level(logging.INFO)
+    await h.restart()
+    for who, name, args in ((ALICE, "status", ()), (BOB, "bid", ("2", "sevens")), (CAROL, "start", ()),
+                            (ALICE, "end", ()), (BOB, "hand", ())):
+        reply = await h.do(who, name, *args)
+        assert not reply.ok and reply.private and reply.code == "unreadable-table", (name, reply)
+        assert reply.text.startswith(f"This channel's table (no. {broken}) was stored by another version"), reply
+    assert _stored(h, broken)[:2] == ("open", seq)  # nothing changed: the host's `end` is no admin's
+    logged = "\n".join(r.getMessage() for r in caplog.records if r.levelno >= logging.INFO)
+    assert "nobody" not in logged and not any(s in logged or s.split()[1] in logged for s in serials), logged
+    closed = await h.do(ADMIN, "end")
+    assert closed.ok and not closed.private and closed.text.startswith(f"🛑 Table no. {broken}, which this version")
+    status, count, last = _stored(h, broken)
+    assert (status, count) == ("closed", seq + 1)
+    assert {k: v for k, v in json.loads(last).items() if k != "at"} == {"t": "end", "by": ADMIN.user_id,
+                                                                        "reason": "unreadable"}
+    assert (await h.do(ALICE, "start")).ok and h.table().id != broken  # the channel plays again
+
+
+async def test_a_survey_goes_on_past_a_table_it_cannot_read(harness: Harness,
+                                                            caplog: pytest.LogCaptureFixture) -> None:
+    """The timers' survey (catching up with what other processes stored) raised at the one unreadable table it
+    met, so no table another process had moved was caught up with, on every survey, its text at WARNING."""
+    h = harness
+    other = TableKey(KEY.platform, KEY.server_id, "other-channel")
+    await open_three(h)
+    broken = h.table().id
+    service = await h.restart()
+    assert (await h.do(ALICE, "start", key=other)).ok
+    moved = service.table(other)
+    assert moved is not None
+    _append(h, broken, UNREADABLE)  # stored by "another process", as is a join at the other table:
+    _append(h, moved.id, '{"t": "join", "player": "U2", "name": "Bob"}')
+    caplog.set_level(logging.INFO)
+    rt = service.rt
+    rt.tables.pop(KEY, None)  # (as if this process had never loaded the broken one)
+    assert await rt.survey() == 1 and "U2" in rt.tables[other].seats
+    assert await rt.survey() == 0
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(errors) == 1 and f"table {broken} in" in errors[0] and "nobody" not in errors[0], errors
+
+
+async def test_a_hand_asked_by_dm_and_an_export_read_past_a_table_that_cannot_be_read(harness: Harness) -> None:
+    """`hand` by DM (and Slack's Home tab) reads every open table of the platform: one this version cannot read
+    failed it for every player of every server; `export` of it answered with the replay's own refusal."""
+    h = harness
+    other = TableKey(KEY.platform, KEY.server_id, "other-channel")
+    await open_three(h)
+    broken = h.table().id
+    assert (await h.do(ALICE, "start", key=other)).ok and (await h.do(BOB, "join", key=other)).ok
+    assert (await h.do(ALICE, "deal", key=other)).ok
+    _append(h, broken, UNREADABLE)
+    service = await h.restart()
+    [(key, held)] = await service.hands_of(KEY.platform, ALICE.user_id)
+    assert key == other and held.ok and "serial" in held.text.lower(), held
+    assert (await h.do(ADMIN, "end")).ok
+    refused = await h.do(ALICE, "export")
+    assert not refused.ok and refused.code == "unreadable-table" and f"(no. {broken})" in refused.text, refused
