@@ -67,18 +67,25 @@ class Link:
     until: float
     answered: asyncio.Event | None = None
 
-    async def ready(self) -> None:
+    def done(self) -> bool:
+        """Whether its own answer has gone (a follow-up through it is then a message of its own)."""
+        return (self.answered is None or self.answered.is_set()) and self.interaction.response.is_done()
+
+    async def ready(self) -> bool:
         """Wait (a little) for the interaction's own answer: a follow-up may only come after it, and the
-        first follow-up after a "thinking" answer would take its place."""
+        first follow-up after a "thinking" answer would take its place — seen as that answer is: a serial
+        whispered through a slow command's public "thinking…" would be shown to the whole channel.  False if
+        the answer has not gone in that time (the follow-up must go another way, or not at all)."""
         if self.answered is not None:
             try:
                 await asyncio.wait_for(self.answered.wait(), ANSWER_WAIT)
             except TimeoutError:
-                pass  # Discord will say if it was too early
+                return False
         for _ in range(int(ANSWER_WAIT / 0.01)):
             if self.interaction.response.is_done():
-                return
+                return True
             await asyncio.sleep(0.01)
+        return False
 
 
 @dataclass
@@ -103,7 +110,13 @@ class Links:
         return is_private_server(key.server_id) or key in self._without_bot
 
     def note(self, key: TableKey, interaction: discord.Interaction[Any]) -> Link:
-        """An interaction arrived at this table: it is the newest, and may edit the message it is on."""
+        """An interaction arrived at this table: it is the newest, and may edit the message it is on.  Noted twice
+        (``on_interaction`` and the command's own handling, in either order), it is one link: the command's wait
+        for its answer (``answered``) holds for both."""
+        seen = self._channels.get(key)
+        known = seen.users.get(str(interaction.user.id)) if seen is not None else None
+        if known is not None and known.interaction.id == interaction.id:
+            return known
         link = Link(interaction, str(interaction.user.id), self.clock() + self.life)
         if interaction.guild_id is not None:  # a server: the bot is in it if the app is installed to it
             if interaction.is_guild_integration():
@@ -134,6 +147,13 @@ class Links:
         if link is None or link.until <= self.clock():
             raise NoLink()
         return link
+
+    def answered(self, key: TableKey) -> Link | None:
+        """The newest live interaction whose own answer has gone (each player's newest is remembered)."""
+        channel = self._channels.get(key)
+        now = self.clock()
+        live = [link for link in (channel.users.values() if channel is not None else ()) if link.until > now]
+        return max((link for link in live if link.done()), key=lambda link: link.until, default=None)
 
     def of_user(self, key: TableKey, user: str) -> Link | None:
         channel = self._channels.get(key)
@@ -204,7 +224,11 @@ class WebhookSurface:
 
     async def send(self, **kwargs: Any) -> str | None:
         link = self.links.newest(self.key)
-        await link.ready()
+        if not await link.ready():  # (a slow command's "thinking…": the message would take its place)
+            found = self.links.answered(self.key)
+            if found is None:
+                raise NoLink()
+            link = found
         kwargs.pop("suppress", None)
         sent = await link.interaction.followup.send(wait=True, **_followup(kwargs))
         self.links.created(self.key, str(sent.id), link)
@@ -213,7 +237,8 @@ class WebhookSurface:
     async def _editor(self, message_id: str) -> tuple[Link, bool] | None:
         """The newest live interaction that may edit this message, once its own answer has gone."""
         for link, original in self.links.editors(self.key, message_id):
-            await link.ready()
+            if not await link.ready():
+                continue
             if not original or edits_original(link.interaction):
                 return link, original
         return None
@@ -248,9 +273,8 @@ class WebhookSurface:
     async def whisper(self, user: str, **kwargs: Any) -> bool:
         """An ephemeral follow-up to ``user`` through their own live interaction; False if they have none."""
         link = self.links.of_user(self.key, user)
-        if link is None:
+        if link is None or not await link.ready():  # never through an answer still to come: it may be public
             return False
-        await link.ready()
         await link.interaction.followup.send(ephemeral=True, **_followup(kwargs))
         return True
 

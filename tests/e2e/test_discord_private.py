@@ -210,6 +210,63 @@ def test_a_link_lives_fourteen_minutes_and_each_interaction_renews_it() -> None:
     assert links.newest(key) is second and links.of_user(key, "1") is None
 
 
+async def test_nothing_goes_through_an_interaction_whose_own_answer_is_still_to_come(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A slow command (a `sheet settle` on a busy store) is answered "thinking…" in the channel, publicly, and the
+    first follow-up through it takes that answer's place, seen as it is: a serial dealt meanwhile and whispered
+    to its sender went to the whole group (the wait for the answer timed out and it was sent all the same).  Now
+    a whisper never goes through it (the player is asked to press My serial), and a public message goes through
+    another live interaction already answered, or none."""
+    import asyncio
+
+    from adapters.discord import links as links_module
+    from adapters.discord.links import NoLink, WebhookSurface
+
+    monkeypatch.setattr(links_module, "ANSWER_WAIT", 0.05)
+    sent: list[tuple[int, dict[str, object]]] = []
+
+    class Interaction:  # a stand-in: with no guild, Links reads only .user.id; the surface its response and followup
+        def __init__(self, user: int) -> None:
+            self.id = 100 + user
+            self.user = type("U", (), {"id": user})()
+            self.message = None
+            self.guild_id = None
+            self.response = type("R", (), {"is_done": lambda _: True})()  # deferred ("thinking…") or answered
+            outer = self
+
+            class Followup:
+                async def send(self, **kwargs: object) -> object:
+                    sent.append((int(outer.user.id), kwargs))
+                    return type("M", (), {"id": len(sent)})()
+
+            self.followup = Followup()
+
+    links = Links(clock=lambda: 0.0)
+    key = TableKey("discord", "dm5", "5")
+    surface = WebhookSurface(links, key)
+    alice = links.note(key, Interaction(1))  # type: ignore[arg-type]  # (the stand-in above)
+    alice.answered = asyncio.Event()
+    alice.answered.set()  # her command's answer has gone
+    slow = Interaction(2)
+    bob = links.note(key, slow)  # type: ignore[arg-type]
+    bob.answered = asyncio.Event()  # his is still to come: "thinking…", in the channel
+    # discord.py's on_interaction notes it too, before or after the command: one link, the same wait (a second
+    # link without it was the way the serial went through all the same)
+    assert links.note(key, slow) is bob and links.of_user(key, "2") is bob  # type: ignore[arg-type]
+    assert await surface.whisper("2", content="🔒 Your serial") is False and sent == []
+    assert await surface.send(content="The table") == "1" and sent == [(1, {"wait": True, "content": "The table"})]
+    bob.answered.set()
+    assert await surface.whisper("2", content="🔒 Your serial") is True
+    assert sent[-1] == (2, {"ephemeral": True, "content": "🔒 Your serial"})
+    carol = links.note(key, Interaction(3))  # type: ignore[arg-type]
+    carol.answered = asyncio.Event()
+    alice.answered.clear()
+    bob.answered.clear()
+    with pytest.raises(NoLink):  # none answered: nothing goes (the table is drawn again at the next interaction)
+        await surface.send(content="The table")
+    assert len(sent) == 2
+
+
 async def test_a_click_answered_privately_never_draws_the_table_into_that_answer(world: Harness) -> None:
     """In a group DM a click's token edits the message it is on only if the click was answered as an update of
     it: the Raise… form and a refusal are answers of their own, so the table message itself must be edited."""
