@@ -260,8 +260,10 @@ def future_period(period: str) -> str:
     return f"{period} has not begun: a month is settled once it has been played."
 
 
-def takes_nothing(name: str) -> str:
-    return f"`{name}` takes nothing after it: send `{name}` alone. Nothing was done."
+def takes_nothing(name: str, *, changes: bool = True) -> str:
+    if name == "hand":
+        return "`hand` shows only what you hold, to you alone: send `hand` alone."
+    return f"`{name}` takes nothing after it: send `{name}` alone." + (" Nothing was done." if changes else "")
 
 
 def ledger_word(word: str) -> str:

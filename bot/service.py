@@ -282,10 +282,11 @@ class Service:
             return Reply(R.unknown_command(cmd.name), ok=False, code="unknown-command")
         if spec.name != cmd.name:
             cmd = replace(cmd, name=spec.name)
-        if not spec.params and spec.changes and _given(cmd):
+        if not spec.params and spec.name != "help" and _given(cmd):
             # `last 3`, `join stake=5`, `end --force`: words no parameter takes were dropped and the command ran
-            # as if sent alone (`last 3` declared this round the last); refused, nothing done
-            return Reply(R.takes_nothing(spec.name), ok=False, code="bad-option")
+            # as if sent alone (`last 3` declared this round the last); refused, nothing done.  A read too: `hand
+            # @bob` answered with the sender's own serial, as if it were Bob's.  (`help bid` is help all the same.)
+            return Reply(R.takes_nothing(spec.name, changes=spec.changes), ok=False, code="bad-option")
         try:
             # a read waits for a write under way (it never sees a change its commit may roll back); any
             # command whose table another process changed first runs again on the table as stored

@@ -149,3 +149,24 @@ async def test_a_player_named_both_by_member_and_by_name_is_refused(harness: Har
         assert refused.code == "bad-option" and "a member or a name, not both" in refused.text, command
     assert BOB.user_id in h.table().seats
     assert (await h.do(ALICE, "stats", member=f"<@{BOB.user_id}>")).ok
+
+
+@pytest.mark.parametrize(("name", "words"), [("hand", ("<@U2>",)), ("hand", ("bob",)), ("status", ("<@U2>",)),
+                                             ("history", ("all",)), ("odds", ("5", "sevens")), ("hint", ("please",)),
+                                             ("export", ("json",))])
+async def test_a_read_given_words_it_takes_none_of_is_refused(harness: Harness, name: str,
+                                                              words: tuple[str, ...]) -> None:
+    """`hand @bob` answered with the sender's own serial, as if it were Bob's (and `status`, `history` and `odds`
+    dropped their words the same way); `help bid` is still help."""
+    h = harness
+    await _dealt(h)
+    mine = str(h.serial().live_round.serials[ALICE.user_id])
+    refused = await h.do(ALICE, name, *words)
+    assert not refused.ok and refused.code == "bad-option" and refused.private, refused
+    assert mine not in refused.text and mine.split()[1] not in refused.text
+    if name == "hand":
+        assert refused.text == "`hand` shows only what you hold, to you alone: send `hand` alone."
+    else:
+        assert refused.text == f"`{name}` takes nothing after it: send `{name}` alone."
+    alone = await h.do(ALICE, name)  # (`export` alone: nothing settled yet, said so)
+    assert alone.code != "bad-option" and (alone.ok or name == "export") and (await h.do(ALICE, "help", "bid")).ok
