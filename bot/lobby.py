@@ -164,10 +164,13 @@ class Lobby:
                 target = named[0] if len(named) == 1 else target
             if target not in table.seats:
                 raise UserError(R.THAT_PLAYER_NOT_SEATED, "not-seated")
-            if (target not in table.pending_leave and self._ends_a_game_at_stake(table) and table.match is not None
-                    and table.match.leave_cost(target, table.pending_leave) and not await self._overrules(cmd)):
-                # a player still in a game that settles at its end: kicked, they walk out on dinner, or (every one
-                # still in kicked) the card game ends with no winner — a host out of it escaped paying its winner
+            match = table.match
+            if (target not in table.pending_leave and table.status == TableStatus.PLAYING and match is not None
+                    and not match.over and match.decides_at_end and match.leave_cost(target, table.pending_leave)
+                    and not await self._overrules(cmd)):
+                # a player still in a game decided at its end: kicked, they walk out on dinner (its payer, at stake 0
+                # too: that is the whole of its result), or (every one still in kicked) the card game ends with no
+                # winner — a host out of it escaped paying its winner
                 raise UserError(R.KICK_AT_STAKE_PEER if cmd.actor.peer else R.KICK_AT_STAKE, "game-at-stake")
             return await self._remove(table, cmd, target, kicked=True)
 

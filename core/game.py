@@ -259,6 +259,13 @@ class Match(Protocol):
         ...
 
     @property
+    def decides_at_end(self) -> bool:
+        """Who wins or pays is decided only when the game ends (an elimination's payer, at any stake; the card
+        game's winner under the ``winner`` payout): a player removed while still in it loses it (walks out on
+        dinner, forfeits), so a table's host may not remove a rival still in it (a server's admin may)."""
+        ...
+
+    @property
     def over(self) -> bool:
         """No further round will be dealt (a winner, the last SLIPS round, the declared last hand)."""
         ...

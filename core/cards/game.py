@@ -137,6 +137,10 @@ class CardsMatch:
         return self.rules.payout == "winner" and self.rules.stake > 0  # (knockout pays at each challenge)
 
     @property
+    def decides_at_end(self) -> bool:
+        return self.rules.payout == "winner"
+
+    @property
     def round_number(self) -> int:
         """The game's round under way or last played, counted across seat changes (0 before the first deal)."""
         return self._rounds_before + len(self.engine.rounds)

@@ -136,6 +136,10 @@ class SerialMatch:
         return False  # every round settles on its own
 
     @property
+    def decides_at_end(self) -> bool:
+        return False
+
+    @property
     def to_act(self) -> str | None:
         r = self.session.round if self.session is not None else None
         return r.to_act if r is not None else None  # None once the round is over

@@ -246,11 +246,13 @@ async def test_an_admin_may_void_a_round_at_stake(harness: Harness, game: tuple[
     assert h.service.table(KEY) is None and await h.service.store.balances(KEY.server) == {}
 
 
-@pytest.mark.parametrize("game", [("format=elimination", "stake=5"), ("game=cards", "stake=3")])
+@pytest.mark.parametrize("game", [("format=elimination", "stake=5"), ("game=cards", "stake=3"),
+                                  ("format=elimination", "stake=0")])
 async def test_the_host_may_not_kick_a_player_still_in_a_game_at_stake(harness: Harness, game: tuple[str, ...]) -> None:
     """A host out of a card game kicked every player still in: the game ended with no winner and the host never
-    paid its winner (and in an elimination a kick makes the one kicked pay for dinner).  The host is refused; an
-    admin may; in the lobby anyone seated may be removed."""
+    paid its winner (and in an elimination a kick makes the one kicked pay for dinner — at stake 0 too, where who
+    pays is the whole of the result: the host kicked a rival still in and escaped paying).  The host is refused;
+    an admin may; in the lobby anyone seated may be removed."""
     h = harness
     assert (await h.do(ALICE, "start", *game)).ok
     assert (await h.do(BOB, "join")).ok and (await h.do(CAROL, "join")).ok
@@ -263,3 +265,12 @@ async def test_the_host_may_not_kick_a_player_still_in_a_game_at_stake(harness: 
     assert (await h.do(ADMIN, "kick", f"<@{BOB.user_id}>")).ok and BOB.user_id in h.table().pending_leave
     again = await h.do(ALICE, "kick", f"<@{BOB.user_id}>")  # already leaving: said so (it read "game-at-stake")
     assert not again.ok and again.text == "That seat is already leaving after this round.", again
+
+
+async def test_under_the_knockout_payout_a_host_may_still_kick_a_player_in_the_game(harness: Harness) -> None:
+    """The knockout payout pays at each challenge: nothing is decided at the end that a kick would hand over
+    (leaving costs nothing more), so the host may remove a player, as at a serial table."""
+    h = harness
+    assert (await h.do(ALICE, "start", "game=cards", "stake=3", "payout=knockout")).ok
+    assert (await h.do(BOB, "join")).ok and (await h.do(CAROL, "join")).ok and (await h.do(ALICE, "deal")).ok
+    assert (await h.do(ALICE, "kick", f"<@{BOB.user_id}>")).ok and BOB.user_id in h.table().pending_leave

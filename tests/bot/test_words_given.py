@@ -15,6 +15,7 @@ import pytest
 
 from bot.model import Actor
 from tests.bot.conftest import ADMIN, ALICE, BOB, KEY, Harness
+from tests.typed import live_round
 
 
 async def _dealt(h: Harness) -> None:
@@ -160,7 +161,7 @@ async def test_a_read_given_words_it_takes_none_of_is_refused(harness: Harness, 
     dropped their words the same way); `help bid` is still help."""
     h = harness
     await _dealt(h)
-    mine = str(h.serial().live_round.serials[ALICE.user_id])
+    mine = str(live_round(h.table()).serials[ALICE.user_id])
     refused = await h.do(ALICE, name, *words)
     assert not refused.ok and refused.code == "bad-option" and refused.private, refused
     assert mine not in refused.text and mine.split()[1] not in refused.text

@@ -82,6 +82,10 @@ class GuessMatch:
         return False
 
     @property
+    def decides_at_end(self) -> bool:
+        return False
+
+    @property
     def over(self) -> bool:
         return False
 

@@ -103,6 +103,10 @@ class EliminationMatch:
         return self.rules.stake > 0  # the dinner, paid by the last one left
 
     @property
+    def decides_at_end(self) -> bool:
+        return True  # who pays for dinner, at any stake (at 0 it is the whole of the result)
+
+    @property
     def live(self) -> bool:
         return self.inner is not None and self.inner.live
 
