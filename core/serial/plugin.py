@@ -63,7 +63,8 @@ class SerialGame:
     how_to_play = (
         "Everyone is dealt a secret 8-digit serial. In turn, bid how many of one digit there are in all the "
         "serials together (`bid 5 7`, `bid five sevens`, or **Raise…**); each bid beats the last. When everyone "
-        "else has challenged, the serials are counted: the bidder wins or pays each challenger."
+        "else has challenged, the serials are counted: the bidder wins or pays each challenger — or, playing for who "
+        "pays for dinner, the count's winner leaves safe and the last one left pays."
     )
 
     def describe(self, rules: GameRules) -> str:

@@ -274,3 +274,18 @@ async def test_under_the_knockout_payout_a_host_may_still_kick_a_player_in_the_g
     assert (await h.do(ALICE, "start", "game=cards", "stake=3", "payout=knockout")).ok
     assert (await h.do(BOB, "join")).ok and (await h.do(CAROL, "join")).ok and (await h.do(ALICE, "deal")).ok
     assert (await h.do(ALICE, "kick", f"<@{BOB.user_id}>")).ok and BOB.user_id in h.table().pending_leave
+
+
+async def test_the_last_counts_picture_says_dinner_is_paid_not_that_no_money_moves(harness: Harness) -> None:
+    """The count picture of the round that left one player in drew the payments beside "No money moves until one
+    player is left"."""
+    h = harness
+    await open_three(h, "stake=2")
+    await decide_one(h)
+    await decide_one(h)
+    pictures = [m.picture for m in h.notifier.messages if m.picture is not None and "words" in m.picture]
+    assert len(pictures) >= 2
+    *earlier, last = pictures
+    assert all(p["words"]["multiplier"].startswith("No money moves until") for p in earlier)
+    assert last["words"]["multiplier"] == "One player is left, and pays for dinner."
+    assert last["record"]["outcome"]["transfers"] and last["record"]["outcome"]["payer"]

@@ -228,7 +228,7 @@ class EliminationMatch:
         text = E.result_text(outcome, self.rules, log["salt"], log["commitment"], last, leaves, still)
         picture = {"game": "serial", "record": record, "last_challenger": last,  # its words name digits as the table
                    "words": E.picture_words(count_picture_words(out, self.rules.rank_order, record.get("round")),
-                                            leaves)}
+                                            leaves, last=self.payer is not None)}
         ranking = ((leaves,), tuple(p for p in in_round if p != leaves)) if leaves is not None else ()
         result = Settled(record=record, outcome=out, net=net, ranking=ranking)
         return Step((Say(text, SayKind.RESULT, picture=picture), *says), (result,), step.note)

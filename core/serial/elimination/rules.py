@@ -22,7 +22,7 @@ Choices where RULES.md is silent (the project's rules; the README's "Elimination
   and the others walk out unpaid and paying nothing.  (A table cannot tell a kick from a leave; as
   in the card game, a forfeit is a forfeit.)  A player who has left safe may leave the table freely:
   they are still paid when the game ends.
-* **Timeouts** are moves like any other (a challenge, the opener's sure bid, the count): a player who
+* **Timeouts** are moves like any other (a challenge, the lowest opening bid, the count): a player who
   times out may still leave safe, and the game ends with one payer however many players time out.
 * **SLIPS and the declared last hand** do not apply: ``format=elimination`` refuses ``serial_source=slips``
   and ``last_hand_double``, and ``last`` is refused at an elimination table.

@@ -23,10 +23,13 @@ def standing_lines(still_in: Sequence[str], safe: Sequence[str]) -> list[str]:
     return [f"Still in ({len(still_in)}): {names(still_in)}", f"Left safe: {names(safe)}"]
 
 
-def picture_words(words: dict[str, str], leaves: str | None) -> dict[str, str]:
+def picture_words(words: dict[str, str], leaves: str | None, *, last: bool = False) -> dict[str, str]:
     """The count picture's words at an elimination: no round pays, so no multiplier line; a decided round
-    names who leaves safe (``{leaves}``, the picture's display name), and only a push says it is one."""
-    return {**words, "multiplier": "No money moves until one player is left, who pays for dinner.",
+    names who leaves safe (``{leaves}``, the picture's display name), and only a push says it is one.  ``last``:
+    the round that leaves one player in, who pays for dinner (the picture shows what to whom)."""
+    money = ("One player is left, and pays for dinner." if last
+             else "No money moves until one player is left, who pays for dinner.")
+    return {**words, "multiplier": money,
             "no_payments": "{leaves} leaves safe." if leaves is not None
             else "A push: nobody leaves, and the round is played again."}
 
