@@ -136,15 +136,14 @@ GAME_AT_STAKE_PEER = ("This game settles at its end, and ending the table now wo
                       "for the others. Nothing was done: `leave` it (you are told what leaving costs), or finish it.")
 
 
-KICK_AT_STAKE_PEER = ("That player is still in a game decided at its end: removing them now makes them lose it (pay "
-                      "for dinner, forfeit). Here every member administers the table, so none may remove a rival "
-                      "still in such a game. Nothing was done (a player the timer plays three turns in a row for leaves on their "
-                      "own).")
-
+KICK_AT_STAKE_PEER = ("That player is still in a game decided at its end: removing them now makes them lose it "
+                      "(pay for dinner, forfeit). Here every member administers the table, so none may remove a "
+                      "rival still in such a game. Nothing was done (a player the timer plays three turns in a row "
+                      "for leaves on their own).")
 
 KICK_AT_STAKE = ("That player is still in a game decided at its end: removing them now makes them lose it (pay for "
-                 "dinner, forfeit). Nothing was done; a server admin may remove them (and a player the timer plays three turns in a "
-                 "row for leaves on their own).")
+                 "dinner, forfeit). Nothing was done; a server admin may remove them (and a player the timer plays "
+                 "three turns in a row for leaves on their own).")
 
 
 def not_host_or_admin(what: str) -> str:

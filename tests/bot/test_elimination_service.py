@@ -283,7 +283,7 @@ async def test_the_last_counts_picture_says_dinner_is_paid_not_that_no_money_mov
     await open_three(h, "stake=2")
     await decide_one(h)
     await decide_one(h)
-    pictures = [m.picture for m in h.notifier.messages if m.picture is not None and "words" in m.picture]
+    pictures: list[Any] = [m.picture for m in h.notifier.messages if m.picture is not None and "words" in m.picture]
     assert len(pictures) >= 2
     *earlier, last = pictures
     assert all(p["words"]["multiplier"].startswith("No money moves until") for p in earlier)
