@@ -16,8 +16,8 @@ from .model import Actor, Command, TableKey
 
 def register(sub: Any) -> None:
     p = sub.add_parser("play", help="play at a local table in the terminal against computer players")
-    p.add_argument("--seats", type=int, default=None, help="seats at a new table, you included (default 4) "
-                   f"({min(g.min_players for g in GAMES.values())}-{max(g.max_players for g in GAMES.values())})")
+    p.add_argument("--seats", type=int, default=None, help="seats at a new table, you included (default 4) ("
+                   + ", ".join(f"{g.name}: {g.min_players}-{g.max_players}" for g in GAMES.values()) + ")")
     p.add_argument("--game", default=DEFAULT_GAME, choices=tuple(GAMES),
                    help=either([f"{DEFAULT_GAME} (default)", *(name for name in GAMES if name != DEFAULT_GAME)]))
     p.add_argument("--preset", default=None, help="the game's preset ("

@@ -376,6 +376,8 @@ def _parse(text: str, capitals: bool = True) -> Declaration:
         before = len(found)
         if word in ("a", "an") and nxt in ("kicker", "kickers") and some_kicker:
             continue  # "with a kicker": some kicker, no rank ("with A kicker", in capitals, is the ace)
+        if word in ("a", "an") and words[k + 1 : k + 3] in (["high", "card"], ["high", "cards"]):
+            continue  # "a high card": the hand type, not ace high (a far bigger claim than the one made)
         if word in _PLURAL:
             found.append(_PLURAL[word])
         elif word == "a" and capital_a[k] and (nxt in _ARTICLE_AFTER_WITH or nxt in _DIGIT_RANKS) and k and (

@@ -329,6 +329,7 @@ class CardsMatch:
             "ranking": [g[0] for g in ranking],
             "transfers": [t.to_dict() for t in paid],
             "challenges": list(self._summaries),
+            "rounds": self.round_number,  # the game's, across seat changes (the record holds the last seats' only)
         }
         return (Settled(self.engine.record(), outcome, net, ranking),)
 
@@ -502,6 +503,7 @@ class CardsGame:
         winner = record.get("winner") or outcome.get("winner")
         if outcome.get("payout") == "knockout":  # the end of a knockout game its last rival left (no challenge)
             return f"Card game: the game won by {name(winner)}, its last rival having left"
+        n = int(outcome.get("rounds", n))  # (a game stored before session 34: the last seats' rounds)
         rounds = f"{n} round{'s' if n != 1 else ''}"
         return f"Card game {record.get('round', '?')}: {rounds}" + (f", won by {name(winner)}" if winner else "")
 

@@ -146,6 +146,8 @@ async def test_when_the_last_rival_leaves_the_game_ends_and_settles(harness: Har
     assert sorted(units.values()) == ["+2", "-1", "-1"], board.text  # the survivor took a stake from each
     assert ended[0].count("wins the game") == 1 and units[next(
         a.name for a in (ALICE, BOB, CAROL) if a.user_id in ended[0])] == "+2"
+    history = (await h.do(ALICE, "history")).text  # one round, counted across the seat change (it read 0 rounds)
+    assert re.search(r"Card game 1: 1 round, won by \w+", history), history
 
 
 async def test_a_player_who_is_out_is_told_so_in_words_not_by_id(harness: Harness) -> None:

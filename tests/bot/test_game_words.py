@@ -162,6 +162,7 @@ def test_the_command_lines_help_names_every_game_and_its_examples(capsys: pytest
     assert "e.g. --option rebid=on (serial), --option jokers=2 (cards), --option tiles=9 (tiles)" in play
     assert "serial (default), cards or tiles" in play
     assert "(serial: classic, quick or salomon; cards: standard, wild or knockout; tiles: standard)" in play
+    assert "(serial: 2-12, cards: 2-10, tiles: 2-6)" in play, play  # each game's own (it said 2-12 for all)
 
 
 def test_either_and_first_or_name_alternatives() -> None:

@@ -73,6 +73,10 @@ T = HandType
         ("pair of 7s with an A kicker", T.PAIR, (7, 14)),
         ("a pair of aces", T.PAIR, (14,)),
         ("a king high", T.HIGH_CARD, (13,)),
+        ("a high card", T.HIGH_CARD, ()),  # the type (it read ace high, a far bigger claim)
+        ("A high card", T.HIGH_CARD, ()),
+        ("a high card, ace high", T.HIGH_CARD, (14,)),
+        ("A high", T.HIGH_CARD, (14,)),
         ("I have a pair of sixes", T.PAIR, (6,)),
         ("a red flush", T.COLOUR_FLUSH, ()),
         ("a straight to the nine", T.STRAIGHT, (9,)),
