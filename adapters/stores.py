@@ -95,16 +95,17 @@ async def open_store(url: str | None = None, *, existing: bool = False, **option
     thread would keep the process alive after it.  ``existing``: a SQLite file that is not there is not
     created (a tool that only reads, given a mistyped path, made an empty database there)."""
     url = url or store_url_from_env()
-    if existing and not is_postgres_url(url):
+    if not is_postgres_url(url):
         try:
             path = sqlite_path(url)
         except ValueError:
             path = None  # (make_store names what is wrong with the URL)
-        if path is not None and not os.path.exists(path):  # noqa: ASYNC240 - one stat, at start-up
+        if existing and path is not None and not os.path.exists(path):  # noqa: ASYNC240 - one stat, at start-up
             raise StoreUnavailable(f"cannot open {redacted(url)}: there is no database there")
-        if path is not None and os.path.isdir(path):  # noqa: ASYNC240 - (it said "disk I/O error")
+        if path is not None and os.path.isdir(path):  # noqa: ASYNC240 - ("disk I/O error", "unable to open")
             raise StoreUnavailable(f"cannot open {redacted(url)}: that is a folder, not a database")
-        _refuse_foreign(url)
+        if existing:
+            _refuse_foreign(url)
     try:
         store = make_store(url, **options)
     except ValueError as exc:

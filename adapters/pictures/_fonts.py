@@ -44,13 +44,20 @@ def _charmap(kind: str) -> frozenset[int]:
     return frozenset(TTFont(font_path(kind), lazy=True).getBestCmap())
 
 
+@cache
+def _both_sans() -> frozenset[int]:
+    """The glyphs both ``sans`` and ``sans-bold`` have (computed once: built at each call, it took 0.5 ms of every
+    name drawn, 3.6 ms of every count picture, and the picture over its 10 ms target)."""
+    return _charmap("sans") & _charmap("sans-bold")
+
+
 def safe_text(text: str, *, limit: int = 18, kind: str | None = None) -> str:
     """``text`` shortened to ``limit`` characters (with …), every glyph the font lacks (emoji, CJK)
     replaced by its plain form (NFKC) if the font has that, else by ``?``, control characters dropped: a
     display name never draws as tofu or warns.  Without ``kind``, a glyph is kept only if both ``sans`` and
     ``sans-bold`` have it, since a name may be drawn in either (the bold face lacks 140 of the regular one's,
     the mathematical sans letters among them: 𝖠𝗅𝗂𝖼𝖾 draws as Alice)."""
-    chars = _charmap(kind) if kind is not None else _charmap("sans") & _charmap("sans-bold")
+    chars = _charmap(kind) if kind is not None else _both_sans()
     out = []
     for ch in unicodedata.normalize("NFC", text):
         if unicodedata.category(ch).startswith("C"):

@@ -18,8 +18,9 @@ def register(sub: Any) -> None:
         description="Reads SLACK_BOT_TOKEN (one workspace) or SLACK_CLIENT_ID and SLACK_CLIENT_SECRET (every "
         "workspace that installs the app: GET /slack/install), SLACK_REDIRECT_URI, SLACK_SIGNING_SECRET (HTTP mode), "
         "SLACK_APP_TOKEN (Socket Mode), "
-        "SLACK_API_URL, PORT, LIARS_DATABASE_URL, LIARS_DB, LIARS_COMPUTER_DELAY, LIARS_LOG_LEVEL and "
-        "LIARS_PICTURE_PROCESS from the environment (no .env file).",
+        "SLACK_API_URL, PORT, LIARS_DATABASE_URL, LIARS_DB, LIARS_COMPUTER_DELAY, LIARS_LOG_LEVEL, "
+        "LIARS_PICTURE_PROCESS and LIARS_METRICS_PORT/LIARS_METRICS_HOST (metrics on a port of their own: Socket "
+        "Mode's only /metrics) from the environment (no .env file).",
     )
     p.add_argument("--host", default="0.0.0.0", help="address to serve HTTP on (default 0.0.0.0)")
     p.add_argument("--port", type=int, default=None, help="HTTP port (default: $PORT or 3000)")

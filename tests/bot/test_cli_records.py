@@ -171,3 +171,9 @@ def test_an_interrupted_play_keeps_the_database_it_made(tmp_path: Path) -> None:
     assert db.exists() and proc.returncode != 0
     with sqlite3.connect(db) as kept:
         assert kept.execute("SELECT COUNT(*) FROM table_events").fetchone()[0] >= 2
+
+
+def test_a_folder_given_to_liars_play_is_said_to_be_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """(`liars play` said "unable to open database file" where every other command says what it is.)"""
+    assert main(["play", "--humans", "0", "--rounds", "1", "--db", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"liars: cannot open {tmp_path}: that is a folder, not a database\n"
