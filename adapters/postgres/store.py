@@ -18,6 +18,7 @@ commits race past the check: the key refuses the second); a request id is the re
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator, Mapping, Sequence
@@ -47,6 +48,11 @@ log = logging.getLogger(__name__)
 _APPEND_ONLY = (("ledger", "ledger_append_only"), ("table_events", "events_append_only"))
 _ERASE_TRIES = 200  # an erase waits for a moment with no commit under way (a few seconds at most)
 _MIGRATION_LOCK = 0x6C696172  # pg_advisory_xact_lock key: one process migrates at a time
+# The longest one operation waits on its connection before the connection is cut (terminated).  A connection can go
+# silent without a reset (a partition, a failover, the database host gone): without a deadline the one writer task
+# waited on it, and every later commit of the process queued behind it, for some 15 minutes.
+OPERATION_SECONDS = 10.0
+SLOW_SECONDS = 300.0  # migrating, erasing a server, loading every open table at start-up, counting rows
 
 
 _dumps = json.JSONEncoder(separators=(",", ":")).encode
@@ -88,11 +94,45 @@ class PostgresStore(StoreBase[Unit]):
             raise RuntimeError("the store is not open")
         return self._pool
 
+    @contextlib.asynccontextmanager
+    async def _connection(self, seconds: float | None = None, *, unbounded: bool = False) -> AsyncIterator[Any]:
+        """A pooled connection for one operation, cut if the operation is not done within ``seconds`` (default
+        :data:`OPERATION_SECONDS`; ``unbounded``: no deadline): terminated, so that what waits on it fails at once
+        (a cancelled query would wait on a peer that may be gone, and so would a transaction's rollback) and the
+        pool connects afresh.  A connection whose operation is cancelled (a readiness probe's deadline, a stop) is
+        terminated too: its state is unknown."""
+        pool = self.pool
+        seconds = None if unbounded else OPERATION_SECONDS if seconds is None else seconds
+        conn = await pool.acquire(timeout=seconds)
+        cut = False
+
+        def expire() -> None:
+            nonlocal cut
+            cut = True
+            conn.terminate()
+
+        watchdog = None if seconds is None else asyncio.get_running_loop().call_later(seconds, expire)
+        try:
+            yield conn
+        except asyncio.CancelledError:
+            conn.terminate()
+            raise
+        except Exception as exc:
+            if cut:
+                raise TimeoutError(f"PostgreSQL gave no answer within {seconds:g} s: its connection was cut") from exc
+            raise
+        finally:
+            if watchdog is not None:
+                watchdog.cancel()
+            await pool.release(conn)
+
     async def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
-        return list(await self.pool.fetch(numbered(sql), *args))
+        async with self._connection() as conn:
+            return list(await conn.fetch(numbered(sql), *args))
 
     async def _run(self, sql: str, args: Sequence[Any] = ()) -> int:
-        return rowcount(await self.pool.execute(numbered(sql), *args))  # status text such as "DELETE 1"
+        async with self._connection() as conn:
+            return rowcount(await conn.execute(numbered(sql), *args))  # status text such as "DELETE 1"
 
     async def erase_server(self, server: str) -> dict[str, int]:
         """ONE transaction: every table it touches locked at once, the append-only triggers disabled, the
@@ -112,7 +152,7 @@ class PostgresStore(StoreBase[Unit]):
         raise AssertionError("unreachable")
 
     async def _erase(self, server: str) -> dict[str, int]:
-        async with self.pool.acquire() as conn, conn.transaction():
+        async with self._connection(SLOW_SECONDS) as conn, conn.transaction():
             tables = ", ".join(table for table, _ in Erase.DELETES)
             await conn.execute(f"LOCK TABLE {tables} IN SHARE ROW EXCLUSIVE MODE NOWAIT")
             open_tables = await conn.fetchval(numbered(Erase.OPEN), server)
@@ -127,7 +167,7 @@ class PostgresStore(StoreBase[Unit]):
         return erased
 
     async def _migrate(self) -> None:
-        async with self.pool.acquire() as conn, conn.transaction():
+        async with self._connection(SLOW_SECONDS) as conn, conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
             await conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations ("
@@ -141,20 +181,24 @@ class PostgresStore(StoreBase[Unit]):
                     log.info("applied migration %d", number)
 
     async def schema_version(self) -> int:
-        return int(await self.pool.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
+        async with self._connection() as conn:
+            return int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
 
     async def ping(self) -> None:
-        await self.pool.fetchval("SELECT 1", timeout=5)
+        async with self._connection(5.0) as conn:
+            await conn.fetchval("SELECT 1")
 
     # -- tables -----------------------------------------------------------------------------------
     async def create_table(self, server: str, channel: str, at: float) -> int:
         """Reserve a table id; its row is written with the table's first events (one transaction)."""
-        table_id = int(await self.pool.fetchval("SELECT nextval(pg_get_serial_sequence('tables', 'id'))"))
+        async with self._connection() as conn:
+            table_id = int(await conn.fetchval("SELECT nextval(pg_get_serial_sequence('tables', 'id'))"))
         self._book.reserve(table_id, (table_id, server, channel, float(at)))
         return table_id
 
     async def load_open_tables(self) -> list[StoredTable]:
-        async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+        async with self._connection(SLOW_SECONDS) as conn, conn.transaction(isolation="repeatable_read",
+                                                                             readonly=True):
             tables = await conn.fetch(
                 "SELECT id, server, channel, panels FROM tables WHERE status = 'open' ORDER BY id"
             )
@@ -210,7 +254,7 @@ class PostgresStore(StoreBase[Unit]):
     async def _write(self, units: Sequence[Unit]) -> None:
         batch = Batch.of(units)
         kinds = batch.kinds()
-        async with self.pool.acquire() as conn:
+        async with self._connection() as conn:
             if not batch.settings:
                 await conn.fetchval(statement(kinds), *batch.arguments())
                 return
@@ -259,7 +303,7 @@ class PostgresStore(StoreBase[Unit]):
 
     # -- copying in (``liars migrate``) -----------------------------------------------------------
     async def row_counts(self) -> dict[str, int]:
-        async with self.pool.acquire() as conn:
+        async with self._connection(SLOW_SECONDS) as conn:
             return {kind: int(await conn.fetchval(f"SELECT COUNT(*) FROM {kind}")) for kind in DUMP_COLUMNS}
 
     async def bulk_load(self, chunks: AsyncIterator[tuple[str, list[tuple[Any, ...]]]],
@@ -270,7 +314,7 @@ class PostgresStore(StoreBase[Unit]):
         ``DUMP_COLUMNS``, rows) in foreign-key order.  Returns the rows copied per kind; raises ValueError
         if not empty."""
         copied = dict.fromkeys(DUMP_COLUMNS, 0)
-        async with self.pool.acquire() as conn, conn.transaction():
+        async with self._connection(unbounded=True) as conn, conn.transaction():  # (a large copy takes its time)
             await conn.execute("LOCK TABLE tables, table_events, ledger IN EXCLUSIVE MODE")
             for kind in DUMP_COLUMNS:
                 if await conn.fetchval(f"SELECT EXISTS (SELECT 1 FROM {kind})"):

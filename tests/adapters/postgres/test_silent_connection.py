@@ -1,0 +1,74 @@
+"""PostgreSQL connections that go silent without a reset (a partition, a failover, the database host gone).
+
+Before: no store operation had a deadline.  The store's one writer task waited on a dead pooled connection, and
+every later commit of the process (any table, any server) queued behind it, even once the database answered on
+new connections — some 15 minutes, until the system gave the connection up; and `/readyz` (``store_ready``: the
+ping given a second) gave no answer at all, its cancellation waiting on the dead connection too."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+
+import pytest
+
+from adapters.postgres import store as postgres_store
+from adapters.postgres.store import PostgresStore
+from adapters.slack.door import store_ready
+from bot.model import Actor, Command, TableKey
+from bot.service import Service
+from tests.doubles import FakeClock, RecordingNotifier
+from tests.fakes.postgres_proxy import SilentProxy
+
+ALICE, BOB = Actor("UA", "Alice"), Actor("UB", "Bob")
+KEY = TableKey("slack", "T1", "C1")
+
+
+@pytest.fixture
+async def silenced(postgres_url: str, monkeypatch: pytest.MonkeyPatch
+                   ) -> AsyncIterator[tuple[SilentProxy, PostgresStore, Service]]:
+    monkeypatch.setattr(postgres_store, "OPERATION_SECONDS", 1.0)  # (10 s in service: the same cut, sooner)
+    proxy = SilentProxy(postgres_url)
+    store = PostgresStore(await proxy.start())
+    await store.open()
+    service = Service(store, RecordingNotifier(), clock=FakeClock(), rng=random.Random(1))
+    await service.start()
+    for actor, name in ((ALICE, "start"), (BOB, "join"), (ALICE, "deal")):
+        assert (await service.handle(Command(name, KEY, actor, ()))).ok
+    try:
+        yield proxy, store, service
+    finally:
+        await proxy.close()
+        await asyncio.wait_for(service.close(), 10)
+
+
+async def test_a_silent_connection_fails_its_own_commit_and_holds_up_no_other(
+        silenced: tuple[SilentProxy, PostgresStore, Service]) -> None:
+    proxy, _, service = silenced
+    table = service.table(KEY)
+    assert table is not None
+    opener = ALICE if table.to_act == ALICE.user_id else BOB
+    proxy.silence_all()  # the pooled connections go silent; new ones work (the database is back)
+    events = table.events
+    async with asyncio.timeout(20):
+        bid = await service.handle(Command("bid", KEY, opener, ("1", "9")))
+        # its commit took a silent connection: cut, refused as not saved, nothing changed
+        assert not bid.ok and bid.code == "not-saved" and bid.text.startswith("The table could not be saved")
+        other = TableKey("slack", "T1", "C2")  # another table meanwhile: played on fresh connections
+        started = await service.handle(Command("start", other, ALICE, (), {}, "r-2"))
+        while not started.ok and started.code == "not-saved":  # (each pooled connection cut once, at most)
+            started = await service.handle(Command("start", other, ALICE, (), {}, "r-2"))
+        assert started.ok, started.text
+        again = await service.handle(Command("bid", KEY, opener, ("1", "9")))
+    assert again.ok, again.text
+    after = service.table(KEY)
+    assert after is not None and after.events == events + 1  # the bid, once
+
+
+async def test_readyz_answers_within_its_second_when_the_database_stops_answering(
+        silenced: tuple[SilentProxy, PostgresStore, Service]) -> None:
+    proxy, store, _ = silenced
+    proxy.silence_all()
+    async with asyncio.timeout(3):  # (its own deadline: a second)
+        assert await store_ready(store) is False
