@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Generic, TypeVar
 
 from bot.background import cancel, spawn
+from bot.ports import CommitUncertain
 
 log = logging.getLogger(__name__)
 
@@ -32,9 +33,11 @@ class GroupWriter(Generic[U]):
     none); ``translate(unit, error)`` is the exception the caller of a unit that failed alone gets."""
 
     def __init__(self, write: Callable[[Sequence[U]], Awaitable[None]],
-                 translate: Callable[[U, Exception], Awaitable[BaseException]], *, name: str) -> None:
+                 translate: Callable[[U, Exception], Awaitable[BaseException]], *, name: str,
+                 landed: Callable[[U, Exception], Awaitable[bool]] | None = None) -> None:
         self._write = write
         self._translate = translate
+        self._landed = landed
         self._name = name
         self._queue: asyncio.Queue[tuple[U, asyncio.Future[Any]]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
@@ -77,9 +80,21 @@ class GroupWriter(Generic[U]):
             self.transactions += 1
             for _, done in batch:
                 _resolve(done, None)
-        except Exception:
-            # One unit spoiled the batch: write them one by one, in order, so only that one fails.
+        except Exception as failure:
+            # One unit spoiled the batch: write them one by one, in order, so only that one fails.  A batch whose
+            # connection was lost may have been stored all the same, its answer lost on the way back: a unit the
+            # store finds stored is done (``landed``; CommitUncertain when the store cannot tell).
             for unit, done in batch:
+                if self._landed is not None:
+                    try:
+                        stored = await self._landed(unit, failure)
+                    except Exception as unknown:
+                        log.warning("%s: a lost write could not be checked (%s)", self._name, type(unknown).__name__)
+                        _resolve(done, CommitUncertain())
+                        continue
+                    if stored:
+                        _resolve(done, None)
+                        continue
                 try:
                     await self._write([unit])
                 except Exception as exc:

@@ -147,7 +147,7 @@ class StoreBase(Generic[U]):
 
     def __init__(self, name: str) -> None:
         self._book = StreamBook()  # each table's events known stored, and the reserved table ids
-        self._writer: GroupWriter[U] = GroupWriter(self._write, self._translate, name=name)
+        self._writer: GroupWriter[U] = GroupWriter(self._write, self._translate, name=name, landed=self._landed)
 
     # -- what each store provides ------------------------------------------------------------------
     async def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
@@ -157,6 +157,11 @@ class StoreBase(Generic[U]):
     async def _run(self, sql: str, args: Sequence[Any] = ()) -> int:
         """One write statement (``?`` parameters) in its own transaction; the rows it changed."""
         raise NotImplementedError
+
+    async def _landed(self, unit: U, failure: Exception) -> bool:
+        """Whether a unit whose batch failed (``failure``) was stored all the same: a server's commit whose answer
+        was lost on the way back.  A store in this process (SQLite) knows its own commits: never."""
+        return False
 
     async def erase_server(self, server: str) -> dict[str, int]:
         """Erase every row of ``server`` (:class:`Erase`, in ONE transaction, lifting the append-only

@@ -12,6 +12,7 @@ from .model import JsonValue, Message, TableKey
 
 __all__ = [
     "Clock",
+    "CommitUncertain",
     "DuplicateRequest",
     "LedgerEntry",
     "Notifier",
@@ -97,6 +98,11 @@ class TableHead:
     server: str
     channel: str
     seq: int
+
+
+class CommitUncertain(Exception):
+    """The database stopped answering while a commit was under way, and whether it stored it cannot be told
+    (its answer may have been lost on the way back).  The table as stored says."""
 
 
 class StaleTable(Exception):

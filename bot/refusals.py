@@ -30,6 +30,7 @@ __all__ = [
     "KICK_AT_STAKE_PEER",
     "KICK_USAGE",
     "LAST_ALREADY_DECLARED",
+    "MAYBE_SAVED",
     "MONEY_ACROSS_GAMES",
     "NOTHING_HELD",
     "NOT_IN_ROUND",
@@ -98,6 +99,9 @@ BUSY = "The table is busy; please try again."
 def too_long(length: int, most: int) -> str:
     return f"That is too long to read ({length:,} characters; a command takes at most {most:,}). Nothing was done."
 NOT_SAVED = "The table could not be saved, so nothing changed; please try again."
+
+MAYBE_SAVED = ("The database stopped answering, so this may or may not have been saved: the table shows what was. "
+               "Try again if it did not change.")
 
 
 def unreadable_table(table_id: int) -> str:

@@ -32,6 +32,7 @@ from .panels import Panels
 from .parsing import UserError
 from .ports import (
     Clock,
+    CommitUncertain,
     DuplicateRequest,
     LedgerEntry,
     RoundRecord,
@@ -60,10 +61,11 @@ class Behind(Exception):
 
 
 class SaveFailed(UserError):
-    """The store refused a commit (a full disk, a read-only file, a lost connection): nothing changed."""
+    """The store refused a commit (a full disk, a read-only file, a lost connection): nothing changed — or,
+    ``uncertain``, the database stopped answering and whether it stored the commit cannot be told."""
 
-    def __init__(self) -> None:
-        super().__init__(R.NOT_SAVED, "not-saved")
+    def __init__(self, *, uncertain: bool = False) -> None:
+        super().__init__(R.MAYBE_SAVED if uncertain else R.NOT_SAVED, "maybe-saved" if uncertain else "not-saved")
 
 
 class UnreadableTable(UserError):
@@ -224,7 +226,7 @@ class TableRepository:
             log.warning("storing table %s failed (%s: %s); reloading it from the store", table.id,
                         type(exc).__name__, exc)
             await self._reload_or_fail(table, exc, seq)
-            raise SaveFailed() from exc
+            raise SaveFailed(uncertain=isinstance(exc, CommitUncertain)) from exc
         return steps
 
     async def _reload_or_fail(self, table: TableState, cause: Exception, seq: int | None = None) -> None:
@@ -234,7 +236,7 @@ class TableRepository:
             log.warning("reloading table %s failed too (%s); dropping it until the store answers",
                         table.id, type(again).__name__)
             self.tables.pop(table.key, None)
-            raise SaveFailed() from cause
+            raise SaveFailed(uncertain=isinstance(cause, CommitUncertain)) from cause
 
     async def reload(self, table: TableState, seq: int | None = None) -> None:
         """Replace the cached table with the channel's open table as stored (or drop it: none is open).

@@ -279,6 +279,20 @@ class PostgresStore(StoreBase[Unit]):
             stored = await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM servers WHERE server = $1", server)
             raise StaleSettings(server, int(stored))
 
+    async def _landed(self, unit: Unit, failure: Exception) -> bool:
+        """Whether a table's commit whose connection was lost (cut at its deadline, closed under it) was stored all
+        the same, the database's answer lost on the way back: its events are there, at their places.  (Before, it
+        was written again alone and refused as stale, and a move stored was answered as made but its messages —
+        the deal's serials, the table — never sent; or, the database still down, said not saved.)  Raises if the
+        database cannot be read either."""
+        lost = isinstance(failure, (TimeoutError, OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError))
+        if not lost or unit.expect is None or not unit.events:
+            return False
+        table_id, first = unit.expect
+        rows = await self._rows("SELECT event FROM table_events WHERE table_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                                (table_id, first, len(unit.events)))
+        return [json.loads(r[0]) for r in rows] == [json.loads(e[3]) for e in unit.events]
+
     async def _translate(self, unit: Unit, exc: Exception) -> BaseException:
         """The port's exception for a unit that failed alone on a key or on its expected seq."""
         if isinstance(exc, asyncpg.PostgresError) and exc.sqlstate == STALE_SQLSTATE:

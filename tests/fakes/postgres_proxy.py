@@ -16,6 +16,8 @@ class SilentProxy:
         self.database = parts.path
         self.connections = 0
         self.silent: set[int] = set()  # the connections whose bytes are swallowed, both ways
+        self.unanswered: set[int] = set()  # the connections whose answers are swallowed (what they send goes on)
+        self._lose_next_answer = False
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._writers: list[asyncio.StreamWriter] = []
@@ -30,6 +32,15 @@ class SilentProxy:
         """Every connection open now stops passing bytes, kept open (new connections pass as before)."""
         self.silent.update(range(self.connections))
 
+    def lose_every_answer(self) -> None:
+        """Every connection open now has what it sends delivered, and the database's answers swallowed."""
+        self.unanswered.update(range(self.connections))
+
+    def lose_the_next_answer(self) -> None:
+        """The next connection to send anything has what it sends delivered — a commit is made — but the database's
+        answers to it swallowed from then on: a commit whose answer is lost on the way back."""
+        self._lose_next_answer = True
+
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         number = self.connections
         self.connections += 1
@@ -37,20 +48,23 @@ class SilentProxy:
         upstream_reader, upstream_writer = await asyncio.open_unix_connection(self.socket)
         self._writers.append(upstream_writer)
 
-        async def pump(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+        async def pump(source: asyncio.StreamReader, sink: asyncio.StreamWriter, answers: bool) -> None:
             try:
                 while data := await source.read(65536):
-                    if number in self.silent:
+                    if not answers and self._lose_next_answer:
+                        self._lose_next_answer = False
+                        self.unanswered.add(number)
+                    if number in self.silent or (answers and number in self.unanswered):
                         continue  # swallowed: never delivered, never answered
                     sink.write(data)
                     await sink.drain()
             except (ConnectionError, OSError):
                 pass
-            if number not in self.silent:
+            if number not in self.silent and number not in self.unanswered:
                 sink.close()
 
-        for task in (asyncio.create_task(pump(reader, upstream_writer)),
-                     asyncio.create_task(pump(upstream_reader, writer))):
+        for task in (asyncio.create_task(pump(reader, upstream_writer, answers=False)),
+                     asyncio.create_task(pump(upstream_reader, writer, answers=True))):
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
