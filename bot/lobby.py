@@ -272,6 +272,8 @@ class Lobby:
     async def _close_at_count(self, table: TableState, cmd: Command) -> Reply:
         reply = Reply(M.CLOSES_AT_COUNT_PEER if cmd.actor.peer else M.CLOSES_AT_COUNT)
         if table.closing_by is not None:  # asked already (by them or another host or peer): nothing new to store or say
+            if cmd.request_id:  # but the answer, so that the same request delivered again (after the close) is
+                await self.rt.commit(table, [], cmd, reply)  # answered alike, not "no table"
             return reply
         await self.rt.commit(table, [{"t": "closing", "by": cmd.actor.user_id, "name": cmd.actor.name}], cmd, reply)
         self.rt.post([M.table_message(table, M.closes_at_count(cmd.actor.name), MessageKind.INFO),

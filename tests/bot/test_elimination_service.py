@@ -220,11 +220,13 @@ async def test_a_host_ending_a_round_at_stake_closes_the_table_at_its_count(harn
     assert any(m.text == f"{ALICE.name} is closing the table: it closes when this round is counted."
                for m in h.notifier.messages if m.to is None)
     events = h.table().events
-    again = await h.do(ALICE, "end")  # asked twice: told the same, nothing stored
+    again = await h.do(ALICE, "end", request_id="end-twice")  # asked twice: told the same, nothing stored
     assert again.ok and again.text == closing.text and h.table().events == events
     assert (await h.do(actor(h.to_act()), "challenge")).ok
     assert (await h.do(actor(h.to_act()), "challenge")).ok
     assert h.service.table(KEY) is None  # closed at the count: no next round dealt
+    redelivered = await h.do(ALICE, "end", request_id="end-twice")  # the same request, after the close: answered
+    assert redelivered == again, redelivered  # alike (its answer was not stored: "no table")
     balances = await h.service.store.balances(KEY.server)
     assert sorted(balances.values()) != [] and sum(balances.values()) == 0 and any(balances.values())
     # a restart replays the closing: the table stays closed
