@@ -6,7 +6,7 @@ about play is asked of it through the game seam.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -222,16 +222,18 @@ class Lobby:
         await self.follow_up(cmd.key)
         return reply
 
-    async def deal_round(self, table: TableState, cmd: Command | None = None, reply: Reply | None = None) -> None:
-        """Deal the next round: the game draws it; the table stores it and says it (under the table's lock)."""
+    async def deal_round(self, table: TableState, cmd: Command | None = None, reply: Reply | None = None,
+                         before: Sequence[Message] = ()) -> None:
+        """Deal the next round: the game draws it; the table stores it and says it (under the table's lock), after
+        ``before`` — said only if this deal is stored (a deal another process made first says its own)."""
         rt = self.rt
         [step] = await rt.commit(table, [table.deal_event(rt.rng)], cmd, reply)
         settings = rt.cached_settings(table.key.server)
         says = M.say_messages(table, step.says, settings)
         public = [m for m in says if m.to is None]
         private = [m for m in says if m.to is not None]
-        rt.post([*public, M.panel_message(table, settings, fresh=True), M.lobby_message(table) if cmd else None,
-                 *private])
+        rt.post([*before, *public, M.panel_message(table, settings, fresh=True),
+                 M.lobby_message(table) if cmd else None, *private])
 
     async def last(self, cmd: Command) -> Reply:
         rt = self.rt

@@ -133,8 +133,8 @@ class Play:
         else:
             # away, and the leave another process was writing did not land: they leave now all the same, said so
             unsaid = [p for p in table.seats if table.is_away(p) and p not in table.pending_leave]
-            self.rt.post([M.table_message(table, M.away(p, AWAY_TURNS), MessageKind.INFO) for p in unsaid])
-            await self.lobby.deal_round(table)
+            await self.lobby.deal_round(table, before=[M.table_message(table, M.away(p, AWAY_TURNS), MessageKind.INFO)
+                                                       for p in unsaid])  # (a deal another process made says its own)
 
     async def computer_move(self, table: TableState, player: str) -> None:
         assert table.match is not None
