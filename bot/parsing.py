@@ -6,6 +6,7 @@ Each parser raises :class:`UserError` with a sentence for the person who typed i
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -15,8 +16,8 @@ from core.commands import whole_number
 from . import refusals as R
 from .settings import MAX_STAKE, MAX_UNIT_VALUE
 
-__all__ = ["LOOK_ALIKES", "UserError", "is_period", "joined_options", "money", "named_word", "positive_int",
-           "same_value", "sentence", "stake", "user_ref"]
+__all__ = ["LOOK_ALIKES", "UserError", "invisible", "is_period", "joined_options", "money", "named_word",
+           "positive_int", "same_value", "sentence", "shown_name", "stake", "user_ref"]
 
 
 class UserError(Exception):
@@ -30,6 +31,20 @@ class UserError(Exception):
 
 LOOK_ALIKES = str.maketrans({"<": "‹", ">": "›", "*": "∗", "~": "∼", "`": "ˋ", "|": "ǀ", "[": "［", "]": "］"})
 """A display name's marks of mentions and chat markup as look-alikes (see ``Service.handle``)."""
+
+
+def invisible(char: str) -> bool:
+    """A control or format character, or a line or paragraph separator (a bidi override turned the text after it
+    around — the amounts on a ledger line —, a zero-width space hid one label inside another, a line separator
+    began a forged line), but not those emoji are made of: the joiner, the tags of a flag."""
+    return (unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") and char != "\u200d"
+            and not 0xE0020 <= ord(char) <= 0xE007F)
+
+
+def shown_name(name: str, fallback: str) -> str:
+    """A display name as the tables show it: its invisible characters (:func:`invisible`) dropped, its marks of
+    mentions and chat markup as look-alikes; ``fallback`` if nothing is left."""
+    return "".join(c for c in name if not invisible(c)).strip().translate(LOOK_ALIKES) or fallback
 
 
 def sentence(text: str) -> str:

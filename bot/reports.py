@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import logging
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -23,6 +22,7 @@ from .model import Command, JsonValue, Message, MessageKind, Reply, TableKey, re
 from .parsing import (
     LOOK_ALIKES,
     UserError,
+    invisible,
     is_period,
     joined_options,
     money,
@@ -30,6 +30,7 @@ from .parsing import (
     positive_int,
     same_value,
     sentence,
+    shown_name,
     stake,
     user_ref,
 )
@@ -73,13 +74,6 @@ CHART_GAP = 10.0
 """Seconds between two charts posted in one channel."""
 _EMOJI_CODE = re.compile(r"(?::[a-z0-9_+'-]{1,40}:){1,2}")  # an emoji as Slack writes it (`:+1::skin-tone-2:`)
 _NOT_IN_CURRENCY = frozenset("@#&") | {chr(mark) for mark in LOOK_ALIKES}  # a mention's marks, chat markup
-
-
-def _invisible(char: str) -> bool:
-    """A control or format character (a bidi override turned the text after the amount around, a zero-width
-    space hid one label inside another), but not those emoji are made of: the joiner, the tags of a flag."""
-    return (unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") and char != "\u200d"
-            and not 0xE0020 <= ord(char) <= 0xE007F)
 
 
 def _bare_named(words: Sequence[str]) -> list[str]:
@@ -248,7 +242,7 @@ class Reports:
             elif name == "currency":
                 # (an emoji typed in a Slack command arrives as its code, `:moneybag:`: Slack shows it as the emoji)
                 if (not (1 <= len(value) <= 8 or _EMOJI_CODE.fullmatch(value)) or _NOT_IN_CURRENCY & set(value)
-                        or any(_invisible(c) or c.isspace() for c in value)):  # (no space: a word when typed)
+                        or any(invisible(c) or c.isspace() for c in value)):  # (no space: a word when typed)
                     raise UserError(R.CURRENCY_LENGTH, "bad-option")
                 settings[name] = value
             elif name == "computer_level":
@@ -369,7 +363,7 @@ class Reports:
         if target not in names and words and not cmd.options.get("member") and not words[0].startswith("<"):
             # a name as the table shows it ("Gekko", "Gekko (hard)", "Alice Liddell"), where no mention can be
             # typed (the terminal, whose computer players have ids nobody sees): the one player it names
-            typed = " ".join(words).strip().lower().translate(LOOK_ALIKES)  # as the name was stored ("a∗b")
+            typed = shown_name(" ".join(words), "").lower()  # as the name was stored ("a∗b", invisibles dropped)
             named = [p for p, n in names.items() if typed in (n.lower(), n.lower().split(" (")[0])]
             if len(named) != 1:  # (`stats ,` answered ", has not played a settled round on this server")
                 raise UserError(R.no_one_named(" ".join(words), len(named)), "bad-option")

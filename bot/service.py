@@ -28,7 +28,7 @@ from .commands import game_of_command, resolve, table_commands
 from .metrics import NO_METER, Meter
 from .model import Command, Message, Reply, TableKey
 from .panels import Panels
-from .parsing import LOOK_ALIKES, UserError, sentence
+from .parsing import UserError, sentence, shown_name
 from .play import Play
 from .ports import Clock, Notifier, Store, SystemClock
 from .reports import Reports
@@ -232,11 +232,12 @@ class Service:
         """Apply a command; return the reply for the person who sent it.  Never raises for bad input."""
         started = time.perf_counter()
         outcome = "error"
-        if cmd.actor.name.translate(LOOK_ALIKES) != cmd.actor.name:
+        if (shown := shown_name(cmd.actor.name, cmd.actor.user_id)) != cmd.actor.name:
             # a display name is shown in texts where <@id> stands for a player ("<@1002>" as a name read as
             # another player) and in chat markup ("[FREE NITRO](https://…)" was a link the bot posted, "||x||"
-            # hid text): its marks are shown as look-alikes
-            cmd = replace(cmd, actor=replace(cmd.actor, name=cmd.actor.name.translate(LOOK_ALIKES)))
+            # hid text): its marks are shown as look-alikes; its invisible characters are dropped (a bidi
+            # override turned the amounts after it around on a ledger line, a line separator forged a line)
+            cmd = replace(cmd, actor=replace(cmd.actor, name=shown))
         cmd = _without_nul(cmd)
         try:
             typed = sum(map(len, cmd.args)) + sum(len(v) for v in cmd.options.values() if isinstance(v, str))

@@ -980,10 +980,17 @@ async def test_the_timer_forgets_requests_answers_after_a_week(harness: Harness)
     assert await h.service.store.get_request("click-1") is None
 
 
+FAMILY_AND_FLAG = "👨\u200d👩\u200d👧 🏴\U000e0067\U000e0062\U000e007f"
+
+
 @pytest.mark.parametrize(("name", "shown"), [
     ("[FREE NITRO](https://evil.example)", "［FREE NITRO］(https://evil.example)"),  # a link the bot posted
     ("||hidden||", "ǀǀhiddenǀǀ"), ("**bold** ~~gone~~", "∗∗bold∗∗ ∼∼gone∼∼"), ("`code`", "ˋcodeˋ"),
     ("*~bob~*", "∗∼bob∼∗"), ("plain_name", "plain_name"),
+    # invisible characters dropped: a right-to-left override turned the amounts after the name around on a ledger
+    # line; a line separator began a forged line; a name of nothing else is the player's id
+    ("Eve\u202e", "Eve"), ("Mal\u2028• Mallory: +500 units", "Mal• Mallory: +500 units"), ("\u200b\u202e", "U8"),
+    (FAMILY_AND_FLAG, FAMILY_AND_FLAG),  # (the joiner and a flag's tags are what emoji are made of: kept)
 ])
 async def test_a_display_name_carrying_chat_markup_is_shown_as_text(harness: Harness, name: str,
                                                                     shown: str) -> None:
@@ -994,7 +1001,8 @@ async def test_a_display_name_carrying_chat_markup_is_shown_as_text(harness: Har
     assert (await h.do(ALICE, "start")).ok and (await h.do(player, "join")).ok
     assert (await h.do(ALICE, "deal")).ok
     assert (await h.service.store.names(KEY.server))["U8"] == shown
-    if not name.startswith("|"):  # (typed "||x||" reads as a mention's "|name" part: `stats` refuses it)
+    if not name.startswith("|") and "\u2028" not in name and shown != "U8":
+        # (typed "||x||" reads as a mention's "|name" part: `stats` refuses it; a line separator splits the words)
         found = await h.do(ALICE, "stats", *name.split())  # typed as seen: found, though stored with look-alikes
         assert found.text == f"{shown} has not played a settled round on this server.", found.text
     status = (await h.do(ALICE, "status")).text  # the table as drawn, players by name
