@@ -20,7 +20,7 @@ to its holder only; computer seats get none.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -366,37 +366,71 @@ def settings_saved(settings: Mapping[str, Any], games: Iterable[str]) -> str:
     return "Settings saved.\n" + settings_text(settings, games)
 
 
+MOST_LISTED = 30
+"""Players a ledger or a sheet lists by name, and payments a sheet lists: the top and the bottom, and the asker's
+own (a server of some hundreds of players made a reply Slack refuses, and a flood of messages on Discord); the
+figures in between are counted, and the sums are the whole ledger's."""
+
+
+def _listed(order: Sequence[str], viewer: str | None, line: Callable[[str], str]) -> list[str]:
+    """``line`` of each player in ``order`` — or, past :data:`MOST_LISTED`, of the first and last halves and the
+    viewer, each run of players left out one line saying how many."""
+    if len(order) <= MOST_LISTED:
+        return [line(p) for p in order]
+    half = MOST_LISTED // 2
+    keep = {*order[:half], *order[-half:], viewer}
+    out: list[str] = []
+    skipped = 0
+    for player in order:
+        if player in keep:
+            if skipped:
+                out.append(f"  … {_plural(skipped, 'more player')}")
+                skipped = 0
+            out.append(line(player))
+        else:
+            skipped += 1
+    return out
+
+
 def ledger_text(period: str, current: Mapping[str, int], total: Mapping[str, int], names: Mapping[str, str],
-                settings: Mapping[str, Any] | None, *, only_period: bool = False) -> str:
+                settings: Mapping[str, Any] | None, *, only_period: bool = False, viewer: str | None = None) -> str:
     """This period's balances with all time's in brackets, and both sums (0 on a sound ledger).
-    ``only_period``: the server shows this period's figures only (``history=month``)."""
+    ``only_period``: the server shows this period's figures only (``history=month``).  ``viewer``: who asked (their
+    own line is listed however many players there are)."""
     if only_period:
         lines = [f"📒 Ledger — {period} (this server shows players this period's figures only):"]
-        lines += [f"• {names.get(p, p)}: {signed_units(current[p], settings)}"
-                  for p in sorted(current, key=lambda p: -current[p])]
+        lines += _listed(sorted(current, key=lambda p: -current[p]), viewer,
+                         lambda p: f"• {names.get(p, p)}: {signed_units(current[p], settings)}")
         lines.append(f"Sum: {sum(current.values())} this period.")
         return "\n".join(lines)
     lines = [f"📒 Ledger — {period} (all time in brackets):"]
-    for player in sorted(total, key=lambda p: -total[p]):
-        lines.append(f"• {names.get(player, player)}: {signed_units(current.get(player, 0), settings)} "
-                     f"[{signed_units(total[player], settings)}]")
+    lines += _listed(sorted(total, key=lambda p: -total[p]), viewer,
+                     lambda p: f"• {names.get(p, p)}: {signed_units(current.get(p, 0), settings)} "
+                               f"[{signed_units(total[p], settings)}]")
     lines.append(f"Sum: {sum(current.values())} this period, {sum(total.values())} all time.")
     return "\n".join(lines)
 
 
 def sheet_text(period: str, settled: bool, balances: Mapping[str, int], payments: Sequence[tuple[str, str, int]],
-               names: Mapping[str, str], settings: Mapping[str, Any] | None) -> str:
-    """A period's balances and the payments that settle them."""
+               names: Mapping[str, str], settings: Mapping[str, Any] | None, *, viewer: str | None = None) -> str:
+    """A period's balances and the payments that settle them (past :data:`MOST_LISTED`, the top and the bottom
+    and the ``viewer``'s own; the payments the viewer makes or gets, then the first others)."""
     lines = [f"🧾 Sheet for {period}" + (" — settled ✅" if settled else "") + ":"]
     if not balances:
         lines.append("No rounds were settled in this period.")
-    for p in sorted(balances, key=lambda p: -balances[p]):
-        lines.append(f"• {names.get(p, p)}: {signed_units(balances[p], settings)}")
+    lines += _listed(sorted(balances, key=lambda p: -balances[p]), viewer,
+                     lambda p: f"• {names.get(p, p)}: {signed_units(balances[p], settings)}")
     if balances and not payments:
         lines.append("Nothing to pay: every balance is 0.")
     if payments:
         lines.append(f"To settle ({_plural(len(payments), 'payment')}):")
-        lines += [f"  {names.get(a, a)} pays {names.get(b, b)} {units(u, settings)}" for a, b, u in payments]
+        shown = list(payments)
+        if len(shown) > MOST_LISTED:
+            own = [p for p in shown if viewer in p[:2]]
+            shown = [*own, *[p for p in shown if viewer not in p[:2]][: max(0, MOST_LISTED - len(own))]]
+        lines += [f"  {names.get(a, a)} pays {names.get(b, b)} {units(u, settings)}" for a, b, u in shown]
+        if len(shown) < len(payments):
+            lines.append(f"  … {_plural(len(payments) - len(shown), 'more payment')}")
     return "\n".join(lines)
 
 

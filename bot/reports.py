@@ -285,7 +285,8 @@ class Reports:
             if shown:
                 return Reply(M.ledger_empty_in(period), data={**empty, "history": "month"})
             return Reply(M.LEDGER_EMPTY, data=empty)
-        text = M.ledger_text(period, current, total, names, settings, only_period=shown is not None)
+        text = M.ledger_text(period, current, total, names, settings, only_period=shown is not None,
+                             viewer=cmd.actor.user_id)
         data: dict[str, JsonValue] = {"period": period, "current": current, "all_time": total}
         if shown:
             data["history"] = "month"  # "all_time" is this period's: the server shows no more
@@ -323,7 +324,7 @@ class Reports:
             if period > rt.period():  # YYYY-MM sorts as time: a month not yet begun has nothing to settle
                 raise UserError(R.future_period(period), "bad-period")
             settled = {**settled, period: cmd.actor.user_id}  # the answer is stored with the settlement
-        text = M.sheet_text(period, period in settled, balances, payments, names, settings)
+        text = M.sheet_text(period, period in settled, balances, payments, names, settings, viewer=cmd.actor.user_id)
         data: dict[str, JsonValue] = {"period": period, "balances": balances, "payments": [list(p) for p in payments],
                 "settled": period in settled}
         chart: Message | None = None

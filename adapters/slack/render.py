@@ -169,10 +169,9 @@ def _buttons_block(buttons: Sequence[Button], key: TableKey, table: int | None =
 
 def _blocks(text: str, buttons: Sequence[Button], key: TableKey, table: int | None = None,
             turn: int | None = None) -> list[dict[str, Any]]:
-    blocks: list[dict[str, Any]] = [
-        {"type": "section", "text": {"type": "mrkdwn", "text": piece or " "}}
-        for piece in split_text(text, SECTION_LIMIT)
-    ]
+    # (``text`` is at most MESSAGE_LIMIT characters: some 14 sections, within Slack's 50 blocks a message)
+    blocks: list[dict[str, Any]] = [{"type": "section", "text": {"type": "mrkdwn", "text": piece or " "}}
+                                    for piece in split_text(text, SECTION_LIMIT)]
     if buttons:
         blocks.append(_buttons_block(buttons, key, table, turn))
     return blocks
@@ -196,7 +195,8 @@ def render_reply(reply: Reply, key: TableKey, table: int | None = None,
             # Text only (no blocks: a section holds 3000 characters); a code block shows JSON verbatim.
             return f"{text}\n```{_escape(record)}```", []
         text = f"{text}\n{TEXT['record_too_long']}"
-    return text[:MESSAGE_LIMIT], _blocks(text, reply.buttons, key, table, turn)
+    text = text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"  # (its blocks made of what is sent)
+    return text, _blocks(text, reply.buttons, key, table, turn)
 
 
 def usage(unknown: str | None = None) -> str:

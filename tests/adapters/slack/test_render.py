@@ -291,3 +291,14 @@ def test_a_record_too_long_for_a_message_says_how_to_get_it() -> None:
     key = TableKey("slack", "T1", "C1")
     text, _blocks = render_reply(Reply("Game record.", data={"record": "x" * 50_000}), key)
     assert "liars export" in text and "x" * 100 not in text
+
+
+def test_a_reply_longer_than_fifty_sections_is_cut_to_what_slack_takes() -> None:
+    """A reply of 180,000 characters was cut to 39,000 for its text, but its blocks were made from all of it: 67
+    sections, and Slack refuses more than 50 blocks a message (invalid_blocks): the player saw nothing."""
+    lines = "\n".join(f"• Player {i:04d}: +{i} units" + " " * 60 for i in range(2_000))
+    text, blocks = render_reply(Reply(lines, buttons=(Button("status", "Status"),)), KEY)
+    assert len(blocks) <= 50 and blocks[-1]["type"] == "actions", len(blocks)
+    sections = [b["text"]["text"] for b in blocks if b["type"] == "section"]
+    assert all(len(s) <= 3_000 for s in sections) and sections[-1].endswith("…") and text.endswith("…")
+    assert len(text) <= 40_000 and "".join(sections).replace("\n", "") == text.replace("\n", "")
