@@ -11,12 +11,14 @@ from __future__ import annotations
 import importlib.util
 import os
 import unicodedata
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Final
 
 from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
 
-__all__ = ["font_path", "safe_text"]
+__all__ = ["distinct_names", "font_path", "safe_text"]
 
 _FONT_FILES: Final = {
     "sans": "DejaVuSans.ttf",
@@ -69,3 +71,20 @@ def safe_text(text: str, *, limit: int = 18, kind: str | None = None) -> str:
             out.append(plain if plain and all(ord(c) in chars for c in plain) else "?")
     clean = "".join(out).strip() or "?"
     return clean if len(clean) <= limit else clean[: max(1, limit - 1)].rstrip() + "…"
+
+
+def distinct_names(names: Mapping[str, str], players: Sequence[str], *, limit: int = 18) -> dict[str, str]:
+    """Each player's name as drawn (:func:`safe_text`), told apart where the fonts cannot draw it: a name drawn as
+    question marks alone (CJK, Hangul, emoji: 山田太郎 and 佐藤花子 were both "????", 🦊 and 🐼 both "?") is
+    "Player N", N its place in ``players`` (the picture's order), and names still drawn alike get their place
+    after them ("Ann (2)")."""
+    drawn: dict[str, str] = {}
+    for place, player in enumerate(players, start=1):
+        text = safe_text(str(names.get(player, player)), limit=limit)
+        drawn[player] = text if text.strip("?… ") else f"Player {place}"
+    alike = Counter(drawn.values())
+    for place, player in enumerate(players, start=1):
+        if alike[drawn[player]] > 1:
+            suffix = f" ({place})"
+            drawn[player] = safe_text(drawn[player], limit=max(1, limit - len(suffix))) + suffix
+    return drawn

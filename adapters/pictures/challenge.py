@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from ._fonts import safe_text
+from ._fonts import distinct_names, safe_text
 from ._raster import Raster, box_tile, fit_text
 
 __all__ = ["CHALLENGE_HEIGHT", "CHALLENGE_WIDTH", "card_face", "render_challenge"]
@@ -91,9 +91,11 @@ def _row(c: Raster, x: float, y: float, cards: Sequence[str], *, w: float, h: fl
 
 def _draw(c: Raster, data: Mapping[str, Any]) -> None:
     raw: Mapping[str, str] = data.get("names") or {}
+    drawn = distinct_names(raw, list(dict.fromkeys(str(p) for p in (data["active"], data["challenger"], data.get("out"))
+                                                   if p)))
 
     def name(p: Any) -> str:
-        return safe_text(str(raw.get(str(p), p)))
+        return drawn[str(p)]
 
     words: Mapping[str, str] = data.get("words") or {}
     out = data.get("out")

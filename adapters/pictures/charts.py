@@ -22,7 +22,8 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from ._canvas import font, player_colour, render_png, safe_text
+from ._canvas import font, player_colour, render_png
+from ._fonts import distinct_names, safe_text
 from ._raster import pil_font
 
 __all__ = [
@@ -64,12 +65,15 @@ def balance_series(
     return series
 
 
-def _name(names: Mapping[str, str] | None, player: str, limit: int = 16, px: float | None = None) -> str:
-    """A player's name as drawn: at most ``limit`` characters, and (``px``) no wider than that many pixels in the
-    labels' face (16 wide letters ran past the picture's edge)."""
-    text = safe_text(str((names or {}).get(player, player)), limit=limit)
-    if px is None:
-        return text
+def _names(names: Mapping[str, str] | None, players: Sequence[str], limit: int, px: float) -> list[str]:
+    """The players' names as drawn (told apart where the fonts cannot draw them: :func:`distinct_names`), each at
+    most ``limit`` characters and no wider than ``px`` pixels in the labels' face (16 wide letters ran past the
+    picture's edge)."""
+    drawn = distinct_names(names or {}, players, limit=limit)
+    return [_fit(drawn[p], px) for p in players]
+
+
+def _fit(text: str, px: float) -> str:
     face = pil_font("sans", 10)
     while len(text) > 1 and face.getlength(text) > px:
         text = text.rstrip("…")[:-1].rstrip() + "…"
@@ -148,10 +152,11 @@ def _lines(fig: Figure, series: Mapping[str, Sequence[tuple[float, float]]], nam
         ax.set_xticks([])
         ax.set_yticks([])
         return
+    labels = _names(names, players, 16, _LEGEND_ROOM)
     for i, p in enumerate(players):
         px = [x for x, _ in series[p]]
         py = [y for _, y in series[p]]
-        ax.plot(px, py, color=player_colour(i), linewidth=2, label=_name(names, p, px=_LEGEND_ROOM),
+        ax.plot(px, py, color=player_colour(i), linewidth=2, label=labels[i],
                 drawstyle="steps-post" if step else "default", marker="o" if len(px) <= 30 else None,
                 markersize=3.5)
     if integer:
@@ -197,7 +202,7 @@ _BARS_AXES: Final = (0.2, 0.08, 0.74, 0.8)
 
 def _bars(fig: Figure, nets: Mapping[str, int], names: Mapping[str, str] | None, title: str) -> None:
     rows = sorted(nets.items(), key=lambda kv: (-kv[1], kv[0]))[:20]
-    labels = [_name(names, p, 22, px=0.4 * CHART_WIDTH) for p, _ in rows]
+    labels = _names(names, [p for p, _ in rows], 22, 0.4 * CHART_WIDTH)
     # the names' column as wide as the widest name (a name of 22 characters lost its start past the left edge)
     widest = max((pil_font("sans", 10).getlength(label) for label in labels), default=0.0)
     left = max(_BARS_AXES[0], (widest + 16) / CHART_WIDTH)

@@ -37,7 +37,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from ._fonts import safe_text
+from ._fonts import distinct_names
 from ._raster import PX_PER_PT, Raster, box_tile, fit_text, pil_font, wrap_text
 
 __all__ = ["COUNT_WIDTH", "count_height", "render_count"]
@@ -111,10 +111,8 @@ def _prepare(data: Mapping[str, Any]) -> dict[str, Any]:
     serials: Mapping[str, str] = data.get("serials") or outcome["serials"]
     players = list(serials)
     raw_names: Mapping[str, str] = data.get("names") or {}
-    names = {p: safe_text(str(raw_names.get(p, p)), limit=15) for p in players}
-    for t in outcome.get("transfers", []):
-        for p in (t["from"], t["to"]):
-            names.setdefault(str(p), safe_text(str(raw_names.get(p, p)), limit=15))
+    paid = [str(p) for t in outcome.get("transfers", []) for p in (t["from"], t["to"])]
+    names = distinct_names(raw_names, list(dict.fromkeys([*players, *paid])), limit=15)
     payments = [w for line in _payments(data, outcome.get("transfers", []), names)  # wrapped to the width drawn
                 for w in wrap_text(line, "sans", 12, COUNT_WIDTH - 40)]
     return {"players": players, "serials": serials, "names": names, "payments": payments}

@@ -187,7 +187,9 @@ def test_every_payment_line_fits_the_width_however_wide_the_names() -> None:
     lines = _prepare(data)["payments"]
     face = pil_font("sans", 12)
     assert len(lines) > 2 and all(face.getlength(line) <= COUNT_WIDTH - 40 for line in lines), lines
-    assert " ".join(lines).count("MWMWMWMWMWMWM") == 12  # no name lost: the payer and eleven payees
+    assert " ".join(lines).count("MWMWMWMWM") == 12  # no name lost: the payer and eleven payees
+    # (the two names cut alike at 15 characters, "MWMWMWMWMWMWM…", are told apart by their places)
+    assert "MWMWMWMWM… (11)" in " ".join(lines) and "MWMWMWMWM… (12)" in " ".join(lines)
     render_count(data)
 
 
@@ -454,3 +456,28 @@ def test_long_or_wide_names_stay_inside_the_charts() -> None:
         box = text.get_window_extent(renderer)
         assert 0 <= box.x0 and box.x1 <= fig.bbox.width, (text.get_text(), box)
         assert text.get_text().endswith("…")  # cut to fit, and said to be
+
+
+def test_names_the_fonts_cannot_draw_are_told_apart() -> None:
+    """山田太郎, 佐藤花子 and 鈴木一郎 were all drawn "????" (🦊 and 🐼 both "?"): the count picture read "… pays 1
+    each to ????, ????" and its rows and a chart's bars could not be told apart."""
+    from adapters.pictures._fonts import distinct_names
+    from adapters.pictures.count import _prepare
+
+    names = {"p1": "山田太郎", "p2": "佐藤花子", "p3": "Ann", "p4": "Ann", "p5": "🦊", "p6": "Bob 山田"}
+    players = list(names)
+    drawn = distinct_names(names, players)
+    assert drawn == {"p1": "Player 1", "p2": "Player 2", "p3": "Ann (3)", "p4": "Ann (4)", "p5": "Player 5",
+                     "p6": "Bob ??"}
+    assert distinct_names({"p1": "Ann", "p2": "Bob"}, ["p1", "p2"]) == {"p1": "Ann", "p2": "Bob"}  # as before
+    data: dict[str, Any] = {
+        "serials": {p: f"{i:08d}" for i, p in enumerate(players)}, "names": names,
+        "outcome": {"final_bid": {"player": "p1", "quantity": 3, "digit": 1}, "count": 5, "made": True,
+                    "skunk": False, "multiplier": 1, "multiplier_text": "×1",
+                    "transfers": [{"from": p, "to": "p1", "units": 1} for p in players[1:]], "net": {}},
+    }
+    data["words"] = count_picture_words(data["outcome"], RankOrder.ZERO_LOW, 1)
+    prepared = _prepare(data)
+    assert prepared["names"] == drawn and "Player 2" in " ".join(prepared["payments"])
+    render_count(data)
+    render_nets_chart({p: i - 3 for i, p in enumerate(players)}, names, title="Nets")
