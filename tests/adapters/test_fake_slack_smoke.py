@@ -363,3 +363,15 @@ async def test_socket_mode_redelivery_is_processed_again_with_retry_headers(
     # Bolt does not deduplicate: the listener ran twice. The second run saw the retry headers.
     assert seen.retry_headers == [(None, None), ("1", "timeout")]
     assert seen.commands[0] == seen.commands[1]
+
+
+def test_the_fake_refuses_what_block_kit_refuses() -> None:
+    from tests.fakes.slack_server import block_error
+
+    section = {"type": "section", "text": {"type": "mrkdwn", "text": "x"}}
+    assert block_error({"text": "t", "blocks": [section] * 50}) is None
+    assert block_error({"text": "t", "blocks": [section] * 51}) == "invalid_blocks"
+    assert block_error({"blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": "x" * 3001}}]}) \
+        == "invalid_blocks"
+    assert block_error({"text": "x" * 40_001}) == "msg_too_long"
+    assert block_error({"blocks": "[" + ", ".join(['{"type": "divider"}'] * 51) + "]"}) == "invalid_blocks"

@@ -46,6 +46,9 @@ Realism notes (how the fake copies Slack):
 * Unknown methods are recorded and answered with ``{"ok": false, "error": "unknown_method"}``.
 * ``response_url`` posts are accepted for any token and answered ``200 ok``. A missing
   ``response_type`` is recorded as ``"ephemeral"``, which is Slack's default.
+* Block Kit's limits (``block_error``): more than 50 blocks or a section's text over 3,000 characters is
+  ``invalid_blocks``, a text over 40,000 ``msg_too_long`` — on ``chat.postMessage``, ``chat.update``,
+  ``chat.postEphemeral`` and a ``response_url`` (HTTP 400 there).
 * File uploads (the external-upload flow, what ``files_upload_v2`` does): ``files.getUploadURLExternal``
   (``filename`` and ``length`` required) returns an ``upload_url`` on this server (``POST
   /upload/<file_id>`` takes the raw bytes; a length that differs from the announced one gives 400), and
@@ -89,6 +92,30 @@ from .slack_oauth import OAuthFake
 # soon as what it waits for happens), so generous: a starved machine must not fail a passing test.
 WAIT = 30.0
 RESPONSE_URL_USES = 5  # a response_url takes answers "up to 5 times within 30 minutes" (Slack)
+MOST_BLOCKS = 50  # Block Kit: "up to 50 blocks in each message"
+MOST_SECTION_TEXT = 3000  # a section block's text
+MOST_TEXT = 40_000  # a message's text ("truncated" past it by Slack; refused here, so that a test sees it)
+
+
+def block_error(params: Mapping[str, Any]) -> str | None:
+    """Slack's error for a message whose blocks or text break its limits (None: within them)."""
+    blocks: Any = params.get("blocks")
+    if isinstance(blocks, str):
+        try:
+            blocks = json.loads(blocks)
+        except json.JSONDecodeError:
+            return "invalid_blocks_format"
+    text = params.get("text")
+    if isinstance(text, str) and len(text) > MOST_TEXT:
+        return "msg_too_long"
+    if isinstance(blocks, list):
+        if len(blocks) > MOST_BLOCKS:
+            return "invalid_blocks"
+        for block in blocks:
+            inner = block.get("text") if isinstance(block, dict) and block.get("type") == "section" else None
+            if isinstance(inner, dict) and len(str(inner.get("text", ""))) > MOST_SECTION_TEXT:
+                return "invalid_blocks"
+    return None
 
 T = TypeVar("T")
 
@@ -1072,6 +1099,8 @@ class FakeSlack(OAuthFake):
             return web.Response(status=400, text="invalid_payload")
         if sum(p.token == token for p in self._response_posts) >= RESPONSE_URL_USES:
             return web.Response(status=404, text="used_url")  # Slack takes a response_url's answers 5 times
+        if (error := block_error(body)) is not None:
+            return web.Response(status=400, text=error)
         post = ResponseUrlPost(
             token=token,
             url=f"{self.base_url}/response/{token}",
@@ -1151,6 +1180,8 @@ class FakeSlack(OAuthFake):
             return {"ok": False, "error": "channel_not_found"}
         if not (params.get("text") or params.get("blocks") or params.get("attachments")):
             return {"ok": False, "error": "no_text"}
+        if (error := block_error(params)) is not None:
+            return {"ok": False, "error": error}
         dm_user = self._dm_user(channel)
         if dm_user is not None:
             failure = self._dm_failures.get(dm_user)
@@ -1181,6 +1212,8 @@ class FakeSlack(OAuthFake):
         message = self._messages.get((channel, ts))
         if message is None:
             return {"ok": False, "error": "message_not_found"}
+        if (error := block_error(params)) is not None:
+            return {"ok": False, "error": error}
         for key in ("text", "blocks"):
             if key in params:
                 message[key] = params[key]
@@ -1194,6 +1227,8 @@ class FakeSlack(OAuthFake):
             return {"ok": False, "error": "user_not_found"}
         if not (params.get("text") or params.get("blocks") or params.get("attachments")):
             return {"ok": False, "error": "no_text"}
+        if (error := block_error(params)) is not None:
+            return {"ok": False, "error": error}
         return {"ok": True, "message_ts": self.next_ts()}
 
     def _chat_delete(self, params: dict[str, Any]) -> dict[str, Any]:

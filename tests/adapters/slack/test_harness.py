@@ -21,7 +21,7 @@ async def fake() -> AsyncIterator[FakeSlack]:
 
 async def test_a_failed_restart_leaves_the_first_bot_closed_once(fake: FakeSlack, tmp_path: Path) -> None:
     driver: HttpDriver | None = None
-    with pytest.raises(StoreUnavailable, match="OperationalError"):  # (the store's error, named once)
+    with pytest.raises(StoreUnavailable, match="that is a folder, not a database"):  # (the store's error, once)
         async with serving(fake, tmp_path / "liars.sqlite3") as d:
             driver, first = d, d.bot
             await d.restart(tmp_path)  # a directory: the new bot cannot open its database
