@@ -84,13 +84,18 @@ class GroupWriter(Generic[U]):
             # One unit spoiled the batch: write them one by one, in order, so only that one fails.  A batch whose
             # connection was lost may have been stored all the same, its answer lost on the way back: a unit the
             # store finds stored is done (``landed``; CommitUncertain when the store cannot tell).
+            unreachable = False
             for unit, done in batch:
+                if unreachable:  # (each check would wait its own deadline: the writer held every later commit)
+                    _resolve(done, CommitUncertain())
+                    continue
                 if self._landed is not None:
                     try:
                         stored = await self._landed(unit, failure)
                     except Exception as unknown:
                         log.warning("%s: a lost write could not be checked (%s)", self._name, type(unknown).__name__)
                         _resolve(done, CommitUncertain())
+                        unreachable = True
                         continue
                     if stored:
                         _resolve(done, None)

@@ -120,7 +120,8 @@ def cmd_ledger(args: argparse.Namespace) -> int:
             period = getattr(args, "period", None)
             # as the named option, not a word: `sheet` reads the words "settle" and "chart" as what to do
             options = {"period": period} if period is not None else {}  # ("": refused, not this month)
-            # the shell's user holds the database: they see the full sheet (history=month binds players only)
+            # the shell's user holds the database: they see every month (history=month binds players only); past 30
+            # players the text lists the top and the bottom as in chat, and --json lists everyone
             reply = await service.handle(Command(args.what, key, Actor("cli", "cli", is_admin=True), (), options))
         finally:
             await service.close()

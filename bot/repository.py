@@ -232,6 +232,8 @@ class TableRepository:
     async def _reload_or_fail(self, table: TableState, cause: Exception, seq: int | None = None) -> None:
         try:
             await self.reload(table, seq)
+        except UnreadableTable:
+            raise  # another process stored what this version cannot read: said as such, not "not saved"
         except Exception as again:
             log.warning("reloading table %s failed too (%s); dropping it until the store answers",
                         table.id, type(again).__name__)
@@ -349,21 +351,22 @@ class TableRepository:
 
         return sum(await asyncio.gather(*(tolerant(k) for k in stale)))
 
-    async def close_unreadable(self, cmd: Command, table: UnreadableTable, reply: Reply) -> bool:
-        """Close, as stored, a table this version cannot read (a server admin's ``end``): its last event is the
-        end, written as any ``end`` is, and nothing else (a round under way is void, as ``end`` makes it: settled
-        rounds were paid as they settled).  False if another process stored events there first."""
+    async def close_unreadable(self, key: TableKey, table: UnreadableTable, by: str,
+                               request: tuple[str, dict[str, JsonValue]] | None = None) -> bool:
+        """Close, as stored, a table this version cannot read (a server admin's ``end``; the app removed from its
+        server or channel): its last event is the end, written as any ``end`` is, and nothing else (a round under
+        way is void, as ``end`` makes it: settled rounds were paid as they settled).  False if another process
+        stored events there first."""
         now = self.clock.now()
-        end: dict[str, JsonValue] = {"t": "end", "by": cmd.actor.user_id, "reason": "unreadable", "at": now}
-        request = (cmd.request_id, reply.to_dict()) if cmd.request_id else None
+        end: dict[str, JsonValue] = {"t": "end", "by": by, "reason": "unreadable", "at": now}
         try:
-            await self.store.commit(table.table_id, cmd.key.server, [end], at=now, period=period_of(now),
+            await self.store.commit(table.table_id, key.server, [end], at=now, period=period_of(now),
                                     close=True, expect_seq=table.seq, request=request)
         except (StaleTable, DuplicateRequest):
             return False
-        log.warning("table %d in %s, which this version cannot read, closed by %s", table.table_id, cmd.key,
-                    cmd.actor.user_id)
-        self._unreadable.pop(cmd.key, None)
+        log.warning("table %d in %s, which this version cannot read, closed (by %s)", table.table_id, key,
+                    by or "the platform")
+        self._unreadable.pop(key, None)
         return True
 
     async def remember_refusal(self, cmd: Command, request_id: str, reply: Reply) -> bool:

@@ -144,7 +144,8 @@ class Runtime(TableRepository):
                                 cmd.key, exc.cause, cmd.name)
                     raise
                 reply = Reply(M.closed_unreadable(exc.table_id, cmd.actor.name), private=False)
-                if await self.close_unreadable(cmd, exc, reply):
+                request = (cmd.request_id, reply.to_dict()) if cmd.request_id else None
+                if await self.close_unreadable(cmd.key, exc, cmd.actor.user_id, request):
                     return reply
                 continue  # another process moved it first: read it again
             except (UserError, GameError) as exc:

@@ -213,6 +213,10 @@ class Service:
                             await self.lobby.close(table, None, reason)
                             closed += 1
                     break
+                except UnreadableTable as exc:  # closed as stored (nothing of it can be drawn): the others go on
+                    if await self.rt.close_unreadable(key, exc, ""):
+                        closed += 1
+                        break
                 except Behind:
                     continue
         return closed

@@ -82,7 +82,7 @@ class Link:
             except TimeoutError:
                 return False
         for _ in range(int(ANSWER_WAIT / 0.01)):
-            if self.interaction.response.is_done():
+            if self.done():  # (the command's wait, ``answered``, may be set on this link while it waits)
                 return True
             await asyncio.sleep(0.01)
         return False

@@ -28,6 +28,7 @@ import asyncpg
 
 from adapters.storebase import DUMP_COLUMNS, Erase, StoreBase, numbered, rowcount
 from bot.ports import (
+    CommitUncertain,
     DuplicateRequest,
     OpenTables,
     PeriodSettled,
@@ -59,9 +60,22 @@ _dumps = json.JSONEncoder(separators=(",", ":")).encode
 """``json.dumps(value, separators=(",", ":"))``, without building an encoder per call."""
 
 
+def _server_deadline(seconds: float | None) -> str:
+    """PostgreSQL's ``statement_timeout`` (milliseconds; 0: none) for a client deadline of ``seconds``: a tenth
+    sooner, so that the server gives a slow statement up (and rolls it back) before its connection is cut."""
+    return "0" if seconds is None else str(max(1, int(seconds * 900)))
+
+
+def _lost(exc: BaseException) -> bool:
+    """Whether an operation failed on its connection (cut at its deadline, closed under it): the database may have
+    done what was sent, its answer lost on the way back."""
+    return isinstance(exc, (TimeoutError, OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError))
+
+
 async def _keep_session(conn: asyncpg.Connection) -> None:
     """What a connection released to the pool needs undone besides what asyncpg always does (roll back
-    a transaction left open): nothing.  The store sets no session state (no SET, LISTEN, cursor held
+    a transaction left open): nothing.  The store leaves no session state (its own deadlines' SET is reset, or its
+    connection cut, before it goes back; no other SET, LISTEN, cursor held
     outside a transaction, or session advisory lock), so asyncpg's default reset query, one more round
     trip after every write batch, is not sent."""
 
@@ -75,8 +89,11 @@ class PostgresStore(StoreBase[Unit]):
 
     # -- life cycle -------------------------------------------------------------------------------
     async def open(self) -> None:
+        # the server gives up a statement before the deadline cuts its connection (a database slow but answering
+        # would otherwise run a cut statement on and commit it after the commit was said lost)
         self._pool = await asyncpg.create_pool(
-            self.url, min_size=2, max_size=self.pool_size, server_settings={"application_name": "liars"},
+            self.url, min_size=2, max_size=self.pool_size,
+            server_settings={"application_name": "liars", "statement_timeout": _server_deadline(OPERATION_SECONDS)},
             reset=_keep_session,
         )
         await self._migrate()
@@ -105,6 +122,7 @@ class PostgresStore(StoreBase[Unit]):
         seconds = None if unbounded else OPERATION_SECONDS if seconds is None else seconds
         conn = await pool.acquire(timeout=seconds)
         cut = False
+        own = seconds != OPERATION_SECONDS  # a deadline of its own: the server's is set to match, then reset
 
         def expire() -> None:
             nonlocal cut
@@ -113,6 +131,8 @@ class PostgresStore(StoreBase[Unit]):
 
         watchdog = None if seconds is None else asyncio.get_running_loop().call_later(seconds, expire)
         try:
+            if own:
+                await conn.execute(f"SET statement_timeout = {_server_deadline(seconds)}")
             yield conn
         except asyncio.CancelledError:
             conn.terminate()
@@ -122,9 +142,15 @@ class PostgresStore(StoreBase[Unit]):
                 raise TimeoutError(f"PostgreSQL gave no answer within {seconds:g} s: its connection was cut") from exc
             raise
         finally:
-            if watchdog is not None:
-                watchdog.cancel()
-            await pool.release(conn)
+            try:
+                if own and not conn.is_closed():
+                    await conn.execute("RESET statement_timeout")  # (the pool's next user has the usual deadline)
+            except Exception:  # (a connection that cannot be reset is not given back as it is)
+                conn.terminate()
+            finally:
+                if watchdog is not None:
+                    watchdog.cancel()
+                await pool.release(conn)
 
     async def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
         async with self._connection() as conn:
@@ -185,7 +211,7 @@ class PostgresStore(StoreBase[Unit]):
             return int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
 
     async def ping(self) -> None:
-        async with self._connection(5.0) as conn:
+        async with self._connection() as conn:
             await conn.fetchval("SELECT 1")
 
     # -- tables -----------------------------------------------------------------------------------
@@ -285,16 +311,24 @@ class PostgresStore(StoreBase[Unit]):
         was written again alone and refused as stale, and a move stored was answered as made but its messages —
         the deal's serials, the table — never sent; or, the database still down, said not saved.)  Raises if the
         database cannot be read either."""
-        lost = isinstance(failure, (TimeoutError, OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError))
-        if not lost or unit.expect is None or not unit.events:
+        if not _lost(failure):
             return False
-        table_id, first = unit.expect
-        rows = await self._rows("SELECT event FROM table_events WHERE table_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-                                (table_id, first, len(unit.events)))
-        return [json.loads(r[0]) for r in rows] == [json.loads(e[3]) for e in unit.events]
+        if unit.expect is not None and unit.events:
+            table_id, first = unit.expect
+            rows = await self._rows("SELECT event FROM table_events WHERE table_id = ? AND seq > ?"
+                                    " ORDER BY seq LIMIT ?", (table_id, first, len(unit.events)))
+            return [json.loads(r[0]) for r in rows] == [json.loads(e[3]) for e in unit.events]
+        if unit.requests:  # (a turn's warning claimed, a settlement, a refusal remembered: its answer is there)
+            request_id, _, reply = unit.requests[0][:3]
+            row = await self._rows("SELECT reply FROM requests WHERE request_id = ?", (request_id,))
+            return bool(row) and json.loads(row[0][0]) == json.loads(reply)
+        return False
 
     async def _translate(self, unit: Unit, exc: Exception) -> BaseException:
-        """The port's exception for a unit that failed alone on a key or on its expected seq."""
+        """The port's exception for a unit that failed alone on a key or on its expected seq (on its connection:
+        :class:`~bot.ports.CommitUncertain`, as the database may have stored it)."""
+        if _lost(exc) and (unit.events or unit.requests):
+            return CommitUncertain()
         if isinstance(exc, asyncpg.PostgresError) and exc.sqlstate == STALE_SQLSTATE:
             table_id, stored = (int(x) for x in str(exc.detail).split())
             return StaleTable(table_id, stored)

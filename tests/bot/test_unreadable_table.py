@@ -100,3 +100,34 @@ async def test_a_hand_asked_by_dm_and_an_export_read_past_a_table_that_cannot_be
     assert (await h.do(ADMIN, "end")).ok
     refused = await h.do(ALICE, "export")
     assert not refused.ok and refused.code == "unreadable-table" and f"(no. {broken})" in refused.text, refused
+
+
+async def test_the_app_removed_from_a_server_closes_its_tables_past_one_it_cannot_read(harness: Harness) -> None:
+    """`close_server` (the app uninstalled, the bot removed) stopped at the unreadable table: the server's other
+    tables stayed open for good."""
+    h = harness
+    other = TableKey(KEY.platform, KEY.server_id, "other-channel")
+    await open_three(h)
+    broken = h.table().id
+    assert (await h.do(ALICE, "start", key=other)).ok
+    fine = h.table(other).id
+    _append(h, broken, UNREADABLE)
+    service = await h.restart()
+    assert await service.close_server(KEY.server) == 2
+    assert _stored(h, fine)[0] == "closed" and _stored(h, broken)[0] == "closed"
+
+
+async def test_a_cached_table_another_process_made_unreadable_is_said_to_be_so(harness: Harness) -> None:
+    """The first command on a table this process held, after another (newer) process stored what this one cannot
+    read, was told "could not be saved; please try again" (an admin's `end` too)."""
+    h = harness
+    await open_three(h)
+    broken = h.table().id
+    opener = ALICE if h.to_act() == ALICE.user_id else BOB
+    seq = _append(h, broken, UNREADABLE)  # (stored by "another process": this one holds the table as it was)
+    moved = await h.do(opener, "bid", "1", "9")  # its commit finds the table moved on, and cannot read it
+    assert not moved.ok and moved.code == "unreadable-table", moved
+    read = await h.do(ALICE, "status")
+    assert not read.ok and read.code == "unreadable-table", read
+    closed = await h.do(ADMIN, "end")
+    assert closed.ok and _stored(h, broken)[:2] == ("closed", seq + 1), closed

@@ -258,6 +258,18 @@ async def test_nothing_goes_through_an_interaction_whose_own_answer_is_still_to_
     bob.answered.set()
     assert await surface.whisper("2", content="🔒 Your serial") is True
     assert sent[-1] == (2, {"ephemeral": True, "content": "🔒 Your serial"})
+    # a whisper that began waiting before the command took the link (on_interaction noted it first, no wait set):
+    # the command's wait, set meanwhile, holds it too ("thinking…" is done, its answer is not)
+    dana_interaction = Interaction(4)
+    deferred = [False]
+    dana_interaction.response = type("R", (), {"is_done": lambda _: deferred[0]})()  # not answered yet
+    dana = links.note(key, dana_interaction)  # type: ignore[arg-type]
+    waiting = asyncio.ensure_future(surface.whisper("4", content="🔒 Your serial"))
+    await asyncio.sleep(0.01)
+    assert links.note(key, dana_interaction) is dana  # type: ignore[arg-type]  # (_through_webhooks: the same link)
+    dana.answered = asyncio.Event()  # its answer to come
+    deferred[0] = True  # "thinking…", in the channel
+    assert await waiting is False and all(user != 4 for user, _ in sent)
     carol = links.note(key, Interaction(3))  # type: ignore[arg-type]
     carol.answered = asyncio.Event()
     alice.answered.clear()

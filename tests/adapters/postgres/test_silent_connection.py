@@ -117,3 +117,35 @@ async def test_a_commit_that_cannot_be_checked_is_said_maybe_saved_not_lost(
     assert status.ok
     after = service.table(KEY)
     assert after is not None and after.events == events + 1
+
+
+async def test_a_slow_database_gives_up_a_statement_before_its_connection_is_cut(
+        postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A database slow but answering (a lock held longer than the deadline): the cut statement ran on at the server
+    and committed after the commit was said lost — "nothing changed" for a bid stored, or "not your turn" on its
+    retry, its messages never sent.  The server now gives a statement up a tenth before the deadline
+    (``statement_timeout``): what is said matches what is stored."""
+    import asyncpg
+
+    monkeypatch.setattr(postgres_store, "OPERATION_SECONDS", 1.0)
+    store = PostgresStore(postgres_url)
+    await store.open()
+    service = Service(store, RecordingNotifier(), clock=FakeClock(), rng=random.Random(1))
+    await service.start()
+    admin = await asyncpg.connect(postgres_url)
+    try:
+        for actor, name in ((ALICE, "start"), (BOB, "join"), (ALICE, "deal")):
+            assert (await service.handle(Command(name, KEY, actor, ()))).ok
+        table = service.table(KEY)
+        assert table is not None
+        opener = ALICE if table.to_act == ALICE.user_id else BOB
+        events = table.events
+        async with admin.transaction():
+            await admin.execute("LOCK TABLE table_events IN EXCLUSIVE MODE")  # (blocks every commit's INSERT)
+            bid = await service.handle(Command("bid", KEY, opener, ("1", "9")))
+        stored = await store.events_since(table.id, events)
+        assert not bid.ok and bid.code == "not-saved" and stored == [], (bid, stored)
+        assert (await service.handle(Command("bid", KEY, opener, ("1", "9")))).ok  # and then as usual
+    finally:
+        await admin.close()
+        await asyncio.wait_for(service.close(), 10)
