@@ -16,7 +16,7 @@ from . import messages as M
 from . import refusals as R
 from .commands import games_with_preset, usual_formats
 from .model import Command, Message, MessageKind, Reply, TableKey
-from .parsing import UserError, joined_options, positive_int, same_value, sentence, stake, user_ref
+from .parsing import UserError, joined_options, positive_int, same_value, sentence, shown_name, stake, user_ref
 from .runtime import Runtime
 from .settings import game_defaults
 from .table import TableState, TableStatus
@@ -158,9 +158,9 @@ class Lobby:
             table = self.rt.need_table(cmd.key)
             await self.rt.need_host_or_admin(table, cmd, "remove a player")
             if target not in table.seats:  # a name as the table shows it ("bob", "Gekko (hard)"), as `stats` reads
-                typed = " ".join(cmd.args).strip().lstrip("@").lower() if cmd.args else ""
-                named = [p for p in table.seats
-                         if typed in (table.name(p).lower(), table.name(p).lower().split(" (")[0])]
+                typed = shown_name(" ".join(cmd.args).strip().lstrip("@"), "").lower() if cmd.args else ""
+                named = [p for p in table.seats if typed and typed in (
+                    (shown := shown_name(table.name(p), "").lower()), shown.split(" (")[0])]
                 target = named[0] if len(named) == 1 else target
             if target not in table.seats:
                 raise UserError(R.THAT_PLAYER_NOT_SEATED, "not-seated")

@@ -365,7 +365,8 @@ class Reports:
             # a name as the table shows it ("Gekko", "Gekko (hard)", "Alice Liddell"), where no mention can be
             # typed (the terminal, whose computer players have ids nobody sees): the one player it names
             typed = shown_name(" ".join(words), "").lower()  # as the name was stored ("a∗b", invisibles dropped)
-            named = [p for p, n in names.items() if typed in (n.lower(), n.lower().split(" (")[0])]
+            cleaned = {p: shown_name(n, "").lower() for p, n in names.items()}  # (a name stored before it was)
+            named = [p for p, n in cleaned.items() if typed in (n, n.split(" (")[0])]
             if len(named) != 1:  # (`stats ,` answered ", has not played a settled round on this server")
                 raise UserError(R.no_one_named(" ".join(words), len(named)), "bad-option")
             target = named[0]

@@ -1053,3 +1053,17 @@ async def test_a_command_too_long_to_read_is_refused_at_the_door(harness: Harnes
     at_most = await h.do(actor(first), "bid", "x" * MOST_TYPED)  # at the limit: read (and refused as a bid)
     assert not at_most.ok and at_most.code != "too-long"
     assert (await h.do(actor(first), "bid", "two", "sevens")).ok
+
+
+async def test_a_name_stored_before_names_were_cleaned_is_found_as_the_table_shows_it(harness: Harness) -> None:
+    """A name stored by an earlier version with a right-to-left override in it: `stats Eve` compared the typed name,
+    cleaned, with the stored one, not: it did not find her.  (`kick` compares the same way; a join in an event log
+    cannot be rewritten here to show it.)"""
+    h = harness
+    eve = Actor("U8", "Eve")
+    assert (await h.do(ALICE, "start")).ok and (await h.do(eve, "join")).ok
+    with sqlite3.connect(h.path) as db:  # as an earlier version stored it (the server's names)
+        db.execute("UPDATE players SET name = ? WHERE player = ?", ("Eve\u202e", eve.user_id))
+    await h.restart()
+    found = await h.do(ALICE, "stats", "Eve")
+    assert found.ok and "has not played a settled round" in found.text, found.text
