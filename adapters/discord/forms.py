@@ -36,6 +36,7 @@ FORM_TEXT = {
     "choose": "Choose first",
     "none": "There is nothing higher to choose: challenge instead.",
     "sent": "Done.",
+    "more": "{count} higher choices are not listed here (a menu holds 25): type one with `/liars {verb}`.",
 }
 MAX_CHOICES = 25  # a select's options, and a message's buttons
 
@@ -50,6 +51,8 @@ def picker_view(key: TableKey, form: Form, first: str | None = None, second: str
     p: Picker = picker(form)
     intro = _intro(form)
     content = f"{note}\n{intro}" if note else intro
+    if len(p.choices) > MAX_CHOICES:  # (a 12-seat table's Raise… offers quantities up to 96: the lowest 25 listed)
+        content += "\n" + FORM_TEXT["more"].format(count=len(p.choices) - MAX_CHOICES, verb=form.verb)
     firsts = [value for value, _ in p.choices][:MAX_CHOICES]
     if not firsts:
         none = FORM_TEXT["none"]

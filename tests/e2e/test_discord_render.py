@@ -116,3 +116,17 @@ def test_a_dependent_fields_autocomplete_reads_the_value_as_the_client_typed_it(
     assert _options_for(field, " 3 ") == every
     for unlisted in (None, "", 0, 4, "x", "٣", -2, "9" * 5000):
         assert _options_for(field, unlisted) == every, unlisted
+
+
+async def test_a_raise_form_of_more_than_25_quantities_says_the_higher_ones_are_typed() -> None:
+    """At a 12-seat table the Raise… form lists quantities up to 96; Discord's menu holds 25, and the higher ones
+    were left out without a word (Slack's lists them all)."""
+    quantities = [str(q) for q in range(1, 97)]
+    form = Form("bid", "Raise", (
+        FormField("quantity", "How many", tuple((q, q) for q in quantities)),
+        FormField("digit", "Of which digit", depends_on="quantity",
+                  options_by={q: (("9", "nines (9)"),) for q in quantities})), submit="Bid {quantity} {digit}")
+    content, view = form_view(KEY, form)
+    assert content.endswith("71 higher choices are not listed here (a menu holds 25): type one with `/liars bid`.")
+    assert view is not None and len(parts(view)[0]["options"]) == 25
+    assert "not listed" not in form_view(KEY, options_for(4, 7))[0]
