@@ -365,7 +365,7 @@ async def test_socket_mode_redelivery_is_processed_again_with_retry_headers(
     assert seen.commands[0] == seen.commands[1]
 
 
-def test_the_fake_refuses_what_block_kit_refuses() -> None:
+async def test_the_fake_refuses_what_block_kit_refuses() -> None:
     from tests.fakes.slack_server import block_error
 
     section = {"type": "section", "text": {"type": "mrkdwn", "text": "x"}}
