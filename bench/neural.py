@@ -79,6 +79,9 @@ def main() -> None:
     parser.add_argument("--summary", action="store_true",
                         help="the features also read a summary of the whole history (who named which digit, how "
                              "high and how often; whether I opened; the bids made)")
+    parser.add_argument("--history", action="store_true",
+                        help="the features also read the whole history: for every bid of the format, whether I "
+                             "made it and whether the other seat did (perfect recall heads-up; not format-general)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tabular", action="store_true",
                         help="run the same MMD steps on a table instead of the network (the reference; rule mmd)")
@@ -96,9 +99,9 @@ def main() -> None:
                          beta1=args.beta1, reset_adam=args.reset_adam, magnet_tau=args.magnet_tau,
                          belief_floor=args.belief_floor, magnet_from=args.magnet_from,
                          hidden=tuple(int(h) for h in args.hidden.split(",")), seed=args.seed, window=args.window,
-                         summary=args.summary)
+                         summary=args.summary, history=args.history)
     start = time.process_time()
-    tree = Tree.build(fmt, config.window, config.summary)
+    tree = Tree.build(fmt, config.window, config.summary, config.history)
     built = time.process_time() - start
     def say(text: str) -> None:
         if not args.json:

@@ -49,7 +49,7 @@ def main() -> None:
     fmt = Format(make_rules("classic", rebid=True, digits=args.digits, serial_length=args.serial_length))
     config = TrainConfig(steps=args.steps, hidden=tuple(int(h) for h in args.hidden.split(",")), seed=args.seed)
     start = time.process_time()
-    tree = Tree.build(fmt, config.window, config.summary)
+    tree = Tree.build(fmt, config.window, config.summary, config.history)
     learner = Learner.create(tree, config)
     for _ in range(args.warm):
         learner.update()

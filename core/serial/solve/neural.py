@@ -76,7 +76,8 @@ class Tree:
     """The whole public tree of a 2-player format, with the feature rows of every decision and hand.
 
     Rows are shared by the histories that agree on what the features read (:func:`window_key`); with the
-    history's summary, which tells most histories apart, by the feature vectors' values instead."""
+    history's summary or the whole history, which tell most histories apart, by the feature vectors' values
+    instead."""
 
     fmt: Format
     actor: IntArray  # [node]: the seat to act, −1 at a terminal
@@ -92,7 +93,7 @@ class Tree:
     levels: list[_Level]
 
     @classmethod
-    def build(cls, fmt: Format, window: int = WINDOW, summary: bool = False) -> Tree:
+    def build(cls, fmt: Format, window: int = WINDOW, summary: bool = False, history: bool = False) -> Tree:
         k = fmt.size
         root = Round(fmt.rules, SEATS, dict.fromkeys(SEATS, fmt.serials[0]), SEATS[0], 1)
         actor: list[int] = []
@@ -104,7 +105,8 @@ class Tree:
         pay: list[FloatArray] = []
         x: list[list[float]] = []
         blocks: dict[tuple[object, ...], list[int]] = {}
-        seen: dict[tuple[float, ...], int] = {}  # with ``summary``: a row per distinct feature vector
+        seen: dict[tuple[float, ...], int] = {}  # with ``summary`` or ``history``: a row per distinct feature vector
+        by_value = summary or history
         queue: deque[tuple[Round, int]] = deque([(root, 0)])
         actor.append(0)
         depth.append(0)
@@ -121,15 +123,16 @@ class Tree:
             actor[node] = seat
             view = seat_view(rnd, SEATS[seat])
             key = (rnd.standing_bid.id if rnd.standing_bid is not None else -1, view.legal.challenge,
-                   view.legal.call_count, window_key(view, window, summary))
+                   view.legal.call_count, window_key(view, window, summary, history))
             ids: list[list[int]] = []
             actions = list(view.legal)  # feature_rows' order
             for h in range(k):
                 block = (h, *key)
                 got = blocks.get(block)
                 if got is None:
-                    _, feats = feature_rows(dataclasses.replace(view, serial=fmt.serials[h]), window, summary)
-                    if summary:  # the summary tells most histories apart: share rows by value instead
+                    _, feats = feature_rows(dataclasses.replace(view, serial=fmt.serials[h]), window, summary,
+                                            history)
+                    if by_value:  # these tell most histories apart: share rows by value instead
                         got = [seen.setdefault(tuple(f), len(seen)) for f in feats]
                         for f, i in zip(feats, got, strict=True):
                             if i == len(x):  # new rows are numbered in order of first appearance
@@ -249,6 +252,8 @@ class TrainConfig:
     hidden: tuple[int, ...] = (64, 64)
     window: int = WINDOW
     summary: bool = False  # the features also read the history's summary (:mod:`.neural_net`'s note)
+    history: bool = False  # the features also read the whole history, a bit per bid and side (ditto; not
+    # format-general: the input's width is the format's number of bids)
     seed: int = 1
     every: int = 25  # measure the exact exploitability every so many steps
 
@@ -315,7 +320,8 @@ class Learner:
         return self.tree.log_policy((net or self.net).logits(self.tree.x))
 
     def strategy(self, name: str = "neural", net: Net | None = None) -> NeuralStrategy:
-        return NeuralStrategy((net or self.net).copy(), self.config.window, name, self.config.summary)
+        return NeuralStrategy((net or self.net).copy(), self.config.window, name, self.config.summary,
+                              self.config.history)
 
     def exploitability(self) -> float:
         seats = exploitability(self.tree, np.exp(self.log_policy()))
@@ -493,7 +499,7 @@ def train(fmt: Format, config: TrainConfig, report: Callable[[int, float], None]
     ``learner.best`` is then the network at the lowest measured point (step, value, network): a selection by
     the exact best response, which only the small formats have."""
     if learner is None:
-        learner = Learner.create(tree or Tree.build(fmt, config.window, config.summary), config)
+        learner = Learner.create(tree or Tree.build(fmt, config.window, config.summary, config.history), config)
     curve: list[tuple[int, float]] = []
 
     def measure() -> None:

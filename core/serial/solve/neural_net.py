@@ -24,8 +24,17 @@ whole history: whether I opened the round, how many bids were made, each earlier
 window, and for the standing bid's digit and for a raise's digit: the highest quantity of it each side
 (I / the others) has named so far, how many times each side named it, and whether I named it.
 
-What the features depend on is the public state plus the last ``window`` bids, and with ``summary`` that
-summary (:meth:`NeuralStrategy.memo_key`), so a best-response search may merge histories that agree there.
+With ``history`` (off by default) the features also read the whole history and the whole hand, as OpenSpiel's
+liars_poker observation does: for every bid of the format (:func:`history_width`), whether I made it and whether
+another player made it, and the copies held of every digit (the other features read only the digits of the
+recent bids and the action).  Heads-up that is perfect recall (bids only rise, and the same seat bids twice
+running only by a rebid, so the bits say who made each bid and which were rebids; the phase flags say the rest),
+but it is the one input that is *not* format-general: its width is the format's number of bids and digits (3×2:
+12 bids and 3 digits, 27 features).
+
+What the features depend on is the public state plus the last ``window`` bids, with ``summary`` that
+summary, and with ``history`` every bid and whether I made it (:meth:`NeuralStrategy.memo_key`), so a
+best-response search may merge histories that agree there.
 """
 
 from __future__ import annotations
@@ -46,7 +55,7 @@ from core.serial.view import SeatView
 
 from .format import FloatArray
 
-__all__ = ["FEATURES", "Net", "NeuralStrategy", "feature_rows", "window_key"]
+__all__ = ["FEATURES", "Net", "NeuralStrategy", "feature_rows", "history_width", "window_key"]
 
 _STATE = ["opening", "rebid_phase", "standing_is_rebid", "standing_q", "standing_rank", "standing_held",
           "standing_p", "max_held"]
@@ -57,13 +66,35 @@ _DIGIT = ["my_max", "my_times", "their_max", "their_times", "i_named"]  # a digi
 WINDOW = 3
 
 
-def feature_names(window: int = WINDOW, summary: bool = False) -> tuple[str, ...]:
+def feature_names(window: int = WINDOW, summary: bool = False, history: int = 0, digits: int = 0,
+                  ) -> tuple[str, ...]:
+    """The features' names; ``history`` and ``digits`` are the format's numbers of bids (:func:`history_width`)
+    and of digits when the features read the whole history and hand, else 0."""
     past = [f"bid-{k}_{n}" for k in range(1, window) for n in _PAST]
     names = _STATE + past + [f"action_{n}" for n in _ACTION]
     if summary:
         names += ["opener", "bids_made", *(f"bid-{k}_rank" for k in range(1, window))]
         names += [f"standing_{n}" for n in _DIGIT] + [f"action_{n}" for n in _DIGIT]
+    names += [f"bid{i}_{who}" for i in range(history) for who in ("mine", "theirs")]
+    names += [f"held_digit{r}" for r in range(digits)]
     return tuple(names)
+
+
+def history_width(view: SeatView) -> int:
+    """The number of bids of the view's format (quantities 1 to every serial's length, times the digits)."""
+    return view.rules.serial_length * view.n * len(view.rules.digit_set)
+
+
+def _history_bits(view: SeatView) -> list[float]:
+    """For every bid of the format, in ascending order: (I made it, another player made it); then the copies held
+    of every digit, in rank order, over the serial length."""
+    digits = view.rules.digit_set
+    bits = [0.0] * (2 * history_width(view))
+    for action in view.history:
+        if isinstance(action, MakeBid):
+            i = (action.bid.quantity - 1) * len(digits) + digits.index(action.bid.digit)
+            bits[2 * i + (action.player != view.me)] = 1.0
+    return bits + [view.serial.counts[d] / view.rules.serial_length for d in digits]
 
 
 FEATURES = feature_names()
@@ -114,13 +145,15 @@ class _Named:
         return [my_q / total, my_times / total, their_q / total, their_times / total, float(my_times > 0)]
 
 
-def window_key(view: SeatView, window: int = WINDOW, summary: bool = False) -> tuple[object, ...]:
+def window_key(view: SeatView, window: int = WINDOW, summary: bool = False,
+               history: bool = False) -> tuple[object, ...]:
     """Everything besides the public state and the serial the features read (see the module's note)."""
-    key = (view.phase, view.standing_is_rebid, tuple((b.id, mine) for b, mine in _recent_bids(view, window)))
+    key = (view.phase, view.standing_is_rebid,
+           tuple((b.id, mine) for b, mine in _recent_bids(view, len(view.history) if history else window)))
     return (*key, *_Named.of(view).key()) if summary else key
 
 
-def feature_rows(view: SeatView, window: int = WINDOW, summary: bool = False,
+def feature_rows(view: SeatView, window: int = WINDOW, summary: bool = False, history: bool = False,
                  ) -> tuple[list[Action], list[list[float]]]:
     """The legal actions of ``view`` (in ``view.legal``'s order) and one feature row for each."""
     rules = view.rules
@@ -164,6 +197,7 @@ def feature_rows(view: SeatView, window: int = WINDOW, summary: bool = False,
         extra += [rank[recent[k][0].digit] if k < len(recent) else 0.0 for k in range(1, window)]
         extra += [0.0] * len(_DIGIT) if standing is None else named.digit(standing.digit, total)
     no_digit = [0.0] * len(_DIGIT) if summary else []
+    bits = _history_bits(view) if history else []  # the whole history's and hand's, after everything else
     actions: list[Action] = []
     rows: list[list[float]] = []
     legal = view.legal
@@ -174,15 +208,16 @@ def feature_rows(view: SeatView, window: int = WINDOW, summary: bool = False,
         rows.append([
             *state, 1.0, 0.0, 0.0, q / total, rank[d], counts[d] / length, p_true(q, d),
             float(standing is not None and d == standing.digit), j / values, float(d in past_digits),
-            math.log2(mult) / 3, *extra, *(named.digit(d, total) if named is not None else []),
+            math.log2(mult) / 3, *extra, *(named.digit(d, total) if named is not None else []), *bits,
         ])
     # the answers: no bid's features, only the chance the answer wins
     if legal.challenge:
         actions.append(Challenge(view.me))
-        rows.append([*state, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0 - p_standing, 0.0, 0.0, 0.0, 0.0, *extra, *no_digit])
+        rows.append([*state, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0 - p_standing, 0.0, 0.0, 0.0, 0.0, *extra, *no_digit,
+                     *bits])
     if legal.call_count:
         actions.append(CallCount(view.me))
-        rows.append([*state, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, p_standing, 0.0, 0.0, 0.0, 0.0, *extra, *no_digit])
+        rows.append([*state, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, p_standing, 0.0, 0.0, 0.0, 0.0, *extra, *no_digit, *bits])
     return actions, rows
 
 
@@ -248,10 +283,11 @@ class NeuralStrategy:
     window: int = WINDOW
     name: str = "neural"
     summary: bool = False  # the features also read the history's summary (see the module's note)
+    history: bool = False  # the features also read the whole history (see the module's note)
     _cache: dict[tuple[object, ...], list[float]] = field(default_factory=dict, repr=False)
 
     def policy(self, view: SeatView) -> list[tuple[Action, float]]:
-        actions, rows = feature_rows(view, self.window, self.summary)
+        actions, rows = feature_rows(view, self.window, self.summary, self.history)
         key = (view.rules, view.n, view.serial.counts, view.standing_bid.id if view.standing_bid else -1, len(actions),
                view.legal.challenge, view.legal.call_count, self.memo_key(view))
         probs = self._cache.get(key)
@@ -261,7 +297,7 @@ class NeuralStrategy:
         return list(zip(actions, probs, strict=True))
 
     def memo_key(self, view: SeatView) -> tuple[object, ...]:
-        return window_key(view, self.window, self.summary)
+        return window_key(view, self.window, self.summary, self.history)
 
     def decide(self, view: SeatView, rng: random.Random) -> Action:
         pairs = self.policy(view)

@@ -15,7 +15,7 @@ from core.serial.solve import Format, exploitability
 from core.serial.solve import neural as neural_mod
 from core.serial.solve.format import FloatArray
 from core.serial.solve.neural import Learner, TrainConfig, Tree, tabular_mmd, train
-from core.serial.solve.neural_net import FEATURES, Net, NeuralStrategy, feature_names, feature_rows
+from core.serial.solve.neural_net import FEATURES, Net, NeuralStrategy, feature_names, feature_rows, history_width
 
 PLAYERS = ("a", "b", "c", "d", "e")
 
@@ -156,6 +156,33 @@ def test_the_history_summary_widens_the_features_and_its_memo_key_keeps_the_best
     row = dict(zip(names, rows[0], strict=True))
     assert (row["opener"], row["bids_made"]) == (0.0, 3 / 4)
     assert (row["standing_their_max"], row["standing_their_times"], row["standing_i_named"]) == (2 / 4, 2 / 4, 0.0)
+
+
+def test_the_whole_history_is_a_bit_per_bid_and_side_and_its_memo_key_keeps_the_best_response_exact() -> None:
+    fmt = Format(make_rules("classic", digits=2, serial_length=2, rebid=True))
+    config = TrainConfig(hidden=(8,), seed=4, history=True)
+    tree = Tree.build(fmt, config.window, history=True)
+    assert tree.x.shape[1] == len(feature_names(config.window, history=8, digits=2)) == len(FEATURES) + 16 + 2
+    assert len(np.unique(tree.x, axis=0)) == len(tree.x) == tree.rows.size  # perfect recall: every (edge, hand)
+    learner = Learner.create(tree, config)
+    for p in learner.net.params:
+        p += np.random.default_rng(6).normal(0.0, 0.6, p.shape)
+    ours = neural_mod.exploitability(tree, np.exp(learner.log_policy()))
+    engine = exploitability(fmt, learner.strategy())  # merges histories by the whole history's memo_key
+    assert ours == pytest.approx(engine.seat_values, abs=1e-9)
+    rnd = Round(fmt.rules, ("a", "b"), {"a": fmt.serials[0], "b": fmt.serials[1]}, "a")
+    one, two = fmt.digits
+    for q, d in ((1, one), (1, two), (2, one)):  # a names ones, b twos, a ones again: b is to act
+        view = seat_view(rnd, rnd.to_act or "")
+        rnd.apply(next(a for a in view.legal if isinstance(a, MakeBid) and (a.bid.quantity, a.bid.digit) == (q, d)))
+    view = seat_view(rnd, "b")
+    assert history_width(view) == 8
+    names = feature_names(config.window, history=history_width(view), digits=2)
+    held = [view.serial.counts[d] / 2 for d in fmt.rules.digit_set]
+    for row in feature_rows(view, config.window, history=True)[1]:
+        bits = dict(zip(names, row, strict=True))
+        assert [bits[f"bid{i}_{side}"] for i in range(4) for side in ("mine", "theirs")] == [0, 1, 1, 0, 0, 1, 0, 0]
+        assert [bits["held_digit0"], bits["held_digit1"]] == held
 
 
 @pytest.mark.parametrize(
