@@ -125,6 +125,10 @@ class Service:
                 # admin's `end` closes it (Runtime.run).
                 log.error("table %d in %s could not be rebuilt from its %d stored events (%s): not loaded",
                           stored.table_id, key, len(stored.events), exc.cause)
+            except Exception as exc:  # (anything else about one table — its panels, say — leaves it out alike)
+                log.error("table %d in %s could not be loaded (%s): not loaded", stored.table_id, key,
+                          type(exc).__name__)
+                log.debug("table %d: %s", stored.table_id, exc, exc_info=exc)
         for server in {key.server for key in self.rt.tables}:
             await self.rt.stored_settings(server)
         log.info("loaded %d open tables", len(self.rt.tables))
