@@ -16,6 +16,7 @@ from core.serial.solve import neural as neural_mod
 from core.serial.solve.format import FloatArray
 from core.serial.solve.neural import Learner, TrainConfig, Tree, tabular_mmd, train
 from core.serial.solve.neural_net import FEATURES, Net, NeuralStrategy, feature_names, feature_rows, history_width
+from core.serial.view import SeatView
 
 PLAYERS = ("a", "b", "c", "d", "e")
 
@@ -139,23 +140,33 @@ def test_the_history_summary_widens_the_features_and_its_memo_key_keeps_the_best
     tree = Tree.build(fmt, config.window, summary=True)
     assert tree.x.shape[1] == len(feature_names(config.window, summary=True)) == len(FEATURES) + 14
     assert len(np.unique(tree.x, axis=0)) == len(tree.x)  # a row per distinct feature vector
-    learner = Learner.create(tree, config)
-    for p in learner.net.params:
-        p += np.random.default_rng(6).normal(0.0, 0.6, p.shape)
-    ours = neural_mod.exploitability(tree, np.exp(learner.log_policy()))
-    engine = exploitability(fmt, learner.strategy())  # merges histories by the summary's memo_key
-    assert ours == pytest.approx(engine.seat_values, abs=1e-9)
-    rnd = Round(fmt.rules, ("a", "b"), {"a": fmt.serials[0], "b": fmt.serials[1]}, "a")
-    one, two = fmt.digits
-    for q, d in ((1, one), (1, two), (2, one)):  # a names ones, b twos, a ones again: b is to act
-        view = seat_view(rnd, rnd.to_act or "")
-        rnd.apply(next(a for a in view.legal if isinstance(a, MakeBid) and (a.bid.quantity, a.bid.digit) == (q, d)))
-    view = seat_view(rnd, "b")
+    _assert_the_best_response_is_the_engines(fmt, tree, config)  # (the engine merges by the summary's memo_key)
+    view = _ones_twos_ones(fmt)
     names = feature_names(config.window, summary=True)
     _, rows = feature_rows(view, config.window, summary=True)
     row = dict(zip(names, rows[0], strict=True))
     assert (row["opener"], row["bids_made"]) == (0.0, 3 / 4)
     assert (row["standing_their_max"], row["standing_their_times"], row["standing_i_named"]) == (2 / 4, 2 / 4, 0.0)
+
+
+def _assert_the_best_response_is_the_engines(fmt: Format, tree: Tree, config: TrainConfig) -> None:
+    """A randomised network's exact exploitability on the tree's arrays equals the engine's best response to it."""
+    learner = Learner.create(tree, config)
+    for p in learner.net.params:
+        p += np.random.default_rng(6).normal(0.0, 0.6, p.shape)
+    ours = neural_mod.exploitability(tree, np.exp(learner.log_policy()))
+    engine = exploitability(fmt, learner.strategy())  # merges histories by the strategy's memo_key
+    assert ours == pytest.approx(engine.seat_values, abs=1e-9)
+
+
+def _ones_twos_ones(fmt: Format) -> SeatView:
+    """b's view after a names 1 one, b 1 two and a 2 ones: b is to act."""
+    rnd = Round(fmt.rules, ("a", "b"), {"a": fmt.serials[0], "b": fmt.serials[1]}, "a")
+    one, two = fmt.digits
+    for q, d in ((1, one), (1, two), (2, one)):
+        view = seat_view(rnd, rnd.to_act or "")
+        rnd.apply(next(a for a in view.legal if isinstance(a, MakeBid) and (a.bid.quantity, a.bid.digit) == (q, d)))
+    return seat_view(rnd, "b")
 
 
 def test_the_whole_history_is_a_bit_per_bid_and_side_and_its_memo_key_keeps_the_best_response_exact() -> None:
@@ -164,18 +175,8 @@ def test_the_whole_history_is_a_bit_per_bid_and_side_and_its_memo_key_keeps_the_
     tree = Tree.build(fmt, config.window, history=True)
     assert tree.x.shape[1] == len(feature_names(config.window, history=8, digits=2)) == len(FEATURES) + 16 + 2
     assert len(np.unique(tree.x, axis=0)) == len(tree.x) == tree.rows.size  # perfect recall: every (edge, hand)
-    learner = Learner.create(tree, config)
-    for p in learner.net.params:
-        p += np.random.default_rng(6).normal(0.0, 0.6, p.shape)
-    ours = neural_mod.exploitability(tree, np.exp(learner.log_policy()))
-    engine = exploitability(fmt, learner.strategy())  # merges histories by the whole history's memo_key
-    assert ours == pytest.approx(engine.seat_values, abs=1e-9)
-    rnd = Round(fmt.rules, ("a", "b"), {"a": fmt.serials[0], "b": fmt.serials[1]}, "a")
-    one, two = fmt.digits
-    for q, d in ((1, one), (1, two), (2, one)):  # a names ones, b twos, a ones again: b is to act
-        view = seat_view(rnd, rnd.to_act or "")
-        rnd.apply(next(a for a in view.legal if isinstance(a, MakeBid) and (a.bid.quantity, a.bid.digit) == (q, d)))
-    view = seat_view(rnd, "b")
+    _assert_the_best_response_is_the_engines(fmt, tree, config)  # (the engine merges by the history's memo_key)
+    view = _ones_twos_ones(fmt)
     assert history_width(view) == 8
     names = feature_names(config.window, history=history_width(view), digits=2)
     held = [view.serial.counts[d] / 2 for d in fmt.rules.digit_set]
