@@ -27,6 +27,7 @@ one is posted through the newest interaction and becomes the table message.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -46,6 +47,7 @@ log = logging.getLogger(__name__)
 TOKEN_LIFE = 14 * 60.0  # seconds an interaction's token is used (Discord's tokens last 15 minutes)
 EDITORS_KEPT = 8  # interactions remembered per message that may edit it
 ANSWER_WAIT = 3.0  # seconds a follow-up waits for the interaction's own answer (Discord needs it first)
+LATE_ANSWER_WAIT = 20.0  # a public message with no interaction answered waits this much longer for the newest's
 
 
 def private_key(channel_id: int | str) -> TableKey:
@@ -226,8 +228,12 @@ class WebhookSurface:
         link = self.links.newest(self.key)
         if not await link.ready():  # (a slow command's "thinking…": the message would take its place)
             found = self.links.answered(self.key)
+            if found is None and link.answered is not None:  # none other: it goes once that answer has
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(link.answered.wait(), LATE_ANSWER_WAIT)
+                found = link if link.done() else None
             if found is None:
-                raise NoLink()
+                raise NoLink()  # (the table is drawn again at the next interaction)
             link = found
         kwargs.pop("suppress", None)
         sent = await link.interaction.followup.send(wait=True, **_followup(kwargs))

@@ -223,6 +223,7 @@ async def test_nothing_goes_through_an_interaction_whose_own_answer_is_still_to_
     from adapters.discord.links import NoLink, WebhookSurface
 
     monkeypatch.setattr(links_module, "ANSWER_WAIT", 0.05)
+    monkeypatch.setattr(links_module, "LATE_ANSWER_WAIT", 0.2)
     sent: list[tuple[int, dict[str, object]]] = []
 
     class Interaction:  # a stand-in: with no guild, Links reads only .user.id; the surface its response and followup
@@ -274,9 +275,14 @@ async def test_nothing_goes_through_an_interaction_whose_own_answer_is_still_to_
     carol.answered = asyncio.Event()
     alice.answered.clear()
     bob.answered.clear()
-    with pytest.raises(NoLink):  # none answered: nothing goes (the table is drawn again at the next interaction)
+    with pytest.raises(NoLink):  # none answered, nor the newest in time: nothing goes (drawn at the next interaction)
         await surface.send(content="The table")
     assert len(sent) == 2
+    late = asyncio.ensure_future(surface.send(content="The count"))  # none answered: it waits for the newest's answer
+    await asyncio.sleep(0.1)
+    assert not late.done()
+    carol.answered.set()
+    assert await late == "3" and sent[-1] == (3, {"wait": True, "content": "The count"})
 
 
 async def test_a_click_answered_privately_never_draws_the_table_into_that_answer(world: Harness) -> None:
