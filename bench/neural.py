@@ -62,6 +62,10 @@ def main() -> None:
     parser.add_argument("--eta", type=float, default=TrainConfig.eta, help="with --rule mmd: the step size")
     parser.add_argument("--fit-steps", type=int, default=TrainConfig.fit_steps,
                         help="with --rule mmd: Adam steps fitting the network to each step's target")
+    parser.add_argument("--batch", type=int, default=TrainConfig.batch,
+                        help="with --rule mmd: each fit step reads this many (decision, hand) pairs drawn by their "
+                             "weight instead of the whole tree (0: the whole tree)")
+    parser.add_argument("--float32", action="store_true", help="the network and its inputs in single precision")
     parser.add_argument("--mode", default=TrainConfig.mode, choices=("reach", "cf", "flat"))
     parser.add_argument("--beta1", type=float, default=TrainConfig.beta1)
     parser.add_argument("--reset-adam", action="store_true",
@@ -96,6 +100,7 @@ def main() -> None:
     config = TrainConfig(steps=args.steps, every=args.every, lr=args.lr, lr_final=args.lr_final, alpha=args.alpha,
                          alpha_final=args.alpha_final, magnet_every=args.magnet_every, mode=args.mode,
                          rule=args.rule, eta=args.eta, fit_steps=args.fit_steps,
+                         batch=args.batch, float32=args.float32,
                          beta1=args.beta1, reset_adam=args.reset_adam, magnet_tau=args.magnet_tau,
                          belief_floor=args.belief_floor, magnet_from=args.magnet_from,
                          hidden=tuple(int(h) for h in args.hidden.split(",")), seed=args.seed, window=args.window,

@@ -295,3 +295,35 @@ def test_the_fit_s_kl_says_how_far_the_network_was_left_from_its_step_s_target()
     floor = idle.row_projection_kl()
     assert floor is not None and floor < 0.1 * idle.fit_kl[0]
     assert Learner.create(tree, TrainConfig(hidden=(16,))).row_projection_kl() is None
+
+
+def test_the_mini_batch_fit_estimates_the_whole_tree_s_gradient_without_bias() -> None:
+    """Drawn by their weight and scaled by the total, the pairs' gradients average to the whole tree's."""
+    tree = Tree.build(Format(make_rules("classic", digits=2, serial_length=1, rebid=True)))
+    learner = Learner.create(tree, TrainConfig(hidden=(8,), batch=4096, seed=6))
+    logp = learner.log_policy()
+    target = np.exp(tree.log_policy(logp + learner.rng.normal(0.0, 1.0, logp.shape), rows=False))
+    weight = learner._weight(learner._sweep(logp, 0.2)) + learner.config.floor
+    logits, acts = learner.net.forward(learner.x)
+    full = learner.net.backward(acts, learner._rows(weight * (target - np.exp(tree.log_policy(logits)))))
+    draws = [learner._batch_gradient(target, weight) for _ in range(100)]
+    for i, whole in enumerate(full[:-1]):  # (the output's bias: zero over a whole softmax, by its shift invariance)
+        error = np.linalg.norm(np.mean([d[i] for d in draws], axis=0) - whole) / np.linalg.norm(whole)
+        assert error < 0.04  # the mean of the samples (a tenth too large a scale would be off by ~0.1)
+        assert np.linalg.norm(draws[0][i] - whole) / np.linalg.norm(whole) > 0.005  # one draw is a sample
+
+
+@pytest.mark.parametrize("float32", [False, True], ids=["float64", "float32"])
+def test_a_mini_batch_fit_follows_the_step_s_target_and_is_seeded(float32: bool) -> None:
+    fmt = Format(make_rules("classic", digits=2, serial_length=2, rebid=True))
+    tree = Tree.build(fmt)
+    config = TrainConfig(steps=20, every=10, fit_steps=10, magnet_every=10, batch=256, float32=float32, seed=2)
+    learner, curve = train(fmt, config, tree=tree)
+    assert learner.net.params[0].dtype == (np.float32 if float32 else np.float64)
+    assert learner.fit_kl is not None and learner.fit_kl[1] < learner.fit_kl[0]
+    assert curve[0][1] > 0.7 and curve[-1][1] < 0.6 * curve[0][1]
+    assert exploitability(fmt, learner.strategy()).value == pytest.approx(curve[-1][1], abs=1e-5)
+    assert curve_of(fmt, dataclasses.replace(config, steps=3, every=1), tree) == curve_of(
+        fmt, dataclasses.replace(config, steps=3, every=1), tree)  # the draws are seeded: the same run twice
+    with pytest.raises(ValueError):
+        TrainConfig(batch=-1)
