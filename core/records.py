@@ -6,10 +6,11 @@ were before there were two games).  :func:`game_of` reads that name.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import difflib
+from collections.abc import Collection, Mapping
 from typing import Any
 
-__all__ = ["DEFAULT_GAME", "IllegalRecordedAction", "RecordError", "game_of"]
+__all__ = ["DEFAULT_GAME", "IllegalRecordedAction", "RecordError", "game_of", "refuse_unknown_keys"]
 
 DEFAULT_GAME = "serial"
 """The game of a record (and a table) that names none: the serial game, as before there were two."""
@@ -53,3 +54,14 @@ def game_of(record: Any) -> str:
             raise RecordError("'game' must be a game's name")
         return name
     return DEFAULT_GAME
+
+
+def refuse_unknown_keys(data: Mapping[Any, Any], known: Collection[str], where: str) -> None:
+    """Refuse a key the record's format does not have (naming the nearest known one), rather than ignore it: a
+    misspelt ``"rule": "salomon"`` would otherwise replay as the default preset, and ``verify`` would pass a
+    record that says something else than what it checked."""
+    unknown = sorted(str(key) for key in data if key not in known)
+    if unknown:
+        near = difflib.get_close_matches(unknown[0], sorted(known), n=1)
+        hint = f" (did you mean {near[0]!r}?)" if near else f" (it has {', '.join(map(repr, sorted(known)))})"
+        raise RecordError(f"{where} has a key this version does not know: {unknown[0]!r}{hint}")

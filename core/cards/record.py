@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..fairness import digest
-from ..records import IllegalRecordedAction, RecordError
+from ..records import IllegalRecordedAction, RecordError, refuse_unknown_keys
 from .cards import Card, parse_cards
 from .errors import CardParseError, GameError
 from .match import CardsEngine, action_from_json
@@ -37,6 +37,9 @@ from .round import Challenged, Round
 from .rules import Rules, RulesError, make_rules
 
 __all__ = ["challenge_summary", "commitment", "replay", "rules_from_record"]
+
+RECORD_KEYS = ("game", "rules", "stake", "players", "out", "passed", "forfeits", "rounds", "names")
+"""The keys of a card game's record (``names``: the players' display names, which ``export`` adds)."""
 
 
 def commitment(deck: Sequence[Card | str], salt: str) -> str:
@@ -111,6 +114,7 @@ def replay(record: Any, *, verify: bool = False) -> dict[str, Any]:
         raise RecordError("a game record is a JSON object")
     if record.get("game", "cards") != "cards":
         raise RecordError(f"this is a record of the {record.get('game')!r} game, not of cards")
+    refuse_unknown_keys(record, RECORD_KEYS, "the record")
     rules = rules_from_record(record)
     players = _names(record.get("players"), "players")
     rounds = record.get("rounds")

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..records import IllegalRecordedAction, RecordError
+from ..records import IllegalRecordedAction, RecordError, refuse_unknown_keys
 from .bids import MAX_PLAYERS, MIN_PLAYERS, Bid
 from .errors import GameError
 from .fairness import verify_commitment
@@ -39,6 +39,9 @@ from .serials import Serial, parse_fitting
 from .session import Session, SessionOver
 
 __all__ = ["IllegalRecordedAction", "RecordError", "outcome_to_dict", "parse_action", "replay", "rules_from_record"]
+
+RECORD_KEYS = ("game", "rules", "stake", "format", "players", "host", "rounds", "first_stake", "slips", "names")
+"""The keys of a record of the serial game (``names``: the players' display names, which ``export`` adds)."""
 
 
 class _NoRng:
@@ -140,6 +143,7 @@ def replay(record: Any, *, verify: bool = False) -> dict[str, Any]:
         from .elimination.record import replay_elimination
 
         return replay_elimination(record, verify=verify)
+    refuse_unknown_keys(record, RECORD_KEYS, "the record")
     players = record.get("players")
     if (
         not isinstance(players, list)

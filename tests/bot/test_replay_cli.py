@@ -568,3 +568,33 @@ def test_verify_of_an_elimination_round_without_commitment_says_so(
     serial["rounds"][0].pop("commitment", None)
     assert main(["verify", _write(tmp_path, serial)]) == 2
     assert json.loads(capsys.readouterr().out)["error"] == "the round carries no commitment to verify"
+
+
+def _records_of_every_game() -> list[dict[str, Any]]:
+    from tests.core.cards._helpers import seed_record
+
+    return [EXAMPLE_1, dinner_record(stake=1), seed_record()]
+
+
+@pytest.mark.parametrize("command", ["replay", "verify"])
+@pytest.mark.parametrize(("misspelt", "meant"), [("rule", "rules"), ("stakes", "stake"), ("player", "players")])
+@pytest.mark.parametrize("game", ["serial", "elimination", "cards"])
+def test_a_misspelt_key_at_the_top_of_a_record_is_refused_naming_the_nearest(
+        game: str, misspelt: str, meant: str, command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`"rule": "salomon"` was ignored: the record replayed (and verified) as the default preset's."""
+    record = dict(zip(["serial", "elimination", "cards"], _records_of_every_game(), strict=True))[game]
+    assert run(["replay", _write(tmp_path, record)]) == 0  # as it is, it replays
+    capsys.readouterr()
+    value = {"rule": "salomon", "stakes": 5, "player": ["P1", "P2"]}[misspelt]
+    code = run([command, _write(tmp_path, {**record, misspelt: value})])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "", out
+    assert err.count("\n") == 1 and f"'{misspelt}'" in err and f"did you mean '{meant}'?" in err, err
+
+
+def test_a_key_far_from_any_known_one_is_refused_listing_the_known_ones(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    err = one_line_failure(*replay({**EXAMPLE_1, "zzz": 1}, tmp_path, capsys))
+    assert "'zzz'" in err and "'first_stake'" in err and "'rules'" in err, err
+    code, _, err = replay({**EXAMPLE_1, "names": {"P1": "Ann"}, "game": "serial"}, tmp_path, capsys)
+    assert code == 0, err  # what `export` adds: the players' display names, the game's name

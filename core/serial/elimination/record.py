@@ -21,7 +21,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...records import IllegalRecordedAction, RecordError
+from ...records import IllegalRecordedAction, RecordError, refuse_unknown_keys
 from ..bids import MAX_PLAYERS, MIN_PLAYERS
 from ..errors import GameError
 from ..fairness import verify_commitment
@@ -34,6 +34,9 @@ from .match import round_rules
 from .rules import dinner, leaver, opener_after, round_summary
 
 __all__ = ["replay_elimination"]
+
+RECORD_KEYS = ("game", "format", "rules", "stake", "players", "host", "safe", "rounds", "walked_out", "payer", "names")
+"""The keys of an elimination's record (``names``: the players' display names, which ``export`` adds)."""
 
 
 def _names(value: Any, what: str) -> list[str]:
@@ -70,6 +73,7 @@ def _first_opener(spec: Mapping[str, Any], still: Sequence[str], serials: Mappin
 
 def replay_elimination(record: Mapping[str, Any], *, verify: bool = False) -> dict[str, Any]:
     """Re-play an elimination record; with ``verify``, every round's commitment must match."""
+    refuse_unknown_keys(record, RECORD_KEYS, "the record")
     if record.get("format") != "elimination":
         raise RecordError("an elimination record says \"format\": \"elimination\"")
     rules = dataclasses.replace(rules_from_record(record), format=Format.ELIMINATION)
