@@ -184,9 +184,12 @@ class TableState:
             before = self.match.to_act
             step = self.match.apply(checked if checked is not None else
                                     {k: v for k, v in event.items() if k not in _ENVELOPE})
-            self.turn_started_at = at
-            if self.match.to_act != before or step.settled:  # (the card game's take, discard and declare are
-                self.turn = self.events  # one turn: a Declare… form opened after the take still stands)
+            next_turn = self.match.to_act != before or bool(step.settled)
+            if next_turn or self.is_computer(str(before)):  # a person's take, discard and declare in the card game
+                self.turn_started_at = at  # are one turn on one clock (each move restarted it: two timeouts a
+                # turn); a computer's next move still waits its own "thinking" delay
+            if next_turn:  # (one turn: a Declare… form opened after the take still stands)
+                self.turn = self.events
             self._count_away(str(event.get("player", "")), bool(event.get("timeout")))
             self.rounds_settled += len(step.settled)
             return step

@@ -517,3 +517,28 @@ async def test_computers_left_alone_in_a_game_at_stake_play_it_out_and_the_leave
     assert balances[ALICE.user_id] == -3 and sum(balances.values()) == 0, balances
     closing = [m.text for m in h.notifier.messages if "The table is closed" in m.text]
     assert closing and "is the last player standing and wins the game" in closing[-1], closing
+
+
+async def test_a_take_by_hand_does_not_restart_the_turns_clock(harness: Harness) -> None:
+    """The take, a discard and the declaration are one turn on one clock: a take by hand restarted it, so a player
+    could hold the table for two timeouts a turn (and be warned twice)."""
+    h = harness
+    assert (await h.do(ADMIN, "config", "turn_timeout=60")).ok
+    await open_cards(h)
+    opener = round_of(h).to_act
+    assert opener is not None
+    assert (await h.do(actor(opener), "declare", "a pair of twos")).ok
+    under_gun = round_of(h).to_act
+    assert under_gun is not None and under_gun != opener
+    h.clock.advance(31)
+    await h.service.tick()  # the half-time warning
+    h.clock.advance(20)
+    assert (await h.do(actor(under_gun), "take")).ok  # 51 s into the turn
+    h.clock.advance(10)  # 61 s: out of time, though the take was 10 s ago
+    for _ in range(2):
+        await h.service.tick()
+    await h.service.drain()
+    r = round_of(h)
+    assert r.active == under_gun and r.to_act == opener and r.phase is Phase.GUN  # the timer declared for them
+    assert any("ran out of time" in m.text for m in h.notifier.messages)
+    assert len([m for m in h.notifier.messages if "left to act" in m.text]) == 1  # warned once a turn
