@@ -46,6 +46,9 @@ def _read_json(path: str) -> Any:
         raise SystemExit(fail(message)) from None
     except RecursionError:
         raise SystemExit(fail(f"malformed JSON in {where}: nested too deeply")) from None
+    except ValueError:  # (after JSONDecodeError, a ValueError itself): Python's limit on an integer's digits
+        raise SystemExit(fail(f"malformed JSON in {where}: a number of more than {sys.get_int_max_str_digits():,} "
+                              "digits")) from None
 
 
 def fail(message: str) -> int:

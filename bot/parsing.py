@@ -9,7 +9,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 from core.commands import whole_number
 
@@ -52,10 +52,17 @@ def sentence(text: str) -> str:
     return (text[:1].upper() + text[1:]).rstrip(".") + "."
 
 
+_SAME_WORDS: Final = {"true": "on", "yes": "on", "false": "off", "no": "off"}
+
+
 def same_value(value: str) -> str:
-    """A typed value as compared for "given twice": ``Salomon`` is ``salomon``, ``02`` is ``2``."""
-    text = value.strip().lower()
-    return str(int(text)) if text.isascii() and text.isdigit() and len(text) <= 12 else text
+    """A typed value as compared for "given twice": ``Salomon`` is ``salomon``, ``02`` and ``+2`` are ``2``,
+    ``zero_high`` is ``zero-high``, ``yes`` and ``true`` are ``on`` (as every option reads them)."""
+    text = value.strip().lower().replace("_", "-")
+    try:
+        return str(whole_number(text))
+    except ValueError:
+        return _SAME_WORDS.get(text, text)
 
 
 def user_ref(text: str) -> str:

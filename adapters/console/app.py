@@ -153,7 +153,7 @@ def parse_line(line: str, game: Game) -> tuple[str, list[str]] | None:
     # A short name that takes no words, followed by words, is bare text: "T high" and "Q high" declare
     # ten high and queen high instead of taking the hand or leaving the table.
     text = len(words) > 1 and default is not None
-    if first in QUIT and not (text and first == "q"):
+    if (bare := first.rstrip(".!?…")) in QUIT and not (text and bare == "q"):  # ("quit." as "hand?" is read)
         return "quit", []
     spec = resolve(first)
     if spec is not None and not (text and first != spec.name and not spec.params):

@@ -8,6 +8,8 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from core.commands import whole_arg
+
 from .shell import fail
 
 if TYPE_CHECKING:
@@ -26,14 +28,14 @@ def register(sub: Any) -> None:
             "round (95% confidence interval), final bids made/failed, challenges won/lost and decision times."
         ),
     )
-    p.add_argument("--players", type=int, default=None, help="table size (default: one seat per strategy named)")
+    p.add_argument("--players", type=whole_arg, default=None, help="table size (default: one seat per strategy named)")
     p.add_argument(
         "--strategies",
         default=None,
         help="comma-separated strategy per seat; a short list is padded with its last name (default: "
              f"{SERIAL_LINEUP}; with --game cards, {CARD_LINEUP})",
     )
-    p.add_argument("--rounds", type=int, default=2000,
+    p.add_argument("--rounds", type=whole_arg, default=2000,
                    help="rounds to play; with --game cards, whole games (default: %(default)s)")
     p.add_argument("--game", default="serial", choices=("serial", "cards"),
                    help="the serial-number game or the card game (default: %(default)s)")
@@ -43,11 +45,11 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="override one rule option (repeatable)"
     )
-    p.add_argument("--seed", type=int, default=1, help="seeds the deal and every strategy (default: %(default)s)")
+    p.add_argument("--seed", type=whole_arg, default=1, help="seeds the deal and every strategy (default: %(default)s)")
     p.add_argument("--format", default="rounds", choices=("rounds", "elimination"),
                    help="elimination: play whole games of who pays for dinner and measure each player's pay "
                    "rate; a strategy name ending in +elim is adapted to the elimination (default: %(default)s)")
-    p.add_argument("--games", type=int, default=1000, help="elimination games to play (default: %(default)s)")
+    p.add_argument("--games", type=whole_arg, default=1000, help="elimination games to play (default: %(default)s)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.set_defaults(func=cmd_arena)
 

@@ -8,6 +8,8 @@ import argparse
 import json
 from typing import Any
 
+from core.commands import whole_arg
+
 from .shell import fail
 
 __all__ = ["cmd_odds", "register"]
@@ -15,7 +17,7 @@ __all__ = ["cmd_odds", "register"]
 
 def register(sub: Any) -> None:
     p = sub.add_parser("odds", help="exact odds of a digit's count")
-    p.add_argument("--players", type=int, required=True)
+    p.add_argument("--players", type=whole_arg, required=True)
     p.add_argument("--serial", help="your serial: odds given what you hold")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_odds)

@@ -13,6 +13,8 @@ import dataclasses
 import time
 from typing import Any
 
+from core.commands import whole_arg
+
 from .shell import fail, unwritable
 
 __all__ = ["cmd_train", "register"]
@@ -30,17 +32,17 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--presets", default="classic,salomon", help="comma-separated presets (default: %(default)s)")
     p.add_argument("--players", default="2,3,5", help="comma-separated table sizes (default: %(default)s)")
-    p.add_argument("--generations", type=int, default=8)
-    p.add_argument("--size", type=int, default=8, help="candidates per generation")
+    p.add_argument("--generations", type=whole_arg, default=8)
+    p.add_argument("--size", type=whole_arg, default=8, help="candidates per generation")
     p.add_argument("--rounds", default="2:600,3:400,5:250", help="rounds per pairing, by table size (n:rounds,…)")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=whole_arg, default=1)
     p.add_argument("--write", help="the data module to (re)write after each table")
     p.add_argument("--exploit-weight", type=float, default=0.0,
                    help="λ: the fitness loses λ × what a local best response earns against the candidate "
                         "(default: %(default)s, off)")
-    p.add_argument("--exploit-rounds", type=int, default=200,
+    p.add_argument("--exploit-rounds", type=whole_arg, default=200,
                    help="with --exploit-weight: the best response's rounds per candidate (default: %(default)s)")
-    p.add_argument("--exploit-particles", type=int, default=16,
+    p.add_argument("--exploit-particles", type=whole_arg, default=16,
                    help="with --exploit-weight: its sampled holdings (default: %(default)s)")
     p.add_argument("--from-shipped", action="store_true",
                    help="start the search from the shipped dials of each table instead of reader's defaults")

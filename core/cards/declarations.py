@@ -310,7 +310,7 @@ _AN_DIGITS = frozenset({"8", "11", "8s", "11s", "8's", "11's"})
 def _words(text: str) -> list[tuple[str, bool]]:
     """The words of a declaration as typed (its case kept), and whether each was one of a dashed group."""
     s = text.replace("colour", "color").replace("’", "'").replace("–", "-").replace("—", "-")  # phones' dashes
-    s = re.sub(r"[,.;:!()]", " ", s)
+    s = re.sub(r"[,.;:!?…()]", " ", s)  # ("two pair?" was "I don't know the word 'pair?'")
     tokens: list[tuple[str, bool]] = []
     for group in s.split():
         parts = [p for p in group.split("-") if p]
@@ -406,8 +406,9 @@ def _parse(text: str, capitals: bool = True) -> Declaration:
                 plural.add(len(found) - 1)
             found_at.append(k)
             back = [w for w in words[:k] if w not in ("a", "an")]
-            if (back and back[-1] == "with" and word not in _PLURAL) or nxt in ("kicker", "kickers"):  # not "with 7s"
-                kickers.add(len(found) - 1)
+            if (back and back[-1] == "with" and word not in _PLURAL) or nxt in ("kicker", "kickers") or (
+                    back and back[-1] == "and" and k and words[k - 1] in ("a", "an") and word in _SINGULAR):
+                kickers.add(len(found) - 1)  # (not "with 7s"; "two pair, aces and a king": a kicker, not a pair)
     kinds = {k for _, k in said if k not in _GROUPS}  # these name the whole hand ("flush with two aces")
     named = [k for _, k in said if k in _GROUPS]  # "pair", "trips", "four of a kind"…: one group of a rank each
     if len(kinds) > 1 or (kinds and named):

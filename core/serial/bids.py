@@ -130,7 +130,7 @@ class Bid:
         Raises :class:`~core.errors.BidParseError` (a ``ValueError``) for anything else.
         """
         raw = text
-        text = text.strip().lower().translate(_PHONE_PUNCTUATION).rstrip(".!?")
+        text = text.strip().lower().translate(_PHONE_PUNCTUATION).rstrip(".!?…")  # (… : a phone's "...")
         parts = [p for p in text.replace(",", " ").split() if p not in _FILLER]
         if len(parts) == 1 and (glued := _GLUED.match(parts[0])):
             parts = [glued.group(1), glued.group(2)]

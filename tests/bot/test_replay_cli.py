@@ -321,6 +321,18 @@ def test_absurdly_nested_json_exits_2_with_one_line(tmp_path: Path, capsys: pyte
     one_line_failure(code, out, err)
 
 
+@pytest.mark.parametrize("command", ["replay", "verify"])
+def test_a_number_longer_than_python_reads_exits_2_with_one_line(
+        command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A 5,000-digit stake was a traceback and exit 1 (Python's limit on an integer's digits is a ValueError)."""
+    text = json.dumps(EXAMPLE_1)[:-1] + ', "stake": ' + "9" * 5_000 + "}"
+    path = tmp_path / "long.json"
+    path.write_text(text, encoding="utf-8")
+    code = run([command, str(path)])
+    out, err = capsys.readouterr()
+    assert "more than 4,300 digits" in one_line_failure(code, out, err)
+
+
 # -- verify ---------------------------------------------------------------------------------------------
 def committed(salt: str, digits: dict[str, str]) -> dict[str, Any]:
     record = json.loads(json.dumps(EXAMPLE_1))

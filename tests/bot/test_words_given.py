@@ -90,8 +90,10 @@ async def test_start_with_an_option_given_twice_opens_nothing(
 
 async def test_start_with_the_same_value_twice_opens_the_table(harness: Harness) -> None:
     h = harness
-    assert (await h.do(ALICE, "start", "classic", "02", "stake=2", "PRESET=Classic", stake=2)).ok  # 02 is 2
-    assert h.table().rules.stake == 2
+    assert (await h.do(ALICE, "start", "classic", "02", "stake=+2", "PRESET=Classic", "rebid=on", "rebid=yes",
+                       "rank_order=zero_high", "rank-order=zero-high", stake=2)).ok  # 02 and +2 are 2; yes is on
+    assert h.table().rules.stake == 2 and h.table().rules.to_dict()["rebid"] is True  # (each was "given twice,
+    # with different values")
 
 
 async def test_config_with_a_setting_given_twice_or_nameless_saves_nothing(harness: Harness) -> None:

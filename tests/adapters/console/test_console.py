@@ -105,6 +105,8 @@ def test_liars_play_from_a_real_terminal_pipe(tmp_path: Path) -> None:
         ("t", "cards", ("take", [])),
         ("q", "cards", ("quit", [])),
         ("quit", "serial", ("quit", [])),
+        ("quit.", "serial", ("quit", [])),  # as "hand?" is read ("Can't read 'quit.' as a bid")
+        ("Exit!", "cards", ("quit", [])),
         ("c", "serial", ("challenge", [])),
         ("b 5 0", "serial", ("bid", ["5", "0"])),  # a short name that takes words keeps them
         ("5 0", "serial", ("bid", ["5", "0"])),

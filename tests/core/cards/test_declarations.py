@@ -188,6 +188,8 @@ def test_two_groups_said_one_by_one_make_the_hand_they_make(text: str, kind: Han
         ("pair of kings with A 9 kicker", T.PAIR, (13, 9)),  # one kicker: "A" is its article
         ("three sevens with A K J", T.THREE_OF_A_KIND, (7, 13, 11)),  # three kickers make no hand: the article
         ("pair of jacks with A Q kickers", T.PAIR, (11, 14, 12)),
+        ("two pair, aces and kings and a queen", T.TWO_PAIR, (14, 13, 12)),  # a kicker after both pairs
+        ("pair of aces and a king", T.PAIR, (14, 13)),
     ],
 )
 def test_what_people_type_is_read_as_they_mean_it(text: str, kind: HandType, ranks: tuple[int, ...]) -> None:
@@ -197,7 +199,10 @@ def test_what_people_type_is_read_as_they_mean_it(text: str, kind: HandType, ran
 @pytest.mark.parametrize(
     "text",
     ["pair with a king kicker", "pair, ace kicker", "two pair, jack kicker", "two pair with an ace",
-     "three of a kind with an ace kicker", "four of a kind with a king kicker"],
+     "three of a kind with an ace kicker", "four of a kind with a king kicker",
+     # "and a king" after two pair: a kicker, as "with a king" is (it was read as a second pair, kings: a bigger claim)
+     "two pair and a king", "two pair, aces and a king", "two pair, kings and an ace", "aces up and a king",
+     "2 pair aces and a king"],
 )
 def test_a_kicker_said_without_the_groups_rank_is_refused(text: str) -> None:
     """ "pair with a king kicker" was read as a pair of kings (floor K-K-4-3-2): a bigger claim than was made."""
@@ -364,3 +369,10 @@ def test_joker_only_declarations_are_marked() -> None:
     assert not Declaration.parse("ace-high flush").needs_joker
     assert [Declaration(T.FLUSH, r).jokers_needed for r in [(14,), (14, 14), (14, 14, 14)]] == [0, 1, 2]
     assert Declaration.parse("five of a kind").jokers_needed == 1
+
+
+@pytest.mark.parametrize("end", ["?", "!", ".", "…", "?!"])
+@pytest.mark.parametrize("text", ["two pair", "pair of kings", "three sevens", "aces over kings", "a high card"])
+def test_a_declaration_ending_in_a_question_or_a_phones_ellipsis_is_the_same(text: str, end: str) -> None:
+    """"two pair?" was "I don't know the word 'pair?'", though "pair of kings!" was read."""
+    assert Declaration.parse(text + end) == Declaration.parse(text)

@@ -202,3 +202,10 @@ def test_a_bid_value_needs_a_positive_quantity_and_a_digit(quantity: int, digit:
 def test_bid_record_form() -> None:
     assert Bid(5, 7).as_list() == [5, 7]
     assert repr(Bid(5, 7, ZH)) == "Bid(5, 7, 'zero-high')"
+
+
+@pytest.mark.parametrize("end", ["?", "!", ".", "…", "...", "?!"])
+@pytest.mark.parametrize("text", ["5 sevens", "1 zero", "16 nines", "3x4"])
+def test_a_bid_ending_in_a_question_or_a_phones_ellipsis_is_the_same_bid(text: str, end: str) -> None:
+    """"5 sevens…" (a phone's "...") was "can't read 'sevens…' as a digit"."""
+    assert Bid.parse(text + end) == Bid.parse(text)
