@@ -12,6 +12,13 @@ engine's rounds) and prints both beside the targets::
     nice -n 10 .venv/bin/python bench/neural.py --digits 3 --serial-length 2 --steps 300 --every 50
     nice -n 10 .venv/bin/python bench/neural.py --digits 3 --serial-length 2 --steps 300 --every 25 --hidden 128,128
 
+``--tabular --graph-memory 5 --digits 3 --serial-length 3`` takes the same steps on a table over the history
+solver's graph (:mod:`core.serial.solve.graph_mmd`), which 3×3 affords (about 2–3 CPU s a step; each exact
+measurement about a minute)::
+
+    nice -n 10 .venv/bin/python bench/neural.py --digits 3 --serial-length 3 --tabular --graph-memory 5 \
+        --eta 1 --magnet-tau 0.05 --magnet-every 0 --steps 300 --every 50
+
 With the MMD rule every measured point also shows the last step's target played as a table and the weighed
 KL(target ‖ network) before and after that step's fit; ``--fit-floor`` adds the KL a free logit per feature
 row leaves (what no network on these features can beat).
@@ -32,6 +39,7 @@ import time
 
 from core.serial.rules import make_rules
 from core.serial.solve import Format, exploitability
+from core.serial.solve.graph_mmd import GraphMMD
 from core.serial.solve.neural import Learner, TrainConfig, Tree, tabular_mmd, train
 
 # Exact exploitability of the references (README, issues #12 and #24; random measured by `liars exploit`).
@@ -89,6 +97,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tabular", action="store_true",
                         help="run the same MMD steps on a table instead of the network (the reference; rule mmd)")
+    parser.add_argument("--graph-memory", type=int, default=0, metavar="M",
+                        help="with --tabular: the steps on the history solver's graph remembering the last M bids "
+                             "(core/serial/solve/graph_mmd.py; affordable in 3×3 at M = 5) instead of the whole tree")
     parser.add_argument("--fit-floor", action="store_true",
                         help="at every measured point, also fit the last step's target with a free logit per feature "
                              "row (300 Adam steps): the KL no network on these features can beat")
@@ -106,6 +117,11 @@ def main() -> None:
                          hidden=tuple(int(h) for h in args.hidden.split(",")), seed=args.seed, window=args.window,
                          summary=args.summary, history=args.history)
     start = time.process_time()
+    if args.graph_memory and not args.tabular:
+        raise SystemExit("bench/neural.py: --graph-memory is for --tabular (no network is trained on the graph yet)")
+    if args.graph_memory:
+        graph_tabular(fmt, config, args.graph_memory, start)
+        return
     tree = Tree.build(fmt, config.window, config.summary, config.history)
     built = time.process_time() - start
     def say(text: str) -> None:
@@ -163,6 +179,25 @@ def main() -> None:
         print(f"  beside {name}: {value:.4f}")
     for d in engine.deviations:
         print(f"  where a best response gains most: {d.text()}")
+
+
+def graph_tabular(fmt: Format, config: TrainConfig, memory: int, start: float) -> None:
+    """``--tabular --graph-memory M``: the MMD steps on a table over the history graph, measured exactly."""
+    if config.magnet_tau and config.magnet_every:
+        raise SystemExit("bench/neural.py: --magnet-tau needs --magnet-every 0")
+    mmd = GraphMMD(fmt, memory, alpha=config.alpha, eta=config.eta, tau=config.magnet_tau,
+                   magnet_every=config.magnet_every, tremble=config.belief_floor)
+    print(f"2-player {fmt.rules.format_name}, rebid on: the history graph remembering {memory} bids, "
+          f"{len(mmd.graph.keys):,} decisions, {len(mmd.graph.child):,} edges × {fmt.size} hand classes "
+          f"({time.process_time() - start:.1f} CPU s)", flush=True)
+    print(f"config: alpha {config.alpha}, eta {config.eta}, magnet_tau {config.magnet_tau}, magnet_every "
+          f"{config.magnet_every}, belief_floor {config.belief_floor}", flush=True)
+    for step in range(config.steps + 1):
+        if step % config.every == 0 or step == config.steps:
+            print(f"  step {step:>6}  exact exploitability {mmd.exploitability():.4f}  "
+                  f"({time.process_time() - start:.0f} CPU s)", flush=True)
+        if step < config.steps:
+            mmd.update()
 
 
 if __name__ == "__main__":
