@@ -19,6 +19,12 @@ measurement about a minute)::
     nice -n 10 .venv/bin/python bench/neural.py --digits 3 --serial-length 3 --tabular --graph-memory 5 \
         --eta 1 --magnet-tau 0.05 --magnet-every 0 --steps 300 --every 50
 
+Without ``--tabular``, ``--graph-memory 5`` trains the network of :mod:`core.serial.solve.graph_neural` by the same
+steps on that graph (one hidden layer over embeddings of what a node remembers; some 10–20 CPU s a step in 3×3)::
+
+    nice -n 10 .venv/bin/python bench/neural.py --digits 3 --serial-length 3 --graph-memory 5 --hidden 64 \
+        --fit-steps 50 --lr 0.003 --eta 1 --magnet-tau 0.05 --magnet-every 0 --steps 300 --every 25
+
 With the MMD rule every measured point also shows the last step's target played as a table and the weighed
 KL(target ‖ network) before and after that step's fit; ``--fit-floor`` adds the KL a free logit per feature
 row leaves (what no network on these features can beat).
@@ -40,6 +46,7 @@ import time
 from core.serial.rules import make_rules
 from core.serial.solve import Format, exploitability
 from core.serial.solve.graph_mmd import GraphMMD
+from core.serial.solve.graph_neural import GraphConfig, GraphLearner
 from core.serial.solve.neural import Learner, TrainConfig, Tree, tabular_mmd, train
 
 # Exact exploitability of the references (README, issues #12 and #24; random measured by `liars exploit`).
@@ -98,8 +105,10 @@ def main() -> None:
     parser.add_argument("--tabular", action="store_true",
                         help="run the same MMD steps on a table instead of the network (the reference; rule mmd)")
     parser.add_argument("--graph-memory", type=int, default=0, metavar="M",
-                        help="with --tabular: the steps on the history solver's graph remembering the last M bids "
-                             "(core/serial/solve/graph_mmd.py; affordable in 3×3 at M = 5) instead of the whole tree")
+                        help="the steps on the history solver's graph remembering the last M bids instead of the whole "
+                             "tree (affordable in 3×3 at M = 5): with --tabular on a table (graph_mmd.py), else the "
+                             "network of core/serial/solve/graph_neural.py (one hidden layer, --hidden's first width; "
+                             "its fit's --batch defaults to 4096 there)")
     parser.add_argument("--fit-floor", action="store_true",
                         help="at every measured point, also fit the last step's target with a free logit per feature "
                              "row (300 Adam steps): the KL no network on these features can beat")
@@ -117,10 +126,11 @@ def main() -> None:
                          hidden=tuple(int(h) for h in args.hidden.split(",")), seed=args.seed, window=args.window,
                          summary=args.summary, history=args.history)
     start = time.process_time()
-    if args.graph_memory and not args.tabular:
-        raise SystemExit("bench/neural.py: --graph-memory is for --tabular (no network is trained on the graph yet)")
-    if args.graph_memory:
+    if args.graph_memory and args.tabular:
         graph_tabular(fmt, config, args.graph_memory, start)
+        return
+    if args.graph_memory:
+        graph_network(fmt, config, args.graph_memory, start)
         return
     tree = Tree.build(fmt, config.window, config.summary, config.history)
     built = time.process_time() - start
@@ -198,6 +208,32 @@ def graph_tabular(fmt: Format, config: TrainConfig, memory: int, start: float) -
                   f"({time.process_time() - start:.0f} CPU s)", flush=True)
         if step < config.steps:
             mmd.update()
+
+
+def graph_network(fmt: Format, config: TrainConfig, memory: int, start: float) -> None:
+    """``--graph-memory M``: the network of :mod:`core.serial.solve.graph_neural` trained by the MMD steps on the
+    history graph; the network and its last step's target played as a table, measured exactly."""
+    if config.magnet_tau and config.magnet_every:
+        raise SystemExit("bench/neural.py: --magnet-tau needs --magnet-every 0")
+    graph_config = GraphConfig(memory=memory, hidden=config.hidden[0], alpha=config.alpha, eta=config.eta,
+                               tau=config.magnet_tau, magnet_every=config.magnet_every,
+                               tremble=config.belief_floor, fit_steps=config.fit_steps, batch=config.batch or 4096,
+                               lr=config.lr, lr_final=config.lr_final or config.lr, floor=config.floor,
+                               steps=config.steps, seed=config.seed)
+    learner = GraphLearner(fmt, graph_config)
+    print(f"2-player {fmt.rules.format_name}, rebid on: the history graph remembering {memory} bids, "
+          f"{len(learner.graph.keys):,} decisions, {len(learner.graph.child):,} edges × {fmt.size} hand classes "
+          f"({time.process_time() - start:.1f} CPU s)", flush=True)
+    print(f"config: {graph_config}", flush=True)
+    for step in range(config.steps + 1):
+        if step % config.every == 0 or step == config.steps:
+            target = "" if learner.fit_kl is None else (
+                f"  last step's target as a table {learner.exploitability(learner.target):.4f}, weighed "
+                f"KL(target ‖ net) {learner.fit_kl[0]:.2e} before its fit, {learner.fit_kl[1]:.2e} after")
+            print(f"  step {step:>6}  exact exploitability {learner.exploitability():.4f}  "
+                  f"({time.process_time() - start:.0f} CPU s){target}", flush=True)
+        if step < config.steps:
+            learner.update()
 
 
 if __name__ == "__main__":
