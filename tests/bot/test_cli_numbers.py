@@ -6,15 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
-
-
-def run(argv: list[str]) -> int:
-    try:
-        return main(argv)
-    except SystemExit as exc:
-        assert isinstance(exc.code, int)
-        return exc.code
+from tests.bot.test_replay_cli import run
 
 
 @pytest.mark.parametrize("typed", ["٣", "５", "1_0", "³", "3.0", "", " "])

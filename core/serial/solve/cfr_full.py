@@ -30,7 +30,8 @@ import numpy.typing as npt
 
 from .format import FloatArray, Format
 
-__all__ = ["FullSolver", "Graph", "HistKey", "build", "current_strategy", "exploitability", "history_key"]
+__all__ = ["FullSolver", "Graph", "HistKey", "build", "current_strategy", "exploitability", "forward_reach",
+           "history_key", "jit_kernels"]
 
 IntArray = npt.NDArray[np.int64]
 HistKey = tuple[int, int, tuple[int, ...]]  # (actor seat: 0 opened, phase, last bids as 2 × index + rebid)
@@ -137,13 +138,12 @@ def current_strategy(regret: FloatArray, first: IntArray, sigma: FloatArray) -> 
                     sigma[e, h] = 1.0 / (hi - lo)
 
 
-def _update(player: int, t: float, actor: IntArray, first: IntArray, child: IntArray, tb: IntArray,
-            tr: IntArray, pay: FloatArray, w: FloatArray, regret: FloatArray, total: FloatArray,
-            sigma: FloatArray, reach: FloatArray, values: FloatArray, cv: FloatArray) -> float:
-    """One CFR+ update of ``player``'s regrets and average; returns the root value to seat 0."""
+def forward_reach(actor: IntArray, first: IntArray, child: IntArray, sigma: FloatArray, reach: FloatArray) -> None:
+    """``reach[node, seat, hand]``: each seat's own probability of playing to the node with that hand under
+    ``sigma`` ([edge, hand]: the acting seat's), merged histories' reaches added up.  Shared by the kernels of
+    CFR+ here and of MMD (:mod:`.graph_mmd`)."""
     n = first.shape[0] - 1
-    k = w.shape[0]
-    current_strategy(regret, first, sigma)
+    k = sigma.shape[1]
     reach[:] = 0.0
     reach[0, :, :] = 1.0
     for i in range(n):
@@ -154,6 +154,16 @@ def _update(player: int, t: float, actor: IntArray, first: IntArray, child: IntA
                 for h in range(k):
                     reach[c, a, h] += reach[i, a, h] * sigma[e, h]
                     reach[c, 1 - a, h] += reach[i, 1 - a, h]
+
+
+def _update(player: int, t: float, actor: IntArray, first: IntArray, child: IntArray, tb: IntArray,
+            tr: IntArray, pay: FloatArray, w: FloatArray, regret: FloatArray, total: FloatArray,
+            sigma: FloatArray, reach: FloatArray, values: FloatArray, cv: FloatArray) -> float:
+    """One CFR+ update of ``player``'s regrets and average; returns the root value to seat 0."""
+    n = first.shape[0] - 1
+    k = w.shape[0]
+    current_strategy(regret, first, sigma)
+    forward_reach(actor, first, child, sigma, reach)
     for i in range(n - 1, -1, -1):
         a = actor[i]
         lo, hi = first[i], first[i + 1]
@@ -233,27 +243,34 @@ def _walk(i: int, reach: FloatArray, br: int, actor: IntArray, first: IntArray, 
 _KERNELS: dict[str, Callable[..., Any]] = {}
 
 
+def jit_kernels(functions: tuple[Callable[..., Any], ...], helpers: tuple[Callable[..., Any], ...]
+                ) -> dict[str, Callable[..., Any]] | None:
+    """``functions`` compiled by numba, each by its name, able to call ``helpers`` (compiled too); None when numba
+    is not installed.  A kernel is compiled from its source in a namespace whose helpers are the compiled ones
+    (numba calls only compiled functions)."""
+    try:
+        import numba  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return None
+    import inspect
+    import textwrap
+
+    g: dict[str, Any] = {"np": np, "FloatArray": FloatArray, "IntArray": IntArray, "max": max}
+    g.update({h.__name__: numba.njit(cache=False)(h) for h in helpers})
+    for f in functions:
+        exec(compile(textwrap.dedent(inspect.getsource(f)), inspect.getfile(f), "exec"), g)  # our own functions
+        g[f.__name__] = numba.njit(cache=False)(g[f.__name__])
+    return {f.__name__: g[f.__name__] for f in functions}
+
+
 def kernels(compiled: bool = True) -> dict[str, Callable[..., Any]]:
     """``update`` and ``walk``, compiled by numba when it is installed (and ``compiled``), else the plain functions."""
     if not compiled:
         return {"update": _update, "walk": _walk}
-    if _KERNELS:
-        return _KERNELS
-    try:
-        import numba  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        _KERNELS.update(update=_update, walk=_walk)
-        return _KERNELS
-    current = numba.njit(cache=False)(current_strategy)
-    g: dict[str, Any] = {"np": np, "current_strategy": current, "FloatArray": FloatArray, "IntArray": IntArray,
-                         "max": max}
-    import inspect
-    import textwrap
-
-    for f in (_update, _walk):
-        exec(compile(textwrap.dedent(inspect.getsource(f)), __file__, "exec"), g)  # our own functions
-        g[f.__name__] = numba.njit(cache=False)(g[f.__name__])
-    _KERNELS.update(update=g["_update"], walk=g["_walk"])
+    if not _KERNELS:
+        jitted = jit_kernels((_update, _walk), (current_strategy, forward_reach))
+        _KERNELS.update(update=_update, walk=_walk) if jitted is None else _KERNELS.update(
+            update=jitted["_update"], walk=jitted["_walk"])
     return _KERNELS
 
 

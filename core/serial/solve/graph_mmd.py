@@ -21,28 +21,20 @@ from typing import Any
 
 import numpy as np
 
-from .cfr_full import Graph, build, exploitability, payoffs
+from .cfr_full import Graph, build, exploitability, forward_reach, jit_kernels, payoffs
 from .format import FloatArray, Format
 
 __all__ = ["GraphMMD"]
 
 
 def _sweep(alpha: float, tremble: float, actor: Any, first: Any, child: Any, tb: Any, tr: Any, pay: Any, w: Any,
-           logp: Any, logm: Any, reach: Any, values: Any, qv: Any, mass: Any) -> float:
-    """Own reaches forward, regularised values backward (seat 0's, [hand of seat 0, hand of seat 1]), and each
-    edge's value to the acting seat per own hand (``qv``) with the other's hands' weight (``mass``)."""
+           pi: Any, logp: Any, logm: Any, reach: Any, values: Any, qv: Any, mass: Any) -> float:
+    """Own reaches forward under ``pi`` (``exp(logp)``), regularised values backward (seat 0's, [hand of seat 0,
+    hand of seat 1]), and each edge's value to the acting seat per own hand (``qv``) with the other's hands' weight
+    (``mass``)."""
     n = first.shape[0] - 1
     k = w.shape[0]
-    reach[:] = 0.0
-    reach[0, :, :] = 1.0
-    for i in range(n):
-        a = actor[i]
-        for e in range(first[i], first[i + 1]):
-            c = child[e]
-            if c >= 0:
-                for h in range(k):
-                    reach[c, a, h] += reach[i, a, h] * np.exp(logp[e, h])
-                    reach[c, 1 - a, h] += reach[i, 1 - a, h]
+    forward_reach(actor, first, child, pi, reach)
     for i in range(n - 1, -1, -1):
         a = actor[i]
         v = values[i]
@@ -56,7 +48,7 @@ def _sweep(alpha: float, tremble: float, actor: Any, first: Any, child: Any, tb:
             mass[e] = other
             if a == 0:
                 for x in range(k):
-                    p = np.exp(logp[e, x])
+                    p = pi[e, x]
                     reg = alpha * (logp[e, x] - logm[e, x])
                     s = 0.0
                     for y in range(k):
@@ -65,7 +57,7 @@ def _sweep(alpha: float, tremble: float, actor: Any, first: Any, child: Any, tb:
                     qv[e, x] = s
             else:
                 for y in range(k):
-                    p = np.exp(logp[e, y])
+                    p = pi[e, y]
                     reg = alpha * (logp[e, y] - logm[e, y])
                     s = 0.0
                     for x in range(k):
@@ -106,13 +98,8 @@ def _kernels(compiled: bool) -> dict[str, Callable[..., Any]]:
     if not compiled:
         return plain
     if not _COMPILED:
-        try:
-            import numba  # type: ignore[import-not-found,unused-ignore]
-        except ImportError:
-            _COMPILED.update(plain)
-        else:
-            jit: Any = numba.njit(cache=False)
-            _COMPILED.update({name: jit(f) for name, f in plain.items()})
+        jitted = jit_kernels((_sweep, _normalise), (forward_reach,))
+        _COMPILED.update(plain if jitted is None else {"sweep": jitted["_sweep"], "normalise": jitted["_normalise"]})
     return _COMPILED
 
 
@@ -141,8 +128,8 @@ class GraphMMD:
     def update(self) -> None:
         g, alpha, eta = self.graph, self.alpha, self.eta
         self.kernels["sweep"](alpha, self.tremble, g.actor, g.first, g.child, g.term_bid, g.term_bidder, self._pay,
-                              self.fmt.weights, self.logp, self.magnet, self._reach, self._values, self._qv,
-                              self._mass)
+                              self.fmt.weights, np.exp(self.logp), self.logp, self.magnet, self._reach, self._values,
+                              self._qv, self._mass)
         q = self._qv / np.maximum(self._mass, 1e-300)[:, None]
         z = (self.logp + alpha * eta * self.magnet + eta * q) / (1 + alpha * eta)
         self.kernels["normalise"](z, g.first)

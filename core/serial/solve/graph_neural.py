@@ -182,7 +182,8 @@ class GraphLearner:
         cfg, mmd, g = self.config, self.mmd, self.graph
         logp = mmd.logp
         mmd.kernels["sweep"](cfg.alpha, cfg.tremble, g.actor, g.first, g.child, g.term_bid, g.term_bidder, mmd._pay,
-                             self.fmt.weights, logp, mmd.magnet, mmd._reach, mmd._values, mmd._qv, mmd._mass)
+                             self.fmt.weights, np.exp(logp), logp, mmd.magnet, mmd._reach, mmd._values, mmd._qv,
+                             mmd._mass)
         q = mmd._qv / np.maximum(mmd._mass, 1e-300)[:, None]
         ae = cfg.alpha * cfg.eta
         target = (logp + ae * mmd.magnet + cfg.eta * q) / (1 + ae)
