@@ -258,7 +258,8 @@ class Reports:
                     raise UserError(R.ADMINS_USAGE, "bad-option")
                 settings[name] = list(dict.fromkeys(admins))  # each once (1,400 repeated mentions were kept)
             else:
-                options[name] = str(stake(value)) if name == "stake" else value
+                # (stake 0 is for the game's rules to take or refuse: the elimination's, for dinner, takes it)
+                options[name] = str(stake(value, low=0)) if name == "stake" else value
         try:
             game.make_rules(preset, options)
         except (ValueError, TypeError) as exc:

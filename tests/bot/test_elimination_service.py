@@ -291,3 +291,18 @@ async def test_the_last_counts_picture_says_dinner_is_paid_not_that_no_money_mov
     assert all(p["words"]["multiplier"].startswith("No money moves until") for p in earlier)
     assert last["words"]["multiplier"] == "One player is left, and pays for dinner."
     assert last["record"]["outcome"]["transfers"] and last["record"]["outcome"]["payer"]
+
+
+async def test_a_server_may_make_dinner_at_stake_0_its_default(harness: Harness) -> None:
+    """`config format=elimination stake=0` was "The stake must be a positive number of units", though a table
+    opened `start format=elimination stake=0` plays it; a stake 0 for the usual game is still refused, in the rules'
+    words, and saves nothing."""
+    h = harness
+    before = (await h.do(ADMIN, "config")).text
+    refused = await h.do(ADMIN, "config", "stake=0")
+    assert not refused.ok and refused.code == "bad-option" and "stake=0 is for format=elimination" in refused.text
+    assert (await h.do(ADMIN, "config")).text == before
+    assert (await h.do(ADMIN, "config", "format=elimination", "stake=0")).ok
+    assert (await h.do(ALICE, "start")).ok
+    rules = h.table().rules.to_dict()
+    assert rules["format"] == "elimination" and rules["stake"] == 0, rules
