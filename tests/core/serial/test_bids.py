@@ -47,6 +47,9 @@ ZL, ZH, AH = RankOrder.ZERO_LOW, RankOrder.ZERO_HIGH, RankOrder.ACES_HIGH
         ("twenty‑five sevens", 25, 7),
         ("twenty five sevens", 25, 7),
         ("5 nines?", 5, 9),
+        ("5 x7", 5, 7),  # a space on one side of the x ("can't read 'x7' as a digit")
+        ("5x 7", 5, 7),
+        ("5 * 7s", 5, 7),
     ],
 )
 def test_parse_reads_what_people_type(text: str, quantity: int, digit: int) -> None:
