@@ -89,7 +89,12 @@ def cmd_replay(args: argparse.Namespace, verify: bool = False) -> int:
         return 2
     if verify:
         result = {"verified": True, "sessions": result} if isinstance(result, list) else {"verified": True, **result}
-    print(json.dumps(result, indent=2 if args.pretty else None))
+    try:
+        text = json.dumps(result, indent=2 if args.pretty else None)
+    except ValueError:  # a figure past Python's limit on an integer's digits (a stake just under it, doubled)
+        return fail(f"a figure of the {'verification' if verify else 'replay'} has more than "
+                    f"{sys.get_int_max_str_digits():,} digits: too large to print")
+    print(text)
     return 0
 
 

@@ -100,6 +100,9 @@ def _bare_named(words: Sequence[str]) -> list[str]:
     return out
 
 
+_SETTINGS_AS_TYPED = frozenset({"currency", "admins", "unit_value"})  # not rule options: no word means another
+
+
 class Reports:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
@@ -220,7 +223,8 @@ class Reports:
             raise UserError(R.option_without_value(empty), "bad-option")
         given: dict[str, str] = {}
         for n, v in pairs:  # `stake=2 stake=3`: the last was kept, silently (a new table's `start` kept the first)
-            if same_value(given.setdefault(n, v)) != same_value(v):
+            first = given.setdefault(n, v)  # (the server's own settings' text compared as typed: `currency=yes`)
+            if (first != v) if n in _SETTINGS_AS_TYPED else same_value(first) != same_value(v):
                 raise UserError(R.given_twice(n), "bad-option")
         named = next((v.lower() for n, v in pairs if n == "game"), DEFAULT_GAME)  # whose defaults change
         if named not in GAMES:

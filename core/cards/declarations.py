@@ -363,6 +363,7 @@ def _parse(text: str, capitals: bool = True) -> Declaration:
     found_at: list[int] = [-1] * len(preset)  # the token each rank was said at
     kickers: set[int] = set()  # the places in ``found`` of ranks said as a kicker ("with a king", "king kicker")
     plural: set[int] = set()  # the places in ``found`` of ranks said in the plural ("aces")
+    and_a: set[int] = set()  # ranks said "and a king" after a plural (or first): kickers, where the hand has them
     for k, (word, grouped) in enumerate(tokens):
         if used[k] or word in _COLOURS:
             continue
@@ -406,9 +407,11 @@ def _parse(text: str, capitals: bool = True) -> Declaration:
                 plural.add(len(found) - 1)
             found_at.append(k)
             back = [w for w in words[:k] if w not in ("a", "an")]
-            if (back and back[-1] == "with" and word not in _PLURAL) or nxt in ("kicker", "kickers") or (
-                    back and back[-1] == "and" and k and words[k - 1] in ("a", "an") and word in _SINGULAR):
-                kickers.add(len(found) - 1)  # (not "with 7s"; "two pair, aces and a king": a kicker, not a pair)
+            if (back and back[-1] == "with" and word not in _PLURAL) or nxt in ("kicker", "kickers"):  # not "with 7s"
+                kickers.add(len(found) - 1)
+            elif (back and back[-1] == "and" and words[k - 1] in ("a", "an") and word in _SINGULAR
+                    and nxt not in ("pair", "pairs") and (len(found) == 1 or len(found) - 2 in plural)):
+                and_a.add(len(found) - 1)  # "two pair, aces and a king": the king a kicker, not a second pair
     kinds = {k for _, k in said if k not in _GROUPS}  # these name the whole hand ("flush with two aces")
     named = [k for _, k in said if k in _GROUPS]  # "pair", "trips", "four of a kind"…: one group of a rank each
     if len(kinds) > 1 or (kinds and named):
@@ -449,6 +452,8 @@ def _parse(text: str, capitals: bool = True) -> Declaration:
         kind = HandType.HIGH_CARD
     else:
         raise DeclarationParseError(f"what kind of hand is {quoted(raw.strip())}? {_EXAMPLES}")
+    if kind not in _NO_KICKER:  # ("full house, kings and a queen": the queens, as said)
+        kickers |= and_a
     if kickers and kind in _NO_KICKER:
         raise DeclarationParseError(f"a {type_name(kind)} has no kicker: {_EXAMPLES}")
     mains = _MAIN_RANKS.get(kind, 0)

@@ -138,10 +138,12 @@ def replay(record: Any, *, verify: bool = False) -> dict[str, Any]:
     """Re-score a record.  With ``verify``, every round's commitment must match its serials and salt."""
     if not isinstance(record, Mapping):
         raise RecordError("a game record is a JSON object")
+    from .elimination.record import RECORD_KEYS as ELIMINATION_KEYS
+    from .elimination.record import replay_elimination  # (it imports this module)
+
+    refuse_unknown_keys(record, {*RECORD_KEYS, *ELIMINATION_KEYS}, "the record")  # before the rules it may misspell
     rules = rules_from_record(record)
     if rules.elimination:  # the elimination (who pays for dinner) replays its own way
-        from .elimination.record import replay_elimination
-
         return replay_elimination(record, verify=verify)
     refuse_unknown_keys(record, RECORD_KEYS, "the record")
     players = record.get("players")

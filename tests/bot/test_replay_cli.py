@@ -331,6 +331,11 @@ def test_a_number_longer_than_python_reads_exits_2_with_one_line(
     code = run([command, str(path)])
     out, err = capsys.readouterr()
     assert "more than 4,300 digits" in one_line_failure(code, out, err)
+    stake = "9" * 4_300  # read, but a made bid pays twice it: 4,301 digits, which did not print (a traceback)
+    path.write_text(json.dumps(EXAMPLE_1)[:-1] + ', "stake": ' + stake + "}", encoding="utf-8")
+    code = run(["replay", str(path)])
+    out, err = capsys.readouterr()
+    assert "too large to print" in one_line_failure(code, out, err)
 
 
 # -- verify ---------------------------------------------------------------------------------------------
@@ -602,6 +607,14 @@ def test_a_misspelt_key_at_the_top_of_a_record_is_refused_naming_the_nearest(
     out, err = capsys.readouterr()
     assert code == 2 and out == "", out
     assert err.count("\n") == 1 and f"'{misspelt}'" in err and f"did you mean '{meant}'?" in err, err
+
+
+def test_a_misspelt_format_is_named_not_hidden_behind_the_rules_it_changes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`"formt": "elimination"` with stake 0 was refused for its stake ("stake=0 is for format=elimination")."""
+    record = {key: value for key, value in dinner_record(stake=0).items() if key != "format"}
+    err = one_line_failure(*replay({**record, "formt": "elimination"}, tmp_path, capsys))
+    assert "'formt' (did you mean 'format'?)" in err, err
 
 
 def test_a_key_far_from_any_known_one_is_refused_listing_the_known_ones(

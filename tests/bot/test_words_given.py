@@ -105,6 +105,8 @@ async def test_config_with_a_setting_given_twice_or_nameless_saves_nothing(harne
     assert not nameless.ok and nameless.text == "Write settings as name=value (e.g. `preset=salomon`), not '=5'."
     assert (await h.do(ADMIN, "config")).text == before
     assert (await h.do(ADMIN, "config", "turn_timeout=90", "TURN_TIMEOUT=090")).ok  # the same value: once
+    twice = await h.do(ADMIN, "config", "currency=yes", "currency=on")  # a currency's words are as typed
+    assert not twice.ok and "'currency' is given twice" in twice.text
 
 
 @pytest.mark.parametrize(

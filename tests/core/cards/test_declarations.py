@@ -189,6 +189,14 @@ def test_two_groups_said_one_by_one_make_the_hand_they_make(text: str, kind: Han
         ("three sevens with A K J", T.THREE_OF_A_KIND, (7, 13, 11)),  # three kickers make no hand: the article
         ("pair of jacks with A Q kickers", T.PAIR, (11, 14, 12)),
         ("two pair, aces and kings and a queen", T.TWO_PAIR, (14, 13, 12)),  # a kicker after both pairs
+        # "and a" names a kicker only after a plural, in a hand that has kickers: these read as before
+        ("full house, kings and a queen", T.FULL_HOUSE, (13, 12)),
+        ("a full house, aces and an eight", T.FULL_HOUSE, (14, 8)),
+        ("three kings and a queen full house", T.FULL_HOUSE, (13, 12)),
+        ("straight and a king high", T.STRAIGHT, (13,)),
+        ("a king pair and a queen pair", T.TWO_PAIR, (13, 12)),
+        ("two pair: a king and a seven", T.TWO_PAIR, (13, 7)),
+        ("two pair, K and a Q", T.TWO_PAIR, (13, 12)),
         ("pair of aces and a king", T.PAIR, (14, 13)),
     ],
 )
