@@ -118,29 +118,39 @@ class GraphMMD:
         self.logp: FloatArray = np.zeros((len(g.child), k))
         self.kernels["normalise"](self.logp, g.first)
         self.magnet: FloatArray = self.logp.copy()
-        self._reach = np.zeros((len(g.keys), 2, k))
+        self.reach = np.zeros((len(g.keys), 2, k))  # each seat's own reach under the last target's policy
         self._values = np.zeros((len(g.keys), k, k))
         self._qv = np.zeros((len(g.child), k))
         self._mass = np.zeros(len(g.child))
         self._pay = payoffs(fmt)
         self.step = 0
 
-    def update(self) -> None:
+    def target(self) -> FloatArray:
+        """The MMD step from the policy (``logp``): [edge, hand] log-probabilities; the sweep leaves each seat's own
+        reach in ``reach`` ([node, seat, hand])."""
         g, alpha, eta = self.graph, self.alpha, self.eta
         self.kernels["sweep"](alpha, self.tremble, g.actor, g.first, g.child, g.term_bid, g.term_bidder, self._pay,
-                              self.fmt.weights, np.exp(self.logp), self.logp, self.magnet, self._reach, self._values,
+                              self.fmt.weights, np.exp(self.logp), self.logp, self.magnet, self.reach, self._values,
                               self._qv, self._mass)
         q = self._qv / np.maximum(self._mass, 1e-300)[:, None]
-        z = (self.logp + alpha * eta * self.magnet + eta * q) / (1 + alpha * eta)
+        z: FloatArray = (self.logp + alpha * eta * self.magnet + eta * q) / (1 + alpha * eta)
         self.kernels["normalise"](z, g.first)
-        self.logp = z
+        return z
+
+    def moved(self, logp: FloatArray) -> None:
+        """The policy is now ``logp`` (the step's target, or what a network made of it): one step done, and the
+        magnet moved towards it (``tau``) or reset to it when due (``magnet_every``)."""
+        self.logp = logp
         self.step += 1
         if self.tau:
-            moved = (1 - self.tau) * self.magnet + self.tau * self.logp
-            self.kernels["normalise"](moved, g.first)
-            self.magnet = moved
+            magnet = (1 - self.tau) * self.magnet + self.tau * logp
+            self.kernels["normalise"](magnet, self.graph.first)
+            self.magnet = magnet
         elif self.magnet_every and self.step % self.magnet_every == 0:
-            self.magnet = self.logp.copy()
+            self.magnet = logp.copy()
+
+    def update(self) -> None:
+        self.moved(self.target())
 
     def exploitability(self) -> float:
         """The exact best response's mean gain over the two seats (the whole tree walked)."""

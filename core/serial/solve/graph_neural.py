@@ -111,9 +111,9 @@ def _scatter(rows: int, index: IntArray, values: FloatArray) -> FloatArray:
 class GraphLearner:
     """The network, its Adam state and its magnet, on the history graph of a 2-player format."""
 
-    def __init__(self, fmt: Format, config: GraphConfig, mmd: GraphMMD | None = None) -> None:
+    def __init__(self, fmt: Format, config: GraphConfig) -> None:
         self.fmt, self.config = fmt, config
-        self.mmd = mmd or GraphMMD(fmt, config.memory, alpha=config.alpha, eta=config.eta, tau=config.tau,
+        self.mmd = GraphMMD(fmt, config.memory, alpha=config.alpha, eta=config.eta, tau=config.tau,
                                    magnet_every=config.magnet_every, tremble=config.tremble,
                                    compiled=config.compiled)
         g = self.graph = self.mmd.graph
@@ -141,9 +141,8 @@ class GraphLearner:
         self._v = {n: np.zeros_like(p) for n, p in self.params.items()}
         self._t = 0
         self.rng = np.random.default_rng(config.seed + 1)
-        self.step = 0
-        self.fit_kl: tuple[float, float] | None = None
-        self.target_value: float | None = None
+        self.fit_kl: tuple[float, float] | None = None  # the last step's weighed KL(target ‖ net) before, after its fit
+        self.target: FloatArray | None = None  # the last step's target [edge, hand] (log-probabilities)
         self.mmd.logp = self.log_policy()
         self.mmd.magnet = self.mmd.logp.copy()
 
@@ -179,31 +178,21 @@ class GraphLearner:
 
     # -- one step ---------------------------------------------------------------------------------------------
     def update(self) -> None:
+        """The table's MMD step from the network's policy, the network fitted to it, the magnet moved."""
         cfg, mmd, g = self.config, self.mmd, self.graph
-        logp = mmd.logp
-        mmd.kernels["sweep"](cfg.alpha, cfg.tremble, g.actor, g.first, g.child, g.term_bid, g.term_bidder, mmd._pay,
-                             self.fmt.weights, np.exp(logp), logp, mmd.magnet, mmd._reach, mmd._values, mmd._qv,
-                             mmd._mass)
-        q = mmd._qv / np.maximum(mmd._mass, 1e-300)[:, None]
-        ae = cfg.alpha * cfg.eta
-        target = (logp + ae * mmd.magnet + cfg.eta * q) / (1 + ae)
-        mmd.kernels["normalise"](target, g.first)
-        weight = self.fmt.weights * mmd._reach[np.arange(len(g.keys)), g.actor, :] + cfg.floor  # [node, hand]
+        logp, target = mmd.logp, mmd.target()
+        weight = self.fmt.weights * mmd.reach[np.arange(len(g.keys)), g.actor, :] + cfg.floor  # [node, hand]
         self._fit(np.exp(target), weight)
         new = self.log_policy()
         wt = weight[self.parent] * np.exp(target)
         norm = float(wt.sum())
         self.fit_kl = (float((wt * (target - logp)).sum()) / norm, float((wt * (target - new)).sum()) / norm)
         self.target = target
-        mmd.logp = new
-        self.step += 1
-        mmd.step = self.step
-        if cfg.tau:
-            moved = (1 - cfg.tau) * mmd.magnet + cfg.tau * new
-            mmd.kernels["normalise"](moved, g.first)
-            mmd.magnet = moved
-        elif cfg.magnet_every and self.step % cfg.magnet_every == 0:
-            mmd.magnet = new.copy()
+        mmd.moved(new)
+
+    @property
+    def step(self) -> int:
+        return self.mmd.step
 
     def _fit(self, target: FloatArray, weight: FloatArray) -> None:
         cfg, g, k = self.config, self.graph, self.fmt.size
