@@ -9,9 +9,9 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Final
+from typing import Any
 
-from core.commands import whole_number
+from core.commands import flag_word, whole_number
 
 from . import refusals as R
 from .settings import MAX_STAKE, MAX_UNIT_VALUE
@@ -52,9 +52,6 @@ def sentence(text: str) -> str:
     return (text[:1].upper() + text[1:]).rstrip(".") + "."
 
 
-_SAME_WORDS: Final = {"true": "on", "yes": "on", "false": "off", "no": "off"}
-
-
 def same_value(value: str) -> str:
     """A typed value as compared for "given twice": ``Salomon`` is ``salomon``, ``02`` and ``+2`` are ``2``,
     ``zero_high`` is ``zero-high``, ``yes`` and ``true`` are ``on`` (as every option reads them)."""
@@ -62,7 +59,8 @@ def same_value(value: str) -> str:
     try:
         return str(whole_number(text))
     except ValueError:
-        return _SAME_WORDS.get(text, text)
+        flag = flag_word(text)
+        return text if flag is None else ("on" if flag else "off")
 
 
 def user_ref(text: str) -> str:

@@ -27,7 +27,7 @@ from enum import StrEnum
 from typing import Final
 
 __all__ = ["HELP_MAX", "SECTION_TITLES", "CommandSpec", "FormatWords", "HandWords", "Kind", "Param", "Section",
-           "Suggest", "merged", "whole_arg", "whole_number"]
+           "Suggest", "flag_word", "merged", "whole_arg", "whole_number"]
 
 
 _WHOLE: Final = re.compile(r"[+-]?[0-9]{1,100}")  # (a 20-digit stake is "too large", not "no number")
@@ -42,6 +42,15 @@ def whole_number(text: str) -> int:
     if _WHOLE.fullmatch(stripped) is None:
         raise ValueError(f"not a whole number: {text[:40]!r}")
     return int(stripped)
+
+
+_FLAG_WORDS: Final = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False,
+                      "0": False}
+
+
+def flag_word(text: str) -> bool | None:
+    """A yes-or-no option as typed (``on``, ``yes``, ``true``, ``1``; ``off``, ``no``, ``false``, ``0``), or None."""
+    return _FLAG_WORDS.get(text.strip().lower())
 
 
 def whole_arg(text: str) -> int:

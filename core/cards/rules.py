@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..commands import whole_number
+from ..commands import flag_word, whole_number
 from ..errors import RulesError, quoted
 
 __all__ = ["PAYOUTS", "PRESETS", "Rules", "RulesError", "make_rules"]
@@ -96,12 +96,10 @@ PRESETS: dict[str, Rules] = {
 def _flag(name: str, value: Any) -> bool:
     if isinstance(value, bool):
         return value
-    text = str(value).strip().lower()
-    if text in ("on", "true", "yes", "1"):
-        return True
-    if text in ("off", "false", "no", "0"):
-        return False
-    raise RulesError(f"{name} must be on or off, not {quoted(value)}")
+    flag = flag_word(str(value))
+    if flag is None:
+        raise RulesError(f"{name} must be on or off, not {quoted(value)}")
+    return flag
 
 
 def _count(name: str, value: Any) -> int:

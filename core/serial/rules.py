@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from enum import Enum, StrEnum
 from typing import Any
 
-from ..commands import whole_number
+from ..commands import flag_word, whole_number
 from ..errors import RulesError, quoted
 
 __all__ = [
@@ -301,12 +301,10 @@ def _coerce(name: str, value: Any) -> Any:
     if name in _BOOL_FIELDS:
         if isinstance(value, bool):
             return value
-        text = str(value).strip().lower()
-        if text in ("on", "true", "yes", "1"):
-            return True
-        if text in ("off", "false", "no", "0"):
-            return False
-        raise RulesError(f"{name} must be on or off, not {quoted(value)}")
+        flag = flag_word(str(value))
+        if flag is None:
+            raise RulesError(f"{name} must be on or off, not {quoted(value)}")
+        return flag
     if name in _INT_FIELDS:
         low, high = _INT_FIELDS[name]
         if isinstance(value, bool):
