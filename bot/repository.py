@@ -389,10 +389,12 @@ class TableRepository:
         return True
 
     async def claim(self, table: TableState, what: str) -> bool:
-        """Claim a one-off act on the table as it is now (a turn warning) for this process: True once
-        across all processes sharing the store, False if another claimed it or the table moved on."""
+        """Claim a one-off act on the turn under way (a turn warning) for this process: True once across all
+        processes sharing the store, False if another claimed it or the table moved on.  Keyed by the turn, not
+        the event count: the card game's take, discard and declare are one turn (a take after the warning let
+        another process warn the same turn again)."""
         now = self.clock.now()
-        request = (f"{what}:{table.id}:{table.events}", Reply("").to_dict())
+        request = (f"{what}:{table.id}:{table.turn}", Reply("").to_dict())
         try:
             await self.store.commit(table.id, table.key.server, [], at=now, period=period_of(now), request=request,
                                     expect_seq=table.events)

@@ -26,7 +26,7 @@ from core.serial import CallCount, Challenge, MakeBid, seat_view
 from core.serial.players import get_strategy
 from tests.adapters.store_support import raw_sql
 from tests.doubles import FakeClock, RecordingNotifier
-from tests.typed import live_round
+from tests.typed import cards_round, live_round
 
 ROUNDS = 2
 
@@ -230,6 +230,36 @@ async def test_a_timer_due_in_both_processes_fires_once(cluster: Cluster) -> Non
     [(events,)] = await raw_sql(c.url, "SELECT COUNT(*) FROM table_events")
     [(last,)] = await raw_sql(c.url, "SELECT MAX(seq) FROM table_events")
     assert events == last
+
+
+async def test_a_card_turn_warned_in_one_process_is_not_warned_again_in_the_other_after_a_take(
+        cluster: Cluster) -> None:
+    """The card game's take, discard and declare are one turn on one clock: its warning is claimed once per turn,
+    not once per event (a take after the warning let the other process warn the same turn again)."""
+    c = cluster
+    a, b = c.services
+    key = TableKey("slack", "T0", "C9")
+    for actor, name, *args in ((ALICE, "start", "game=cards"), (BOB, "join"), (ALICE, "deal")):
+        assert (await a.handle(Command(name, key, actor, tuple(args)))).ok
+    opener = {"UA": ALICE, "UB": BOB}[str(cards_round(a.table(key)).to_act)]
+    other = BOB if opener is ALICE else ALICE
+    least = cards_round(a.table(key)).least_raise().name().split()
+    assert (await a.handle(Command("declare", key, opener, tuple(least)))).ok
+    for service in c.services:
+        assert await view(service, key) is not None  # both hold the table, so both time its turn
+        await service.drain()
+    for n in c.notifiers:
+        n.messages.clear()
+
+    c.clock.advance(31)  # past half the 60-second turn: the warning, from A
+    assert await a.tick() == 1
+    assert (await a.handle(Command("take", key, other, ()))).ok  # the same turn goes on, one event later
+    c.clock.advance(1)
+    await view(b, key)
+    assert await b.tick() == 0
+    await asyncio.gather(a.drain(), b.drain())
+    warnings = [m for n in c.notifiers for m in n.messages if m.kind == MessageKind.WARNING]
+    assert len(warnings) == 1, [m.text for m in warnings]
 
 
 async def test_a_table_whose_process_is_gone_is_timed_by_another(cluster: Cluster) -> None:
