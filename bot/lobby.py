@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from core.game import Game, GameRules
 from core.registry import DEFAULT_GAME, GAMES, get_game
 
 from . import messages as M
@@ -25,6 +26,35 @@ __all__ = ["COMPUTER_NAMES", "Lobby"]
 
 COMPUTER_NAMES = ("Gekko", "Sherman", "Meriwether", "Ranieri", "Gutfreund", "Lewis", "Strauss", "Kimmel",
                   "Hill", "Mozer", "Feuerstein")
+
+
+def _rules(game: Game, preset: str | None, server: dict[str, Any], typed: dict[str, str]) -> GameRules:
+    """The rules of a new table: the game's preset, this server's default options, then the typed ones."""
+    overrides: dict[str, Any] = {**server, **typed}
+    if "stake" in overrides:
+        overrides["stake"] = stake(overrides["stake"], low=0)
+    return game.make_rules(preset.lower() if preset else None, overrides)
+
+
+def _in_the_way(game: Game, preset: str | None, server: dict[str, Any], typed: dict[str, str]) -> str:
+    """When what was typed makes rules with the game's own value of some of this server's defaults but not with
+    the server's (a server of ``format=elimination stake=0``, then ``start format=rounds``): a sentence naming them,
+    so the refusal does not read as if the person had typed them; else ""."""
+    blamed = []
+    for name, value in server.items():
+        if name in typed:
+            continue
+        try:
+            _rules(game, preset, {k: v for k, v in server.items() if k != name}, typed)
+        except (ValueError, TypeError):
+            continue
+        blamed.append(f"{name}={value}")
+    if not blamed:
+        return ""
+    names = " and ".join(b.split("=")[0] for b in blamed)
+    if len(blamed) == 1:
+        return f" This server's default is {blamed[0]}: give your own {names} with the command."
+    return f" This server's defaults are {' and '.join(blamed)}: give your own {names} with the command."
 
 
 def _start_options(cmd: Command) -> tuple[dict[str, str], list[str]]:
@@ -99,13 +129,11 @@ class Lobby:
                 if opts["format"].lower() not in usual_formats():
                     raise UserError(R.no_format(game.title, opts["format"], usual_formats()), "bad-option")
                 del opts["format"]
-            overrides: dict[str, Any] = {**server_options, **opts}
-            if "stake" in overrides:
-                overrides["stake"] = stake(overrides["stake"], low=0)
             try:
-                rules = game.make_rules(preset.lower() if preset else None, overrides)
+                rules = _rules(game, preset, server_options, opts)
             except (ValueError, TypeError) as exc:
-                raise UserError(sentence(str(exc)), "bad-option") from None
+                raise UserError(sentence(str(exc)) + _in_the_way(game, preset, server_options, opts),
+                                "bad-option") from None
             if max_rounds and not game.settles_each_round(rules):  # it would close with nobody paid or winning
                 raise UserError(R.NO_ROUND_LIMIT, "bad-option")
             bots = [(f"cpu-{n.lower()}", f"{n} ({level})", level) for n in COMPUTER_NAMES[:computers]]

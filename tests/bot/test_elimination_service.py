@@ -306,3 +306,19 @@ async def test_a_server_may_make_dinner_at_stake_0_its_default(harness: Harness)
     assert (await h.do(ALICE, "start")).ok
     rules = h.table().rules.to_dict()
     assert rules["format"] == "elimination" and rules["stake"] == 0, rules
+
+
+async def test_a_server_default_in_the_way_of_what_was_typed_is_named_as_the_servers(harness: Harness) -> None:
+    """A server of `format=elimination stake=0`, then `start format=rounds`: refused for a stake nobody typed, in
+    words that read as if they had ("not 0"); the refusal now says the stake is this server's default, and one typed
+    with the command opens the table.  A refusal that is the typed options' own names no default."""
+    h = harness
+    assert (await h.do(ADMIN, "config", "format=elimination", "stake=0")).ok
+    refused = await h.do(ALICE, "start", "format=rounds")
+    assert not refused.ok and refused.code == "bad-option", refused
+    assert refused.text.endswith("This server's default is stake=0: give your own stake with the command."), refused
+    assert h.service.table(KEY) is None
+    own = await h.do(ALICE, "start", "format=rounds", "stake=0")  # typed: the rules' words alone
+    assert not own.ok and "server" not in own.text and "stake=0 is for format=elimination" in own.text, own
+    assert (await h.do(ALICE, "start", "format=rounds", "stake=3")).ok
+    assert h.table().rules.to_dict()["stake"] == 3
