@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from core.commands import flag_word, whole_number
+from core.commands import TooManyDigits, flag_word, whole_number
 
 from . import refusals as R
 from .settings import MAX_STAKE, MAX_UNIT_VALUE
@@ -88,6 +88,8 @@ def stake(value: Any, *, low: int = 1) -> int:
     """A stake in units, ``low`` (1; a table's may be 0, which its game's rules accept or refuse) to MAX_STAKE."""
     try:
         n = whole_number(str(value))
+    except TooManyDigits as exc:  # (101 digits and more were "not a whole number")
+        n = -1 if exc.negative else MAX_STAKE + 1
     except ValueError:
         raise UserError(R.bad_stake(value), "bad-stake") from None
     if n < low:

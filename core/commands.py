@@ -27,7 +27,7 @@ from enum import StrEnum
 from typing import Final
 
 __all__ = ["HELP_MAX", "SECTION_TITLES", "CommandSpec", "FormatWords", "HandWords", "Kind", "Param", "Section",
-           "Suggest", "flag_word", "merged", "whole_arg", "whole_number"]
+           "Suggest", "TooManyDigits", "flag_word", "merged", "whole_arg", "whole_number"]
 
 
 _WHOLE: Final = re.compile(r"[+-]?[0-9]{1,100}")  # (a 20-digit stake is "too large", not "no number")
@@ -40,8 +40,22 @@ def whole_number(text: str) -> int:
     thousands of digits (which it refuses with an error of its own).  Raises ``ValueError``."""
     stripped = text.strip()
     if _WHOLE.fullmatch(stripped) is None:
+        if _LONG.fullmatch(stripped) is not None:
+            raise TooManyDigits(f"more than 100 digits: {text[:40]!r}", stripped.startswith("-"))
         raise ValueError(f"not a whole number: {text[:40]!r}")
     return int(stripped)
+
+
+_LONG: Final = re.compile(r"[+-]?0*[0-9]{101,}")
+
+
+class TooManyDigits(ValueError):
+    """A whole number of more than 100 digits: too large (``negative``: too small) for any field, which may say
+    so rather than that it is no number."""
+
+    def __init__(self, message: str, negative: bool) -> None:
+        super().__init__(message)
+        self.negative = negative
 
 
 _FLAG_WORDS: Final = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False,

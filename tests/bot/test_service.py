@@ -930,8 +930,11 @@ async def test_a_twenty_digit_number_is_too_large_not_no_number(harness: Harness
     too large; a bid of as many copies is refused as too many, and nothing changes."""
     h = harness
     big = "9" * 20
-    refused = await h.do(ALICE, "start", f"stake={big}")
-    assert refused.code == "bad-stake" and "at most 1,000,000" in refused.text, refused.text
+    for stake in (big, "9" * 101, "+" + "0" * 3 + "1" * 1_500):  # (past 100 digits it was no number again)
+        refused = await h.do(ALICE, "start", f"stake={stake}")
+        assert refused.code == "bad-stake" and "at most 1,000,000" in refused.text, refused.text
+    below = await h.do(ALICE, "start", "stake=-" + "9" * 101)
+    assert below.code == "bad-stake" and "positive" in below.text and "999" not in below.text, below.text
     await open_three(h)
     before = event_count(h)
     bid = await h.do(actor(h.to_act()), "bid", big, "7")
