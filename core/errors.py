@@ -16,6 +16,7 @@ Engine operations raise these *before* changing any state.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 __all__ = ["ActionParseError", "GameError", "NotYourTurn", "RoundOver", "RulesError", "UnknownPlayer", "quoted"]
@@ -25,10 +26,14 @@ QUOTED_MOST = 40
 
 def quoted(text: object, most: int = QUOTED_MOST) -> str:
     """What someone typed, quoted back in an error: at most ``most`` characters (a pasted page is not
-    sent back to its sender in three messages).  A value that is not text is shown as ``repr`` shows it,
-    cut alike."""
+    sent back to its sender in three messages).  A value that is not text came from a record or settings, which
+    are JSON: it is shown as JSON (``["9S", 3]``, ``true``, ``null``, not Python's ``['9S', 3]``, ``True``,
+    ``None``), cut alike."""
     if not isinstance(text, str):
-        shown = repr(text)
+        try:
+            shown = json.dumps(text, ensure_ascii=False, default=repr)
+        except (TypeError, ValueError):  # (a key that is not text, say)
+            shown = repr(text)
         return shown if len(shown) <= most else shown[: most - 1] + "…"
     return repr(text if len(text) <= most else text[: most - 1] + "…")
 

@@ -138,7 +138,7 @@ class Declaration:
             ranks = data.get("ranks", [])
             if not isinstance(ranks, list | tuple) or not all(isinstance(r, str | int) for r in ranks):
                 raise DeclarationParseError(
-                    f"a declaration's ranks are a list like ['7', '3', 'J'], not {quoted(ranks)}")
+                    f'a declaration\'s ranks are a list like ["7", "3", "J"], not {quoted(ranks)}')
             try:
                 kind = HandType.from_key(data["type"])
                 values = tuple(parse_rank(str(r)) for r in ranks)

@@ -64,7 +64,7 @@ def action_from_json(data: Any) -> Action:
     if kind == "discard":
         cards = data["discard"]
         if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards) or len(cards) > 5:
-            raise ActionParseError(f"a discard lists up to five cards like ['JD', '3H'], not {quoted(cards)}")
+            raise ActionParseError(f'a discard lists up to five cards like ["JD", "3H"], not {quoted(cards)}')
         return Discard(player, tuple(parse_cards(cards)))
     if data[kind] is not True:
         raise ActionParseError(f"'{kind}' must be true in {quoted(dict(data))}")

@@ -184,3 +184,19 @@ def test_a_finished_game_has_a_winner_and_a_zero_sum_ledger() -> None:
     assert result["winner"] in record["players"]
     assert sum(result["net"].values()) == 0
     assert result["net"][result["winner"]] == 3 * (len(record["players"]) - 1)
+
+
+@pytest.mark.parametrize(("payload", "shown"), [
+    ({"player": "a", "discard": ["9S", 3]}, 'not ["9S", 3]'),
+    ({"player": "a", "discard": None}, "not null"),
+    ({"player": "a", "take": 1}, '{"player": "a", "take": 1}'),
+    ({"player": "a", "challenge": False}, '"challenge": false'),
+])
+def test_a_bad_action_in_a_record_is_quoted_as_the_json_it_was(payload: dict[str, object], shown: str) -> None:
+    """A record is JSON: its bad values were quoted as Python ("not ['9S', 3]", "None", "False")."""
+    from core.cards.match import action_from_json
+    from core.errors import ActionParseError
+
+    with pytest.raises(ActionParseError) as info:
+        action_from_json(payload)
+    assert shown in str(info.value), str(info.value)
