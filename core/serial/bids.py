@@ -131,7 +131,8 @@ class Bid:
         """
         raw = text
         text = text.strip().lower().translate(_PHONE_PUNCTUATION).rstrip(".!?…")  # (… : a phone's "...")
-        text = re.sub(r"(\d)\s*[x×*]\s*(\d)", r"\1 \2", text)  # "5 x7" and "5x 7" as "5x7" and "5 x 7"
+        # "5 x7", "5x 7" and "5x sevens" as "5x7", "5 x 7" and "5 x sevens" ("2*3*4" is three numbers, no bid)
+        text = re.sub(r"(\d)\s*[x×*](?:\s*(?=\d)|\s+(?=[^\W\d_]))", r"\1 ", text)
         parts = [p for p in text.replace(",", " ").split() if p not in _FILLER]
         if len(parts) == 1 and (glued := _GLUED.match(parts[0])):
             parts = [glued.group(1), glued.group(2)]

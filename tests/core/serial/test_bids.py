@@ -50,6 +50,9 @@ ZL, ZH, AH = RankOrder.ZERO_LOW, RankOrder.ZERO_HIGH, RankOrder.ACES_HIGH
         ("5 x7", 5, 7),  # a space on one side of the x ("can't read 'x7' as a digit")
         ("5x 7", 5, 7),
         ("5 * 7s", 5, 7),
+        ("5x sevens", 5, 7),  # "can't read 'sevens' as a digit"... of "5x"
+        ("5 × zeros", 5, 0),
+        ("10X 0s", 10, 0),
     ],
 )
 def test_parse_reads_what_people_type(text: str, quantity: int, digit: int) -> None:
@@ -89,6 +92,9 @@ def test_parse_keeps_the_tables_rank_order(order: RankOrder) -> None:
         "1" * 5000 + " 7",  # longer than int()'s digit limit
         "challenge",
         "5x",
+        "2*3*4",  # three numbers (was "can't read '3*4' as a digit")
+        "5xsevens",
+        "5 xylophones",
         "x7",
         "twenty zero sevens",  # no number: "twenty" and "zero" are two
         "twenty ten sevens",
@@ -101,6 +107,8 @@ def test_parse_keeps_the_tables_rank_order(order: RankOrder) -> None:
 def test_parse_rejects_anything_else_with_bid_parse_error(text: str) -> None:
     with pytest.raises(BidParseError) as err:
         Bid.parse(text)
+    if text in ("2*3*4", "5xsevens", "5 xylophones"):  # named whole, or by the word that is no digit
+        assert repr(text) in str(err.value) or "'xylophones'" in str(err.value), str(err.value)
     assert isinstance(err.value, ValueError) and isinstance(err.value, GameError)
     assert err.value.code == "bad-bid"
     assert 0 < len(str(err.value)) < 200  # what was typed is quoted back cut to 40 characters
