@@ -305,6 +305,7 @@ _ECHOED_FLOOR_TYPED = re.compile(_ECHOED_FLOOR.pattern, re.IGNORECASE)
 # "a kicker" in lower case: an article and no rank ("pair of kings with a kicker" is no ace kicker)
 _SOME_KICKER = re.compile(r"\b(?:a|an)\s+(?i:kickers?)\b")
 _AN_DIGITS = frozenset({"8", "11", "8s", "11s", "8's", "11's"})
+_KICKER_COUNTS = frozenset({"one", "two", "three", "four", "1", "2", "3", "4"})  # "with three kickers"
 
 
 def _words(text: str) -> list[tuple[str, bool]]:
@@ -375,6 +376,9 @@ def _parse(text: str, capitals: bool = True) -> Declaration:
             counted.append((k, count))
             continue
         before = len(found)
+        if (word in _KICKER_COUNTS and not grouped and nxt == ("kicker" if word in ("one", "1") else "kickers")
+                and k and words[k - 1] in ("with", "and")):
+            continue  # "with three kickers": how many (the hand's own number), not a three ("with a three kicker")
         if word in ("a", "an") and nxt in ("kicker", "kickers") and some_kicker:
             continue  # "with a kicker": some kicker, no rank ("with A kicker", in capitals, is the ace)
         if word in ("a", "an") and words[k + 1 : k + 3] in (["high", "card"], ["high", "cards"]):

@@ -123,6 +123,12 @@ T = HandType
         ("three aces with a kicker", T.THREE_OF_A_KIND, (14,)),
         ("pair of kings with A kicker", T.PAIR, (13, 14)),  # the capital: the ace
         ("pair of kings with an A kicker", T.PAIR, (13, 14)),
+        # how many kickers, not a rank ("no hand is pair of sevens with a three kicker")
+        ("pair of sevens with three kickers", T.PAIR, (7,)),
+        ("three sevens with 2 kickers", T.THREE_OF_A_KIND, (7,)),
+        ("two pair, kings and fours with one kicker", T.TWO_PAIR, (13, 4)),
+        ("pair of sevens with a king and two kickers", T.PAIR, (7, 13)),
+        ("pair of aces with a four kicker", T.PAIR, (14, 4)),  # one kicker named: the four (A-A-4-3-2)
     ],
 )
 def test_the_parser_reads_what_people_type(text: str, kind: HandType, ranks: tuple[int, ...]) -> None:
