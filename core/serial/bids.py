@@ -130,14 +130,18 @@ class Bid:
         Raises :class:`~core.errors.BidParseError` (a ``ValueError``) for anything else.
         """
         raw = text
-        text = text.strip().lower().translate(_PHONE_PUNCTUATION).rstrip(".!?…")  # (… : a phone's "...")
+        text = text.strip().translate(_PHONE_PUNCTUATION).rstrip(".!?…")  # (… : a phone's "...")
         # "5 x7", "5x 7" and "5x sevens" as "5x7", "5 x 7" and "5 x sevens" ("2*3*4" is three numbers, no bid)
-        text = re.sub(r"(\d)\s*[x×*](?:\s*(?=\d)|\s+(?=[^\W\d_]))", r"\1 ", text)
-        parts = [p for p in text.replace(",", " ").split() if p not in _FILLER]
+        text = re.sub(r"(\d)\s*[xX×*](?:\s*(?=\d)|\s+(?=[^\W\d_]))", r"\1 ", text)
+        # (each word read in lower case, quoted back as typed: a mention's "<@U2>" was "<@u2>", which no
+        # platform draws)
+        typed = [p for p in text.replace(",", " ").split() if p.lower() not in _FILLER]
+        parts = [p.lower() for p in typed]
         if len(parts) == 1 and (glued := _GLUED.match(parts[0])):
-            parts = [glued.group(1), glued.group(2)]
+            parts = typed = [glued.group(1), glued.group(2)]
         if len(parts) == 3 and parts[0] in _TENS and parts[1] in _UNITS:
             parts = [f"{parts[0]}-{parts[1]}", parts[2]]  # "twenty five sevens", as "twenty-five sevens"
+            typed = [f"{typed[0]}-{typed[1]}", typed[2]]
         if len(parts) != 2:
             # "5x7" / "5×7" without spaces splits fine; "57" does not: say what we expect.
             raise BidParseError(
@@ -145,9 +149,9 @@ class Bid:
         quantity = _parse_quantity(parts[0])
         digit = _DIGIT_WORDS.get(parts[1])
         if quantity is None:
-            raise BidParseError(f"can't read {quoted(parts[0])} as a quantity in {quoted(raw)}")
+            raise BidParseError(f"can't read {quoted(typed[0])} as a quantity in {quoted(raw)}")
         if digit is None:
-            raise BidParseError(f"can't read {quoted(parts[1])} as a digit in {quoted(raw)}")
+            raise BidParseError(f"can't read {quoted(typed[1])} as a digit in {quoted(raw)}")
         if quantity < 1:
             raise BidParseError("a bid is for at least one copy")
         return cls(quantity, digit, order)

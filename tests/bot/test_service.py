@@ -1070,3 +1070,18 @@ async def test_a_name_stored_before_names_were_cleaned_is_found_as_the_table_sho
     await h.restart()
     found = await h.do(ALICE, "stats", "Eve")
     assert found.ok and "has not played a settled round" in found.text, found.text
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (("<@U2>", "7"), "Can't read 'Bob' as a quantity in 'Bob 7'."),
+    (("5", "<@U2>"), "Can't read 'Bob' as a digit in '5 Bob'."),
+])
+async def test_a_mention_in_a_bid_is_quoted_back_one_way(harness: Harness, args: tuple[str, ...], said: str) -> None:
+    """`bid <@U2> 7` was "Can't read '<@u2>' as a quantity in 'Bob 7'": the word was quoted lower-cased, which no
+    platform draws as the mention it was."""
+    h = harness
+    await open_three(h)
+    before = event_count(h)
+    refused = await h.do(actor(h.to_act()), "bid", *args)
+    assert not refused.ok and refused.text == said, refused.text
+    assert event_count(h) == before
