@@ -243,11 +243,13 @@ def _walk(i: int, reach: FloatArray, br: int, actor: IntArray, first: IntArray, 
 _KERNELS: dict[str, Callable[..., Any]] = {}
 
 
-def jit_kernels(functions: tuple[Callable[..., Any], ...], helpers: tuple[Callable[..., Any], ...]
-                ) -> dict[str, Callable[..., Any]] | None:
-    """``functions`` compiled by numba, each by its name, able to call ``helpers`` (compiled too); None when numba
-    is not installed.  A kernel is compiled from its source in a namespace whose helpers are the compiled ones
-    (numba calls only compiled functions)."""
+def jit_kernels(functions: tuple[Callable[..., Any], ...], helpers: tuple[Callable[..., Any], ...],
+                parallel: tuple[Callable[..., Any], ...] = ()) -> dict[str, Callable[..., Any]] | None:
+    """``functions`` compiled by numba, each by its name, able to call ``helpers`` (compiled too, and returned by
+    their names as well); each of ``parallel`` (some of ``functions``) also compiled to run its ``prange`` loops on
+    numba's threads, as ``<name>_parallel``.  None when numba is not installed.  A kernel is compiled from its
+    source in a namespace whose helpers are the compiled ones (numba calls only compiled functions), where
+    ``prange`` and ``_thread_id`` are numba's (in plain Python a module defines them as ``range`` and 0)."""
     try:
         import numba  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
@@ -255,12 +257,16 @@ def jit_kernels(functions: tuple[Callable[..., Any], ...], helpers: tuple[Callab
     import inspect
     import textwrap
 
-    g: dict[str, Any] = {"np": np, "FloatArray": FloatArray, "IntArray": IntArray, "max": max}
+    g: dict[str, Any] = {"np": np, "FloatArray": FloatArray, "IntArray": IntArray, "max": max,
+                         "prange": numba.prange, "_thread_id": numba.get_thread_id}  # type: ignore[attr-defined,unused-ignore]
     g.update({h.__name__: numba.njit(cache=False)(h) for h in helpers})
+    out = {h.__name__: g[h.__name__] for h in helpers}
     for f in functions:
         exec(compile(textwrap.dedent(inspect.getsource(f)), inspect.getfile(f), "exec"), g)  # our own functions
-        g[f.__name__] = numba.njit(cache=False)(g[f.__name__])
-    return {f.__name__: g[f.__name__] for f in functions}
+        if f in parallel:
+            out[f"{f.__name__}_parallel"] = numba.njit(cache=False, parallel=True)(g[f.__name__])
+        g[f.__name__] = out[f.__name__] = numba.njit(cache=False)(g[f.__name__])
+    return out
 
 
 def kernels(compiled: bool = True) -> dict[str, Callable[..., Any]]:

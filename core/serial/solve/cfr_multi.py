@@ -43,8 +43,6 @@ it is the reference the tests hold the kernel to.  Pure: numpy (and numba), no I
 
 from __future__ import annotations
 
-import inspect
-import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -69,7 +67,7 @@ from core.serial.scoring import score
 from core.serial.serials import Serial
 
 from .cfr import ANSWER, drop_under, normalise_rows, split_children, table_rows, thousandths_rows
-from .cfr_full import current_strategy
+from .cfr_full import current_strategy, jit_kernels
 from .format import FloatArray, Format
 
 __all__ = ["ANSWER", "MultiFormat", "MultiSolver", "heads_up_table", "multi_kernels", "table_of", "table_policy"]
@@ -317,19 +315,13 @@ def multi_kernels(compiled: bool = True) -> dict[str, Callable[..., Any]] | None
         return None
     if _KERNELS:
         return _KERNELS
-    try:
-        import numba  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
+    jitted = jit_kernels((_multi_pass,), (_multi_node, current_strategy), parallel=(_multi_pass,))
+    if jitted is None:
         return None
-    g: dict[str, Any] = {"FloatArray": FloatArray, "IntArray": IntArray, "max": max, "prange": numba.prange,
-                         "_thread_id": numba.get_thread_id}  # type: ignore[attr-defined,unused-ignore]
-    for function in (_multi_node, _multi_pass):  # our own functions
-        exec(compile(textwrap.dedent(inspect.getsource(function)), __file__, "exec"), g)
-    g["_multi_node"] = numba.njit(cache=False)(g["_multi_node"])
-    _KERNELS.update(current=numba.njit(cache=False)(current_strategy),
-                    pass_=numba.njit(cache=False)(g["_multi_pass"]),
-                    pass_parallel=numba.njit(cache=False, parallel=True)(g["_multi_pass"]),
-                    threads=numba.set_num_threads)
+    import numba  # type: ignore[import-not-found,unused-ignore]
+
+    _KERNELS.update(current=jitted["current_strategy"], pass_=jitted["_multi_pass"],
+                    pass_parallel=jitted["_multi_pass_parallel"], threads=numba.set_num_threads)
     return _KERNELS
 
 
