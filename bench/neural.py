@@ -109,6 +109,11 @@ def main() -> None:
                              "tree (affordable in 3×3 at M = 5): with --tabular on a table (graph_mmd.py), else the "
                              "network of core/serial/solve/graph_neural.py (one hidden layer, --hidden's first width; "
                              "its fit's --batch defaults to 4096 there)")
+    parser.add_argument("--average-from", type=int, default=None, metavar="N",
+                        help="with --tabular --graph-memory: also measure the average of the policies from step N "
+                             "on, each weighed by its own reach (as CFR averages) and by (step − N + 1) ** "
+                             "--average-power")
+    parser.add_argument("--average-power", type=float, default=1.0)
     parser.add_argument("--fit-floor", action="store_true",
                         help="at every measured point, also fit the last step's target with a free logit per feature "
                              "row (300 Adam steps): the KL no network on these features can beat")
@@ -127,7 +132,7 @@ def main() -> None:
                          summary=args.summary, history=args.history)
     start = time.process_time()
     if args.graph_memory and args.tabular:
-        graph_tabular(fmt, config, args.graph_memory, start)
+        graph_tabular(fmt, config, args.graph_memory, start, args.average_from, args.average_power)
         return
     if args.graph_memory:
         graph_network(fmt, config, args.graph_memory, start)
@@ -191,20 +196,26 @@ def main() -> None:
         print(f"  where a best response gains most: {d.text()}")
 
 
-def graph_tabular(fmt: Format, config: TrainConfig, memory: int, start: float) -> None:
-    """``--tabular --graph-memory M``: the MMD steps on a table over the history graph, measured exactly."""
+def graph_tabular(fmt: Format, config: TrainConfig, memory: int, start: float, average_from: int | None,
+                  average_power: float) -> None:
+    """``--tabular --graph-memory M``: the MMD steps on a table over the history graph, measured exactly (and the
+    average of its policies, with ``--average-from``)."""
     if config.magnet_tau and config.magnet_every:
         raise SystemExit("bench/neural.py: --magnet-tau needs --magnet-every 0")
     mmd = GraphMMD(fmt, memory, alpha=config.alpha, eta=config.eta, tau=config.magnet_tau,
-                   magnet_every=config.magnet_every, tremble=config.belief_floor)
+                   magnet_every=config.magnet_every, tremble=config.belief_floor, average_from=average_from,
+                   average_power=average_power)
     print(f"2-player {fmt.rules.format_name}, rebid on: the history graph remembering {memory} bids, "
           f"{len(mmd.graph.keys):,} decisions, {len(mmd.graph.child):,} edges × {fmt.size} hand classes "
           f"({time.process_time() - start:.1f} CPU s)", flush=True)
     print(f"config: alpha {config.alpha}, eta {config.eta}, magnet_tau {config.magnet_tau}, magnet_every "
-          f"{config.magnet_every}, belief_floor {config.belief_floor}", flush=True)
+          f"{config.magnet_every}, belief_floor {config.belief_floor}, average_from {average_from}, "
+          f"average_power {average_power}", flush=True)
     for step in range(config.steps + 1):
         if step % config.every == 0 or step == config.steps:
-            print(f"  step {step:>6}  exact exploitability {mmd.exploitability():.4f}  "
+            average = "" if average_from is None or step <= average_from else (
+                f", its average from step {average_from} {mmd.exploitability(average=True):.4f}")
+            print(f"  step {step:>6}  exact exploitability {mmd.exploitability():.4f}{average}  "
                   f"({time.process_time() - start:.0f} CPU s)", flush=True)
         if step < config.steps:
             mmd.update()

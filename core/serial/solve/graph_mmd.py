@@ -107,9 +107,12 @@ class GraphMMD:
     """Tabular MMD on the history graph of a 2-player format; the policy starts uniform, the magnet with it."""
 
     def __init__(self, fmt: Format, memory: int, *, alpha: float = 0.2, eta: float = 0.5, tau: float = 0.0,
-                 magnet_every: int = 50, tremble: float = 1e-3, compiled: bool = True) -> None:
+                 magnet_every: int = 50, tremble: float = 1e-3, compiled: bool = True, average_from: int | None = None,
+                 average_power: float = 1.0) -> None:
         if not 0.0 <= tau <= 1.0 or magnet_every < 0 or alpha < 0 or eta <= 0 or tremble < 0:
             raise ValueError("0 ≤ tau ≤ 1, magnet_every ≥ 0, alpha ≥ 0, eta > 0 and tremble ≥ 0")
+        if (average_from is not None and average_from < 0) or average_power < 0:
+            raise ValueError("average_from ≥ 0 (or None: no average) and average_power ≥ 0")
         self.fmt, self.alpha, self.eta, self.tau = fmt, alpha, eta, tau
         self.magnet_every, self.tremble, self.compiled = magnet_every, tremble, compiled
         self.kernels = _kernels(compiled)
@@ -124,6 +127,11 @@ class GraphMMD:
         self._mass = np.zeros(len(g.child))
         self._pay = payoffs(fmt)
         self.step = 0
+        # the average of the policies from step ``average_from`` on, each weighed by its own reach at the node (as
+        # CFR averages) and by (its step − average_from + 1) ** average_power: [edge, hand] sums, see average()
+        self.average_from, self.average_power = average_from, average_power
+        self.total: FloatArray | None = None if average_from is None else np.zeros_like(self.logp)
+        self._edge_node = np.repeat(np.arange(len(g.keys)), np.diff(g.first))
 
     def target(self) -> FloatArray:
         """The MMD step from the policy (``logp``): [edge, hand] log-probabilities; the sweep leaves each seat's own
@@ -139,7 +147,12 @@ class GraphMMD:
 
     def moved(self, logp: FloatArray) -> None:
         """The policy is now ``logp`` (the step's target, or what a network made of it): one step done, and the
-        magnet moved towards it (``tau``) or reset to it when due (``magnet_every``)."""
+        magnet moved towards it (``tau``) or reset to it when due (``magnet_every``).  The policy it replaces joins
+        the average (with the reaches :meth:`target` found under it)."""
+        if self.total is not None and self.average_from is not None and self.step >= self.average_from:
+            weight = float(self.step - self.average_from + 1) ** self.average_power
+            node = self._edge_node
+            self.total += weight * self.reach[node, self.graph.actor[node], :] * np.exp(self.logp)
         self.logp = logp
         self.step += 1
         if self.tau:
@@ -152,7 +165,19 @@ class GraphMMD:
     def update(self) -> None:
         self.moved(self.target())
 
-    def exploitability(self) -> float:
-        """The exact best response's mean gain over the two seats (the whole tree walked)."""
-        v0, v1 = exploitability(self.fmt, self.graph, np.exp(self.logp), self.compiled)
+    def average(self) -> FloatArray:
+        """The average policy ([edge, hand] probabilities; uniform where no averaged policy reached the node)."""
+        if self.total is None:
+            raise ValueError("this learner keeps no average (average_from=None)")
+        first = self.graph.first
+        per_node = np.add.reduceat(self.total, first[:-1], axis=0)[self._edge_node]
+        uniform = 1.0 / np.diff(first)[self._edge_node][:, None]
+        out: FloatArray = np.where(per_node > 0, self.total / np.maximum(per_node, 1e-300), uniform)
+        return out
+
+    def exploitability(self, average: bool = False) -> float:
+        """The exact best response's mean gain over the two seats (the whole tree walked), against the policy or
+        (``average``) the average policy."""
+        v0, v1 = exploitability(self.fmt, self.graph, self.average() if average else np.exp(self.logp),
+                                self.compiled)
         return (v0 + v1) / 2

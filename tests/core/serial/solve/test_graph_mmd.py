@@ -46,3 +46,28 @@ def test_a_merged_graph_learns_and_numba_computes_what_python_does() -> None:
     assert np.allclose(slow.logp, fast.logp, atol=1e-12) and not np.allclose(slow.logp, slow.magnet)
     with pytest.raises(ValueError):
         GraphMMD(small, 2, tau=2.0)
+
+
+def test_the_average_weighs_each_step_s_policy_by_its_own_reach_from_the_step_named() -> None:
+    fmt = Format(make_rules("classic", digits=2, serial_length=1, rebid=True))
+    mmd = GraphMMD(fmt, 20, eta=1.0, tau=0.05, magnet_every=0, compiled=False, average_from=3, average_power=1.0)
+    with pytest.raises(ValueError):
+        GraphMMD(fmt, 20, compiled=False).average()  # keeps none
+    seen = []
+    for _ in range(5):
+        target = mmd.target()  # the reaches under the policy it replaces
+        seen.append((mmd.step, mmd.reach.copy(), np.exp(mmd.logp)))
+        mmd.moved(target)
+    g = mmd.graph
+    node = np.repeat(np.arange(len(g.keys)), np.diff(g.first))
+    own = [(step - 2, reach[node, g.actor[node], :] * pi) for step, reach, pi in seen if step >= 3]
+    assert [w for w, _ in own] == [1, 2]  # steps 3 and 4, weighed 1 and 2; steps 0–2 not at all
+    expected = sum(w * x for w, x in own)
+    assert mmd.total is not None and np.allclose(mmd.total, expected, atol=1e-15)
+    average = mmd.average()
+    per_node = np.add.reduceat(average, g.first[:-1], axis=0)
+    assert np.allclose(per_node, 1.0)
+    # at every edge and hand a mix of the two policies averaged
+    last, before = seen[-1][2], seen[-2][2]
+    assert np.all(average >= np.minimum(last, before) - 1e-12) and np.all(average <= np.maximum(last, before) + 1e-12)
+    assert mmd.exploitability(average=True) < 0.5 * GraphMMD(fmt, 20, compiled=False).exploitability()
