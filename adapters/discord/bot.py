@@ -123,9 +123,17 @@ class LiarsBot(discord.AutoShardedClient):
         self.synced: list[app_commands.AppCommand] = []
         self.forms = FormFlows(self, render)
         self.connected = asyncio.Event()  # set at the gateway's first READY (``_run`` waits for it, bounded)
+        self._working: set[asyncio.Task[Any]] = set()  # the interactions being handled (see close)
 
     async def close(self) -> None:
-        """Stop the timers, send what the tables still have queued, then disconnect."""
+        """Let the interactions under way finish (their commands commit, their answers go), for at most
+        ``FINISH_SECONDS``; stop the timers, send what the tables still have queued, then disconnect.  (A SIGTERM
+        mid-command closed the HTTP session under the answer, then the store under the command.)"""
+        working = [t for t in self._working if not t.done() and t is not asyncio.current_task()]
+        if working:
+            _, unfinished = await asyncio.wait(working, timeout=FINISH_SECONDS)
+            if unfinished:
+                log.warning("closing with %d interactions still being handled", len(unfinished))
         await self.service.stop_timers()  # (a timeout or a computer's move played now would go unsent)
         try:
             await asyncio.wait_for(self.service.drain(), timeout=10)
@@ -189,6 +197,9 @@ class LiarsBot(discord.AutoShardedClient):
     async def _guard(self, interaction: discord.Interaction[Any], what: str,
                      work: Callable[[], Awaitable[None]]) -> None:
         started, outcome = time.perf_counter(), "ok"
+        task = asyncio.current_task()
+        if task is not None:
+            self._working.add(task)
         try:
             await work()
         except Exception as exc:
@@ -196,6 +207,8 @@ class LiarsBot(discord.AutoShardedClient):
             self.log_failure(interaction, what, exc)
             await self.send_private(interaction, TEXT["apology"])
         finally:
+            if task is not None:
+                self._working.discard(task)
             metrics.REQUESTS.labels(PLATFORM, outcome).inc()
             metrics.REQUEST_SECONDS.labels(PLATFORM).observe(time.perf_counter() - started)
 
@@ -491,6 +504,7 @@ def _gateway_override(bot: discord.Client, url: str) -> None:
 
 
 CLOSE_SECONDS = 5.0  # how long a stopping process waits for discord.py's client to end by itself
+FINISH_SECONDS = 5.0  # how long it waits for the interactions under way (within the 30 s before SIGKILL)
 FIRST_CONNECT_SECONDS = 120.0
 """How long a starting process waits for its first READY from the gateway before it gives up, saying so."""
 

@@ -4,6 +4,8 @@ is told to press My serial, which answers ephemerally."""
 
 from __future__ import annotations
 
+import asyncio
+
 from adapters.discord.notifier import DiscordNotifier
 from bot.model import Message, MessageKind
 from tests.e2e import discord_helpers
@@ -146,3 +148,25 @@ async def test_a_serial_dm_that_gets_no_answer_is_noticed_like_closed_dms(world:
     assert carols not in notice.content
     mine = await h.press(h.carol, h.panel("table"), h.button("hand"))
     assert mine.ephemeral and carols in mine.content
+
+
+async def test_a_stop_mid_command_lets_the_command_finish_and_its_answer_go(world: Harness) -> None:
+    """A stop (SIGTERM: the client's close) while a command's answer was on its way closed the HTTP session under
+    the answer (an ERROR, the answer lost) and then the store under the command; the close now lets the interactions
+    under way finish first."""
+    h = world
+    bot = await h.start()
+    gate = asyncio.Event()
+    h.fake.callback_gate = gate  # Discord holds the answer's request until the close has begun
+    # (an ERROR logged fails the test: discord_helpers.no_errors)
+    iid = await h.slash(h.alice, "start")
+    await h.fake.wait_for(lambda: h.fake.callbacks_held == 1)
+    closing = asyncio.create_task(bot.close())
+    await asyncio.sleep(0.5)  # (before: the session was closed by now)
+    assert not closing.done() and not bot.is_closed()  # waiting for the interaction under way
+    gate.set()
+    await asyncio.wait_for(closing, timeout=10)
+    answers = [m for m in h.fake.interaction_responses(iid) if not m.loading]
+    assert len(answers) == 1 and "You opened a table" in answers[0].content, answers
+    await h.restart()  # a new process finds the table the command opened
+    assert h.service.table(h.key) is not None

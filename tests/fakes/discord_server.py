@@ -623,6 +623,9 @@ class FakeDiscord(PrivateFake):
         # every interaction callback answered 404 10062, as Discord answers one sent after its 3 seconds
         self.late_callbacks = False
         self.callback_error: tuple[int, int, str] | None = None  # (status, code, message) for every callback
+        # while set and not yet open, every interaction callback is held (its arrival counted) until it opens
+        self.callback_gate: asyncio.Event | None = None
+        self.callbacks_held = 0
         self.uploads: dict[int, bytes] = {}  # attachment id -> bytes
 
         # Commands: scope None = global, else guild id; name/type -> payload
@@ -1893,6 +1896,9 @@ class FakeDiscord(PrivateFake):
     async def _h_callback(self, req: _Req) -> web.Response:
         """Callback types: 4 message, 5 deferred message ("thinking"), 6 deferred update and 7 update
         (components only: they edit the message the component is on), 8 autocomplete choices."""
+        if self.callback_gate is not None and not self.callback_gate.is_set():
+            self.callbacks_held += 1
+            await self.callback_gate.wait()
         inter = self.interactions.get(int(req.params["iid"]))
         if inter is None or inter.token != req.params["token"] or self.late_callbacks:
             raise DiscordRequestError(404, 10062, "Unknown interaction")
