@@ -32,8 +32,11 @@ def quoted(text: object, most: int = QUOTED_MOST) -> str:
     if not isinstance(text, str):
         try:
             shown = json.dumps(text, ensure_ascii=False, default=repr)
-        except (TypeError, ValueError):  # (a key that is not text, say)
-            shown = repr(text)
+        except (TypeError, ValueError):  # (a key that is not text; an int past Python's 4,300 digits)
+            try:
+                shown = repr(text)
+            except ValueError:
+                shown = "(a number too long to show)"
         return shown if len(shown) <= most else shown[: most - 1] + "…"
     return repr(text if len(text) <= most else text[: most - 1] + "…")
 
