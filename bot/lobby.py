@@ -272,6 +272,9 @@ class Lobby:
                 raise UserError(R.PLAY_NOT_STARTED, "no-round")
             if table.last_declared:
                 raise UserError(R.LAST_ALREADY_DECLARED, "already")
+            declared = table.rounds_settled + (2 if table.match.last_is_next() else 1)
+            if table.max_rounds and declared > table.max_rounds:  # ("Round 2 is the last hand" at rounds=1)
+                raise UserError(R.last_beyond_limit(table.max_rounds), "already")
             reply = Reply(M.LAST_DECLARED)
             [step] = await rt.commit(table, [{"t": "last"}], cmd, reply)
             settings = rt.cached_settings(table.key.server)

@@ -64,6 +64,7 @@ __all__ = [
     "computers_do_not_fit",
     "future_period",
     "given_twice",
+    "last_beyond_limit",
     "ledger_word",
     "no_format",
     "no_one_named",
@@ -177,6 +178,11 @@ ONLY_HOST_DEALS = "Only the host deals."
 PLAY_UNDER_WAY = "Play is already under way."
 PLAY_NOT_STARTED = "Play has not started yet."
 LAST_ALREADY_DECLARED = "The last round is already declared."
+
+
+def last_beyond_limit(rounds: int) -> str:
+    return (f"This table plays {rounds:,} round{'s' if rounds != 1 else ''} (rounds={rounds}): the round under way is "
+            "already its last, and its bidding has begun.")
 
 
 def unknown_game(games: Iterable[str]) -> str:

@@ -322,6 +322,12 @@ class Match(Protocol):
         """Declare the last round (the host's ``last``); returns what to announce."""
         ...
 
+    def last_is_next(self) -> bool:
+        """Whether :meth:`declare_last` now would make the round after the one under way the last (its bidding has
+        begun), rather than the one under way or the next to be dealt (a table that plays a set number of rounds
+        refuses a last round it will not deal)."""
+        ...
+
     def panel(self, seats: str, note: str = "") -> Panel:
         """The table message for the round under way (or just ended).  ``seats`` is the table's seat
         line; ``note`` what just happened (shown just above whose turn it is)."""

@@ -373,6 +373,9 @@ class CardsMatch:
     def declare_last(self) -> str:
         raise NoLastHand()
 
+    def last_is_next(self) -> bool:
+        return False  # (no last hand)
+
     def panel(self, seats: str, note: str = "") -> Panel:
         drawn = panel(self.engine, units(self.rules.stake), self.round_number)
         lines = drawn.text.split("\n")

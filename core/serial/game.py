@@ -316,6 +316,10 @@ class SerialMatch:
 
         return decision
 
+    def last_is_next(self) -> bool:
+        live = self.live_round
+        return self.session is not None and live is not None and bool(live.history)
+
     def declare_last(self) -> str:
         self.last_declared = True
         if self.session is None:

@@ -1085,3 +1085,22 @@ async def test_a_mention_in_a_bid_is_quoted_back_one_way(harness: Harness, args:
     refused = await h.do(actor(h.to_act()), "bid", *args)
     assert not refused.ok and refused.text == said, refused.text
     assert event_count(h) == before
+
+
+async def test_last_at_a_table_of_set_rounds_declares_no_round_it_will_not_deal(harness: Harness) -> None:
+    """`start rounds=2`: in round 2, once bidding began, `last` announced "Round 3 is the last hand at double
+    stake", a round the table never deals (it closes after round 2); refused, nothing stored.  Before the last
+    round's bidding `last` still makes it the last hand (doubled here)."""
+    h = harness
+    await open_three(h, "rounds=2", "last_hand_double=on")
+    first = await h.do(ALICE, "last")  # round 1, before its bidding: round 1 is the last hand
+    assert first.ok and any("Round 1 is the last hand at double stake" in m.text for m in h.notifier.messages)
+    assert live_round(h.table()).stake == 2
+    assert (await h.do(ADMIN, "end")).ok
+    await open_three(h, "rounds=1", "last_hand_double=on")
+    assert (await h.do(actor(h.to_act()), "bid", "1", "9")).ok  # the table's only round: bidding begun
+    before = event_count(h)
+    refused = await h.do(ALICE, "last")
+    assert not refused.ok and refused.text == ("This table plays 1 round (rounds=1): the round under way is already "
+                                               "its last, and its bidding has begun."), refused.text
+    assert event_count(h) == before and not any("Round 2" in m.text for m in h.notifier.messages)

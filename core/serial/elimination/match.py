@@ -266,6 +266,9 @@ class EliminationMatch:
     def declare_last(self) -> str:
         raise NoLastHand()
 
+    def last_is_next(self) -> bool:
+        return False  # (no last hand)
+
     # -- what players see -------------------------------------------------------------------------
     def panel(self, seats: str, note: str = "") -> Panel:
         standing = E.standing_lines(self.still_in, self.safe)
