@@ -145,7 +145,7 @@ class Lobby:
                                      "max_rounds": max_rounds}
             if host_level:
                 event["host_level"] = host_level
-            reply = Reply(M.opened(game.describe(rules)), private=True)
+            reply = Reply(M.opened(game.describe(rules), max_rounds), private=True)
             try:
                 await rt.commit(table, [event], cmd, reply)
             except Exception:

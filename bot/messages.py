@@ -169,8 +169,10 @@ def lobby_message(table: TableState, fresh: bool = False) -> Message:
         text = "🃏 This table is closed." + (f" {reason[:1].upper()}{reason[1:]}" if reason != "" else "")
         return table_message(table, text, MessageKind.LOBBY, panel="lobby")
     terms = with_units(table.game.terms(table.rules), None)  # "classic, stake 2 units"; an elimination's own
+    limit = f", {rounds(table.max_rounds)}" if table.max_rounds else ""
     text = (
-        f"🃏 **{table.game.title}** — {mention(table.host)} opened a table ({terms}, up to {table.seat_limit} seats).\n"
+        f"🃏 **{table.game.title}** — {mention(table.host)} opened a table ({terms}, up to {table.seat_limit} seats"
+        f"{limit}).\n"
         f"Seated ({len(table.seats)}/{table.seat_limit}): {seat_list(table)}\n"
         + ("Press **Join** to sit down; the host presses **Deal** to start." if table.status == TableStatus.LOBBY
            else "Play is under way.")
@@ -185,7 +187,8 @@ def panel_message(table: TableState, settings: Mapping[str, Any] | None, *, note
     assert table.match is not None
     panel: Panel = table.match.panel(seat_list(table), note)
     text = panel.text + (f"\n🔚 {closes_at_count(table.closing_by)}" if table.closing_by is not None and table.live
-                         else "")
+                         else "") + (f"\n🔢 {round_of_limit(table.rounds_settled + 1, table.max_rounds)}"
+                                    if table.max_rounds and table.live else "")
     return table_message(table, with_units(text, settings), MessageKind.TABLE, panel="table", fresh=fresh,
                          buttons=tuple(button(c) for c in panel.controls), to_act=table.to_act, note=note)
 
@@ -255,8 +258,19 @@ def done(spec: CommandSpec) -> str:
     return spec.done or "Done."
 
 
-def opened(description: str) -> str:
-    return f"You opened a table: {description}"
+def opened(description: str, max_rounds: int = 0) -> str:
+    """The reply to ``start``; ``max_rounds``: the rounds the table plays before it closes (0: until it is ended)."""
+    return f"You opened a table: {description}" + (f" It plays {rounds(max_rounds)}, then closes." if max_rounds
+                                                    else "")
+
+
+def rounds(n: int) -> str:
+    return f"{n:,} round{'' if n == 1 else 's'}"
+
+
+def round_of_limit(number: int, most: int) -> str:
+    """A table of set rounds, in its table message: which of them is under way."""
+    return f"Round {number:,} of the {rounds(most)} this table plays" + (": its last." if number >= most else ".")
 
 
 def seated(seated: int, seat_limit: int) -> str:

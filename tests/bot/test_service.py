@@ -1104,3 +1104,20 @@ async def test_last_at_a_table_of_set_rounds_declares_no_round_it_will_not_deal(
     assert not refused.ok and refused.text == ("This table plays 1 round (rounds=1): the round under way is already "
                                                "its last, and its bidding has begun."), refused.text
     assert event_count(h) == before and not any("Round 2" in m.text for m in h.notifier.messages)
+
+
+async def test_a_table_of_set_rounds_says_so_where_players_look(harness: Harness) -> None:
+    """`start rounds=2` was shown nowhere — not the reply, the lobby, the table message nor `status` — and the table
+    closed after round 2 without warning."""
+    h = harness
+    opened = await h.do(ALICE, "start", "rounds=2")
+    assert opened.ok and opened.text.endswith("It plays 2 rounds, then closes."), opened.text
+    assert (await h.do(BOB, "join")).ok and (await h.do(ALICE, "deal")).ok
+    lobbies = [m.text for m in h.notifier.messages if m.panel == "lobby"]
+    assert lobbies and all("up to 12 seats, 2 rounds)" in t for t in lobbies), lobbies
+    status = await h.do(ALICE, "status")
+    assert status.text.endswith("🔢 Round 1 of the 2 rounds this table plays."), status.text
+    assert (await h.do(actor(h.to_act()), "bid", "1", "9")).ok
+    assert (await h.do(actor(h.to_act()), "challenge")).ok  # heads-up: counted, and round 2 dealt
+    assert h.table().rounds_settled == 1 and h.table().live
+    assert (await h.do(ALICE, "status")).text.endswith("🔢 Round 2 of the 2 rounds this table plays: its last.")
