@@ -159,6 +159,16 @@ class Lobby:
         async with rt.lock(cmd.key):
             table = rt.need_table(cmd.key)
             uid = cmd.actor.user_id
+            if uid in table.seats and table.leaving(uid) and table.status == TableStatus.PLAYING:
+                if uid in table.kicked:
+                    raise UserError(R.REMOVED_BY_HOST, "already-leaving")
+                # leaving after the round (their `leave`, or the timer's turns): `join` was "You are already
+                # seated" and the leave could not be taken back
+                reply = Reply(M.STAYING)
+                await rt.commit(table, [{"t": "stay", "player": uid}], cmd, reply)
+                rt.post([M.lobby_message(table), M.panel_message(table, rt.cached_settings(table.key.server))
+                         if table.live else None])
+                return reply
             if uid in table.seats:
                 raise UserError(R.ALREADY_SEATED, "already-seated")
             if table.status != TableStatus.LOBBY:
@@ -211,7 +221,8 @@ class Lobby:
         cost = "" if lobby or kicked or table.match is None else table.match.leave_cost(player, table.pending_leave)
         cost = M.with_units(cost, self.rt.cached_settings(table.key.server))
         reply = Reply(M.removed(table.name(player) if kicked else None, now=lobby) + (f" {cost}" if cost else ""))
-        await self.rt.commit(table, [{"t": "leave", "player": player}], cmd, reply)
+        await self.rt.commit(table, [{"t": "leave", "player": player, **({"kicked": True} if kicked else {})}], cmd,
+                             reply)
         self.rt.post([M.lobby_message(table), self._leaving_panel(table, player)])
         return reply
 

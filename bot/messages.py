@@ -313,6 +313,9 @@ def away(player: str, turns: int) -> str:
     return f"💤 {mention(player)} let {turns} turns in a row run out and leaves the table after this round."
 
 
+STAYING = "You stay at the table: you no longer leave after this round."
+
+
 def leaving_note(player: str) -> str:
     return f"{mention(player)} leaves the table after this round."
 

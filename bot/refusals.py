@@ -48,6 +48,7 @@ __all__ = [
     "PLAY_NOT_STARTED",
     "PLAY_UNDER_WAY",
     "RECORD_HELD_BACK",
+    "REMOVED_BY_HOST",
     "STAKE_NOT_POSITIVE",
     "START_USAGE",
     "STATS_USAGE",
@@ -172,6 +173,7 @@ def no_one_named(typed: str, count: int) -> str:
 
 THAT_PLAYER_NOT_SEATED = "That player is not seated at this table."
 ALREADY_LEAVING = "That seat is already leaving after this round."
+REMOVED_BY_HOST = "The host removed you from this table after this round; you cannot take that back."
 HOST_CANNOT_BE_KICKED = "The host cannot be removed from the lobby; `end` the table instead."
 HOST_CANNOT_LEAVE = "The host cannot leave the lobby; `end` the table instead."
 ONLY_HOST_DEALS = "Only the host deals."

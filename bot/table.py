@@ -6,7 +6,8 @@ The table keeps seats, the lobby, names and timers' marks; everything about play
 :class:`~core.game.Match`, fed the deal and action payloads the game itself wrote.  Events::
 
     {"t": "open", "host", "host_name", "game"?, "rules", "seats", "computers": [[id, name, level]], "max_rounds", "at"}
-    {"t": "join", "player", "name", "at"}         {"t": "leave", "player", "at"}   (kick too)
+    {"t": "join", "player", "name", "at"}         {"t": "leave", "player", "kicked"?: true, "at"}   (kick too)
+    {"t": "stay", "player", "at"}   (a player leaving after the round, by their own word or the timer's, stays)
     {"t": "deal", "players", ...the game's deal payload..., "seed" (the computer seats' secret), "at"}
     {"t": "act", ...the game's action payload..., "timeout"?: true, "at"}
     {"t": "last", "at"}                             {"t": "end", "by", "reason", "at"}
@@ -60,6 +61,7 @@ class TableState:
         self.match: Match | None = None
         self.matches: list[Match] = []
         self.pending_leave: set[str] = set()
+        self.kicked: set[str] = set()  # those of pending_leave the host removed (they cannot ``join`` to stay)
         self.away: dict[str, int] = {}  # player -> turns in a row the timer played for them (see AWAY_TURNS)
         self._last_act: tuple[str, bool] | None = None  # who moved last, and whether the timer did
         self.last_declared = False
@@ -171,6 +173,11 @@ class TableState:
                 self.seats.remove(event["player"])
             else:
                 self.pending_leave.add(event["player"])
+                if event.get("kicked"):
+                    self.kicked.add(event["player"])
+        elif kind == "stay":
+            self.pending_leave.discard(event["player"])
+            self.away.pop(event["player"], None)
         elif kind == "deal":
             self._last_act = None  # a timed-out turn in the last round and one in this are two turns
             self.computer_seed = str(event.get("seed", ""))  # "" in deals stored before it was drawn
@@ -224,6 +231,7 @@ class TableState:
         """Carry the game on at these seats (a seat change between rounds); what that settles, if the
         game ends there (the card game with one player left in it)."""
         self.pending_leave.clear()
+        self.kicked.clear()
         self.seats = [p for p in self.seats if p in players] + [p for p in players if p not in self.seats]
         self.host = self.successor_host(players)
         self.match = self._new_match(players)

@@ -1121,3 +1121,24 @@ async def test_a_table_of_set_rounds_says_so_where_players_look(harness: Harness
     assert (await h.do(actor(h.to_act()), "challenge")).ok  # heads-up: counted, and round 2 dealt
     assert h.table().rounds_settled == 1 and h.table().live
     assert (await h.do(ALICE, "status")).text.endswith("🔢 Round 2 of the 2 rounds this table plays: its last.")
+
+
+async def test_a_player_leaving_after_the_round_joins_again_to_stay(harness: Harness) -> None:
+    """`leave` mid-round, then `join`: "You are already seated at this table", the seat still marked leaving, and
+    after the round they were gone — the leave could not be taken back.  `join` now takes it back (stored, so a
+    restart keeps it); a seat the host removed cannot be kept this way."""
+    h = harness
+    await open_three(h)
+    assert (await h.do(CAROL, "leave")).ok and CAROL.user_id in h.table().pending_leave
+    stayed = await h.do(CAROL, "join")
+    assert stayed.ok and stayed.text == "You stay at the table: you no longer leave after this round.", stayed.text
+    assert CAROL.user_id not in h.table().pending_leave
+    assert "(leaving)" not in (await h.do(ALICE, "status")).text
+    await h.restart()
+    assert CAROL.user_id not in h.table().pending_leave and CAROL.user_id in h.table().players_for_next_deal()
+    assert (await h.do(CAROL, "join")).text == "You are already seated at this table."  # nothing to take back
+    assert (await h.do(ALICE, "kick", "<@U3>")).ok
+    before = event_count(h)
+    refused = await h.do(CAROL, "join")
+    assert not refused.ok and "host removed you" in refused.text and event_count(h) == before
+    assert CAROL.user_id not in h.table().players_for_next_deal()
