@@ -373,6 +373,19 @@ def help_text(sections: Sequence[tuple[str, Sequence[CommandSpec]]], game_title:
     return "\n".join(lines)
 
 
+def command_help(spec: CommandSpec) -> str:
+    """``help <command>``: its line, each option it takes, and the other names it answers to."""
+    lines = [f"`{spec.name}` — {spec.help}"]
+    for param in spec.params:
+        limits = (f" ({param.low:,} to {param.high:,})" if param.low is not None and param.high is not None
+                  and not {str(param.low), str(param.high)} <= set(re.findall(r"[0-9]+", param.help)) else "")
+        choices = f" (one of {', '.join(v for v, _ in param.choices)})" if param.choices else ""
+        lines.append(f"• `{param.name}` — {param.help}{limits}{choices}")
+    if spec.aliases:
+        lines.append("Also answers to " + ", ".join(f"`{a}`" for a in spec.aliases) + ".")
+    return "\n".join(lines)
+
+
 def rules_without_table(description: str, table_here: bool = False) -> str:
     """A new table's rules: where none is open, or (``table_here``) where one of another game is."""
     return ("A new table of that game would play: " if table_here else "No table here. A new table would play: "

@@ -15,7 +15,7 @@ from core.registry import DEFAULT_GAME, GAMES, get_game
 
 from . import messages as M
 from . import refusals as R
-from .commands import game_of_command, games_with_preset, table_commands
+from .commands import game_of_command, games_with_preset, resolve, table_commands
 from .discretion import NOTE_MONTH, Discretion, history_setting, only_period, refused
 from .ledger import fewest_payments, period_of
 from .model import Command, JsonValue, Message, MessageKind, Reply, TableKey, render_mentions
@@ -179,7 +179,14 @@ class Reports:
 
     async def help(self, cmd: Command) -> Reply:
         """The table's game's moves and reads (every game's, where no table is open), then the table's
-        own commands, by section; ``data["commands"]`` names each command listed."""
+        own commands, by section; ``data["commands"]`` names each command listed.  ``help bid``: that command
+        alone, its options and other names (it answered with the whole list, whatever was asked)."""
+        asked = " ".join(cmd.args).strip()
+        if asked:
+            spec = resolve(asked.lstrip("/").removeprefix("liars ").strip())
+            if spec is None:
+                return Reply(R.unknown_command(asked), ok=False, code="unknown-command")
+            return Reply(M.command_help(spec), data={"commands": [spec.name]})
         table = self.rt.tables.get(cmd.key)
         games = [table.game] if table is not None else list(GAMES.values())
         own = table_commands()

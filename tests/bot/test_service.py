@@ -1142,3 +1142,18 @@ async def test_a_player_leaving_after_the_round_joins_again_to_stay(harness: Har
     refused = await h.do(CAROL, "join")
     assert not refused.ok and "host removed you" in refused.text and event_count(h) == before
     assert CAROL.user_id not in h.table().players_for_next_deal()
+
+
+@pytest.mark.parametrize(("asked", "first"), [
+    (("bid",), "`bid` — "), (("raise",), "`bid` — "), (("/liars", "sheet"), "`sheet` — "), (("DECLARE",), "`declare` — ")])
+async def test_help_with_a_command_explains_that_command(harness: Harness, asked: tuple[str, ...], first: str) -> None:
+    """`help bid` answered with the whole list, and `help nonsense` too (ok): the command asked about is explained —
+    its line, its options, its other names — and an unknown one is refused."""
+    h = harness
+    reply = await h.do(ALICE, "help", *asked)
+    assert reply.ok and reply.text.startswith(first) and "Liar's Poker commands" not in reply.text, reply.text
+    if first == "`bid` — ":
+        assert "• `digit` — Which digit (0-9)\n" in reply.text and "Also answers to `b`, `raise`, `r`." in reply.text
+    unknown = await h.do(ALICE, "help", "nonsense")
+    assert not unknown.ok and unknown.text == "Unknown command 'nonsense'. Try `help`."
+    assert (await h.do(ALICE, "help")).text.startswith("Liar's Poker commands")
