@@ -17,7 +17,17 @@ from . import messages as M
 from . import refusals as R
 from .commands import games_with_preset, usual_formats
 from .model import Command, Message, MessageKind, Reply, TableKey
-from .parsing import UserError, joined_options, positive_int, same_value, sentence, shown_name, stake, user_ref
+from .parsing import (
+    UserError,
+    in_the_way,
+    joined_options,
+    positive_int,
+    same_value,
+    sentence,
+    shown_name,
+    stake,
+    user_ref,
+)
 from .runtime import Runtime
 from .settings import game_defaults
 from .table import TableState, TableStatus
@@ -34,27 +44,6 @@ def _rules(game: Game, preset: str | None, server: dict[str, Any], typed: dict[s
     if "stake" in overrides:
         overrides["stake"] = stake(overrides["stake"], low=0)
     return game.make_rules(preset.lower() if preset else None, overrides)
-
-
-def _in_the_way(game: Game, preset: str | None, server: dict[str, Any], typed: dict[str, str]) -> str:
-    """When what was typed makes rules with the game's own value of some of this server's defaults but not with
-    the server's (a server of ``format=elimination stake=0``, then ``start format=rounds``): a sentence naming them,
-    so the refusal does not read as if the person had typed them; else ""."""
-    blamed = []
-    for name, value in server.items():
-        if name in typed:
-            continue
-        try:
-            _rules(game, preset, {k: v for k, v in server.items() if k != name}, typed)
-        except (ValueError, TypeError):
-            continue
-        blamed.append(f"{name}={value}")
-    if not blamed:
-        return ""
-    names = " and ".join(b.split("=")[0] for b in blamed)
-    if len(blamed) == 1:
-        return f" This server's default is {blamed[0]}: give your own {names} with the command."
-    return f" This server's defaults are {' and '.join(blamed)}: give your own {names} with the command."
 
 
 def _start_options(cmd: Command) -> tuple[dict[str, str], list[str]]:
@@ -132,8 +121,8 @@ class Lobby:
             try:
                 rules = _rules(game, preset, server_options, opts)
             except (ValueError, TypeError) as exc:
-                raise UserError(sentence(str(exc)) + _in_the_way(game, preset, server_options, opts),
-                                "bad-option") from None
+                blame = in_the_way(lambda server: _rules(game, preset, server, opts), server_options, opts)
+                raise UserError(sentence(str(exc)) + blame, "bad-option") from None
             if max_rounds and not game.settles_each_round(rules):  # it would close with nobody paid or winning
                 raise UserError(R.NO_ROUND_LIMIT, "bad-option")
             bots = [(f"cpu-{n.lower()}", f"{n} ({level})", level) for n in COMPUTER_NAMES[:computers]]

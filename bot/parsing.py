@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -82,6 +82,28 @@ def positive_int(value: Any, name: str, *, default: int, low: int, high: int) ->
     if not low <= n <= high:
         raise UserError(R.out_of_range(name, n, low, high), "bad-option")
     return n
+
+
+def in_the_way(build: Callable[[dict[str, Any]], object], server: Mapping[str, Any], typed: Collection[str]) -> str:
+    """When rules ``build`` cannot make with this server's default options ``server`` can be made with the game's own
+    value of some of them none of which was ``typed`` (a server of ``format=elimination stake=0``, then ``start
+    format=rounds`` or ``config format=rounds``): a sentence naming them, so that the refusal does not read as if the
+    person had typed them; else ""."""
+    blamed = []
+    for name, value in server.items():
+        if name in typed:
+            continue
+        try:
+            build({k: v for k, v in server.items() if k != name})
+        except (ValueError, TypeError, UserError):
+            continue
+        blamed.append(f"{name}={value}")
+    if not blamed:
+        return ""
+    names = " and ".join(b.split("=")[0] for b in blamed)
+    if len(blamed) == 1:
+        return f" This server's default is {blamed[0]}: give your own {names} with the command."
+    return f" This server's defaults are {' and '.join(blamed)}: give your own {names} with the command."
 
 
 def stake(value: Any, *, low: int = 1) -> int:

@@ -22,6 +22,7 @@ from .model import Command, JsonValue, Message, MessageKind, Reply, TableKey, re
 from .parsing import (
     LOOK_ALIKES,
     UserError,
+    in_the_way,
     invisible,
     is_period,
     joined_options,
@@ -233,6 +234,8 @@ class Reports:
             first = given.setdefault(n, v)  # (the server's own settings' text compared as typed: `currency=yes`)
             if (first != v) if n in _SETTINGS_AS_TYPED else same_value(first) != same_value(v):
                 raise UserError(R.given_twice(n), "bad-option")
+        if all(n == "game" for n, _ in pairs):  # `config cards` alone said "Settings saved." and saved nothing new
+            return Reply(M.settings_text(settings, GAMES))
         named = next((v.lower() for n, v in pairs if n == "game"), DEFAULT_GAME)  # whose defaults change
         if named not in GAMES:
             raise UserError(R.unknown_game(GAMES), "bad-option")
@@ -271,10 +274,17 @@ class Reports:
             else:
                 # (stake 0 is for the game's rules to take or refuse: the elimination's, for dinner, takes it)
                 options[name] = str(stake(value, low=0)) if name == "stake" else value
+        typed = {n for n, _ in pairs}
         try:
-            game.make_rules(preset, options)
+            made = game.make_rules(preset, options).to_dict()
         except (ValueError, TypeError) as exc:
-            raise UserError(sentence(str(exc)), "bad-option") from None
+            untyped = {k: v for k, v in game_defaults(settings, game.name)[1].items() if k not in typed}
+            blame = in_the_way(lambda kept: game.make_rules(preset, {**kept, **{k: v for k, v in options.items()
+                                                                                  if k in typed}}), untyped, typed)
+            raise UserError(sentence(str(exc)) + blame, "bad-option") from None
+        for name in typed & options.keys() & made.keys():  # as the rules read it: `rebid=YES` is kept as "on"
+            value = made[name]
+            options[name] = ("on" if value else "off") if isinstance(value, bool) else str(value)
         settings = with_game_defaults(settings, game.name, preset, options)
         return await rt.save_settings(cmd, settings, version, lambda saved: Reply(M.settings_saved(saved, GAMES)))
 

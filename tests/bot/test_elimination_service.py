@@ -322,3 +322,22 @@ async def test_a_server_default_in_the_way_of_what_was_typed_is_named_as_the_ser
     assert not own.ok and "server" not in own.text and "stake=0 is for format=elimination" in own.text, own
     assert (await h.do(ALICE, "start", "format=rounds", "stake=3")).ok
     assert h.table().rules.to_dict()["stake"] == 3
+
+
+async def test_config_names_a_default_in_the_way_and_keeps_options_as_the_rules_read_them(harness: Harness) -> None:
+    """`config format=rounds` on a server of `format=elimination stake=0` was refused for a stake the admin never
+    typed, in words that read as if they had; `rebid=YES`/`skunk=1` read back raw (the rules read them as on);
+    `config cards` alone said "Settings saved." with nothing to save."""
+    h = harness
+    assert (await h.do(ADMIN, "config", "format=elimination", "stake=0")).ok
+    refused = await h.do(ADMIN, "config", "format=rounds")
+    assert not refused.ok and refused.text.endswith(
+        "This server's default is stake=0: give your own stake with the command."), refused.text
+    own = await h.do(ADMIN, "config", "format=rounds", "stake=0")  # typed: the rules' words alone
+    assert not own.ok and "server's default" not in own.text
+    saved = await h.do(ADMIN, "config", "format=rounds", "stake=2", "rebid=YES", "skunk=1", "rank_order=zero_high")
+    assert saved.ok and "format=rounds, stake=2, rebid=on, skunk=on, rank_order=zero-high;" in saved.text, saved.text
+    before = (await h.do(ADMIN, "config")).text
+    alone = await h.do(ADMIN, "config", "cards")
+    assert alone.ok and not alone.text.startswith("Settings saved.") and alone.text == before
+    assert (await h.do(ALICE, "start")).ok and h.table().rules.to_dict()["rebid"] is True
