@@ -376,6 +376,8 @@ def _parse(text: str, capitals: bool = True) -> Declaration:
             counted.append((k, count))
             continue
         before = len(found)
+        if word == "one" and nxt == "pair" and not grouped:
+            continue  # "one pair": poker's name for a pair ("I don't know the word 'one'")
         if (word in _KICKER_COUNTS and not grouped and nxt == ("kicker" if word in ("one", "1") else "kickers")
                 and k and words[k - 1] in ("with", "and")):
             continue  # "with three kickers": how many (the hand's own number), not a three ("with a three kicker")

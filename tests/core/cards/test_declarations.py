@@ -129,6 +129,8 @@ T = HandType
         ("two pair, kings and fours with one kicker", T.TWO_PAIR, (13, 4)),
         ("pair of sevens with a king and two kickers", T.PAIR, (7, 13)),
         ("pair of aces with a four kicker", T.PAIR, (14, 4)),  # one kicker named: the four (A-A-4-3-2)
+        ("one pair", T.PAIR, ()),  # poker's name ("I don't know the word 'one'")
+        ("one pair of kings", T.PAIR, (13,)),
     ],
 )
 def test_the_parser_reads_what_people_type(text: str, kind: HandType, ranks: tuple[int, ...]) -> None:
