@@ -386,6 +386,11 @@ def command_help(spec: CommandSpec) -> str:
     return "\n".join(lines)
 
 
+def preset_rules(preset: str, description: str) -> str:
+    """``rules salomon``: what a new table of that preset would play here."""
+    return f"A new table of preset {preset} would play: {description}"
+
+
 def rules_without_table(description: str, table_here: bool = False) -> str:
     """A new table's rules: where none is open, or (``table_here``) where one of another game is."""
     return ("A new table of that game would play: " if table_here else "No table here. A new table would play: "

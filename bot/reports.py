@@ -170,6 +170,15 @@ class Reports:
         # the game asked for (`rules cards`, `rules game=cards`; it described the serial game whatever was named)
         named = cmd.options.get("game") or next((w.partition("=")[2] or w for w in cmd.args), None)
         asked = str(named).strip().lower() if named is not None else None
+        if asked is not None and asked not in GAMES and len(owners := games_with_preset(asked)) == 1:
+            # a preset, as `start salomon` and `config salomon` take one bare ("Unknown game"): a new table of it
+            game = get_game(owners[0])
+            _, options = game_defaults(settings, game.name)
+            try:
+                rules = game.make_rules(asked, options)
+            except (ValueError, TypeError) as exc:  # (as `start salomon` here would be refused)
+                raise UserError(sentence(str(exc)), "bad-option") from None
+            return Reply(M.with_units(M.preset_rules(asked, game.describe(rules)), settings))
         if asked is not None and asked not in GAMES:  # (at a table `rules chess` showed the table's rules)
             raise UserError(R.unknown_game(GAMES), "bad-option")
         if table is not None and asked in (None, table.game.name):  # the game's money tokens in the server's unit

@@ -882,6 +882,10 @@ async def test_rules_without_a_table_describe_the_game_named(harness: Harness) -
         assert said.startswith("No table here. A new table would play: Liar's Poker with cards, preset knockout"), said
     assert "Preset classic" in (await h.do(BOB, "rules")).text
     assert (await h.do(BOB, "rules", "chess")).code == "bad-option"
+    # a bare preset, as `start salomon` takes one ("Unknown game"): a new table of it, with this server's options
+    for preset, begins in (("salomon", "Preset salomon"), ("Knockout", "Liar's Poker with cards, preset knockout")):
+        said = (await h.do(BOB, "rules", preset)).text
+        assert said.startswith(f"A new table of preset {preset.lower()} would play: {begins}"), said
     # at a table: its own rules, or another game's as a new table's; an unknown game refused (it showed the table's)
     assert (await h.do(ALICE, "start", "salomon")).ok
     assert "Preset salomon" in (await h.do(BOB, "rules")).text and "Preset salomon" in (
