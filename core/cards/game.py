@@ -407,6 +407,8 @@ class CardsMatch:
         if verb != "hint":
             raise ActionParseError(f"the card game's read is hint, not {quoted(verb)}")
         round_ = self.engine.round
+        if player in self.engine.out:  # ("It is not your turn: nothing to decide yet", said to a player knocked out)
+            return "You are out of this game: nothing to decide."
         if round_ is None or round_.is_over:
             return "No round is under way."
         return explain(view_of(round_, player))

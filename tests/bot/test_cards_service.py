@@ -161,6 +161,8 @@ async def test_a_player_who_is_out_is_told_so_in_words_not_by_id(harness: Harnes
     assert not refused.ok and refused.code == "not-seated"
     assert refused.text == "You are not playing in this round (you are out, or joined after it was dealt)."
     assert out not in refused.text
+    hint = await h.do(actor(out), "hint")  # it said "It is not your turn: nothing to decide yet", as if one came
+    assert hint.text == "You are out of this game: nothing to decide.", hint.text
 
 
 async def test_config_sets_each_games_defaults_and_rules_explain_the_card_game(harness: Harness) -> None:
