@@ -1149,7 +1149,8 @@ async def test_a_player_leaving_after_the_round_joins_again_to_stay(harness: Har
 
 
 @pytest.mark.parametrize(("asked", "first"), [
-    (("bid",), "`bid` — "), (("raise",), "`bid` — "), (("/liars", "sheet"), "`sheet` — "), (("DECLARE",), "`declare` — ")])
+    (("bid",), "`bid` — "), (("raise",), "`bid` — "), (("/liars", "sheet"), "`sheet` — "),
+    (("DECLARE",), "`declare` — ")])
 async def test_help_with_a_command_explains_that_command(harness: Harness, asked: tuple[str, ...], first: str) -> None:
     """`help bid` answered with the whole list, and `help nonsense` too (ok): the command asked about is explained —
     its line, its options, its other names — and an unknown one is refused."""
