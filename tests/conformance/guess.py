@@ -167,6 +167,9 @@ class GuessMatch:
     def declare_last(self) -> str:
         return "📣 This is the last round."
 
+    def last_is_next(self) -> bool:
+        return False  # (`last` names the round under way, begun or not)
+
     def panel(self, seats: str, note: str = "") -> Panel:
         lines = [f"🔢 Guess the number (1-{self.rules.high})", f"Seats: {seats}"]
         if note:
