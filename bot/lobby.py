@@ -149,8 +149,8 @@ class Lobby:
             table = rt.need_table(cmd.key)
             uid = cmd.actor.user_id
             if uid in table.seats and table.leaving(uid) and table.status == TableStatus.PLAYING:
-                if uid in table.kicked:
-                    raise UserError(R.REMOVED_BY_HOST, "already-leaving")
+                if uid not in table.own_leave:
+                    raise UserError(R.REMOVED_BY_HOST if uid in table.kicked else R.LEAVE_STANDS, "already-leaving")
                 # leaving after the round (their `leave`, or the timer's turns): `join` was "You are already
                 # seated" and the leave could not be taken back
                 reply = Reply(M.STAYING)
@@ -210,8 +210,8 @@ class Lobby:
         cost = "" if lobby or kicked or table.match is None else table.match.leave_cost(player, table.pending_leave)
         cost = M.with_units(cost, self.rt.cached_settings(table.key.server))
         reply = Reply(M.removed(table.name(player) if kicked else None, now=lobby) + (f" {cost}" if cost else ""))
-        await self.rt.commit(table, [{"t": "leave", "player": player, **({"kicked": True} if kicked else {})}], cmd,
-                             reply)
+        marked = {"kicked": True} if kicked else {"own": True}  # (an own leave may be taken back by `join`)
+        await self.rt.commit(table, [{"t": "leave", "player": player, **marked}], cmd, reply)
         self.rt.post([M.lobby_message(table), self._leaving_panel(table, player)])
         return reply
 
@@ -227,7 +227,7 @@ class Lobby:
         assert table.match is not None
         cost = M.with_units(table.match.leave_cost(player, table.pending_leave),
                             self.rt.cached_settings(table.key.server))
-        await self.rt.commit(table, [{"t": "leave", "player": player}])
+        await self.rt.commit(table, [{"t": "leave", "player": player, "own": True}])
         told = [M.table_message(table, M.away(player, turns), MessageKind.INFO), M.lobby_message(table),
                 self._leaving_panel(table, player)]
         if cost:  # in the second person, as `leave` answers it: to them alone

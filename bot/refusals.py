@@ -30,6 +30,7 @@ __all__ = [
     "KICK_AT_STAKE_PEER",
     "KICK_USAGE",
     "LAST_ALREADY_DECLARED",
+    "LEAVE_STANDS",
     "MAYBE_SAVED",
     "MONEY_ACROSS_GAMES",
     "NOTHING_HELD",
@@ -174,6 +175,7 @@ def no_one_named(typed: str, count: int) -> str:
 THAT_PLAYER_NOT_SEATED = "That player is not seated at this table."
 ALREADY_LEAVING = "That seat is already leaving after this round."
 REMOVED_BY_HOST = "The host removed you from this table after this round; you cannot take that back."
+LEAVE_STANDS = "Your seat leaves this table after this round; that cannot be taken back."
 HOST_CANNOT_BE_KICKED = "The host cannot be removed from the lobby; `end` the table instead."
 HOST_CANNOT_LEAVE = "The host cannot leave the lobby; `end` the table instead."
 ONLY_HOST_DEALS = "Only the host deals."

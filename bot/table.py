@@ -6,7 +6,8 @@ The table keeps seats, the lobby, names and timers' marks; everything about play
 :class:`~core.game.Match`, fed the deal and action payloads the game itself wrote.  Events::
 
     {"t": "open", "host", "host_name", "game"?, "rules", "seats", "computers": [[id, name, level]], "max_rounds", "at"}
-    {"t": "join", "player", "name", "at"}         {"t": "leave", "player", "kicked"?: true, "at"}   (kick too)
+    {"t": "join", "player", "name", "at"}
+    {"t": "leave", "player", "own"?: true, "kicked"?: true, "at"}   (own: their `leave` or the timer's; kicked: a kick)
     {"t": "stay", "player", "at"}   (a player leaving after the round, by their own word or the timer's, stays)
     {"t": "deal", "players", ...the game's deal payload..., "seed" (the computer seats' secret), "at"}
     {"t": "act", ...the game's action payload..., "timeout"?: true, "at"}
@@ -61,7 +62,9 @@ class TableState:
         self.match: Match | None = None
         self.matches: list[Match] = []
         self.pending_leave: set[str] = set()
-        self.kicked: set[str] = set()  # those of pending_leave the host removed (they cannot ``join`` to stay)
+        self.kicked: set[str] = set()  # those of pending_leave the host removed
+        self.own_leave: set[str] = set()  # those of pending_leave who may take it back (``join``): their own or the
+        # timer's leave, as stored since session 36 (a leave stored before says neither: a kick, or not, unknown)
         self.away: dict[str, int] = {}  # player -> turns in a row the timer played for them (see AWAY_TURNS)
         self._last_act: tuple[str, bool] | None = None  # who moved last, and whether the timer did
         self.last_declared = False
@@ -175,8 +178,11 @@ class TableState:
                 self.pending_leave.add(event["player"])
                 if event.get("kicked"):
                     self.kicked.add(event["player"])
+                if event.get("own"):
+                    self.own_leave.add(event["player"])
         elif kind == "stay":
             self.pending_leave.discard(event["player"])
+            self.own_leave.discard(event["player"])
             self.away.pop(event["player"], None)
         elif kind == "deal":
             self._last_act = None  # a timed-out turn in the last round and one in this are two turns
@@ -232,6 +238,7 @@ class TableState:
         game ends there (the card game with one player left in it)."""
         self.pending_leave.clear()
         self.kicked.clear()
+        self.own_leave.clear()
         self.seats = [p for p in self.seats if p in players] + [p for p in players if p not in self.seats]
         self.host = self.successor_host(players)
         self.match = self._new_match(players)

@@ -1148,6 +1148,42 @@ async def test_a_player_leaving_after_the_round_joins_again_to_stay(harness: Har
     assert CAROL.user_id not in h.table().players_for_next_deal()
 
 
+async def test_a_leave_stored_before_it_said_whose_cannot_be_taken_back(harness: Harness) -> None:
+    """A leave stored before session 36 does not say whether it was the player's own or a host's kick: `join` must
+    not undo it (a kicked player sat back down); the timer's leave (three turns played for them) may be."""
+    h = harness
+    await open_three(h)
+    assert (await h.do(ALICE, "kick", "<@U3>")).ok
+    await h.service.close()
+    with sqlite3.connect(h.path) as db:  # the kick as the older version wrote it (the append-only guard lifted)
+        db.execute("DROP TRIGGER events_no_update")
+        changed = db.execute("""UPDATE table_events SET event = replace(event, ',"kicked":true', '')
+                                WHERE event LIKE '%"t":"leave"%'""").rowcount
+        db.execute("""CREATE TRIGGER events_no_update BEFORE UPDATE ON table_events
+                      BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END""")
+    assert changed == 1
+    await h.open()
+    before = event_count(h)
+    refused = await h.do(CAROL, "join")
+    assert not refused.ok and refused.text == "Your seat leaves this table after this round; that cannot be taken back."
+    assert event_count(h) == before and CAROL.user_id not in h.table().players_for_next_deal()
+    await h.do(ADMIN, "end")
+    # the timer's leave: a person it has played three turns for, back in time, stays
+    assert (await h.do(ADMIN, "config", "turn_timeout=60")).ok
+    await open_three(h)
+    away = h.to_act()
+    while not h.table().leaving(away):
+        h.clock.advance(61)
+        await h.service.tick()
+        await h.service.tick()
+        if h.table().live and live_round(h.table()).to_act != away and not h.table().leaving(away):
+            mover = actor(h.to_act())  # the others play on (a challenge ends the round, a new one is dealt)
+            await h.do(mover, "challenge") if live_round(h.table()).standing_bid else await h.do(mover, "bid", "1", "0")
+    stayed = await h.do(actor(away), "join")
+    assert stayed.ok and stayed.text == "You stay at the table: you no longer leave after this round.", stayed.text
+    assert not h.table().leaving(away)
+
+
 @pytest.mark.parametrize(("asked", "first"), [
     (("bid",), "`bid` — "), (("raise",), "`bid` — "), (("/liars", "sheet"), "`sheet` — "),
     (("DECLARE",), "`declare` — ")])
