@@ -224,6 +224,11 @@ class Reports:
         stored, version = await rt.stored_settings(server)
         settings = dict(stored)
         words = _bare_named(joined_options(cmd.args) + [f"{k}={v}" for k, v in cmd.options.items()])
+        only_game = {w.partition("=")[2].strip().lower() for w in words if w.lower().startswith("game=")}
+        if len(only_game) == len(words) == 1:  # `config cards` alone: nothing to change (it said "Settings saved.")
+            if not only_game <= GAMES.keys():
+                raise UserError(R.unknown_game(GAMES), "bad-option")
+            words = []
         if not words:
             return Reply(M.settings_text(settings, GAMES))
         if not await rt.is_admin(cmd, settings):
@@ -243,8 +248,6 @@ class Reports:
             first = given.setdefault(n, v)  # (the server's own settings' text compared as typed: `currency=yes`)
             if (first != v) if n in _SETTINGS_AS_TYPED else same_value(first) != same_value(v):
                 raise UserError(R.given_twice(n), "bad-option")
-        if all(n == "game" for n, _ in pairs):  # `config cards` alone said "Settings saved." and saved nothing new
-            return Reply(M.settings_text(settings, GAMES))
         named = next((v.lower() for n, v in pairs if n == "game"), DEFAULT_GAME)  # whose defaults change
         if named not in GAMES:
             raise UserError(R.unknown_game(GAMES), "bad-option")

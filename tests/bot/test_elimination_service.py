@@ -340,4 +340,8 @@ async def test_config_names_a_default_in_the_way_and_keeps_options_as_the_rules_
     before = (await h.do(ADMIN, "config")).text
     alone = await h.do(ADMIN, "config", "cards")
     assert alone.ok and not alone.text.startswith("Settings saved.") and alone.text == before
+    assert (await h.do(BOB, "config", "cards")).text == before  # a read: anyone may
+    for chess in (("game=chess",), ("GAME=chess",)):  # (the read came before the game was checked: ok, the settings)
+        unknown = await h.do(ADMIN, "config", *chess)
+        assert not unknown.ok and unknown.text.startswith("Unknown game"), unknown.text
     assert (await h.do(ALICE, "start")).ok and h.table().rules.to_dict()["rebid"] is True
