@@ -40,13 +40,14 @@ def whole_number(text: str) -> int:
     thousands of digits (which it refuses with an error of its own).  Raises ``ValueError``."""
     stripped = text.strip()
     if _WHOLE.fullmatch(stripped) is None:
-        if _LONG.fullmatch(stripped) is not None:
+        digits = stripped[1:] if stripped[:1] in ("+", "-") else stripped
+        if digits and digits.isascii() and digits.isdigit():  # only past 100 digits: the leading zeros aside, how many?
+            significant = digits.lstrip("0")
+            if len(significant) <= 100:
+                return int(("-" if stripped[:1] == "-" else "") + (significant or "0"))
             raise TooManyDigits(f"more than 100 digits: {text[:40]!r}", stripped.startswith("-"))
         raise ValueError(f"not a whole number: {text[:40]!r}")
     return int(stripped)
-
-
-_LONG: Final = re.compile(r"[+-]?0*[0-9]{101,}")
 
 
 class TooManyDigits(ValueError):

@@ -31,7 +31,7 @@ def quoted(text: object, most: int = QUOTED_MOST) -> str:
     ``None``), cut alike."""
     if not isinstance(text, str):
         try:
-            shown = json.dumps(text, ensure_ascii=False, default=repr)
+            shown = json.dumps(text, default=repr)  # (ASCII: an invisible or right-to-left mark escaped, as repr does)
         except (TypeError, ValueError):  # (a key that is not text; an int past Python's 4,300 digits)
             try:
                 shown = repr(text)

@@ -75,3 +75,25 @@ def test_each_command_list_is_written_once() -> None:
     assert set(commands()) == own | games
     free = [s.name for s in commands().values() if sum(p.words for p in s.params) > 1]
     assert free == []  # at most one free-text parameter per command
+
+
+@pytest.mark.parametrize(("typed", "value"), [("0" * 100 + "5", 5), ("0" * 101, 0), ("-" + "0" * 150 + "7", -7),
+                                              (" +12 ", 12), ("-0", 0)])
+def test_leading_zeros_do_not_make_a_number_too_long(typed: str, value: int) -> None:
+    """Past 100 characters a number was "too large" however many of them were leading zeros (0…05 is 5)."""
+    from core.commands import whole_number
+
+    assert whole_number(typed) == value
+
+
+@pytest.mark.parametrize(("typed", "negative"), [("9" * 101, False), ("+" + "1" * 500, False), ("-" + "3" * 101, True)])
+def test_more_than_100_digits_is_too_many_not_no_number(typed: str, negative: bool) -> None:
+    from core.commands import TooManyDigits, whole_number
+
+    with pytest.raises(TooManyDigits) as info:
+        whole_number(typed)
+    assert info.value.negative is negative
+    for not_a_number in ("0" * 5000 + "x", "٣" * 101, "", "+", "1_000"):
+        with pytest.raises(ValueError) as plain:
+            whole_number(not_a_number)
+        assert not isinstance(plain.value, TooManyDigits)
