@@ -362,9 +362,11 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 
 
-def help_text(sections: Sequence[tuple[str, Sequence[CommandSpec]]], game_title: str | None) -> str:
-    """``help``: each section's commands with their help lines (at a table: its game's moves only)."""
-    head = f"Liar's Poker commands (this table plays {game_title}):" if game_title else "Liar's Poker commands:"
+def help_text(sections: Sequence[tuple[str, Sequence[CommandSpec]]], game_title: str | None,
+              at_table: bool = True) -> str:
+    """``help``: each section's commands with their help lines (at a table, or ``help cards``: one game's moves)."""
+    head = ("Liar's Poker commands:" if not game_title else f"Liar's Poker commands (this table plays {game_title}):"
+            if at_table else f"Liar's Poker commands for {game_title}:")
     lines = [head]
     for title, specs in sections:
         if specs:
@@ -373,9 +375,10 @@ def help_text(sections: Sequence[tuple[str, Sequence[CommandSpec]]], game_title:
     return "\n".join(lines)
 
 
-def command_help(spec: CommandSpec) -> str:
-    """``help <command>``: its line, each option it takes, and the other names it answers to."""
-    lines = [f"`{spec.name}` — {spec.help}"]
+def command_help(spec: CommandSpec, other_game: str | None = None) -> str:
+    """``help <command>``: its line, each option it takes, and the other names it answers to; ``other_game``: the
+    game it belongs to, where the table here plays another."""
+    lines = [f"`{spec.name}` — {spec.help}" + (f" (in {other_game}: not a move at this table)" if other_game else "")]
     for param in spec.params:
         limits = (f" ({param.low:,} to {param.high:,})" if param.low is not None and param.high is not None
                   and not {str(param.low), str(param.high)} <= set(re.findall(r"[0-9]+", param.help)) else "")

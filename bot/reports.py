@@ -191,14 +191,22 @@ class Reports:
         """The table's game's moves and reads (every game's, where no table is open), then the table's
         own commands, by section; ``data["commands"]`` names each command listed.  ``help bid``: that command
         alone, its options and other names (it answered with the whole list, whatever was asked)."""
-        asked = " ".join(cmd.args).strip()
-        if asked:
-            spec = resolve(asked.lstrip("/").removeprefix("liars ").strip())
-            if spec is None:
-                return Reply(R.unknown_command(asked), ok=False, code="unknown-command")
-            return Reply(M.command_help(spec), data={"commands": [spec.name]})
         table = self.rt.tables.get(cmd.key)
-        games = [table.game] if table is not None else list(GAMES.values())
+        words = [w for w in (a.strip().lstrip("/") for a in cmd.args) if w and w.lower() != "liars"]
+        asked = words[0].lower() if words else ""  # (`help bid 7`: the command; `/liars start`: as typed)
+        if asked and asked not in GAMES:
+            spec = (game_of_command(table.game.name, asked) if table is not None else None) or resolve(asked)
+            if spec is None:
+                return Reply(R.unknown_command(words[0]), ok=False, code="unknown-command")
+            owner = next((g for g in GAMES.values() if game_of_command(g.name, asked) is spec), None)
+            elsewhere = owner if table is not None and owner is not None and owner is not table.game else None
+            return Reply(M.command_help(spec, elsewhere.title if elsewhere is not None else None),
+                         data={"commands": [spec.name]})
+        # `help cards`: that game's commands, as at a table of it (under this server's defaults)
+        named = GAMES[asked] if asked else table.game if table is not None else None
+        rules = (table.rules if table is not None and named is table.game else
+                 named.make_rules(None, {}) if named is not None else None)
+        games = [named] if named is not None else list(GAMES.values())
         own = table_commands()
         sections: list[tuple[str, list[CommandSpec]]] = []
         for game in games:
@@ -209,13 +217,13 @@ class Reports:
             reads.update((s.name, s) for s in game.commands if s.section is Section.READ and s.name not in reads)
         sections.append((SECTION_TITLES[Section.READ], list(reads.values())))
         # `last` declares a table's last round: a game that plays on to its own end has none (it refuses it)
-        no_last = table is not None and not table.game.settles_each_round(table.rules)
+        no_last = named is not None and rules is not None and not named.settles_each_round(rules)
         for section in (Section.TABLE, Section.BOOKS):
             sections.append((SECTION_TITLES[section], [s for s in own if s.section is section
                                                        and not (no_last and s.name == "last")]))
         names: list[JsonValue] = list(dict.fromkeys(s.name for _, specs in sections for s in specs))
-        return Reply(M.help_text(sections, table.game.title if table is not None else None),
-                     data={"commands": names})
+        return Reply(M.help_text(sections, named.title if named is not None else None, at_table=table is not None
+                                 and named is table.game), data={"commands": names})
 
     # -- the server -------------------------------------------------------------------------------
     async def config(self, cmd: Command) -> Reply:

@@ -1198,3 +1198,18 @@ async def test_help_with_a_command_explains_that_command(harness: Harness, asked
     unknown = await h.do(ALICE, "help", "nonsense")
     assert not unknown.ok and unknown.text == "Unknown command 'nonsense'. Try `help`."
     assert (await h.do(ALICE, "help")).text.startswith("Liar's Poker commands")
+    assert (await h.do(ALICE, "help", *asked, "7")).text == reply.text  # the first word is the command
+
+
+async def test_help_names_a_game_or_a_command_of_another_game_than_the_table_s(harness: Harness) -> None:
+    """`help cards` was "Unknown command"; at a card table `help bid` explained the serial game's bid as if it were
+    this table's."""
+    h = harness
+    cards = await h.do(ALICE, "help", "cards")
+    assert cards.ok and cards.text.startswith("Liar's Poker commands for Liar's Poker with cards:"), cards.text
+    assert "`declare`" in cards.text and "`bid`" not in cards.text and "`last`" not in cards.text
+    assert (await h.do(ALICE, "start", "game=cards")).ok
+    bid = await h.do(ALICE, "help", "bid")
+    assert bid.text.startswith("`bid` — ") and "(in Liar's Poker (serial numbers): not a move at this table)" in (
+        bid.text.split("\n")[0]), bid.text
+    assert "not a move" not in (await h.do(ALICE, "help", "declare")).text
