@@ -123,17 +123,21 @@ class LiarsBot(discord.AutoShardedClient):
         self.synced: list[app_commands.AppCommand] = []
         self.forms = FormFlows(self, render)
         self.connected = asyncio.Event()  # set at the gateway's first READY (``_run`` waits for it, bounded)
-        self._working: set[asyncio.Task[Any]] = set()  # the interactions being handled (see close)
+        self._working: dict[asyncio.Task[Any], int] = {}  # the interactions being handled, each task's depth (close)
+        self._closing = False
 
     async def close(self) -> None:
         """Let the interactions under way finish (their commands commit, their answers go), for at most
         ``FINISH_SECONDS``; stop the timers, send what the tables still have queued, then disconnect.  (A SIGTERM
         mid-command closed the HTTP session under the answer, then the store under the command.)"""
-        working = [t for t in self._working if not t.done() and t is not asyncio.current_task()]
-        if working:
-            _, unfinished = await asyncio.wait(working, timeout=FINISH_SECONDS)
-            if unfinished:
-                log.warning("closing with %d interactions still being handled", len(unfinished))
+        self._closing = True  # (an interaction arriving from now on is told to try again, and not started)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + FINISH_SECONDS
+        while working := [t for t in self._working if not t.done() and t is not asyncio.current_task()]:
+            if (left := deadline - loop.time()) <= 0:
+                log.warning("closing with %d interactions still being handled", len(working))
+                break
+            await asyncio.wait(working, timeout=left)
         await self.service.stop_timers()  # (a timeout or a computer's move played now would go unsent)
         try:
             await asyncio.wait_for(self.service.drain(), timeout=10)
@@ -198,8 +202,11 @@ class LiarsBot(discord.AutoShardedClient):
                      work: Callable[[], Awaitable[None]]) -> None:
         started, outcome = time.perf_counter(), "ok"
         task = asyncio.current_task()
-        if task is not None:
-            self._working.add(task)
+        if self._closing and (task is None or task not in self._working):  # a new interaction while stopping
+            await self.send_private(interaction, TEXT["stopping"])
+            return
+        if task is not None:  # (a guarded call within a guarded call counts once more, not as a second task)
+            self._working[task] = self._working.get(task, 0) + 1
         try:
             await work()
         except Exception as exc:
@@ -208,7 +215,10 @@ class LiarsBot(discord.AutoShardedClient):
             await self.send_private(interaction, TEXT["apology"])
         finally:
             if task is not None:
-                self._working.discard(task)
+                if self._working[task] > 1:
+                    self._working[task] -= 1
+                else:
+                    del self._working[task]
             metrics.REQUESTS.labels(PLATFORM, outcome).inc()
             metrics.REQUEST_SECONDS.labels(PLATFORM).observe(time.perf_counter() - started)
 

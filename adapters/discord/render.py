@@ -47,6 +47,7 @@ TEXT = {
     "dm_refusal": "Tables live in server channels: use `/liars` in the channel where you play. "
     "Here I can show what you hold again (`/liars hand`) or `/liars help`.",
     "apology": "Sorry, something went wrong on my side. Please try again in a moment.",
+    "stopping": "The bot is restarting: nothing was done. Please try again in a moment.",
     "cannot_post": "I cannot post in this channel (I need View Channel and Send Messages here), so nobody would see "
     "the table: ask an admin to let me post, or open it in another channel.",
     "bad_input": "I could not read that command's options. `/liars help` lists what each one takes.",

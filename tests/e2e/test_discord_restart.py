@@ -164,9 +164,14 @@ async def test_a_stop_mid_command_lets_the_command_finish_and_its_answer_go(worl
     closing = asyncio.create_task(bot.close())
     await asyncio.sleep(0.5)  # (before: the session was closed by now)
     assert not closing.done() and not bot.is_closed()  # waiting for the interaction under way
+    late = await h.slash(h.bob, "join")  # one arriving while it stops: told so, not started
+    await h.fake.wait_for(lambda: h.fake.callbacks_held == 2)
     gate.set()
     await asyncio.wait_for(closing, timeout=10)
     answers = [m for m in h.fake.interaction_responses(iid) if not m.loading]
     assert len(answers) == 1 and "You opened a table" in answers[0].content, answers
-    await h.restart()  # a new process finds the table the command opened
-    assert h.service.table(h.key) is not None
+    [told] = [m for m in h.fake.interaction_responses(late) if not m.loading]
+    assert told.ephemeral and told.content == "The bot is restarting: nothing was done. Please try again in a moment."
+    await h.restart()  # a new process finds the table the command opened, and Bob not seated at it
+    table = h.service.table(h.key)
+    assert table is not None and str(h.bob.id) not in table.seats
