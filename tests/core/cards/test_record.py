@@ -200,4 +200,3 @@ def test_a_bad_action_in_a_record_is_quoted_as_the_json_it_was(payload: dict[str
     with pytest.raises(ActionParseError) as info:
         action_from_json(payload)
     assert shown in str(info.value), str(info.value)
-
