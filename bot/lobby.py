@@ -149,7 +149,7 @@ class Lobby:
             table = rt.need_table(cmd.key)
             uid = cmd.actor.user_id
             if uid in table.seats and table.leaving(uid) and table.status == TableStatus.PLAYING:
-                if uid not in table.own_leave:
+                if uid in table.pending_leave and uid not in table.own_leave:  # (away, no leave stored yet: stays)
                     raise UserError(R.REMOVED_BY_HOST if uid in table.kicked else R.LEAVE_STANDS, "already-leaving")
                 # leaving after the round (their `leave`, or the timer's turns): `join` was "You are already
                 # seated" and the leave could not be taken back

@@ -202,7 +202,7 @@ class Reports:
             elsewhere = owner if table is not None and owner is not None and owner is not table.game else None
             return Reply(M.command_help(spec, elsewhere.title if elsewhere is not None else None),
                          data={"commands": [spec.name]})
-        # `help cards`: that game's commands, as at a table of it (under this server's defaults)
+        # `help cards`: that game's commands, as at a new table of it (its own default rules)
         named = GAMES[asked] if asked else table.game if table is not None else None
         rules = (table.rules if table is not None and named is table.game else
                  named.make_rules(None, {}) if named is not None else None)
