@@ -169,7 +169,7 @@ def lobby_message(table: TableState, fresh: bool = False) -> Message:
         text = "🃏 This table is closed." + (f" {reason[:1].upper()}{reason[1:]}" if reason != "" else "")
         return table_message(table, text, MessageKind.LOBBY, panel="lobby")
     terms = with_units(table.game.terms(table.rules), None)  # "classic, stake 2 units"; an elimination's own
-    limit = f", {rounds(table.max_rounds)}" if table.max_rounds else ""
+    limit = f", {_plural(table.max_rounds, 'round')}" if table.max_rounds else ""
     text = (
         f"🃏 **{table.game.title}** — {mention(table.host)} opened a table ({terms}, up to {table.seat_limit} seats"
         f"{limit}).\n"
@@ -260,17 +260,14 @@ def done(spec: CommandSpec) -> str:
 
 def opened(description: str, max_rounds: int = 0) -> str:
     """The reply to ``start``; ``max_rounds``: the rounds the table plays before it closes (0: until it is ended)."""
-    return f"You opened a table: {description}" + (f" It plays {rounds(max_rounds)}, then closes." if max_rounds
-                                                    else "")
-
-
-def rounds(n: int) -> str:
-    return f"{n:,} round{'' if n == 1 else 's'}"
+    limit = f" It plays {_plural(max_rounds, 'round')}, then closes." if max_rounds else ""
+    return f"You opened a table: {description}{limit}"
 
 
 def round_of_limit(number: int, most: int) -> str:
     """A table of set rounds, in its table message: which of them is under way."""
-    return f"Round {number:,} of the {rounds(most)} this table plays" + (": its last." if number >= most else ".")
+    return f"Round {number:,} of the {_plural(most, 'round')} this table plays" + (": its last." if number >= most
+                                                                                   else ".")
 
 
 def seated(seated: int, seat_limit: int) -> str:

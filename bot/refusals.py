@@ -186,7 +186,7 @@ LAST_ALREADY_DECLARED = "The last round is already declared."
 
 def last_beyond_limit(rounds: int) -> str:
     return (f"This table plays {rounds:,} round{'s' if rounds != 1 else ''} (rounds={rounds}): the round under way is "
-            "already its last, and its bidding has begun.")
+            "already its last, and it has begun.")
 
 
 def unknown_game(games: Iterable[str]) -> str:

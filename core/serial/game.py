@@ -317,8 +317,8 @@ class SerialMatch:
         return decision
 
     def last_is_next(self) -> bool:
-        live = self.live_round
-        return self.session is not None and live is not None and bool(live.history)
+        session = self.session
+        return session is not None and session.last_hand_if_declared() > len(session.outcomes) + 1
 
     def declare_last(self) -> str:
         self.last_declared = True

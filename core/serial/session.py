@@ -89,16 +89,18 @@ class Session:
         """
         if self._last_hand_round is not None:
             return self._last_hand_round
+        number = self.last_hand_if_declared()
         current = self.round if self.round is not None and not self.round.is_over else None
-        number = len(self.outcomes) + 1
-        if current is not None and current.history:
-            number += 1
-        elif current is not None and self.rules.last_hand_double:
+        if current is not None and not current.history and self.rules.last_hand_double:  # (not once bidding began)
             current.stake *= 2
-        if self.slips is not None:
-            number = min(number, SLIP_ROUNDS)
         self._last_hand_round = number
         return number
+
+    def last_hand_if_declared(self) -> int:
+        """The number of the hand :meth:`declare_last_hand` would make the last now (changing nothing)."""
+        current = self.round if self.round is not None and not self.round.is_over else None
+        number = len(self.outcomes) + (2 if current is not None and current.history else 1)
+        return min(number, SLIP_ROUNDS) if self.slips is not None else number
 
     def slip_position(self) -> int:
         """The slip position the next round plays (SLIPS only)."""

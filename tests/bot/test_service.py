@@ -1106,7 +1106,7 @@ async def test_last_at_a_table_of_set_rounds_declares_no_round_it_will_not_deal(
     before = event_count(h)
     refused = await h.do(ALICE, "last")
     assert not refused.ok and refused.text == ("This table plays 1 round (rounds=1): the round under way is already "
-                                               "its last, and its bidding has begun."), refused.text
+                                               "its last, and it has begun."), refused.text
     assert event_count(h) == before and not any("Round 2" in m.text for m in h.notifier.messages)
 
 
