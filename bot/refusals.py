@@ -68,6 +68,7 @@ __all__ = [
     "given_twice",
     "last_beyond_limit",
     "ledger_word",
+    "newer_table",
     "no_format",
     "no_one_named",
     "not_host_or_admin",
@@ -111,6 +112,11 @@ def unreadable_table(table_id: int) -> str:
     return (f"This channel's table (no. {table_id}) was stored by another version of the bot, which this one cannot "
             "read, so nothing can be played here for now. A server admin can close it with `end` (a round under way "
             "is void: nothing is paid for it); whoever runs the bot will find it named in the log.")
+
+
+def newer_table(table_id: int) -> str:
+    return (f"This channel's table (no. {table_id}) is served by a newer version of the bot than the one that got "
+            "this command (the bot is being updated), so nothing was done. Try again in a minute.")
 
 
 def unreadable_record(table_id: int) -> str:

@@ -43,7 +43,7 @@ from .ports import (
     TableHead,
 )
 from .settings import DEFAULT_SETTINGS, Settings, complete
-from .table import TableState, TableStatus
+from .table import NewerEvent, TableState, TableStatus
 
 __all__ = ["Behind", "SaveFailed", "TableRepository"]
 
@@ -71,11 +71,14 @@ class SaveFailed(UserError):
 class UnreadableTable(UserError):
     """The channel's open table, as stored, is a log this version cannot replay (written by another version that
     read the rules otherwise, say): nothing can be played there.  Said to whoever sends a command there; a server
-    admin's ``end`` closes it as stored (:meth:`~bot.runtime.Runtime.run`).  ``seq``: the events stored, ``cause``:
-    the replay's exception type (its text may quote an event, a serial in it: never shown)."""
+    admin's ``end`` closes it as stored (:meth:`~bot.runtime.Runtime.run`) — unless it is ``newer``: it holds an event
+    of a kind a newer version writes (this process is the older one of a rolling upgrade), so it is that version's
+    table, healthy, and is left alone.  ``seq``: the events stored, ``cause``: the replay's exception type (its text
+    may quote an event, a serial in it: never shown)."""
 
     def __init__(self, table_id: int, seq: int, cause: BaseException) -> None:
-        super().__init__(R.unreadable_table(table_id), "unreadable-table")
+        self.newer = isinstance(cause, NewerEvent)  # an event kind a newer version writes: not broken, not closed
+        super().__init__(R.newer_table(table_id) if self.newer else R.unreadable_table(table_id), "unreadable-table")
         self.table_id = table_id
         self.seq = seq
         self.cause = type(cause).__name__

@@ -139,7 +139,7 @@ class Runtime(TableRepository):
             except SaveFailed:
                 raise
             except UnreadableTable as exc:  # said to the sender (no event's text: a serial may be in it)
-                if cmd.name != "end" or read or not await self.is_admin(cmd):
+                if cmd.name != "end" or read or exc.newer or not await self.is_admin(cmd):
                     log.warning("table %d in %s cannot be read by this version (%s): %s refused", exc.table_id,
                                 cmd.key, exc.cause, cmd.name)
                     raise

@@ -30,7 +30,12 @@ from core.registry import DEFAULT_GAME, get_game
 
 from .model import TableKey
 
-__all__ = ["TableState", "TableStatus"]
+__all__ = ["NewerEvent", "TableState", "TableStatus"]
+
+
+class NewerEvent(ValueError):
+    """A stored event of a kind this version does not know: a newer version of the bot wrote it (during a rolling
+    upgrade, say).  The table is that version's to serve, not broken: see :class:`bot.repository.UnreadableTable`."""
 
 
 class TableStatus(StrEnum):
@@ -220,8 +225,8 @@ class TableState:
         elif kind == "end":
             self.status = TableStatus.ENDED
             self.ended_reason = event.get("reason", "")
-        else:  # pragma: no cover - the service writes only the kinds above
-            raise ValueError(f"unknown table event {kind!r}")
+        else:  # a kind a newer version writes (an older process meets it mid-upgrade)
+            raise NewerEvent(f"unknown table event {kind!r}")
         return Step()
 
     def _count_away(self, player: str, timed_out: bool) -> None:

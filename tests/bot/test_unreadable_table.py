@@ -131,3 +131,21 @@ async def test_a_cached_table_another_process_made_unreadable_is_said_to_be_so(h
     assert not read.ok and read.code == "unreadable-table", read
     closed = await h.do(ADMIN, "end")
     assert closed.ok and _stored(h, broken)[:2] == ("closed", seq + 1), closed
+
+
+async def test_a_table_holding_an_event_a_newer_version_writes_is_left_to_it_and_no_admin_closes_it(
+        harness: Harness) -> None:
+    """Mid-upgrade an older process met an event kind only the newer version writes (session 36's `stay`): it said
+    "stored by another version … a server admin can close it with `end`", and an admin's `end` closed a table the
+    newer processes were playing.  Now it says the table is a newer version's, and `end` leaves it as stored."""
+    h = harness
+    await open_three(h)
+    table = h.table().id
+    seq = _append(h, table, '{"t": "a-kind-from-a-later-version", "player": "U2", "at": 0}')
+    await h.restart()
+    for who, name, args in ((ALICE, "status", ()), (BOB, "bid", ("2", "7")), (ADMIN, "end", ()), (CAROL, "end", ())):
+        reply = await h.do(who, name, *args)
+        assert not reply.ok and reply.private and reply.code == "unreadable-table", (name, reply)
+        assert reply.text.startswith(f"This channel's table (no. {table}) is served by a newer version"), reply
+        assert "`end`" not in reply.text, reply
+    assert _stored(h, table)[:2] == ("open", seq)  # nothing written: not closed, not void
