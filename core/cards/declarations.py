@@ -305,7 +305,10 @@ _ECHOED_FLOOR_TYPED = re.compile(_ECHOED_FLOOR.pattern, re.IGNORECASE)
 # "a kicker" in lower case: an article and no rank ("pair of kings with a kicker" is no ace kicker)
 _SOME_KICKER = re.compile(r"\b(?:a|an)\s+(?i:kickers?)\b")
 _AN_DIGITS = frozenset({"8", "11", "8s", "11s", "8's", "11's"})
-_KICKER_COUNTS = frozenset({"one", "two", "three", "four", "1", "2", "3", "4"})  # "with three kickers"
+_KICKER_COUNTS = {"one": 1, "two": 2, "three": 3, "four": 4, "1": 1, "2": 2, "3": 3, "4": 4}  # "with three kickers"
+# how many kickers a hand of five cards has, where that is fixed ("pair of sevens with two kickers" is no hand)
+_KICKERS_HELD = {HandType.PAIR: 3, HandType.TWO_PAIR: 1, HandType.THREE_OF_A_KIND: 2, HandType.FOUR_OF_A_KIND: 1}
+_NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
 
 
 def _words(text: str) -> list[tuple[str, bool]]:
@@ -365,6 +368,8 @@ def _parse(text: str, capitals: bool = True) -> Declaration:
     kickers: set[int] = set()  # the places in ``found`` of ranks said as a kicker ("with a king", "king kicker")
     plural: set[int] = set()  # the places in ``found`` of ranks said in the plural ("aces")
     and_a: set[int] = set()  # ranks said "and a king" after a plural (or first): kickers, where the hand has them
+    # "with three kickers": as typed, the number, and the kickers named before it ("with a king and two kickers")
+    kicker_count: tuple[str, int, int] | None = None
     for k, (word, grouped) in enumerate(tokens):
         if used[k] or word in _COLOURS:
             continue
@@ -380,7 +385,8 @@ def _parse(text: str, capitals: bool = True) -> Declaration:
             continue  # "one pair": poker's name for a pair ("I don't know the word 'one'")
         if (word in _KICKER_COUNTS and not grouped and nxt == ("kicker" if word in ("one", "1") else "kickers")
                 and k and words[k - 1] in ("with", "and")):
-            continue  # "with three kickers": how many (the hand's own number), not a three ("with a three kicker")
+            kicker_count = (word, _KICKER_COUNTS[word], len(kickers | and_a))  # checked against the hand's, below
+            continue  # "with three kickers": how many, not a three ("with a three kicker")
         if word in ("a", "an") and nxt in ("kicker", "kickers") and some_kicker:
             continue  # "with a kicker": some kicker, no rank ("with A kicker", in capitals, is the ace)
         if word in ("a", "an") and words[k + 1 : k + 3] in (["high", "card"], ["high", "cards"]):
@@ -460,8 +466,13 @@ def _parse(text: str, capitals: bool = True) -> Declaration:
         raise DeclarationParseError(f"what kind of hand is {quoted(raw.strip())}? {_EXAMPLES}")
     if kind not in _NO_KICKER:  # ("full house, kings and a queen": the queens, as said)
         kickers |= and_a
-    if kickers and kind in _NO_KICKER:
+    if (kickers or kicker_count is not None) and kind in _NO_KICKER:
         raise DeclarationParseError(f"a {type_name(kind)} has no kicker: {_EXAMPLES}")
+    held = _KICKERS_HELD.get(kind)
+    if kicker_count is not None and held is not None and held not in (kicker_count[1], sum(kicker_count[1:])):
+        raise DeclarationParseError(
+            f"a {type_name(kind)} has {_NUMBER_WORDS[held]} kicker{'s' if held > 1 else ''}, not "
+            f"{quoted(kicker_count[0])}: like '{_KICKER_EXAMPLES[kind]}'")
     mains = _MAIN_RANKS.get(kind, 0)
     if any(place < mains for place in kickers):  # "pair with a king kicker" read as a pair of kings
         rank = "ranks" if mains > 1 else "rank"

@@ -236,6 +236,23 @@ def test_a_kicker_of_a_hand_that_has_none_is_refused(text: str) -> None:
         Declaration.parse(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "held"),
+    [("pair of sevens with two kickers", "a pair has three kickers, not 'two'"),
+     ("pair of sevens with 4 kickers", "a pair has three kickers, not '4'"),
+     ("three sevens with one kicker", "a three of a kind has two kickers, not 'one'"),
+     ("three sevens with a king and three kickers", "a three of a kind has two kickers, not 'three'"),
+     ("two pair, kings and fours with two kickers", "a two pair has one kicker, not 'two'"),
+     ("four aces with 2 kickers", "a four of a kind has one kicker, not '2'"),
+     ("full house, kings full of twos with two kickers", "a full house has no kicker")],
+)
+def test_a_count_of_kickers_the_hand_does_not_have_is_refused(text: str, held: str) -> None:
+    """(session 37) "pair of sevens with two kickers" was taken as a pair of sevens: the count was skipped."""
+    with pytest.raises(DeclarationParseError) as refused:
+        Declaration.parse(text)
+    assert str(refused.value).startswith(held), refused.value
+
+
 @pytest.mark.parametrize("text", ["three pair", "four pairs", "full of fours", "three kings and four queens",
                                   "a pair of aces and three kings and two queens"])
 def test_a_count_that_makes_no_hand_is_refused(text: str) -> None:
