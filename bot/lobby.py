@@ -289,10 +289,13 @@ class Lobby:
             table = self.rt.need_table(cmd.key)
             await self.rt.need_host_or_admin(table, cmd, "end the table")
             game_void = self._ends_a_game_at_stake(table)
-            if game_void and not await self._overrules(cmd):
+            if self._ends_a_game_decided_at_end(table) and not await self._overrules(cmd):
                 # a host could end a game that settles at its end to escape losing it (an elimination they were
-                # about to pay for, a card game they were out of), voiding what the others had won so far
-                raise UserError(R.GAME_AT_STAKE_PEER if cmd.actor.peer else R.GAME_AT_STAKE, "game-at-stake")
+                # about to pay for, a card game they were out of), voiding what the others had won so far — at
+                # stake 0 too, where who pays for dinner is the whole of the result (as `kick` holds)
+                if game_void:
+                    raise UserError(R.GAME_AT_STAKE_PEER if cmd.actor.peer else R.GAME_AT_STAKE, "game-at-stake")
+                raise UserError(R.GAME_DECIDED_PEER if cmd.actor.peer else R.GAME_DECIDED, "game-at-stake")
             if table.live and not game_void and table.rules.stake > 0 and not await self._overrules(cmd):
                 # a round that settles as it is counted: ending it now let a host whose bid was about to be
                 # challenged (or was, all around) void what they were losing; the table closes at its count instead
@@ -323,6 +326,13 @@ class Lobby:
         game) with money at stake and a round dealt: what its players have won so far, unpaid, goes with it."""
         match = table.match
         return table.status == TableStatus.PLAYING and match is not None and not match.over and match.settles_at_end
+
+    @staticmethod
+    def _ends_a_game_decided_at_end(table: TableState) -> bool:
+        """Whether ending the table now voids a dealt game whose result is decided only at its end, at any stake
+        (who pays for dinner; the card game's winner): a host about to lose it could escape by ``end``."""
+        match = table.match
+        return table.status == TableStatus.PLAYING and match is not None and not match.over and match.decides_at_end
 
     async def close(self, table: TableState, cmd: Command | None, reason: str, reply: Reply | None = None) -> None:
         rt = self.rt

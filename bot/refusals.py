@@ -24,6 +24,8 @@ __all__ = [
     "EARLIER_TURN",
     "GAME_AT_STAKE",
     "GAME_AT_STAKE_PEER",
+    "GAME_DECIDED",
+    "GAME_DECIDED_PEER",
     "HOST_CANNOT_BE_KICKED",
     "HOST_CANNOT_LEAVE",
     "KICK_AT_STAKE",
@@ -147,6 +149,16 @@ GAME_AT_STAKE = ("This game settles at its end, and ending the table now would v
 GAME_AT_STAKE_PEER = ("This game settles at its end, and ending the table now would void it, with what its players "
                       "have won so far. Here every member administers the table, so none may end a game at stake "
                       "for the others. Nothing was done: `leave` it (you are told what leaving costs), or finish it.")
+
+
+GAME_DECIDED = ("This game decides its result at its end (who pays for dinner, who wins), and ending the table now "
+                "would void it. Nothing was done: `leave` it (you are told what leaving costs), or ask a server admin "
+                "to end it.")
+
+
+GAME_DECIDED_PEER = ("This game decides its result at its end (who pays for dinner, who wins), and ending the table "
+                     "now would void it. Here every member administers the table, so none may end such a game for the "
+                     "others. Nothing was done: `leave` it (you are told what leaving costs), or finish it.")
 
 
 KICK_AT_STAKE_PEER = ("That player is still in a game decided at its end: removing them now makes them lose it "

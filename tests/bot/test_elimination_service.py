@@ -193,14 +193,20 @@ async def test_the_host_may_not_end_a_game_at_stake_under_way(harness: Harness, 
     assert h.service.table(KEY) is None and await h.service.store.balances(KEY.server) == {}
 
 
-async def test_the_host_may_end_a_game_in_its_lobby_or_at_stake_zero(harness: Harness) -> None:
+async def test_the_host_may_end_a_game_in_its_lobby_but_not_one_for_dinner_at_stake_zero(harness: Harness) -> None:
+    """(session 37) At stake 0 the host's `end` closed a dealt dinner game: a host about to pay for dinner escaped
+    it, and those who had left safe lost their result — who pays is the whole of it there, as `kick` holds."""
     h = harness
     assert (await h.do(ALICE, "start", "format=elimination", "stake=5")).ok and (await h.do(BOB, "join")).ok
     assert (await h.do(ALICE, "end")).ok  # nothing dealt: nothing at stake yet
     assert (await h.do(ALICE, "start", "format=elimination", "stake=0")).ok and (await h.do(BOB, "join")).ok
     assert (await h.do(ALICE, "deal")).ok
-    ended = await h.do(ALICE, "end")  # dinner at stake 0: no money to void
-    assert ended.ok and h.service.table(KEY) is None
+    events = h.table().events
+    refused = await h.do(ALICE, "end")
+    assert not refused.ok and refused.code == "game-at-stake" and h.table().events == events, refused
+    assert refused.text.startswith("This game decides its result at its end (who pays for dinner, who wins)")
+    ended = await h.do(ADMIN, "end")  # an admin's: closed, nobody paid (none at stake)
+    assert ended.ok and h.service.table(KEY) is None and await h.service.store.balances(KEY.server) == {}
 
 
 async def test_a_host_ending_a_round_at_stake_closes_the_table_at_its_count(harness: Harness) -> None:
