@@ -186,7 +186,9 @@ def table_commands() -> tuple[CommandSpec, ...]:
         ), changes=False),
         CommandSpec("history", "recent rounds at this table", books, changes=False),
         CommandSpec("export", "the game record of this table (the liars replay format)", books, changes=False),
-        CommandSpec("help", "what each command does", table, changes=False, in_dm=True, aliases=("?",)),
+        CommandSpec("help", "what each command does [command|game]", table, changes=False, in_dm=True,
+                    aliases=("?",), params=(
+                        Param("about", Kind.TEXT, "A command or a game to explain, e.g. bid or cards", words=True),)),
     )
 
 

@@ -72,11 +72,20 @@ async def test_every_move_of_the_card_game(tmp_path: Path) -> None:
 
 
 async def test_every_table_command_and_report(tmp_path: Path) -> None:
-    [answers] = await check(tmp_path, [S.table_and_books()])
+    script = S.table_and_books()
+    async with three_surfaces(tmp_path, 1) as surfaces:
+        played = await play_everywhere(surfaces, script)
+        same_everywhere(surfaces, played, script)
+        answers = played[0].answers
+        for surface in surfaces:  # `help bid`, `help cards` (Discord's /liars help took no words: session 37)
+            helps = [data(r)["commands"] for c, r in surface.replies if c.name == "help" and r.ok]
+            assert len(helps) == 4 and helps[2] == ["bid"], (surface, helps)
+            assert "declare" in helps[3] and "bid" not in helps[3] and "bid" in helps[1], (surface, helps)
     refused = [(step.split(" [")[0].strip(), code) for step, ok, code in answers if not ok]
     assert refused == [
         ("status", "no-table"), ("start", "table-open"), ("join", "already-seated"), ("deal", "not-host"),
-        ("config turn_timeout=120", "not-admin"), ("join", "already-seated"), ("end", "not-host"),
+        ("config turn_timeout=120", "not-admin"), ("join", "already-seated"), ("help flibber", "unknown-command"),
+        ("end", "not-host"),
         ("last", "not-host"), ("count", "count-not-available"), ("sheet 1999-13", "bad-period"),
         ("leaderboard flibber", "bad-option"), ("end", "no-table")], refused
     done = {step.split()[0] for step, ok, _ in answers if ok}
