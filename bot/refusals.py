@@ -241,8 +241,8 @@ NOTHING_HELD = "You hold nothing to show right now."
 ONLY_ADMIN_CONFIG = "Only a server admin can change the configuration."
 CURRENCY_LENGTH = ("The currency label is 1 to 8 characters, like $ or EUR, or an emoji (💰; on Slack `:moneybag:`; "
                    "not a Discord server's own emoji), "
-                   "without spaces, < > @ # & * ~ ` | [ ] or invisible characters (direction marks, zero-width "
-                   "spaces).")
+                   "without digits, signs (+ -), spaces, < > @ # & * ~ ` | [ ] or invisible characters (direction "
+                   "marks, zero-width spaces): it is written before each amount.")
 MONEY_ACROSS_GAMES = ("Money is kept across games (one ledger a server): `leaderboard money` without a game; a "
                       "game's board is by skill.")
 PLAYER_TWICE = "Name the player once: a member or a name, not both."
