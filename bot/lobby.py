@@ -93,6 +93,11 @@ class Lobby:
                 game = get_game(opts.pop("game", DEFAULT_GAME).lower())
             except KeyError:
                 raise UserError(R.unknown_game(GAMES), "bad-option") from None
+            if positional and positional[0].lower() in game.presets:  # a preset said again (`start quick quick`) is
+                # said once; another one (`start classic salomon`) is two presets, not a stake named "salomon"
+                if any(w.lower() in game.presets and w.lower() != positional[0].lower() for w in positional[1:]):
+                    raise UserError(R.given_twice("preset"), "bad-option")
+                positional = positional[:1] + [w for w in positional[1:] if w.lower() not in game.presets]
             if len(positional) > 5:
                 raise UserError(R.START_USAGE)
             for name, value in zip(("preset", "stake", "seats", "computers", "level"), positional, strict=False):

@@ -182,4 +182,6 @@ def joined_options(words: Sequence[str]) -> list[str]:
             out[-1] += word  # a list goes on: "admins=@bob," then "@cy" (Slack leaves a space after a picked mention)
         else:
             out.append(word)
-    return out
+    # a comma or semicolon closing a word is punctuation, not part of it: `start salomon, stake=3`, `game=cards,`
+    # (refused as "Unknown preset 'salomon,'", "Unknown game" though cards was typed)
+    return [w for w in (word.rstrip(",;") for word in out) if w]

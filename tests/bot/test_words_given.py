@@ -76,6 +76,8 @@ async def test_a_challenge_with_words_is_refused(harness: Harness, words: tuple[
         (("stake=3",), {"stake": 2}, "stake"),  # Discord: the slash option and the typed options disagree
         (("salomon", "preset=classic"), {}, "preset"),
         (("classic", "2", "stake=3"), {}, "stake"),
+        (("classic", "salomon"), {}, "preset"),  # (session 37) "The stake must be a whole number …, not 'salomon'"
+        (("classic", "2", "salomon"), {}, "preset"),
     ],
 )
 async def test_start_with_an_option_given_twice_opens_nothing(
@@ -94,6 +96,17 @@ async def test_start_with_the_same_value_twice_opens_the_table(harness: Harness)
                        "rank_order=zero_high", "rank-order=zero-high", stake=2)).ok  # 02 and +2 are 2; yes is on
     assert h.table().rules.stake == 2 and h.table().rules.to_dict()["rebid"] is True  # (each was "given twice,
     # with different values")
+
+
+@pytest.mark.parametrize("words", [("quick", "quick", "3"), ("quick,", "stake=3,"), ("quick", "stake=3", ","),
+                                   ("quick", "game=serial,", "stake=3;")])
+async def test_start_reads_a_preset_said_twice_and_a_closing_comma(harness: Harness, words: tuple[str, ...]) -> None:
+    """(session 37) `start quick quick 3` read the second quick as the stake; `start quick, stake=3` refused
+    "Unknown preset 'quick,'", `game=serial,` "Unknown game"."""
+    h = harness
+    opened = await h.do(ALICE, "start", *words)
+    assert opened.ok, opened
+    assert h.table().rules.stake == 3 and h.table().rules.to_dict()["preset"] == "quick", h.table().rules
 
 
 async def test_config_with_a_setting_given_twice_or_nameless_saves_nothing(harness: Harness) -> None:
