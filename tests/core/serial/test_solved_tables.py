@@ -42,11 +42,14 @@ def test_every_state_reads_as_its_line_parses(kind: str, text: str) -> None:
     entries = _decode(kind, text)
     lines = text.strip().splitlines()[1:]
     assert len(entries) == len(lines) > 0
-    for key, line in zip(entries, lines, strict=True):
-        # the key read back finds its own line's text: the very rows the table's memo parsed from that text (a
-        # text is parsed once however many states share it, so another text would give another object)
+    for key, line in zip(entries, lines, strict=True):  # every key read back finds its own line's text
+        assert entries._texts[entries._key_text(key)] == line.split("|")[1]
+    sample = lines[:: max(1, len(lines) // 500)]
+    for key, line in zip(list(entries)[:: max(1, len(lines) // 500)], sample, strict=True):
+        # and its rows are the very ones the table's memo parsed from that text (a text is parsed once however many
+        # states share it, so another text would give another object)
         assert entries[key] is rows_of(line.split("|")[1], entries._parsed)
-    sample = lines[:: max(1, len(lines) // 500)]  # and the parse is the writer's inverse
+    # and the parse is the writer's inverse
     assert all(rows_text(rows_of(text, {})) == text for text in (line.split("|")[1] for line in sample))
 
 
