@@ -332,7 +332,7 @@ def test_the_table_lbr_earns_no_more_than_the_exact_best_response(named: int) ->
     _, table = _solved(True, named)
     assert table.named == named
     rules = _rules()
-    result = TableLBR(MultiFormat(rules, 3), table, lookahead=2).play(6000, seed=2)
+    result = TableLBR(MultiFormat(rules, 3), table, lookahead=2).play(4500, seed=2)
     player = SolvedMulti(table)
     for seat in range(3):
         exact = _walk(rules, player, seat, respond=True)
@@ -342,7 +342,7 @@ def test_the_table_lbr_earns_no_more_than_the_exact_best_response(named: int) ->
         assert value.half_width < 0.05
         # each round's number of bids: at least the opening, at most every bid once and one rebid
         bids = result.bids[seat]
-        assert len(bids) == len(result.expected[seat]) == 2000
+        assert len(bids) == len(result.expected[seat]) == 1500
         assert min(bids) >= 1 and max(bids) <= len(MultiFormat(rules, 3).bids) + 1
         assert any(b <= table.memory + 1 for b in bids) and any(b > table.memory + 1 for b in bids)
         # split by length at memory + 1 bids: every round on one side, in order

@@ -189,8 +189,8 @@ def test_the_whole_history_is_a_bit_per_bid_and_side_and_its_memo_key_keeps_the_
 @pytest.mark.parametrize(
     "config",
     [
-        TrainConfig(steps=20, every=10, fit_steps=10, magnet_every=10, seed=2),  # magnetic mirror descent
-        TrainConfig(steps=20, every=10, fit_steps=10, magnet_every=0, magnet_tau=0.1, seed=2),  # a magnet mixed in
+        TrainConfig(steps=10, every=5, fit_steps=10, magnet_every=5, seed=2),  # magnetic mirror descent
+        TrainConfig(steps=10, every=5, fit_steps=10, magnet_every=0, magnet_tau=0.1, seed=2),  # a magnet mixed in
         TrainConfig(steps=40, every=20, rule="pg", alpha=0.2, lr=0.003, lr_final=None, beta1=0.0, magnet_every=0,
                     mode="cf", seed=2),  # the policy gradient, uniform magnet
     ],
