@@ -135,6 +135,12 @@ def cmd_forget(args: argparse.Namespace) -> int:
         erased = asyncio.run(run())
     except OpenTables as exc:
         return fail(str(exc))
+    if not any(erased.values()):  # a typo, or the platform's prefix left out: it said "erased" and exited 0
+        hint = (" (did you mean local?)" if args.server.lower() == "local" != args.server else
+                f" (did you mean slack:{args.server} or discord:{args.server}?)" if ":" not in args.server
+                and args.server != "local" else "")
+        return fail(f"no server {args.server} in this database: nothing was erased{hint}. A server is written as "
+                    "its ledger names it: slack:T0123, discord:1234 or local.")
     print(f"erased {args.server}: " + ", ".join(f"{n} {table}" for table, n in erased.items()))
     return 0
 

@@ -177,3 +177,20 @@ def test_a_folder_given_to_liars_play_is_said_to_be_one(tmp_path: Path, capsys: 
     """(`liars play` said "unable to open database file" where every other command says what it is.)"""
     assert main(["play", "--humans", "0", "--rounds", "1", "--db", str(tmp_path)]) == 2
     assert capsys.readouterr().err == f"liars: cannot open {tmp_path}: that is a folder, not a database\n"
+
+
+@pytest.mark.parametrize(("server", "hint"), [("lcoal", " (did you mean slack:lcoal or discord:lcoal?)"),
+                                              ("Local", " (did you mean local?)"), ("slack:T0123", "")])
+def test_forget_of_a_server_the_database_does_not_hold_is_refused(
+        server: str, hint: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """(session 37) `liars forget lcoal --yes` said "erased lcoal: 0 ledger, 0 rounds, …" and exited 0: a typo, or
+    the platform's prefix left out, looked like the workspace's data was gone."""
+    db = tmp_path / "kept.sqlite3"
+    assert main(["play", "--db", str(db), "--humans", "0", "--rounds", "1", "--seed", "1"]) == 0
+    capsys.readouterr()
+    assert main(["forget", server, "--yes", "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"liars: no server {server} in this database: nothing was erased{hint}. A server is written as its "
+                   "ledger names it: slack:T0123, discord:1234 or local.\n"), err
+    assert main(["forget", "local", "--yes", "--db", str(db)]) == 0  # the one it holds: erased
+    assert capsys.readouterr().out.startswith("erased local: ")
