@@ -20,7 +20,8 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--db", default=None, help="SQLite file or postgresql:// URL "
                    "(default: $LIARS_DATABASE_URL, else $LIARS_DB, else ./liars.sqlite3)")
-    p.add_argument("--env-file", default=".env", help="development settings file (default ./.env; skipped if absent)")
+    p.add_argument("--env-file", default=None,
+                   help="development settings file (default ./.env, skipped if absent; one named here must exist)")
     p.add_argument("--log-level", default=None, choices=("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"),
                    help="default: $LIARS_LOG_LEVEL or INFO")
     p.add_argument("--no-sync", action="store_true",
@@ -35,7 +36,8 @@ def cmd_discord(args: argparse.Namespace) -> int:
     from .config import ConfigError, DiscordConfig, load_dotenv
 
     try:
-        load_dotenv(args.env_file)
+        if not load_dotenv(args.env_file or ".env") and args.env_file is not None:  # named on purpose: a typo
+            raise ConfigError(f"{args.env_file}: no such file (--env-file)")  # started on an empty ledger, silently
         config = DiscordConfig.from_env(os.environ, db_path=args.db)
     except ConfigError as exc:
         print(f"liars discord: {exc}", file=sys.stderr)

@@ -95,6 +95,20 @@ def test_cli_without_a_token_says_what_to_set(tmp_path: Path, monkeypatch: pytes
     assert "DISCORD_TOKEN is not set" in capsys.readouterr().err
 
 
+def test_an_env_file_named_that_is_not_there_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """(session 37) `liars discord --env-file prod.envv` (a typo) skipped the file unsaid and started on a new, empty
+    ledger in the working directory; ./.env by default is still skipped when absent."""
+    from bot.cli import main
+
+    monkeypatch.setenv("DISCORD_TOKEN", "abc")
+    monkeypatch.chdir(tmp_path)
+    typo = tmp_path / "prod.envv"
+    assert main(["discord", "--env-file", str(typo)]) == 2
+    assert capsys.readouterr().err == f"liars discord: {typo}: no such file (--env-file)\n"
+    assert list(tmp_path.iterdir()) == []  # no database made
+
+
 async def test_liars_discord_process_against_a_local_fake(tmp_path: Path) -> None:
     """The Procfile's worker, as a real subprocess: .env in its working directory, endpoints from the
     environment, a slash command answered, then a clean stop on SIGTERM."""
