@@ -37,6 +37,7 @@ def _read_json(path: str) -> Any:
         raise SystemExit(fail(f"cannot read {path}: {exc.strerror}")) from None
     except UnicodeDecodeError:
         raise SystemExit(fail(f"{where} is not UTF-8 text")) from None
+    text = text.removeprefix("\ufeff")  # a byte-order mark (Notepad's, PowerShell's "UTF-8"): "malformed JSON"
     if text.strip() == "":
         raise SystemExit(fail(f"{where} is empty: a record is one JSON object, or a list of them"))
     try:

@@ -194,3 +194,19 @@ def test_forget_of_a_server_the_database_does_not_hold_is_refused(
                    "ledger names it: slack:T0123, discord:1234 or local.\n"), err
     assert main(["forget", "local", "--yes", "--db", str(db)]) == 0  # the one it holds: erased
     assert capsys.readouterr().out.startswith("erased local: ")
+
+
+@pytest.mark.parametrize("command", ["replay", "verify"])
+def test_a_record_saved_with_a_byte_order_mark_reads(
+        command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """(session 37) A record saved by Notepad or PowerShell starts with a BOM: "malformed JSON … Unexpected UTF-8
+    BOM (decode using utf-8-sig)", exit 2."""
+    record = seed_record()
+    plain, marked = tmp_path / "plain.json", tmp_path / "marked.json"
+    plain.write_text(json.dumps(record), encoding="utf-8")
+    marked.write_text(json.dumps(record), encoding="utf-8-sig")
+    assert marked.read_bytes().startswith(b"\xef\xbb\xbf")
+    code = main([command, str(plain)])  # (the seed's record has no salt to verify: refused alike, for that)
+    want = capsys.readouterr()
+    assert main([command, str(marked)]) == code and (command == "verify" or code == 0)
+    assert capsys.readouterr() == want and "malformed" not in want.err
