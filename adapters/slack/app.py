@@ -46,7 +46,7 @@ from .config import SlackConfig
 from .door import MAX_BODY, Door, GuardedSocketModeHandler, store_ready
 from .handlers import Listeners
 from .notifier import SlackNotifier
-from .oauth import NOT_INSTALLED, InstallationStore, Uninstalls, Workspaces, oauth_settings, serve_oauth
+from .oauth import NOT_INSTALLED, InstallationStore, Uninstalls, Workspaces, oauth_settings, serve_oauth, server_of
 from .outbox import api_error
 
 __all__ = ["OAuth", "SlackBot", "bolt_app", "connect_socket", "run", "serve_http", "web_client", "workspaces"]
@@ -148,7 +148,9 @@ def bolt_app(config: SlackConfig, client: AsyncWebClient, service: Service, oaut
         "ssl_check_enabled": True,
     }
     if oauth is None:
-        return AsyncApp(**common)
+        app = AsyncApp(**common)
+        _single_workspace_removal(app, service)
+        return app
     app = AsyncApp(**common, oauth_settings=oauth.settings, installation_store_bot_only=True,
                    user_facing_authorize_error_message=NOT_INSTALLED)
     logging.getLogger("slack_bolt.AsyncMultiTeamsAuthorization").addFilter(_NOT_INSTALLED_FILTER)  # once: a set
@@ -162,6 +164,26 @@ def bolt_app(config: SlackConfig, client: AsyncWebClient, service: Service, oaut
 
     app.use(heard)
     return app
+
+
+def _single_workspace_removal(app: AsyncApp, service: Service) -> None:
+    """With one workspace's token, ``app_uninstalled`` (and ``tokens_revoked`` naming the bot's token): the
+    workspace's open tables close, as with OAuth, and the operator is told the token is dead.  Unhandled, bolt
+    answered Slack 404 (which Slack retries) and logged a page suggesting code."""
+
+    async def removed(body: dict[str, Any]) -> None:
+        server = server_of(body.get("enterprise_id"), body.get("team_id"))
+        closed = await service.close_server(f"slack:{server}")
+        log.warning("the app was removed from workspace %s (or its bot token revoked): %d open tables closed, ledger "
+                    "kept; SLACK_BOT_TOKEN no longer works there — stop this process, or install the app again and "
+                    "set the new token", server, closed)
+
+    async def revoked(event: dict[str, Any], body: dict[str, Any]) -> None:
+        if (event.get("tokens") or {}).get("bot"):  # (a user's token alone: the app asks for none; nothing to do)
+            await removed(body)
+
+    app.event("app_uninstalled")(removed)
+    app.event("tokens_revoked")(revoked)
 
 
 @contextlib.asynccontextmanager
