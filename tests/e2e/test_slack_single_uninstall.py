@@ -32,7 +32,7 @@ async def test_the_workspace_removing_the_app_closes_its_tables_and_is_acknowled
     async with FakeSlack(bot_token=BOT_TOKEN) as fake:
         fake.add_user(ALICE, name="alice", is_admin=True)
         async with serving(fake, tmp_path / "liars.sqlite3") as d:
-            assert "opened a table" in (await d.slash(ALICE, "start classic 1 computers=2")).text
+            assert "opened a table" in str((await d.slash(ALICE, "start classic 1 computers=2")).text)
             await d.slash(ALICE, "deal")
             table = d.bot.service.table(key_of(fake))
             assert table is not None and table.live
@@ -50,7 +50,7 @@ async def test_a_users_token_revoked_alone_changes_nothing(tmp_path: Path) -> No
     async with FakeSlack(bot_token=BOT_TOKEN) as fake:
         fake.add_user(ALICE, name="alice", is_admin=True)
         async with serving(fake, tmp_path / "liars.sqlite3") as d:
-            assert "opened a table" in (await d.slash(ALICE, "start classic 1")).text
+            assert "opened a table" in str((await d.slash(ALICE, "start classic 1")).text)
             event = {"type": "tokens_revoked", "tokens": {"oauth": [ALICE], "bot": []}}
             raw, headers = build_signed_request(_body(fake, event), SECRET, content_type="application/json")
             assert (await post_to_app(d.url, raw, headers)).status == 200
