@@ -4,9 +4,11 @@ service and the same SQLite ledger as the chat platforms (server ``local``)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import getpass
 import logging
 import random
+import re
 import sys
 import tempfile
 import threading
@@ -198,7 +200,12 @@ async def play(
     """``new_only``: the flags given that only a new table takes (a table left open is resumed, saying so).
     ``err``: where a table refused before play is said, as ``liars: …`` (exit code 2), like the other commands'
     refusals (standard error)."""
-    stdin = stdin if stdin is not None else sys.stdin
+    if stdin is None:
+        stdin = sys.stdin
+        with contextlib.suppress(AttributeError, ValueError):  # (not a text stream, or closed: read as it is)
+            # a stray byte in a UTF-8 terminal ended the session ("could not be read any further"); in the C
+            # locale it was echoed as an escape
+            stdin.reconfigure(errors="replace")  # type: ignore[union-attr,attr-defined,unused-ignore]
     out = out if out is not None else sys.stdout
     err = err if err is not None else sys.stderr
     rng = random.Random(seed) if seed is not None else None
@@ -234,6 +241,12 @@ def _not_for_this_table(table: TableState, *, seats: int | None, preset: str | N
     return ", ".join(given) + (" apply" if len(given) > 1 else " applies") if given else ""
 
 
+def _readable(line: str) -> str:
+    """A line with each byte its decoding kept as a lone surrogate (the C locale's ``surrogateescape``) shown as
+    the replacement character (a refusal quoted such a byte back as Python's escape of it)."""
+    return re.sub("[\ud800-\udfff]", "\ufffd", line)
+
+
 def _read_lines(readline: Callable[[], str]) -> asyncio.Queue[str]:
     """What is typed, line by line ("" at the end), read by a daemon thread: Ctrl-C at the prompt ends the
     program at once (a read in the loop's executor held it until Enter was pressed)."""
@@ -243,7 +256,7 @@ def _read_lines(readline: Callable[[], str]) -> asyncio.Queue[str]:
     def pump() -> None:
         while True:
             try:
-                line = readline()
+                line = _readable(readline())
             except Exception as exc:  # (undecodable input, a closed stream): the end of the input, not a hang
                 log.warning("standard input could not be read any further (%s); ending", type(exc).__name__)
                 line = ""

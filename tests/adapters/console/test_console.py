@@ -330,3 +330,19 @@ async def test_the_last_person_to_leave_a_card_game_pays_its_winner_as_promised(
     with sqlite3.connect(db) as conn:
         balances = dict(conn.execute("SELECT player, SUM(units) FROM ledger GROUP BY player").fetchall())
     assert balances["you"] == -3 and sum(balances.values()) == 0, balances
+
+
+@pytest.mark.parametrize("locale", ["C.UTF-8", "C"])
+def test_a_stray_byte_typed_is_read_as_a_replacement_character(tmp_path: Path, locale: str) -> None:
+    """(session 37) In a UTF-8 terminal a stray byte ended the session ("standard input could not be read any
+    further"); in the C locale a refusal quoted it back as Python's escape, '\\udcff\\udcfe bid'."""
+    env = {**os.environ, "LIARS_DB": str(tmp_path / "pipe.sqlite3"), "LC_ALL": locale, "LANG": locale}
+    env.pop("PYTHONIOENCODING", None)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "play", "--seats", "2", "--seed", "1"],
+        input=b"\xff\xfe bid\nstatus\nquit\n", capture_output=True, env=env, timeout=60,
+        cwd=Path(__file__).resolve().parents[3])
+    out, err = proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
+    assert proc.returncode == 0, err
+    assert "Goodbye" in out and ("Standing bid" in out or "No bid yet" in out), out  # `status` read after it
+    assert "\\udc" not in out + err and "could not be read" not in err, (out, err)
