@@ -277,7 +277,8 @@ class Reports:
                 # (an emoji typed in a Slack command arrives as its code, `:moneybag:`: Slack shows it as the emoji)
                 if (not (1 <= len(value) <= 8 or _EMOJI_CODE.fullmatch(value)) or _NOT_IN_CURRENCY & set(value)
                         or any(invisible(c) or c.isspace() for c in value)  # (no space: a word when typed)
-                        or any(c.isdigit() or c in "+-−" for c in value)):  # "1" made 5.00 read 15.00, "-" a loss
+                        or (any(c.isdigit() or c in "+-−" for c in value)  # "1" made 5.00 read 15.00, "-" a loss
+                            and not _EMOJI_CODE.fullmatch(value))):  # (Slack's `:+1::skin-tone-2:` shows an emoji)
                     raise UserError(R.CURRENCY_LENGTH, "bad-option")
                 settings[name] = value
             elif name == "computer_level":

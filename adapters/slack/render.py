@@ -59,6 +59,9 @@ TEXT = {
     "no_hand": "You hold nothing right now: what you are dealt comes by DM when a round is dealt at your table.",
     "record_too_long": "The record is too long for a Slack message. On the bot's host, "
     "`liars export --server SERVER --channel CHANNEL` prints it whole.",
+    "other_workspace": "This table is kept in another workspace's ledger (this channel is shared between "
+    "workspaces), so only that workspace's members can play at it: nothing was done. Tables in shared (Slack Connect) "
+    "channels across workspaces are not supported yet.",
     "cannot_post": "I could not post in this channel (Slack said {error}), so nobody else sees the table. "
     "Invite me with `/invite @liars`: the table shows up with the next move.",
 }

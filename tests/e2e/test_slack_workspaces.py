@@ -26,7 +26,7 @@ from adapters.slack.config import SlackConfig
 from bot.bootstrap import slack_bot
 from bot.model import TableKey
 from tests.adapters.slack.harness import SECRET
-from tests.fakes.slack_server import FakeSlack, form_encode, signed_headers
+from tests.fakes.slack_server import FakeSlack, form_encode, interactive_body, signed_headers
 
 
 async def start(stack: AsyncExitStack, fake: FakeSlack, db: str, seed: int) -> tuple[SlackBot, str]:
@@ -146,3 +146,51 @@ async def test_grid_workspaces_each_post_with_their_own_token(tmp_path: Path) ->
         await post(http, x_url, json.dumps(fake.app_uninstalled("TA")).encode(), "application/json")
         assert x.service.table(key) is None and await x.service.store.balances("slack:E1") == {}
         assert x.service.table(TableKey("slack", "E1", "CB1")) is not None
+
+
+async def test_a_channel_shared_between_workspaces_tells_the_other_workspace_its_table_is_not_theirs(
+        tmp_path: Path) -> None:
+    """(session 37) Slack Connect: channel CS shared by TA and TB, both installed; TA's member opens a table.  TB's
+    member pressing Join was told "That is from an earlier table in this channel, which is closed", `/liars join`
+    "There is no table in this channel", and `/liars start` opened a second table in the channel.  Now each is told
+    the table is another workspace's, and nothing is opened; the books (their own ledger) and help still answer."""
+    db = str(tmp_path / "liars.sqlite3")
+    async with FakeSlack() as fake, AsyncExitStack() as stack, aiohttp.ClientSession() as http:
+        for team, user in (("TA", "UA1"), ("TB", "UB1")):
+            fake.add_team(team)
+            fake.add_user(user, team=team)
+        bot, url = await start(stack, fake, db, 1)
+        await install(bot, fake, "TA")
+        await install(bot, fake, "TB")
+
+        async def slash(user: str, text: str, team: str) -> str:
+            payload = fake.slash_command(text, user_id=user, channel_id="CS", team_id=team)
+            await post(http, url, form_encode(payload))
+            posts = await fake.wait_for(lambda: fake.response_url_posts(payload["response_url"]), timeout=10)
+            return str(posts[0].text)
+
+        assert "opened a table" in await slash("UA1", "start classic 1", "TA")
+        await bot.service.drain()
+        await bot.notifier.idle()
+        lobby = fake.messages_to("CS")[0]
+        assert lobby.response is not None
+        ts = lobby.response["ts"]
+        message = fake.message("CS", ts)
+        assert message is not None
+        join = next(e for b in message.get("blocks", []) for e in b.get("elements", [])
+                    if isinstance(e, dict) and str(e.get("action_id", "")).endswith("join"))
+        click = fake.block_actions(join["action_id"], join["value"], message_ts=ts, user_id="UB1", channel_id="CS")
+        click["team"] = {"id": "TB", "domain": "tb"}
+        click["user"]["team_id"] = "TB"
+        await post(http, url, interactive_body(click), "application/x-www-form-urlencoded")
+        [pressed] = await fake.wait_for(lambda: fake.response_url_posts(click["response_url"]), timeout=10)
+        assert str(pressed.text).startswith("This table is kept in another workspace's ledger"), pressed.text
+        for text in ("join", "status", "start", "bid 2 7"):
+            said = await slash("UB1", text, "TB")
+            assert said.startswith("This table is kept in another workspace's ledger"), (text, said)
+        assert [k.server_id for k in bot.service.tables] == ["TA"]  # no second table in the channel
+        table = bot.service.table(TableKey("slack", "TA", "CS"))
+        assert table is not None and table.seats == ["UA1"]
+        for text in ("help", "ledger"):  # what is not the table's: answered
+            said = await slash("UB1", text, "TB")
+            assert said and not said.startswith("This table is kept"), (text, said)
