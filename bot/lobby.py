@@ -294,7 +294,8 @@ class Lobby:
             table = self.rt.need_table(cmd.key)
             await self.rt.need_host_or_admin(table, cmd, "end the table")
             game_void = self._ends_a_game_at_stake(table)
-            if self._ends_a_game_decided_at_end(table) and not await self._overrules(cmd):
+            if (self._ends_a_game_decided_at_end(table) and (game_void or self._others_play(table, cmd))
+                    and not await self._overrules(cmd)):
                 # a host could end a game that settles at its end to escape losing it (an elimination they were
                 # about to pay for, a card game they were out of), voiding what the others had won so far — at
                 # stake 0 too, where who pays for dinner is the whole of the result (as `kick` holds)
@@ -338,6 +339,13 @@ class Lobby:
         (who pays for dinner; the card game's winner): a host about to lose it could escape by ``end``."""
         match = table.match
         return table.status == TableStatus.PLAYING and match is not None and not match.over and match.decides_at_end
+
+    @staticmethod
+    def _others_play(table: TableState, cmd: Command) -> bool:
+        """Whether another person plays the table's game (still in it or out of it: its result is theirs too); a
+        host alone with computer players may end a game with nothing at stake."""
+        match = table.match
+        return match is not None and any(p != cmd.actor.user_id and not table.is_computer(p) for p in match.players)
 
     async def close(self, table: TableState, cmd: Command | None, reason: str, reply: Reply | None = None) -> None:
         rt = self.rt

@@ -360,6 +360,22 @@ class Service:
                 found.append(table)
         return found
 
+    async def table_elsewhere(self, key: TableKey) -> TableKey | None:
+        """The open table of this channel kept under another server of the platform, as stored (any process's),
+        where this server has none here: a Slack channel shared between workspaces, whose table is the opening
+        workspace's.  None if there is none, or the store cannot be read now (the command then says so itself)."""
+        if key in self.rt.tables:
+            return None
+        try:
+            heads = await self.rt.store.open_table_heads()
+        except Exception as exc:
+            log.debug("open tables unreadable (%s)", type(exc).__name__)
+            return None
+        keys = [TableKey.from_server(head.server, head.channel) for head in heads]
+        if key in keys:
+            return None
+        return next((k for k in keys if k.platform == key.platform and k.channel_id == key.channel_id), None)
+
     async def hands_of(self, platform: str, user_id: str, server_id: str | None = None) -> list[tuple[TableKey, Reply]]:
         """``hand`` asked by DM: what this user holds in every round they are in (:meth:`tables_of`), each
         with its table.  Read as stored, not cached: a table another process serves stays that process's

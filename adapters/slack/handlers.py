@@ -125,7 +125,8 @@ class Listeners(AckedRequests):
             in_dm = channel.startswith("D") or command.get("channel_name") == "directmessage"
             if in_dm and not spec.in_dm:  # (a bare move too: it said "There is no table in this channel")
                 return [answer(Reply(TEXT["dm_only_hand"], ok=False, code="dm"))]
-            if not in_dm and spec.section is not Section.BOOKS and spec.name != "help" and self._elsewhere(key):
+            if (not in_dm and spec.section is not Section.BOOKS and spec.name not in ("help", "config", "rules")
+                    and await self.service.table_elsewhere(key) is not None):
                 # a channel shared between workspaces: its table is another workspace's ("no table here", and a
                 # `start` opened a second one in the channel)
                 return [answer(Reply(TEXT["other_workspace"], ok=False, code="other-workspace"))]
@@ -149,13 +150,6 @@ class Listeners(AckedRequests):
         return await self._run(self._request_id(command, name), request, ack, work,
                                answer(Reply(TEXT["apology"], ok=False, code="internal")), key)
 
-    def _elsewhere(self, key: TableKey) -> bool:
-        """Whether this channel's open table, as this process knows the tables, is kept under another workspace's
-        ledger (a channel shared between workspaces) and none under this one's."""
-        tables = self.service.tables
-        return key not in tables and any(k.platform == key.platform and k.channel_id == key.channel_id
-                                         for k in tables)
-
     async def on_action(self, ack: AsyncAck, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient,
                         request: AsyncBoltRequest) -> BoltResponse | None:
         name = str(action.get("action_id", "")).removeprefix(ACTION_PREFIX)
@@ -164,11 +158,12 @@ class Listeners(AckedRequests):
         key = TableKey("slack", server_id(body), channel)
         value = action.get("value") if isinstance(action.get("value"), str) else None
         drawn, table, turn = key_from_value(value), table_from_value(value), turn_from_value(value)
-        # a channel shared between workspaces: its table is the drawing workspace's, pressed by another's member
-        other_workspace = drawn is not None and drawn.channel_id == key.channel_id != "" and drawn != key
-        if drawn is not None and drawn != key and not other_workspace:
+        # a channel shared between workspaces: its table may be the drawing workspace's, pressed by another's member
+        shared = drawn is not None and drawn.channel_id == key.channel_id != "" and drawn != key
+        if drawn is not None and drawn != key:
             if channel:
-                log.warning("a %s button drawn for %s was pressed in %s; acting on %s", name, drawn, key, key)
+                (log.info if shared else log.warning)("a %s button drawn for %s was pressed in %s; acting on %s",
+                                                      name, drawn, key, key)
             else:
                 key = drawn
         url = body.get("response_url")
@@ -177,8 +172,8 @@ class Listeners(AckedRequests):
             return lambda: self._answer(client, url, key.channel_id, user, reply, key)
 
         async def work() -> list[After]:
-            if other_workspace:  # (acting on this workspace's key said the live table was "closed"; a `start`
-                # there then opened a second table in the channel)
+            if shared and await self.service.table_elsewhere(key) is not None:  # (acting on this workspace's key
+                # said the live table was "closed"; a `start` there then opened a second table in the channel)
                 return [answer(Reply(TEXT["other_workspace"], ok=False, code="other-workspace"))]
             opener = name.removeprefix(OPEN_PREFIX) if name.startswith(OPEN_PREFIX) else None
             spec = resolve(opener or name)

@@ -368,7 +368,8 @@ def _parse(text: str, capitals: bool = True) -> Declaration:
     kickers: set[int] = set()  # the places in ``found`` of ranks said as a kicker ("with a king", "king kicker")
     plural: set[int] = set()  # the places in ``found`` of ranks said in the plural ("aces")
     and_a: set[int] = set()  # ranks said "and a king" after a plural (or first): kickers, where the hand has them
-    # "with three kickers": as typed, the number, and the kickers named before it ("with a king and two kickers")
+    # "with three kickers": as typed, the number, and how many ranks were said before it (the hand's own ranks and
+    # the kickers named first: "with a king and two kickers", "with king, queen and one kicker")
     kicker_count: tuple[str, int, int] | None = None
     for k, (word, grouped) in enumerate(tokens):
         if used[k] or word in _COLOURS:
@@ -385,7 +386,7 @@ def _parse(text: str, capitals: bool = True) -> Declaration:
             continue  # "one pair": poker's name for a pair ("I don't know the word 'one'")
         if (word in _KICKER_COUNTS and not grouped and nxt == ("kicker" if word in ("one", "1") else "kickers")
                 and k and words[k - 1] in ("with", "and")):
-            kicker_count = (word, _KICKER_COUNTS[word], len(kickers | and_a))  # checked against the hand's, below
+            kicker_count = (word, _KICKER_COUNTS[word], len(found))  # checked against the hand's, below
             continue  # "with three kickers": how many, not a three ("with a three kicker")
         if word in ("a", "an") and nxt in ("kicker", "kickers") and some_kicker:
             continue  # "with a kicker": some kicker, no rank ("with A kicker", in capitals, is the ace)
@@ -469,10 +470,14 @@ def _parse(text: str, capitals: bool = True) -> Declaration:
     if (kickers or kicker_count is not None) and kind in _NO_KICKER:
         raise DeclarationParseError(f"a {type_name(kind)} has no kicker: {_EXAMPLES}")
     held = _KICKERS_HELD.get(kind)
-    if kicker_count is not None and held is not None and held not in (kicker_count[1], sum(kicker_count[1:])):
-        raise DeclarationParseError(
-            f"a {type_name(kind)} has {_NUMBER_WORDS[held]} kicker{'s' if held > 1 else ''}, not "
-            f"{quoted(kicker_count[0])}: like '{_KICKER_EXAMPLES[kind]}'")
+    if kicker_count is not None and held is not None:
+        typed, number, said_before = kicker_count
+        before = max(0, said_before - _MAIN_RANKS[kind])  # kickers named before the count
+        after = len(found) - said_before  # and after it ("with two kickers, king and queen": the count says them)
+        if held not in (number, number + before) and not (after and number == after):
+            many = f"{_NUMBER_WORDS[held]} kicker{'s' if held > 1 else ''}"
+            example = _KICKER_EXAMPLES[kind].replace("with a king kicker", f"with {many}")
+            raise DeclarationParseError(f"a {type_name(kind)} has {many}, not {quoted(typed)}: like '{example}'")
     mains = _MAIN_RANKS.get(kind, 0)
     if any(place < mains for place in kickers):  # "pair with a king kicker" read as a pair of kings
         rank = "ranks" if mains > 1 else "rank"

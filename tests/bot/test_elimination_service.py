@@ -207,6 +207,11 @@ async def test_the_host_may_end_a_game_in_its_lobby_but_not_one_for_dinner_at_st
     assert refused.text.startswith("This game decides its result at its end (who pays for dinner, who wins)")
     ended = await h.do(ADMIN, "end")  # an admin's: closed, nobody paid (none at stake)
     assert ended.ok and h.service.table(KEY) is None and await h.service.store.balances(KEY.server) == {}
+    # a host alone with computer players: nobody else's result to void (review: they could not end it at all)
+    assert (await h.do(ALICE, "start", "format=elimination", "stake=0", "computers=2")).ok
+    assert (await h.do(ALICE, "deal")).ok and h.table().live
+    alone = await h.do(ALICE, "end")
+    assert alone.ok and h.service.table(KEY) is None, alone
 
 
 async def test_a_host_ending_a_round_at_stake_closes_the_table_at_its_count(harness: Harness) -> None:

@@ -191,6 +191,16 @@ async def test_a_channel_shared_between_workspaces_tells_the_other_workspace_its
         assert [k.server_id for k in bot.service.tables] == ["TA"]  # no second table in the channel
         table = bot.service.table(TableKey("slack", "TA", "CS"))
         assert table is not None and table.seats == ["UA1"]
-        for text in ("help", "ledger"):  # what is not the table's: answered
+        for text in ("help", "ledger", "rules salomon", "config"):  # what is not the table's: answered
             said = await slash("UB1", text, "TB")
             assert said and not said.startswith("This table is kept"), (text, said)
+        # the table closed by an admin of TA: TB's member may open one, the button left on its message is "closed"
+        fake.add_user("UA0", team="TA", is_admin=True)
+        assert "closed" in (await slash("UA0", "end", "TA")).lower()
+        again = fake.block_actions(join["action_id"], join["value"], message_ts=ts, user_id="UB1", channel_id="CS")
+        again["team"] = {"id": "TB", "domain": "tb"}
+        again["user"]["team_id"] = "TB"
+        await post(http, url, interactive_body(again), "application/x-www-form-urlencoded")
+        [later] = await fake.wait_for(lambda: fake.response_url_posts(again["response_url"]), timeout=10)
+        assert "closed" in str(later.text) and not str(later.text).startswith("This table is kept"), later.text
+        assert "opened a table" in await slash("UB1", "start", "TB")

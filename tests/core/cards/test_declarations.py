@@ -128,6 +128,13 @@ T = HandType
         ("three sevens with 2 kickers", T.THREE_OF_A_KIND, (7,)),
         ("two pair, kings and fours with one kicker", T.TWO_PAIR, (13, 4)),
         ("pair of sevens with a king and two kickers", T.PAIR, (7, 13)),
+        # (session 37's review) kickers named in a list before the count count too
+        ("pair of sevens with king, queen and one kicker", T.PAIR, (7, 13, 12)),
+        ("pair of sevens with a king, a queen and one kicker", T.PAIR, (7, 13, 12)),
+        ("pair of sevens with king and queen and one kicker", T.PAIR, (7, 13, 12)),
+        ("pair of sevens, king and two kickers", T.PAIR, (7, 13)),
+        ("pair of sevens with two kickers, king and queen", T.PAIR, (7, 13, 12)),  # the count says the list
+        ("pair of aces with one kicker, a king", T.PAIR, (14, 13)),
         ("pair of aces with a four kicker", T.PAIR, (14, 4)),  # one kicker named: the four (A-A-4-3-2)
         ("one pair", T.PAIR, ()),  # poker's name ("I don't know the word 'one'")
         ("one pair of kings", T.PAIR, (13,)),
@@ -238,7 +245,8 @@ def test_a_kicker_of_a_hand_that_has_none_is_refused(text: str) -> None:
 
 @pytest.mark.parametrize(
     ("text", "held"),
-    [("pair of sevens with two kickers", "a pair has three kickers, not 'two'"),
+    [("pair of sevens with two kickers", "a pair has three kickers, not 'two': like 'pair of sevens with three "
+      "kickers'"),
      ("pair of sevens with 4 kickers", "a pair has three kickers, not '4'"),
      ("three sevens with one kicker", "a three of a kind has two kickers, not 'one'"),
      ("three sevens with a king and three kickers", "a three of a kind has two kickers, not 'three'"),
