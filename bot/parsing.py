@@ -178,8 +178,10 @@ def joined_options(words: Sequence[str]) -> list[str]:
             out[-1] += word  # "stake=" then "2"
         elif word.startswith("=") and out and "=" not in out[-1]:
             out[-1] += word  # "stake" then "=2" (or "=", joined to what follows next)
-        elif out and "=" in out[-1] and (out[-1].endswith(",") or word.startswith(",")) and "=" not in word:
-            out[-1] += word  # a list goes on: "admins=@bob," then "@cy" (Slack leaves a space after a picked mention)
+        elif (out and "=" in out[-1] and (out[-1].endswith(",") or word.startswith(",")) and "=" not in word
+              and (word.lstrip(",").startswith(("@", "<@")) or out[-1].lower().startswith("admins="))):
+            out[-1] += word  # a list of mentions goes on: "admins=@bob," then "@cy" (Slack leaves a space after a
+            # picked mention); not any word after a comma ("stake=2, 4" was the stake "2,4")
         else:
             out.append(word)
     # a comma or semicolon closing a word is punctuation, not part of it: `start salomon, stake=3`, `game=cards,`

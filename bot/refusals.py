@@ -116,9 +116,10 @@ def unreadable_table(table_id: int) -> str:
             "is void: nothing is paid for it); whoever runs the bot will find it named in the log.")
 
 
-def newer_table(table_id: int) -> str:
+def newer_table(table_id: int, idle: int) -> str:
     return (f"This channel's table (no. {table_id}) is served by a newer version of the bot than the one that got "
-            "this command (the bot is being updated), so nothing was done. Try again in a minute.")
+            "this command (the bot is being updated), so nothing was done. Try again in a minute. (If the bot was "
+            f"rolled back for good, a server admin's `end` closes it once it has been idle {idle // 60} minutes.)")
 
 
 def unreadable_record(table_id: int) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -73,6 +74,7 @@ def _balance_series(rows: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
 
 CHART_GAP = 10.0
 """Seconds between two charts posted in one channel."""
+_NUMBER_OR_SIGN = frozenset({"Nd", "Nl", "No", "Sm", "Pd"})  # digits, numerals, fractions, maths signs, dashes
 _EMOJI_CODE = re.compile(r"(?::[a-z0-9_+'-]{1,40}:){1,2}")  # an emoji as Slack writes it (`:+1::skin-tone-2:`)
 _NOT_IN_CURRENCY = frozenset("@#&") | {chr(mark) for mark in LOOK_ALIKES}  # a mention's marks, chat markup
 
@@ -277,8 +279,9 @@ class Reports:
                 # (an emoji typed in a Slack command arrives as its code, `:moneybag:`: Slack shows it as the emoji)
                 if (not (1 <= len(value) <= 8 or _EMOJI_CODE.fullmatch(value)) or _NOT_IN_CURRENCY & set(value)
                         or any(invisible(c) or c.isspace() for c in value)  # (no space: a word when typed)
-                        or (any(c.isdigit() or c in "+-−" for c in value)  # "1" made 5.00 read 15.00, "-" a loss
-                            and not _EMOJI_CODE.fullmatch(value))):  # (Slack's `:+1::skin-tone-2:` shows an emoji)
+                        or (any(unicodedata.category(c) in _NUMBER_OR_SIGN for c in value)  # "1" made 5.00 read
+                            # 15.00, "-" (or "–", "＋") a win a loss; Slack shows `:+1::skin-tone-2:` as an emoji
+                            and not (cmd.key.platform == "slack" and _EMOJI_CODE.fullmatch(value)))):
                     raise UserError(R.CURRENCY_LENGTH, "bad-option")
                 settings[name] = value
             elif name == "computer_level":

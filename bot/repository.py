@@ -68,6 +68,17 @@ class SaveFailed(UserError):
         super().__init__(R.MAYBE_SAVED if uncertain else R.NOT_SAVED, "maybe-saved" if uncertain else "not-saved")
 
 
+NEWER_IDLE = 15 * 60  # seconds a table a newer version wrote stays that version's after its last event; then an
+# admin's `end` may close it (no newer process is serving it: the bot was rolled back for good)
+
+
+def _last_at(events: list[dict[str, Any]]) -> float:
+    try:
+        return float(events[-1].get("at", 0.0)) if events else 0.0
+    except (TypeError, ValueError):
+        return 0.0
+
+
 class UnreadableTable(UserError):
     """The channel's open table, as stored, is a log this version cannot replay (written by another version that
     read the rules otherwise, say): nothing can be played there.  Said to whoever sends a command there; a server
@@ -76,9 +87,11 @@ class UnreadableTable(UserError):
     table, healthy, and is left alone.  ``seq``: the events stored, ``cause``: the replay's exception type (its text
     may quote an event, a serial in it: never shown)."""
 
-    def __init__(self, table_id: int, seq: int, cause: BaseException) -> None:
+    def __init__(self, table_id: int, seq: int, cause: BaseException, last_at: float = 0.0) -> None:
         self.newer = isinstance(cause, NewerEvent)  # an event kind a newer version writes: not broken, not closed
-        super().__init__(R.newer_table(table_id) if self.newer else R.unreadable_table(table_id), "unreadable-table")
+        self.last_at = last_at  # when its last event was stored (a newer version's table idle long: a rollback)
+        super().__init__(R.newer_table(table_id, NEWER_IDLE) if self.newer else R.unreadable_table(table_id),
+                         "unreadable-table")
         self.table_id = table_id
         self.seq = seq
         self.cause = type(cause).__name__
@@ -272,7 +285,7 @@ class TableRepository:
             fresh = TableState.replayed(stored.table_id, key, stored.events)
         except Exception as exc:
             log.debug("table %d: %s", stored.table_id, exc, exc_info=exc)  # (may quote an event: DEBUG only)
-            raise UnreadableTable(stored.table_id, len(stored.events), exc) from exc
+            raise UnreadableTable(stored.table_id, len(stored.events), exc, _last_at(stored.events)) from exc
         if fresh.status == TableStatus.ENDED:  # pragma: no cover - the store lists open tables only
             return None
         missed = stored.events[known[1]:] if known is not None and known[0] == stored.table_id else []
@@ -295,7 +308,7 @@ class TableRepository:
                 except Exception as exc:  # another process stored what this version cannot apply: not half-applied
                     del self.tables[key]
                     log.debug("table %d: %s", table.id, exc, exc_info=exc)
-                    raise UnreadableTable(table.id, seq + len(missed), exc) from exc
+                    raise UnreadableTable(table.id, seq + len(missed), exc, _last_at(missed)) from exc
                 if seen is not None:
                     seen.append((event, step))
             if table.status != TableStatus.ENDED:
@@ -348,8 +361,8 @@ class TableRepository:
             except UnreadableTable as exc:  # that table alone: every other one is still caught up with
                 if self._unreadable.get(key) != (exc.table_id, exc.seq):  # said once, not every survey
                     self._unreadable[key] = (exc.table_id, exc.seq)
-                    log.error("table %d in %s cannot be read by this version (%s): not loaded", exc.table_id, key,
-                              exc.cause)
+                    (log.warning if exc.newer else log.error)(  # (newer: a newer version serves it, mid-upgrade)
+                        "table %d in %s cannot be read by this version (%s): not loaded", exc.table_id, key, exc.cause)
                 return False
 
         return sum(await asyncio.gather(*(tolerant(k) for k in stale)))

@@ -27,7 +27,7 @@ from .model import Command, Message, Reply, TableKey
 from .panels import Panels
 from .parsing import UserError
 from .ports import Clock, Notifier, Store
-from .repository import Behind, SaveFailed, TableRepository, UnreadableTable
+from .repository import NEWER_IDLE, Behind, SaveFailed, TableRepository, UnreadableTable
 from .table import TableState
 
 __all__ = ["ATTEMPTS", "Behind", "Busy", "Outbox", "Runtime", "SaveFailed"]
@@ -139,7 +139,8 @@ class Runtime(TableRepository):
             except SaveFailed:
                 raise
             except UnreadableTable as exc:  # said to the sender (no event's text: a serial may be in it)
-                if cmd.name != "end" or read or exc.newer or not await self.is_admin(cmd):
+                newer = exc.newer and self.clock.now() - exc.last_at < NEWER_IDLE  # (a newer process serves it)
+                if cmd.name != "end" or read or newer or not await self.is_admin(cmd):
                     log.warning("table %d in %s cannot be read by this version (%s): %s refused", exc.table_id,
                                 cmd.key, exc.cause, cmd.name)
                     raise

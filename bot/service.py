@@ -123,8 +123,9 @@ class Service:
                 # It is left as stored, not closed: a process of an older version (a rollback, a fleet mid-deploy)
                 # would otherwise end the live tables a newer one wrote.  A command there is told so; a server
                 # admin's `end` closes it (Runtime.run).
-                log.error("table %d in %s could not be rebuilt from its %d stored events (%s): not loaded",
-                          stored.table_id, key, len(stored.events), exc.cause)
+                (log.warning if exc.newer else log.error)(  # (newer: a newer version serves it, mid-upgrade)
+                    "table %d in %s could not be rebuilt from its %d stored events (%s): not loaded",
+                    stored.table_id, key, len(stored.events), exc.cause)
             except Exception as exc:  # (anything else about one table — its panels, say — leaves it out alike)
                 log.error("table %d in %s could not be loaded (%s): not loaded", stored.table_id, key,
                           type(exc).__name__)

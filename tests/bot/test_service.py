@@ -1031,7 +1031,7 @@ async def test_a_currency_label_carrying_invisible_characters_is_refused(harness
     assert (await harness.service.settings(KEY.server))["currency"] == "$"  # the default, unchanged
 
 
-@pytest.mark.parametrize("label", ["1", "-", "+", "USD1", "EURO1234", "−", "٣"])
+@pytest.mark.parametrize("label", ["1", "-", "+", "USD1", "EURO1234", "−", "٣", "–", "－", "＋", "½", ":1:", ":-:"])
 async def test_a_currency_label_with_digits_or_signs_is_refused(harness: Harness, label: str) -> None:
     """(session 37) `currency=1` showed a 5-unit win as "(15.00)", `currency=-` a win as a loss "(-5.00)" and a
     loss as "(--5.00)": the label is written before every amount."""
@@ -1043,7 +1043,8 @@ async def test_a_currency_label_with_digits_or_signs_is_refused(harness: Harness
 SCOTLAND = "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"  # a flag: tag characters
 
 
-@pytest.mark.parametrize("label", ["👨\u200d👩\u200d👧", SCOTLAND, "👍🏽", "₿", "EUR"])
+@pytest.mark.parametrize("label", ["👨\u200d👩\u200d👧", SCOTLAND, "👍🏽", "₿", "EUR", "US$", "R$", "kr.", "CHF", "S/.",
+                                   "zł", "₹"])
 async def test_an_emoji_made_with_a_joiner_or_tags_is_a_currency(harness: Harness, label: str) -> None:
     reply = await harness.do(ADMIN, "config", f"currency={label}")
     assert reply.ok, reply.text

@@ -141,11 +141,15 @@ async def test_a_table_holding_an_event_a_newer_version_writes_is_left_to_it_and
     h = harness
     await open_three(h)
     table = h.table().id
-    seq = _append(h, table, '{"t": "a-kind-from-a-later-version", "player": "U2", "at": 0}')
+    now = h.clock.now()
+    seq = _append(h, table, f'{{"t": "a-kind-from-a-later-version", "player": "U2", "at": {now}}}')
     await h.restart()
     for who, name, args in ((ALICE, "status", ()), (BOB, "bid", ("2", "7")), (ADMIN, "end", ()), (CAROL, "end", ())):
         reply = await h.do(who, name, *args)
         assert not reply.ok and reply.private and reply.code == "unreadable-table", (name, reply)
         assert reply.text.startswith(f"This channel's table (no. {table}) is served by a newer version"), reply
-        assert "`end`" not in reply.text, reply
+        assert "rolled back for good, a server admin's `end` closes it once it has been idle 15 minutes" in reply.text
     assert _stored(h, table)[:2] == ("open", seq)  # nothing written: not closed, not void
+    h.clock.advance(15 * 60)  # idle that long: no newer process serves it (a rollback for good): an admin may close it
+    closed = await h.do(ADMIN, "end")
+    assert closed.ok and _stored(h, table)[:2] == ("closed", seq + 1), closed

@@ -78,6 +78,7 @@ async def test_a_challenge_with_words_is_refused(harness: Harness, words: tuple[
         (("classic", "2", "stake=3"), {}, "stake"),
         (("classic", "salomon"), {}, "preset"),  # (session 37) "The stake must be a whole number …, not 'salomon'"
         (("classic", "2", "salomon"), {}, "preset"),
+        (("quick", "stake=3,", "4"), {}, "stake"),  # (review) joined as a list: "not a whole number: '3,4'"
     ],
 )
 async def test_start_with_an_option_given_twice_opens_nothing(
