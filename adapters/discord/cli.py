@@ -36,6 +36,8 @@ def cmd_discord(args: argparse.Namespace) -> int:
     from .config import ConfigError, DiscordConfig, load_dotenv
 
     try:
+        if args.env_file is not None and not args.env_file.strip():
+            raise ConfigError("--env-file names no file")
         if not load_dotenv(args.env_file or ".env") and args.env_file is not None:  # named on purpose: a typo
             raise ConfigError(f"{args.env_file}: no such file (--env-file)")  # started on an empty ledger, silently
         config = DiscordConfig.from_env(os.environ, db_path=args.db)

@@ -106,6 +106,8 @@ def test_an_env_file_named_that_is_not_there_is_refused(tmp_path: Path, monkeypa
     typo = tmp_path / "prod.envv"
     assert main(["discord", "--env-file", str(typo)]) == 2
     assert capsys.readouterr().err == f"liars discord: {typo}: no such file (--env-file)\n"
+    assert main(["discord", "--env-file", ""]) == 2  # (it read ./.env, or said ": no such file")
+    assert capsys.readouterr().err == "liars discord: --env-file names no file\n"
     assert list(tmp_path.iterdir()) == []  # no database made
 
 
