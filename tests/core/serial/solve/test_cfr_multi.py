@@ -506,12 +506,12 @@ def test_at_two_players_the_solver_is_the_heads_up_one(digits: int, length: int,
 
     rules = _rules(digits, length, rebid)
     heads_up, two = Solver(Format(rules), memory=memory), MultiSolver(MultiFormat(rules, 2), memory=memory)
-    heads_up.iterate(20)
-    two.iterate(20)
+    heads_up.iterate(10)
+    two.iterate(10)
     table, want = heads_up_table(two), heads_up.table()
     assert within_a_thousandth(table, want)  # node for node (ties in the rounding may fall either way)
     fewer = Solver(Format(rules), memory=memory)
-    fewer.iterate(5)
+    fewer.iterate(3)
     assert not within_a_thousandth(fewer.table(), want)  # the comparison does tell solves apart
     mine = heads_up.average()
     for node, probs in zip(two.nodes, two.average(), strict=True):
