@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from core.game import Game, GameRules
+from core.game import Game, GameRules, Match
 from core.registry import DEFAULT_GAME, GAMES, get_game
 
 from . import messages as M
@@ -196,10 +196,9 @@ class Lobby:
                 target = named[0] if len(named) == 1 else target
             if target not in table.seats:
                 raise UserError(R.THAT_PLAYER_NOT_SEATED, "not-seated")
-            match = table.match
-            if (target not in table.pending_leave and table.status == TableStatus.PLAYING and match is not None
-                    and not match.over and match.decides_at_end and match.leave_cost(target, table.pending_leave)
-                    and not await self._overrules(cmd)):
+            match = self._game_under_way(table)
+            if (target not in table.pending_leave and match is not None and match.decides_at_end
+                    and match.leave_cost(target, table.pending_leave) and not await self._overrules(cmd)):
                 # a player still in a game decided at its end: kicked, they walk out on dinner (its payer, at stake 0
                 # too: that is the whole of its result), or (every one still in kicked) the card game ends with no
                 # winner — a host out of it escaped paying its winner
@@ -293,8 +292,11 @@ class Lobby:
         async with self.rt.lock(cmd.key):
             table = self.rt.need_table(cmd.key)
             await self.rt.need_host_or_admin(table, cmd, "end the table")
-            game_void = self._ends_a_game_at_stake(table)
-            if (self._ends_a_game_decided_at_end(table) and (game_void or self._others_play(table, cmd))
+            match = self._game_under_way(table)
+            # ending it voids what its players have won so far (a game that settles only at its end), or at stake 0
+            # who pays for dinner (a game decided at its end)
+            game_void = match is not None and match.settles_at_end
+            if (match is not None and match.decides_at_end and (game_void or self._others_play(match, table, cmd))
                     and not await self._overrules(cmd)):
                 # a host could end a game that settles at its end to escape losing it (an elimination they were
                 # about to pay for, a card game they were out of), voiding what the others had won so far — at
@@ -327,25 +329,16 @@ class Lobby:
         return not cmd.actor.peer and await self.rt.is_admin(cmd)
 
     @staticmethod
-    def _ends_a_game_at_stake(table: TableState) -> bool:
-        """Whether ending the table now voids a game that settles only at its end (the elimination, the card
-        game) with money at stake and a round dealt: what its players have won so far, unpaid, goes with it."""
+    def _game_under_way(table: TableState) -> Match | None:
+        """The table's game, dealt and not over (what an ``end`` or a kick now would void or decide), else None."""
         match = table.match
-        return table.status == TableStatus.PLAYING and match is not None and not match.over and match.settles_at_end
+        return match if table.status == TableStatus.PLAYING and match is not None and not match.over else None
 
     @staticmethod
-    def _ends_a_game_decided_at_end(table: TableState) -> bool:
-        """Whether ending the table now voids a dealt game whose result is decided only at its end, at any stake
-        (who pays for dinner; the card game's winner): a host about to lose it could escape by ``end``."""
-        match = table.match
-        return table.status == TableStatus.PLAYING and match is not None and not match.over and match.decides_at_end
-
-    @staticmethod
-    def _others_play(table: TableState, cmd: Command) -> bool:
+    def _others_play(match: Match, table: TableState, cmd: Command) -> bool:
         """Whether another person plays the table's game (still in it or out of it: its result is theirs too); a
         host alone with computer players may end a game with nothing at stake."""
-        match = table.match
-        return match is not None and any(p != cmd.actor.user_id and not table.is_computer(p) for p in match.players)
+        return any(p != cmd.actor.user_id and not table.is_computer(p) for p in match.players)
 
     async def close(self, table: TableState, cmd: Command | None, reason: str, reply: Reply | None = None) -> None:
         rt = self.rt
