@@ -536,6 +536,7 @@ async def run(config: DiscordConfig, *, sync_commands: bool = True, stop: asynci
     finally:
         if exporter is not None:
             exporter.shutdown()
+        await asyncio.to_thread(pictures.shutdown)  # joined now, not racing the interpreter's exit (as on Slack)
 
 
 async def _close(bot: LiarsBot, runner: asyncio.Task[None]) -> None:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from .challenge import card_face, render_challenge
 from .count import render_count
 from .dispatch import filename, kind, render
-from .worker import TooManyWaiting, draw, start
+from .worker import TooManyWaiting, draw, shutdown, start
 
 if TYPE_CHECKING:
     from .charts import balance_series, render_balance_chart, render_nets_chart, render_rating_chart
@@ -52,5 +52,6 @@ __all__ = [
     "render_count",
     "render_nets_chart",
     "render_rating_chart",
+    "shutdown",
     "start",
 ]

@@ -329,3 +329,7 @@ async def run(config: SlackConfig, *, host: str = "0.0.0.0", stop: asyncio.Event
         if exporter is not None:
             exporter.shutdown()
         await bot.close()
+        # the picture worker stopped and joined now, not by the interpreter's exit hook, which races the
+        # executor's own thread when the worker died with the bot's group (a SIGTERM as it started: "Exception
+        # ignored … OSError: Bad file descriptor" on stderr)
+        await asyncio.to_thread(pictures.shutdown)

@@ -17,6 +17,7 @@ import aiohttp
 import pytest
 
 from adapters.discord.config import ConfigError, DiscordConfig, load_dotenv, read_dotenv
+from adapters.pictures import worker
 from tests.fakes.discord_server import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -196,6 +197,7 @@ async def test_a_stop_while_the_gateway_cannot_be_reached_ends_the_process(
         assert not running.done()
         stop.set()
         assert await asyncio.wait_for(running, timeout=20) == 0  # (it once took 30 s and more)
+    assert worker._pool is None  # the picture worker stopped with it (as on Slack)
     assert "did not stop within 0 s of closing; cancelling it" in caplog.text
 
 

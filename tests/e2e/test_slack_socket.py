@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
+from adapters.pictures import worker
 from adapters.slack.app import connect_socket
 from adapters.slack.config import SlackConfig
 from tests.adapters.slack.harness import (
@@ -193,6 +194,9 @@ async def test_a_stop_while_socket_mode_is_still_connecting_ends_the_bot(fake: F
     stop.set()
     async with asyncio.timeout(20):
         assert await running == 0
+    # the picture worker it started is stopped and joined by the stop, not left to the interpreter's exit (whose
+    # hook raced the executor's thread when a group SIGTERM had killed the worker too)
+    assert worker._pool is None
 
 
 @pytest.mark.parametrize("case", ["port taken", "api unreachable"])
