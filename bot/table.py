@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from enum import StrEnum
 from typing import Any
 
-from core.errors import GameError
+from core.errors import GameError, UnknownMove
 from core.fairness import new_salt
 from core.game import Checked, Game, GameRules, Json, Match, RandomSource, Say, SayKind, Step
 from core.registry import DEFAULT_GAME, get_game
@@ -200,8 +200,11 @@ class TableState:
         elif kind == "act":
             assert self.match is not None
             before = self.match.to_act
-            step = self.match.apply(checked if checked is not None else
-                                    {k: v for k, v in event.items() if k not in _ENVELOPE})
+            try:
+                step = self.match.apply(checked if checked is not None else
+                                        {k: v for k, v in event.items() if k not in _ENVELOPE})
+            except UnknownMove as exc:  # a move of a kind a newer version's game writes: that version's table
+                raise NewerEvent(f"a move of a kind this version does not know (table event {self.events})") from exc
             next_turn = self.match.to_act != before or bool(step.settled)
             if next_turn or self.is_computer(str(before)):  # a person's take, discard and declare in the card game
                 self.turn_started_at = at  # are one turn on one clock (each move restarted it: two timeouts a

@@ -19,7 +19,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["ActionParseError", "GameError", "NotYourTurn", "RoundOver", "RulesError", "UnknownPlayer", "quoted"]
+__all__ = ["ActionParseError", "GameError", "NotYourTurn", "RoundOver", "RulesError", "UnknownMove", "UnknownPlayer",
+           "quoted"]
 
 QUOTED_MOST = 40
 
@@ -66,6 +67,16 @@ class ActionParseError(GameError, ValueError):
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
+
+
+class UnknownMove(Exception):
+    """Marks a stored move payload that names none of this game's kinds of move but another key: a move of a kind
+    a newer version of the game writes (each game raises its own payload error with this mixed in)."""
+
+
+def unknown_kind(data: Any, kinds: tuple[str, ...]) -> bool:
+    """A move payload holding none of ``kinds`` and some other key than its player: a newer version's move."""
+    return not any(k in data for k in kinds) and any(k != "player" for k in data)
 
 
 class UnknownPlayer(GameError):

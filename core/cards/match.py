@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import ActionParseError, GameError, RoundOver, quoted
+from ..errors import ActionParseError, GameError, RoundOver, UnknownMove, quoted, unknown_kind
 from .cards import Card, full_deck, parse_cards
 from .declarations import Declaration
 from .round import Action, Challenge, Challenged, Declare, Discard, Event, Pass, Round, Take
@@ -50,12 +50,22 @@ def action_to_json(action: Action) -> dict[str, Any]:
     return {"player": action.player, kind: True}
 
 
+MOVE_KINDS = ("declare", "take", "discard", "challenge", "pass")
+
+
+class NewerAction(ActionParseError, UnknownMove):
+    """An action payload holding none of the card game's kinds of move (a newer version's)."""
+
+
 def action_from_json(data: Any) -> Action:
     """An action payload (as records and the table store them); raises :class:`ActionParseError`."""
     if not isinstance(data, Mapping) or not isinstance(data.get("player"), str):
         raise ActionParseError(f"an action is an object with a 'player': {quoted(data)}")
     player = data["player"]
-    kinds = [k for k in ("declare", "take", "discard", "challenge", "pass") if k in data]
+    kinds = [k for k in MOVE_KINDS if k in data]
+    if unknown_kind(data, MOVE_KINDS):
+        raise NewerAction(f"an action of a kind this version does not know (it knows {', '.join(MOVE_KINDS)}): "
+                          f"{quoted(sorted(data))}")
     if len(kinds) != 1:
         raise ActionParseError(f"an action has one of declare, take, discard, challenge, pass: {quoted(dict(data))}")
     kind = kinds[0]

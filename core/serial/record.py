@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..errors import UnknownMove, unknown_kind
 from ..records import IllegalRecordedAction, RecordError, refuse_unknown_keys
 from .bids import MAX_PLAYERS, MIN_PLAYERS, Bid
 from .errors import GameError
@@ -68,11 +69,22 @@ def rules_from_record(record: Mapping[str, Any]) -> Rules:
     return rules
 
 
+MOVE_KINDS = ("bid", "challenge", "count")
+
+
+class NewerAction(RecordError, UnknownMove):
+    """A recorded action holding none of this game's kinds of move (a newer version's): its keys are named, never
+    its values."""
+
+
 def parse_action(data: Any, rules: Rules) -> Action:
     if not isinstance(data, Mapping) or not isinstance(data.get("player"), str):
         raise RecordError(f"an action must be an object with a 'player': {data!r}")
     player = data["player"]
-    kinds = [k for k in ("bid", "challenge", "count") if k in data]
+    kinds = [k for k in MOVE_KINDS if k in data]
+    if unknown_kind(data, MOVE_KINDS):
+        raise NewerAction(f"an action of a kind this version does not know (it knows 'bid', 'challenge' and "
+                          f"'count'): {sorted(data)!r}")
     if len(kinds) != 1:
         raise RecordError(f"an action has exactly one of 'bid', 'challenge', 'count': {dict(data)!r}")
     if kinds[0] == "bid":

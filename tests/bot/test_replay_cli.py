@@ -278,7 +278,7 @@ def test_malformed_json_exits_2_with_one_line(text: str, tmp_path: Path, capsys:
         ({"rounds": [{"serials": {"P1": "06742088", "P2": "92859819"}, "opener": "P1"}]}, "serials"),
         ({"rounds": [{"serials": {"P1": "06742088", "P2": "92859819", "P3": "07202503"}}]}, "opener"),
         ({"rounds": [{**EXAMPLE_1["rounds"][0], "actions": [{"player": "P1", "bid": [0, 3]}]}]}, "bid"),
-        ({"rounds": [{**EXAMPLE_1["rounds"][0], "actions": [{"player": "P1", "fold": True}]}]}, "exactly one"),
+        ({"rounds": [{**EXAMPLE_1["rounds"][0], "actions": [{"player": "P1", "fold": True}]}]}, "it knows 'bid'"),
         ({"rounds": [{**EXAMPLE_1["rounds"][0], "actions": [{"player": "P1", "challenge": 1}]}]}, "must be true"),
         ({"rounds": [{**EXAMPLE_1["rounds"][0], "actions": "P1 bids"}]}, "actions"),
         ({"rounds": ["round one"]}, "round 0"),

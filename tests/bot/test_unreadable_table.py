@@ -153,3 +153,32 @@ async def test_a_table_holding_an_event_a_newer_version_writes_is_left_to_it_and
     h.clock.advance(15 * 60)  # idle that long: no newer process serves it (a rollback for good): an admin may close it
     closed = await h.do(ADMIN, "end")
     assert closed.ok and _stored(h, table)[:2] == ("closed", seq + 1), closed
+
+
+async def _open_cards(h: Harness) -> None:
+    assert (await h.do(ALICE, "start", "game=cards")).ok and (await h.do(BOB, "join")).ok
+    assert (await h.do(ALICE, "deal")).ok
+
+
+async def _open_dinner(h: Harness) -> None:
+    assert (await h.do(ALICE, "start", "format=elimination")).ok
+    assert (await h.do(BOB, "join")).ok and (await h.do(CAROL, "join")).ok and (await h.do(ALICE, "deal")).ok
+
+
+@pytest.mark.parametrize("game", ["serial", "cards", "dinner"])
+async def test_a_move_of_a_kind_a_newer_version_writes_is_that_versions_table_not_a_broken_one(
+        harness: Harness, game: str) -> None:
+    """An `act` event whose move is of a kind only a newer version of the game writes (a new move, mid-upgrade) was
+    read as a broken log: "stored by another version … an admin can close it", and an admin's `end` closed it under
+    the newer processes.  It is now the newer version's table, as an unknown event kind is."""
+    h = harness
+    await {"serial": open_three, "cards": _open_cards, "dinner": _open_dinner}[game](h)
+    table = h.table().id
+    seq = _append(h, table, f'{{"t": "act", "player": "U2", "a-move-from-a-later-version": [0], '
+                            f'"at": {h.clock.now()}}}')
+    await h.restart()
+    for who, name in ((ALICE, "status"), (ADMIN, "end")):
+        reply = await h.do(who, name)
+        assert not reply.ok and reply.code == "unreadable-table", (name, reply)
+        assert reply.text.startswith(f"This channel's table (no. {table}) is served by a newer version"), reply
+    assert _stored(h, table)[:2] == ("open", seq)
