@@ -148,13 +148,14 @@ def table_commands() -> tuple[CommandSpec, ...]:
         CommandSpec("end", "close the table (host or server admin)", table),
         CommandSpec("kick", "remove a player (host or server admin)", table, params=(
             Param("member", Kind.USER, "The player to remove"), named)),
-        CommandSpec("rules", "the rules at this table (or a new table's here) [game]", table, changes=False, params=(
+        CommandSpec("rules", "the rules at this table (or a new table's here) [game]", table, changes=False,
+                    at_table=False, params=(
             Param("game", Kind.CHOICE, "Which game's rules, where no table is open (default: "
                   f"{first})", choices=games),)),
         CommandSpec("config", "server settings (admin): [game] preset, option=value, unit value, currency, turn "
                     "timeout, history=month", table,
                     brief="server settings (admin): default rules and stake, unit value, currency, timeouts, history",
-                    params=(
+                    at_table=False, params=(
                         Param("game", Kind.CHOICE, f"Whose defaults the preset and options set (default: {first})",
                               choices=games),
                         Param("preset", Kind.CHOICE, "Default rule set for new tables", choices=presets),
@@ -172,21 +173,22 @@ def table_commands() -> tuple[CommandSpec, ...]:
                               words=True),
                     )),
         CommandSpec("ledger", "balances for this server, this period and all time [chart]", books, params=(chart,),
-                    changes=False),
+                    changes=False, at_table=False),
         CommandSpec("sheet", "a period's balances and the fewest payments that settle it [period] [settle] [chart]",
                     books, params=(period, Param("settle", Kind.FLAG, "Mark the period settled (admin); posts "
-                                                 "the sheet in the channel"), chart), public=True),
+                                                 "the sheet in the channel"), chart), public=True, at_table=False),
         CommandSpec("stats", "a player's record, rating and its trend [player] [chart]", books,
-                    params=(member, named, chart), changes=False),
+                    params=(member, named, chart), changes=False, at_table=False),
         CommandSpec("leaderboard", "the top players [period|all] [by money|skill] [game]", books, params=(
             Param("period", Kind.TEXT, "YYYY-MM, or 'all' (default: this month)", suggest=Suggest.PERIODS_OR_ALL),
             Param("by", Kind.CHOICE, "Rank by skill (default) or money", choices=(("skill", "skill"),
                                                                                   ("money", "money"))),
             Param("game", Kind.CHOICE, f"Which game's ratings (default: {first})", choices=games),
-        ), changes=False),
-        CommandSpec("history", "recent rounds at this table", books, changes=False),
-        CommandSpec("export", "the game record of this table (the liars replay format)", books, changes=False),
-        CommandSpec("help", "what each command does [command|game]", table, changes=False, in_dm=True,
+        ), changes=False, at_table=False),
+        CommandSpec("history", "recent rounds at this table", books, changes=False, at_table=False),
+        CommandSpec("export", "the game record of this table (the liars replay format)", books, changes=False,
+                    at_table=False),
+        CommandSpec("help", "what each command does [command|game]", table, changes=False, in_dm=True, at_table=False,
                     aliases=("?",), params=(
                         Param("about", Kind.TEXT, "A command or a game to explain, e.g. bid or cards", words=True),)),
     )

@@ -172,7 +172,9 @@ class CommandSpec:
     ``in_dm``: it makes sense in a direct message with the bot.  ``form``: the game offers a form for
     it (Raise…, Declare…); a button for it opens the form.  ``default``: what bare text at the table
     is taken as in the terminal (``5 7`` is a bid, ``two pair`` a declaration).  ``aliases``: other
-    names it answers to (short ones for the terminal; a name buttons used to carry).
+    names it answers to (short ones for the terminal; a name buttons used to carry).  ``at_table``: it plays,
+    reads or changes the channel's table, so a platform refuses it where that table is kept in another ledger (a
+    channel shared between Slack workspaces); help, the rules, the settings and the books answer there too.
 
     ``help`` is the command's line in ``help`` and wherever a line may be long (Slack, the terminal): it
     may name every usage word (``start``'s ``[game] [preset] [stake] …``).  ``brief``: the line for a
@@ -195,6 +197,7 @@ class CommandSpec:
     aliases: tuple[str, ...] = ()
     brief: str = ""
     done: str = ""
+    at_table: bool = True
 
     def __post_init__(self) -> None:
         if len(self.short) > HELP_MAX:

@@ -125,8 +125,7 @@ class Listeners(AckedRequests):
             in_dm = channel.startswith("D") or command.get("channel_name") == "directmessage"
             if in_dm and not spec.in_dm:  # (a bare move too: it said "There is no table in this channel")
                 return [answer(Reply(TEXT["dm_only_hand"], ok=False, code="dm"))]
-            if (not in_dm and spec.section is not Section.BOOKS and spec.name not in ("help", "config", "rules")
-                    and await self.service.table_elsewhere(key) is not None):
+            if not in_dm and spec.at_table and await self.service.table_elsewhere(key) is not None:
                 # a channel shared between workspaces: its table is another workspace's ("no table here", and a
                 # `start` opened a second one in the channel)
                 return [answer(Reply(TEXT["other_workspace"], ok=False, code="other-workspace"))]
