@@ -143,9 +143,13 @@ class Service:
         await self.timers.stop()
 
     async def close(self) -> None:
-        await self.timers.stop()
-        await self.rt.outbox.idle()
-        await self.rt.store.close()
+        """Stop the timers, send what is queued, close the store — the store even when stopping is cut short (Ctrl-C
+        while the outbox drained left its connections' threads open, and the process hung at exit for good)."""
+        try:
+            await self.timers.stop()
+            await self.rt.outbox.idle()
+        finally:
+            await self.rt.store.close()
 
     async def drain(self) -> None:
         """Wait until every message queued so far has been handed to the notifier."""

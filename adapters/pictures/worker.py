@@ -24,12 +24,14 @@ says so at most once a minute; ``liars_pictures_total`` counts every one (``outc
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -63,6 +65,7 @@ def _warm_up(parent: int) -> None:
     from .count import render_count
     from .samples import count_example
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # (as it started, see _spawning: a pool made off the main thread)
     render_count(count_example())  # fonts opened, tiles and glyphs cached
     try:  # background work: the bot's acknowledgements and answers come first on a busy machine
         os.nice(NICE)
@@ -75,6 +78,21 @@ def _warm_up(parent: int) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, name="liars-picture-parent-watch", daemon=True).start()
+
+
+@contextlib.contextmanager
+def _spawning() -> Iterator[None]:
+    """While a task is handed to the pool (which starts its process then, if it has none), SIGINT is ignored, so the
+    process starts with it ignored: Ctrl-C in a terminal reaches the whole process group, and a worker still
+    importing printed a KeyboardInterrupt traceback.  The bot stops its worker itself."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _executor() -> ProcessPoolExecutor | None:
@@ -136,7 +154,9 @@ async def _draw(data: dict[str, Any], known: dict[str, str]) -> bytes:
     pool = _executor()
     if pool is not None:
         try:
-            return await asyncio.get_running_loop().run_in_executor(pool, render, data, known)
+            with _spawning():
+                drawn = asyncio.get_running_loop().run_in_executor(pool, render, data, known)
+            return await drawn
         except (BrokenProcessPool, OSError, RuntimeError) as exc:  # the worker, not the picture, failed
             log.warning("the picture worker failed (%s); drawing on a thread", type(exc).__name__)
             _reset(pool)
@@ -150,7 +170,8 @@ def start() -> None:
     pool = _executor()
     if pool is not None:
         try:
-            pool.submit(os.getpid)  # the pool starts its process on the first task
+            with _spawning():
+                pool.submit(os.getpid)  # the pool starts its process on the first task
         except (BrokenProcessPool, RuntimeError) as exc:  # pragma: no cover - cannot start here
             log.warning("the picture worker did not start (%s); pictures will be drawn on a thread",
                         type(exc).__name__)

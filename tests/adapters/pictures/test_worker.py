@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import signal
 
 import pytest
 
@@ -66,3 +67,24 @@ async def test_too_many_pictures_waiting_refuses_another_at_once_with_one_warnin
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and "1 skipped" in warnings[0]
     assert await pictures.draw(picture) == pictures.render(picture)  # and once they are, it draws again
+
+
+async def test_ctrl_c_reaching_the_worker_as_it_starts_leaves_it_drawing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C in a terminal reaches the whole process group: a worker still starting printed a KeyboardInterrupt
+    traceback and died, and the pictures then being drawn failed over to threads.  It starts with SIGINT ignored
+    (the bot stops it itself); the bot's own handler is as it was."""
+    monkeypatch.setenv("LIARS_PICTURE_PROCESS", "1")
+    worker.shutdown()
+    handler = signal.getsignal(signal.SIGINT)
+    try:
+        worker.start()
+        assert signal.getsignal(signal.SIGINT) is handler
+        assert worker._pool is not None
+        [pid] = [p.pid for p in worker._pool._processes.values()]
+        assert pid is not None
+        os.kill(pid, signal.SIGINT)  # still importing: before its own code has run
+        picture = count_picture_example()
+        assert await pictures.draw(picture) == pictures.render(picture)
+        assert worker._pool is not None and [p.pid for p in worker._pool._processes.values()] == [pid]
+    finally:
+        worker.shutdown()
