@@ -39,4 +39,4 @@ async def test_a_stop_cut_short_while_messages_are_still_going_out_closes_the_st
     with contextlib.suppress(asyncio.CancelledError):
         await stopping
     with pytest.raises(RuntimeError, match="not open"):
-        await service.rt.store.schema_version()
+        await service.rt.store.get_request("any")
