@@ -19,13 +19,11 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import asyncpg
-
 from adapters.postgres.store import PostgresStore
 from adapters.sqlite.schema import not_ours
 from adapters.sqlite.store import SqliteStore
 from adapters.storebase import DUMP_COLUMNS
-from adapters.stores import is_postgres_url, redacted, sqlite_path
+from adapters.stores import is_postgres_url, redacted, sqlite_path, why_not_opened
 
 __all__ = ["MigrationError", "MigrationReport", "migrate"]
 
@@ -108,10 +106,10 @@ async def migrate(source_url: str, target_url: str) -> MigrationReport:
     source, target = SqliteStore(path), PostgresStore(target_url)
     try:  # the target first: a migration that cannot start leaves the source as it was (not migrated forward)
         await target.open()
-    except (OSError, ValueError, asyncpg.PostgresError) as exc:
+    except Exception as exc:  # a server that does not answer, a URL the driver cannot read: one line
         with contextlib.suppress(Exception):
             await target.close()
-        raise MigrationError(f"cannot open {redacted(target_url)}: {exc}") from None
+        raise MigrationError(f"cannot open {redacted(target_url)}: {why_not_opened(exc)}") from None
     try:
         try:
             await source.open()  # (closed by itself when it fails)

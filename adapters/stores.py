@@ -21,7 +21,7 @@ from adapters.installs import SlackInstalls
 from bot.ports import Store
 
 __all__ = ["Books", "Database", "StoreUnavailable", "is_postgres_url", "make_store", "open_store", "redacted",
-           "sqlite_path", "store_url_from_env"]
+           "sqlite_path", "store_url_from_env", "why_not_opened"]
 
 
 class Books(Store, Protocol):
@@ -116,11 +116,18 @@ async def open_store(url: str | None = None, *, existing: bool = False, **option
         with contextlib.suppress(Exception):
             await store.close()
         if isinstance(exc, Exception):  # a folder that is not there, a server that does not answer: one line
-            # (a driver that cannot read the URL quotes pieces of it, the password's too: not repeated)
-            why = "the URL could not be read" if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
-            raise StoreUnavailable(f"cannot open {redacted(url)}: {why}") from exc
+            raise StoreUnavailable(f"cannot open {redacted(url)}: {why_not_opened(exc)}") from exc
         raise
     return store
+
+
+def why_not_opened(exc: Exception) -> str:
+    """Why a database could not be opened, on one line that quotes nothing of its URL: a driver that cannot read
+    the URL quotes pieces of it — a password holding ``/`` or ``#`` is split there and its pieces read as the port
+    — and a port past 65535 overflows."""
+    if isinstance(exc, ValueError | OverflowError):
+        return "the URL could not be read"
+    return f"{type(exc).__name__}: {exc}"
 
 
 def _refuse_foreign(url: str) -> None:

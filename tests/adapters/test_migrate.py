@@ -174,3 +174,23 @@ def test_an_unreachable_target_leaves_the_source_as_it_was(tmp_path: Path, capsy
     assert main(["migrate", "--from", str(path), "--to", "postgresql://u:p@127.0.0.1:9/db"]) == 2
     assert capsys.readouterr().err.startswith("liars: cannot open postgresql://")
     assert path.read_bytes() == before and not (tmp_path / "old.sqlite3-wal").exists()
+
+
+@pytest.mark.parametrize("target", ["postgresql://ann:Zk8/q2se#cret@127.0.0.1:9/liars",
+                                    "postgresql://ann:se?cret@127.0.0.1:9/liars",
+                                    "postgresql://ann:secret@127.0.0.1:secret/liars",
+                                    "postgresql://ann:secret@127.0.0.1:99999/liars"])
+def test_a_target_url_the_driver_cannot_read_is_one_line_quoting_no_piece_of_the_password(
+        target: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A generated password holding "/", "#" or "?" was split there by the driver, which quoted the pieces it read as
+    the port ("invalid literal for int(): 'Zk8'") in the line that says the password is not shown; a port past
+    65535 was a traceback."""
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as db:
+        for statement in _statements(MIGRATIONS[0]):
+            db.execute(statement)
+        db.execute("PRAGMA user_version = 1")
+    assert main(["migrate", "--from", str(path), "--to", target]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("liars: cannot open postgresql://") and "the URL could not be read" in err, err
+    assert "cret" not in err and "Zk8" not in err and err.count("\n") == 1, err

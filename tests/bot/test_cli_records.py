@@ -74,6 +74,8 @@ def test_verify_checks_a_played_card_games_commitments(tmp_path: Path, capsys: p
     ("postgresql://ann:secret@127.0.0.1:9/liars", "ConnectionRefusedError"),
     ("postgresql://ann@127.0.0.1:9/liars?password=secret", "ConnectionRefusedError"),  # the query's was printed
     ("postgresql://ann:se?cret@127.0.0.1:9/liars", "could not be read"),  # a "?" in it: the driver quoted a piece
+    ("postgresql://ann:Zk8/q2se#cret@127.0.0.1:9/liars", "could not be read"),  # "/", "#": its pieces as the port
+    ("postgresql://ann:secret@127.0.0.1:99999/liars", "could not be read"),  # (OverflowError)
     ("postgresql://ann@127.0.0.1:9/liars?password=se@cret", "cannot open postgresql://… "),  # "@" in the query
 ])
 @pytest.mark.parametrize("command", [["ledger"], ["forget", "--yes", "slack:T1"], ["play", "--humans", "0"]])
