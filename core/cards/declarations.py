@@ -394,17 +394,26 @@ def _parse(text: str, capitals: bool = True) -> Declaration:
             continue  # "a high card": the hand type, not ace high (a far bigger claim than the one made)
         if word in _PLURAL:
             found.append(_PLURAL[word])
-        elif word == "a" and capital_a[k] and (nxt in _ARTICLE_AFTER_WITH or nxt in _DIGIT_RANKS) and k and (
-                words[k - 1] in ("with", "and")) and words[k + 2 : k + 3] != ["kicker"]:
-            # "with A K J", "and A 10": a list of kickers whose first is the ace ("with A 9 kicker": one kicker)
+        elif word == "a" and capital_a[k] and k and (
+                ((nxt in _ARTICLE_AFTER_WITH or nxt in _DIGIT_RANKS) and words[k - 1] in ("with", "and")
+                 and words[k + 2 : k + 3] != ["kicker"])
+                or (nxt in _SINGULAR and (words[k + 2] if k + 2 < len(words) else "") in {"and", *_SINGULAR}
+                    and (words[k - 1] in ("with", "and") or words[k - 1] in _PLURAL))):
+            # "with A K J", "and A 10": a list of kickers whose first is the ace ("with A 9 kicker": one kicker);
+            # in words too, "with A, king and jack", "tens, A king jack" (but "with A king": a king, the article)
             found.append(14)
         elif word == "a" and (grouped or words[k + 1 : k + 3] == ["full", "of"] or not (nxt in _ARTICLE_BEFORE or (
                 nxt in _DIGIT_RANKS and nxt not in _AN_DIGITS and (words[k - 1] if k else "") in _TAKES_ARTICLE) or (
                 nxt in _ARTICLE_AFTER_WITH and (words[k - 1] if k else "") in ("with", "and")) or (
                 nxt in _SINGULAR and words[k + 2 : k + 3] == ["kicker"] and k and (
-                    words[k - 1] in _PLURAL or words[k - 1] in _SINGULAR)))):  # ("A full of fours")
+                    words[k - 1] in _PLURAL or words[k - 1] in _SINGULAR)) or (
+                nxt in _SINGULAR and nxt not in _AN_DIGITS and k and not capital_a[k] and (
+                    words[k - 1] in _PLURAL or (words[k - 1] in _SINGULAR and words[k - 1] != "a")
+                    or words[k - 2 : k] == ["an", "a"])))):  # ("an A, a 10")
             # (one kicker named after a rank and "a" is that kicker: "pair of 7s, a 9 kicker" is a nine, not ace-nine;
-            # "pair of A, 7 kicker" is a pair of aces)
+            # after a rank a lower-case "a" before another is the article too: "pair of 7s, a 9", "three queens, a 5",
+            # "sixes, a Q, a 5 and a four" — read as the ace they were a bigger claim than the one made, or too many
+            # ranks; "pair of A, 7 kicker" is a pair of aces, "A full of fours" aces full)
             found.append(14)
         elif word in _SINGULAR:
             found.append(_SINGULAR[word])

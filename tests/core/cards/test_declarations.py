@@ -213,6 +213,20 @@ def test_two_groups_said_one_by_one_make_the_hand_they_make(text: str, kind: Han
         ("two pair: a king and a seven", T.TWO_PAIR, (13, 7)),
         ("two pair, K and a Q", T.TWO_PAIR, (13, 12)),
         ("pair of aces and a king", T.PAIR, (14, 13)),
+        # a lower-case "a" after a rank, before another, is the article (the ace: a bigger claim, or too many ranks)
+        ("pair of 7s, a 9", T.PAIR, (7, 9)),
+        ("three queens, a 5", T.THREE_OF_A_KIND, (12, 5)),
+        ("pair of kings, a Q", T.PAIR, (13, 12)),
+        ("a pair of 4s, a 9 and a seven", T.PAIR, (4, 9, 7)),
+        ("three 7s, a 9 and a 5", T.THREE_OF_A_KIND, (7, 9, 5)),
+        ("two sixes, a Q, a 5 and a four", T.PAIR, (6, 12, 5, 4)),
+        ("pair of threes, an A, a 10 and a two", T.PAIR, (3, 14, 10, 2)),
+        ("pair of 7s A 9", T.PAIR, (7, 14, 9)),  # a capital A: the ace
+        ("pair of 7s, a 8", T.PAIR, (7, 14, 8)),  # "a 8" is no English: the ace
+        # a capital A opening a list of kickers in words (it was dropped); one word after it: the article
+        ("pair of tens with A, king and jack", T.PAIR, (10, 14, 13, 11)),
+        ("pair of tens with A king jack", T.PAIR, (10, 14, 13, 11)),
+        ("pair of tens with A king", T.PAIR, (10, 13)),
     ],
 )
 def test_what_people_type_is_read_as_they_mean_it(text: str, kind: HandType, ranks: tuple[int, ...]) -> None:
