@@ -336,9 +336,9 @@ class Lobby:
 
     @staticmethod
     def _others_play(match: Match, table: TableState, cmd: Command) -> bool:
-        """Whether another person plays the table's game (still in it or out of it: its result is theirs too); a
-        host alone with computer players may end a game with nothing at stake."""
-        return any(p != cmd.actor.user_id and not table.is_computer(p) for p in match.players)
+        """Whether another person plays the table's game (still in it or out of it, seated or gone: its result is
+        theirs too); a host alone with computer players may end a game with nothing at stake."""
+        return any(p != cmd.actor.user_id and not table.is_computer(p) for p in match.took_part)
 
     async def close(self, table: TableState, cmd: Command | None, reason: str, reply: Reply | None = None) -> None:
         rt = self.rt

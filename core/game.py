@@ -253,6 +253,12 @@ class Match(Protocol):
     def players(self) -> tuple[str, ...]: ...
 
     @property
+    def took_part(self) -> tuple[str, ...]:
+        """Everyone who has played this game at its seats, seated now or not (a dinner's players who left safe, a
+        card game's players knocked out): the game's result is theirs too."""
+        ...
+
+    @property
     def settles_at_end(self) -> bool:
         """Money its players win is paid only when the game ends (an elimination's dinner at a stake, the card
         game's ``winner`` payout): ending the table before then voids it, so a table's host may not."""

@@ -129,6 +129,11 @@ class CardsMatch:
         return self.engine.players
 
     @property
+    def took_part(self) -> tuple[str, ...]:
+        out = (s.get("out") for s in self._summaries)
+        return tuple(dict.fromkeys([*self.engine.players, *(p for p in out if isinstance(p, str))]))
+
+    @property
     def over(self) -> bool:
         return self.engine.over
 

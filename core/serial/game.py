@@ -111,6 +111,10 @@ class SerialMatch:
         return self._players
 
     @property
+    def took_part(self) -> tuple[str, ...]:
+        return self._players  # (a seat change starts another match: each round's result is its own)
+
+    @property
     def round(self) -> Round | None:
         return self.session.round if self.session is not None else None
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import logging
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from core.serial.record import replay
-from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, KEY, Harness, actor
+from tests.bot.conftest import ACTORS, ADMIN, ALICE, BOB, CAROL, KEY, Harness, actor
 from tests.typed import data, elimination_match, live_round
 
 
@@ -212,6 +213,41 @@ async def test_the_host_may_end_a_game_in_its_lobby_but_not_one_for_dinner_at_st
     assert (await h.do(ALICE, "deal")).ok and h.table().live
     alone = await h.do(ALICE, "end")
     assert alone.ok and h.service.table(KEY) is None, alone
+
+
+async def test_at_stake_zero_a_host_left_with_computers_may_not_end_a_game_a_person_left_safe_from(
+        tmp_path: Path) -> None:
+    """A player who left safe and then left the table is out of the seats, not out of the game: the host, still
+    in, alone with a computer player, could `end` it (nobody paid for dinner, the safe player's result void)."""
+    h = Harness(tmp_path / "liars.sqlite3", seed=17)  # (deals where Bob leaves safe first, then a computer)
+    await h.open()
+    try:
+        async def turn() -> None:
+            if (who := h.table().to_act) in ACTORS:
+                rebid, bid = live_round(h.table()).phase.value == "rebid", live_round(h.table()).standing_bid
+                opening = ("bid", "1", "0") if who == BOB.user_id else ("bid", "20", "9")  # (Alice loses her bids)
+                words = ("count",) if rebid else opening if bid is None else ("challenge",)
+                assert (await h.do(ACTORS[who], *words)).ok
+            else:  # the computer's turn (or the next deal): its delay passes
+                h.clock.advance(61)
+                await h.service.tick()
+                await h.service.drain()
+
+        assert (await h.do(ALICE, "start", "format=elimination", "stake=0", "computers=2", "level=easy")).ok
+        assert (await h.do(BOB, "join")).ok and (await h.do(ALICE, "deal")).ok
+        while not (match := elimination_match(h.table())).safe:
+            await turn()
+        assert match.safe == [BOB.user_id]
+        assert (await h.do(BOB, "leave")).ok
+        while BOB.user_id in h.table().seats:  # (gone at the next deal)
+            await turn()
+        assert not elimination_match(h.table()).over and elimination_match(h.table()).safe == [BOB.user_id, "cpu-gekko"]
+        assert h.table().seats == [ALICE.user_id, "cpu-gekko", "cpu-sherman"]  # Alice, still in, and computers
+        events = h.table().events
+        refused = await h.do(ALICE, "end")
+        assert not refused.ok and refused.code == "game-at-stake" and h.table().events == events, refused
+    finally:
+        await h.service.close()
 
 
 async def test_a_host_ending_a_round_at_stake_closes_the_table_at_its_count(harness: Harness) -> None:

@@ -78,6 +78,10 @@ class GuessMatch:
         return self._players
 
     @property
+    def took_part(self) -> tuple[str, ...]:
+        return self._players
+
+    @property
     def settles_at_end(self) -> bool:
         return False
 

@@ -90,6 +90,10 @@ class EliminationMatch:
         return self._players
 
     @property
+    def took_part(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys([*self._players, *self.safe, *self.walked]))
+
+    @property
     def still_in(self) -> list[str]:
         """The players still in the game, in seat order (the payer, once the game is over)."""
         return [p for p in self._players if p not in self.safe and p not in self.walked]
