@@ -584,6 +584,10 @@ async def _run(config: DiscordConfig, sync_commands: bool, stop: asyncio.Event) 
                           f": is DISCORD_GUILD_ID {config.guild_id} a server the bot was added to?"
                           if config.guild_id is not None else "")
                 return 1
+            except discord.HTTPException as exc:  # a 500 or a 403 at start: one line, not a traceback
+                log.error("Discord answered HTTP %s %s (DISCORD_API_BASE %s): stopping", exc.status,
+                          (exc.text or type(exc).__name__)[:200], config.api_base or "as Discord names it")
+                return 1
             except (aiohttp.ClientError, OSError, TimeoutError) as exc:
                 log.error("cannot reach Discord (DISCORD_API_BASE, DISCORD_GATEWAY_URL): %s: %s",
                           type(exc).__name__, exc)

@@ -260,6 +260,11 @@ async def connect_socket(bot: SlackBot) -> AsyncIterator[GuardedSocketModeHandle
         await handler.close_async()  # type: ignore[no-untyped-call]
 
 
+TOKEN_REFUSED = frozenset({"invalid_auth", "not_authed", "account_inactive", "token_revoked", "token_expired",
+                           "not_allowed_token_type", "no_permission", "missing_scope", "team_access_not_granted"})
+"""auth.test's errors that say the token itself is refused (reset it); any other is Slack's or the proxy's trouble."""
+
+
 async def run(config: SlackConfig, *, host: str = "0.0.0.0", stop: asyncio.Event | None = None) -> int:
     """``liars slack``: run until SIGINT/SIGTERM (or ``stop`` is set).  Returns the exit status."""
     bot = await slack_bot(config)
@@ -273,13 +278,36 @@ async def run(config: SlackConfig, *, host: str = "0.0.0.0", stop: asyncio.Event
         if config.distributed:
             log.info("serving every workspace that installs the app (OAuth): install at /slack/install")
         else:
+            # a stop while Slack has not answered ends it now (it waited out the client's 30 s timeout, past the
+            # platform's grace before SIGKILL)
+            checking = asyncio.ensure_future(bot.app.client.auth_test())
+            stopping = asyncio.ensure_future(stop.wait())
+            await asyncio.wait({checking, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            stopping.cancel()
+            if not checking.done():
+                checking.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await checking
+                log.info("stopping (Slack had not answered yet)")
+                return 0
             try:
-                who = await bot.app.client.auth_test()
+                who = checking.result()
             except SlackApiError as exc:
-                log.error("SLACK_BOT_TOKEN was refused by %s: %s", config.api_url, api_error(exc))
+                error = api_error(exc)
+                if error.isdigit():  # no Slack answer (a proxy's 500, an HTML page): the token is not the matter
+                    log.error("Slack at SLACK_API_URL %s answered HTTP %s, not a Slack answer: is it Slack's API?",
+                              config.api_url, error)
+                elif error in TOKEN_REFUSED:
+                    log.error("SLACK_BOT_TOKEN was refused by %s: %s", config.api_url, error)
+                else:  # (Slack's own trouble, "fatal_error", "service_unavailable": no reason to reset the token)
+                    log.error("Slack at %s could not check SLACK_BOT_TOKEN: %s", config.api_url, error)
                 return 1
             except (aiohttp.ClientError, OSError, TimeoutError) as exc:  # one line, not a traceback
                 log.error("cannot reach Slack at SLACK_API_URL %s: %s: %s", config.api_url, type(exc).__name__, exc)
+                return 1
+            except (AttributeError, TypeError, ValueError):  # slack_sdk reading a 200 that is no JSON (a portal's page)
+                log.error("Slack at SLACK_API_URL %s answered HTTP 200, not a Slack answer: is it Slack's API?",
+                          config.api_url)
                 return 1
             log.info("signed in to Slack team %s as %s", who.get("team_id"), who.get("user"))
         if config.metrics_port is not None:  # (Socket Mode serves no HTTP: this is its only /metrics)

@@ -254,6 +254,33 @@ def test_the_libraries_that_log_secrets_stay_at_info_under_debug() -> None:
             logging.getLogger(name).setLevel(level)
 
 
+@pytest.mark.parametrize("status", [403])  # (a 500 the same, once discord.py's five tries are spent: some 25 s)
+async def test_an_api_answering_an_error_at_start_is_one_line(status: int, tmp_path: Path,
+                                                              caplog: pytest.LogCaptureFixture) -> None:
+    """A DISCORD_API_BASE answering 403 (or 500) to the login ended in "the Discord connection failed" and a
+    traceback (Forbidden, DiscordServerError)."""
+    from aiohttp import web
+
+    from adapters.discord.bot import run
+
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", lambda _: web.json_response({"message": "down", "code": 0}, status=status))
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    try:
+        port = runner.addresses[0][1]
+        config = DiscordConfig(token="x" * 59, api_base=f"http://127.0.0.1:{port}/api/v10",
+                               gateway_url="ws://127.0.0.1:9", db_path=str(tmp_path / "liars.sqlite3"))
+        assert await asyncio.wait_for(run(config, stop=asyncio.Event()), timeout=30) == 1
+    finally:
+        await runner.cleanup()
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and errors[0].exc_info is None, caplog.text
+    assert f"Discord answered HTTP {status} " in errors[0].getMessage() and "down" in caplog.text, caplog.text
+
+
 @pytest.mark.parametrize("case", ["metrics port taken", "unknown guild"])
 async def test_a_start_up_failure_is_one_line_naming_the_setting(case: str, tmp_path: Path,
                                                                 caplog: pytest.LogCaptureFixture) -> None:

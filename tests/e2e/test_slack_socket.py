@@ -11,6 +11,7 @@ import socket
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -222,6 +223,46 @@ async def test_a_start_up_failure_is_one_line_naming_the_setting(case: str, fake
     assert ("PORT" in said) if case == "port taken" else ("SLACK_API_URL" in said), said
     # a process that cannot listen touched no table: it redrew every open one and started the timers first
     assert not any("redrawing" in r.getMessage() for r in caplog.records), caplog.text
+
+
+@pytest.mark.parametrize(("failure", "said"), [
+    ({"error": "invalid_auth"}, "SLACK_BOT_TOKEN was refused by "),
+    ({"error": "fatal_error", "status": 500}, "could not check SLACK_BOT_TOKEN: fatal_error"),
+    ({"error": "x", "status": 500, "plain": "Internal Server Error"}, "answered HTTP 500, not a Slack answer"),
+    ({"error": "x", "status": 200, "plain": "<html>a captive portal</html>"}, "answered HTTP 200, not a Slack answer"),
+])
+async def test_the_bot_token_check_says_whether_the_token_or_the_api_is_the_matter(
+        failure: dict[str, Any], said: str, fake: FakeSlack, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Any error of auth.test at start was "SLACK_BOT_TOKEN was refused … : 500" (or ": 200" for a proxy's HTML page):
+    an operator would reset a good token."""
+    from adapters.slack.app import run
+
+    fake.fail_method("auth.test", **failure)
+    config = SlackConfig(bot_token=BOT_TOKEN, signing_secret="s", api_url=fake.api_base, port=0,
+                         db_path=str(tmp_path / "liars.sqlite3"))
+    assert await asyncio.wait_for(run(config, host="127.0.0.1", stop=asyncio.Event()), timeout=30) == 1
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and said in errors[0], errors
+    assert ("refused" in errors[0]) == (failure["error"] == "invalid_auth"), errors
+
+
+async def test_a_stop_before_slack_answers_the_token_check_ends_the_bot_at_once(tmp_path: Path) -> None:
+    """SIGTERM while auth.test waited on a Slack that did not answer was acted on only at the client's 30 s
+    timeout — past the platform's grace before SIGKILL — and then as an ERROR, exit 1."""
+    from adapters.slack.app import run
+
+    with socket.socket() as silent:  # listens, never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        config = SlackConfig(bot_token=BOT_TOKEN, signing_secret="s", port=0,
+                             api_url=f"http://127.0.0.1:{silent.getsockname()[1]}/api/",
+                             db_path=str(tmp_path / "liars.sqlite3"))
+        stop = asyncio.Event()
+        running = asyncio.create_task(run(config, host="127.0.0.1", stop=stop))
+        await asyncio.sleep(0.5)
+        assert not running.done()
+        stop.set()
+        assert await asyncio.wait_for(running, timeout=5) == 0
 
 
 async def test_a_passing_slack_error_at_start_is_no_refused_token(fake: FakeSlack, db: Path,
