@@ -263,8 +263,11 @@ async def test_an_api_answering_an_error_at_start_is_one_line(status: int, tmp_p
 
     from adapters.discord.bot import run
 
+    async def refuse(_: web.Request) -> web.Response:
+        return web.json_response({"message": "down", "code": 0}, status=status)
+
     app = web.Application()
-    app.router.add_route("*", "/{tail:.*}", lambda _: web.json_response({"message": "down", "code": 0}, status=status))
+    app.router.add_route("*", "/{tail:.*}", refuse)
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
