@@ -52,6 +52,19 @@ def _read_json(path: str) -> Any:
                               "digits")) from None
 
 
+SERVER_FORM = "A server is written as its ledger names it: slack:T0123, discord:1234 or local."
+SERVER_PLATFORMS = ("slack", "discord")
+
+
+def server_hint(server: str) -> str:
+    """" (did you mean …?)" for a server written without its platform (or ``local`` in capitals), else ""."""
+    if server.lower() == "local" != server:
+        return " (did you mean local?)"
+    if ":" not in server and server != "local":
+        return f" (did you mean {' or '.join(f'{p}:{server}' for p in SERVER_PLATFORMS)}?)"
+    return ""
+
+
 def fail(message: str) -> int:
     """Print ``liars: message`` on stderr; the exit status of a refused command line."""
     print(f"liars: {message}", file=sys.stderr)
@@ -137,11 +150,8 @@ def cmd_forget(args: argparse.Namespace) -> int:
     except OpenTables as exc:
         return fail(str(exc))
     if not any(erased.values()):  # a typo, or the platform's prefix left out: it said "erased" and exited 0
-        hint = (" (did you mean local?)" if args.server.lower() == "local" != args.server else
-                f" (did you mean slack:{args.server} or discord:{args.server}?)" if ":" not in args.server
-                and args.server != "local" else "")
-        return fail(f"no server {args.server} in this database: nothing was erased{hint}. A server is written as "
-                    "its ledger names it: slack:T0123, discord:1234 or local.")
+        return fail(f"no server {args.server} in this database: nothing was erased{server_hint(args.server)}. "
+                    f"{SERVER_FORM}")
     print(f"erased {args.server}: " + ", ".join(f"{n} {table}" for table, n in erased.items()))
     return 0
 

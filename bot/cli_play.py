@@ -10,7 +10,7 @@ from typing import Any
 from core.commands import whole_arg
 from core.registry import DEFAULT_GAME, GAMES
 
-from .cli import fail
+from .cli import SERVER_FORM, SERVER_PLATFORMS, fail, server_hint
 from .commands import either, format_lines, options_examples
 from .model import Actor, Command, TableKey
 
@@ -114,6 +114,11 @@ def cmd_ledger(args: argparse.Namespace) -> int:
     from .bootstrap import build_service
     from .ports import NullNotifier
 
+    platform = args.server.partition(":")[0]
+    if args.server != "local" and (":" not in args.server or platform not in SERVER_PLATFORMS):
+        # (a typo, or the platform left out: it showed an empty ledger and exited 0)
+        return fail(f"--server {args.server} names no server{server_hint(args.server)}. {SERVER_FORM}")
+
     async def run() -> int:
         service = await build_service(NullNotifier(), db_path=args.db, platform="none", existing=True)
         try:
@@ -132,6 +137,8 @@ def cmd_ledger(args: argparse.Namespace) -> int:
             print(json.dumps(reply.data))
         elif getattr(args, "json", False):  # a refusal: its reason, not null
             print(json.dumps({"error": reply.text, "code": reply.code}))
+        elif not reply.ok:  # on standard error, as every command's refusal (it went into `export > rec.json`)
+            return fail(reply.text.replace("**", "").replace("`", ""))
         else:
             print(reply.text.replace("**", "").replace("`", ""))
         return 0 if reply.ok else 2

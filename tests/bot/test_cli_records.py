@@ -138,8 +138,36 @@ def test_an_empty_period_is_refused_not_read_as_this_month(tmp_path: Path, capsy
     assert main(["play", "--humans", "0", "--rounds", "1", "--seed", "1", "--db", db, "--level", "easy"]) == 0
     capsys.readouterr()
     assert main(["sheet", "--db", db, "--period", ""]) == 2
-    assert "YYYY-MM" in capsys.readouterr().out
+    refused = capsys.readouterr()
+    assert refused.err.startswith("liars: ") and "YYYY-MM" in refused.err and refused.out == ""
     assert main(["sheet", "--db", db]) == 0  # (no period: this month's)
+
+
+@pytest.mark.parametrize(("server", "hint"), [("T0FAKE", "did you mean slack:T0FAKE or discord:T0FAKE?"),
+                                              ("LOCAL", "did you mean local?"), ("slak:T1", "")])
+@pytest.mark.parametrize("command", ["ledger", "sheet", "export"])
+def test_a_server_written_without_its_platform_is_refused_with_a_hint(
+        server: str, hint: str, command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`liars ledger --server T0FAKE` showed "The ledger is empty" and exited 0: a typo read as a server with no
+    games."""
+    db = str(tmp_path / "l.sqlite3")
+    assert main(["play", "--humans", "0", "--rounds", "1", "--seed", "1", "--db", db, "--level", "easy"]) == 0
+    capsys.readouterr()
+    assert main([command, "--db", db, "--server", server]) == 2
+    said = capsys.readouterr()
+    assert said.out == "" and said.err.startswith(f"liars: --server {server} names no server") and hint in said.err
+    assert said.err.count("\n") == 1
+
+
+def test_a_refusal_of_export_goes_to_standard_error_not_into_the_record(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`liars export --channel zzz > rec.json` wrote "No table has been played in this channel." into the file."""
+    db = str(tmp_path / "l.sqlite3")
+    assert main(["play", "--humans", "0", "--rounds", "1", "--seed", "1", "--db", db, "--level", "easy"]) == 0
+    capsys.readouterr()
+    assert main(["export", "--db", db, "--channel", "zzz"]) == 2
+    said = capsys.readouterr()
+    assert said.out == "" and said.err == "liars: No table has been played in this channel.\n"
 
 
 def test_an_interrupted_play_keeps_the_database_it_made(tmp_path: Path) -> None:

@@ -186,7 +186,7 @@ def test_sheet_period_takes_a_month_only(tmp_path: Path, capsys: pytest.CaptureF
     capsys.readouterr()
     for word in ("settle", "chart"):
         code = main(["sheet", "--db", db, "--period", word])
-        assert code == 2 and "A period is written YYYY-MM" in capsys.readouterr().out
+        assert code == 2 and "A period is written YYYY-MM" in capsys.readouterr().err
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT COUNT(*) FROM settlements").fetchone() == (0,)
 
