@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from typing import Any
 
 import aiohttp
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 from slack_bolt.async_app import AsyncApp
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.errors import SlackApiError
@@ -186,12 +188,40 @@ def _single_workspace_removal(app: AsyncApp, service: Service) -> None:
     app.event("tokens_revoked")(revoked)
 
 
+class MalformedRequests(logging.Filter):
+    """aiohttp logs a request it cannot parse (an 8 KB URL or header, a scanner's garbage) as an ERROR with its
+    traceback, one a request: any scanner could fill the log.  Those become one WARNING a minute, with a count; the
+    sender was answered 400 all the same.  Attached to ``aiohttp.server`` (a handler's own failure still logs)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+        self._said_at = float("-inf")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if not isinstance(exc, HttpProcessingError):
+            return True
+        self.count += 1
+        now = time.monotonic()
+        if now - self._said_at >= 60:
+            self._said_at = now
+            log.warning("malformed HTTP requests answered 400 (%d so far; the last: %s)", self.count,
+                        type(exc).__name__)
+        return False
+
+
+MALFORMED = MalformedRequests()
+
+
 @contextlib.asynccontextmanager
 async def serve_http(bot: SlackBot, host: str = "0.0.0.0", port: int | None = None) -> AsyncIterator[str]:
     """Serve the Events/Interactivity endpoint (``config.path``) behind the door, ``GET /healthz``
     (the process is up), ``GET /readyz`` (503 while the store is unreachable) and ``GET /metrics``
     (Prometheus, :mod:`adapters.metrics`); yields the endpoint's URL (``port=0`` picks a free port)."""
     port = bot.config.port if port is None else port
+    if MALFORMED not in logging.getLogger("aiohttp.server").filters:
+        logging.getLogger("aiohttp.server").addFilter(MALFORMED)
     door = Door(bot.app, bot.config.signing_secret or "", max_body=MAX_BODY)
     web_app = web.Application(client_max_size=MAX_BODY)
 

@@ -106,6 +106,23 @@ async def test_badly_signed_requests_get_401_and_change_nothing(driver: HttpDriv
     assert table is not None and table.seats == [ALICE]
 
 
+async def test_requests_that_are_not_http_are_answered_400_and_logged_once_a_minute_not_as_errors(
+        driver: HttpDriver, caplog: pytest.LogCaptureFixture) -> None:
+    """A URL or header over 8 KB (a scanner's probe) was an ERROR with a traceback, one a request: anyone could fill
+    the log.  Now a WARNING a minute, with a count; the sender is still answered 400."""
+    host, port = driver.url.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)
+    caplog.set_level(logging.INFO)
+    for _ in range(3):
+        reader, writer = await asyncio.open_connection(host, int(port))
+        writer.write(b"GET /healthz?" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+        await writer.drain()
+        assert (await reader.read(100)).startswith(b"HTTP/1.0 400 Bad Request"), "answered 400"
+        writer.close()
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    said = [r.getMessage() for r in caplog.records if "malformed HTTP requests" in r.getMessage()]
+    assert errors == [] and len(said) <= 1, caplog.text  # (one a minute: the first, or one said earlier this minute)
+
+
 async def test_a_retried_request_changes_nothing(driver: HttpDriver, fake: FakeSlack, db: Path) -> None:
     bot = driver.bot
     await driver.slash(ALICE, "start")
