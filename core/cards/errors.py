@@ -29,6 +29,7 @@ __all__ = [
     "DeclarationTooLow",
     "GameError",
     "ImpossibleDeclaration",
+    "NamedTwice",
     "NoLastHand",
     "NoPassLeft",
     "NotInHand",
@@ -82,6 +83,20 @@ class NotInHand(GameError):
 
     def __init__(self, player: str, cards: list[str]) -> None:
         super().__init__(f"the hand does not hold {' '.join(cards)}", player=player, cards=cards)
+
+
+class NamedTwice(GameError):
+    """A discard naming a card more times than the hand holds it ("discard 7H 7H"): "the hand does not hold 7H 7H"
+    said it was not held at all."""
+
+    code = "named-twice"
+    player: str
+    cards: list[str]
+
+    def __init__(self, player: str, cards: list[str]) -> None:
+        names = " and ".join(cards)
+        super().__init__(f"{names} {'is' if len(cards) == 1 else 'are'} named more times than the hand holds "
+                         f"{'it' if len(cards) == 1 else 'them'}: name each card once", player=player, cards=cards)
 
 
 class NoPassLeft(GameError):

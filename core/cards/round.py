@@ -33,6 +33,7 @@ from .errors import (
     DeclarationTooLow,
     GameError,
     ImpossibleDeclaration,
+    NamedTwice,
     NoPassLeft,
     NotInHand,
     NotYourTurn,
@@ -327,8 +328,10 @@ class Round:
                 raise WrongPhase("nobody discards before the first declaration of a hand", player)
             if self._discarded:
                 raise WrongPhase("you have discarded once this turn: now declare", player)
-            if Counter(action.cards) - Counter(self.hand):
-                raise NotInHand(player, [str(c) for c in action.cards])
+            if missing := Counter(action.cards) - Counter(self.hand):
+                if absent := [c for c in missing if c not in self.hand]:
+                    raise NotInHand(player, [str(c) for c in absent])
+                raise NamedTwice(player, [str(c) for c in missing])
             self._drawn(action.cards, len(action.cards))  # a reshuffle that cannot be made raises here
         elif isinstance(action, Declare):
             if self._phase is not Phase.DECLARE:

@@ -9,7 +9,14 @@ import pytest
 
 from core.cards.cards import Card, parse_cards, shuffled_deck
 from core.cards.declarations import Declaration
-from core.cards.errors import DeclarationTooLow, ImpossibleDeclaration, NoPassLeft, NotInHand, WrongPhase
+from core.cards.errors import (
+    DeclarationTooLow,
+    ImpossibleDeclaration,
+    NamedTwice,
+    NoPassLeft,
+    NotInHand,
+    WrongPhase,
+)
 from core.cards.hands import HandType, evaluate, values_of
 from core.cards.match import CardsEngine
 from core.cards.round import Action, Challenge, Challenged, Declare, Discard, Pass, Phase, Round, Take, ThrownIn
@@ -81,7 +88,8 @@ def test_a_true_declaration_knocks_out_the_challenger() -> None:
         (["annie:pair"], Pass("bart"), NoPassLeft),
         (["annie:pair", "bart:take"], Declare("bart", D("pair")), DeclarationTooLow),
         (["annie:pair", "bart:take"], Discard("bart", (Card.parse("AS"),)), NotInHand),
-        (["annie:pair", "bart:take"], Discard("bart", tuple(parse_cards("7C 7C"))), NotInHand),
+        (["annie:pair", "bart:take"], Discard("bart", tuple(parse_cards("7C 7C"))), NamedTwice),  # (held once)
+        (["annie:pair", "bart:take"], Discard("bart", tuple(parse_cards("7C AS"))), NotInHand),
         (["annie:pair", "bart:take"], Declare("bart", D("five of a kind")), Exception),
     ],
 )
@@ -209,3 +217,14 @@ def test_nothing_beats_a_royal_flush_without_jokers_so_it_must_be_challenged() -
     jokers = Round(["a", "b"], parse_cards(seed_deck()), "a", jokers=1)
     jokers.apply(Declare("a", D("royal flush")))
     assert jokers.can_raise and jokers.least_raise() == D("five of a kind")
+
+
+def test_a_discard_says_which_cards_are_not_held_and_which_are_named_twice() -> None:
+    """`discard 7H 7H` with one 7H in the hand was "The hand does not hold 7H 7H"; `discard 7C AS` named both."""
+    r = new_round()
+    r.apply(Declare("annie", D("pair")))
+    r.apply(Take("bart"))
+    with pytest.raises(NamedTwice, match=r"^7C is named more times than the hand holds it: name each card once$"):
+        r.apply(Discard("bart", tuple(parse_cards("7C 7C"))))
+    with pytest.raises(NotInHand, match=r"^the hand does not hold AS$"):
+        r.apply(Discard("bart", tuple(parse_cards("7C AS"))))
