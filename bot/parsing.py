@@ -114,8 +114,8 @@ def stake(value: Any, *, low: int = 1) -> int:
         n = -1 if exc.negative else MAX_STAKE + 1
     except ValueError:
         raise UserError(R.bad_stake(value), "bad-stake") from None
-    if n < low:
-        raise UserError(R.STAKE_NOT_POSITIVE, "bad-stake")
+    if n < low:  # (a table's stake may be 0 where its game takes it: below that, not "must be positive")
+        raise UserError(R.STAKE_NOT_POSITIVE if low > 0 else R.STAKE_NEGATIVE, "bad-stake")
     if n > MAX_STAKE:
         raise UserError(R.stake_too_high(MAX_STAKE), "bad-stake")
     return n

@@ -52,6 +52,7 @@ __all__ = [
     "PLAY_UNDER_WAY",
     "RECORD_HELD_BACK",
     "REMOVED_BY_HOST",
+    "STAKE_NEGATIVE",
     "STAKE_NOT_POSITIVE",
     "START_USAGE",
     "STATS_USAGE",
@@ -277,6 +278,7 @@ def bad_leaderboard_word(word: str, games: Iterable[str]) -> str:
 
 # -- what people type: numbers, stakes, money -----------------------------------------------------
 STAKE_NOT_POSITIVE = "The stake must be a positive number of units."
+STAKE_NEGATIVE = "The stake is a number of units: it cannot be below 0."
 UNIT_WORTHLESS = "A unit must be worth something."
 
 

@@ -355,6 +355,18 @@ async def test_a_server_may_make_dinner_at_stake_0_its_default(harness: Harness)
     assert rules["format"] == "elimination" and rules["stake"] == 0, rules
 
 
+@pytest.mark.parametrize("where", [("start", "format=elimination"), ("config", "format=elimination"),
+                                   ("start", "game=cards")])
+async def test_a_negative_stake_is_refused_as_negative_not_as_not_positive(harness: Harness,
+                                                                           where: tuple[str, str]) -> None:
+    """`start format=elimination stake=-1` was "The stake must be a positive number of units", where 0 is taken."""
+    command, option = where
+    refused = await harness.do(ADMIN, command, option, "stake=-1")
+    assert not refused.ok and refused.code == "bad-stake", refused
+    assert refused.text == "The stake is a number of units: it cannot be below 0.", refused
+    assert harness.service.table(KEY) is None
+
+
 async def test_a_server_default_in_the_way_of_what_was_typed_is_named_as_the_servers(harness: Harness) -> None:
     """A server of `format=elimination stake=0`, then `start format=rounds`: refused for a stake nobody typed, in
     words that read as if they had ("not 0"); the refusal now says the stake is this server's default, and one typed

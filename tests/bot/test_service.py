@@ -938,7 +938,7 @@ async def test_a_twenty_digit_number_is_too_large_not_no_number(harness: Harness
         refused = await h.do(ALICE, "start", f"stake={stake}")
         assert refused.code == "bad-stake" and "at most 1,000,000" in refused.text, refused.text
     below = await h.do(ALICE, "start", "stake=-" + "9" * 101)
-    assert below.code == "bad-stake" and "positive" in below.text and "999" not in below.text, below.text
+    assert below.code == "bad-stake" and "below 0" in below.text and "999" not in below.text, below.text
     await open_three(h)
     before = event_count(h)
     bid = await h.do(actor(h.to_act()), "bid", big, "7")
