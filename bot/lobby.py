@@ -93,6 +93,12 @@ class Lobby:
                 game = get_game(opts.pop("game", DEFAULT_GAME).lower())
             except KeyError:
                 raise UserError(R.unknown_game(GAMES), "bad-option") from None
+            if said := [w.lower() for w in positional if w.lower() in game.formats]:  # `start elimination`, as
+                # `start cards` and `start salomon` work (it was "Unknown preset 'elimination'")
+                if len(set(said)) > 1 or ("format" in opts and str(opts["format"]).lower() != said[0]):
+                    raise UserError(R.given_twice("format"), "bad-option")
+                opts["format"] = said[0]
+                positional = [w for w in positional if w.lower() not in game.formats]
             if positional and positional[0].lower() in game.presets:  # a preset said again (`start quick quick`) is
                 # said once; another one (`start classic salomon`) is two presets, not a stake named "salomon"
                 if any(w.lower() in game.presets and w.lower() != positional[0].lower() for w in positional[1:]):

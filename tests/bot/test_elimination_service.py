@@ -355,6 +355,24 @@ async def test_a_server_may_make_dinner_at_stake_0_its_default(harness: Harness)
     assert rules["format"] == "elimination" and rules["stake"] == 0, rules
 
 
+@pytest.mark.parametrize("words", [("elimination",), ("Elimination", "stake=0"), ("classic", "elimination", "0"),
+                                   ("elimination", "format=elimination")])
+async def test_a_bare_format_word_opens_that_format_as_a_bare_game_or_preset_word_does(
+        harness: Harness, words: tuple[str, ...]) -> None:
+    """`start elimination` was "Unknown preset 'elimination': choose classic, quick, salomon" (`start cards` and
+    `start salomon` work)."""
+    opened = await harness.do(ALICE, "start", *words)
+    assert opened.ok, opened
+    rules = harness.table().rules.to_dict()
+    assert rules["format"] == "elimination" and rules["stake"] == (0 if {"0", "stake=0"} & set(words) else 1), rules
+
+
+async def test_two_formats_are_given_twice(harness: Harness) -> None:
+    refused = await harness.do(ALICE, "start", "elimination", "format=rounds")
+    assert not refused.ok and refused.code == "bad-option" and "given twice" in refused.text, refused
+    assert harness.service.table(KEY) is None
+
+
 @pytest.mark.parametrize("where", [("start", "format=elimination"), ("config", "format=elimination"),
                                    ("start", "game=cards")])
 async def test_a_negative_stake_is_refused_as_negative_not_as_not_positive(harness: Harness,
