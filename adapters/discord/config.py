@@ -34,12 +34,15 @@ environment win over the file.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from adapters.config import DEFAULT_COMPUTER_DELAY, ConfigError, Env, checked_url
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "DEFAULT_API_BASE",
@@ -162,10 +165,11 @@ def _shards(count_text: str | None, ids_text: str | None) -> tuple[int | None, t
     return count, tuple(sorted({int(p) for p in parts}))
 
 
-def read_dotenv(text: str) -> dict[str, str]:
-    """``NAME=value`` pairs from the text of a ``.env`` file (the subset described above)."""
+def read_dotenv(text: str, skipped: list[int] | None = None) -> dict[str, str]:
+    """``NAME=value`` pairs from the text of a ``.env`` file (the subset described above); the numbers of the lines
+    that are none of these go into ``skipped`` (python-dotenv's way: warned about, not fatal)."""
     out: dict[str, str] = {}
-    for raw in text.splitlines():
+    for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
@@ -174,6 +178,8 @@ def read_dotenv(text: str) -> dict[str, str]:
         name, sep, value = line.partition("=")
         name = name.strip()
         if not sep or not name.replace("_", "").isalnum():
+            if skipped is not None:
+                skipped.append(number)
             continue
         value = value.strip()
         if value[:1] in ("'", '"') and value[0] in value[1:]:
@@ -199,7 +205,14 @@ def load_dotenv(path: str | os.PathLike[str] = ".env", environ: MutableMapping[s
         return False
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{file} cannot be read as a .env file (UTF-8 text): {exc}") from None
-    for name, value in read_dotenv(text).items():
+    skipped: list[int] = []
+    settings = read_dotenv(text, skipped)
+    if skipped:  # (a YAML `NAME: value` was skipped unsaid, then "DISCORD_TOKEN is not set"; the text is not quoted:
+        # a token may be in it)
+        log.warning("%s: line%s %s %s not NAME=value: skipped", file, "s" if len(skipped) > 1 else "",
+                    ", ".join(map(str, skipped[:10])) + (" …" if len(skipped) > 10 else ""),
+                    "are" if len(skipped) > 1 else "is")
+    for name, value in settings.items():
         if name not in env or not env[name].strip():
             env[name] = value
     return True

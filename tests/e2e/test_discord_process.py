@@ -76,13 +76,17 @@ def test_env_example_lists_every_variable_and_the_procfile_runs_the_worker() -> 
     assert "worker: liars discord" in (ROOT / "Procfile").read_text(encoding="utf-8").splitlines()
 
 
-def test_dotenv_fills_in_without_overriding(tmp_path: Path) -> None:
+def test_dotenv_fills_in_without_overriding(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A line that is no setting is skipped, and said by its number (a YAML `DISCORD_TOKEN: abc` was skipped unsaid,
+    then "DISCORD_TOKEN is not set"), its text not quoted."""
     env_file = tmp_path / ".env"
     env_file.write_text("# dev\nexport DISCORD_TOKEN='from file'\nDISCORD_GUILD_ID=42  # mine\nLIARS_DB=\"a #b\"\n"
-                        "not a setting\n", encoding="utf-8")
+                        "not a setting\nDISCORD_TOKEN: s3cret\n", encoding="utf-8")
     env = {"DISCORD_TOKEN": "from env", "LIARS_DB": ""}
     assert load_dotenv(env_file, env)
     assert env == {"DISCORD_TOKEN": "from env", "DISCORD_GUILD_ID": "42", "LIARS_DB": "a #b"}
+    [said] = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert said == f"{env_file}: lines 5, 6 are not NAME=value: skipped", said
     assert not load_dotenv(tmp_path / "missing.env", env)
 
 
