@@ -49,7 +49,7 @@ def register(sub: Any) -> None:
     p.add_argument("--format", default="rounds", choices=("rounds", "elimination"),
                    help="elimination: play whole games of who pays for dinner and measure each player's pay "
                    "rate; a strategy name ending in +elim is adapted to the elimination (default: %(default)s)")
-    p.add_argument("--games", type=whole_arg, default=1000, help="elimination games to play (default: %(default)s)")
+    p.add_argument("--games", type=whole_arg, default=None, help="elimination games to play (default: 1000)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.set_defaults(func=cmd_arena)
 
@@ -117,6 +117,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
         return fail(str(exc))
     if args.format == "elimination":
         return _elimination(names, args, overrides)
+    if args.games is not None:  # (it was ignored: the rounds played were --rounds')
+        return fail("--games counts games of --format elimination: give --rounds here")
     try:
         result = run_arena(names, args.rounds, rules, args.seed, clock=time.perf_counter)
     except ArenaError as exc:
@@ -133,6 +135,7 @@ def _elimination(names: list[str], args: argparse.Namespace, overrides: dict[str
     from core.serial.solve.arena import ArenaError
     from core.serial.solve.elimination_arena import format_elimination, run_elimination_arena
 
+    args.games = 1000 if args.games is None else args.games
     if args.games < 1:
         return fail("--games must be at least 1")
     try:
@@ -187,6 +190,8 @@ def cmd_card_arena(args: argparse.Namespace) -> int:
         return fail(overrides)
     if args.format != "rounds" or overrides.get("format", "rounds") != "rounds":
         return fail("the card game has one format: leave --format out")
+    if args.games is not None:  # (it played --rounds' 2,000 games all the same)
+        return fail("with --game cards, --rounds counts whole games: give --rounds, not --games")
     overrides.pop("format", None)
     names = _lineup(args, CARD_PLAYERS, 12)
     if isinstance(names, str):

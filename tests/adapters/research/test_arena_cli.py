@@ -157,3 +157,12 @@ def test_the_arena_takes_its_format_from_an_option_too_and_the_card_arena_its_ow
         assert err.startswith("liars: unknown strategy 'bogus'; strategies are: ") and known in err, err
     assert main(["arena", "--strategies", ",".join(["reader"] * 13), "--rounds", "2"]) == 2
     assert "--strategies names 13: name 2 to 12 (one a seat), or give --players" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game", ["serial", "cards"])
+def test_games_given_where_rounds_are_counted_is_refused_not_ignored(game: str,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """`liars arena --game cards --games 60` played 2,000 games (--rounds' default), --games unsaid."""
+    assert main(["arena", "--game", game, "--games", "60", "--rounds", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("liars: ") and "--games" in err and "--rounds" in err and err.count("\n") == 1, err
