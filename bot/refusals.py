@@ -290,8 +290,9 @@ NO_ROUND_LIMIT = ("rounds= stops a table whose every round settles on its own; t
                   "(the last player left pays, or wins), so it takes no round limit.")
 
 
-def future_period(period: str) -> str:
-    return f"{period} has not begun: a month is settled once it has been played."
+def future_period(period: str, now: str) -> str:
+    return f"{period} has not begun: no round is played in it yet, and a month is settled once it has been (this " \
+           f"month is {now})."
 
 
 def takes_nothing(name: str, *, changes: bool = True) -> str:

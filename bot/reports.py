@@ -354,6 +354,8 @@ class Reports:
         period = named[0] if named else rt.period()
         if not is_period(period):
             raise UserError(R.bad_period(rt.period()), "bad-period")
+        if period > rt.period():  # (YYYY-MM sorts as time) read, it was an empty sheet; settled, "has not begun"
+            raise UserError(R.future_period(period, rt.period()), "bad-period")
         # (only an admin, who may see that month without the chart, is told to ask without it)
         self.discretion.refuse_earlier(period, await self.discretion.period(cmd, settings, public=_wants_chart(cmd)),
                                        chart=_wants_chart(cmd) and await rt.is_admin(cmd, settings))
@@ -368,8 +370,6 @@ class Reports:
                 raise UserError(R.ONLY_ADMIN_SETTLES, "not-admin")
             if period in settled:
                 raise UserError(R.period_settled(period), "already")
-            if period > rt.period():  # YYYY-MM sorts as time: a month not yet begun has nothing to settle
-                raise UserError(R.future_period(period), "bad-period")
             settled = {**settled, period: cmd.actor.user_id}  # the answer is stored with the settlement
         text = M.sheet_text(period, period in settled, balances, payments, names, settings, viewer=cmd.actor.user_id)
         data: dict[str, JsonValue] = {"period": period, "balances": balances, "payments": [list(p) for p in payments],

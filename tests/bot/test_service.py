@@ -455,6 +455,8 @@ async def test_sheet_lists_fewest_payments_and_admins_settle_it(harness: Harness
     future = await h.do(ADMIN, "sheet", "2099-01", "settle")  # it was accepted, "settled ✅" before it began
     assert future.code == "bad-period" and "has not begun" in future.text
     assert "2099-01" not in await h.service.store.settled_periods(KEY.server)
+    read = await h.do(BOB, "sheet", "9999-12")  # read, it was an empty sheet ("No rounds were settled")
+    assert read.code == "bad-period" and read.text.startswith("9999-12 has not begun: no round is played in it yet")
 
 
 async def test_tables_in_different_channels_are_independent(harness: Harness) -> None:
