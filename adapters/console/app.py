@@ -37,9 +37,13 @@ YOU = "you"
 QUIT = frozenset({"quit", "exit", "q"})  # the terminal's own word: leave (the table stays open)
 
 
+# what a chat surface offers that the terminal does not: a move's form, by its button ("or **Declare…**") or typed bare
+_FORMS = re.compile(r",? or \*\*[^*\n]+…\*\*|\s*\(none: its form\)")
+
+
 def plain(text: str) -> str:
-    """Chat markup to terminal text."""
-    return text.replace("**", "").replace("`", "").replace("<#terminal>", "this table")
+    """Chat markup to terminal text, without the forms the terminal has not (the games' words name them)."""
+    return _FORMS.sub("", text).replace("**", "").replace("`", "").replace("<#terminal>", "this table")
 
 
 def _write_png(directory: Path, stem: str, picture: Mapping[str, Any], png: bytes) -> Path:

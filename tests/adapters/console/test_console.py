@@ -346,3 +346,16 @@ def test_a_stray_byte_typed_is_read_as_a_replacement_character(tmp_path: Path, l
     assert proc.returncode == 0, err
     assert "Goodbye" in out and ("Standing bid" in out or "No bid yet" in out), out  # `status` read after it
     assert "\\udc" not in out + err and "could not be read" not in err, (out, err)
+
+
+@pytest.mark.parametrize("game", ["cards", "serial"])
+async def test_the_terminal_offers_no_form_it_has_not(game: str, tmp_path: Path) -> None:
+    """Its help and its intro said "discard JD 3H, or Discard…" and "(none: its form)": the terminal has no form
+    (typed bare, `declare` asks what the hand is)."""
+    out = io.StringIO()
+    typed = "help declare\nhelp discard\nquit\n" if game == "cards" else "help bid\nquit\n"
+    assert await play(seats=2, preset=None, stake=None, humans=1, rounds=None, seed=3, level="easy",
+                      db_path=str(tmp_path / "local.sqlite3"), stdin=io.StringIO(typed), out=out, game=game) == 0
+    text = out.getvalue()
+    assert not any(word in text for word in ("Declare…", "Discard…", "Raise…", "its form")), text
+    assert ("declare two pair sevens over threes" if game == "cards" else "bid five sevens") in text, text
