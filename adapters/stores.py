@@ -89,7 +89,8 @@ def make_store(url: str | None = None, **options: Any) -> Database:
     return SqliteStore(sqlite_path(url), **sqlite_options)
 
 
-async def open_store(url: str | None = None, *, existing: bool = False, **options: Any) -> Database:
+async def open_store(url: str | None = None, *, existing: bool = False, read_only: bool = False,
+                     **options: Any) -> Database:
     """``make_store`` and open it (connect, migrate).  The URL defaults to ``store_url_from_env()``.
     A store that fails while opening is closed before the error goes on: a half-open SQLite connection's
     thread would keep the process alive after it.  ``existing``: a SQLite file that is not there is not
@@ -106,6 +107,11 @@ async def open_store(url: str | None = None, *, existing: bool = False, **option
             raise StoreUnavailable(f"cannot open {redacted(url)}: that is a folder, not a database")
         if existing:
             _refuse_foreign(url)
+        if read_only and path is not None and (older := older_schema(path)) is not None:
+            # (`liars sheet --db backup.sqlite3` upgraded the backup in place, and switched it to WAL)
+            raise StoreUnavailable(f"cannot open {redacted(url)} only to read it: an older version of liars wrote it "
+                                   f"(schema {older[0]} of {older[1]}), and reading it would upgrade it in place. "
+                                   "Read a copy, or start the bot on it to upgrade it")
     try:
         store = make_store(url, **options)
     except ValueError as exc:
@@ -128,6 +134,15 @@ def why_not_opened(exc: Exception) -> str:
     if isinstance(exc, ValueError | OverflowError):
         return "the URL could not be read"
     return f"{type(exc).__name__}: {exc}"
+
+
+def older_schema(path: str) -> tuple[int, int] | None:
+    """(the schema version stored, this version's) when the SQLite liars file at ``path`` is of an older schema,
+    read without changing it; else None."""
+    from adapters.sqlite.schema import MIGRATIONS, stored_version
+
+    stored = stored_version(path)
+    return (stored, len(MIGRATIONS)) if stored is not None and 0 < stored < len(MIGRATIONS) else None
 
 
 def _refuse_foreign(url: str) -> None:

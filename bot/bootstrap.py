@@ -127,9 +127,10 @@ async def build_service(
 ) -> Service:
     """A service for a notifier that keeps no panel messages (the shell's ledger, the benches, tests):
     open the store, reload the open tables.  ``existing``: a SQLite file that is not there is refused, not
-    created (the tools that only read)."""
+    created, nor one of an older schema upgraded (the tools that only read)."""
     async with _building() as stack:
-        store = await _store(stack, db_path, synchronous=synchronous, pool_size=pool_size, existing=existing)
+        store = await _store(stack, db_path, synchronous=synchronous, pool_size=pool_size, existing=existing,
+                             read_only=existing)  # (an older file is not upgraded in place by a reading tool)
         service = Service(store, notifier, clock=clock, rng=rng, computer_delay=computer_delay, platform=platform,
                           holds=holds)
         await service.start()

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import aiosqlite
 
-__all__ = ["MIGRATIONS", "immediate", "migrate_sync", "not_ours", "switch_to_wal"]
+__all__ = ["MIGRATIONS", "immediate", "migrate_sync", "not_ours", "stored_version", "switch_to_wal"]
 
 MIGRATIONS: list[str] = [
     # 1: the first schema
@@ -188,19 +188,33 @@ def immediate(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         raise
 
 
+def _user_version(path: str) -> int:
+    """The file's ``user_version``, read without changing it (raises ``sqlite3.Error``)."""
+    uri = "file:" + urllib.parse.quote(os.path.abspath(path)) + "?mode=ro"
+    conn = sqlite3.connect(uri, uri=True)
+    try:
+        return int(conn.execute("PRAGMA user_version").fetchall()[0][0])
+    finally:
+        conn.close()
+
+
 def not_ours(path: str) -> str | None:
     """Why the SQLite file at ``path`` is no liars database (another application's, an empty file, no database
     at all), read without changing it; None when it is one.  A tool given it would write our schema into it."""
-    uri = "file:" + urllib.parse.quote(os.path.abspath(path)) + "?mode=ro"
     try:
-        conn = sqlite3.connect(uri, uri=True)
-        try:
-            version = int(conn.execute("PRAGMA user_version").fetchall()[0][0])
-        finally:
-            conn.close()
+        version = _user_version(path)
     except sqlite3.Error as exc:
         return str(exc)
     return "it is not a liars database" if version == 0 else None
+
+
+def stored_version(path: str) -> int | None:
+    """The schema version the file at ``path`` holds (0: none), read without changing it; None if it cannot be
+    read (no file, no database)."""
+    try:
+        return _user_version(path) if os.path.exists(path) else None
+    except sqlite3.Error:
+        return None
 
 
 def migrate_sync(conn: sqlite3.Connection) -> list[int]:

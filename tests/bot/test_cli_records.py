@@ -240,3 +240,25 @@ def test_a_record_saved_with_a_byte_order_mark_reads(
     want = capsys.readouterr()
     assert main([command, str(marked)]) == code and (command == "verify" or code == 0)
     assert capsys.readouterr() == want and "malformed" not in want.err
+
+
+@pytest.mark.parametrize("command", [["ledger"], ["sheet"], ["export"]])
+def test_a_tool_that_only_reads_leaves_an_older_database_as_it_was(
+        command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`liars sheet --db backup.sqlite3` upgraded an older backup in place (and switched it to WAL): the tools
+    that only read now say so and change nothing; `liars play` (the bot) upgrades it."""
+    import sqlite3
+
+    from adapters.sqlite.schema import MIGRATIONS, _statements
+
+    old = tmp_path / "backup.sqlite3"
+    with sqlite3.connect(old) as db:
+        for statement in _statements(MIGRATIONS[0]):
+            db.execute(statement)
+        db.execute("PRAGMA user_version = 1")
+    before = old.read_bytes()
+    assert main([*command, "--db", str(old)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"liars: cannot open {old} only to read it: an older version of liars wrote it (schema 1 of "
+                          f"{len(MIGRATIONS)})") and err.count("\n") == 1, err
+    assert old.read_bytes() == before and not (tmp_path / "backup.sqlite3-wal").exists()
