@@ -21,7 +21,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q -n 2 --dist loadgroup
+	$(BIN)/python -m pytest -q -n 3 --dist loadgroup
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
