@@ -32,6 +32,7 @@ from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 from slack_bolt.async_app import AsyncApp
 from slack_bolt.context.async_context import AsyncBoltContext
+from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
 from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_async_handlers import (
     AsyncConnectionErrorRetryHandler,
@@ -139,6 +140,17 @@ class _NotInstalledIsAWarning(logging.Filter):
 _NOT_INSTALLED_FILTER = _NotInstalledIsAWarning()
 
 
+class _TokenGivenOnce(logging.Filter):
+    """bolt reads SLACK_BOT_TOKEN from the environment by itself, then warns at every start that "as you gave
+    `client` as well, `token` will be unused": the client it is given carries that same token — nothing to say."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != warning_client_prioritized_and_token_skipped()
+
+
+_TOKEN_GIVEN_ONCE = _TokenGivenOnce()
+
+
 def bolt_app(config: SlackConfig, client: AsyncWebClient, service: Service, oauth: OAuth | None) -> AsyncApp:
     """bolt's app: for one workspace's token, or (distributed) with the OAuth flow over our store and the
     uninstall events."""
@@ -149,6 +161,7 @@ def bolt_app(config: SlackConfig, client: AsyncWebClient, service: Service, oaut
         "process_before_response": True,
         "ssl_check_enabled": True,
     }
+    logging.getLogger("slack_bolt.AsyncApp").addFilter(_TOKEN_GIVEN_ONCE)  # once: a logger's filters are a set
     if oauth is None:
         app = AsyncApp(**common)
         _single_workspace_removal(app, service)

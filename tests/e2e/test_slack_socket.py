@@ -356,3 +356,14 @@ async def test_a_taken_metrics_port_ends_socket_mode_before_any_table_is_touched
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert len(errors) == 1 and errors[0].exc_info is None and "LIARS_METRICS_PORT" in errors[0].getMessage()
     assert not any("redrawing" in r.getMessage() for r in caplog.records) and not fake.calls("apps.connections.open")
+
+
+async def test_a_start_with_the_token_in_the_environment_warns_of_nothing(
+        fake: FakeSlack, db: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """bolt read SLACK_BOT_TOKEN from the environment itself and warned at every start "As you gave `client` as well,
+    `token` will be unused" — the client carries that same token."""
+    monkeypatch.setenv("SLACK_BOT_TOKEN", BOT_TOKEN)
+    caplog.set_level(logging.INFO)
+    bot = await make_bot(fake, db, socket=True)
+    await bot.close()
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
