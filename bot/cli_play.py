@@ -19,12 +19,13 @@ def register(sub: Any) -> None:
     p = sub.add_parser("play", help="play at a local table in the terminal against computer players")
     p.add_argument("--seats", type=whole_arg, default=None, help="seats at a new table, you included (default 4) ("
                    + ", ".join(f"{g.name}: {g.min_players}-{g.max_players}" for g in GAMES.values()) + ")")
-    p.add_argument("--game", default=DEFAULT_GAME, choices=tuple(GAMES),
+    p.add_argument("--game", default=DEFAULT_GAME, type=str.lower, choices=tuple(GAMES),
                    help=either([f"{DEFAULT_GAME} (default)", *(name for name in GAMES if name != DEFAULT_GAME)]))
     p.add_argument("--preset", default=None, help="the game's preset ("
                    + "; ".join(f"{name}: {either(game.presets)}" for name, game in GAMES.items() if game.presets) + ")")
     p.add_argument("--stake", type=whole_arg, default=None)
-    p.add_argument("--format", default=None, choices=tuple(dict.fromkeys(f for g in GAMES.values() for f in g.formats)),
+    p.add_argument("--format", default=None, type=str.lower,  # (`--format Elimination`, as chat takes it)
+                   choices=tuple(dict.fromkeys(f for g in GAMES.values() for f in g.formats)),
                    help="the game's format: " + format_lines())
     p.add_argument("--humans", type=whole_arg, choices=(0, 1), default=1, help="0: an all-computer table")
     p.add_argument("--rounds", type=whole_arg, default=None, help="stop after this many rounds")

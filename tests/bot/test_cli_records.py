@@ -262,3 +262,11 @@ def test_a_tool_that_only_reads_leaves_an_older_database_as_it_was(
     assert err.startswith(f"liars: cannot open {old} only to read it: an older version of liars wrote it (schema 1 of "
                           f"{len(MIGRATIONS)})") and err.count("\n") == 1, err
     assert old.read_bytes() == before and not (tmp_path / "backup.sqlite3-wal").exists()
+
+
+def test_play_takes_a_game_and_a_format_in_any_case(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`liars play --format Elimination` was an argparse error (chat takes FORMAT=ELIMINATION)."""
+    db = str(tmp_path / "l.sqlite3")
+    assert main(["play", "--humans", "0", "--game", "Serial", "--format", "Elimination", "--seed", "1", "--db", db,
+                 "--level", "easy"]) == 0
+    assert "pays for dinner" in capsys.readouterr().out
