@@ -89,7 +89,14 @@ def _overrides(items: list[str]) -> dict[str, str] | str:
     return overrides
 
 
+MOST = 100_000_000
+"""The most rounds (or games) an arena plays: days of CPU already (a 20-digit --rounds ran on, unbounded)."""
+
+
 def cmd_arena(args: argparse.Namespace) -> int:
+    for flag, value in (("--rounds", args.rounds), ("--games", args.games)):
+        if value is not None and value > MOST:
+            return fail(f"{flag} must be at most {MOST:,}")
     if args.game == "cards":
         return cmd_card_arena(args)
     from core.serial.bids import MAX_PLAYERS

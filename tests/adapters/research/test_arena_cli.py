@@ -166,3 +166,11 @@ def test_games_given_where_rounds_are_counted_is_refused_not_ignored(game: str,
     assert main(["arena", "--game", game, "--games", "60", "--rounds", "2"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("liars: ") and "--games" in err and "--rounds" in err and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize("flags", [("--rounds", "99999999999999999999"), ("--game", "cards", "--rounds", "100000001"),
+                                   ("--format", "elimination", "--games", "100000001")])
+def test_a_count_past_any_use_is_refused_not_run_for_days(flags: tuple[str, ...],
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", *flags]) == 2
+    assert capsys.readouterr().err == f"liars: {flags[-2]} must be at most 100,000,000\n"
